@@ -1,0 +1,68 @@
+"""graphframe: fast, Hatchet-compatible analysis of calling-context trees.
+
+Examples
+--------
+>>> import graphframe
+>>> gf = graphframe.GraphFrame.from_lists(("main", "solve"))
+>>> gf.graph.num_nodes
+2
+"""
+
+from typing import Any, Optional
+
+import readers
+
+from ._version import __version__
+from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError,
+                     MultiplePathError, ReadError, UnknownFormatError)
+from .frame import Frame
+from .graph import Graph
+from .graphframe import GraphFrame
+from .node import Node
+
+
+def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
+    """Read a profile of any supported format into a :class:`GraphFrame`.
+
+    Parameters
+    ----------
+    path : str, path-like or list of them
+        A profile file, a database directory, or several files of one run.
+    format : str, optional
+        One of :func:`formats`; sniffed from the input when omitted.
+    **options
+        Reader-specific keywords.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "p.json")
+    >>> with open(p, "w") as f:
+    ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 3.0}}], f)
+    >>> read(p).dataframe["time"].tolist()
+    [3.0]
+    """
+    return GraphFrame.from_raw(readers.read(path, format=format, **options))
+
+
+def formats() -> list:
+    """Names of the formats :func:`read` understands."""
+    return readers.formats()
+
+
+__all__ = [
+    "EmptyFilter",
+    "Frame",
+    "Graph",
+    "GraphFrame",
+    "GraphframeError",
+    "InvalidFilter",
+    "MetricError",
+    "MultiplePathError",
+    "Node",
+    "ReadError",
+    "UnknownFormatError",
+    "__version__",
+    "formats",
+    "read",
+]

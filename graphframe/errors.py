@@ -1,0 +1,39 @@
+"""The exception hierarchy. Everything derives from :class:`GraphframeError`."""
+
+from readers.errors import GraphframeError, ProfileError, ReadError, UnknownFormatError
+
+
+class MultiplePathError(GraphframeError):
+    """A node has more than one root-to-node path where exactly one was asked for."""
+
+
+class EmptyFilter(GraphframeError):
+    """A filter removed every row."""
+
+
+class InvalidFilter(GraphframeError, TypeError):
+    """The object given to ``filter`` is not a filter."""
+
+
+class MetricError(GraphframeError, KeyError):
+    """A metric or column named by the caller does not exist."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class GraphMismatchError(GraphframeError, ValueError):
+    """A dataframe does not agree with its graph (unknown node ids, missing level)."""
+
+
+__all__ = [
+    "EmptyFilter",
+    "GraphMismatchError",
+    "GraphframeError",
+    "InvalidFilter",
+    "MetricError",
+    "MultiplePathError",
+    "ProfileError",
+    "ReadError",
+    "UnknownFormatError",
+]

@@ -1,0 +1,120 @@
+"""Frame: the identity of a call-path element (an immutable attribute mapping)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+#: Value Hatchet gives ``type`` when a frame does not name one.
+DEFAULT_TYPE = "None"
+
+
+def python_scalar(value: Any) -> Any:
+    """Turn numpy scalars into the equivalent Python scalar."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class Frame(Mapping):
+    """Immutable mapping of node attributes with value semantics.
+
+    Equality, hashing and ordering use the sorted ``(key, value)`` pairs, as in
+    Hatchet. A frame without a ``type`` gets the string ``"None"``, so
+    ``Frame(name="a") == Frame(name="a", type="None")``.
+
+    Parameters
+    ----------
+    attrs : mapping, optional
+        Attributes; copied, never kept by reference.
+    **kwargs
+        More attributes (they override ``attrs``).
+
+    Examples
+    --------
+    >>> f = Frame({"name": "main"}, line=3)
+    >>> f["name"], f.get("file", "?")
+    ('main', '?')
+    >>> str(f)
+    "{'line': '3', 'name': 'main', 'type': 'None'}"
+    >>> Frame(name="a") < Frame(name="b")
+    True
+    """
+
+    __slots__ = ("_attrs", "_key", "_hash")
+
+    def __init__(self, attrs: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
+        data = {k: python_scalar(v) for k, v in dict(attrs or {}, **kwargs).items()}
+        if not data:
+            raise ValueError("Frame must be constructed with at least one attribute")
+        data.setdefault("type", DEFAULT_TYPE)
+        self._attrs = data
+        self._key: Tuple[Tuple[str, Any], ...] = tuple(sorted(data.items()))
+        self._hash: Optional[int] = None
+
+    # mapping protocol --------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        return self._attrs[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._attrs)
+
+    def __len__(self) -> int:
+        return len(self._attrs)
+
+    @property
+    def attrs(self) -> Mapping[str, Any]:
+        """Read-only view of the attributes."""
+        return MappingProxyType(self._attrs)
+
+    @property
+    def tuple_repr(self) -> Tuple[Tuple[str, Any], ...]:
+        """The canonical form: sorted ``(key, value)`` pairs."""
+        return self._key
+
+    def values(self, names: Union[None, str, Sequence[str]] = None):  # type: ignore[override]
+        """Attribute values: all of them, a tuple for a list of names, or one."""
+        if names is None:
+            return self._attrs.values()
+        if isinstance(names, (list, tuple)):
+            return tuple(self._attrs.get(n) for n in names)
+        return self._attrs.get(names)
+
+    def copy(self) -> "Frame":
+        """A new, equal Frame."""
+        return Frame(self._attrs)
+
+    # value semantics -----------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Frame):
+            return NotImplemented
+        return self._key == other._key
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __lt__(self, other: "Frame") -> bool:
+        return self._key < other._key
+
+    def __le__(self, other: "Frame") -> bool:
+        return self._key <= other._key
+
+    def __gt__(self, other: "Frame") -> bool:
+        return self._key > other._key
+
+    def __ge__(self, other: "Frame") -> bool:
+        return self._key >= other._key
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._key)
+        return self._hash
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(f"'{k}': '{v}'" for k, v in self._key) + "}"
+
+    def __repr__(self) -> str:
+        return f"Frame({self})"

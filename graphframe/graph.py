@@ -1,0 +1,421 @@
+"""Graph: an immutable call graph stored in integer arrays.
+
+Node ids are ``0..n-1`` and always in **pre-order**: a depth-first walk from
+the roots that visits siblings in frame order (Hatchet's order) or, for
+sources whose order is meaningful (``ordered=True``, e.g. Caliper's node
+order), in source order; a node reached by several paths gets its id on
+first discovery. Consequences used everywhere: ``range(n)`` is the pre-order,
+every node's id is larger than its first parent's, and in a tree the subtree
+of ``v`` is the id range ``v .. v + size - 1``.
+
+Structure lives in numpy arrays: ``parent`` (first parent, ``-1`` for roots),
+CSR parent lists (``parent_ptr``/``parent_idx``, first parent first) and CSR
+child lists (``child_ptr``/``child_idx``, in the source's order), ``depth``
+(along first discovery) and ``attrs``, the frame attribute table (one row per
+node; a missing value means the key is absent from that frame).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from readers.builder import records_to_frame
+
+from . import graph_nx
+from . import structure as st
+from .frame import Frame, python_scalar
+from .frame_codes import frame_codes
+from .graph_equality import graphs_equal
+from .node import Node
+
+INT = np.int64
+
+
+class Graph:
+    """Immutable call graph (tree, forest, DAG or cyclic) over integer node ids.
+
+    Build one with :meth:`Graph.build` (arrays), :meth:`Graph.from_lists`
+    (nested lists) or :meth:`Graph.from_networkx`.
+
+    Examples
+    --------
+    >>> g = Graph.from_lists(("a", ("b", "c", "d"), ("e", "f")))
+    >>> [n.frame["name"] for n in g.traverse()]
+    ['a', 'b', 'c', 'd', 'e', 'f']
+    >>> g.depth.tolist()
+    [0, 1, 2, 2, 1, 2]
+    >>> [n.frame["name"] for n in g.traverse(order="post")]
+    ['c', 'd', 'b', 'f', 'e', 'a']
+    """
+
+    __slots__ = ("_roots", "_parent", "_parent_ptr", "_parent_idx", "_child_ptr",
+                 "_child_idx", "_depth", "_attrs", "_ordered", "_forest", "_cache")
+
+    def __init__(self, *, roots, parent, parent_ptr, parent_idx, child_ptr, child_idx,
+                 depth, attrs, ordered, forest) -> None:
+        self._roots = roots
+        self._parent = parent
+        self._parent_ptr = parent_ptr
+        self._parent_idx = parent_idx
+        self._child_ptr = child_ptr
+        self._child_idx = child_idx
+        self._depth = depth
+        self._attrs = attrs
+        self._ordered = bool(ordered)
+        self._forest = bool(forest)
+        self._cache: dict = {}
+        for arr in (roots, parent, parent_ptr, parent_idx, child_ptr, child_idx, depth):
+            arr.flags.writeable = False
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def build(
+        cls,
+        attrs: pd.DataFrame,
+        parent: Sequence[int],
+        extra_edges: Optional[Tuple[Sequence[int], Sequence[int]]] = None,
+        *,
+        ordered: bool = False,
+        sibling_key: Optional[np.ndarray] = None,
+    ) -> Tuple["Graph", np.ndarray]:
+        """Build a graph from row positions; return it and ``order``.
+
+        Parameters
+        ----------
+        attrs : pandas.DataFrame
+            Frame attribute table, one row per node (input positions).
+        parent : array of int
+            First parent of each node (input position, ``-1`` for a root).
+            Parent chains must end at a root.
+        extra_edges : (array, array), optional
+            Further ``(parent, child)`` edges for nodes with several parents.
+        ordered : bool
+            Visit siblings in input order instead of frame order.
+        sibling_key : array, optional
+            Explicit sibling sort key per input position (overrides both).
+
+        Returns
+        -------
+        graph : Graph
+        order : numpy.ndarray
+            ``order[new_id]`` = input position of that node.
+        """
+        parent = np.asarray(parent, dtype=INT)
+        n = len(parent)
+        attrs = attrs.reset_index(drop=True)
+        nonroot = np.flatnonzero(parent >= 0)
+        src = parent[nonroot]
+        dst = nonroot
+        if extra_edges is not None and len(extra_edges[0]):
+            src = np.concatenate([src, np.asarray(extra_edges[0], dtype=INT)])
+            dst = np.concatenate([dst, np.asarray(extra_edges[1], dtype=INT)])
+            src, dst = _dedupe_edges(src, dst, n)
+        forest = len(src) == len(nonroot)
+        if sibling_key is None:
+            sibling_key = np.arange(n, dtype=INT) if ordered else frame_codes(attrs)
+        roots_in = np.flatnonzero(parent < 0)
+        if forest:
+            depth_in = st.forest_depth(parent)
+            order = st.forest_preorder(parent, roots_in, sibling_key, depth_in)
+            via = parent
+        else:
+            by_key = np.lexsort((dst, sibling_key[dst], src))
+            ptr = np.zeros(n + 1, dtype=INT)
+            np.cumsum(np.bincount(src, minlength=n), out=ptr[1:])
+            root_order = roots_in[np.lexsort((roots_in, sibling_key[roots_in]))]
+            order, depth_in, via = st.general_preorder(n, root_order, ptr, dst[by_key])
+        inv = st.invert(order, n)
+        depth = depth_in[order]
+        via_new = via[order]
+        new_parent = np.where(via_new >= 0, inv[np.maximum(via_new, 0)], -1)
+        nsrc, ndst = inv[src], inv[dst]
+        child_ptr, child_idx = st.csr(nsrc, ndst, n)
+        primary = new_parent[ndst] == nsrc
+        by_parent = np.lexsort((nsrc, ~primary, ndst))
+        parent_ptr = np.zeros(n + 1, dtype=INT)
+        np.cumsum(np.bincount(ndst, minlength=n), out=parent_ptr[1:])
+        graph = cls(
+            roots=np.sort(inv[roots_in]),
+            parent=new_parent.astype(INT),
+            parent_ptr=parent_ptr,
+            parent_idx=nsrc[by_parent],
+            child_ptr=child_ptr,
+            child_idx=child_idx,
+            depth=depth.astype(INT),
+            attrs=attrs.iloc[order].reset_index(drop=True),
+            ordered=ordered,
+            forest=forest,
+        )
+        return graph, order
+
+    @classmethod
+    def from_lists(cls, *roots: Any) -> "Graph":
+        """Build a graph from nested lists, as Hatchet's ``Graph.from_lists``.
+
+        Each argument is a list or tuple whose first element names the node
+        (a string, a dict of frame attributes or a :class:`Frame`) and whose
+        other elements are children: a name (a leaf) or a nested list/tuple.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b", ("c", "d"))).num_nodes
+        4
+        """
+        frames, parents = _parse_lists(roots)
+        graph, _ = cls.build(records_to_frame(frames), parents)
+        return graph
+
+    # ---------------------------------------------------------- properties
+    @property
+    def num_nodes(self) -> int:
+        """Number of nodes."""
+        return len(self._parent)
+
+    def __len__(self) -> int:
+        return len(self._parent)
+
+    @property
+    def root_ids(self) -> np.ndarray:
+        """Ids of the roots, ascending."""
+        return self._roots
+
+    @property
+    def roots(self) -> List["Node"]:
+        """The roots as :class:`Node` views."""
+        return [Node(int(r), self) for r in self._roots]
+
+    @property
+    def parent(self) -> np.ndarray:
+        """First parent of every node (-1 for roots)."""
+        return self._parent
+
+    @property
+    def parent_ptr(self) -> np.ndarray:
+        """CSR offsets into :attr:`parent_idx`."""
+        return self._parent_ptr
+
+    @property
+    def parent_idx(self) -> np.ndarray:
+        """All parents of every node, first parent first."""
+        return self._parent_idx
+
+    @property
+    def child_ptr(self) -> np.ndarray:
+        """CSR offsets into :attr:`child_idx`."""
+        return self._child_ptr
+
+    @property
+    def child_idx(self) -> np.ndarray:
+        """Children of every node, in the source's order."""
+        return self._child_idx
+
+    @property
+    def depth(self) -> np.ndarray:
+        """Depth of every node (along its first discovery)."""
+        return self._depth
+
+    @property
+    def attrs(self) -> pd.DataFrame:
+        """Frame attribute table (treat as read-only)."""
+        return self._attrs
+
+    @property
+    def ordered(self) -> bool:
+        """True when siblings follow the source's order, not frame order."""
+        return self._ordered
+
+    @property
+    def is_forest(self) -> bool:
+        """True when no node has more than one parent (a tree or a forest)."""
+        return self._forest
+
+    @property
+    def num_edges(self) -> int:
+        """Number of parent -> child edges."""
+        return len(self._child_idx)
+
+    @property
+    def frame_codes(self) -> np.ndarray:
+        """Interned frame per node: equal codes <=> equal frames, ordered."""
+        if "codes" not in self._cache:
+            self._cache["codes"] = frame_codes(self._attrs)
+        return self._cache["codes"]
+
+    def sorted_children(self) -> Tuple[np.ndarray, np.ndarray]:
+        """CSR child lists with each node's children in ascending id order."""
+        if "sorted_children" not in self._cache:
+            owner = st.segment_owner(self._child_ptr)
+            idx = self._child_idx[np.lexsort((self._child_idx, owner))]
+            idx.flags.writeable = False
+            self._cache["sorted_children"] = (self._child_ptr, idx)
+        return self._cache["sorted_children"]
+
+    def children_of(self, node: int) -> np.ndarray:
+        """Children of ``node`` in ascending id order."""
+        ptr, idx = self.sorted_children()
+        return idx[ptr[node]:ptr[node + 1]]
+
+    def parents_of(self, node: int) -> np.ndarray:
+        """Parents of ``node``, first parent first."""
+        return self._parent_idx[self._parent_ptr[node]:self._parent_ptr[node + 1]]
+
+    def frame(self, node: int) -> Frame:
+        """The :class:`Frame` of ``node``."""
+        row = self._attrs.iloc[int(node)]
+        return Frame({k: python_scalar(v) for k, v in row.items() if not _missing(v)})
+
+    def frame_dict(self, node: int) -> dict:
+        """The frame attributes of ``node`` exactly as stored (no added ``type``)."""
+        row = self._attrs.iloc[int(node)]
+        return {k: python_scalar(v) for k, v in row.items() if not _missing(v)}
+
+    def node(self, node: int) -> "Node":
+        """A :class:`Node` view of ``node``."""
+        if not 0 <= int(node) < self.num_nodes:
+            raise IndexError(f"node id {node} is out of range for a graph of {self.num_nodes} nodes")
+        return Node(int(node), self)
+
+    __getitem__ = node
+
+    # ----------------------------------------------------------- traversal
+    def preorder(self) -> np.ndarray:
+        """Ids in pre-order (``0..n-1`` by construction)."""
+        return np.arange(self.num_nodes, dtype=INT)
+
+    def postorder(self) -> np.ndarray:
+        """Ids in post-order: each node after the children it discovers."""
+        if "post" not in self._cache:
+            if self._forest:
+                size = self.subtree_sizes()
+                position = np.arange(self.num_nodes) - self._depth + size - 1
+                post = st.invert(position, self.num_nodes)
+            else:
+                ptr, idx = self.sorted_children()
+                post = st.general_postorder(self.num_nodes, self._roots, ptr, idx)
+            post.flags.writeable = False
+            self._cache["post"] = post
+        return self._cache["post"]
+
+    def subtree_sizes(self) -> np.ndarray:
+        """Number of nodes in each node's subtree (forests only)."""
+        if not self._forest:
+            raise ValueError("subtree sizes are defined for trees and forests only")
+        if "size" not in self._cache:
+            size = np.ones(self.num_nodes, dtype=INT)
+            for level in reversed(st.levels(self._depth)[1:]):
+                np.add.at(size, self._parent[level], size[level])
+            self._cache["size"] = size
+        return self._cache["size"]
+
+    def traverse(self, order: str = "pre", attrs: Any = None,
+                 visited: Optional[dict] = None) -> Iterator[Any]:
+        """Yield every node once, in pre- or post-order (Hatchet's ``traverse``).
+
+        With ``attrs`` (a key or list of keys) yield frame values instead of
+        nodes. ``visited``, if given, is filled with ``{node id: 1}``.
+        """
+        if order == "pre":
+            ids = self.preorder()
+        elif order == "post":
+            ids = self.postorder()
+        else:
+            raise ValueError("order must be 'pre' or 'post'")
+        for i in ids.tolist():
+            if visited is not None:
+                visited[i] = visited.get(i, 0) + 1
+            yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
+
+    def enumerate_traverse(self) -> None:
+        """Kept for Hatchet compatibility: ids are always in pre-order already."""
+
+    # ---------------------------------------------------------------- misc
+    def is_tree(self) -> bool:
+        """True for exactly one root and no node with several parents."""
+        return self._forest and len(self._roots) == 1
+
+    def copy(self) -> "Graph":
+        """An equal graph (the arrays are immutable and shared)."""
+        return Graph(roots=self._roots, parent=self._parent, parent_ptr=self._parent_ptr,
+                     parent_idx=self._parent_idx, child_ptr=self._child_ptr,
+                     child_idx=self._child_idx, depth=self._depth, attrs=self._attrs,
+                     ordered=self._ordered, forest=self._forest)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Graph):
+            return NotImplemented
+        return graphs_equal(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        kind = "tree" if self.is_tree() else ("forest" if self._forest else "graph")
+        return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"
+
+    def to_networkx(self):
+        """A ``networkx.DiGraph`` with frame attributes as node data."""
+        return graph_nx.to_networkx(self)
+
+    @classmethod
+    def from_networkx(cls, nx_graph) -> "Graph":
+        """Build a graph from a ``networkx.DiGraph`` (see :meth:`to_networkx`).
+
+        Node data become frame attributes; roots are the nodes without
+        predecessors. Node ids follow graphframe's pre-order numbering.
+        """
+        attrs, parent, extra = graph_nx.arrays_from_networkx(nx_graph)
+        graph, _ = cls.build(attrs, parent, extra)
+        return graph
+
+
+def _dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int):
+    key = src * max(n, 1) + dst
+    _, first = np.unique(key, return_index=True)
+    keep = np.sort(first)
+    return src[keep], dst[keep]
+
+
+def _missing(value: Any) -> bool:
+    if value is None:
+        return True
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _parse_lists(roots: Sequence[Any]):
+    frames: List[dict] = []
+    parents: List[int] = []
+
+    def as_frame(item: Any) -> dict:
+        if isinstance(item, str):
+            return {"name": item, "type": "None"}
+        if isinstance(item, Frame):
+            return dict(item.attrs)
+        if isinstance(item, dict):
+            return dict(item)
+        raise ValueError(f"cannot make a node from {item!r}: use a string, dict or Frame")
+
+    stack: List[Tuple[Any, int]] = []
+    for root in reversed(roots):
+        if not isinstance(root, (list, tuple)):
+            raise ValueError("Graph.from_lists: each root must be a list or tuple")
+        stack.append((root, -1))
+    while stack:
+        item, parent = stack.pop()
+        if isinstance(item, (list, tuple)):
+            if not item:
+                raise ValueError("Graph.from_lists: empty list")
+            head, kids = item[0], item[1:]
+        else:
+            head, kids = item, ()
+        frames.append(as_frame(head))
+        parents.append(parent)
+        me = len(frames) - 1
+        for kid in reversed(kids):
+            stack.append((kid, me))
+    return frames, parents
+

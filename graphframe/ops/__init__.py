@@ -1,0 +1,1 @@
+"""Operations on GraphFrames: pure functions over the graph arrays and dataframe."""

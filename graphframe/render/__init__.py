@@ -1,0 +1,1 @@
+"""Renderers: each turns a GraphFrame into text; none looks at the terminal."""

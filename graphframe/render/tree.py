@@ -1,0 +1,269 @@
+"""Text tree renderer (Hatchet's ``tree()`` layout).
+
+Each printed line is::
+
+    <prefix><value>[ <more values>][ [<annotation>]] <name>[ ◀ | ▶ ][ <context>]
+
+Roots and children appear in ascending id order (pre-order). A node reached
+through several parents is printed under each of them, but its subtree only
+the first time. Per-node strings are prepared with array operations; the
+walk itself visits only the printed lines, so the cost is linear.
+Colour and glyphs are plain arguments: the caller (the CLI) decides.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from .._version import __version__
+from ..errors import MetricError
+from ..rowselect import node_rows
+from . import colors as C
+
+GLYPHS = {
+    True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
+    False: {"mid": "|- ", "bar": "|  ", "last": "`- ", "gap": "   ", "left": "< ", "right": "> "},
+}
+PATTERN_SYMBOLS = {"none": "", "constant": "\u2192", "phased": "\u2933",
+                   "dynamic": "\u21dd", "sporadic": "\u219d"}
+_RENAMED = {"metric": "metric_column", "name": "name_column", "expand_names": "expand_name",
+            "context": "context_column", "invert_colors": "invert_colormap"}
+
+
+def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
+                annotation_column: Optional[str] = None, precision: int = 3,
+                name_column: str = "name", expand_name: bool = False,
+                context_column: Optional[str] = "file", rank: int = 0, thread: int = 0,
+                depth: int = 10000, highlight_name: bool = False, colormap: str = "RdYlGn",
+                invert_colormap: bool = False, colormap_annotations: Any = None,
+                render_header: bool = True, min_value: Optional[float] = None,
+                max_value: Optional[float] = None, color: bool = False, unicode: bool = True,
+                legend: Optional[bool] = None, **renamed: Any) -> str:
+    """Render ``gf`` as an indented text tree.
+
+    Parameters are Hatchet's (``metric_column`` may be a list: the first is
+    primary, the others are printed after it), plus ``color`` (ANSI colours,
+    off by default), ``unicode`` (box-drawing glyphs, or ASCII when False)
+    and ``legend`` (default: shown when ``color`` is on). Hatchet's old
+    keyword names (``metric=``, ``name=``...) are accepted with a
+    ``DeprecationWarning``. ``min_value``/``max_value`` override the colour
+    range (0 is honoured).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> print(render_tree(gf, metric_column=["time (inc)", "time"],
+    ...                   render_header=False, unicode=False), end="")
+    4.000 1.000 a
+    |- 2.000 1.000 b
+    |  `- 1.000 1.000 c
+    `- 1.000 1.000 d
+    """
+    options = _rename(renamed)
+    metric_column = options.pop("metric_column", metric_column)
+    name_column = options.pop("name_column", name_column)
+    expand_name = options.pop("expand_name", expand_name)
+    context_column = options.pop("context_column", context_column)
+    invert_colormap = options.pop("invert_colormap", invert_colormap)
+    metrics = _metric_list(gf, metric_column)
+    show_legend = color if legend is None else legend
+    glyphs = GLYPHS[bool(unicode)]
+    table = _NodeTable(gf, metrics, rank, thread)
+    lo, hi = table.value_range(min_value, max_value)
+    cmap = C.palette(colormap, invert_colormap) if color else [""] * 6
+    bodies = _bodies(gf, table, metrics, precision, name_column, expand_name, context_column,
+                     annotation_column, colormap_annotations, highlight_name, color, cmap,
+                     lo, hi, glyphs)
+    parts: List[str] = []
+    if render_header:
+        parts.append(_header(metrics, gf, rank, unicode))
+    parts.extend(_walk(gf.graph, bodies, depth, glyphs))
+    if show_legend:
+        parts.append(_legend(metrics[0], lo, hi, cmap, color, glyphs))
+    return "".join(parts)
+
+
+def _rename(renamed: Dict[str, Any]) -> Dict[str, Any]:
+    out = {}
+    for key, value in renamed.items():
+        if key not in _RENAMED:
+            raise TypeError(f"tree() got an unexpected keyword argument {key!r}")
+        warnings.warn(f'tree(): "{key}=" is deprecated, use "{_RENAMED[key]}="',
+                      DeprecationWarning, stacklevel=3)
+        out[_RENAMED[key]] = value
+    return out
+
+
+def _metric_list(gf: Any, metric_column: Any) -> List[Any]:
+    if metric_column is None:
+        metric_column = gf.default_metric
+    metrics = list(metric_column) if isinstance(metric_column, list) else [metric_column]
+    if not metrics:
+        raise MetricError("tree(): metric_column is an empty list")
+    for m in metrics:
+        if m not in gf.dataframe.columns:
+            raise MetricError(
+                f"metric_column={m!r} does not exist in the dataframe; available metrics: "
+                f"{', '.join(map(str, gf.show_metric_columns())) or 'none'}")
+        if not pd.api.types.is_numeric_dtype(gf.dataframe[m]):
+            raise MetricError(f"metric_column={m!r} is not numeric")
+    return metrics
+
+
+class _NodeTable:
+    """One row per node (the rank/thread asked for), as arrays."""
+
+    def __init__(self, gf: Any, metrics: List[Any], rank: int, thread: int) -> None:
+        self.df = gf.dataframe
+        self.n = gf.graph.num_nodes
+        self.rows = node_rows(self.df, self.n, rank=rank, thread=thread)
+        self.has_row = self.rows >= 0
+        self.values = [self.numbers(m) for m in metrics]
+
+    def numbers(self, column: Any) -> np.ndarray:
+        values = self.df[column].to_numpy(dtype=np.float64, na_value=np.nan)
+        return np.where(self.has_row, values[np.maximum(self.rows, 0)] if len(values) else np.nan,
+                        np.nan)
+
+    def objects(self, column: Any) -> List[Any]:
+        values = self.df[column].to_numpy(dtype=object)
+        if not len(values):
+            return [None] * self.n
+        picked = values[np.maximum(self.rows, 0)].tolist()
+        return [v if ok else None for v, ok in zip(picked, self.has_row.tolist())]
+
+    def value_range(self, min_value, max_value):
+        primary = self.values[0]
+        finite = primary[np.isfinite(primary)]
+        lo = float(finite.min()) if len(finite) else float("nan")
+        hi = float(finite.max()) if len(finite) else float("nan")
+        return (lo if min_value is None else float(min_value),
+                hi if max_value is None else float(max_value))
+
+
+def _bodies(gf, table, metrics, precision, name_column, expand_name, context_column,
+            annotation_column, colormap_annotations, highlight, color, cmap, lo, hi, glyphs):
+    """The text of each node's line after the indentation prefix."""
+    fmt = f"{{:.{int(precision)}f}}"
+    end = C.RESET if color else ""
+    primary = table.values[0]
+    shade = _shades(primary, lo, hi, cmap, color)
+    text = [s + fmt.format(v) + end for s, v in zip(shade, primary.tolist())]
+    faint = C.FAINT if color else ""
+    for values in table.values[1:]:
+        text = [t + " " + faint + fmt.format(v) + end for t, v in zip(text, values.tolist())]
+    if annotation_column is not None:
+        text = _annotate(text, table, annotation_column, colormap_annotations, color)
+    names = _names(gf, table, name_column, expand_name)
+    if highlight and color:
+        names = [n if ("<unknown procedure>" in n or "<unknown file>" in n)
+                 else C.HIGHLIGHT + n + C.RESET for n in names]
+    text = [t + " " + n for t, n in zip(text, names)]
+    if "_missing_node" in gf.dataframe.columns:
+        side = table.numbers("_missing_node")
+        left = " " + (C.LEFT if color else "") + glyphs["left"] + end
+        right = " " + (C.RIGHT if color else "") + glyphs["right"] + end
+        text = [t + (left if s == 1 else right if s == 2 else "")
+                for t, s in zip(text, side.tolist())]
+    if context_column is not None and context_column in gf.dataframe.columns:
+        ctx = table.objects(context_column)
+        text = [t + " " + faint + str(c) + end for t, c in zip(text, ctx)]
+    return [t + "\n" for t in text]
+
+
+def _shades(values: np.ndarray, lo: float, hi: float, cmap: List[str], color: bool) -> List[str]:
+    if not color:
+        return [""] * len(values)
+    span = hi - lo
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = (values - lo) / span if span != 0 else values
+    choice = np.select([p > 0.9, p > 0.7, p > 0.5, p > 0.3, p > 0.1, p >= 0],
+                       [0, 1, 2, 3, 4, 5], default=6)
+    table = list(cmap) + [C.BLUE]
+    return [table[c] for c in choice.tolist()]
+
+
+def _names(gf, table, name_column, expand_name) -> List[str]:
+    if name_column in gf.dataframe.columns:
+        names = table.objects(name_column)
+    else:
+        names = [None] * table.n
+    fallback = gf.graph.attrs["name"].tolist() if "name" in gf.graph.attrs.columns else None
+    out = []
+    for i, name in enumerate(names):
+        if name is None and fallback is not None:
+            name = fallback[i]
+        name = str(name)
+        if not expand_name and len(name) > 39:
+            name = name[:18] + "..." + name[-18:]
+        out.append(name)
+    return out
+
+
+def _annotate(text, table, column, colormap_annotations, color):
+    values = table.objects(column)
+    end = C.RESET if color else ""
+    if "_pattern" in str(column):
+        return [t + " " + PATTERN_SYMBOLS.get(str(v), str(v)) for t, v in zip(text, values)]
+    if color and colormap_annotations:
+        keys = sorted({str(v) for v in values})
+        if isinstance(colormap_annotations, dict):
+            codes = {k: colormap_annotations.get(k, "") for k in keys}
+        else:
+            cmap = (C.palette(colormap_annotations) if isinstance(colormap_annotations, str)
+                    else list(colormap_annotations))
+            codes = {k: cmap[i % len(cmap)] for i, k in enumerate(keys)}
+        return [t + " [" + codes[str(v)] + str(v) + end + "]" for t, v in zip(text, values)]
+    return [t + " [" + str(v) + "]" for t, v in zip(text, values)]
+
+
+def _walk(graph: Any, bodies: List[str], max_depth: int, glyphs: Dict[str, str]) -> Iterator[str]:
+    """Lines of the tree: iterative depth-first walk over ascending child ids."""
+    ptr, idx = graph.sorted_children()
+    ptr, idx = ptr.tolist(), idx.tolist()
+    depth = graph.depth.tolist()
+    expanded = [False] * graph.num_nodes
+    # stack entries: (node, prefix of its own line, prefix for its children)
+    stack = [(r, "", "") for r in reversed(graph.root_ids.tolist())]
+    while stack:
+        v, indent, child_indent = stack.pop()
+        if depth[v] >= max_depth:
+            continue
+        yield indent + bodies[v]
+        if expanded[v]:
+            continue
+        expanded[v] = True
+        kids = idx[ptr[v]:ptr[v + 1]]
+        for pos in range(len(kids) - 1, -1, -1):
+            if pos == len(kids) - 1:
+                stack.append((kids[pos], child_indent + glyphs["last"], child_indent + glyphs["gap"]))
+            else:
+                stack.append((kids[pos], child_indent + glyphs["mid"], child_indent + glyphs["bar"]))
+
+
+def _header(metrics: List[Any], gf: Any, rank: int, unicode: bool) -> str:
+    dash = "\u2014" if unicode else "-"
+    shown = ", ".join(str(m) for m in metrics)
+    where = f" (rank {rank})" if "rank" in gf.dataframe.index.names else ""
+    return f"graphframe v{__version__} {dash} {shown}{where}\n\n"
+
+
+def _legend(metric: Any, lo: float, hi: float, cmap: List[str], color: bool,
+            glyphs: Dict[str, str]) -> str:
+    end = C.RESET if color else ""
+    span = hi - lo
+    lines = ["\n" + (C.UNDERLINE if color else "") + "Legend" + end
+             + f" (Metric: {metric} Min: {lo:.2f} Max: {hi:.2f})\n"]
+    bands = [(0.9, 1.0), (0.7, 0.9), (0.5, 0.7), (0.3, 0.5), (0.1, 0.3), (0.0, 0.1)]
+    block = "\u2588 " if glyphs["left"] == "◀ " else "# "
+    for i, (a, b) in enumerate(bands):
+        lines.append(f"{cmap[i]}{block}{end}{a * span + lo:.2f} - {b * span + lo:.2f}\n")
+    lines.append("\n" + (C.HIGHLIGHT if color else "") + "name" + end + " User code    "
+                 + (C.LEFT if color else "") + glyphs["left"] + end + " Only in left graph    "
+                 + (C.RIGHT if color else "") + glyphs["right"] + end + " Only in right graph\n")
+    return "".join(lines)

@@ -1,0 +1,108 @@
+"""Exceptions raised while decoding profiles.
+
+Every exception graphframe raises derives from :class:`GraphframeError`. It lives
+here, in the lowest layer, so that readers (which never import ``graphframe``)
+and the model share one hierarchy; ``graphframe.errors`` re-exports it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Sequence
+
+
+class GraphframeError(Exception):
+    """Root of every exception raised by graphframe and its readers."""
+
+
+class ReadError(GraphframeError, ValueError):
+    """A file (or in-memory input) could not be decoded.
+
+    The message always names the input, the position where decoding failed
+    (a line, a byte offset, a record) and what was expected there.
+
+    Parameters
+    ----------
+    source : str or path-like or None
+        The file, directory or a short description of an in-memory input.
+    problem : str
+        What went wrong, in words.
+    position : str, optional
+        Where it went wrong: ``"line 12"``, ``"byte 4096"``, ``"record 3"``,
+        ``"children[2].metrics"``.
+    expected : str, optional
+        What the decoder expected to find there.
+
+    Examples
+    --------
+    >>> err = ReadError("prof.json", "metric 'time' is not a number",
+    ...                 position="[0].metrics", expected="a number")
+    >>> str(err)
+    "prof.json: [0].metrics: metric 'time' is not a number (expected a number)"
+    """
+
+    def __init__(
+        self,
+        source: Any,
+        problem: str,
+        *,
+        position: Optional[str] = None,
+        expected: Optional[str] = None,
+    ) -> None:
+        self.source = _describe_source(source)
+        self.problem = problem
+        self.position = position
+        self.expected = expected
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        parts = [self.source]
+        if self.position:
+            parts.append(self.position)
+        text = ": ".join(parts) + ": " + self.problem
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+    def __reduce__(self):  # keep the exception picklable for worker processes
+        return (
+            _rebuild_read_error,
+            (type(self), self.source, self.problem, self.position, self.expected),
+        )
+
+
+def _rebuild_read_error(cls, source, problem, position, expected):
+    return cls(source, problem, position=position, expected=expected)
+
+
+class UnknownFormatError(ReadError):
+    """No reader recognises the input; the message lists the known formats."""
+
+    def __init__(self, source: Any, known: Sequence[str], problem: str = "") -> None:
+        self.known = tuple(known)
+        text = problem or "no reader recognises this input"
+        super().__init__(
+            source, text, expected="one of the formats: " + ", ".join(self.known)
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.source, self.known, self.problem))
+
+
+class ProfileError(ReadError):
+    """A reader produced tables that do not describe a valid profile."""
+
+
+def _describe_source(source: Any) -> str:
+    if source is None:
+        return "<input>"
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    if isinstance(source, (list, tuple)):
+        names = [_describe_source(s) for s in source[:3]]
+        more = f" and {len(source) - 3} more" if len(source) > 3 else ""
+        return "[" + ", ".join(names) + more + "]"
+    name = getattr(source, "name", None)
+    if isinstance(name, str):
+        return name
+    return f"<{type(source).__name__}>"

@@ -1,0 +1,289 @@
+"""RawProfile: the neutral tables every reader returns.
+
+A reader turns a file into a :class:`RawProfile` and knows nothing else; the
+model (``graphframe.GraphFrame.from_raw``) turns a RawProfile into a graph and a
+dataframe. The tables are plain pandas/numpy objects so that any front end can
+consume them.
+
+Layout
+------
+``nodes``
+    One row per call-path node. Column ``node`` holds the reader's local id
+    (unique integers, any order), ``parent`` the local id of the node's first
+    parent (``-1`` for a root). Every other column is a *frame attribute*
+    (``name``, ``type``, ``file``, ``line``, ...). A missing value (``None`` or
+    NaN) means the key is absent from that node's frame.
+``node_columns``
+    Optional per-node columns for the dataframe, aligned row for row with
+    ``nodes`` (for example HPCToolkit's ``name``, ``nid``, ``type``, ``file``,
+    ``line``, ``module``). When absent the dataframe gets a ``name`` column
+    taken from the frame's ``name``.
+``edges``
+    Optional extra ``(parent, child)`` pairs for nodes with several parents
+    (call graphs). Together with ``parent`` they give every edge once.
+``metrics``
+    One row per (node, index levels...) with column ``node``, one column per
+    entry of ``index_levels`` (``rank``, ``thread``...) and one column per
+    metric or per-row attribute. Declared metrics are additive numbers; every
+    other column is a non-additive attribute that operations never sum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Optional, Tuple
+
+import numpy as np
+import pandas as pd
+
+from .errors import ProfileError
+
+#: Column names reserved in ``nodes`` and ``metrics``.
+NODE = "node"
+PARENT = "parent"
+
+
+@dataclass(frozen=True, eq=False)
+class RawProfile:
+    """Neutral result of decoding one profile.
+
+    Parameters
+    ----------
+    nodes : pandas.DataFrame
+        ``node``, ``parent`` and frame attribute columns (see module docs).
+    metrics : pandas.DataFrame
+        ``node``, the ``index_levels`` columns, metric and attribute columns.
+    index_levels : tuple of str
+        Row index levels after ``node``, e.g. ``("rank",)`` or
+        ``("rank", "thread")``; empty for a single-process profile.
+    node_columns : pandas.DataFrame, optional
+        Per-node dataframe columns aligned with ``nodes``.
+    edges : pandas.DataFrame, optional
+        Extra ``parent``/``child`` edges for nodes with several parents.
+    exc_metrics, inc_metrics : tuple of str
+        Exclusive and inclusive metric columns, in display order.
+    inclusive_of : mapping
+        Exclusive metric -> its inclusive partner (``{"time": "time (inc)"}``).
+    default_metric : str, optional
+        The metric shown by default (``tree()``, ``to_flamegraph``...).
+    metadata : mapping
+        Anything the file records: format, source path, tool version...
+    ordered : bool
+        True when sibling order in the source is meaningful (Caliper's node
+        order) and must be kept instead of sorting siblings by frame.
+    columns : tuple of str, optional
+        Preferred order of the dataframe columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> raw = RawProfile(
+    ...     nodes=pd.DataFrame({"node": [0, 1], "parent": [-1, 0],
+    ...                         "name": ["main", "solve"]}),
+    ...     metrics=pd.DataFrame({"node": [0, 1], "time": [1.0, 4.0]}),
+    ...     exc_metrics=("time",))
+    >>> raw.validate("example").num_nodes
+    2
+    """
+
+    nodes: pd.DataFrame
+    metrics: pd.DataFrame
+    index_levels: Tuple[str, ...] = ()
+    node_columns: Optional[pd.DataFrame] = None
+    edges: Optional[pd.DataFrame] = None
+    exc_metrics: Tuple[str, ...] = ()
+    inc_metrics: Tuple[str, ...] = ()
+    inclusive_of: Mapping[str, str] = field(default_factory=dict)
+    default_metric: Optional[str] = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    ordered: bool = False
+    columns: Optional[Tuple[str, ...]] = None
+
+    # ------------------------------------------------------------------ views
+    @property
+    def num_nodes(self) -> int:
+        """Number of call-path nodes."""
+        return len(self.nodes)
+
+    @property
+    def frame_columns(self) -> Tuple[str, ...]:
+        """Frame attribute columns of ``nodes``, in table order."""
+        return tuple(c for c in self.nodes.columns if c not in (NODE, PARENT))
+
+    @property
+    def metric_columns(self) -> Tuple[str, ...]:
+        """Declared metrics: exclusive first, then inclusive."""
+        return tuple(self.exc_metrics) + tuple(
+            m for m in self.inc_metrics if m not in self.exc_metrics
+        )
+
+    def display_names(self) -> pd.Series:
+        """Per-node display name (``node_columns['name']`` or frame ``name``)."""
+        if self.node_columns is not None and "name" in self.node_columns.columns:
+            return self.node_columns["name"].reset_index(drop=True)
+        return self.nodes["name"].reset_index(drop=True)
+
+    def with_changes(self, **changes: Any) -> "RawProfile":
+        """Return a copy with some fields replaced (the tables are shared)."""
+        return replace(self, **changes)
+
+    # ------------------------------------------------------------- validation
+    def validate(self, source: Any = None) -> "RawProfile":
+        """Check that the tables describe one consistent profile.
+
+        Returns ``self`` so it can be chained. Raises :class:`ProfileError`
+        naming ``source`` and the offending node/row when anything is off:
+        duplicate or unknown ids, a parent chain that loops, duplicate rows,
+        undeclared metrics, a node without a frame or a name.
+        """
+        src = source if source is not None else self.metadata.get("source")
+        ids = _int_column(self.nodes, NODE, src, "nodes")
+        parents = _int_column(self.nodes, PARENT, src, "nodes")
+        _check_unique_ids(ids, src)
+        position = _positions(ids, parents, src, "parent of node")
+        _check_frames(self, src)
+        _check_names(self, src)
+        if self.node_columns is not None and len(self.node_columns) != len(ids):
+            raise ProfileError(
+                src, f"node_columns has {len(self.node_columns)} rows for {len(ids)} nodes",
+                position="node_columns", expected="one row per node")
+        if self.edges is not None and len(self.edges):
+            for col in (PARENT, "child"):
+                _positions(ids, _int_column(self.edges, col, src, "edges"), src,
+                           f"edge {col}", allow_root=False)
+        _check_acyclic_parents(ids, position, src)
+        _check_metrics(self, ids, src)
+        return self
+
+
+# ---------------------------------------------------------------- helpers
+def _int_column(table: pd.DataFrame, col: str, src: Any, where: str) -> np.ndarray:
+    if col not in table.columns:
+        raise ProfileError(src, f"the {where} table has no '{col}' column",
+                           position=where, expected=f"a '{col}' column")
+    values = table[col].to_numpy()
+    if values.dtype.kind not in "iu":
+        try:
+            converted = values.astype(np.int64)
+        except (TypeError, ValueError) as exc:
+            raise ProfileError(src, f"column '{col}' holds non-integer ids",
+                               position=where, expected="integer ids") from exc
+        if values.dtype.kind == "f" and not np.array_equal(converted, values):
+            raise ProfileError(src, f"column '{col}' holds non-integer ids",
+                               position=where, expected="integer ids")
+        values = converted
+    return values.astype(np.int64, copy=False)
+
+
+def _check_unique_ids(ids: np.ndarray, src: Any) -> None:
+    if len(ids) == 0:
+        raise ProfileError(src, "the profile has no nodes", position="nodes",
+                           expected="at least one node")
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    dup = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
+    if len(dup):
+        raise ProfileError(src, f"node id {sorted_ids[dup[0]]} is used twice",
+                           position="nodes", expected="unique node ids")
+
+
+def _positions(ids, refs, src, what, allow_root=True) -> np.ndarray:
+    """Map local ids in ``refs`` to row positions in ``ids`` (-1 stays -1)."""
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    idx = np.searchsorted(sorted_ids, refs)
+    idx_clipped = np.minimum(idx, len(ids) - 1)
+    found = sorted_ids[idx_clipped] == refs
+    is_root = refs == -1
+    bad = ~found & ~(is_root & allow_root)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ProfileError(src, f"{what} refers to unknown node id {int(refs[first])}",
+                           position=f"row {first}", expected="the id of a node in the nodes table")
+    out = order[idx_clipped]
+    out[is_root] = -1
+    return out.astype(np.int64)
+
+
+def _check_frames(raw: RawProfile, src: Any) -> None:
+    cols = list(raw.frame_columns)
+    if not cols:
+        raise ProfileError(src, "nodes have no frame attributes", position="nodes",
+                           expected="at least a 'name' column")
+    present = raw.nodes[cols].notna().to_numpy().any(axis=1)
+    if not present.all():
+        row = int(np.flatnonzero(~present)[0])
+        raise ProfileError(src, f"node {raw.nodes[NODE].iloc[row]} has an empty frame",
+                           position=f"nodes row {row}", expected="at least one frame attribute")
+
+
+def _check_names(raw: RawProfile, src: Any) -> None:
+    has_name = (raw.node_columns is not None and "name" in raw.node_columns.columns) or (
+        "name" in raw.nodes.columns)
+    if not has_name:
+        raise ProfileError(src, "nodes have no display name", position="nodes",
+                           expected="a 'name' frame attribute or node column")
+
+
+def _check_acyclic_parents(ids: np.ndarray, parent_pos: np.ndarray, src: Any) -> None:
+    """Every primary parent chain must end at a root (pointer jumping)."""
+    jump = parent_pos.copy()
+    for _ in range(64):  # 2**64 levels: more than any chain can have
+        active = jump >= 0
+        if not active.any():
+            return
+        nxt = jump.copy()
+        nxt[active] = jump[jump[active]]
+        if np.array_equal(nxt, jump):
+            break
+        jump = nxt
+    stuck = np.flatnonzero(jump >= 0)
+    if len(stuck):
+        raise ProfileError(src, f"the parent chain of node {ids[stuck[0]]} forms a cycle",
+                           position="nodes", expected="parent chains that end at a root")
+
+
+def _check_metrics(raw: RawProfile, ids: np.ndarray, src: Any) -> None:
+    m = raw.metrics
+    node_ids = _int_column(m, NODE, src, "metrics")
+    _positions(ids, node_ids, src, "metrics row", allow_root=False)
+    for level in raw.index_levels:
+        _int_column(m, level, src, "metrics")
+    for name in list(raw.exc_metrics) + list(raw.inc_metrics):
+        if name not in m.columns:
+            raise ProfileError(src, f"declared metric '{name}' has no column",
+                               position="metrics", expected=f"a column named '{name}'")
+    for exc, inc in raw.inclusive_of.items():
+        if exc not in raw.exc_metrics or inc not in raw.inc_metrics:
+            raise ProfileError(src, f"inclusive pairing {exc!r} -> {inc!r} names undeclared metrics",
+                               position="inclusive_of", expected="declared metric names")
+    if raw.default_metric is not None and raw.default_metric not in m.columns:
+        raise ProfileError(src, f"default metric '{raw.default_metric}' has no column",
+                           position="metrics", expected="a metric column")
+    _check_unique_rows(m, node_ids, raw.index_levels, src)
+
+
+def _check_unique_rows(m: pd.DataFrame, node_ids, levels, src) -> None:
+    if not len(m):
+        return
+    key_cols = [node_ids] + [m[level].to_numpy().astype(np.int64) for level in levels]
+    codes = [pd.factorize(col)[0] for col in key_cols]
+    sizes = [int(c.max()) + 1 for c in codes]
+    key = np.zeros(len(m), dtype=np.int64)
+    for c, size in zip(codes, sizes):
+        key = key * size + c
+    span = int(np.prod(sizes, dtype=np.float64))
+    if span <= 1 << 31:
+        counts = np.bincount(key, minlength=span)
+        dup_keys = np.flatnonzero(counts > 1)
+        if not len(dup_keys):
+            return
+        row = int(np.flatnonzero(key == dup_keys[0])[0])
+    else:
+        dup = pd.Series(key).duplicated().to_numpy()
+        if not dup.any():
+            return
+        row = int(np.flatnonzero(dup)[0])
+    where = ", ".join(f"{n}={m[n].iloc[row]}" for n in [NODE, *levels])
+    raise ProfileError(src, f"two metric rows for ({where})", position=f"metrics row {row}",
+                       expected="one row per node and index level")

@@ -1,0 +1,159 @@
+"""Format registry: which readers exist and how an input is recognised.
+
+Each reader module defines ``FORMAT``, a :class:`FormatInfo`. Sniffing is
+cheap: the file extension, the first bytes of a file, or marker files in a
+directory. Formats are tried in registration order; the first that claims the
+input reads it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Sequence, Union
+
+from .errors import ReadError, UnknownFormatError
+from .profile import RawProfile
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Bytes read from the start of a file for sniffing.
+HEAD_BYTES = 4096
+
+#: Reader modules, in sniffing order (most specific first).
+READER_MODULES = (
+    "readers.literal",
+    "readers.hatchet_json",
+)
+
+
+@dataclass(frozen=True)
+class FormatInfo:
+    """What the registry knows about one format.
+
+    Parameters
+    ----------
+    name : str
+        The name users pass as ``format=``.
+    read : callable
+        ``read(path, **options) -> RawProfile``.
+    sniff : callable
+        ``sniff(path, head) -> bool``; ``head`` holds the first
+        :data:`HEAD_BYTES` bytes of a file, or ``b""`` for a directory.
+    description : str
+        One line shown in error messages and ``graphframe formats``.
+    """
+
+    name: str
+    read: Callable[..., RawProfile]
+    sniff: Callable[[Path, bytes], bool]
+    description: str
+
+
+_FORMATS: Dict[str, FormatInfo] = {}
+
+
+def _table() -> Dict[str, FormatInfo]:
+    """The registry, filled on first use (reader modules import this one)."""
+    if not _FORMATS:
+        for module_name in READER_MODULES:
+            info = importlib.import_module(module_name).FORMAT
+            _FORMATS[info.name] = info
+    return _FORMATS
+
+
+def formats() -> List[str]:
+    """Names of the known formats, in sniffing order.
+
+    Examples
+    --------
+    >>> "literal" in formats()
+    True
+    """
+    return list(_table())
+
+
+def format_info(name: str) -> FormatInfo:
+    """The :class:`FormatInfo` registered under ``name``."""
+    try:
+        return _table()[name]
+    except KeyError:
+        raise UnknownFormatError(name, formats(), f"unknown format {name!r}") from None
+
+
+def sniff(path: Any) -> str:
+    """Name of the format that recognises ``path`` (a file, directory or list).
+
+    Raises :class:`ReadError` when the path does not exist and
+    :class:`UnknownFormatError` (listing the known formats) when no reader
+    claims it.
+    """
+    first = _first_path(path)
+    head = _head(first)
+    for info in _table().values():
+        if info.sniff(first, head):
+            return info.name
+    raise UnknownFormatError(path, formats())
+
+
+def read(path: Any, format: str | None = None, **options: Any) -> RawProfile:
+    """Decode ``path`` into a :class:`RawProfile`.
+
+    Parameters
+    ----------
+    path : str, path-like or list of them
+        A file, a database directory, or several files of one profile
+        (e.g. one Caliper file per rank).
+    format : str, optional
+        A name from :func:`formats`; sniffed from the input when omitted.
+    **options
+        Passed to the format's reader (each reader documents its keywords).
+
+    Examples
+    --------
+    >>> import json, tempfile, os
+    >>> tmp = tempfile.mkdtemp()
+    >>> p = os.path.join(tmp, "prof.json")
+    >>> with open(p, "w") as f:
+    ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}], f)
+    >>> read(p).num_nodes
+    1
+    """
+    name = format if format is not None else sniff(path)
+    info = format_info(name)
+    if format is not None:
+        _first_path(path)  # existence check with a clear message
+    return info.read(path, **options)
+
+
+def _first_path(path: Any) -> Path:
+    if isinstance(path, (list, tuple)):
+        if not path:
+            raise ReadError(path, "an empty list of files was given",
+                            expected="at least one file")
+        path = path[0]
+    try:
+        p = Path(os.fspath(path))
+    except TypeError as exc:
+        raise ReadError(path, "not a file path", expected="a path or a list of paths") from exc
+    if not p.exists():
+        raise ReadError(p, "no such file or directory")
+    return p
+
+
+def _head(path: Path) -> bytes:
+    if path.is_dir():
+        return b""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(HEAD_BYTES)
+    except OSError as exc:
+        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+
+
+def looks_like_json(head: bytes, opener: bytes) -> bool:
+    """True when ``head`` starts (after whitespace/BOM) with ``opener``."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return text[:1] == opener
