@@ -133,6 +133,20 @@ class GraphFrame:
         """Read any supported profile; see :func:`graphframe.read`."""
         return cls.from_raw(readers.read(path, format=format, **options))
 
+    # ---- reader constructors with Hatchet's names: HPCToolkit (issue 4) ----
+
+
+
+    # ---- reader constructors: Caliper (issue 5) ----
+
+
+
+    # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
+
+
+
+    # ---- end of reader constructors ----
+
     # ------------------------------------------------------------- copies
     def copy(self) -> "GraphFrame":
         """A new GraphFrame sharing the (immutable) graph; dataframe copied."""

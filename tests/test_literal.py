@@ -170,3 +170,17 @@ def test_hatchet_to_json_file_reads(shared_data):
         json.loads((shared_data / "literal" / "hatchet_graph_literal.json").read_text()))
     assert gf.graph == lit.graph
     assert gf.dataframe["time"].tolist() == lit.dataframe["time"].tolist()
+
+
+@pytest.mark.parametrize("name", LITERALS)
+def test_literal_reader_conformance(shared_data, tmp_path, name):
+    from readers.conformance import check_reader
+
+    raw = check_reader(shared_data / "literal" / f"{name}.json", "literal", tmp_path)
+    assert raw.metadata["format"] == "literal"
+
+
+def test_hatchet_json_reader_conformance(shared_data, tmp_path):
+    from readers.conformance import check_reader
+
+    check_reader(shared_data / "json" / "hatchet-graph-literal.json", "hatchet-json", tmp_path)
