@@ -1,0 +1,1 @@
+"""Benchmarks: input generators, format writers and the timing runner (run on demand)."""
