@@ -1,0 +1,289 @@
+"""HPCToolkit database, old layout: ``experiment.xml`` + ``*.metric-db`` (or ``experiment*.mdb``).
+
+Reads the calling-context tree from ``experiment.xml`` (streamed, safely:
+see :mod:`readers.hpctoolkit_xml`) and the per-rank/per-thread values from the
+metric files (:mod:`readers.hpctoolkit_metricdb`). Frames, names and columns
+follow Hatchet's ``from_hpctoolkit``:
+
+* procedures (``PF``/``Pr``): frame ``{"type": "function", "name": ...}``; a
+  call site's line prefixes the name (``27:MPI_Init``);
+* loops (``L``): ``{"type": "loop", "file": ..., "line": ...}``, name
+  ``Loop@<file basename>:<line>``;
+* statements (``S``): ``{"type": "statement", "file": ..., "line": ...}``, name
+  ``<file basename>:<line>``; the file is the statement's own enclosing scope
+  (Hatchet uses the last file seen in document order, a bug);
+* dataframe columns: the metrics (``time (inc)``, ``time``, others by their
+  MetricDB names), ``nid``, ``name``, ``type`` (the XML tag), ``file``,
+  ``line``, ``module``; index ``node, rank`` or ``node, rank, thread``.
+
+Exclusive values: HPCToolkit's exclusive value of a procedure or loop also
+counts the statements (and loops) lexically inside it. For a tree whose
+nodes include those statements, a node's own cost is its inclusive value
+minus its children's inclusive values; that is what ``time`` holds here, so
+``time`` summed over a subtree always equals ``time (inc)``. Hatchet only
+subtracts direct statement children and so counts loop bodies twice (see
+``docs/readers/hpctoolkit.md``). A metric without an inclusive partner falls
+back to Hatchet's rule.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional
+
+import numpy as np
+import pandas as pd
+
+from .builder import ProfileBuilder
+from .errors import ReadError
+from .hpctoolkit_common import (ProgressArg, Progress, basename, is_inclusive_name,
+                                metric_display_name, select_names)
+from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
+from .hpctoolkit_xml import CallingContextTree, int_column, parse_experiment_xml
+from .profile import RawProfile
+from .registry import FormatInfo
+
+NODE_COLUMNS = ("nid", "name", "type", "file", "line", "module")
+
+
+def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
+                    ranks: Optional[Iterable[int]] = None,
+                    progress: ProgressArg = None) -> RawProfile:
+    """Read an HPCToolkit database directory of the old (XML) layout.
+
+    Parameters
+    ----------
+    dirname : path
+        Directory holding ``experiment.xml`` and the metric files.
+    metrics : iterable of str, optional
+        Keep only these metrics (our names such as ``"time"`` or the file's
+        MetricDB names such as ``"CPUTIME (usec) (E)"``). Default: all.
+    ranks : iterable of int, optional
+        Read only these MPI ranks. Default: all.
+    progress : bool or callable, optional
+        ``True`` draws a progress bar on stderr; a callable receives
+        ``(done, total, what)`` after each metric file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from readers.hpctoolkit_fixtures import tiny_database
+    >>> raw = read_hpctoolkit(tiny_database(tempfile.mkdtemp()))
+    >>> raw.num_nodes, raw.index_levels, raw.exc_metrics, raw.inc_metrics
+    (5, ('rank',), ('time',), ('time (inc)',))
+    """
+    directory = Path(dirname)
+    if not directory.is_dir():
+        raise ReadError(directory, "not a directory" if directory.exists() else "no such directory",
+                        expected="an HPCToolkit database directory")
+    xml_path = directory / "experiment.xml"
+    if not xml_path.is_file():
+        raise ReadError(directory, "the directory has no experiment.xml",
+                        expected="an HPCToolkit database (experiment.xml + *.metric-db)")
+    cct = parse_experiment_xml(xml_path)
+    if not len(cct):
+        raise ReadError(xml_path, "the calling-context tree is empty",
+                        position="SecCallPathProfileData", expected="at least one PF element")
+    nodes = _node_tables(cct, xml_path)
+    declared = _declared_metrics(cct, xml_path)
+    blocks, kind = _find_blocks(directory, declared, xml_path)
+    levels = ("rank", "thread") if any(b.thread != 0 for b in blocks) else ("rank",)
+    blocks = _select_ranks(blocks, ranks, directory)
+
+    builder = ProfileBuilder(directory, index_levels=levels if blocks else ())
+    builder.add_nodes(nodes["parent"], nodes["frames"], columns=nodes["columns"])
+    names = [d["name"] for d in declared]
+    aliases = {d["file_name"]: d["name"] for d in declared}
+    chosen = select_names(directory, names, metrics, aliases) if declared else []
+    if blocks:
+        values = _read_values(blocks, declared, chosen, nodes, cct, xml_path, progress)
+        count = len(nodes["parent"])
+        node_ids = np.tile(np.arange(count, dtype=np.int64), len(blocks))
+        level_values = {"rank": np.repeat([b.rank for b in blocks], count)}
+        if "thread" in levels:
+            level_values["thread"] = np.repeat([b.thread for b in blocks], count)
+        builder.add_rows(node_ids, values, **level_values)
+    else:
+        builder.add_rows(np.arange(len(nodes["parent"]), dtype=np.int64), {})
+    exc = [d["name"] for d in declared if d["name"] in chosen and not d["inclusive"]]
+    inc = [d["name"] for d in declared if d["name"] in chosen and d["inclusive"]]
+    pairs = {d["name"]: d["partner_name"] for d in declared
+             if d["name"] in exc and d["partner_name"] in inc}
+    default = "time" if "time" in exc else (exc[0] if exc else (inc[0] if inc else None))
+    metadata = {"format": "hpctoolkit", "metric_files": kind, "profiles": len(blocks),
+                "experiment": cct.header.get("SecCallPathProfile", cct.header.get("Header")),
+                "xml_version": cct.header.get("version")}
+    return builder.build(exc, inc, inclusive_of=pairs, default_metric=default,
+                         metadata=metadata, columns=chosen + list(NODE_COLUMNS))
+
+
+# --------------------------------------------------------------- tree tables
+def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
+    """Frames and per-node columns from the parsed tree, vectorised where possible."""
+    count = len(cct)
+    tag = np.array(cct.tag, dtype=object)
+    is_func = (tag == "PF") | (tag == "Pr")
+    is_loop = tag == "L"
+    procs = cct.tables.get("Procedure", {})
+    files = cct.tables.get("File", {})
+    modules = cct.tables.get("LoadModule", {})
+    line = int_column(cct.l, xml_path, "line", cct.xml_line)
+    call_line = int_column(cct.call_line, xml_path, "call-site line", cct.xml_line)
+    file_name = [None if f is None else files.get(f, f) for f in cct.f]
+    module = [None if (m is None or not fn) else modules.get(m, m) for m, fn in zip(cct.lm, is_func)]
+    names: List[Any] = [None] * count
+    short = {}
+    for k in range(count):
+        if is_func[k]:
+            ref = cct.n[k]
+            proc = "<unknown procedure>" if ref is None else procs.get(ref, ref)
+            names[k] = f"{call_line[k]}:{proc}" if call_line[k] != 0 else proc
+        else:
+            fname = file_name[k]
+            base = short.get(fname)
+            if base is None:
+                base = short[fname] = "<unknown file>" if fname is None else basename(fname)
+            names[k] = (f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}")
+    names_arr = np.array(names, dtype=object)
+    file_arr = np.array(file_name, dtype=object)
+    frame_type = np.where(is_func, "function", np.where(is_loop, "loop", "statement")).astype(object)
+    frames = {
+        "type": frame_type,
+        "name": np.where(is_func, names_arr, None),
+        "file": np.where(is_func, None, file_arr),
+        "line": pd.array(np.where(is_func, 0, line), dtype="Int64"),
+    }
+    frames["line"][is_func] = pd.NA
+    nid = int_column(cct.nid, xml_path, "node id", cct.xml_line)
+    columns = {"nid": nid, "name": names_arr, "type": tag, "file": file_arr,
+               "line": line, "module": np.array(module, dtype=object)}
+    return {"parent": np.array(cct.parent, dtype=np.int64), "frames": frames,
+            "columns": columns, "nid": nid, "is_statement": tag == "S"}
+
+
+# ------------------------------------------------------------ metric tables
+def _declared_metrics(cct: CallingContextTree, xml_path: Path) -> List[Dict[str, Any]]:
+    """MetricDB entries in column order with our names, kinds and partners."""
+    entries = []
+    for pos, attrs in enumerate(cct.metric_dbs):
+        try:
+            ident = int(attrs.get("i", pos))
+            column = int(attrs["db-id"]) if "db-id" in attrs else None
+        except ValueError as exc:
+            raise ReadError(xml_path, f"MetricDB entry {pos} has a non-integer id",
+                            position="MetricDBTable", expected="integer i and db-id") from exc
+        entries.append((ident, column, attrs))
+    entries.sort(key=lambda e: e[0])
+    declared = []
+    by_ident = {}
+    for pos, (ident, column, attrs) in enumerate(entries):
+        file_name = attrs.get("n", f"metric {ident}")
+        kind = attrs.get("t")
+        inclusive = kind == "inclusive" if kind in ("inclusive", "exclusive") \
+            else is_inclusive_name(file_name)
+        d = {"ident": ident, "column": pos if column is None else column, "file_name": file_name,
+             "name": metric_display_name(file_name), "inclusive": inclusive,
+             "partner": attrs.get("partner"), "partner_name": None}
+        declared.append(d)
+        by_ident[str(ident)] = d
+    names = [d["name"] for d in declared]
+    if len(set(names)) != len(names):
+        raise ReadError(xml_path, "two MetricDB entries have the same name",
+                        position="MetricDBTable", expected="distinct metric names")
+    by_file_name = {d["file_name"]: d for d in declared}
+    for d in declared:
+        if d["inclusive"]:
+            continue
+        partner = by_ident.get(d["partner"] or "")
+        if partner is None and d["file_name"].endswith("(E)"):
+            partner = by_file_name.get(d["file_name"][:-3] + "(I)")
+        if partner is not None and partner["inclusive"]:
+            d["partner_name"] = partner["name"]
+            d["partner_column"] = partner["column"]
+    return declared
+
+
+def _find_blocks(directory: Path, declared: List[Dict[str, Any]], xml_path: Path):
+    blocks = metricdb_blocks(directory)
+    kind = "metric-db"
+    if not blocks:
+        packed = sorted(directory.glob("*.mdb"))
+        blocks = [b for p in packed for b in mdb_blocks(p)]
+        kind = "mdb" if blocks else None
+    if not blocks and declared:
+        raise ReadError(directory, f"experiment.xml declares {len(declared)} metrics in its "
+                        "MetricDBTable but the directory has no *.metric-db files and no "
+                        "experiment*.mdb file", position="directory listing",
+                        expected="the metric files written by hpcprof/hpcprof-mpi")
+    if blocks:
+        _, m = first_shape(blocks[0])
+        if m != len(declared):
+            raise ReadError(blocks[0].path, f"the file holds {m} metrics but experiment.xml's "
+                            f"MetricDBTable declares {len(declared)}", position="byte 28",
+                            expected=f"{len(declared)} metrics per node")
+    return blocks, kind
+
+
+def _select_ranks(blocks: List[Block], ranks: Optional[Iterable[int]], directory: Path):
+    if ranks is None:
+        return blocks
+    wanted = {int(r) for r in ([ranks] if isinstance(ranks, int) else ranks)}
+    have = sorted({b.rank for b in blocks})
+    missing = sorted(wanted.difference(have))
+    if missing:
+        raise ReadError(directory, f"rank(s) {missing} not in the database",
+                        position="ranks option", expected=f"ranks among {have}")
+    return [b for b in blocks if b.rank in wanted]
+
+
+def _read_values(blocks, declared, chosen, nodes, cct, xml_path, progress) -> Dict[str, np.ndarray]:
+    """Decode every block into one column per chosen metric (block-major rows)."""
+    n_total, m = first_shape(blocks[0])
+    nid = nodes["nid"]
+    bad = np.flatnonzero((nid < 1) | (nid > n_total))
+    if len(bad):
+        k = int(bad[0])
+        raise ReadError(xml_path, f"node i={nid[k]} has no row in the metric files, which hold "
+                        f"nodes 1..{n_total}", position=f"line {cct.xml_line[k]}",
+                        expected=f"node ids between 1 and {n_total}")
+    if len(np.unique(nid)) != len(nid):
+        uniq, first = np.unique(nid, return_index=True)
+        dup = np.setdiff1d(np.arange(len(nid)), first)[0]
+        raise ReadError(xml_path, f"node id i={nid[dup]} is used twice",
+                        position=f"line {cct.xml_line[dup]}", expected="unique node ids")
+    rows = nid - 1
+    count = len(nid)
+    parent = nodes["parent"]
+    child = np.flatnonzero(parent >= 0)
+    stmt = np.flatnonzero(nodes["is_statement"] & (parent >= 0))
+    out = {name: np.empty(count * len(blocks), dtype=np.float64) for name in chosen}
+    wanted = [d for d in declared if d["name"] in chosen]
+    report = Progress(progress, len(blocks), "metric files")
+    for b, block in enumerate(blocks):
+        values = read_block(block, n_total, m)[rows]
+        span = slice(b * count, (b + 1) * count)
+        for d in wanted:
+            if d["inclusive"]:
+                out[d["name"]][span] = values[:, d["column"]]
+            elif "partner_column" in d:
+                inc = values[:, d["partner_column"]]
+                out[d["name"]][span] = inc - np.bincount(parent[child], weights=inc[child],
+                                                         minlength=count)
+            else:
+                own = values[:, d["column"]]
+                out[d["name"]][span] = own - np.bincount(parent[stmt], weights=own[stmt],
+                                                         minlength=count)
+        report.step()
+    return out
+
+
+def _sniff(path: Path, head: bytes) -> bool:
+    return path.is_dir() and (path / "experiment.xml").is_file()
+
+
+FORMAT = FormatInfo(
+    name="hpctoolkit",
+    read=read_hpctoolkit,
+    sniff=_sniff,
+    description="HPCToolkit database, old layout (experiment.xml + *.metric-db)",
+)

@@ -1,0 +1,133 @@
+"""Pieces shared by the HPCToolkit readers (old XML layout and the current .db layout).
+
+* :func:`metric_display_name`: Hatchet's metric names (``CPUTIME (usec) (E)``
+  -> ``time``, ``... (I)`` -> ``time (inc)``).
+* :func:`select_names`: the ``metrics=`` option (keep some metrics, by our
+  name or the file's name), with a clear error listing what exists.
+* :class:`Progress`: the optional progress report of long reads.
+* :func:`exclusive_from_inclusive`: a tree node's own cost from inclusive
+  values (used where HPCToolkit's exclusive values count lexical children).
+
+Examples
+--------
+>>> metric_display_name("CPUTIME (usec) (E)"), metric_display_name("cycles (I)")
+('time', 'cycles (I)')
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+import numpy as np
+
+from .errors import ReadError
+
+#: Metric names Hatchet renames to ``time`` / ``time (inc)``.
+TIME_NAMES = {
+    "CPUTIME (usec) (E)": "time", "CPUTIME (sec) (E)": "time",
+    "CPUTIME (usec) (I)": "time (inc)", "CPUTIME (sec) (I)": "time (inc)",
+}
+
+ProgressArg = Union[None, bool, Callable[[int, int, str], None]]
+
+
+def metric_display_name(name: str) -> str:
+    """The column name Hatchet gives a MetricDB metric of the old layout."""
+    return TIME_NAMES.get(name, name)
+
+
+def is_inclusive_name(name: str) -> bool:
+    """Hatchet's rule for the old layout: ``(inc)`` or ``(I)`` in the name."""
+    return "(inc)" in name or "(I)" in name
+
+
+def select_names(source: Any, available: Sequence[str], wanted: Optional[Iterable[str]],
+                 aliases: Optional[Dict[str, str]] = None, what: str = "metric") -> List[str]:
+    """The subset of ``available`` named in ``wanted`` (all when ``wanted`` is None).
+
+    ``aliases`` maps other accepted spellings (the file's own names) to names
+    in ``available``. Order follows ``available``. An unknown name raises
+    :class:`ReadError` listing what the file has.
+
+    Examples
+    --------
+    >>> select_names("db", ["time (inc)", "time"], ["time"])
+    ['time']
+    """
+    if wanted is None:
+        return list(available)
+    if isinstance(wanted, str):
+        wanted = [wanted]
+    aliases = aliases or {}
+    chosen = set()
+    for name in wanted:
+        key = aliases.get(name, name)
+        if key not in available:
+            raise ReadError(source, f"no {what} named {name!r}",
+                            position="metrics option",
+                            expected="one of " + ", ".join(repr(a) for a in available))
+        chosen.add(key)
+    return [a for a in available if a in chosen]
+
+
+class Progress:
+    """Reports progress of a long read to a callback or a text bar on stderr.
+
+    ``progress`` is None/False (silent), True (a bar on ``sys.stderr``) or a
+    callable ``f(done, total, what)``.
+
+    Examples
+    --------
+    >>> seen = []
+    >>> p = Progress(lambda d, t, w: seen.append((d, t, w)), 2, "metric-db files")
+    >>> p.step(); p.step(); seen
+    [(1, 2, 'metric-db files'), (2, 2, 'metric-db files')]
+    """
+
+    def __init__(self, progress: ProgressArg, total: int, what: str) -> None:
+        self.total = int(total)
+        self.what = what
+        self.done = 0
+        if progress is True:
+            self.callback: Optional[Callable[[int, int, str], None]] = _stderr_bar
+        elif callable(progress):
+            self.callback = progress
+        else:
+            self.callback = None
+
+    def step(self, count: int = 1) -> None:
+        self.done += count
+        if self.callback is not None:
+            self.callback(self.done, self.total, self.what)
+
+
+def _stderr_bar(done: int, total: int, what: str) -> None:
+    width = 30
+    filled = width if total <= 0 else min(width, width * done // total)
+    end = "\n" if done >= total else ""
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}{end}")
+    sys.stderr.flush()
+
+
+def exclusive_from_inclusive(inclusive: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """Each node's inclusive value minus the sum of its children's.
+
+    ``inclusive`` has shape ``(nodes,)`` or ``(nodes, k)`` (several profiles
+    at once); ``parent`` gives each node's parent position (-1 for roots).
+
+    Examples
+    --------
+    >>> exclusive_from_inclusive(np.array([10.0, 6.0, 3.0]), np.array([-1, 0, 1])).tolist()
+    [4.0, 3.0, 3.0]
+    """
+    out = np.array(inclusive, dtype=np.float64, copy=True)
+    has_parent = np.flatnonzero(parent >= 0)
+    if len(has_parent):
+        np.subtract.at(out, parent[has_parent], inclusive[has_parent])
+    return out
+
+
+def basename(path: str) -> str:
+    """The last component of a path (``os.path.basename`` without importing os.path rules)."""
+    return path.rsplit("/", 1)[-1]

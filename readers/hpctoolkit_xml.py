@@ -1,0 +1,270 @@
+"""Streaming, safe decoding of HPCToolkit's ``experiment.xml`` (the old database layout).
+
+Parser choice: the standard library's expat binding (``xml.parsers.expat``),
+driven directly with start/end handlers and fed in 1 MiB blocks, so memory
+stays proportional to the calling-context tree's arrays, never to a DOM.
+Real ``experiment.xml`` files carry an *internal* DTD subset (element and
+attribute declarations only), so DTDs cannot simply be refused. Instead, as
+``defusedxml`` does, the parser refuses what makes XML dangerous:
+
+* any ``<!ENTITY ...>`` declaration (general or parameter, internal or
+  external) raises ``ReadError`` the moment it is declared, before it could
+  be referenced, so entity-expansion bombs never expand;
+* a DOCTYPE naming an external DTD (``SYSTEM``/``PUBLIC``) is refused, and
+  external entity references are never resolved;
+* parameter-entity parsing stays off.
+
+The result is a :class:`CallingContextTree`: plain lists/arrays in document
+order, one entry per node (``PF``, ``Pr``, ``L``, ``S``; ``C`` call sites and
+nameless ``Pr`` are not nodes: their children attach to the enclosing node),
+plus the header tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+from xml.parsers import expat
+
+import numpy as np
+
+from .errors import ReadError
+
+BLOCK = 1 << 20
+
+#: Element names of the tables read from ``SecHeader`` (first table of each kind).
+TABLES = {"LoadModuleTable": "LoadModule", "FileTable": "File",
+          "ProcedureTable": "Procedure", "MetricDBTable": "MetricDB",
+          "MetricTable": "Metric"}
+
+NODE_TAGS = ("PF", "Pr", "L", "S")
+
+
+@dataclass
+class CallingContextTree:
+    """What ``experiment.xml`` says, in document order.
+
+    Node lists (one entry per node): ``nid`` (the XML ``i``), ``parent``
+    (position of the enclosing node, -1 for roots), ``tag``, ``n`` (procedure
+    reference), ``f`` (file reference: the element's own for ``PF``/``Pr``/``L``,
+    the enclosing scope's for ``S``), ``l`` (line), ``lm`` (load-module
+    reference) and ``call_line`` (the ``l`` of the XML parent, which prefixes
+    procedure names). Tables map ids to names.
+    """
+
+    nid: List[str] = field(default_factory=list)
+    parent: List[int] = field(default_factory=list)
+    tag: List[str] = field(default_factory=list)
+    n: List[Optional[str]] = field(default_factory=list)
+    f: List[Optional[str]] = field(default_factory=list)
+    l: List[Optional[str]] = field(default_factory=list)
+    lm: List[Optional[str]] = field(default_factory=list)
+    call_line: List[Optional[str]] = field(default_factory=list)
+    xml_line: List[int] = field(default_factory=list)
+    tables: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    metric_dbs: List[Dict[str, str]] = field(default_factory=list)
+    metrics: List[Dict[str, str]] = field(default_factory=list)
+    header: Dict[str, str] = field(default_factory=dict)
+    has_data: bool = False
+
+    def __len__(self) -> int:
+        return len(self.nid)
+
+
+def parse_experiment_xml(path: Any, progress_step=None) -> CallingContextTree:
+    """Parse ``experiment.xml`` at ``path`` into a :class:`CallingContextTree`.
+
+    Raises :class:`ReadError` (file, line and column) for malformed XML, entity
+    declarations, an external DTD or a node without an ``i`` attribute.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "experiment.xml")
+    >>> with open(p, "w") as fh:
+    ...     _ = fh.write('<HPCToolkitExperiment><SecCallPathProfile><SecHeader>'
+    ...                  '<ProcedureTable><Procedure i="1" n="main"/></ProcedureTable>'
+    ...                  '</SecHeader><SecCallPathProfileData><PF i="2" n="1" l="3" f="0">'
+    ...                  '<S i="3" l="4"/></PF></SecCallPathProfileData>'
+    ...                  '</SecCallPathProfile></HPCToolkitExperiment>')
+    >>> cct = parse_experiment_xml(p)
+    >>> cct.nid, cct.parent, cct.tag
+    (['2', '3'], [-1, 0], ['PF', 'S'])
+    """
+    return _ExperimentParser(Path(path)).parse(progress_step)
+
+
+class _ExperimentParser:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.cct = CallingContextTree()
+        self.parser = expat.ParserCreate()
+        p = self.parser
+        p.buffer_text = False
+        p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        p.StartDoctypeDeclHandler = self._doctype
+        p.EntityDeclHandler = self._entity
+        p.ExternalEntityRefHandler = self._external
+        p.StartElementHandler = self._start_header
+        p.EndElementHandler = self._end_header
+        self.table: Optional[str] = None       # table element being read
+        self.done_tables: set = set()
+        self.data_seen = False
+        self.depth = 0
+        self.data_depth = -1
+        # stack entries: (node position for children, line text, enclosing file)
+        self.stack: List[tuple] = []
+        self.procedures: Dict[str, str] = {}
+
+    # ------------------------------------------------------------- driver
+    def parse(self, progress_step=None) -> CallingContextTree:
+        try:
+            fh = open(self.path, "rb")
+        except OSError as exc:
+            raise ReadError(self.path, f"cannot open the file: {exc.strerror}") from exc
+        with fh:
+            try:
+                while True:
+                    block = fh.read(BLOCK)
+                    if not block:
+                        self.parser.Parse(b"", True)
+                        break
+                    self.parser.Parse(block, False)
+                    if progress_step is not None:
+                        progress_step(len(block))
+            except expat.ExpatError as exc:
+                raise ReadError(self.path, f"malformed XML: {expat.ErrorString(exc.code)}",
+                                position=f"line {exc.lineno}, column {exc.offset + 1}",
+                                expected="well-formed XML") from exc
+        if not self.cct.has_data:
+            raise ReadError(self.path, "the file has no SecCallPathProfileData section",
+                            position="end of file",
+                            expected="an HPCToolkit experiment.xml with a calling-context tree")
+        return self.cct
+
+    def _where(self) -> str:
+        return f"line {self.parser.CurrentLineNumber}, column {self.parser.CurrentColumnNumber + 1}"
+
+    def _error(self, problem: str, expected: str) -> ReadError:
+        return ReadError(self.path, problem, position=self._where(), expected=expected)
+
+    # ----------------------------------------------------------- security
+    def _doctype(self, name, system_id, public_id, has_internal_subset) -> None:
+        if system_id or public_id:
+            raise self._error(f"the DOCTYPE refers to an external DTD ({system_id or public_id})",
+                              "no external DTD (it is never fetched)")
+
+    def _entity(self, name, is_parameter, value, base, system_id, public_id, notation) -> None:
+        raise self._error(f"entity declaration <!ENTITY {name}> refused (entity expansion "
+                          f"can exhaust memory)", "no entity declarations")
+
+    def _external(self, context, base, system_id, public_id) -> int:
+        raise self._error(f"external entity reference ({system_id}) refused",
+                          "no external entities")
+
+    # --------------------------------------------------- header sections
+    def _start_header(self, name: str, attrs: Dict[str, str]) -> None:
+        self.depth += 1
+        if self.table is not None:
+            if name == TABLES[self.table]:
+                self._table_entry(name, attrs)
+            return
+        if name in TABLES and name not in self.done_tables:
+            self.table = name
+        elif name == "SecCallPathProfileData" and not self.data_seen:
+            self.data_seen = True
+            self.cct.has_data = True
+            self.data_depth = self.depth
+            self.stack = [(-1, "0", None)]
+            self.parser.StartElementHandler = self._start_cct
+            self.parser.EndElementHandler = self._end_cct
+        elif name in ("Header", "SecCallPathProfile") and "n" in attrs:
+            self.cct.header.setdefault(name, attrs["n"])
+        elif name == "HPCToolkitExperiment" and "version" in attrs:
+            self.cct.header.setdefault("version", attrs["version"])
+
+    def _end_header(self, name: str) -> None:
+        self.depth -= 1
+        if self.table is not None and name == self.table:
+            self.done_tables.add(name)
+            self.table = None
+
+    def _table_entry(self, name: str, attrs: Dict[str, str]) -> None:
+        if name == "MetricDB":
+            self.cct.metric_dbs.append(dict(attrs))
+            return
+        if name == "Metric":
+            self.cct.metrics.append(dict(attrs))
+            return
+        ident = attrs.get("i")
+        if ident is None:
+            raise self._error(f"<{name}> has no 'i' attribute", "an id attribute i=...")
+        self.cct.tables.setdefault(name, {})[ident] = attrs.get("n", "")
+        if name == "Procedure":
+            self.procedures[ident] = attrs.get("n", "")
+
+    # ------------------------------------------------- calling-context tree
+    def _start_cct(self, name: str, attrs: Dict[str, str]) -> None:
+        if name == "M":
+            self.depth += 1
+            return
+        self.depth += 1
+        parent, parent_line, enclosing = self.stack[-1]
+        if name == "C" or (name == "Pr" and self.procedures.get(attrs.get("n"), attrs.get("n")) == ""):
+            self.stack.append((parent, attrs.get("l", "0"), attrs.get("f", enclosing)))
+            return
+        if name not in NODE_TAGS:
+            raise self._error(f"unexpected element <{name}> in the calling-context tree",
+                              "one of PF, Pr, L, S, C, M")
+        ident = attrs.get("i")
+        if ident is None:
+            raise self._error(f"<{name}> has no 'i' attribute",
+                              "a node id i=... (the row in the metric-db files)")
+        cct = self.cct
+        pos = len(cct.nid)
+        own_file = enclosing if name == "S" else attrs.get("f", enclosing)
+        cct.nid.append(ident)
+        cct.parent.append(parent)
+        cct.tag.append(name)
+        cct.n.append(attrs.get("n"))
+        cct.f.append(own_file)
+        line = attrs.get("l", "0")
+        cct.l.append(line)
+        cct.lm.append(attrs.get("lm"))
+        cct.call_line.append(parent_line)
+        cct.xml_line.append(self.parser.CurrentLineNumber)
+        self.stack.append((pos, line, own_file))
+
+    def _end_cct(self, name: str) -> None:
+        self.depth -= 1
+        if name == "M":
+            return
+        if self.depth < self.data_depth:  # end of SecCallPathProfileData
+            self.parser.StartElementHandler = self._start_header
+            self.parser.EndElementHandler = self._end_header
+            return
+        self.stack.pop()
+
+
+def int_column(values: List[Optional[str]], source: Any, what: str,
+               xml_lines: Optional[List[int]] = None) -> np.ndarray:
+    """Decimal strings -> int64 (``"10-12"`` line ranges keep their start; None -> 0)."""
+    try:
+        return np.array(values, dtype=object).astype(np.int64) if None in values \
+            else np.array(values).astype(np.int64)
+    except (TypeError, ValueError):
+        pass
+    out = np.empty(len(values), dtype=np.int64)
+    for k, text in enumerate(values):
+        if text is None:
+            out[k] = 0
+            continue
+        head = text.split("-", 1)[0].strip() if "-" in text[1:] else text.strip()
+        try:
+            out[k] = int(head)
+        except ValueError:
+            where = f"line {xml_lines[k]}" if xml_lines else f"node {k}"
+            raise ReadError(source, f"{what} {text!r} is not an integer", position=where,
+                            expected=f"an integer {what}") from None
+    return out
