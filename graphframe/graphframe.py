@@ -16,6 +16,7 @@ import pandas as pd
 import readers
 from readers import RawProfile
 from readers.hatchet_json import parse_hatchet_json
+from readers.hpctoolkit import read_hpctoolkit
 from readers.jsonfile import loads_json
 from readers.literal import parse_literal
 
@@ -134,7 +135,17 @@ class GraphFrame:
         return cls.from_raw(readers.read(path, format=format, **options))
 
     # ---- reader constructors with Hatchet's names: HPCToolkit (issue 4) ----
+    @classmethod
+    def from_hpctoolkit(cls, dirname: Any, *, metrics: Optional[Sequence[str]] = None,
+                        ranks: Optional[Sequence[int]] = None,
+                        progress: Any = None) -> "GraphFrame":
+        """Read an HPCToolkit database of the old layout (experiment.xml + metric files).
 
+        See :func:`readers.hpctoolkit.read_hpctoolkit` for the options
+        (``metrics``, ``ranks``, ``progress``).
+        """
+        return cls.from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,
+                                            progress=progress))
 
 
     # ---- reader constructors: Caliper (issue 5) ----
