@@ -66,11 +66,24 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
 
     Examples
     --------
-    >>> import tempfile
-    >>> from readers.hpctoolkit_fixtures import tiny_database
-    >>> raw = read_hpctoolkit(tiny_database(tempfile.mkdtemp()))
-    >>> raw.num_nodes, raw.index_levels, raw.exc_metrics, raw.inc_metrics
-    (5, ('rank',), ('time',), ('time (inc)',))
+    >>> import os, tempfile, numpy as np
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "experiment.xml"), "w") as fh:
+    ...     _ = fh.write('<HPCToolkitExperiment><SecCallPathProfile><SecHeader><MetricDBTable>'
+    ...         '<MetricDB i="0" n="CPUTIME (usec) (I)" t="inclusive" partner="1"/>'
+    ...         '<MetricDB i="1" n="CPUTIME (usec) (E)" t="exclusive" partner="0"/>'
+    ...         '</MetricDBTable><ProcedureTable><Procedure i="9" n="main"/></ProcedureTable>'
+    ...         '</SecHeader><SecCallPathProfileData><PF i="1" n="9" l="3"><S i="2" l="4"/>'
+    ...         '</PF></SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>')
+    >>> head = b"HPCPROF-metricdb__00.10b" + np.array([2, 2], ">i4").tobytes()
+    >>> values = np.array([[5.0, 5.0], [4.0, 4.0]], ">f8").tobytes()
+    >>> with open(os.path.join(d, "1.app-000000-000-a8c00270-1-0.metric-db"), "wb") as fh:
+    ...     _ = fh.write(head + values)
+    >>> raw = read_hpctoolkit(d)
+    >>> raw.node_columns["name"].tolist(), raw.metrics["time"].tolist()
+    (['main', '<unknown file>:4'], [1.0, 4.0])
+    >>> raw.index_levels, raw.exc_metrics, raw.inc_metrics
+    (('rank',), ('time',), ('time (inc)',))
     """
     directory = Path(dirname)
     if not directory.is_dir():
