@@ -111,8 +111,6 @@ class _ExperimentParser:
         self.table: Optional[str] = None       # table element being read
         self.done_tables: set = set()
         self.data_seen = False
-        self.depth = 0
-        self.data_depth = -1
         # stack entries: (node position for children, line text, enclosing file)
         self.stack: List[tuple] = []
         self.procedures: Dict[str, str] = {}
@@ -165,7 +163,6 @@ class _ExperimentParser:
 
     # --------------------------------------------------- header sections
     def _start_header(self, name: str, attrs: Dict[str, str]) -> None:
-        self.depth += 1
         if self.table is not None:
             if name == TABLES[self.table]:
                 self._table_entry(name, attrs)
@@ -175,17 +172,14 @@ class _ExperimentParser:
         elif name == "SecCallPathProfileData" and not self.data_seen:
             self.data_seen = True
             self.cct.has_data = True
-            self.data_depth = self.depth
             self.stack = [(-1, "0", None)]
-            self.parser.StartElementHandler = self._start_cct
-            self.parser.EndElementHandler = self._end_cct
+            self._enter_data()
         elif name in ("Header", "SecCallPathProfile") and "n" in attrs:
             self.cct.header.setdefault(name, attrs["n"])
         elif name == "HPCToolkitExperiment" and "version" in attrs:
             self.cct.header.setdefault("version", attrs["version"])
 
     def _end_header(self, name: str) -> None:
-        self.depth -= 1
         if self.table is not None and name == self.table:
             self.done_tables.add(name)
             self.table = None
@@ -205,42 +199,49 @@ class _ExperimentParser:
             self.procedures[ident] = attrs.get("n", "")
 
     # ------------------------------------------------- calling-context tree
+    def _enter_data(self) -> None:
+        cct = self.cct
+        self._append = (cct.nid.append, cct.parent.append, cct.tag.append, cct.n.append,
+                        cct.f.append, cct.l.append, cct.lm.append, cct.call_line.append,
+                        cct.xml_line.append)
+        self.parser.StartElementHandler = self._start_cct
+        self.parser.EndElementHandler = self._end_cct
+
     def _start_cct(self, name: str, attrs: Dict[str, str]) -> None:
+        # hot path: one call per element of the tree (M elements included)
         if name == "M":
-            self.depth += 1
             return
-        self.depth += 1
-        parent, parent_line, enclosing = self.stack[-1]
-        if name == "C" or (name == "Pr" and self.procedures.get(attrs.get("n"), attrs.get("n")) == ""):
-            self.stack.append((parent, attrs.get("l", "0"), attrs.get("f", enclosing)))
+        stack = self.stack
+        parent, parent_line, enclosing = stack[-1]
+        get = attrs.get
+        if name == "C" or (name == "Pr" and self.procedures.get(get("n"), get("n")) == ""):
+            stack.append((parent, get("l", "0"), get("f", enclosing)))
             return
         if name not in NODE_TAGS:
             raise self._error(f"unexpected element <{name}> in the calling-context tree",
                               "one of PF, Pr, L, S, C, M")
-        ident = attrs.get("i")
+        ident = get("i")
         if ident is None:
             raise self._error(f"<{name}> has no 'i' attribute",
                               "a node id i=... (the row in the metric-db files)")
-        cct = self.cct
-        pos = len(cct.nid)
-        own_file = enclosing if name == "S" else attrs.get("f", enclosing)
-        cct.nid.append(ident)
-        cct.parent.append(parent)
-        cct.tag.append(name)
-        cct.n.append(attrs.get("n"))
-        cct.f.append(own_file)
-        line = attrs.get("l", "0")
-        cct.l.append(line)
-        cct.lm.append(attrs.get("lm"))
-        cct.call_line.append(parent_line)
-        cct.xml_line.append(self.parser.CurrentLineNumber)
-        self.stack.append((pos, line, own_file))
+        nid, par, tag, n, f, l, lm, call, xml_line = self._append
+        own_file = enclosing if name == "S" else get("f", enclosing)
+        line = get("l", "0")
+        stack.append((len(self.cct.nid), line, own_file))
+        nid(ident)
+        par(parent)
+        tag(name)
+        n(get("n"))
+        f(own_file)
+        l(line)
+        lm(get("lm"))
+        call(parent_line)
+        xml_line(self.parser.CurrentLineNumber)
 
     def _end_cct(self, name: str) -> None:
-        self.depth -= 1
         if name == "M":
             return
-        if self.depth < self.data_depth:  # end of SecCallPathProfileData
+        if name == "SecCallPathProfileData":
             self.parser.StartElementHandler = self._start_header
             self.parser.EndElementHandler = self._end_header
             return
@@ -251,8 +252,7 @@ def int_column(values: List[Optional[str]], source: Any, what: str,
                xml_lines: Optional[List[int]] = None) -> np.ndarray:
     """Decimal strings -> int64 (``"10-12"`` line ranges keep their start; None -> 0)."""
     try:
-        return np.array(values, dtype=object).astype(np.int64) if None in values \
-            else np.array(values).astype(np.int64)
+        return np.fromiter(map(int, values), dtype=np.int64, count=len(values))
     except (TypeError, ValueError):
         pass
     out = np.empty(len(values), dtype=np.int64)

@@ -1,0 +1,166 @@
+"""Benchmark: read large generated HPCToolkit databases, ours vs Hatchet.
+
+Usage::
+
+    python -m benchmarks.read_hpctoolkit --nodes 10000 --ranks 16 [--layout old|latest]
+        [--hatchet /work/hvenv/bin/python] [--workdir DIR] [--repeat 3]
+
+Generates a random calling-context tree (procedures, loops, statements; built
+with ProfileBuilder's bulk path), writes it with the project's writer, then
+times in fresh processes, each under ``/usr/bin/time -v`` for peak RSS:
+
+* ours: ``readers.read`` (the RawProfile) and ``GraphFrame.from_raw`` separately;
+* Hatchet: ``GraphFrame.from_hpctoolkit`` (old layout) or
+  ``from_hpctoolkit_latest`` (current layout), when its interpreter is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+
+OURS = r"""
+import json, sys, time
+sys.path.insert(0, {repo!r})
+import readers
+from graphframe import GraphFrame
+best_read = best_build = float("inf")
+for _ in range({repeat}):
+    t0 = time.perf_counter(); raw = readers.read({path!r}, format={fmt!r}); t1 = time.perf_counter()
+    gf = GraphFrame.from_raw(raw); t2 = time.perf_counter()
+    best_read, best_build = min(best_read, t1 - t0), min(best_build, t2 - t1)
+    del gf
+print(json.dumps({{"read": best_read, "from_raw": best_build, "rows": len(raw.metrics),
+                  "nodes": raw.num_nodes}}))
+"""
+
+OURS_READ_ONLY = r"""
+import json, sys, time
+sys.path.insert(0, {repo!r})
+import readers
+t0 = time.perf_counter(); raw = readers.read({path!r}, format={fmt!r}); t1 = time.perf_counter()
+print(json.dumps({{"read": t1 - t0, "rows": len(raw.metrics), "nodes": raw.num_nodes}}))
+"""
+
+HATCHET = r"""
+import json, time, warnings
+warnings.simplefilter("ignore")
+import hatchet as ht
+best = float("inf")
+for _ in range({repeat}):
+    t0 = time.perf_counter(); gf = ht.GraphFrame.{reader}({path!r}{extra}); t1 = time.perf_counter()
+    best = min(best, t1 - t0)
+print(json.dumps({{"read": best, "rows": len(gf.dataframe), "nodes": len(gf.graph)}}))
+"""
+
+
+def random_profile(nodes: int, ranks: int, seed: int = 0, threads: int = 1):
+    """A random CCT: ~55% procedures, ~5% loops, ~40% statement leaves; ``time`` per rank."""
+    from readers import ProfileBuilder
+
+    rng = np.random.default_rng(seed)
+    inner = max(1, int(nodes * 0.6))
+    leaves = nodes - inner
+    # inner nodes: a random recursive tree (parent uniform among earlier inner nodes),
+    # depth ~ e*ln(n) (about 25 at 10,000 nodes; Hatchet recurses per level)
+    parent_inner = (rng.random(inner) * np.arange(inner)).astype(np.int64)
+    parent_inner[0] = -1
+    parent_leaf = rng.integers(0, inner, leaves)
+    parent = np.concatenate([parent_inner, parent_leaf])
+    is_loop = np.zeros(nodes, dtype=bool)
+    is_loop[1:inner] = rng.random(inner - 1) < 0.08
+    is_stmt = np.zeros(nodes, dtype=bool)
+    is_stmt[inner:] = True
+    kind = np.where(is_stmt, "statement", np.where(is_loop, "loop", "function")).astype(object)
+    files = np.array([f"src/file{k}.c" for k in range(max(1, nodes // 200))], dtype=object)
+    procs = np.array([f"proc_{k}" for k in range(max(1, nodes // 20))], dtype=object)
+    func_file = files[rng.integers(0, len(files), nodes)]
+    # statements and loops take their enclosing procedure's file (as hpcprof writes them)
+    file_of = func_file.copy()
+    for level in range(64):
+        lexical = (kind != "function") & (parent >= 0)
+        new = np.where(lexical, file_of[np.maximum(parent, 0)], file_of)
+        if (new == file_of).all():
+            break
+        file_of = new
+    line = rng.integers(1, 5000, nodes)
+    b = ProfileBuilder("random", index_levels=("rank", "thread") if threads > 1 else ("rank",))
+    frames = {
+        "type": kind,
+        "name": np.where(kind == "function", procs[rng.integers(0, len(procs), nodes)], None),
+        "file": np.where(kind == "function", None, file_of),
+        "line": np.where(kind == "function", None, line).astype(object),
+    }
+    b.add_nodes(parent, frames, columns={"file": file_of, "line": line,
+                                          "module": np.full(nodes, "app", dtype=object)})
+    base = rng.exponential(100.0, nodes).round()
+    ids = np.arange(nodes)
+    for r in range(ranks):
+        for t in range(threads):
+            noise = rng.uniform(0.8, 1.2, nodes).round(3)
+            levels = {"rank": r, "thread": t} if threads > 1 else {"rank": r}
+            b.add_rows(ids, {"time": base * noise}, **levels)
+    return b.build(exc_metrics=["time"], default_metric="time")
+
+
+def run_measured(code: str, python: str) -> dict:
+    """Run ``code`` in a fresh interpreter under /usr/bin/time -v; result JSON + peak RSS."""
+    proc = subprocess.run(["/usr/bin/time", "-v", python, "-c", code], capture_output=True,
+                          text=True, check=False)
+    if proc.returncode != 0:
+        return {"error": proc.stderr.strip().splitlines()[-25:]}
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+    out["peak_rss_mb"] = int(match.group(1)) / 1024 if match else None
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=10_000)
+    ap.add_argument("--ranks", type=int, default=16)
+    ap.add_argument("--layout", choices=["old", "latest"], default="old")
+    ap.add_argument("--hatchet", default="/work/hvenv/bin/python")
+    ap.add_argument("--workdir", default=None)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-from-raw", action="store_true",
+                    help="time only readers.read (peak memory of the reader alone)")
+    args = ap.parse_args(argv)
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="hpctk-bench-"))
+    db = work / f"{args.layout}-{args.nodes}x{args.ranks}"
+    if not db.exists():
+        raw = random_profile(args.nodes, args.ranks)
+        if args.layout == "old":
+            from benchmarks.writers.hpctoolkit import write_hpctoolkit
+            write_hpctoolkit(raw, db)
+        else:
+            from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+            write_hpctoolkit_latest(raw, db)
+    size = sum(p.stat().st_size for p in db.iterdir())
+    metric_bytes = args.nodes * args.ranks * 8
+    fmt = "hpctoolkit" if args.layout == "old" else "hpctoolkit-latest"
+    template = OURS_READ_ONLY if args.skip_from_raw else OURS
+    report = {"database": str(db), "bytes_on_disk": size,
+              "time_metric_bytes (nodes x ranks x 8)": metric_bytes,
+              "ours": run_measured(template.format(repo=str(REPO), path=str(db), fmt=fmt,
+                                                   repeat=args.repeat), sys.executable)}
+    if args.hatchet and os.path.exists(args.hatchet):
+        reader = "from_hpctoolkit" if args.layout == "old" else "from_hpctoolkit_latest"
+        extra = "" if args.layout == "old" else ", parallel_profiles_mode=True"
+        report["hatchet"] = run_measured(HATCHET.format(reader=reader, path=str(db), extra=extra,
+                                                        repeat=args.repeat), args.hatchet)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
