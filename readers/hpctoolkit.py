@@ -34,10 +34,9 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 import pandas as pd
 
-from .builder import ProfileBuilder
 from .errors import ReadError
-from .hpctoolkit_common import (ProgressArg, Progress, basename, is_inclusive_name,
-                                metric_display_name, select_names)
+from .hpctoolkit_common import (ProgressArg, Progress, assemble, basename, is_inclusive_name,
+                                metric_display_name, row_index, select_names)
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .hpctoolkit_xml import CallingContextTree, int_column, parse_experiment_xml
 from .profile import RawProfile
@@ -99,35 +98,34 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
                         position="SecCallPathProfileData", expected="at least one PF element")
     nodes = _node_tables(cct, xml_path)
     declared = _declared_metrics(cct, xml_path)
+    header, xml_line = dict(cct.header), cct.xml_line
+    del cct  # the node tables hold what is needed; free the parse lists before the values
     blocks, kind = _find_blocks(directory, declared, xml_path)
     levels = ("rank", "thread") if any(b.thread != 0 for b in blocks) else ("rank",)
     blocks = _select_ranks(blocks, ranks, directory)
-
-    builder = ProfileBuilder(directory, index_levels=levels if blocks else ())
-    builder.add_nodes(nodes["parent"], nodes["frames"], columns=nodes["columns"])
     names = [d["name"] for d in declared]
     aliases = {d["file_name"]: d["name"] for d in declared}
     chosen = select_names(directory, names, metrics, aliases) if declared else []
+    count = len(nodes["parent"])
     if blocks:
-        values = _read_values(blocks, declared, chosen, nodes, cct, xml_path, progress)
-        count = len(nodes["parent"])
-        node_ids = np.tile(np.arange(count, dtype=np.int64), len(blocks))
-        level_values = {"rank": np.repeat([b.rank for b in blocks], count)}
+        rows: Dict[str, Any] = {"node": row_index(count, len(blocks)),
+                                "rank": np.repeat(np.array([b.rank for b in blocks], np.int32), count)}
         if "thread" in levels:
-            level_values["thread"] = np.repeat([b.thread for b in blocks], count)
-        builder.add_rows(node_ids, values, **level_values)
+            rows["thread"] = np.repeat(np.array([b.thread for b in blocks], np.int32), count)
+        rows.update(_read_values(blocks, declared, chosen, nodes, xml_line, xml_path, progress))
     else:
-        builder.add_rows(np.arange(len(nodes["parent"]), dtype=np.int64), {})
+        rows, levels = {"node": row_index(count, 1)}, ()
     exc = [d["name"] for d in declared if d["name"] in chosen and not d["inclusive"]]
     inc = [d["name"] for d in declared if d["name"] in chosen and d["inclusive"]]
     pairs = {d["name"]: d["partner_name"] for d in declared
              if d["name"] in exc and d["partner_name"] in inc}
     default = "time" if "time" in exc else (exc[0] if exc else (inc[0] if inc else None))
     metadata = {"format": "hpctoolkit", "metric_files": kind, "profiles": len(blocks),
-                "experiment": cct.header.get("SecCallPathProfile", cct.header.get("Header")),
-                "xml_version": cct.header.get("version")}
-    return builder.build(exc, inc, inclusive_of=pairs, default_metric=default,
-                         metadata=metadata, columns=chosen + list(NODE_COLUMNS))
+                "experiment": header.get("SecCallPathProfile", header.get("Header")),
+                "xml_version": header.get("version")}
+    return assemble(directory, nodes["parent"], nodes["frames"], nodes["columns"], rows, levels,
+                    exc=exc, inc=inc, pairs=pairs, default=default, metadata=metadata,
+                    order=chosen + list(NODE_COLUMNS))
 
 
 # --------------------------------------------------------------- tree tables
@@ -142,21 +140,26 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
     modules = cct.tables.get("LoadModule", {})
     line = int_column(cct.l, xml_path, "line", cct.xml_line)
     call_line = int_column(cct.call_line, xml_path, "call-site line", cct.xml_line)
-    file_name = [None if f is None else files.get(f, f) for f in cct.f]
-    module = [None if (m is None or not fn) else modules.get(m, m) for m, fn in zip(cct.lm, is_func)]
+    file_of = {f: (None if f is None else files.get(f, f)) for f in set(cct.f)}
+    file_name = [file_of[f] for f in cct.f]
+    module_of = {m: (None if m is None else modules.get(m, m)) for m in set(cct.lm)}
+    module = [module_of[m] if fn else None for m, fn in zip(cct.lm, is_func)]
+    # names repeat (same procedure or statement in many contexts): build each text once
+    cache: Dict[tuple, str] = {}
     names: List[Any] = [None] * count
-    short = {}
-    for k in range(count):
-        if is_func[k]:
-            ref = cct.n[k]
-            proc = "<unknown procedure>" if ref is None else procs.get(ref, ref)
-            names[k] = f"{call_line[k]}:{proc}" if call_line[k] != 0 else proc
-        else:
-            fname = file_name[k]
-            base = short.get(fname)
-            if base is None:
-                base = short[fname] = "<unknown file>" if fname is None else basename(fname)
-            names[k] = (f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}")
+    for k, (tg, ref, f, ln, cl) in enumerate(zip(cct.tag, cct.n, cct.f, cct.l, cct.call_line)):
+        key = (tg, ref, cl) if is_func[k] else (tg, f, ln)
+        text = cache.get(key)
+        if text is None:
+            if is_func[k]:
+                proc = "<unknown procedure>" if ref is None else procs.get(ref, ref)
+                text = f"{call_line[k]}:{proc}" if call_line[k] != 0 else proc
+            else:
+                fname = file_of[f]
+                base = "<unknown file>" if fname is None else basename(fname)
+                text = f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}"
+            cache[key] = text
+        names[k] = text
     names_arr = np.array(names, dtype=object)
     file_arr = np.array(file_name, dtype=object)
     frame_type = np.where(is_func, "function", np.where(is_loop, "loop", "statement")).astype(object)
@@ -167,10 +170,10 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
         "line": pd.array(np.where(is_func, 0, line), dtype="Int64"),
     }
     frames["line"][is_func] = pd.NA
-    nid = int_column(cct.nid, xml_path, "node id", cct.xml_line)
+    nid = np.frombuffer(cct.nid, dtype=np.int64) if len(cct.nid) else np.zeros(0, np.int64)
     columns = {"nid": nid, "name": names_arr, "type": tag, "file": file_arr,
                "line": line, "module": np.array(module, dtype=object)}
-    return {"parent": np.array(cct.parent, dtype=np.int64), "frames": frames,
+    return {"parent": np.frombuffer(cct.parent, dtype=np.int64).copy(), "frames": frames,
             "columns": columns, "nid": nid, "is_statement": tag == "S"}
 
 
@@ -249,7 +252,7 @@ def _select_ranks(blocks: List[Block], ranks: Optional[Iterable[int]], directory
     return [b for b in blocks if b.rank in wanted]
 
 
-def _read_values(blocks, declared, chosen, nodes, cct, xml_path, progress) -> Dict[str, np.ndarray]:
+def _read_values(blocks, declared, chosen, nodes, xml_line, xml_path, progress) -> Dict[str, np.ndarray]:
     """Decode every block into one column per chosen metric (block-major rows)."""
     n_total, m = first_shape(blocks[0])
     nid = nodes["nid"]
@@ -257,13 +260,13 @@ def _read_values(blocks, declared, chosen, nodes, cct, xml_path, progress) -> Di
     if len(bad):
         k = int(bad[0])
         raise ReadError(xml_path, f"node i={nid[k]} has no row in the metric files, which hold "
-                        f"nodes 1..{n_total}", position=f"line {cct.xml_line[k]}",
+                        f"nodes 1..{n_total}", position=f"line {xml_line[k]}",
                         expected=f"node ids between 1 and {n_total}")
     if len(np.unique(nid)) != len(nid):
         uniq, first = np.unique(nid, return_index=True)
         dup = np.setdiff1d(np.arange(len(nid)), first)[0]
         raise ReadError(xml_path, f"node id i={nid[dup]} is used twice",
-                        position=f"line {cct.xml_line[dup]}", expected="unique node ids")
+                        position=f"line {xml_line[dup]}", expected="unique node ids")
     rows = nid - 1
     count = len(nid)
     parent = nodes["parent"]

@@ -20,8 +20,10 @@ import sys
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
+import pandas as pd
 
 from .errors import ReadError
+from .profile import NODE, PARENT, RawProfile
 
 #: Metric names Hatchet renames to ``time`` / ``time (inc)``.
 TIME_NAMES = {
@@ -131,3 +133,34 @@ def exclusive_from_inclusive(inclusive: np.ndarray, parent: np.ndarray) -> np.nd
 def basename(path: str) -> str:
     """The last component of a path (``os.path.basename`` without importing os.path rules)."""
     return path.rsplit("/", 1)[-1]
+
+
+def row_index(count: int, blocks: int) -> np.ndarray:
+    """Node positions ``0..count-1`` repeated for each block (int32 when it fits)."""
+    dtype = np.int32 if count < 2**31 else np.int64
+    return np.tile(np.arange(count, dtype=dtype), blocks)
+
+
+def assemble(source: Any, parent: np.ndarray, frames: Dict[str, Any], columns: Dict[str, Any],
+             rows: Dict[str, Any], levels: Sequence[str], *, exc: Sequence[str],
+             inc: Sequence[str], pairs: Dict[str, str], default: Optional[str],
+             metadata: Dict[str, Any], order: Sequence[str]) -> RawProfile:
+    """A validated RawProfile whose tables wrap the given arrays without copying them.
+
+    ``rows`` holds ``node``, the index levels and the metric columns (one
+    entry per row). Building the tables directly (instead of through
+    ProfileBuilder's concatenating path) keeps a large read at one copy of
+    the metric values.
+    """
+    count = len(parent)
+    nodes = pd.DataFrame({NODE: np.arange(count, dtype=np.int64), PARENT: parent, **frames},
+                         copy=False)
+    node_columns = pd.DataFrame(columns, copy=False)
+    metrics = pd.DataFrame(rows, copy=False)
+    meta = {"source": str(source)}
+    meta.update(metadata)
+    raw = RawProfile(nodes=nodes, metrics=metrics, index_levels=tuple(levels),
+                     node_columns=node_columns, exc_metrics=tuple(exc), inc_metrics=tuple(inc),
+                     inclusive_of=dict(pairs), default_metric=default, metadata=meta,
+                     columns=tuple(order))
+    return raw.validate(source)

@@ -22,6 +22,7 @@ plus the header tables.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -53,15 +54,15 @@ class CallingContextTree:
     procedure names). Tables map ids to names.
     """
 
-    nid: List[str] = field(default_factory=list)
-    parent: List[int] = field(default_factory=list)
+    nid: array = field(default_factory=lambda: array("q"))
+    parent: array = field(default_factory=lambda: array("q"))
     tag: List[str] = field(default_factory=list)
     n: List[Optional[str]] = field(default_factory=list)
     f: List[Optional[str]] = field(default_factory=list)
     l: List[Optional[str]] = field(default_factory=list)
     lm: List[Optional[str]] = field(default_factory=list)
     call_line: List[Optional[str]] = field(default_factory=list)
-    xml_line: List[int] = field(default_factory=list)
+    xml_line: array = field(default_factory=lambda: array("q"))
     tables: Dict[str, Dict[str, str]] = field(default_factory=dict)
     metric_dbs: List[Dict[str, str]] = field(default_factory=list)
     metrics: List[Dict[str, str]] = field(default_factory=list)
@@ -89,8 +90,8 @@ def parse_experiment_xml(path: Any, progress_step=None) -> CallingContextTree:
     ...                  '<S i="3" l="4"/></PF></SecCallPathProfileData>'
     ...                  '</SecCallPathProfile></HPCToolkitExperiment>')
     >>> cct = parse_experiment_xml(p)
-    >>> cct.nid, cct.parent, cct.tag
-    (['2', '3'], [-1, 0], ['PF', 'S'])
+    >>> cct.nid.tolist(), cct.parent.tolist(), cct.tag
+    ([2, 3], [-1, 0], ['PF', 'S'])
     """
     return _ExperimentParser(Path(path)).parse(progress_step)
 
@@ -201,6 +202,7 @@ class _ExperimentParser:
     # ------------------------------------------------- calling-context tree
     def _enter_data(self) -> None:
         cct = self.cct
+        self._intern = {}.setdefault  # one object per distinct attribute text
         self._append = (cct.nid.append, cct.parent.append, cct.tag.append, cct.n.append,
                         cct.f.append, cct.l.append, cct.lm.append, cct.call_line.append,
                         cct.xml_line.append)
@@ -225,16 +227,25 @@ class _ExperimentParser:
             raise self._error(f"<{name}> has no 'i' attribute",
                               "a node id i=... (the row in the metric-db files)")
         nid, par, tag, n, f, l, lm, call, xml_line = self._append
+        try:
+            nid(int(ident))
+        except ValueError:
+            raise self._error(f"<{name}> has a non-integer id i={ident!r}",
+                              "an integer node id") from None
+        intern = self._intern
         own_file = enclosing if name == "S" else get("f", enclosing)
+        own_file = intern(own_file, own_file)
         line = get("l", "0")
-        stack.append((len(self.cct.nid), line, own_file))
-        nid(ident)
+        line = intern(line, line)
+        stack.append((len(self.cct.tag), line, own_file))
         par(parent)
         tag(name)
-        n(get("n"))
+        ref = get("n")
+        n(intern(ref, ref))
         f(own_file)
         l(line)
-        lm(get("lm"))
+        ref = get("lm")
+        lm(intern(ref, ref))
         call(parent_line)
         xml_line(self.parser.CurrentLineNumber)
 
