@@ -17,6 +17,7 @@ import readers
 from readers import RawProfile
 from readers.hatchet_json import parse_hatchet_json
 from readers.hpctoolkit import read_hpctoolkit
+from readers.hpctoolkit_latest import read_hpctoolkit_latest
 from readers.jsonfile import loads_json
 from readers.literal import parse_literal
 
@@ -146,6 +147,23 @@ class GraphFrame:
         """
         return cls.from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,
                                             progress=progress))
+
+    @classmethod
+    def from_hpctoolkit_latest(cls, dirname: Any, *, parallel_profiles_mode: bool = False,
+                               metric_names: Optional[Sequence[str]] = None,
+                               profile_ranks: Optional[Sequence[int]] = None,
+                               label_function_nodes: bool = True,
+                               progress: Any = None) -> "GraphFrame":
+        """Read an HPCToolkit database of the current layout (meta.db + profile.db).
+
+        Hatchet's keyword names: ``parallel_profiles_mode`` (one row per node and
+        rank/thread instead of the summary), ``metric_names`` (metrics to keep),
+        ``profile_ranks`` (ranks to keep), ``label_function_nodes``. See
+        :func:`readers.hpctoolkit_latest.read_hpctoolkit_latest`.
+        """
+        return cls.from_raw(read_hpctoolkit_latest(
+            dirname, per_profile=parallel_profiles_mode, metrics=metric_names,
+            ranks=profile_ranks, label_function_nodes=label_function_nodes, progress=progress))
 
 
     # ---- reader constructors: Caliper (issue 5) ----
