@@ -130,38 +130,44 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
 
 # --------------------------------------------------------------- tree tables
 def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
-    """Frames and per-node columns from the parsed tree, vectorised where possible."""
-    count = len(cct)
-    tag = np.array(cct.tag, dtype=object)
-    is_func = (tag == "PF") | (tag == "Pr")
-    is_loop = tag == "L"
+    """Frames and per-node columns from the parsed tree.
+
+    Texts repeat (one procedure or statement in many contexts), so each column
+    is factorised and names are built once per distinct (kind, reference,
+    line) combination, then spread back with one ``take``.
+    """
+    tag_code, tag_names = _factor(cct.tag)
+    tag = np.array(tag_names + [None], dtype=object)[tag_code]
+    code_of = {t: k for k, t in enumerate(tag_names)}
+    is_func = np.isin(tag_code, [code_of.get("PF", -1), code_of.get("Pr", -1)])
+    is_loop = tag_code == code_of.get("L", -1)
     procs = cct.tables.get("Procedure", {})
     files = cct.tables.get("File", {})
     modules = cct.tables.get("LoadModule", {})
     line = int_column(cct.l, xml_path, "line", cct.xml_line)
     call_line = int_column(cct.call_line, xml_path, "call-site line", cct.xml_line)
-    file_of = {f: (None if f is None else files.get(f, f)) for f in set(cct.f)}
-    file_name = [file_of[f] for f in cct.f]
-    module_of = {m: (None if m is None else modules.get(m, m)) for m in set(cct.lm)}
-    module = [module_of[m] if fn else None for m, fn in zip(cct.lm, is_func)]
-    # names repeat (same procedure or statement in many contexts): build each text once
-    cache: Dict[tuple, str] = {}
-    names: List[Any] = [None] * count
-    for k, (tg, ref, f, ln, cl) in enumerate(zip(cct.tag, cct.n, cct.f, cct.l, cct.call_line)):
-        key = (tg, ref, cl) if is_func[k] else (tg, f, ln)
-        text = cache.get(key)
-        if text is None:
-            if is_func[k]:
-                proc = "<unknown procedure>" if ref is None else procs.get(ref, ref)
-                text = f"{call_line[k]}:{proc}" if call_line[k] != 0 else proc
-            else:
-                fname = file_of[f]
-                base = "<unknown file>" if fname is None else basename(fname)
-                text = f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}"
-            cache[key] = text
-        names[k] = text
-    names_arr = np.array(names, dtype=object)
-    file_arr = np.array(file_name, dtype=object)
+    f_code, f_refs = _factor(cct.f)
+    file_text = np.array([None if f is None else files.get(f, f) for f in f_refs] + [None],
+                         dtype=object)
+    file_arr = file_text[f_code]
+    m_code, m_refs = _factor(cct.lm)
+    module_text = np.array([None if m is None else modules.get(m, m) for m in m_refs] + [None],
+                           dtype=object)
+    module = np.where(is_func, module_text[m_code], None)
+    n_code, _ = _factor(cct.n)
+    first, inverse = _first_of_each(tag_code, np.where(is_func, n_code, f_code),
+                           np.where(is_func, call_line, line))
+    texts = []
+    for k in first.tolist():
+        if is_func[k]:
+            ref = cct.n[k]
+            proc = "<unknown procedure>" if ref is None else procs.get(ref, ref)
+            texts.append(f"{call_line[k]}:{proc}" if call_line[k] != 0 else proc)
+        else:
+            fname = file_arr[k]
+            base = "<unknown file>" if fname is None else basename(fname)
+            texts.append(f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}")
+    names_arr = np.array(texts, dtype=object)[inverse]
     frame_type = np.where(is_func, "function", np.where(is_loop, "loop", "statement")).astype(object)
     frames = {
         "type": frame_type,
@@ -172,9 +178,27 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
     frames["line"][is_func] = pd.NA
     nid = np.frombuffer(cct.nid, dtype=np.int64) if len(cct.nid) else np.zeros(0, np.int64)
     columns = {"nid": nid, "name": names_arr, "type": tag, "file": file_arr,
-               "line": line, "module": np.array(module, dtype=object)}
+               "line": line, "module": module}
     return {"parent": np.frombuffer(cct.parent, dtype=np.int64).copy(), "frames": frames,
-            "columns": columns, "nid": nid, "is_statement": tag == "S"}
+            "columns": columns, "nid": nid, "is_statement": tag_code == code_of.get("S", -1)}
+
+
+def _factor(values: List[Any]):
+    """Integer codes (None -> the last code) and the distinct values, in first-seen order."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=True)
+    codes = np.where(codes < 0, len(uniques), codes)
+    return codes, list(uniques)
+
+
+def _first_of_each(*keys: np.ndarray):
+    """Position of the first row of each distinct key combination, and each row's group."""
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for key in keys:
+        code, _ = pd.factorize(key)
+        combined = combined * (int(code.max()) + 1 if len(code) else 1) + code
+        combined, _ = pd.factorize(combined)
+    _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
 
 
 # ------------------------------------------------------------ metric tables

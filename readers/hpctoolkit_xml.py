@@ -14,6 +14,10 @@ attribute declarations only), so DTDs cannot simply be refused. Instead, as
   external entity references are never resolved;
 * parameter-entity parsing stays off.
 
+Self-closing ``<M .../>`` summary values are cut out of the byte stream before
+expat sees it (no node needs them and they are most of a file's elements);
+error columns on such lines are counted without them.
+
 The result is a :class:`CallingContextTree`: plain lists/arrays in document
 order, one entry per node (``PF``, ``Pr``, ``L``, ``S``; ``C`` call sites and
 nameless ``Pr`` are not nodes: their children attach to the enclosing node),
@@ -22,6 +26,7 @@ plus the header tables.
 
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +45,12 @@ TABLES = {"LoadModuleTable": "LoadModule", "FileTable": "File",
           "MetricTable": "Metric"}
 
 NODE_TAGS = ("PF", "Pr", "L", "S")
+
+#: ``<M n=".." v=".."/>`` summary values (two thirds of a real file's elements): no node
+#: needs them, so they are cut from each block before expat sees it. A literal ``<`` can
+#: only start markup in well-formed XML (attribute values escape it), so this removes
+#: nothing else; line numbers are kept (the pattern cannot span a line break).
+SUMMARY_VALUE = re.compile(rb"<M\s[^<>\n]*/>")
 
 
 @dataclass
@@ -123,13 +134,17 @@ class _ExperimentParser:
         except OSError as exc:
             raise ReadError(self.path, f"cannot open the file: {exc.strerror}") from exc
         with fh:
+            carry = b""
             try:
                 while True:
                     block = fh.read(BLOCK)
+                    data = carry + block
+                    if block:  # keep a possibly incomplete tag for the next round
+                        cut = data.rfind(b"<")
+                        data, carry = (data[:cut], data[cut:]) if cut > 0 else (data, b"")
+                    self.parser.Parse(SUMMARY_VALUE.sub(b"", data), not block)
                     if not block:
-                        self.parser.Parse(b"", True)
                         break
-                    self.parser.Parse(block, False)
                     if progress_step is not None:
                         progress_step(len(block))
             except expat.ExpatError as exc:
