@@ -61,7 +61,7 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
         Read only these MPI ranks. Default: all.
     progress : bool or callable, optional
         ``True`` draws a progress bar on stderr; a callable receives
-        ``(done, total, what)`` after each metric file.
+        ``(done, total, what)`` after each MiB of experiment.xml and each metric file.
 
     Examples
     --------
@@ -92,7 +92,8 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     if not xml_path.is_file():
         raise ReadError(directory, "the directory has no experiment.xml",
                         expected="an HPCToolkit database (experiment.xml + *.metric-db)")
-    cct = parse_experiment_xml(xml_path)
+    report = Progress(progress, xml_path.stat().st_size, "bytes of experiment.xml")
+    cct = parse_experiment_xml(xml_path, report.step if report.callback else None)
     if not len(cct):
         raise ReadError(xml_path, "the calling-context tree is empty",
                         position="SecCallPathProfileData", expected="at least one PF element")

@@ -5,8 +5,7 @@
 * :func:`select_names`: the ``metrics=`` option (keep some metrics, by our
   name or the file's name), with a clear error listing what exists.
 * :class:`Progress`: the optional progress report of long reads.
-* :func:`exclusive_from_inclusive`: a tree node's own cost from inclusive
-  values (used where HPCToolkit's exclusive values count lexical children).
+* :func:`assemble`: a validated RawProfile over the readers' arrays, without copies.
 
 Examples
 --------
@@ -110,24 +109,6 @@ def _stderr_bar(done: int, total: int, what: str) -> None:
     end = "\n" if done >= total else ""
     sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}{end}")
     sys.stderr.flush()
-
-
-def exclusive_from_inclusive(inclusive: np.ndarray, parent: np.ndarray) -> np.ndarray:
-    """Each node's inclusive value minus the sum of its children's.
-
-    ``inclusive`` has shape ``(nodes,)`` or ``(nodes, k)`` (several profiles
-    at once); ``parent`` gives each node's parent position (-1 for roots).
-
-    Examples
-    --------
-    >>> exclusive_from_inclusive(np.array([10.0, 6.0, 3.0]), np.array([-1, 0, 1])).tolist()
-    [4.0, 3.0, 3.0]
-    """
-    out = np.array(inclusive, dtype=np.float64, copy=True)
-    has_parent = np.flatnonzero(parent >= 0)
-    if len(has_parent):
-        np.subtract.at(out, parent[has_parent], inclusive[has_parent])
-    return out
 
 
 def basename(path: str) -> str:

@@ -24,16 +24,13 @@
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
-import pandas as pd
 
-from .builder import ProfileBuilder
 from .errors import ReadError
-from .hpctoolkit_common import ProgressArg, Progress, exclusive_from_inclusive, select_names
+from .hpctoolkit_common import ProgressArg, Progress, assemble, row_index, select_names
 from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
 from .hpctoolkit_profiledb import ProfileDb, identity_table
 from .profile import RawProfile
@@ -88,16 +85,13 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     else:
         profiles, levels, level_values, idents = [0], (), {}, None
     values, unlisted = _values(pdb, plan, chosen, nodes, profiles, directory, progress)
-    builder = ProfileBuilder(directory, index_levels=levels)
     frames = {"type": nodes["kind"], "name": nodes["name"]}
     columns = {"ctx_id": nodes["ctx_id"], "name": nodes["name"], "type": nodes["kind"],
                "file": nodes["file"], "line": nodes["line"], "module": nodes["module"]}
-    builder.add_nodes(nodes["parent"], frames, columns=columns)
     count = len(nodes["ctx_id"])
-    with warnings.catch_warnings():  # ProfileBuilder.add_rows inserts metric columns one by one
-        warnings.simplefilter("ignore", pd.errors.PerformanceWarning)
-        builder.add_rows(np.tile(np.arange(count, dtype=np.int64), len(profiles)), values,
-                         **{k: np.repeat(v, count) for k, v in level_values.items()})
+    rows: Dict[str, Any] = {"node": row_index(count, len(profiles))}
+    rows.update({k: np.repeat(np.asarray(v, dtype=np.int32), count) for k, v in level_values.items()})
+    rows.update(values)
     names = [c for c in chosen]
     inc = [c for c in names if plan[c]["inclusive"]]
     exc = [c for c in names if not plan[c]["inclusive"]]
@@ -107,8 +101,9 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
                 "layout": "4.0 (2022 pre-release)" if meta.prerelease else "4.0",
                 "profiles": idents if per_profile else None,
                 "contexts_without_meta_entry": unlisted}
-    return builder.build(exc, inc, inclusive_of=pairs, default_metric=default,
-                         metadata=metadata, columns=names + list(NODE_COLUMNS))
+    return assemble(directory, nodes["parent"], frames, columns, rows, levels, exc=exc, inc=inc,
+                    pairs=pairs, default=default, metadata=metadata,
+                    order=names + list(NODE_COLUMNS))
 
 
 def _default_metric(names: List[str], values: Dict[str, np.ndarray]) -> Optional[str]:

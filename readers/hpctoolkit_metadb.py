@@ -16,7 +16,6 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .errors import ReadError
 from .hpctoolkit_common import basename
 from .hpctoolkit_dbfile import DbFile
 

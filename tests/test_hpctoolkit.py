@@ -129,8 +129,9 @@ def test_ranks_option_and_progress(tmp_path):
     seen = []
     gf = _read(db, ranks=[2, 0], progress=lambda d, t, w: seen.append((d, t, w)))
     assert sorted(set(gf.dataframe.index.get_level_values("rank"))) == [0, 2]
-    assert seen == [(1, 4, "metric files"), (2, 4, "metric files"), (3, 4, "metric files"),
-                    (4, 4, "metric files")]
+    size = (db / "experiment.xml").stat().st_size
+    assert seen == [(size, size, "bytes of experiment.xml"), (1, 4, "metric files"),
+                    (2, 4, "metric files"), (3, 4, "metric files"), (4, 4, "metric files")]
     with pytest.raises(ReadError, match=r"rank\(s\) \[7\] not in the database .*ranks among \[0, 1, 2\]"):
         read_hpctoolkit(db, ranks=[7])
 
