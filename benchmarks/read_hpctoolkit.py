@@ -156,7 +156,7 @@ def main(argv=None) -> None:
                                                    repeat=args.repeat), sys.executable)}
     if args.hatchet and os.path.exists(args.hatchet):
         reader = "from_hpctoolkit" if args.layout == "old" else "from_hpctoolkit_latest"
-        extra = "" if args.layout == "old" else ", parallel_profiles_mode=True"
+        extra = ""  # both sides read the summary profile of the current layout
         report["hatchet"] = run_measured(HATCHET.format(reader=reader, path=str(db), extra=extra,
                                                         repeat=args.repeat), args.hatchet)
     print(json.dumps(report, indent=2))

@@ -123,6 +123,7 @@ class _ContextReader:
         self.label = label
         self.tree = ContextTree()
         self.strings: Dict[int, str] = {}
+        self.paths: Dict[int, str] = {}  # file record -> path; -(module record) -> path
         self.functions: Dict[int, Tuple[str, Optional[str], Optional[str], int]] = {}
 
     def read(self, section: Tuple[int, int]) -> ContextTree:
@@ -229,13 +230,19 @@ class _ContextReader:
     def _file(self, ptr: int) -> Optional[str]:
         if not ptr:
             return None
-        path = self._string(self.db.unpack("<Q", ptr + 8, "a source file")[0])
-        return path[3:] if path.startswith("src/") else path
+        path = self.paths.get(ptr)
+        if path is None:
+            path = self._string(self.db.unpack("<Q", ptr + 8, "a source file")[0])
+            path = self.paths[ptr] = path[3:] if path.startswith("src/") else path
+        return path
 
     def _module(self, ptr: int) -> Optional[str]:
         if not ptr:
             return None
-        return self._string(self.db.unpack("<Q", ptr + 8, "a load module")[0])
+        path = self.paths.get(-ptr)
+        if path is None:
+            path = self.paths[-ptr] = self._string(self.db.unpack("<Q", ptr + 8, "a load module")[0])
+        return path
 
     def _function(self, ptr: int):
         hit = self.functions.get(ptr)
