@@ -184,8 +184,13 @@ def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, directory, progress):
     """Dense columns (profile-major rows) for the chosen metrics."""
     ctx_ids = nodes["ctx_id"]
     count = len(ctx_ids)
-    lookup = np.full(int(ctx_ids.max()) + 1, -1, dtype=np.int64)
-    lookup[ctx_ids] = np.arange(count)
+    by_id = np.argsort(ctx_ids, kind="stable")
+    sorted_ids = ctx_ids[by_id]
+    twice = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
+    if len(twice):
+        raise ReadError(directory / "meta.db", f"context id {int(sorted_ids[twice[0]])} appears "
+                        "twice in the context tree", position="context tree section",
+                        expected="unique context ids")
     needed = list(chosen)
     for name in chosen:  # derived exclusive values need their inclusive partner
         if plan[name]["derive"] and plan[name]["partner"] not in needed:
@@ -212,9 +217,10 @@ def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, directory, progress):
         ctx, cols, value = ctx[keep], cols[keep], value[keep]
         # values of contexts meta.db does not list (instruction-level contexts folded into
         # their line) are counted in their ancestors' inclusive values; note how many
-        listed = (ctx < len(lookup)) & (lookup[np.minimum(ctx, len(lookup) - 1)] >= 0)
+        at = np.minimum(np.searchsorted(sorted_ids, ctx), count - 1)
+        listed = sorted_ids[at] == ctx
         unlisted.update(np.unique(ctx[~listed]).tolist())
-        flat = cols[listed] * count + lookup[ctx[listed]]
+        flat = cols[listed] * count + by_id[at[listed]]
         block = np.bincount(flat, weights=value[listed], minlength=width).reshape(-1, count) \
             if width else np.zeros((0, count))
         for col, name in enumerate(direct):

@@ -126,3 +126,40 @@ def test_context_index_out_of_order(db):
     assert _error(db) == (f"{prof}: byte {p_ctx}: profile 0: context index start positions are "
                           f"not increasing within 0..31 (expected sorted start indices into the "
                           f"values)")
+
+
+def test_duplicate_context_id(db):
+    meta = db / "meta.db"
+    _, first = _ctx_base(meta)
+    ctx = struct.unpack_from("<I", meta.read_bytes(), first + 16)[0]
+    _patch(meta, first + 56 + 16, struct.pack("<I", ctx))  # the next record (56 bytes each)
+    assert _error(db) == (f"{meta}: context tree section: context id {ctx} appears twice in the "
+                          f"context tree (expected unique context ids)")
+
+
+def test_random_corruption_only_raises_read_error(tmp_path):
+    """Flip random bytes of every file of both layouts: a read succeeds or raises ReadError."""
+    import random
+    import shutil
+
+    from benchmarks.writers.hpctoolkit import write_hpctoolkit
+    from readers.hpctoolkit import read_hpctoolkit
+
+    sources = [(write_hpctoolkit_latest(sample_profile(), tmp_path / "v4"), read_hpctoolkit_latest),
+               (write_hpctoolkit(sample_profile(), tmp_path / "old"), read_hpctoolkit),
+               (write_hpctoolkit(sample_profile(), tmp_path / "mdb", packed=True), read_hpctoolkit)]
+    rng = random.Random(7)
+    for trial in range(240):
+        source, reader = sources[trial % 3]
+        work = tmp_path / f"w{trial}"
+        shutil.copytree(source, work)
+        victim = rng.choice(sorted(work.iterdir()))
+        data = bytearray(victim.read_bytes())
+        for _ in range(rng.choice([1, 2, 4, 8])):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        victim.write_bytes(bytes(data))
+        try:
+            reader(work)
+        except ReadError:
+            pass
+        shutil.rmtree(work)
