@@ -262,6 +262,11 @@ def _find_blocks(directory: Path, declared: List[Dict[str, Any]], xml_path: Path
             raise ReadError(blocks[0].path, f"the file holds {m} metrics but experiment.xml's "
                             f"MetricDBTable declares {len(declared)}", position="byte 28",
                             expected=f"{len(declared)} metrics per node")
+        columns = sorted(d["column"] for d in declared)
+        if columns != list(range(m)):
+            raise ReadError(xml_path, f"the MetricDB db-id values {columns} do not number the "
+                            f"file's {m} metric columns", position="MetricDBTable",
+                            expected=f"db-id values 0..{m - 1}, each once")
     return blocks, kind
 
 

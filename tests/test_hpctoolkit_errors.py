@@ -82,6 +82,13 @@ def test_metric_count_mismatch(db):
                           f"MetricDBTable declares 3 (expected 3 metrics per node)")
 
 
+def test_metric_column_ids_out_of_range(db):
+    xml = db / "experiment.xml"
+    xml.write_text(xml.read_text().replace('db-id="1"', 'db-id="7"'))
+    assert _error(db) == (f"{xml}: MetricDBTable: the MetricDB db-id values [0, 7] do not number "
+                          f"the file's 2 metric columns (expected db-id values 0..1, each once)")
+
+
 def test_node_id_beyond_the_metric_rows(db):
     xml = db / "experiment.xml"
     xml.write_text(xml.read_text().replace('<S i="6"', '<S i="9"'))
