@@ -174,3 +174,28 @@ def test_sniffing_and_registry(tmp_path):
     assert readers.read(db).num_nodes == 5
     gf = GraphFrame.read(db)
     assert gf.graph.num_nodes == 5
+
+
+@pytest.mark.parametrize("layout", ["old", "latest"])
+def test_deep_call_chain(tmp_path, layout):
+    from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+    from readers import ProfileBuilder
+    from readers.hpctoolkit_latest import read_hpctoolkit_latest
+
+    depth = 3000
+    b = ProfileBuilder("deep", index_levels=("rank",))
+    parent = -1
+    for k in range(depth):
+        parent = b.add_node({"type": "function", "name": f"f{k % 7}"}, parent)
+        b.add_row(parent, {"time": 1.0}, rank=0)
+    raw = b.build(exc_metrics=["time"])
+    if layout == "old":
+        gf = GraphFrame.from_raw(read_hpctoolkit(write_hpctoolkit(raw, tmp_path / "db")))
+    else:
+        gf = GraphFrame.from_raw(read_hpctoolkit_latest(write_hpctoolkit_latest(raw, tmp_path / "db"),
+                                                        per_profile=True))
+    df = gf.dataframe
+    assert int(gf.graph.depth.max()) == depth - (layout == "old")
+    top = df.loc[list(gf.graph.root_ids), "time (inc)"]
+    assert top.tolist() == [float(depth)]
+    assert df["time"].sum() == float(depth)
