@@ -38,6 +38,7 @@ from .errors import ReadError
 from .hpctoolkit_common import (ProgressArg, Progress, assemble, basename, is_inclusive_name,
                                 metric_display_name, row_index, select_names)
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
+from .hpctoolkit_summary import summary_profile
 from .hpctoolkit_xml import CallingContextTree, int_column, parse_experiment_xml
 from .profile import RawProfile
 from .registry import FormatInfo
@@ -93,13 +94,21 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
         raise ReadError(directory, "the directory has no experiment.xml",
                         expected="an HPCToolkit database (experiment.xml + *.metric-db)")
     report = Progress(progress, xml_path.stat().st_size, "bytes of experiment.xml")
-    cct = parse_experiment_xml(xml_path, report.step if report.callback else None)
+    has_files = any(directory.glob("*.metric-db")) or any(directory.glob("*.mdb"))
+    cct = parse_experiment_xml(xml_path, report.step if report.callback else None,
+                               summary=not has_files)
     if not len(cct):
         raise ReadError(xml_path, "the calling-context tree is empty",
                         position="SecCallPathProfileData", expected="at least one PF element")
     nodes = _node_tables(cct, xml_path)
     declared = _declared_metrics(cct, xml_path)
     header, xml_line = dict(cct.header), cct.xml_line
+    base_metadata = {"format": "hpctoolkit",
+                     "experiment": header.get("SecCallPathProfile", header.get("Header")),
+                     "xml_version": header.get("version")}
+    if not has_files and cct.summary[0]:
+        return summary_profile(directory, xml_path, cct, nodes, metrics, base_metadata,
+                               NODE_COLUMNS)
     del cct  # the node tables hold what is needed; free the parse lists before the values
     blocks, kind = _find_blocks(directory, declared, xml_path)
     levels = ("rank", "thread") if any(b.thread != 0 for b in blocks) else ("rank",)
@@ -121,9 +130,7 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     pairs = {d["name"]: d["partner_name"] for d in declared
              if d["name"] in exc and d["partner_name"] in inc}
     default = "time" if "time" in exc else (exc[0] if exc else (inc[0] if inc else None))
-    metadata = {"format": "hpctoolkit", "metric_files": kind, "profiles": len(blocks),
-                "experiment": header.get("SecCallPathProfile", header.get("Header")),
-                "xml_version": header.get("version")}
+    metadata = dict(base_metadata, metric_files=kind, profiles=len(blocks))
     return assemble(directory, nodes["parent"], nodes["frames"], nodes["columns"], rows, levels,
                     exc=exc, inc=inc, pairs=pairs, default=default, metadata=metadata,
                     order=chosen + list(NODE_COLUMNS))

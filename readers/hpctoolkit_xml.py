@@ -78,14 +78,19 @@ class CallingContextTree:
     metric_dbs: List[Dict[str, str]] = field(default_factory=list)
     metrics: List[Dict[str, str]] = field(default_factory=list)
     header: Dict[str, str] = field(default_factory=dict)
+    summary: tuple = field(default_factory=lambda: ([], [], []))
     has_data: bool = False
 
     def __len__(self) -> int:
         return len(self.nid)
 
 
-def parse_experiment_xml(path: Any, progress_step=None) -> CallingContextTree:
+def parse_experiment_xml(path: Any, progress_step=None, summary: bool = False) -> CallingContextTree:
     """Parse ``experiment.xml`` at ``path`` into a :class:`CallingContextTree`.
+
+    With ``summary``, the ``<M n= v=/>`` values of each node are kept
+    (``CallingContextTree.summary``: node positions, metric ids, value texts);
+    otherwise they are cut from the stream unread.
 
     Raises :class:`ReadError` (file, line and column) for malformed XML, entity
     declarations, an external DTD or a node without an ``i`` attribute.
@@ -104,12 +109,14 @@ def parse_experiment_xml(path: Any, progress_step=None) -> CallingContextTree:
     >>> cct.nid.tolist(), cct.parent.tolist(), cct.tag
     ([2, 3], [-1, 0], ['PF', 'S'])
     """
-    return _ExperimentParser(Path(path)).parse(progress_step)
+    return _ExperimentParser(Path(path), summary).parse(progress_step)
 
 
 class _ExperimentParser:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, summary: bool = False) -> None:
         self.path = path
+        self.summary = summary
+        self.owners: List[int] = [-1]  # with summary: the node an <M> belongs to (-1: none)
         self.cct = CallingContextTree()
         self.parser = expat.ParserCreate()
         p = self.parser
@@ -142,7 +149,8 @@ class _ExperimentParser:
                     if block:  # keep a possibly incomplete tag for the next round
                         cut = data.rfind(b"<")
                         data, carry = (data[:cut], data[cut:]) if cut > 0 else (data, b"")
-                    self.parser.Parse(SUMMARY_VALUE.sub(b"", data), not block)
+                    self.parser.Parse(data if self.summary else SUMMARY_VALUE.sub(b"", data),
+                                      not block)
                     if not block:
                         break
                     if progress_step is not None:
@@ -221,8 +229,12 @@ class _ExperimentParser:
         self._append = (cct.nid.append, cct.parent.append, cct.tag.append, cct.n.append,
                         cct.f.append, cct.l.append, cct.lm.append, cct.call_line.append,
                         cct.xml_line.append)
-        self.parser.StartElementHandler = self._start_cct
-        self.parser.EndElementHandler = self._end_cct
+        if self.summary:
+            self.parser.StartElementHandler = self._start_summary
+            self.parser.EndElementHandler = self._end_summary
+        else:
+            self.parser.StartElementHandler = self._start_cct
+            self.parser.EndElementHandler = self._end_cct
 
     def _start_cct(self, name: str, attrs: Dict[str, str]) -> None:
         # hot path: one call per element of the tree (M elements included)
@@ -263,6 +275,23 @@ class _ExperimentParser:
         lm(intern(ref, ref))
         call(parent_line)
         xml_line(self.parser.CurrentLineNumber)
+
+    def _start_summary(self, name: str, attrs: Dict[str, str]) -> None:
+        if name == "M":
+            owner = self.owners[-1]
+            if owner >= 0:
+                self.cct.summary[0].append(owner)
+                self.cct.summary[1].append(attrs.get("n"))
+                self.cct.summary[2].append(attrs.get("v"))
+            return
+        before = len(self.cct.tag)
+        self._start_cct(name, attrs)
+        self.owners.append(before if len(self.cct.tag) > before else -1)
+
+    def _end_summary(self, name: str) -> None:
+        if name not in ("M", "SecCallPathProfileData"):
+            self.owners.pop()
+        self._end_cct(name)
 
     def _end_cct(self, name: str) -> None:
         if name == "M":

@@ -145,3 +145,22 @@ def test_structure_only_database_hatchet_cannot_read(shared_data, reference_fact
     assert gf.dataframe["name"].tolist() == ["<program root>", "525:main", "<unknown file> [a.out]:0",
                                              "__GI___clock_nanosleep", "clock_nanosleep.c:80"]
     assert gf.exc_metrics == [] and gf.inc_metrics == []
+
+
+def test_summary_values_when_the_metric_files_are_missing(shared_data, tmp_path):
+    # hpcprof without --metric-db writes only experiment.xml, whose <M> elements hold each
+    # node's values summed over ranks, rounded to 6 significant digits
+    copy = tmp_path / "cpi"
+    shutil.copytree(shared_data / CPI, copy)
+    for path in copy.glob("*.metric-db"):
+        path.unlink()
+    gf = GraphFrame.from_hpctoolkit(copy)
+    df = gf.dataframe
+    assert list(df.index.names) == ["node"] and len(df) == 34
+    assert gf.exc_metrics == ["time"] and gf.inc_metrics == ["time (inc)"]
+    assert gf.metadata["metric_files"] == "summary values in experiment.xml"
+    full = GraphFrame.from_hpctoolkit(shared_data / CPI).dataframe
+    per_node = full.groupby(level="node")[["time", "time (inc)"]].sum()
+    assert np.allclose(df["time (inc)"], per_node["time (inc)"], rtol=5e-6)
+    assert df.loc[list(gf.graph.root_ids), "time (inc)"].tolist() == [3998240.0]  # "3.99824e+06"
+    assert df["time"].sum() == 3998240.0  # own costs add up to the root's inclusive value
