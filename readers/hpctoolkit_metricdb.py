@@ -70,7 +70,27 @@ def metricdb_blocks(directory: Path) -> List[Block]:
         blocks.append(Block(path, 0, int(match.group(1)), int(match.group(2)),
                             path.stat().st_size))
     _check_unique(blocks)
+    _check_complete(blocks, directory)
     return blocks
+
+
+def _check_complete(blocks: List[Block], directory: Path) -> None:
+    """hpcprof-mpi writes one file per rank (0..R-1) and CPU thread: report a missing one.
+
+    GPU streams (thread ids from 500) may differ between ranks and are not checked.
+    """
+    if not blocks:
+        return
+    have = {(b.rank, b.thread) for b in blocks}
+    ranks = range(max(b.rank for b in blocks) + 1)
+    threads = sorted({b.thread for b in blocks if b.thread < 500})
+    for r in ranks:
+        for t in threads:
+            if (r, t) not in have:
+                raise ReadError(directory, f"no metric-db file for rank {r} thread {t} (the "
+                                f"other files cover ranks 0..{ranks[-1]} and threads {threads})",
+                                position="directory listing",
+                                expected="one *.metric-db file per rank and thread")
 
 
 def mdb_blocks(path: Path) -> List[Block]:

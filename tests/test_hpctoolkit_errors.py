@@ -72,6 +72,18 @@ def test_missing_metric_files(db):
                           f"hpcprof/hpcprof-mpi)")
 
 
+def test_one_missing_metric_file(tmp_path):
+    db = write_hpctoolkit(sample_profile(ranks=(0, 1, 2)), tmp_path / "db")
+    victim = sorted(db.glob("*-000001-001-*.metric-db"))[0]
+    victim.unlink()
+    assert _error(db) == (f"{db}: directory listing: no metric-db file for rank 1 thread 1 (the "
+                          f"other files cover ranks 0..2 and threads [0, 1]) (expected one "
+                          f"*.metric-db file per rank and thread)")
+    for path in db.glob("*-000001-*.metric-db"):
+        path.unlink()
+    assert "no metric-db file for rank 1 thread 0" in _error(db)
+
+
 def test_metric_count_mismatch(db):
     xml = db / "experiment.xml"
     text = xml.read_text()
