@@ -155,6 +155,33 @@ def general_postorder(n: int, roots: np.ndarray, child_ptr: np.ndarray,
     return np.asarray(order, dtype=INT)
 
 
+def bfs_parents(n: int, src: np.ndarray, dst: np.ndarray, roots: np.ndarray) -> np.ndarray:
+    """First parent of each node in a breadth-first walk from ``roots``.
+
+    Roots get -1, unreachable nodes -2. Among several parents in the same
+    level, the one listed first (frontier order, then edge order) wins.
+    Vectorised per level.
+    """
+    first = np.full(n, -2, dtype=INT)
+    first[roots] = -1
+    ptr, idx = csr(src, dst, n)
+    frontier = np.asarray(roots, dtype=INT)
+    while len(frontier):
+        counts = ptr[frontier + 1] - ptr[frontier]
+        if not counts.sum():
+            break
+        starts = np.repeat(ptr[frontier] - np.cumsum(counts) + counts, counts)
+        cand = idx[starts + np.arange(counts.sum())]
+        par = np.repeat(frontier, counts)
+        fresh = first[cand] == -2
+        cand, par = cand[fresh], par[fresh]
+        uniq, pick = np.unique(cand, return_index=True)
+        keep = np.sort(pick)
+        first[cand[keep]] = par[keep]
+        frontier = cand[keep]
+    return first
+
+
 def invert(order: np.ndarray, n: int) -> np.ndarray:
     """Inverse permutation: ``inv[order[k]] = k``; -1 where absent."""
     inv = np.full(n, -1, dtype=INT)
