@@ -79,7 +79,11 @@ def forest_preorder(parent: np.ndarray, roots: np.ndarray, sibling_key: np.ndarr
         np.add.at(size, parent[level], size[level])
     # offset of each node among its siblings, in sibling order
     group = np.where(parent >= 0, parent, -1)
-    sib_order = np.lexsort((np.arange(n), sibling_key, group))
+    span = int(sibling_key.max()) + 1 if n else 1
+    if (n + 1) * span < 1 << 62:  # one combined key: a single stable sort
+        sib_order = np.argsort((group + 1) * span + sibling_key, kind="stable")
+    else:
+        sib_order = np.lexsort((np.arange(n), sibling_key, group))
     sizes_sorted = size[sib_order]
     groups_sorted = group[sib_order]
     csum = np.cumsum(sizes_sorted) - sizes_sorted

@@ -35,7 +35,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns, level_ids, make_index
+from ..build import frame_from_columns, level_ids
 from ..errors import GraphMismatchError
 from .rows import remap_rows
 from .union import MISSING_CODE, node_sides, union_graphs
@@ -105,34 +105,50 @@ def _merged(a: List[Any], b: List[Any]) -> List[Any]:
 
 
 def _row_keys(df_l: pd.DataFrame, df_r: pd.DataFrame):
-    """Integer row keys for both sides and a decoder back to an index."""
+    """Integer row keys for both sides and a decoder back to an index.
+
+    A key is ``node * S + combined code of the other levels``; codes come
+    from the two indexes' own level codes, mapped onto the joint level values.
+    """
     names = list(df_l.index.names)
-    node_l = level_ids(df_l.index)
-    node_r = level_ids(df_r.index)
-    key_l, key_r = node_l.copy(), node_r.copy()
+    key_l, key_r = level_ids(df_l.index), level_ids(df_r.index)
     level_values = []
     for name in names[1:]:
-        both = np.concatenate([np.asarray(df_l.index.get_level_values(name)),
-                               np.asarray(df_r.index.get_level_values(name))])
-        codes, uniques = pd.factorize(both, sort=True)
+        uniques, code_l, code_r = _joint_level_codes(df_l.index, df_r.index, name)
         size = max(len(uniques), 1)
-        key_l = key_l * size + codes[:len(node_l)]
-        key_r = key_r * size + codes[len(node_l):]
-        level_values.append((np.asarray(uniques), size))
+        key_l = key_l * size + code_l
+        key_r = key_r * size + code_r
+        level_values.append((uniques, size))
 
     def decode(keys: np.ndarray) -> pd.Index:
-        arrays = []
-        rest = keys.copy()
+        if not level_values:
+            return pd.Index(keys, name=names[0])
+        codes = []
+        rest = keys
         for uniques, size in reversed(level_values):
-            arrays.append(uniques[rest % size])
-            rest //= size
-        arrays.append(rest)
-        arrays.reverse()
-        if all(np.asarray(a).dtype.kind in "iu" for a in arrays):
-            return make_index(arrays, names)
-        return pd.MultiIndex.from_arrays(arrays, names=names)
+            codes.append(rest % size)
+            rest = rest // size
+        node = rest  # sorted, since keys are sorted
+        new = np.empty(len(node), dtype=bool)
+        new[:1] = True
+        np.not_equal(node[1:], node[:-1], out=new[1:])
+        codes.append(np.cumsum(new) - 1)
+        codes.reverse()
+        levels = [node[new]] + [u for u, _ in level_values]
+        return pd.MultiIndex(levels=levels, codes=codes, names=names, verify_integrity=False)
 
     return key_l, key_r, decode
+
+
+def _joint_level_codes(index_l: pd.Index, index_r: pd.Index, name: str):
+    """Joint sorted level values and each side's codes into them."""
+    i_l, i_r = index_l.names.index(name), index_r.names.index(name)
+    lv_l, lv_r = np.asarray(index_l.levels[i_l]), np.asarray(index_r.levels[i_r])
+    uniques = np.unique(np.concatenate([lv_l, lv_r]))
+    map_l = np.searchsorted(uniques, lv_l)
+    map_r = np.searchsorted(uniques, lv_r)
+    return (uniques, map_l[np.asarray(index_l.codes[i_l])].astype(INT),
+            map_r[np.asarray(index_r.codes[i_r])].astype(INT))
 
 
 def _align(keys_l: np.ndarray, keys_r: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
