@@ -308,6 +308,12 @@ class GraphFrame:
         """A new GraphFrame whose nodes are groups of rows (e.g. by ``module``)."""
         return aggregate.groupby_aggregate(self, groupby_function, agg_function)
 
+    # ---- query language methods (issue 7) ----
+
+
+
+    # ---- end of query language methods ----
+
     # ------------------------------------------------------------- output
     def tree(self, metric_column: Union[None, str, Sequence[str]] = None, **options: Any) -> str:
         """Render the graph as text, Hatchet style. See :func:`render_tree`."""
@@ -327,6 +333,12 @@ class GraphFrame:
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON text (NaN written as ``null``)."""
         return export.to_json(self)
+
+    # ---- diff, exports, persistence, notebook (issue 8) ----
+
+
+
+    # ---- end of diff/exports/persistence/notebook ----
 
     def __repr__(self) -> str:
         levels = ", ".join(str(n) for n in self.dataframe.index.names)
