@@ -14,7 +14,8 @@ from typing import Any, List, Sequence
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns, index_arrays, make_index, sort_rows, take_rows
+from ..build import (frame_from_columns, index_arrays, level_ids, make_index, sort_rows,
+                     take_rows)
 
 INT = np.int64
 
@@ -113,28 +114,23 @@ def stack_disjoint(parts: Sequence[pd.DataFrame], columns: Sequence[Any]) -> pd.
     and its index is assembled from level codes.
     """
     names = list(parts[0].index.names)
-    codes_per_level: List[List[np.ndarray]] = [[] for _ in names]
-    values_per_level: List[List[np.ndarray]] = [[] for _ in names]
-    for part in parts:
-        idx = part.index
-        if isinstance(idx, pd.MultiIndex):
-            for i in range(len(names)):
-                values_per_level[i].append(np.asarray(idx.levels[i]))
-                codes_per_level[i].append(np.asarray(idx.codes[i], dtype=INT))
-        else:
-            values_per_level[0].append(np.asarray(idx))
-            codes_per_level[0].append(np.arange(len(idx), dtype=INT))
-    joint_levels, joint_codes = [], []
-    for vals, codes in zip(values_per_level, codes_per_level):
-        uniq = np.unique(np.concatenate(vals))
-        joint_levels.append(uniq)
-        joint_codes.append(np.concatenate([np.searchsorted(uniq, v)[c] for v, c in zip(vals, codes)]))
-    node = joint_levels[0][joint_codes[0]]
+    node = np.concatenate([level_ids(part.index) for part in parts])
     order = merge_node_runs(node)
-    new_codes = [c[order] for c in joint_codes]
-    index = (pd.MultiIndex(levels=joint_levels, codes=new_codes, names=names,
-                           verify_integrity=False) if len(names) > 1
-             else pd.Index(joint_levels[0][new_codes[0]], name=names[0]))
+    node = node[order]
+    new = np.empty(len(node), dtype=bool)
+    new[:1] = True
+    np.not_equal(node[1:], node[:-1], out=new[1:])
+    levels = [node[new]]
+    codes = [np.cumsum(new) - 1]
+    for i in range(1, len(names)):
+        vals = [np.asarray(part.index.levels[i]) for part in parts]
+        uniq = np.unique(np.concatenate(vals))
+        joint = np.concatenate([np.searchsorted(uniq, v)[np.asarray(part.index.codes[i])]
+                                for v, part in zip(vals, parts)])
+        levels.append(uniq)
+        codes.append(joint[order])
+    index = (pd.MultiIndex(levels=levels, codes=codes, names=names, verify_integrity=False)
+             if len(names) > 1 else pd.Index(node, name=names[0]))
     data = {}
     for col in columns:
         pieces = []
