@@ -70,8 +70,11 @@ def parse_region(prefix: str) -> Tuple[str, Optional[str], Optional[int]]:
     return prefix, None, None
 
 
-def read_timemory(path: Any) -> RawProfile:
+def read_timemory(path: Any, *, select: Optional[List[str]] = None) -> RawProfile:
     """Read a timemory ``*.tree.json`` file, or every one in a directory.
+
+    ``select`` keeps only the named components (lower case, e.g.
+    ``["wall_clock"]``).
 
     Examples
     --------
@@ -96,8 +99,8 @@ def read_timemory(path: Any) -> RawProfile:
         components: Dict[str, Any] = {}
         for f in files:
             components.update(_components(load_json(f), f))
-        return parse_timemory({"timemory": components}, source=path)
-    return parse_timemory(load_json(path), source=path)
+        return parse_timemory({"timemory": components}, source=path, select=select)
+    return parse_timemory(load_json(path), source=path, select=select)
 
 
 def _components(doc: Any, source: Any) -> Dict[str, Any]:
