@@ -106,9 +106,10 @@ def test_sniffing(dump):
 
 
 # ------------------------------------------------------------------ errors
-def test_corrupted_marshal_data(dump, tmp_path):
-    data = bytearray(dump.read_bytes())
-    data[40:60] = b"\x07" * 20
+def test_corrupted_marshal_data(tmp_path):
+    data = bytearray(marshal.dumps({("a.py", 1, "f"): (1, 1, 0.5, 0.5, {})}))
+    assert data[1] & 0x7F == ord(")")  # the key's tuple type code
+    data[1] = 0x07  # no such type code
     bad = tmp_path / "bad.pstats"
     bad.write_bytes(bytes(data))
     with pytest.raises(ReadError) as info:
