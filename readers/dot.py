@@ -51,6 +51,7 @@ import numpy as np
 
 from .builder import ProfileBuilder
 from .callgraph import parents_from_edges
+from .dot_fast import parse_lines
 from .dot_syntax import DotGraph, line_col, parse_dot
 from .errors import ReadError
 from .profile import RawProfile
@@ -211,7 +212,9 @@ def read_dot(path: Any, *, parser: str = "fast") -> RawProfile:
 def parse_gprof_dot(text: str, source: Any = None, *, parser: str = "fast") -> RawProfile:
     """Decode gprof2dot DOT ``text`` into a RawProfile (``source`` names it)."""
     if parser == "fast":
-        graph = parse_dot(text, source)
+        graph = parse_lines(text)  # one statement per line, as gprof2dot writes
+        if graph is None:
+            graph = parse_dot(text, source)
     elif parser == "pydot":
         graph = _parse_with_pydot(text, source)
     else:
