@@ -10,6 +10,7 @@ import readers
 from graphframe import GraphFrame
 from readers.conformance import check_reader
 from readers.dot import decode_edge_label, decode_node_label, parse_gprof_dot, read_dot
+from readers.dot_fast import parse_lines
 from readers.dot_syntax import parse_dot
 from readers.errors import ReadError
 
@@ -301,6 +302,26 @@ def test_every_real_dot_file_reads(shared_data, tmp_path):
     for p in files:
         raw = check_reader(p, "gprof-dot", tmp_path)
         assert raw.num_nodes == len(raw.metrics)
+
+
+def test_line_parser_and_general_parser_agree_on_real_files(shared_data):
+    for p in real_dots(shared_data):
+        text = p.read_text(encoding="utf-8")
+        by_line = parse_lines(text)
+        assert by_line is not None, p  # gprof2dot writes one statement per line
+        assert by_line == parse_dot(text), p
+
+
+def test_line_parser_hands_other_shapes_to_the_general_parser():
+    text = HEAD + GPROF + "}\n"
+    assert parse_lines(text) == parse_dot(text)
+    joined = text.replace("];\n\t1 -> 3", "]; 1 -> 3")  # two statements on one line
+    assert parse_lines(joined) is None
+    assert parse_gprof_dot(joined).nodes.equals(parse_gprof_dot(text).nodes)
+    for other in (text.replace("\tedge [fontname=Arial];", "\tsubgraph { a }"),
+                  text.replace('label="main', 'label="ma\\\nin'),  # string over two lines
+                  "digraph { a }"):
+        assert parse_lines(other) is None
 
 
 @PYDOT_WARNINGS
