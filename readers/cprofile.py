@@ -206,7 +206,8 @@ def _edge_calls(edge: Any, source: Any, where: str) -> float:
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+    t = type(v)
+    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
 
 
 def _label(key: Key) -> str:

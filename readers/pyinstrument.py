@@ -163,7 +163,8 @@ class _Walk:
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+    t = type(v)
+    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
 
 
 def _sniff(path: Path, head: bytes) -> bool:

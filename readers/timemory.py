@@ -195,12 +195,16 @@ class _Walk:
         row = self.rows.setdefault((me, rank, thread), {})
         row["pid"] = _ids(node.get("pid"), self, pos + ".node.pid")
         try:
-            row["count"] = node["inclusive"]["entry"]["laps"]
+            laps = node["inclusive"]["entry"]["laps"]
             inc_stats = node["inclusive"]["stats"]
             exc_stats = node["exclusive"]["stats"]
         except (KeyError, TypeError) as exc:
             raise self.error(pos + ".node", f"missing {exc}",
                              "inclusive/exclusive entry and stats objects") from exc
+        if type(laps) is not int:
+            raise self.error(pos + ".node.inclusive.entry", f"'laps' is {laps!r}",
+                             "an integer count")
+        row["count"] = laps
         self.stats(row, exc_stats, "", pos + ".node.exclusive.stats")
         self.stats(row, inc_stats, " (inc)", pos + ".node.inclusive.stats")
         return me
@@ -291,16 +295,20 @@ def _ids(value: Any, walk: _Walk, pos: str) -> Any:
 
 
 def _column(values: List[Any]) -> np.ndarray:
-    if all(_is_number(v) for v in values):
-        return np.array(values, dtype=float if any(isinstance(v, float) for v in values)
-                        else np.int64)
-    if all(v is None or _is_number(v) for v in values):
-        return np.array([np.nan if v is None else v for v in values], dtype=float)
-    return np.array(values, dtype=object)
+    """Numbers (validated on the way in) as float, or int when every one is an
+    int; anything else (id sets such as "1,2") as objects. None becomes NaN."""
+    try:
+        arr = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.array(values, dtype=object)
+    if all(type(v) is int for v in values):
+        return arr.astype(np.int64)
+    return arr
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+    t = type(v)
+    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
 
 
 def _sniff(path: Path, head: bytes) -> bool:
