@@ -189,8 +189,6 @@ class GraphFrame:
             doc = loads_json(input.read(), getattr(input, "name", "<stream>"))
             return cls.from_raw(parse_timemory(doc, getattr(input, "name", "<stream>"),
                                                select=chosen))
-        if chosen is None:
-            return cls.from_raw(read_timemory(input))
         return cls.from_raw(read_timemory(input, select=chosen))
 
 
