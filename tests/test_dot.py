@@ -392,3 +392,16 @@ def test_gprof_dot_files_hatchet_cannot_read(shared_data, reference_facts, key, 
     assert df["time"].sum() == pytest.approx(time_sum)
     assert df["name"].map(lambda s: not s.isdigit()).all()  # names, not numeric ids
     assert gf.graph.num_nodes == len(set(gf.graph.traverse()))  # everything reachable
+
+
+def test_companion_inputs_are_not_dot(shared_data):
+    # The folder also holds the gprof text report and the callgrind profile the
+    # DOT files were made from: they are not DOT (no reader for them yet), and
+    # reading them says so and lists the known formats.
+    from readers.errors import UnknownFormatError
+    others = [p for p in (shared_data / "gprof2dot").rglob("*") if p.is_file()
+              and p not in real_dots(shared_data)]
+    assert sorted(p.name for p in others) == ["callgrind.out.workload", "workload.gprof.txt"]
+    for p in others:
+        with pytest.raises(UnknownFormatError, match="gprof-dot"):
+            readers.read(p)
