@@ -17,7 +17,12 @@ import readers
 from readers import RawProfile
 from readers.hatchet_json import parse_hatchet_json
 from readers.jsonfile import loads_json
+from readers.cprofile import read_cprofile
+from readers.dot import read_dot
 from readers.literal import parse_literal
+from readers.pyinstrument import read_pyinstrument
+from readers.tau import read_tau
+from readers.timemory import parse_timemory, read_timemory
 
 from . import export
 from .build import level_ids, parts_from_raw
@@ -145,6 +150,49 @@ class GraphFrame:
 
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
+    @classmethod
+    def from_gprof_dot(cls, filename: Any, *, parser: str = "fast") -> "GraphFrame":
+        """Read a DOT call graph written by gprof2dot (see :mod:`readers.dot`).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "g.dot")
+        >>> with open(p, "w", encoding="utf-8") as f:
+        ...     _ = f.write('digraph { 1 [label="main\\\\n100.00%\\\\n(100.00%)\\\\n1×"]; }')
+        >>> GraphFrame.from_gprof_dot(p).dataframe["time"].tolist()
+        [100.0]
+        """
+        return cls.from_raw(read_dot(filename, parser=parser))
+
+    @classmethod
+    def from_cprofile(cls, filename: Any) -> "GraphFrame":
+        """Read a Python 3 pstats file (``python -m cProfile -o FILE``)."""
+        return cls.from_raw(read_cprofile(filename))
+
+    @classmethod
+    def from_pyinstrument(cls, filename: Any) -> "GraphFrame":
+        """Read a pyinstrument JSON session (``pyinstrument -r json``)."""
+        return cls.from_raw(read_pyinstrument(filename))
+
+    @classmethod
+    def from_tau(cls, dirname: Any) -> "GraphFrame":
+        """Read a TAU profile directory (``profile.<node>.<context>.<thread>``)."""
+        return cls.from_raw(read_tau(dirname))
+
+    @classmethod
+    def from_timemory(cls, input: Any, select: Optional[Sequence[str]] = None) -> "GraphFrame":
+        """Read timemory tree JSON: a file, a directory of ``*.tree.json``, a
+        dict already loaded, or an open text stream; ``select`` keeps only the
+        named components (e.g. ``["wall_clock"]``)."""
+        chosen = None if select is None else [str(s).lower() for s in select]
+        if isinstance(input, dict):
+            return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))
+        if hasattr(input, "read"):
+            doc = loads_json(input.read(), getattr(input, "name", "<stream>"))
+            return cls.from_raw(parse_timemory(doc, getattr(input, "name", "<stream>"),
+                                               select=chosen))
+        return cls.from_raw(read_timemory(input, select=chosen))
 
 
 

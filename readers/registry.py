@@ -26,6 +26,11 @@ HEAD_BYTES = 4096
 READER_MODULES = (
     "readers.literal",
     "readers.hatchet_json",
+    "readers.dot",
+    "readers.cprofile",
+    "readers.pyinstrument",
+    "readers.timemory",
+    "readers.tau",
 )
 
 
