@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Sequence
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 
 from .. import structure as st
 from ..metrics import exclusive_name, inclusive_name
@@ -35,7 +36,7 @@ def update_inclusive_columns(gf: Any) -> Any:
         return gf._replace()
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
-               if m in df.columns and np.issubdtype(df[m].dtype, np.number)]
+               if m in df.columns and pd.api.types.is_numeric_dtype(df[m])]
     targets: Dict[Any, Any] = {m: gf.inclusive_of.get(m, inclusive_name(m)) for m in numeric}
     sums = subgraph_sums(gf.graph, df, list(targets))
     out = df.copy()
@@ -116,7 +117,7 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
     pairs = dict(gf.inclusive_of)
     owner = st.segment_owner(gf.graph.child_ptr)
     for inc in wanted:
-        if inc not in df.columns or not np.issubdtype(df[inc].dtype, np.number):
+        if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]):
             continue
         exc = exclusive_name(inc)
         if exc in exc_metrics:
