@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -67,27 +67,121 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray) -> pd.Dat
     row_pos = lookup(m[NODE].to_numpy())
     node = new_id[row_pos]
     level_values = [m[lv].to_numpy().astype(INT, copy=False) for lv in levels]
-    order = sort_rows([node, *level_values])
+    grid = _block_grid(node, level_values)
+    if grid is not None:
+        order, index = grid[0], _grid_index(grid, [NODE] + levels)
+    else:
+        order = sort_rows([node, *level_values])
+        node_sorted = node if order is None else node[order]
+        index = make_index([node_sorted] + [v if order is None else v[order]
+                                            for v in level_values], [NODE] + levels)
     columns: Dict[str, Any] = {}
     for col in m.columns:
         if col == NODE or col in levels:
             continue
         columns[col] = _take(m[col], order)
-    node_sorted = node if order is None else node[order]
     pos_sorted = row_pos if order is None else row_pos[order]
     for col, values in _node_columns(raw).items():
         if col not in columns:
             columns[col] = _take(values, pos_sorted)
-    index = make_index([node_sorted] + [v if order is None else v[order] for v in level_values],
-                       [NODE] + levels)
-    frame = pd.DataFrame(columns, index=index)
-    return frame[_column_order(raw, list(frame.columns))]
+    ordered = {c: columns[c] for c in _column_order(raw, list(columns))}
+    return frame_from_columns(ordered, index)
+
+
+def _block_grid(node: np.ndarray, level_values: List[np.ndarray]):
+    """Fast path for rows laid out as one complete block per rank (or thread).
+
+    When there is one extra level, its values are non-decreasing, and every
+    block lists the same nodes in the same order (e.g. one HPCToolkit
+    metric-db file per rank), the sorted order is computed from one block:
+    no sort over all rows. Returns ``(order, block_nodes_sorted, level_uniques)``.
+    """
+    if len(level_values) != 1 or not len(node):
+        return None
+    lv = level_values[0]
+    if not bool(np.all(lv[1:] >= lv[:-1])):
+        return None
+    starts = np.flatnonzero(np.r_[True, lv[1:] != lv[:-1]])
+    blocks = len(starts)
+    if len(node) % blocks:
+        return None
+    size = len(node) // blocks
+    if not np.array_equal(starts, np.arange(blocks) * size):
+        return None
+    table = node.reshape(blocks, size)
+    if not bool((table == table[0]).all()):
+        return None
+    perm = np.argsort(table[0], kind="stable")
+    first = table[0][perm]
+    if size > 1 and not bool(np.all(first[1:] > first[:-1])):
+        return None  # a node twice in a block: validation forbids it, stay generic
+    order = (perm[:, None] + (np.arange(blocks, dtype=INT) * size)[None, :]).reshape(-1)
+    return order, first, lv[starts]
+
+
+def _grid_index(grid, names: List[str]) -> pd.MultiIndex:
+    _, nodes, ranks = grid
+    n, r = len(nodes), len(ranks)
+    return pd.MultiIndex(levels=[nodes, ranks],
+                         codes=[np.repeat(np.arange(n), r), np.tile(np.arange(r), n)],
+                         names=names, verify_integrity=False)
 
 
 def _node_columns(raw: RawProfile) -> Dict[str, pd.Series]:
     if raw.node_columns is not None:
         return {c: raw.node_columns[c].reset_index(drop=True) for c in raw.node_columns.columns}
     return {"name": raw.nodes["name"].reset_index(drop=True)}
+
+
+def level_ids(index: pd.Index, name: str = NODE) -> np.ndarray:
+    """Values of one index level as an int64 array, fast (level values taken by codes).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(3, 0), (3, 1), (5, 0)], names=["node", "rank"])
+    >>> level_ids(idx).tolist()
+    [3, 3, 5]
+    """
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index(name)
+        return np.asarray(index.levels[i], dtype=INT)[np.asarray(index.codes[i])]
+    if index.name != name:
+        raise KeyError(f"the index has no level {name!r}")
+    return np.asarray(index, dtype=INT)
+
+
+def index_arrays(index: pd.Index) -> List[np.ndarray]:
+    """Each index level as a plain array (via level codes: no Index objects)."""
+    if isinstance(index, pd.MultiIndex):
+        out = []
+        for level, codes in zip(index.levels, index.codes):
+            values = np.asarray(level)
+            codes = np.asarray(codes)
+            taken = values[codes]
+            if (codes < 0).any():  # missing labels
+                taken = np.where(codes < 0, None, taken.astype(object))
+            out.append(taken)
+        return out
+    return [np.asarray(index)]
+
+
+def take_rows(df: pd.DataFrame, order: Optional[np.ndarray]) -> Dict[Any, Any]:
+    """Column data of ``df`` in row ``order`` (None: as is), without the index."""
+    out: Dict[Any, Any] = {}
+    for col in df.columns:
+        series = df[col]
+        if order is None:
+            out[col] = series.array
+        elif isinstance(series.dtype, np.dtype):
+            out[col] = series.to_numpy()[order]
+        else:
+            out[col] = series.array.take(order)
+    return out
+
+
+def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame:
+    """A DataFrame from column arrays and an index (arrays not copied where pandas allows)."""
+    return pd.DataFrame(columns, index=index, copy=False)
 
 
 def _take(values: pd.Series, positions) -> Any:
@@ -140,21 +234,36 @@ def sort_rows(keys: Sequence[np.ndarray]):
 
 
 def make_index(arrays: Sequence[np.ndarray], names: Sequence[str]) -> pd.Index:
-    """An Index (one level) or MultiIndex built from integer arrays."""
+    """An Index (one level) or MultiIndex built from integer arrays.
+
+    Builds level values and codes directly (no factorisation): sorted arrays
+    are deduplicated in one pass, small-range arrays with a presence table.
+    """
     if len(arrays) == 1:
         return pd.Index(np.asarray(arrays[0], dtype=INT), name=names[0])
     level_values, codes = [], []
     for arr in arrays:
-        arr = np.asarray(arr, dtype=INT)
-        uniq = np.unique(arr)
-        lo = int(uniq[0]) if len(uniq) else 0
-        if len(uniq) and int(uniq[-1]) - lo < 4 * len(arr) + 1024:
-            table = np.full(int(uniq[-1]) - lo + 1, -1, dtype=INT)
-            table[uniq - lo] = np.arange(len(uniq))
-            code = table[arr - lo]
-        else:
-            code = np.searchsorted(uniq, arr)
+        uniq, code = int_codes(np.asarray(arr, dtype=INT))
         level_values.append(uniq)
         codes.append(code)
     return pd.MultiIndex(levels=level_values, codes=codes, names=list(names),
                          verify_integrity=False)
+
+
+def int_codes(arr: np.ndarray):
+    """``(sorted unique values, code of each element)`` for an integer array."""
+    if not len(arr):
+        return arr[:0], arr[:0]
+    if len(arr) > 1 and bool(np.all(arr[1:] >= arr[:-1])):
+        new = np.empty(len(arr), dtype=bool)
+        new[0] = True
+        np.not_equal(arr[1:], arr[:-1], out=new[1:])
+        return arr[new], np.cumsum(new) - 1
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo < 4 * len(arr) + 1024:
+        present = np.zeros(hi - lo + 1, dtype=bool)
+        present[arr - lo] = True
+        table = np.cumsum(present) - 1
+        return np.flatnonzero(present) + lo, table[arr - lo]
+    uniq, inverse = np.unique(arr, return_inverse=True)
+    return uniq, inverse.reshape(-1)

@@ -10,7 +10,7 @@ union and test equality with these codes instead of Frame objects.
 
 from __future__ import annotations
 
-from typing import List
+from typing import Any, List
 
 import numpy as np
 import pandas as pd
@@ -81,3 +81,32 @@ def _value_ranks(values: pd.Series, mask: np.ndarray) -> np.ndarray:
     rank_of[order] = np.arange(len(uniq))
     out[mask] = rank_of[codes]
     return out
+
+
+def joint_frame_codes(a: Any, b: Any) -> np.ndarray:
+    """Frame codes valid across both graphs, for ``a``'s nodes then ``b``'s.
+
+    Only one representative row per distinct frame of each graph is coded
+    jointly, then codes are spread back: cheap when names repeat.
+    """
+    rep_a = _first_of_each(a.frame_codes)
+    rep_b = _first_of_each(b.frame_codes)
+    table = pd.concat([a.attrs.iloc[rep_a], b.attrs.iloc[rep_b]], ignore_index=True, sort=False)
+    joint = frame_codes(table)
+    return np.concatenate([joint[:len(rep_a)][a.frame_codes], joint[len(rep_a):][b.frame_codes]])
+
+
+def dense_codes(codes: np.ndarray) -> np.ndarray:
+    """Renumber codes to ``0..k-1`` keeping their order."""
+    if not len(codes):
+        return codes
+    present = np.zeros(int(codes.max()) + 1, dtype=bool)
+    present[codes] = True
+    return (np.cumsum(present) - 1)[codes]
+
+
+def _first_of_each(codes: np.ndarray) -> np.ndarray:
+    """Position of the first node having each code ``0..max`` (codes are dense)."""
+    first = np.full(int(codes.max()) + 1 if len(codes) else 0, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes), dtype=np.int64))
+    return first

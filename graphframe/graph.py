@@ -27,9 +27,10 @@ from readers.builder import records_to_frame
 from . import graph_nx
 from . import structure as st
 from .frame import Frame, python_scalar
-from .frame_codes import frame_codes
+from .frame_codes import dense_codes, frame_codes, joint_frame_codes
 from .graph_equality import graphs_equal
 from .node import Node
+from .ops.paths import intern_paths, representatives
 
 INT = np.int64
 
@@ -80,6 +81,7 @@ class Graph:
         *,
         ordered: bool = False,
         sibling_key: Optional[np.ndarray] = None,
+        codes: Optional[np.ndarray] = None,
     ) -> Tuple["Graph", np.ndarray]:
         """Build a graph from row positions; return it and ``order``.
 
@@ -96,6 +98,10 @@ class Graph:
             Visit siblings in input order instead of frame order.
         sibling_key : array, optional
             Explicit sibling sort key per input position (overrides both).
+        codes : array, optional
+            Frame codes of the input rows when the caller already has them
+            (equal codes <=> equal frames, ordered like the frames); saves
+            recomputing them.
 
         Returns
         -------
@@ -114,8 +120,10 @@ class Graph:
             dst = np.concatenate([dst, np.asarray(extra_edges[1], dtype=INT)])
             src, dst = _dedupe_edges(src, dst, n)
         forest = len(src) == len(nonroot)
+        if codes is None and not ordered and sibling_key is None:
+            codes = frame_codes(attrs)
         if sibling_key is None:
-            sibling_key = np.arange(n, dtype=INT) if ordered else frame_codes(attrs)
+            sibling_key = np.arange(n, dtype=INT) if ordered else codes
         roots_in = np.flatnonzero(parent < 0)
         if forest:
             depth_in = st.forest_depth(parent)
@@ -149,7 +157,51 @@ class Graph:
             ordered=ordered,
             forest=forest,
         )
+        if codes is not None:
+            graph._cache["codes"] = dense_codes(np.asarray(codes, dtype=INT)[order])
         return graph, order
+
+    @classmethod
+    def from_edges(
+        cls,
+        attrs: pd.DataFrame,
+        src: Sequence[int],
+        dst: Sequence[int],
+        roots: Sequence[int],
+        *,
+        ordered: bool = False,
+        sibling_key: Optional[np.ndarray] = None,
+        codes: Optional[np.ndarray] = None,
+    ) -> Tuple["Graph", np.ndarray]:
+        """Build a graph from an edge list and explicit roots (input positions).
+
+        Every node must be reachable from ``roots``; first parents are found
+        breadth-first (vectorised per level). Returns ``(graph, order)`` like
+        :meth:`build`.
+
+        Examples
+        --------
+        >>> attrs = pd.DataFrame({"name": ["a", "b", "c"]})
+        >>> g, _ = Graph.from_edges(attrs, [0, 1, 2], [1, 2, 1], [0])
+        >>> g.is_forest, [p.frame["name"] for p in g.node(1).parents]
+        (False, ['a', 'c'])
+        """
+        n = len(attrs)
+        src = np.asarray(src, dtype=INT)
+        dst = np.asarray(dst, dtype=INT)
+        first = st.bfs_parents(n, src, dst, np.asarray(roots, dtype=INT))
+        unreached = np.flatnonzero(first == -2)
+        if len(unreached):
+            raise ValueError(f"node at position {unreached[0]} cannot be reached from the roots")
+        primary = first[dst] == src
+        # an edge is "extra" unless it is the first-parent edge of its child
+        is_first = np.zeros(len(src), dtype=bool)
+        cand = np.flatnonzero(primary)
+        _, pick = np.unique(dst[cand], return_index=True)
+        is_first[cand[pick]] = True
+        extra = (src[~is_first], dst[~is_first])
+        return cls.build(attrs, first.clip(min=-1), extra, ordered=ordered,
+                         sibling_key=sibling_key, codes=codes)
 
     @classmethod
     def from_lists(cls, *roots: Any) -> "Graph":
@@ -299,14 +351,34 @@ class Graph:
             self._cache["post"] = post
         return self._cache["post"]
 
+    def level_plan(self) -> List[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Bottom-up summation plan for forests (deepest level first).
+
+        One ``(nodes, parents, starts)`` triple per depth level below the
+        roots: ``nodes`` ascending, ``starts`` the offsets where their parent
+        changes (parents of one level are non-decreasing in pre-order) and
+        ``parents`` the distinct parents, so ``x[parents] +=
+        np.add.reduceat(x[nodes], starts)`` adds a level into its parents.
+        """
+        if not self._forest:
+            raise ValueError("the level plan is defined for trees and forests only")
+        if "plan" not in self._cache:
+            plan = []
+            for level in reversed(st.levels(self._depth)[1:]):
+                par = self._parent[level]
+                starts = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
+                plan.append((level, par[starts], starts))
+            self._cache["plan"] = plan
+        return self._cache["plan"]
+
     def subtree_sizes(self) -> np.ndarray:
         """Number of nodes in each node's subtree (forests only)."""
         if not self._forest:
             raise ValueError("subtree sizes are defined for trees and forests only")
         if "size" not in self._cache:
             size = np.ones(self.num_nodes, dtype=INT)
-            for level in reversed(st.levels(self._depth)[1:]):
-                np.add.at(size, self._parent[level], size[level])
+            for level, targets, starts in self.level_plan():
+                size[targets] += np.add.reduceat(size[level], starts)
             self._cache["size"] = size
         return self._cache["size"]
 
@@ -330,6 +402,53 @@ class Graph:
 
     def enumerate_traverse(self) -> None:
         """Kept for Hatchet compatibility: ids are always in pre-order already."""
+
+    # --------------------------------------------------------------- union
+    def union(self, other: "Graph", return_mappings: bool = False) -> Any:
+        """The union of two graphs, matching nodes by call path.
+
+        Nodes of both graphs are interned together by call path (frame
+        sequence from a root along first parents), one ``np.unique`` per depth
+        level over ``(parent path, frame code, occurrence)``; the occurrence
+        keeps duplicate siblings of one graph distinct and pairs them one to
+        one with the other graph's (Hatchet's sorted merge does the same).
+        Every other edge (second parents, recursion) is carried over. The
+        result is renumbered like every graph; for two ``ordered`` graphs the
+        left graph's order comes first, then the right graph's new nodes in
+        the order they are first seen. With ``return_mappings`` also return
+        ``old id -> new id`` arrays for both graphs.
+
+        Examples
+        --------
+        >>> a = Graph.from_lists(("a", "b", ("c", "x")))
+        >>> b = Graph.from_lists(("a", "c", ("d", "y")))
+        >>> u, ma, mb = a.union(b, return_mappings=True)
+        >>> [n.frame["name"] for n in u.traverse()]
+        ['a', 'b', 'c', 'x', 'd', 'y']
+        >>> ma.tolist(), mb.tolist()
+        ([0, 1, 2, 3], [0, 2, 4, 5])
+        """
+        na, nb = self.num_nodes, other.num_nodes
+        attrs = pd.concat([self._attrs, other.attrs], ignore_index=True, sort=False)
+        codes = joint_frame_codes(self, other)
+        parent = np.concatenate([self._parent, np.where(other.parent >= 0, other.parent + na, -1)])
+        depth = np.concatenate([self._depth, other.depth])
+        siblings = np.where(parent >= 0, parent, np.repeat([-1, -2], [na, nb]))
+        path, k = intern_paths(parent, codes, depth, occurrence=True,
+                               order_key=np.arange(na + nb, dtype=INT), sibling_group=siblings)
+        rep = representatives(path, k)  # left nodes come first: they represent shared paths
+        merged_parent = np.where(parent[rep] >= 0, path[np.maximum(parent[rep], 0)], -1)
+        src = np.concatenate([st.segment_owner(self._child_ptr),
+                              st.segment_owner(other.child_ptr) + na])
+        dst = np.concatenate([self._child_idx, other.child_idx + na])
+        ordered = self._ordered and other.ordered
+        graph, order = Graph.build(attrs.iloc[rep], merged_parent, (path[src], path[dst]),
+                                   ordered=ordered, sibling_key=rep if ordered else None,
+                                   codes=codes[rep])
+        if not return_mappings:
+            return graph
+        new_of_path = st.invert(order, k)
+        return graph, new_of_path[path[:na]], new_of_path[path[na:]]
 
     # ---------------------------------------------------------------- misc
     def is_tree(self) -> bool:

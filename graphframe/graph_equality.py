@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import Any, Dict, Tuple
 
 import numpy as np
-import pandas as pd
 
-from .frame_codes import frame_codes
+from .frame_codes import joint_frame_codes
 
 
 def graphs_equal(a: Any, b: Any) -> bool:
@@ -34,15 +33,11 @@ def graphs_equal(a: Any, b: Any) -> bool:
     if (a.num_nodes != b.num_nodes or len(a.root_ids) != len(b.root_ids)
             or a.num_edges != b.num_edges):
         return False
-    joint = frame_codes(_concat_attrs(a.attrs, b.attrs))
+    joint = joint_frame_codes(a, b)
     table: Dict[Tuple, int] = {}
     la = _labels(a, joint[:a.num_nodes], table)
     lb = _labels(b, joint[a.num_nodes:], table)
     return sorted(la[a.root_ids].tolist()) == sorted(lb[b.root_ids].tolist())
-
-
-def _concat_attrs(x: pd.DataFrame, y: pd.DataFrame) -> pd.DataFrame:
-    return pd.concat([x, y], ignore_index=True, sort=False)
 
 
 def _labels(g: Any, codes: np.ndarray, table: Dict[Tuple, int]) -> np.ndarray:

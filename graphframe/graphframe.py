@@ -19,14 +19,22 @@ from readers.hatchet_json import parse_hatchet_json
 from readers.hpctoolkit import read_hpctoolkit
 from readers.hpctoolkit_latest import read_hpctoolkit_latest
 from readers.jsonfile import loads_json
+from readers.cprofile import read_cprofile
+from readers.dot import read_dot
 from readers.literal import parse_literal
+from readers.pyinstrument import read_pyinstrument
+from readers.tau import read_tau
+from readers.timemory import parse_timemory, read_timemory
 
 from . import export
-from .build import parts_from_raw
+from .build import level_ids, parts_from_raw
 from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
-from .ops import inclusive
+from .ops import aggregate, arithmetic, inclusive
+from .ops import filter as filtering
+from .ops import squash as squashing
+from .ops import union
 from .render.tree import render_tree
 
 
@@ -171,6 +179,49 @@ class GraphFrame:
 
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
+    @classmethod
+    def from_gprof_dot(cls, filename: Any, *, parser: str = "fast") -> "GraphFrame":
+        """Read a DOT call graph written by gprof2dot (see :mod:`readers.dot`).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "g.dot")
+        >>> with open(p, "w", encoding="utf-8") as f:
+        ...     _ = f.write('digraph { 1 [label="main\\\\n100.00%\\\\n(100.00%)\\\\n1×"]; }')
+        >>> GraphFrame.from_gprof_dot(p).dataframe["time"].tolist()
+        [100.0]
+        """
+        return cls.from_raw(read_dot(filename, parser=parser))
+
+    @classmethod
+    def from_cprofile(cls, filename: Any) -> "GraphFrame":
+        """Read a Python 3 pstats file (``python -m cProfile -o FILE``)."""
+        return cls.from_raw(read_cprofile(filename))
+
+    @classmethod
+    def from_pyinstrument(cls, filename: Any) -> "GraphFrame":
+        """Read a pyinstrument JSON session (``pyinstrument -r json``)."""
+        return cls.from_raw(read_pyinstrument(filename))
+
+    @classmethod
+    def from_tau(cls, dirname: Any) -> "GraphFrame":
+        """Read a TAU profile directory (``profile.<node>.<context>.<thread>``)."""
+        return cls.from_raw(read_tau(dirname))
+
+    @classmethod
+    def from_timemory(cls, input: Any, select: Optional[Sequence[str]] = None) -> "GraphFrame":
+        """Read timemory tree JSON: a file, a directory of ``*.tree.json``, a
+        dict already loaded, or an open text stream; ``select`` keeps only the
+        named components (e.g. ``["wall_clock"]``)."""
+        chosen = None if select is None else [str(s).lower() for s in select]
+        if isinstance(input, dict):
+            return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))
+        if hasattr(input, "read"):
+            doc = loads_json(input.read(), getattr(input, "name", "<stream>"))
+            return cls.from_raw(parse_timemory(doc, getattr(input, "name", "<stream>"),
+                                               select=chosen))
+        return cls.from_raw(read_timemory(input, select=chosen))
 
 
 
@@ -213,6 +264,133 @@ class GraphFrame:
         """
         return inclusive.update_inclusive_columns(self)
 
+    def generate_exclusive_columns(self, inc_metrics: Optional[Sequence[str]] = None
+                                   ) -> "GraphFrame":
+        """A new GraphFrame with exclusive columns derived from inclusive ones.
+
+        ``exc = inc - sum(inc of direct children)`` per row; ``X (inc)`` gives
+        ``X``, any other inclusive ``Y`` gives ``Y (exc)``.
+        """
+        return inclusive.generate_exclusive_columns(self, inc_metrics)
+
+    def subtree_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
+                    function: Any = None) -> "GraphFrame":
+        """A new GraphFrame with ``out_columns`` = sums of ``columns`` over each subtree.
+
+        Trees and forests only (see :meth:`subgraph_sum` for call graphs).
+        ``out_columns`` defaults to ``columns`` (overwritten in the copy).
+        """
+        return inclusive.sum_columns(self, columns, out_columns, function, require_forest=True)
+
+    def subgraph_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
+                     function: Any = None) -> "GraphFrame":
+        """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once."""
+        return inclusive.sum_columns(self, columns, out_columns, function)
+
+    # --------------------------------------------------------- operations
+    def filter(self, filter_obj: Any, squash: bool = True, update_inc_cols: bool = True,
+               num_procs: Any = None, rec_limit: Any = None,
+               multi_index_mode: str = "off") -> "GraphFrame":
+        """A new GraphFrame with the rows ``filter_obj`` selects.
+
+        ``filter_obj`` is a boolean mask over the rows (fast), a callable on a
+        row (``row["node"]`` is a Node), or a query. Squashed by default.
+        Raises :class:`EmptyFilter` when nothing is left and
+        :class:`InvalidFilter` for anything else.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("a", ("b", "c", "d"), ("e", "f")))
+        >>> kept = gf.filter(gf.dataframe["name"].isin(["a", "c", "f"]))
+        >>> print(kept.tree(render_header=False), end="")
+        1.000 a
+        ├─ 1.000 c
+        └─ 1.000 f
+        >>> kept.dataframe.loc[0, "time (inc)"]
+        np.float64(3.0)
+        """
+        return filtering.filter_rows(self, filter_obj, squash, update_inc_cols, num_procs,
+                                     rec_limit, multi_index_mode)
+
+    def squash(self, update_inc_cols: bool = True) -> "GraphFrame":
+        """A new GraphFrame whose graph holds exactly the nodes that have rows.
+
+        Kept nodes are rewired to their nearest kept ancestors, siblings with
+        equal frames merge (metrics summed), ids are renumbered in pre-order
+        and inclusive columns recomputed (unless ``update_inc_cols=False``).
+        """
+        return squashing.squash(self, update_inc_cols)
+
+    def unify(self, other: "GraphFrame") -> "tuple[GraphFrame, GraphFrame]":
+        """Both GraphFrames re-keyed onto the union of their graphs (new objects).
+
+        Returns ``(self', other')``; neither input changes (Hatchet mutates
+        both). ``self'`` gets Hatchet's extra rows for nodes only in ``other``
+        and a ``_missing_node`` column when the node sets differ.
+        """
+        return union.unify(self, other)
+
+    def add(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self + other`` on the unified graph (see ``graphframe.ops.arithmetic``).
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> diff = b.sub(a, fill_value=0)
+        >>> diff.dataframe[["name", "time", "time (inc)", "_missing_node"]]
+               name  time  time (inc)  _missing_node
+        node
+        0      main   0.0         0.0              0
+        1        io   1.0         1.0              1
+        2     solve  -1.0        -1.0              2
+        """
+        return arithmetic.arithmetic(self, other, "add", fill_value)
+
+    def sub(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self - other``; ``fill_value=0`` gives real deltas for added/removed nodes."""
+        return arithmetic.arithmetic(self, other, "sub", fill_value)
+
+    def mul(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self * other`` on the unified graph."""
+        return arithmetic.arithmetic(self, other, "mul", fill_value)
+
+    def div(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self / other`` on the unified graph."""
+        return arithmetic.arithmetic(self, other, "div", fill_value)
+
+    def __add__(self, other: "GraphFrame") -> "GraphFrame":
+        return self.add(other)
+
+    def __sub__(self, other: "GraphFrame") -> "GraphFrame":
+        return self.sub(other)
+
+    def __mul__(self, other: "GraphFrame") -> "GraphFrame":
+        return self.mul(other)
+
+    def __truediv__(self, other: "GraphFrame") -> "GraphFrame":
+        return self.div(other)
+
+    # in-place forms rebind the name to a new object; the old one is unchanged
+    __iadd__ = __add__
+    __isub__ = __sub__
+    __imul__ = __mul__
+    __itruediv__ = __truediv__
+
+    def drop_index_levels(self, function: Any = np.mean) -> "GraphFrame":
+        """A new GraphFrame indexed by ``node`` only; metrics aggregated with ``function``."""
+        return aggregate.drop_index_levels(self, function)
+
+    def groupby_aggregate(self, groupby_function: Any, agg_function: Any) -> "GraphFrame":
+        """A new GraphFrame whose nodes are groups of rows (e.g. by ``module``)."""
+        return aggregate.groupby_aggregate(self, groupby_function, agg_function)
+
+    # ---- query language methods (issue 7) ----
+
+
+
+    # ---- end of query language methods ----
+
     # ------------------------------------------------------------- output
     def tree(self, metric_column: Union[None, str, Sequence[str]] = None, **options: Any) -> str:
         """Render the graph as text, Hatchet style. See :func:`render_tree`."""
@@ -233,6 +411,12 @@ class GraphFrame:
         """:meth:`to_dict` as JSON text (NaN written as ``null``)."""
         return export.to_json(self)
 
+    # ---- diff, exports, persistence, notebook (issue 8) ----
+
+
+
+    # ---- end of diff/exports/persistence/notebook ----
+
     def __repr__(self) -> str:
         levels = ", ".join(str(n) for n in self.dataframe.index.names)
         return (f"<GraphFrame: {self.graph.num_nodes} nodes, {len(self.dataframe)} rows "
@@ -242,7 +426,7 @@ class GraphFrame:
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:
     if not len(dataframe):
         return
-    values = dataframe.index.get_level_values("node")
+    values = level_ids(dataframe.index)
     lo, hi = values.min(), values.max()
     if lo < 0 or hi >= graph.num_nodes:
         raise GraphMismatchError(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .build import level_ids
+
 
 def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: int = 0, thread: int = 0) -> np.ndarray:
     """Row position of each node's row at ``rank``/``thread``; -1 where there is none.
@@ -19,7 +21,7 @@ def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: int = 0, thread: int 
     [1, 2, -1]
     """
     index = dataframe.index
-    node = np.asarray(index.get_level_values("node"), dtype=np.int64)
+    node = level_ids(index)
     keep = np.ones(len(node), dtype=bool)
     if "rank" in index.names:
         keep &= np.asarray(index.get_level_values("rank")) == rank

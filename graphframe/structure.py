@@ -79,7 +79,11 @@ def forest_preorder(parent: np.ndarray, roots: np.ndarray, sibling_key: np.ndarr
         np.add.at(size, parent[level], size[level])
     # offset of each node among its siblings, in sibling order
     group = np.where(parent >= 0, parent, -1)
-    sib_order = np.lexsort((np.arange(n), sibling_key, group))
+    span = int(sibling_key.max()) + 1 if n else 1
+    if (n + 1) * span < 1 << 62:  # one combined key: a single stable sort
+        sib_order = np.argsort((group + 1) * span + sibling_key, kind="stable")
+    else:
+        sib_order = np.lexsort((np.arange(n), sibling_key, group))
     sizes_sorted = size[sib_order]
     groups_sorted = group[sib_order]
     csum = np.cumsum(sizes_sorted) - sizes_sorted
@@ -153,6 +157,33 @@ def general_postorder(n: int, roots: np.ndarray, child_ptr: np.ndarray,
                 stack.pop()
                 order.append(v)
     return np.asarray(order, dtype=INT)
+
+
+def bfs_parents(n: int, src: np.ndarray, dst: np.ndarray, roots: np.ndarray) -> np.ndarray:
+    """First parent of each node in a breadth-first walk from ``roots``.
+
+    Roots get -1, unreachable nodes -2. Among several parents in the same
+    level, the one listed first (frontier order, then edge order) wins.
+    Vectorised per level.
+    """
+    first = np.full(n, -2, dtype=INT)
+    first[roots] = -1
+    ptr, idx = csr(src, dst, n)
+    frontier = np.asarray(roots, dtype=INT)
+    while len(frontier):
+        counts = ptr[frontier + 1] - ptr[frontier]
+        if not counts.sum():
+            break
+        starts = np.repeat(ptr[frontier] - np.cumsum(counts) + counts, counts)
+        cand = idx[starts + np.arange(counts.sum())]
+        par = np.repeat(frontier, counts)
+        fresh = first[cand] == -2
+        cand, par = cand[fresh], par[fresh]
+        uniq, pick = np.unique(cand, return_index=True)
+        keep = np.sort(pick)
+        first[cand[keep]] = par[keep]
+        frontier = cand[keep]
+    return first
 
 
 def invert(order: np.ndarray, n: int) -> np.ndarray:

@@ -189,6 +189,15 @@ def _check_unique_ids(ids: np.ndarray, src: Any) -> None:
 
 def _positions(ids, refs, src, what, allow_root=True) -> np.ndarray:
     """Map local ids in ``refs`` to row positions in ``ids`` (-1 stays -1)."""
+    n = len(ids)
+    if n and ids[0] == 0 and ids[-1] == n - 1 and np.array_equal(ids, np.arange(n)):
+        bad = (refs >= n) | (refs < (-1 if allow_root else 0))
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            raise ProfileError(src, f"{what} refers to unknown node id {int(refs[first])}",
+                               position=f"row {first}",
+                               expected="the id of a node in the nodes table")
+        return refs.astype(np.int64, copy=True)
     order = np.argsort(ids, kind="stable")
     sorted_ids = ids[order]
     idx = np.searchsorted(sorted_ids, refs)
@@ -266,24 +275,36 @@ def _check_metrics(raw: RawProfile, ids: np.ndarray, src: Any) -> None:
 def _check_unique_rows(m: pd.DataFrame, node_ids, levels, src) -> None:
     if not len(m):
         return
-    key_cols = [node_ids] + [m[level].to_numpy().astype(np.int64) for level in levels]
-    codes = [pd.factorize(col)[0] for col in key_cols]
-    sizes = [int(c.max()) + 1 for c in codes]
+    key_cols = [node_ids] + [m[level].to_numpy().astype(np.int64, copy=False) for level in levels]
     key = np.zeros(len(m), dtype=np.int64)
-    for c, size in zip(codes, sizes):
-        key = key * size + c
-    span = int(np.prod(sizes, dtype=np.float64))
-    if span <= 1 << 31:
-        counts = np.bincount(key, minlength=span)
-        dup_keys = np.flatnonzero(counts > 1)
-        if not len(dup_keys):
+    span = 1
+    for col in key_cols:
+        lo, hi = int(col.min()), int(col.max())
+        size = hi - lo + 1
+        if span * size > 1 << 62:  # too wide to combine: fall back to hashing
+            span = None
+            break
+        key = key * size + (col - lo)
+        span *= size
+    if span is not None and span <= max(1 << 27, 4 * len(m)):
+        seen = np.zeros(span, dtype=bool)
+        seen[key] = True
+        if int(np.count_nonzero(seen)) == len(m):
             return
-        row = int(np.flatnonzero(key == dup_keys[0])[0])
+        dup = _first_duplicate_sorted(key)
     else:
-        dup = pd.Series(key).duplicated().to_numpy()
-        if not dup.any():
+        frame = pd.DataFrame({str(i): c for i, c in enumerate(key_cols)})
+        flags = frame.duplicated().to_numpy()
+        if not flags.any():
             return
-        row = int(np.flatnonzero(dup)[0])
-    where = ", ".join(f"{n}={m[n].iloc[row]}" for n in [NODE, *levels])
-    raise ProfileError(src, f"two metric rows for ({where})", position=f"metrics row {row}",
+        dup = int(np.flatnonzero(flags)[0])
+    where = ", ".join(f"{n}={m[n].iloc[dup]}" for n in [NODE, *levels])
+    raise ProfileError(src, f"two metric rows for ({where})", position=f"metrics row {dup}",
                        expected="one row per node and index level")
+
+
+def _first_duplicate_sorted(key: np.ndarray) -> int:
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    same = np.flatnonzero(sk[1:] == sk[:-1])
+    return int(order[same[0] + 1]) if len(same) else 0

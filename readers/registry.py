@@ -28,6 +28,11 @@ READER_MODULES = (
     "readers.hatchet_json",
     "readers.hpctoolkit",
     "readers.hpctoolkit_latest",
+    "readers.dot",
+    "readers.cprofile",
+    "readers.pyinstrument",
+    "readers.timemory",
+    "readers.tau",
 )
 
 

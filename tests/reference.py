@@ -6,6 +6,7 @@ import math
 from typing import Any, Dict, Iterable
 
 import numpy as np
+import pandas as pd
 
 
 def describe(gf: Any) -> Dict[str, Any]:
@@ -13,7 +14,7 @@ def describe(gf: Any) -> Dict[str, Any]:
     df = gf.dataframe
     graph = gf.graph
     numeric = {str(c): float(df[c].sum()) for c in df.columns
-               if np.issubdtype(df[c].dtype, np.number) and df[c].dtype != bool}
+               if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])}
     facts = {
         "graph_nodes": graph.num_nodes,
         "dataframe_rows": len(df),

@@ -23,9 +23,10 @@ from typing import Any, Dict, List, Sequence
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 
 from .. import structure as st
-from ..metrics import inclusive_name
+from ..metrics import exclusive_name, inclusive_name
 from .rowmatrix import RowLayout
 
 
@@ -35,7 +36,7 @@ def update_inclusive_columns(gf: Any) -> Any:
         return gf._replace()
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
-               if m in df.columns and np.issubdtype(df[m].dtype, np.number)]
+               if m in df.columns and pd.api.types.is_numeric_dtype(df[m])]
     targets: Dict[Any, Any] = {m: gf.inclusive_of.get(m, inclusive_name(m)) for m in numeric}
     sums = subgraph_sums(gf.graph, df, list(targets))
     out = df.copy()
@@ -55,19 +56,19 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
         mat, present = layout.to_matrix(dataframe[col].to_numpy(dtype=np.float64, na_value=np.nan))
         if graph.is_forest:
             _forest_sum(graph, mat)
-            _forest_sum(graph, present)
+            if present is not None:
+                _forest_sum(graph, present)
         else:
+            if present is None:
+                present = np.ones(mat.shape, dtype=np.int64)
             mat, present = _reach_sum(graph, mat, present)
         results.append(layout.from_matrix(mat, present))
     return results
 
 
 def _forest_sum(graph: Any, mat: np.ndarray) -> None:
-    parent = graph.parent
-    for level in reversed(st.levels(graph.depth)[1:]):
-        par = parent[level]
-        starts = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
-        mat[par[starts]] += np.add.reduceat(mat[level], starts, axis=0)
+    for level, targets, starts in graph.level_plan():
+        mat[targets] += np.add.reduceat(mat[level], starts, axis=0)
 
 
 def reach_bitsets(graph: Any) -> np.ndarray:
@@ -99,3 +100,54 @@ def _reach_sum(graph: Any, mat: np.ndarray, present: np.ndarray, block: int = 20
         out[start:start + block] = rows @ mat
         out_present[start:start + block] = (rows @ present).astype(np.int64)
     return out, out_present
+
+
+def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> Any:
+    """New GraphFrame with exclusive columns derived from inclusive ones.
+
+    ``exc = inc - sum(inc of direct children)`` per row (a child without a
+    value counts as 0). ``X (inc)`` gives ``X`` (unless ``X`` is already an
+    exclusive metric); any other inclusive ``Y`` gives ``Y (exc)``.
+    """
+    df = gf.dataframe
+    wanted = list(gf.inc_metrics) if inc_metrics is None else list(inc_metrics)
+    layout = RowLayout.of(df, gf.graph.num_nodes)
+    out = df.copy()
+    exc_metrics = list(gf.exc_metrics)
+    pairs = dict(gf.inclusive_of)
+    owner = st.segment_owner(gf.graph.child_ptr)
+    for inc in wanted:
+        if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]):
+            continue
+        exc = exclusive_name(inc)
+        if exc in exc_metrics:
+            continue
+        mat, present = layout.to_matrix(df[inc].to_numpy(dtype=np.float64, na_value=np.nan))
+        child_sum = np.zeros_like(mat)
+        np.add.at(child_sum, owner, mat[gf.graph.child_idx])
+        values = layout.from_matrix(mat - child_sum, present)
+        out[exc] = values
+        exc_metrics.append(exc)
+        pairs[exc] = inc
+    return gf._replace(dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
+
+
+_SUM = {None, np.sum, sum, "sum"}
+
+
+def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = None,
+                function: Any = None, require_forest: bool = False) -> Any:
+    """New GraphFrame with ``out_columns`` = subtree (subgraph) sums of ``columns``."""
+    columns = list(columns)
+    out_columns = columns if out_columns is None else list(out_columns)
+    if len(out_columns) != len(columns):
+        raise ValueError("out_columns must have as many entries as columns")
+    if function not in _SUM:
+        raise ValueError("only summation is supported (function=None, np.sum or 'sum')")
+    if require_forest and not gf.graph.is_forest:
+        raise ValueError("subtree_sum needs a tree or forest; use subgraph_sum for call graphs")
+    sums = subgraph_sums(gf.graph, gf.dataframe, columns)
+    out = gf.dataframe.copy()
+    for name, values in zip(out_columns, sums):
+        out[name] = values
+    return gf._replace(dataframe=out)

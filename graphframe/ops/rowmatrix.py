@@ -3,15 +3,19 @@
 Operations that follow the graph (inclusive sums, exclusive from inclusive)
 work on a matrix with one row per node and one column per combination of the
 non-node index levels; this module maps dataframe rows to matrix cells and
-back.
+back. When the rows are exactly the full grid in (node, combination) order,
+the matrix is a reshape of the column (no scatter, no gather).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional, Tuple
 
 import numpy as np
 import pandas as pd
+
+INT = np.int64
 
 
 @dataclass(frozen=True)
@@ -22,38 +26,80 @@ class RowLayout:
     combo: np.ndarray   # column (rank/thread combination) of each row
     n_nodes: int
     n_combos: int
+    dense: bool         # rows are the full grid, node-major, combos ascending
 
     @classmethod
     def of(cls, dataframe: pd.DataFrame, n_nodes: int) -> "RowLayout":
         index = dataframe.index
-        node = np.asarray(index.get_level_values("node"), dtype=np.int64)
-        others = [name for name in index.names if name != "node"]
-        if not others:
-            combo = np.zeros(len(node), dtype=np.int64)
+        if isinstance(index, pd.MultiIndex):
+            node_pos = index.names.index("node")
+            node = np.asarray(index.levels[node_pos], dtype=INT)[
+                np.asarray(index.codes[node_pos], dtype=INT)]
+            combo = np.zeros(len(index), dtype=INT)
             n_combos = 1
+            for i, name in enumerate(index.names):
+                if i == node_pos:
+                    continue
+                size = len(index.levels[i])
+                combo = combo * size + np.asarray(index.codes[i], dtype=INT)
+                n_combos *= size
+            if n_combos > 1:
+                combo, uniq = _compact(combo)
+                n_combos = len(uniq)
         else:
-            keys = [np.asarray(index.get_level_values(name)) for name in others]
-            if len(keys) == 1:
-                combo, uniques = pd.factorize(keys[0], sort=True)
-                n_combos = len(uniques)
-            else:
-                frame = pd.DataFrame({str(i): k for i, k in enumerate(keys)})
-                combo = frame.groupby(list(frame.columns), sort=True, dropna=False).ngroup().to_numpy()
-                n_combos = int(combo.max()) + 1 if len(combo) else 0
-            combo = np.asarray(combo, dtype=np.int64)
-        return cls(node, combo, n_nodes, max(n_combos, 1))
+            node = np.asarray(index, dtype=INT)
+            combo = np.zeros(len(node), dtype=INT)
+            n_combos = 1
+        n_combos = max(n_combos, 1)
+        dense = _is_full_grid(node, combo, n_nodes, n_combos)
+        return cls(node, combo, n_nodes, n_combos, dense)
 
-    def to_matrix(self, values: np.ndarray):
-        """``(sums, present)``: values scattered into the matrix (NaN/missing -> 0)."""
+    def to_matrix(self, values: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """``(sums, present)``: values in the matrix, NaN/missing as 0.
+
+        ``present`` (1 where a value exists) is None when every cell has a
+        value, so callers can skip tracking it.
+        """
         values = np.asarray(values, dtype=np.float64)
-        ok = ~np.isnan(values)
+        nan = np.isnan(values)
+        any_nan = bool(nan.any())
+        if self.dense:
+            mat = values.reshape(self.n_nodes, self.n_combos).copy()
+            if not any_nan:
+                return mat, None
+            mat[nan.reshape(mat.shape)] = 0.0
+            return mat, (~nan).reshape(mat.shape).astype(INT)
+        ok = ~nan
         mat = np.zeros((self.n_nodes, self.n_combos))
-        present = np.zeros((self.n_nodes, self.n_combos), dtype=np.int64)
+        present = np.zeros((self.n_nodes, self.n_combos), dtype=INT)
         mat[self.node[ok], self.combo[ok]] = values[ok]
         present[self.node[ok], self.combo[ok]] = 1
         return mat, present
 
-    def from_matrix(self, mat: np.ndarray, present: np.ndarray) -> np.ndarray:
+    def from_matrix(self, mat: np.ndarray, present: Optional[np.ndarray]) -> np.ndarray:
         """Values of the matrix at each row; NaN where nothing was present."""
+        if self.dense:
+            out = mat.reshape(-1)
+            if present is None:
+                return out.copy()
+            return np.where(present.reshape(-1) > 0, out, np.nan)
         out = mat[self.node, self.combo]
+        if present is None:
+            return out
         return np.where(present[self.node, self.combo] > 0, out, np.nan)
+
+
+def _compact(codes: np.ndarray):
+    present = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=bool)
+    present[codes] = True
+    table = np.cumsum(present) - 1
+    return table[codes], np.flatnonzero(present)
+
+
+def _is_full_grid(node: np.ndarray, combo: np.ndarray, n_nodes: int, n_combos: int) -> bool:
+    if len(node) != n_nodes * n_combos:
+        return False
+    if n_combos == 1:
+        return bool(np.array_equal(node, np.arange(n_nodes)))
+    flat = node * n_combos + combo
+    return bool(np.array_equal(flat, np.arange(len(flat))))

@@ -1,0 +1,108 @@
+"""filter: keep dataframe rows by a mask, a per-row callable or a query.
+
+Forms of ``filter_obj``:
+
+* a boolean mask aligned with the dataframe's rows (a boolean Series with the
+  same index, or an array of ``len(dataframe)``) - the fast, vectorised form:
+  ``gf.filter(gf.dataframe["time"] > 5.0)``;
+* a callable on a row (Hatchet's form). The row is a Series holding the
+  columns and the index levels, with ``row["node"]`` a :class:`Node`, so
+  ``row["node"].frame["name"]`` works. The callable is first tried once on the
+  whole table (with ``node`` as a column of Nodes); if that returns a boolean
+  Series aligned with the rows it is used as the mask (``lambda r: r["time"] >
+  5`` then costs one vectorised comparison), otherwise the callable is
+  applied row by row;
+* a query (object or string dialect, or a query object): every row of the
+  nodes on a matching path is kept (see ``graphframe.query``).
+
+Rows keep their order; nothing runs in other processes and the recursion
+limit is never touched (``num_procs`` and ``rec_limit`` are accepted for
+Hatchet compatibility and ignored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..build import level_ids
+from ..errors import EmptyFilter, InvalidFilter
+from ..node import Node
+from ..query import matched_nodes
+
+
+def filter_rows(gf: Any, filter_obj: Any, squash: bool = True, update_inc_cols: bool = True,
+                num_procs: Any = None, rec_limit: Any = None,
+                multi_index_mode: str = "off") -> Any:
+    """New GraphFrame with the rows ``filter_obj`` selects (squashed by default)."""
+    mask = row_mask(gf, filter_obj, multi_index_mode)
+    if not mask.any():
+        raise EmptyFilter("the filter removed every row")
+    out = gf._replace(dataframe=gf.dataframe[mask])
+    if squash:
+        return out.squash(update_inc_cols=update_inc_cols)
+    return out
+
+
+def row_mask(gf: Any, filter_obj: Any, multi_index_mode: str = "off") -> np.ndarray:
+    """Boolean array over the dataframe's rows for any accepted filter form."""
+    df = gf.dataframe
+    if isinstance(filter_obj, (pd.Series, np.ndarray, list)) and _is_bool_mask(filter_obj):
+        return _mask_from_sequence(df, filter_obj)
+    if _is_query(filter_obj):
+        return _query_mask(gf, filter_obj, multi_index_mode)
+    if callable(filter_obj):
+        return _callable_mask(gf, filter_obj)
+    raise InvalidFilter(
+        f"cannot filter with a {type(filter_obj).__name__}: use a boolean mask over the rows, "
+        "a callable on a row, or a query")
+
+
+def _is_bool_mask(obj: Any) -> bool:
+    if isinstance(obj, list):
+        return bool(obj) and all(isinstance(x, (bool, np.bool_)) for x in obj)
+    dtype = obj.dtype
+    return dtype == bool or str(dtype) == "boolean"
+
+
+def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
+    if isinstance(obj, pd.Series):
+        if not obj.index.equals(df.index):
+            if len(obj) != len(df) or not obj.index.isin(df.index).all():
+                raise InvalidFilter("the boolean Series is not aligned with the dataframe's rows")
+            obj = obj.reindex(df.index)
+        return obj.fillna(False).to_numpy(dtype=bool)
+    arr = np.asarray(obj, dtype=bool)
+    if arr.shape != (len(df),):
+        raise InvalidFilter(f"the mask has shape {arr.shape}; the dataframe has {len(df)} rows")
+    return arr
+
+
+def _callable_mask(gf: Any, func: Any) -> np.ndarray:
+    flat = gf.dataframe.reset_index()
+    nodes = np.empty(gf.graph.num_nodes, dtype=object)
+    nodes[:] = [Node(i, gf.graph) for i in range(gf.graph.num_nodes)]
+    flat["node"] = nodes[flat["node"].to_numpy(dtype=np.int64)]
+    try:
+        whole = func(flat)
+    except Exception:  # noqa: BLE001 - not vectorisable: fall back to rows
+        whole = None
+    if isinstance(whole, pd.Series) and whole.index.equals(flat.index) and (
+            whole.dtype == bool or str(whole.dtype) == "boolean"):
+        return whole.fillna(False).to_numpy(dtype=bool)
+    result = flat.apply(func, axis=1)
+    return np.asarray(result.fillna(False), dtype=bool) if len(flat) else np.zeros(0, bool)
+
+
+def _is_query(obj: Any) -> bool:
+    return isinstance(obj, (str, list, tuple)) or hasattr(obj, "apply") and not callable(obj)
+
+
+def _query_mask(gf: Any, query: Any, multi_index_mode: str) -> np.ndarray:
+    nodes = matched_nodes(gf, query, multi_index_mode=multi_index_mode)
+    keep = np.zeros(gf.graph.num_nodes, dtype=bool)
+    keep[np.asarray(nodes, dtype=np.int64)] = True
+    node_of_row = level_ids(gf.dataframe.index)
+    return keep[node_of_row]

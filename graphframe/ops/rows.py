@@ -1,0 +1,176 @@
+"""Re-keying dataframe rows after the graph changed (one vectorised indexer).
+
+When an operation maps old node ids to new ones, every row gets its new id,
+rows are sorted by (node, other levels) and rows that now share a key are
+merged: declared metrics are summed (``min_count=1``: all-NaN stays NaN) and
+every other column keeps its first value (Hatchet's rule; attributes such as
+names, files and line numbers are never summed).
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..build import (frame_from_columns, index_arrays, level_ids, make_index, sort_rows,
+                     take_rows)
+
+INT = np.int64
+
+
+def remap_rows(df: pd.DataFrame, new_of_old: np.ndarray, metrics: Sequence[Any],
+               keep: np.ndarray = None) -> pd.DataFrame:
+    """Rows of ``df`` with node ids mapped through ``new_of_old``, sorted, merged.
+
+    ``keep`` optionally selects rows first (a boolean mask over rows).
+    """
+    if keep is not None:
+        df = df[keep]
+    fast = _permute_node_runs(df, new_of_old)
+    if fast is not None:
+        order, index = fast
+        return frame_from_columns(take_rows(df, order), index)
+    levels = index_arrays(df.index)
+    levels[0] = new_of_old[levels[0].astype(INT)]
+    if (levels[0] < 0).any():
+        raise ValueError("remap_rows: a kept row maps to no node")
+    order = sort_rows([lv.astype(INT) if lv.dtype.kind in "iub" else pd.factorize(lv, sort=True)[0]
+                       for lv in levels])
+    if order is not None:
+        levels = [lv[order] for lv in levels]
+    names = list(df.index.names)
+    index = (make_index(levels, names) if _all_int(levels)
+             else pd.MultiIndex.from_arrays(levels, names=names))
+    if order is None:  # a lazy (copy-on-write) copy: never shares writable data with df
+        out = df.set_axis(index, axis=0)
+    else:
+        out = frame_from_columns(take_rows(df, order), index)
+    if _has_duplicates(levels):
+        out = merge_duplicate_rows(out, metrics)
+    return out
+
+
+def _permute_node_runs(df: pd.DataFrame, new_of_old: np.ndarray):
+    """Fast path: rows sorted by (node, ...) whose nodes map one-to-one.
+
+    Each node's rows form a run; the runs are reordered by new node id (a
+    sort over nodes, not rows) and the other index levels keep their codes.
+    Returns ``(row order, new index)`` or None when rows are not sorted or two
+    nodes map to the same new node (rows must then be merged).
+    """
+    index = df.index
+    if not len(index) or not isinstance(index, pd.MultiIndex) or not index.is_monotonic_increasing:
+        if isinstance(index, pd.MultiIndex) or not len(index):
+            return None
+        node = np.asarray(index, dtype=INT)
+        new = new_of_old[node]
+        order = np.argsort(new, kind="stable")
+        sorted_new = new[order]
+        if (sorted_new < 0).any() or (sorted_new[1:] == sorted_new[:-1]).any():
+            return None
+        return order, pd.Index(sorted_new, name=index.name)
+    codes0 = np.asarray(index.codes[0], dtype=INT)
+    level0 = np.asarray(index.levels[0], dtype=INT)
+    n_rows = len(codes0)
+    starts = np.flatnonzero(np.r_[True, codes0[1:] != codes0[:-1]])
+    run_new = new_of_old[level0[codes0[starts]]]
+    perm = np.argsort(run_new, kind="stable")
+    sorted_new = run_new[perm]
+    if (sorted_new < 0).any() or (sorted_new[1:] == sorted_new[:-1]).any():
+        return None
+    lengths = np.diff(np.r_[starts, n_rows])[perm]
+    offsets = np.cumsum(lengths) - lengths
+    order = np.repeat(starts[perm] - offsets, lengths) + np.arange(n_rows, dtype=INT)
+    codes = [np.repeat(np.arange(len(perm), dtype=INT), lengths)]
+    codes += [np.asarray(c)[order] for c in index.codes[1:]]
+    new_index = pd.MultiIndex(levels=[sorted_new] + list(index.levels[1:]), codes=codes,
+                              names=list(index.names), verify_integrity=False)
+    return order, new_index
+
+
+def merge_node_runs(node: np.ndarray) -> np.ndarray:
+    """Row order that sorts ``node`` when it is a concatenation of sorted blocks
+    whose node sets are disjoint (each node's rows are one contiguous run).
+
+    Sorting happens over runs (about one per node), not over rows.
+    """
+    n_rows = len(node)
+    if not n_rows:
+        return np.zeros(0, dtype=INT)
+    starts = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+    perm = np.argsort(node[starts], kind="stable")
+    lengths = np.diff(np.r_[starts, n_rows])[perm]
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(starts[perm] - offsets, lengths) + np.arange(n_rows, dtype=INT)
+
+
+def stack_disjoint(parts: Sequence[pd.DataFrame], columns: Sequence[Any]) -> pd.DataFrame:
+    """Rows of several frames, each sorted by (node, ...), with disjoint node sets.
+
+    ``columns`` lists the output columns; a column a part lacks is NaN there.
+    The result is sorted by (node, ...) by reordering node runs (no row sort)
+    and its index is assembled from level codes.
+    """
+    names = list(parts[0].index.names)
+    node = np.concatenate([level_ids(part.index) for part in parts])
+    order = merge_node_runs(node)
+    node = node[order]
+    new = np.empty(len(node), dtype=bool)
+    new[:1] = True
+    np.not_equal(node[1:], node[:-1], out=new[1:])
+    levels = [node[new]]
+    codes = [np.cumsum(new) - 1]
+    for i in range(1, len(names)):
+        vals = [np.asarray(part.index.levels[i]) for part in parts]
+        uniq = np.unique(np.concatenate(vals))
+        joint = np.concatenate([np.searchsorted(uniq, v)[np.asarray(part.index.codes[i])]
+                                for v, part in zip(vals, parts)])
+        levels.append(uniq)
+        codes.append(joint[order])
+    index = (pd.MultiIndex(levels=levels, codes=codes, names=names, verify_integrity=False)
+             if len(names) > 1 else pd.Index(node, name=names[0]))
+    data = {}
+    for col in columns:
+        pieces = []
+        for part in parts:
+            if col in part.columns:
+                pieces.append(part[col].to_numpy())
+            else:
+                pieces.append(np.full(len(part), np.nan))
+        kinds = {p.dtype.kind for p in pieces}
+        if len(kinds) > 1 and not kinds <= {"i", "u", "f", "b"}:
+            pieces = [p.astype(object) for p in pieces]
+        data[col] = np.concatenate(pieces)[order]
+    return frame_from_columns(data, index)
+
+
+def _all_int(levels: List[np.ndarray]) -> bool:
+    return all(np.asarray(lv).dtype.kind in "iu" for lv in levels)
+
+
+def _has_duplicates(levels: List[np.ndarray]) -> bool:
+    n = len(levels[0])
+    if n < 2:
+        return False
+    same = np.ones(n - 1, dtype=bool)
+    for lv in levels:
+        same &= lv[1:] == lv[:-1]
+    return bool(same.any())
+
+
+def merge_duplicate_rows(df: pd.DataFrame, metrics: Sequence[Any]) -> pd.DataFrame:
+    """Group rows with equal index: metrics summed (min_count=1), others first."""
+    names = list(df.index.names)
+    grouped = df.groupby(level=names, sort=True)
+    metric_cols = [c for c in df.columns if c in set(metrics)
+                   and pd.api.types.is_numeric_dtype(df[c])]
+    other_cols = [c for c in df.columns if c not in set(metric_cols)]
+    parts = []
+    if metric_cols:
+        parts.append(grouped[metric_cols].sum(min_count=1))
+    if other_cols:
+        parts.append(grouped[other_cols].first())
+    merged = pd.concat(parts, axis=1) if len(parts) > 1 else parts[0]
+    return merged[list(df.columns)]

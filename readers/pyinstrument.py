@@ -1,0 +1,179 @@
+"""pyinstrument sessions saved as JSON (``pyinstrument -r json``, pyinstrument 3-5).
+
+The document holds session facts (``start_time``, ``duration``,
+``sample_count``, ``program`` or ``target_description``, ``cpu_time``) and a
+tree of frames under ``root_frame``; each frame has ``function``,
+``file_path_short``, ``file_path``, ``line_no``, ``time`` (inclusive seconds),
+``is_application_code``, ``children`` and, in newer versions, ``await_time``
+and ``class_name``. Trees are walked with an explicit stack and the JSON is
+loaded by :func:`readers.jsonfile.load_json`, so depth is unlimited.
+
+Columns: ``name`` (function), ``file`` (``file_path_short``), ``line``,
+``time`` (exclusive = frame time minus its children's), ``time (inc)``
+(the frame's ``time``), ``is_application_code``, then ``file_path`` and,
+when the file has them, ``class_name`` and ``await time``/``await time (inc)``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from pathlib import Path
+from typing import Any, Dict, List
+
+import numpy as np
+
+from .builder import ProfileBuilder
+from .errors import ReadError
+from .jsonfile import load_json
+from .profile import RawProfile
+from .registry import FormatInfo, looks_like_json
+
+_SESSION_KEYS = ("start_time", "duration", "sample_count", "program", "target_description",
+                 "cpu_time", "sys_path", "sys_prefixes")
+
+
+def read_pyinstrument(path: Any) -> RawProfile:
+    """Read a pyinstrument JSON session.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> leaf = {"function": "work", "file_path_short": "app.py", "file_path": "/src/app.py",
+    ...         "line_no": 7, "time": 0.75, "is_application_code": True, "children": []}
+    >>> root = dict(leaf, function="<module>", line_no=1, time=1.0, children=[leaf])
+    >>> p = os.path.join(tempfile.mkdtemp(), "session.json")
+    >>> with open(p, "w") as f:
+    ...     json.dump({"duration": 1.0, "root_frame": root}, f)
+    >>> raw = read_pyinstrument(p)
+    >>> raw.nodes["name"].tolist(), raw.metrics[["time", "time (inc)"]].values.tolist()
+    (['<module>', 'work'], [[0.25, 1.0], [0.75, 0.75]])
+    """
+    return parse_pyinstrument(load_json(path), source=path)
+
+
+def parse_pyinstrument(doc: Any, source: Any = None) -> RawProfile:
+    """Decode a pyinstrument session already loaded from JSON."""
+    if not isinstance(doc, dict) or "root_frame" not in doc:
+        raise ReadError(source, f"the document is a {type(doc).__name__}"
+                        + (" without 'root_frame'" if isinstance(doc, dict) else ""),
+                        position="top level",
+                        expected="a pyinstrument session object with a 'root_frame'")
+    root = doc["root_frame"]
+    if root is None:
+        raise ReadError(source, "the session has no frames ('root_frame' is null)",
+                        position="root_frame", expected="a profiled session with samples")
+    walk = _Walk(source)
+    walk.run(root)
+    metadata = {k: doc[k] for k in _SESSION_KEYS if k in doc and not isinstance(doc[k], (dict, list))}
+    metadata["format"] = "pyinstrument"
+    return walk.build(metadata)
+
+
+class _Walk:
+    """Flattens the frame tree in pre-order with an explicit stack."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.parent: List[int] = []
+        self.slot: List[int] = []  # position among the parent's children (errors)
+        self.cols: Dict[str, List[Any]] = {k: [] for k in (
+            "name", "file", "line", "time", "app", "file_path", "class_name", "await")}
+
+    def run(self, root: Any) -> None:
+        stack = [(root, -1, 0)]
+        cols = self.cols
+        while stack:
+            frame, parent, slot = stack.pop()
+            me = len(self.parent)
+            self.parent.append(parent)
+            self.slot.append(slot)
+            if not isinstance(frame, dict):
+                raise self.error(me, f"a frame is a {type(frame).__name__}", "a frame object")
+            name = frame.get("function")
+            if not isinstance(name, str):
+                raise self.error(me, "the frame has no 'function' name", "a string 'function'")
+            time = frame.get("time")
+            if not _is_number(time):
+                raise self.error(me, f"'time' is {time!r}", "a number of seconds")
+            line = frame.get("line_no")
+            if line is not None and not (isinstance(line, int) and not isinstance(line, bool)):
+                raise self.error(me, f"'line_no' is {line!r}", "an integer line number")
+            await_time = frame.get("await_time")
+            if await_time is not None and not _is_number(await_time):
+                raise self.error(me, f"'await_time' is {await_time!r}", "a number of seconds")
+            cols["name"].append(name)
+            cols["file"].append(frame.get("file_path_short"))
+            cols["line"].append(-1 if line is None else line)
+            cols["time"].append(float(time))
+            cols["app"].append(frame.get("is_application_code"))
+            cols["file_path"].append(frame.get("file_path"))
+            cols["class_name"].append(frame.get("class_name"))
+            cols["await"].append(np.nan if await_time is None else float(await_time))
+            children = frame.get("children", [])
+            if not isinstance(children, list):
+                raise self.error(me, "'children' is not a list", "a list of frames")
+            for pos in range(len(children) - 1, -1, -1):
+                stack.append((children[pos], me, pos))
+
+    def error(self, node: int, problem: str, expected: str) -> ReadError:
+        parts = []
+        while node >= 0 and self.parent[node] >= 0:
+            parts.append(f".children[{self.slot[node]}]")
+            node = self.parent[node]
+        return ReadError(self.source, problem, position="root_frame" + "".join(reversed(parts)),
+                         expected=expected)
+
+    def build(self, metadata: Dict[str, Any]) -> RawProfile:
+        cols = self.cols
+        parent = np.asarray(self.parent, dtype=np.int64)
+        n = len(parent)
+        inc = np.asarray(cols["time"], dtype=float)
+        has_parent = parent >= 0
+        exc = inc - np.bincount(parent[has_parent], weights=inc[has_parent], minlength=n)
+        names = np.array(cols["name"], dtype=object)
+        line = np.asarray(cols["line"], dtype=np.int64)
+        values: Dict[str, Any] = {
+            "file": np.array(cols["file"], dtype=object),
+            "line": line if (line >= 0).all() else np.where(line >= 0, line, np.nan),
+            "time": exc,
+            "time (inc)": inc,
+            "is_application_code": np.array(cols["app"], dtype=object),
+            "file_path": np.array(cols["file_path"], dtype=object),
+        }
+        if any(c is not None for c in cols["class_name"]):
+            values["class_name"] = np.array(cols["class_name"], dtype=object)
+        exc_m, inc_m, pairs = ["time"], ["time (inc)"], {"time": "time (inc)"}
+        awaits = np.asarray(cols["await"], dtype=float)
+        if not np.isnan(awaits).all():
+            known = np.nan_to_num(awaits)
+            values["await time"] = awaits - np.bincount(
+                parent[has_parent], weights=known[has_parent], minlength=n)
+            values["await time (inc)"] = awaits
+            exc_m.append("await time")
+            inc_m.append("await time (inc)")
+            pairs["await time"] = "await time (inc)"
+        builder = ProfileBuilder(self.source)
+        nodes = builder.add_nodes(parent, {"type": np.full(n, "function", dtype=object),
+                                           "name": names}, columns={"name": names})
+        builder.add_rows(nodes, values)
+        return builder.build(exc_metrics=exc_m, inc_metrics=inc_m, inclusive_of=pairs,
+                             default_metric="time", metadata=metadata,
+                             columns=["name", "file", "line", "time", "time (inc)",
+                                      "is_application_code"])
+
+
+def _is_number(v: Any) -> bool:
+    t = type(v)
+    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
+
+
+def _sniff(path: Path, head: bytes) -> bool:
+    return looks_like_json(head, b"{") and b'"root_frame"' in head
+
+
+FORMAT = FormatInfo(
+    name="pyinstrument",
+    read=read_pyinstrument,
+    sniff=_sniff,
+    description="pyinstrument session JSON (pyinstrument -r json)",
+)

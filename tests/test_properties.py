@@ -1,0 +1,169 @@
+"""Property-based tests of the graph operations (hypothesis)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import gf_from_edges
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def forests(draw, max_nodes=25, names="abc", unique_siblings=False, dag=False):
+    n = draw(st.integers(1, max_nodes))
+    parent = [-1] + [draw(st.integers(-1 if i < 3 else 0, i - 1)) for i in range(1, n)]
+    if unique_siblings:
+        names_out = [f"n{i}" for i in range(n)]
+    else:
+        names_out = [draw(st.sampled_from(names)) for _ in range(n)]
+    times = [float(draw(st.integers(0, 50))) for _ in range(n)]
+    extra = []
+    if dag and n > 2:
+        for _ in range(draw(st.integers(0, 3))):
+            child = draw(st.integers(1, n - 1))
+            src = draw(st.integers(0, child - 1))
+            if src != parent[child]:
+                extra.append((src, child))
+    ranks = draw(st.sampled_from([0, 2]))
+    return gf_from_edges(names_out, parent, times, extra=extra, ranks=ranks)
+
+
+def reachable_sum(gf):
+    """Brute force: per node, the sum of time over distinct reachable nodes."""
+    g = gf.graph
+    time = gf.dataframe["time"].groupby(level="node").sum()
+    out = {}
+    for v in range(g.num_nodes):
+        seen, stack = {v}, [v]
+        while stack:
+            u = stack.pop()
+            for c in g.children_of(u).tolist():
+                if c not in seen:
+                    seen.add(c)
+                    stack.append(c)
+        out[v] = float(time.loc[sorted(seen)].sum())
+    return out
+
+
+@SETTINGS
+@given(forests(dag=True), st.data())
+def test_squash_conserves_exclusive_totals(gf, data):
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=len(gf.dataframe),
+                                       max_size=len(gf.dataframe))))
+    if not mask.any():
+        mask[0] = True
+    out = gf.filter(mask)
+    assert out.dataframe["time"].sum() == gf.dataframe["time"][mask].sum()
+    assert out.graph.num_nodes == out.dataframe.index.get_level_values("node").nunique()
+
+
+@SETTINGS
+@given(forests(), st.data())
+def test_after_squash_inclusive_is_exclusive_plus_children(gf, data):
+    # keep whole nodes (every rank), so every kept node has all its rows
+    n = gf.graph.num_nodes
+    keep = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    keep[0] = True
+    out = gf.filter(keep[gf.dataframe.index.get_level_values("node")])
+    df = out.dataframe
+    g = out.graph
+    levels = [lv for lv in df.index.names if lv != "node"]
+    for key, row in df.iterrows():
+        node = key[0] if levels else key
+        rest = tuple(key[1:]) if levels else ()
+        kids = g.children_of(node).tolist()
+        inc = df["time (inc)"]
+        child_inc = sum(inc.loc[(c,) + rest if levels else c] for c in kids)
+        assert row["time (inc)"] == pytest.approx(row["time"] + child_inc)
+
+
+@SETTINGS
+@given(forests(dag=True))
+def test_inclusive_counts_each_reachable_node_once(gf):
+    single = gf.drop_index_levels(np.sum).update_inclusive_columns()
+    expected = reachable_sum(single)
+    got = single.dataframe["time (inc)"].to_dict()
+    assert got == pytest.approx(expected)
+
+
+def call_paths(gf):
+    return {tuple(n.frame["name"] for n in node.path()) for node in gf.graph.traverse()}
+
+
+def same_levels(a, b):
+    return list(a.dataframe.index.names) == list(b.dataframe.index.names)
+
+
+@SETTINGS
+@given(forests(), forests())
+def test_add_then_sub_gives_back_the_left_operand(a, b):
+    if not same_levels(a, b):
+        return
+    result = a.add(b, fill_value=0).sub(b, fill_value=0)
+    u, _ = a.unify(b)
+    left_rows = u.dataframe[u.dataframe.get("_missing_node", 0) != 2] if "_missing_node" in \
+        u.dataframe.columns else u.dataframe
+    back = result.dataframe.loc[left_rows.index, "time"]
+    assert back.tolist() == pytest.approx(left_rows["time"].tolist())
+    others = result.dataframe.drop(index=left_rows.index)
+    assert (others["time"] == 0).all()
+
+
+@SETTINGS
+@given(forests(), forests())
+def test_unify_is_deterministic_and_holds_both_path_sets(a, b):
+    if not same_levels(a, b):
+        return
+    ua, ub = a.unify(b)
+    again, _ = a.unify(b)
+    assert ua.graph == again.graph
+    pd.testing.assert_frame_equal(ua.dataframe, again.dataframe)
+    assert call_paths(ua) == call_paths(a) | call_paths(b)
+
+
+@SETTINGS
+@given(forests(unique_siblings=True))
+def test_always_true_filter_returns_an_equal_graphframe(gf):
+    out = gf.filter(lambda row: True)
+    assert out.graph == gf.graph
+    pd.testing.assert_frame_equal(out.dataframe, gf.dataframe)
+    out2 = gf.filter(np.ones(len(gf.dataframe), dtype=bool))
+    pd.testing.assert_frame_equal(out2.dataframe, gf.dataframe)
+
+
+def snapshot(gf):
+    return (gf.dataframe.copy(deep=True), gf.graph.parent.copy(), gf.graph.child_idx.copy(),
+            list(gf.exc_metrics), list(gf.inc_metrics), dict(gf.metadata))
+
+
+def assert_unchanged(gf, snap):
+    df, parent, kids, exc, inc, meta = snap
+    pd.testing.assert_frame_equal(gf.dataframe, df)
+    assert np.array_equal(gf.graph.parent, parent) and np.array_equal(gf.graph.child_idx, kids)
+    assert (gf.exc_metrics, gf.inc_metrics, gf.metadata) == (exc, inc, meta)
+
+
+@SETTINGS
+@given(forests(dag=True), forests())
+def test_no_operation_mutates_its_inputs(a, b):
+    sa, sb = snapshot(a), snapshot(b)
+    a.filter(np.ones(len(a.dataframe), dtype=bool))
+    a.squash()
+    a.update_inclusive_columns()
+    a.generate_exclusive_columns()
+    a.drop_index_levels()
+    a.groupby_aggregate("name", "sum")
+    if same_levels(a, b):
+        a.unify(b)
+        a + b
+        a.sub(b, fill_value=0)
+        a * b
+        a / b
+    a.tree()
+    a.to_literal()
+    assert_unchanged(a, sa)
+    assert_unchanged(b, sb)
