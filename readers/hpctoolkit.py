@@ -36,7 +36,8 @@ import pandas as pd
 
 from .errors import ReadError
 from .hpctoolkit_common import (ProgressArg, Progress, assemble, basename, is_inclusive_name,
-                                metric_display_name, row_index, select_names)
+                                level_column, metric_display_name, row_index,
+                                select_names)
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .hpctoolkit_summary import summary_profile
 from .hpctoolkit_xml import CallingContextTree, int_column, parse_experiment_xml
@@ -119,9 +120,9 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     count = len(nodes["parent"])
     if blocks:
         rows: Dict[str, Any] = {"node": row_index(count, len(blocks)),
-                                "rank": np.repeat(np.array([b.rank for b in blocks], np.int32), count)}
+                                "rank": level_column([b.rank for b in blocks], count)}
         if "thread" in levels:
-            rows["thread"] = np.repeat(np.array([b.thread for b in blocks], np.int32), count)
+            rows["thread"] = level_column([b.thread for b in blocks], count)
         rows.update(_read_values(blocks, declared, chosen, nodes, xml_line, xml_path, progress))
     else:
         rows, levels = {"node": row_index(count, 1)}, ()

@@ -122,6 +122,14 @@ def row_index(count: int, blocks: int) -> np.ndarray:
     return np.tile(np.arange(count, dtype=dtype), blocks)
 
 
+def level_column(values: Sequence[int], count: int) -> np.ndarray:
+    """One rank/thread value per block repeated ``count`` times, in the smallest int type."""
+    values = np.asarray(values, dtype=np.int64)
+    dtype = np.int16 if not len(values) or (values.min() >= -2**15 and values.max() < 2**15) \
+        else np.int32 if values.max() < 2**31 else np.int64
+    return np.repeat(values.astype(dtype), count)
+
+
 def assemble(source: Any, parent: np.ndarray, frames: Dict[str, Any], columns: Dict[str, Any],
              rows: Dict[str, Any], levels: Sequence[str], *, exc: Sequence[str],
              inc: Sequence[str], pairs: Dict[str, str], default: Optional[str],

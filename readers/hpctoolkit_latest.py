@@ -30,7 +30,8 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 
 from .errors import ReadError
-from .hpctoolkit_common import ProgressArg, Progress, assemble, row_index, select_names
+from .hpctoolkit_common import (ProgressArg, Progress, assemble, level_column, row_index,
+                                select_names)
 from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
 from .hpctoolkit_profiledb import ProfileDb, identity_table
 from .profile import RawProfile
@@ -90,7 +91,7 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
                "file": nodes["file"], "line": nodes["line"], "module": nodes["module"]}
     count = len(nodes["ctx_id"])
     rows: Dict[str, Any] = {"node": row_index(count, len(profiles))}
-    rows.update({k: np.repeat(np.asarray(v, dtype=np.int32), count) for k, v in level_values.items()})
+    rows.update({k: level_column(v, count) for k, v in level_values.items()})
     rows.update(values)
     names = [c for c in chosen]
     inc = [c for c in names if plan[c]["inclusive"]]

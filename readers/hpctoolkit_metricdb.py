@@ -164,7 +164,8 @@ def read_header(fh, block: Block) -> Tuple[int, int, str]:
 
 
 def read_block(block: Block, nodes: int, metrics: int) -> np.ndarray:
-    """Values of one block as a native ``(nodes, metrics)`` float64 array.
+    """Values of one block as a ``(nodes, metrics)`` float64 array in the file's byte order
+    (converted when copied out, so a block never exists twice).
 
     ``nodes``/``metrics`` are what the first block declared; every block must agree.
     """
@@ -184,7 +185,7 @@ def read_block(block: Block, nodes: int, metrics: int) -> np.ndarray:
         raise ReadError(block.path, f"only {len(values)} of {n * m} values could be read",
                         position=f"byte {block.offset + HEADER_SIZE + 8 * len(values)}",
                         expected=f"{n * m} float64 values")
-    return values.reshape(n, m).astype(np.float64, copy=False)
+    return values.reshape(n, m)
 
 
 def metricdb_values(path: Any) -> np.ndarray:
@@ -204,7 +205,7 @@ def metricdb_values(path: Any) -> np.ndarray:
     block = Block(path, 0, 0, 0, path.stat().st_size)
     with open(path, "rb") as fh:
         n, m, _ = read_header(fh, block)
-    return read_block(block, n, m)
+    return read_block(block, n, m).astype(np.float64)
 
 
 def first_shape(block: Block) -> Tuple[int, int]:
