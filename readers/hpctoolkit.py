@@ -282,6 +282,9 @@ def _select_ranks(blocks: List[Block], ranks: Optional[Iterable[int]], directory
     if ranks is None:
         return blocks
     wanted = {int(r) for r in ([ranks] if isinstance(ranks, int) else ranks)}
+    if not wanted:
+        raise ReadError(directory, "the ranks option selects no rank", position="ranks option",
+                        expected="at least one rank")
     have = sorted({b.rank for b in blocks})
     missing = sorted(wanted.difference(have))
     if missing:

@@ -163,6 +163,9 @@ def _profiles(pdb: ProfileDb, meta: MetaDb, ranks, directory: Path):
         keys.append((row.get("rank", 0), thread or 0))
     if ranks is not None:
         wanted = {int(r) for r in ([ranks] if isinstance(ranks, int) else ranks)}
+        if not wanted:
+            raise ReadError(directory, "the ranks option selects no rank", position="ranks option",
+                            expected="at least one rank")
         have = sorted({k[0] for k in keys})
         missing = sorted(wanted.difference(have))
         if missing:

@@ -134,6 +134,8 @@ def test_ranks_option_and_progress(tmp_path):
                     (2, 4, "metric files"), (3, 4, "metric files"), (4, 4, "metric files")]
     with pytest.raises(ReadError, match=r"rank\(s\) \[7\] not in the database .*ranks among \[0, 1, 2\]"):
         read_hpctoolkit(db, ranks=[7])
+    with pytest.raises(ReadError, match=r"ranks option: the ranks option selects no rank"):
+        read_hpctoolkit(db, ranks=[])
 
 
 def test_progress_bar_on_stderr(tmp_path, capsys):
