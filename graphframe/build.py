@@ -22,7 +22,8 @@ def parts_from_raw(raw: RawProfile) -> Dict[str, Any]:
     Node ids are renumbered into graphframe's pre-order; the dataframe is
     indexed by ``node`` (then the profile's index levels) and sorted.
     """
-    raw.validate()
+    if not raw.validated:  # readers validate when they build; never twice
+        raw.validate()
     ids = raw.nodes[NODE].to_numpy().astype(INT, copy=False)
     lookup = _IdLookup(ids)
     parent = lookup(raw.nodes[PARENT].to_numpy().astype(INT, copy=False))

@@ -98,6 +98,8 @@ class RawProfile:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     ordered: bool = False
     columns: Optional[Tuple[str, ...]] = None
+    #: set by a successful :meth:`validate`; tables must not change afterwards
+    validated: bool = field(default=False, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ views
     @property
@@ -153,6 +155,7 @@ class RawProfile:
                            f"edge {col}", allow_root=False)
         _check_acyclic_parents(ids, position, src)
         _check_metrics(self, ids, src)
+        object.__setattr__(self, "validated", True)
         return self
 
 
