@@ -56,7 +56,9 @@ class ColumnData:
             self.codes = None
             self.uniques: List[Any] = []
         else:
-            codes, uniques = pd.factorize(series, use_na_sentinel=True)
+            values = series if isinstance(dtype, pd.CategoricalDtype) else \
+                series.to_numpy(dtype=object)  # python strings: the fastest hash path
+            codes, uniques = pd.factorize(values, use_na_sentinel=True)
             self.codes = np.asarray(codes, dtype=np.int64)
             self.uniques = list(uniques)
             self.values = None

@@ -19,7 +19,7 @@ COMPARISON_PREFIXES = ("<", ">", "==", ">=", "<=", "<>", "!=")
 _OPERATOR = re.compile(r"\s*(==|!=|<>|<=|>=|<|>)\s*")
 _NUMBER = re.compile(
     r"([+-]?)(?:(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
-    r"|(?:np\.|numpy\.)?(nan|inf|infinity))\s*$",
+    r"|(?:np\.|numpy\.)?(nan|inf|infinity)\b)\s*",
     re.IGNORECASE)
 
 
@@ -49,9 +49,9 @@ def parse_comparison(text: str) -> Tuple[str, float]:
     >>> parse_comparison("> 1 or True")
     Traceback (most recent call last):
     ...
-    graphframe.query.errors.QuerySyntaxError: a comparison needs a number after the operator at line 1, column 3 (expected a number such as 2, -1.5e3, nan, inf)
+    graphframe.query.errors.QuerySyntaxError: unexpected text after the number of a comparison at line 1, column 5 (expected end of the comparison)
       > 1 or True
-        ^
+          ^
     """
     op_match = _OPERATOR.match(text)
     if op_match is None:
@@ -64,6 +64,9 @@ def parse_comparison(text: str) -> Tuple[str, float]:
     if num is None:
         raise QuerySyntaxError("a comparison needs a number after the operator", text,
                                op_match.end(), ("a number such as 2, -1.5e3, nan, inf",))
+    if num.end() != len(rest):
+        raise QuerySyntaxError("unexpected text after the number of a comparison", text,
+                               op_match.end() + num.end(), ("end of the comparison",))
     sign, digits, special = num.groups()
     if digits is not None:
         value = float(digits)

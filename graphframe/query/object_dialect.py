@@ -23,7 +23,7 @@ from typing import Any, List, Mapping, Tuple
 
 from .atoms import Atom
 from .comparison import parse_comparison
-from .errors import InvalidQueryFilter, InvalidQueryPath
+from .errors import InvalidQueryFilter, InvalidQueryPath, QuerySyntaxError
 from .predicates import CallablePredicate, Predicate, true_predicate
 
 Step = Tuple[str, Any]      # ("." or "*", predicate)
@@ -84,6 +84,8 @@ def compile_object_query(query: Any, multi_index_mode: str = "off") -> List[Step
     for position, element in enumerate(query):
         try:
             steps.extend(_element_steps(element, multi_index_mode))
+        except QuerySyntaxError:
+            raise
         except (InvalidQueryPath, InvalidQueryFilter) as exc:
             raise type(exc)(f"query node {position}: {exc}") from exc
     if not steps:
