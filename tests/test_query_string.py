@@ -140,7 +140,8 @@ def test_tuple_column_keys():
 def test_where_is_a_condition_on_the_whole_path():
     gf = spec_tree()
     # an OR across two nodes: paths where either side holds. Hatchet drops the
-    # OR between conditions of different nodes and ANDs them (b -> d only).
+    # OR between conditions of different nodes and ANDs them (here: nothing,
+    # verified with Hatchet 2026.2.0).
     text = 'MATCH (p)->(q) WHERE p."name" = "b" OR q."name" = "f"'
     assert ids(gf, text) == [1, 2, 3, 5, 7]
     assert ids(gf, [{"name": "b"}, "."]) == [1, 2, 3]

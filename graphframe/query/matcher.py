@@ -46,8 +46,10 @@ class Structure:
 
     @property
     def size(self) -> np.ndarray:
+        """Subtree sizes of a forest: last descendant (pointer jumping) - id + 1."""
         if self._size is None:
-            self._size = np.asarray(self.graph.subtree_sizes(), dtype=INT)
+            self._size = _last_descendant(self.parent, self.nonroot) - \
+                np.arange(self.n, dtype=INT) + 1
         return self._size
 
     # -------------------------------------------------------- one edge step
@@ -114,6 +116,24 @@ class Structure:
         out = np.zeros(self.n, dtype=bool)
         out[members[found]] = True
         return out
+
+
+def _last_descendant(parent: np.ndarray, nonroot: np.ndarray) -> np.ndarray:
+    """Last descendant in pre-order of every node of a forest (itself for a leaf).
+
+    Follows "last child" pointers by pointer jumping: O(n log depth), so deep
+    chains cost a few passes, not one pass per level.
+    """
+    n = len(parent)
+    ptr = np.arange(n, dtype=INT)
+    np.maximum.at(ptr, parent[nonroot], nonroot)
+    todo = np.flatnonzero(ptr != np.arange(n))
+    while len(todo):
+        nxt = ptr[ptr[todo]]
+        moved = nxt != ptr[todo]
+        ptr[todo] = nxt
+        todo = todo[moved]
+    return ptr
 
 
 def _jump(parent: np.ndarray, stop: np.ndarray, active: np.ndarray) -> np.ndarray:
