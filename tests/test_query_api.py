@@ -190,6 +190,8 @@ def test_multi_index_callables_get_the_node_rows():
 
     assert ids(gf, [pred]) == [2, 3]
     assert seen == [2, 2, 2, 2]
+    # as in Hatchet, the rows' node level holds Nodes
+    assert ids(gf, [lambda rows: rows.index.get_level_values("node")[0]._depth == 1]) == [1, 2]
 
 
 def test_nodes_without_rows():

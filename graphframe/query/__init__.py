@@ -57,6 +57,20 @@ def matched_nodes(gf: Any, query: Any, multi_index_mode: str = "off") -> np.ndar
     multi_index_mode : {"off", "all", "any"}
         For lists and strings: how the rows of a node with rank/thread rows
         combine ("any" row / "all" rows satisfy a node's conditions).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 node ids, ascending (pre-order).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> matched_nodes(gf, [{"name": "b"}, "*"]).tolist()
+    [1, 2]
+    >>> matched_nodes(gf, "MATCH (p) WHERE p IS LEAF").tolist()
+    [2, 3]
     """
     q = coerce_query(query, multi_index_mode)
     return np.flatnonzero(Session(gf.graph, gf.dataframe).mask(q)).astype(np.int64)

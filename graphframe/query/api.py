@@ -299,7 +299,13 @@ def _build_where(text: str, tree: MatchQuery, where: Any, mode: str) -> QueryBas
 
 
 def coerce_query(query: Any, multi_index_mode: str = "off") -> QueryBase:
-    """A query object from a query object, an object-dialect list or a query string."""
+    """A query object from a query object, an object-dialect list or a query string.
+
+    Examples
+    --------
+    >>> type(coerce_query([{"name": "a"}])).__name__, type(coerce_query("MATCH (p)")).__name__
+    ('ObjectQuery', 'StringQuery')
+    """
     if isinstance(query, QueryBase):
         return query
     if isinstance(query, list):

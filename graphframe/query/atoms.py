@@ -58,7 +58,17 @@ Term = Tuple[Literal, ...]           # AND of literals
 
 
 def check_mode(multi_index_mode: str) -> str:
-    """Validate ``multi_index_mode`` ("off", "all" or "any")."""
+    """Validate ``multi_index_mode`` ("off", "all" or "any").
+
+    Examples
+    --------
+    >>> check_mode("any")
+    'any'
+    >>> check_mode("most")
+    Traceback (most recent call last):
+    ...
+    graphframe.query.errors.InvalidQueryFilter: multi_index_mode must be one of 'off', 'all', 'any', not 'most'
+    """
     if multi_index_mode not in MODES:
         raise InvalidQueryFilter(
             f"multi_index_mode must be one of {', '.join(map(repr, MODES))}, "
@@ -67,7 +77,14 @@ def check_mode(multi_index_mode: str) -> str:
 
 
 def row_table(row: Any) -> Tuple[pd.DataFrame, Any, bool]:
-    """A single row / one node's rows as ``(table, node or None, multi)``."""
+    """A single row / one node's rows as ``(table, node or None, multi)``.
+
+    Examples
+    --------
+    >>> table, node, multi = row_table({"name": "MPI_Send", "time": 2.0})
+    >>> table.to_dict("records"), node, multi
+    ([{'name': 'MPI_Send', 'time': 2.0}], None, False)
+    """
     if isinstance(row, pd.DataFrame):
         node = None
         if "node" in (row.index.names or []) and len(row):
@@ -82,7 +99,14 @@ def row_table(row: Any) -> Tuple[pd.DataFrame, Any, bool]:
 
 
 def node_properties(node: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(depth, node id, is leaf) of one node view as 1-element arrays."""
+    """(depth, node id, is leaf) of one node view as 1-element arrays.
+
+    Examples
+    --------
+    >>> from graphframe import Graph
+    >>> [a.tolist() for a in node_properties(Graph.from_lists(("a", "b")).node(1))]
+    [[1], [1], [True]]
+    """
     try:
         depth = int(getattr(node, "depth", None) if hasattr(node, "depth") else node._depth)
         nid = int(getattr(node, "_hatchet_nid", node))

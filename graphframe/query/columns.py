@@ -22,7 +22,14 @@ from .errors import InvalidQueryFilter
 
 
 def resolve_column(df: pd.DataFrame, key: Any) -> Optional[pd.Series]:
-    """The column ``key`` names, or None. ``("name",)`` means ``"name"`` (Hatchet)."""
+    """The column ``key`` names, or None. ``("name",)`` means ``"name"`` (Hatchet).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"name": ["a"], "time": [1.0]})
+    >>> resolve_column(df, ("name",)).tolist(), resolve_column(df, "missing")
+    (['a'], None)
+    """
     if isinstance(key, list):
         key = tuple(key)
     if isinstance(key, tuple) and len(key) == 1 and key not in df.columns:
@@ -214,7 +221,17 @@ def _split_values(uniques: List[Any], key: Any) -> Tuple[list, list]:
 
 
 def compile_regex(pattern: str) -> "re.Pattern[str]":
-    """Compile a user regex, reporting errors as :class:`InvalidQueryFilter`."""
+    """Compile a user regex, reporting errors as :class:`InvalidQueryFilter`.
+
+    Examples
+    --------
+    >>> compile_regex("MPI_.*").fullmatch("MPI_Send") is not None
+    True
+    >>> compile_regex("(a")
+    Traceback (most recent call last):
+    ...
+    graphframe.query.errors.InvalidQueryFilter: bad regular expression '(a': missing ), unterminated subpattern at position 0
+    """
     try:
         return re.compile(pattern)
     except re.error as exc:

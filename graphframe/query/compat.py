@@ -60,7 +60,15 @@ class QueryMatcher(Query):
 
 
 class CypherQuery(QueryBase):
-    """Hatchet's older name for a string-dialect query (braced compounds allowed)."""
+    """Hatchet's older name for a string-dialect query (braced compounds allowed).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> [int(n) for n in CypherQuery("{MATCH (p) WHERE p IS LEAF} OR {MATCH (p)->(q)}").apply(gf)]
+    [0, 1, 2, 3]
+    """
 
     def __init__(self, cypher_query: str, multi_index_mode: str = "off") -> None:
         self.true_query = parse_string_dialect(cypher_query, multi_index_mode)

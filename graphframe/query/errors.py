@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Sequence
 
 from ..errors import GraphframeError
 
@@ -70,6 +70,9 @@ class QuerySyntaxError(InvalidQueryPath, InvalidQueryFilter):
         self.column = self.position - (before.rfind("\n") + 1) + 1
         super().__init__(self._message())
 
+    def __reduce__(self):
+        return (type(self), (self.problem, self.text, self.position, self.expected))
+
     def _message(self) -> str:
         where = f" at line {self.line}, column {self.column}"
         wanted = f" (expected {', '.join(self.expected)})" if self.expected else ""
@@ -78,9 +81,3 @@ class QuerySyntaxError(InvalidQueryPath, InvalidQueryFilter):
         caret = " " * (self.column - 1) + "^"
         return f"{self.problem}{where}{wanted}\n  {src}\n  {caret}"
 
-
-def describe_token(text: str, start: int, end: Optional[int]) -> str:
-    """Quote the token at ``text[start:end]`` for an error message."""
-    if start >= len(text):
-        return "end of query"
-    return repr(text[start:end if end is not None else start + 1])

@@ -43,6 +43,15 @@ class EvalContext:
         called only when a condition needs them.
     node_view : callable, optional
         ``node_view(i)`` -> the object user callables see as the node.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> from graphframe.query.object_dialect import dict_predicate
+    >>> gf = GraphFrame.from_lists(("main", ("MPI_Send", "x"), "MPI_Recv"))
+    >>> ctx = EvalContext.for_graph(gf.graph, gf.dataframe)
+    >>> ctx.node_mask(dict_predicate({"name": "MPI_.*"})).tolist()
+    [False, True, True, False]
     """
 
     def __init__(self, dataframe: pd.DataFrame, node_of_row: np.ndarray, num_nodes: int,
@@ -158,8 +167,7 @@ class EvalContext:
         if not len(self.df):
             return out
         if self.multi:
-            grouped = self.df.groupby(level="node", sort=False)
-            for node, sub in grouped:
+            for node, sub in self._with_node_views().groupby(level="node", sort=False):
                 out[int(node)] = bool(func(sub))
             return out
         rows = self._vectorised_call(func)
@@ -168,6 +176,17 @@ class EvalContext:
                                dtype=bool, count=len(self.df))
         out[self.node_of_row[rows]] = True
         return out
+
+    def _with_node_views(self) -> pd.DataFrame:
+        """The table with Node objects in its ``node`` level (Hatchet's rows hold Nodes)."""
+        index = self.df.index
+        if self.node_view is None or "node" not in index.names:
+            return self.df
+        level = index.names.index("node")
+        values = index.levels[level]
+        views = np.empty(len(values), dtype=object)
+        views[:] = [self.node_view(v) for v in values.tolist()]
+        return self.df.set_axis(index.set_levels(pd.Index(views, dtype=object), level=level))
 
     def _row(self, i: int) -> pd.Series:
         row = self.df.iloc[i]

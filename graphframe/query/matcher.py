@@ -34,7 +34,15 @@ INT = np.int64
 
 
 class Structure:
-    """The arrays of one graph that matching needs (edges, subtree ranges)."""
+    """The arrays of one graph that matching needs (edges, subtree ranges).
+
+    Examples
+    --------
+    >>> from graphframe import Graph
+    >>> s = Structure(Graph.from_lists(("a", ("b", "c"), "d")))
+    >>> s.size.tolist(), s.child_any(np.array([False, False, True, False])).tolist()
+    ([4, 2, 1, 1], [False, True, False, False])
+    """
 
     def __init__(self, graph) -> None:
         self.graph = graph

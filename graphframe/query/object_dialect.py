@@ -53,7 +53,13 @@ def expand(quantifier: Any, predicate: Any) -> List[Step]:
 
 
 def as_predicate(spec: Any, multi_index_mode: str) -> Any:
-    """A predicate from a dict of conditions, a callable, a compiled predicate or None."""
+    """A predicate from a dict of conditions, a callable, a compiled predicate or None.
+
+    Examples
+    --------
+    >>> as_predicate({"name": "a"}, "off"), as_predicate(None, "off")
+    (Predicate(Atom(column name object 'a')), Predicate(True))
+    """
     if spec is None:
         return true_predicate(multi_index_mode)
     if isinstance(spec, (Predicate, CallablePredicate)):

@@ -75,7 +75,13 @@ TRUE_TERMS: Tuple[Term, ...] = ((),)
 
 
 def true_predicate(multi_index_mode: str = "off") -> Predicate:
-    """The predicate of a bare quantifier: every node satisfies it."""
+    """The predicate of a bare quantifier: every node satisfies it.
+
+    Examples
+    --------
+    >>> true_predicate()({"anything": 1})
+    True
+    """
     return Predicate(TRUE_TERMS, multi_index_mode)
 
 
@@ -84,6 +90,12 @@ class CallablePredicate:
 
     Evaluated per node unless one call on the whole table gives a boolean
     Series aligned with the rows (checked against per-row calls on a sample).
+
+    Examples
+    --------
+    >>> p = CallablePredicate(lambda row: row["time"] > 1)
+    >>> p({"time": 2.0})
+    True
     """
 
     def __init__(self, func: Callable[[Any], Any], multi_index_mode: str = "off") -> None:
