@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 
 from ..node import Node
-from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery, NegationQuery,
-                  Query, QueryBase, coerce_query, parse_string_dialect)
+from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery,
+                  ExclusiveDisjunctionQuery, NegationQuery, Query, QueryBase, coerce_query,
+                  parse_string_dialect)
 from .errors import InvalidQueryPath
 from .object_dialect import compile_object_query
 from .session import Session
