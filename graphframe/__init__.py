@@ -19,6 +19,9 @@ from .frame import Frame
 from .graph import Graph
 from .graphframe import GraphFrame
 from .node import Node
+from .query import (ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery,
+                    NegationQuery, ObjectQuery, Query, QueryMatcher, StringQuery,
+                    parse_string_dialect)
 
 
 def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
@@ -51,7 +54,10 @@ def formats() -> list:
 
 
 __all__ = [
+    "ConjunctionQuery",
+    "DisjunctionQuery",
     "EmptyFilter",
+    "ExclusiveDisjunctionQuery",
     "Frame",
     "Graph",
     "GraphFrame",
@@ -59,10 +65,16 @@ __all__ = [
     "InvalidFilter",
     "MetricError",
     "MultiplePathError",
+    "NegationQuery",
     "Node",
+    "ObjectQuery",
+    "Query",
+    "QueryMatcher",
     "ReadError",
+    "StringQuery",
     "UnknownFormatError",
     "__version__",
     "formats",
+    "parse_string_dialect",
     "read",
 ]

@@ -35,6 +35,7 @@ from .ops import aggregate, arithmetic, inclusive
 from .ops import filter as filtering
 from .ops import squash as squashing
 from .ops import union
+from .query import matched_nodes
 from .render.tree import render_tree
 
 
@@ -386,8 +387,22 @@ class GraphFrame:
         return aggregate.groupby_aggregate(self, groupby_function, agg_function)
 
     # ---- query language methods (issue 7) ----
+    def query(self, query: Any, multi_index_mode: str = "off") -> List[Any]:
+        """The nodes on any call path matching ``query``, in pre-order.
 
+        ``query`` is an object-dialect list, a string-dialect query or a query
+        object (see ``docs/query.md``); ``gf.filter(query)`` keeps their rows.
 
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("MPI_Send", "ibv_post"), ("solve", "MPI_Recv")))
+        >>> [n.frame["name"] for n in gf.query([{"name": "MPI_.*"}, "*"])]
+        ['MPI_Send', 'ibv_post', 'MPI_Recv']
+        >>> gf.filter('MATCH (p)->(q) WHERE p."name" = "solve"').dataframe["name"].tolist()
+        ['solve', 'MPI_Recv']
+        """
+        ids = matched_nodes(self, query, multi_index_mode=multi_index_mode)
+        return [self.graph.node(int(i)) for i in ids]
 
     # ---- end of query language methods ----
 

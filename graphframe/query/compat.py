@@ -1,0 +1,149 @@
+"""Hatchet's older query names: QueryMatcher, CypherQuery, AndQuery, ... and QueryEngine.
+
+Hatchet keeps them (deprecated) next to the newer classes; here they are
+thin subclasses of the same machinery, without deprecation warnings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Union
+
+import numpy as np
+import pandas as pd
+
+from ..node import Node
+from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery,
+                  ExclusiveDisjunctionQuery, NegationQuery, Query, QueryBase, coerce_query,
+                  parse_string_dialect)
+from .errors import InvalidQueryPath
+from .object_dialect import compile_object_query
+from .session import Session
+
+AbstractQuery = QueryBase
+NaryQuery = CompoundQuery
+
+
+class QueryMatcher(Query):
+    """Hatchet's classic query builder: ``QueryMatcher().match(...).rel(...)``.
+
+    ``QueryMatcher(path_list)`` compiles an object-dialect list directly.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> q = QueryMatcher().match(".", lambda row: row["name"] == "a").rel("*")
+    >>> [n.frame["name"] for n in q.apply(gf)]
+    ['a', 'b', 'c', 'd']
+    """
+
+    def __init__(self, query: Any = None, multi_index_mode: str = "off") -> None:
+        super().__init__(multi_index_mode)
+        if query is None:
+            return
+        if not isinstance(query, list):
+            raise InvalidQueryPath("QueryMatcher takes an object-dialect query (a list)")
+        self.query_pattern = compile_object_query(query, self.multi_index_mode)
+
+    def match(self, wildcard_spec: Union[str, int] = ".", filter_func: Any = None
+              ) -> "QueryMatcher":
+        """Start the path with one query node."""
+        super().match(wildcard_spec, filter_func)
+        return self
+
+    def rel(self, wildcard_spec: Union[str, int] = ".", filter_func: Any = None
+            ) -> "QueryMatcher":
+        """Append a query node."""
+        super().rel(wildcard_spec, filter_func)
+        return self
+
+    relation = rel
+
+
+class CypherQuery(QueryBase):
+    """Hatchet's older name for a string-dialect query (braced compounds allowed).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> [int(n) for n in CypherQuery("{MATCH (p) WHERE p IS LEAF} OR {MATCH (p)->(q)}").apply(gf)]
+    [0, 1, 2, 3]
+    """
+
+    def __init__(self, cypher_query: str, multi_index_mode: str = "off") -> None:
+        self.true_query = parse_string_dialect(cypher_query, multi_index_mode)
+
+    def _node_mask(self, session: Session) -> np.ndarray:
+        return session.mask(self.true_query)
+
+
+def parse_cypher_query(cypher_query: str) -> CypherQuery:
+    """Hatchet's older entry point for string queries."""
+    return CypherQuery(cypher_query)
+
+
+class AndQuery(ConjunctionQuery):
+    """Older name of :class:`ConjunctionQuery`."""
+
+
+class OrQuery(DisjunctionQuery):
+    """Older name of :class:`DisjunctionQuery`."""
+
+
+class XorQuery(ExclusiveDisjunctionQuery):
+    """Older name of :class:`ExclusiveDisjunctionQuery`."""
+
+
+class NotQuery(NegationQuery):
+    """Older name of :class:`NegationQuery`."""
+
+
+IntersectionQuery = AndQuery
+UnionQuery = OrQuery
+SymDifferenceQuery = XorQuery
+
+
+class QueryEngine:
+    """Hatchet's engine object: ``QueryEngine().apply(query, graph, dataframe)``.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> [int(n) for n in QueryEngine().apply([{"depth": -1}], gf.graph, gf.dataframe)]
+    [2, 3]
+    """
+
+    def reset_cache(self) -> None:
+        """Nothing to reset: every ``apply`` evaluates from scratch."""
+
+    def apply(self, query: Any, graph: Any, dframe: pd.DataFrame) -> List[Node]:
+        """The matched nodes, in pre-order."""
+        ids = np.flatnonzero(Session(graph, dframe).mask(coerce_query(query)))
+        return [Node(int(i), graph) for i in ids]
+
+
+def is_hatchet_query(query_obj: Any) -> bool:
+    """Whether ``query_obj`` is a query object (of this package)."""
+    return isinstance(query_obj, QueryBase)
+
+
+def combine_via_conjunction(query0: Any, query1: Any) -> ConjunctionQuery:
+    """``query0 & query1``."""
+    return ConjunctionQuery(query0, query1)
+
+
+def combine_via_disjunction(query0: Any, query1: Any) -> DisjunctionQuery:
+    """``query0 | query1``."""
+    return DisjunctionQuery(query0, query1)
+
+
+def combine_via_exclusive_disjunction(query0: Any, query1: Any) -> ExclusiveDisjunctionQuery:
+    """``query0 ^ query1``."""
+    return ExclusiveDisjunctionQuery(query0, query1)
+
+
+def negate_query(query: Any) -> NegationQuery:
+    """``~query``."""
+    return NegationQuery(query)
