@@ -26,6 +26,7 @@ HEAD_BYTES = 4096
 READER_MODULES = (
     "readers.literal",
     "readers.hatchet_json",
+    "readers.caliper_json",
 )
 
 

@@ -1,0 +1,313 @@
+"""Caliper json-split (``cali-query -q "... format json-split"``, ``output.format=json-split``).
+
+::
+
+    {"data": [[0, 0, 0.0021, 0], ...],            # one row per Caliper record
+     "columns": ["Node order", "mpi.rank", "time", "path"],
+     "column_metadata": [{"is_value": true, "attribute.alias": "Node order"}, ...],
+     "nodes": [{"label": "main", "column": "path"},
+               {"label": "solve", "column": "path", "parent": 0}],
+     "cali.caliper.version": "2.15.0", ...}        # any other key: run metadata
+
+Value columns hold numbers (or text for string attributes); the other columns
+hold indices into ``nodes``. The hierarchy is ``source.function#callpath.address``
+when present, else ``path``; rows without a hierarchy entry (time outside every
+annotated region) belong to no node and are dropped, as in Hatchet.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES,
+                            SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
+from .caliper_records import Hierarchy, RecordTable, forest_depth, to_raw_profile
+from .errors import ReadError
+from .jsonfile import load_json, loads_json
+from .profile import RawProfile
+from .registry import FormatInfo, looks_like_json
+
+INT = np.int64
+SECTIONS = ("data", "columns", "column_metadata", "nodes")
+
+
+def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
+    """Read a Caliper json-split file (a path or an open text/binary stream).
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The file, or a stream whose ``read()`` returns the JSON text.
+    node_ordering : bool
+        Order siblings by the file's ``Node order`` column when it has one
+        (Caliper's first-seen order); otherwise, and when False, siblings are
+        ordered by frame like every other reader.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> doc = {"data": [[0, 2.0, 0], [1, 1.0, 1]],
+    ...        "columns": ["Node order", "time", "path"],
+    ...        "column_metadata": [{"is_value": True}, {"is_value": True}, {"is_value": False}],
+    ...        "nodes": [{"label": "main", "column": "path"},
+    ...                  {"label": "solve", "column": "path", "parent": 0}]}
+    >>> raw = read_caliper_json(io.StringIO(json.dumps(doc)))
+    >>> raw.metrics["time"].tolist(), raw.exc_metrics, raw.ordered
+    ([2.0, 1.0], ('time',), True)
+    """
+    if hasattr(path, "read"):
+        source = getattr(path, "name", None) or "<stream>"
+        text = path.read()
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise ReadError(source, "the stream is not UTF-8 text",
+                                position=f"byte {exc.start}", expected="JSON text") from exc
+        doc = loads_json(text, source)
+    else:
+        source = os.fspath(path)
+        doc = load_json(source)
+    return parse_caliper_json(doc, source, node_ordering=node_ordering)
+
+
+def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
+    """Decode an already-parsed json-split document (see :func:`read_caliper_json`)."""
+    return to_raw_profile(json_records(doc, source), node_ordering=node_ordering,
+                          fmt="caliper-json")
+
+
+def json_records(doc: Any, source: Any) -> RecordTable:
+    """The :class:`RecordTable` of a json-split document."""
+    if not isinstance(doc, dict):
+        raise ReadError(source, "the document is not a JSON object", position="top level",
+                        expected="an object with 'data', 'columns', 'column_metadata', 'nodes'")
+    for key in SECTIONS:
+        if key not in doc:
+            raise ReadError(source, f"the '{key}' section is missing", position="top level",
+                            expected="Caliper json-split sections " + ", ".join(SECTIONS))
+    labels, node_cols, parents = _nodes(doc["nodes"], source)
+    columns, metadata = _columns(doc["columns"], doc["column_metadata"], node_cols, source)
+    hcol = CALLPATH_ATTRIBUTE if CALLPATH_ATTRIBUTE in columns else "path"
+    if hcol not in columns:
+        raise ReadError(source, "no hierarchy column", position="columns",
+                        expected="a 'path' or 'source.function#callpath.address' column")
+    hierarchy, to_h = _hierarchy(labels, node_cols, parents, hcol, source)
+    cells = _cells(doc["data"], len(columns), source)
+    h_index = columns.index(hcol)
+    row_node = _node_refs(cells[h_index], hcol, node_cols, source)
+    label_table = np.array(labels + [None], dtype=object)  # index -1 -> None
+    keep = np.flatnonzero(row_node >= 0)
+    table = RecordTable(source=source, hierarchy=hierarchy, node=to_h[row_node[keep]],
+                        metadata={k: v for k, v in doc.items() if k not in SECTIONS})
+    layout: List[str] = []
+    for i, title in enumerate(columns):
+        if i == h_index:
+            layout.append("nid")
+            continue
+        meta = metadata[i]
+        if not _is_value(meta, title, node_cols):
+            refs = _node_refs(cells[i], title, node_cols, source)[keep]
+            values = label_table[refs]
+            if title == SOURCELOC_ATTRIBUTE:
+                table.sourceloc = values
+                continue
+            spec = ColumnSpec(RENAMES.get(title, title), title, LABEL)
+        else:
+            values, numeric = _values(cells[i], title, keep, source)
+            spec = classify(title, meta.get("attribute.alias"), numeric=numeric)
+        if spec.role == RANK:
+            table.rank = _ranks(values, title, keep, source)
+        elif spec.role == ORDER:
+            table.order = np.asarray(values, dtype=np.float64)
+        else:
+            table.columns.append((spec, values))
+            layout.append(spec.name)
+    _check_unique(table, source)
+    table.layout = layout
+    return table
+
+
+# ------------------------------------------------------------ sections
+def _nodes(nodes: Any, source: Any) -> Tuple[List[str], List[str], np.ndarray]:
+    if not isinstance(nodes, list):
+        raise ReadError(source, "'nodes' is not a list", position="nodes",
+                        expected="a list of {label, column[, parent]} objects")
+    try:
+        labels = [n["label"] for n in nodes]
+        cols = [n["column"] for n in nodes]
+        parents = [n.get("parent", -1) for n in nodes]
+    except (TypeError, KeyError, AttributeError) as exc:
+        i = next(i for i, n in enumerate(nodes)
+                 if not isinstance(n, dict) or "label" not in n or "column" not in n)
+        raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
+                        expected="an object with 'label' and 'column'") from exc
+    for i, (label, col, parent) in enumerate(zip(labels, cols, parents)):
+        if type(label) is not str or type(col) is not str or type(parent) is not int:
+            raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
+                            expected="a string 'label', a string 'column' and an integer 'parent'")
+    labels = [lab if lab else f"UNKNOWN {i}" for i, lab in enumerate(labels)]
+    return labels, cols, np.array(parents, dtype=INT)
+
+
+def _columns(columns: Any, metadata: Any, node_cols: List[str], source: Any):
+    if not isinstance(columns, list) or not all(type(c) is str for c in columns):
+        raise ReadError(source, "'columns' is not a list of names", position="columns",
+                        expected="a list of strings")
+    if not isinstance(metadata, list) or len(metadata) != len(columns) or \
+            not all(isinstance(m, dict) for m in metadata):
+        raise ReadError(source, "'column_metadata' does not describe every column",
+                        position="column_metadata",
+                        expected=f"a list of {len(columns)} objects, one per column")
+    seen = set()
+    for title in columns:
+        if title in seen:
+            raise ReadError(source, f"column {title!r} appears twice", position="columns",
+                            expected="distinct column names")
+        seen.add(title)
+    return columns, metadata
+
+
+def _is_value(meta: Dict[str, Any], title: str, node_cols: List[str]) -> bool:
+    flag = meta.get("is_value")
+    if isinstance(flag, bool):
+        return flag
+    return title not in set(node_cols)
+
+
+def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.ndarray]:
+    is_h = np.fromiter((c == hcol for c in node_cols), dtype=bool, count=len(node_cols))
+    index = np.flatnonzero(is_h)
+    to_h = np.full(len(node_cols), -1, dtype=INT)
+    to_h[index] = np.arange(len(index), dtype=INT)
+    p = parents[index]
+    bad = np.flatnonzero((p < -1) | (p >= len(node_cols)))
+    if not len(bad):
+        bad = np.flatnonzero((p >= 0) & (to_h[np.clip(p, 0, None)] < 0))
+    if len(bad):
+        i = int(index[bad[0]])
+        raise ReadError(source, f"the node's parent {int(parents[i])} is not a node of the "
+                        f"'{hcol}' hierarchy", position=f"nodes[{i}]",
+                        expected=f"the index of a '{hcol}' node")
+    h_parent = np.where(p >= 0, to_h[np.clip(p, 0, None)], -1)
+    forest_depth(h_parent, source, lambda k: f"nodes[{int(index[k])}]")
+    kind = "function" if hcol == CALLPATH_ATTRIBUTE else "region"
+    hierarchy = Hierarchy(parent=h_parent,
+                          label=np.array([labels[i] for i in index.tolist()], dtype=object),
+                          kind=np.full(len(index), kind, dtype=object), nid=index.astype(INT))
+    return hierarchy, to_h
+
+
+def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
+    """The data rows transposed into one sequence per column."""
+    if not isinstance(data, list):
+        raise ReadError(source, "'data' is not a list", position="data",
+                        expected="a list of rows")
+    try:
+        ok = all(len(row) == width and type(row) is list for row in data)
+    except TypeError:
+        ok = False
+    if not ok:
+        i = next(i for i, row in enumerate(data) if type(row) is not list or len(row) != width)
+        raise ReadError(source, "the row does not have one cell per column",
+                        position=f"data[{i}]", expected=f"a list of {width} cells")
+    if not data:
+        return [()] * width
+    return list(zip(*data))
+
+
+def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: Any
+               ) -> np.ndarray:
+    """Cells that index ``nodes`` (null -> -1), checked against the column."""
+    try:
+        values = np.array(cells, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        i = next(i for i, c in enumerate(cells) if not _is_number_or_null(c))
+        raise ReadError(source, f"column {title!r} holds {cells[i]!r}", position=f"data[{i}]",
+                        expected="the index of a node or null") from exc
+    null = np.isnan(values)
+    idx = np.where(null, -1, values).astype(INT)
+    n = len(node_cols)
+    bad = ~null & ((idx != values) | (idx < 0) | (idx >= n))
+    if not bad.any() and n:
+        col_ok = np.fromiter((c == title for c in node_cols), dtype=bool, count=n)
+        bad = ~null & ~col_ok[np.clip(idx, 0, n - 1)]
+    elif not n:
+        bad = ~null
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ReadError(source, f"column {title!r} refers to node {cells[i]!r}, which is not "
+                        f"a '{title}' entry of 'nodes'", position=f"data[{i}]",
+                        expected=f"the index of a '{title}' node")
+    return idx
+
+
+def _is_number_or_null(cell: Any) -> bool:
+    return cell is None or (type(cell) in (int, float))
+
+
+def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
+    """A value column: numbers (ints stay ints) or, for string attributes, text."""
+    try:
+        arr = np.array(cells)
+    except (TypeError, ValueError):
+        arr = np.array(cells, dtype=object)
+    if arr.dtype.kind in "iufb" and arr.ndim == 1:
+        return arr[keep], True
+    try:
+        numbers = np.array(cells, dtype=np.float64)
+        if numbers.ndim == 1 and all(c is None or type(c) in (int, float) for c in cells):
+            return numbers[keep], True
+    except (TypeError, ValueError):
+        pass
+    if all(c is None or type(c) is str for c in cells):
+        return np.array(cells, dtype=object)[keep], False
+    i = next(i for i, c in enumerate(cells) if not (c is None or type(c) in (int, float, str)))
+    raise ReadError(source, f"column {title!r} holds {_short(cells[i])}", position=f"data[{i}]",
+                    expected="a number, a string or null")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _ranks(values: np.ndarray, title: str, keep: np.ndarray, source: Any) -> np.ndarray:
+    arr = np.asarray(values, dtype=np.float64)
+    bad = np.isnan(arr) | (arr != np.round(arr))
+    if bad.any():
+        i = int(keep[np.flatnonzero(bad)[0]])
+        raise ReadError(source, f"column {title!r} holds no integer rank", position=f"data[{i}]",
+                        expected="an integer MPI rank")
+    return arr.astype(INT)
+
+
+def _check_unique(table: RecordTable, source: Any) -> None:
+    names = [spec.name for spec, _ in table.columns]
+    for name in names:
+        if names.count(name) > 1 or name in ("nid", "name"):
+            raise ReadError(source, f"two columns are both called {name!r} after renaming",
+                            position="columns", expected="distinct column names")
+
+
+# ------------------------------------------------------------ sniffing
+def _sniff(path: Path, head: bytes) -> bool:
+    if not looks_like_json(head, b"{"):
+        return False
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n{ \t\r\n")
+    if text.startswith(b'"data"') and b"[" in text[6:16]:
+        return True
+    return b'"column_metadata"' in head and b'"nodes"' in head
+
+
+FORMAT = FormatInfo(
+    name="caliper-json",
+    read=read_caliper_json,
+    sniff=_sniff,
+    description="Caliper json-split profile (data, columns, column_metadata, nodes)",
+)
+
