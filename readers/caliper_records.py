@@ -130,16 +130,11 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
 
 # ------------------------------------------------------------------ steps
 def _rank_codes(rank: Optional[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The ranks that recorded anything, and each record's position among them."""
     if rank is None:
         return np.zeros(1, dtype=INT), np.zeros(n, dtype=INT)
     rank = np.asarray(rank, dtype=INT)
-    observed = np.unique(rank)
-    if len(observed) and observed[0] >= 0:
-        ranks = np.union1d(observed, np.arange(int(observed[-1]) + 1, dtype=INT))
-    elif len(observed):
-        ranks = observed
-    else:
-        ranks = np.zeros(1, dtype=INT)
+    ranks = np.unique(rank) if len(rank) else np.zeros(1, dtype=INT)
     return ranks, np.searchsorted(ranks, rank).astype(INT)
 
 
@@ -171,20 +166,33 @@ def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], key: np.ndarra
 
 def _reduce(spec: ColumnSpec, v: np.ndarray, starts: np.ndarray, counts: np.ndarray,
             duplicates: bool) -> np.ndarray:
-    if not duplicates or not len(v):
-        return v
+    """Combine the records of each (node, rank); a missing metric value is 0."""
     if spec.role == LABEL or v.dtype == object:
-        return _reduce_labels(v, starts, counts)
-    op = spec.combine if spec.role == METRIC else "first"
-    if op == "first":
-        return v[starts]
+        return _reduce_labels(v, starts, counts) if duplicates and len(v) else v
+    floating = v.dtype.kind == "f"
+    if spec.role != METRIC:
+        if not duplicates or not len(v):
+            return v
+        if not floating:
+            return v[starts]
+        index = np.where(np.isnan(v), len(v), np.arange(len(v)))
+        first = np.minimum.reduceat(index, starts)
+        return np.r_[v, np.nan][first]
+    if not duplicates or not len(v):
+        return np.nan_to_num(v, nan=0.0) if floating else v
+    op = spec.combine
     if op == "sum":
-        return np.add.reduceat(v, starts)
-    if op == "min":
-        return np.minimum.reduceat(v, starts)
-    if op == "max":
-        return np.maximum.reduceat(v, starts)
-    return np.add.reduceat(v.astype(np.float64), starts) / counts
+        return np.add.reduceat(np.nan_to_num(v, nan=0.0) if floating else v, starts)
+    if op in ("min", "max"):
+        ufunc = (np.fmin if op == "min" else np.fmax) if floating else \
+            (np.minimum if op == "min" else np.maximum)
+        return np.nan_to_num(ufunc.reduceat(v, starts), nan=0.0) if floating else \
+            ufunc.reduceat(v, starts)
+    values = v.astype(np.float64)
+    have = ~np.isnan(values)
+    total = np.add.reduceat(np.where(have, values, 0.0), starts)
+    n = np.add.reduceat(have.astype(INT), starts)
+    return np.divide(total, n, out=np.zeros(len(total)), where=n > 0)
 
 
 def _reduce_labels(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:

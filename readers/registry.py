@@ -27,6 +27,7 @@ READER_MODULES = (
     "readers.literal",
     "readers.hatchet_json",
     "readers.caliper_json",
+    "readers.caliper",
 )
 
 
