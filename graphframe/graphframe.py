@@ -15,6 +15,7 @@ import pandas as pd
 
 import readers
 from readers import RawProfile
+from readers.caliper import read_caliper, read_caliper_any
 from readers.hatchet_json import parse_hatchet_json
 from readers.jsonfile import loads_json
 from readers.literal import parse_literal
@@ -138,8 +139,31 @@ class GraphFrame:
 
 
     # ---- reader constructors: Caliper (issue 5) ----
+    @classmethod
+    def from_caliper(cls, filename_or_stream: Any, query: Optional[str] = None,
+                     node_ordering: bool = True) -> "GraphFrame":
+        """Read Caliper json-split output (a path or an open stream).
 
+        A ``.cali`` path (or a directory / list of per-rank ``.cali`` files) is
+        decoded directly, or, when ``query`` is given, run through Caliper's
+        ``cali-query -q QUERY`` first (an error says so if it is not
+        installed). ``node_ordering`` orders siblings by the file's
+        ``Node order`` when it has one; files without one read fine.
+        See :func:`readers.caliper.read_caliper_any`.
+        """
+        return cls.from_raw(read_caliper_any(filename_or_stream, query,
+                                             node_ordering=node_ordering))
 
+    @classmethod
+    def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
+                           string_attributes: Union[str, Sequence[str], None] = (),
+                           node_ordering: bool = True) -> "GraphFrame":
+        """Read a ``.cali`` file, a directory or list of per-rank files, or a
+        ``caliperreader.CaliperReader``. See :func:`readers.caliper.read_caliper`.
+        """
+        return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
+                                         string_attributes=string_attributes or (),
+                                         node_ordering=node_ordering))
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
 

@@ -248,3 +248,69 @@ FORMAT = FormatInfo(
     sniff=_sniff,
     description="Caliper .cali profile or trace (a file, or a directory/list of per-rank files)",
 )
+
+
+# ------------------------------------------------------------ from_caliper
+def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = True) -> RawProfile:
+    """Hatchet's ``from_caliper``: json-split, or a ``.cali`` file (through
+    ``cali-query`` when ``query`` is given, else decoded directly).
+
+    Examples
+    --------
+    >>> import io, json
+    >>> doc = {"data": [[1.0, 0]], "columns": ["time", "path"],
+    ...        "column_metadata": [{"is_value": True}, {"is_value": False}],
+    ...        "nodes": [{"label": "main", "column": "path"}]}
+    >>> read_caliper_any(io.StringIO(json.dumps(doc))).num_nodes
+    1
+    """
+    from .caliper_json import parse_caliper_json, read_caliper_json
+
+    if hasattr(source, "read"):
+        return read_caliper_json(source, node_ordering=node_ordering)
+    if not _is_cali(source):
+        return read_caliper_json(source, node_ordering=node_ordering)
+    if query is None:
+        return read_caliper(source, node_ordering=node_ordering)
+    if isinstance(source, (list, tuple)) or Path(os.fspath(source)).is_dir():
+        raise ReadError(source, "cali-query reads one .cali file at a time",
+                        expected="a single .cali file with query=, or no query")
+    text = run_cali_query(os.fspath(source), str(query))
+    from .jsonfile import loads_json
+    doc = loads_json(text, f"cali-query output for {os.fspath(source)}")
+    return parse_caliper_json(doc, os.fspath(source), node_ordering=node_ordering)
+
+
+def _is_cali(source: Any) -> bool:
+    if isinstance(source, (list, tuple)):
+        return True
+    p = Path(os.fspath(source))
+    if p.is_dir() or p.suffix == ".cali":
+        return True
+    try:
+        with open(p, "rb") as fh:
+            return _sniff(p, fh.read(64))
+    except OSError as exc:
+        raise ReadError(p, f"cannot open the file: {exc.strerror}") from exc
+
+
+def run_cali_query(path: str, query: str) -> str:
+    """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool)."""
+    import shutil
+    import subprocess
+
+    program = shutil.which("cali-query")
+    if program is None:
+        raise ReadError(path, "a query needs Caliper's cali-query program, which is not installed "
+                        "(not found on PATH)",
+                        expected="cali-query on PATH, or no query: .cali files are read directly")
+    try:
+        done = subprocess.run([program, "-q", query, path], capture_output=True, check=False)
+    except OSError as exc:
+        raise ReadError(path, f"cannot run {program}: {exc.strerror}") from exc
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ReadError(path, f"cali-query failed (exit status {done.returncode}): "
+                        f"{message[-1] if message else 'no message'}",
+                        expected="a valid CalQL query, e.g. '... format json-split'")
+    return done.stdout.decode("utf-8", "replace")

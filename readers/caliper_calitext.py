@@ -130,8 +130,9 @@ def read_cali_text(path: Any) -> CaliText:
     ...                 "__rec=node,id=14,attr=13,data=main\\n"
     ...                 "__rec=ctx,ref=14\\n")
     >>> cali = read_cali_text(p)
-    >>> [a.name for a in cali.attributes.values()][-1], cali.rec_refs
-    ('region', [(15,)])
+    >>> region = cali.attributes[cali.node_attr[cali.rec_refs[0][0]]]
+    >>> region.name, region.is_nested, cali.node_data[cali.rec_refs[0][0]]
+    ('region', True, 'main')
     """
     source = os.fspath(path)
     try:
