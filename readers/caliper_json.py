@@ -18,6 +18,8 @@ annotated region) belong to no node and are dropped, as in Hatchet.
 from __future__ import annotations
 
 import os
+from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -25,9 +27,10 @@ import numpy as np
 
 from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
+from .caliper_jsonfast import decode_fast
 from .caliper_records import Hierarchy, RecordTable, forest_depth, to_raw_profile
 from .errors import ReadError
-from .jsonfile import load_json, loads_json
+from .jsonfile import loads_json
 from .profile import RawProfile
 from .registry import FormatInfo, looks_like_json
 
@@ -61,18 +64,46 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
     """
     if hasattr(path, "read"):
         source = getattr(path, "name", None) or "<stream>"
-        text = path.read()
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise ReadError(source, "the stream is not UTF-8 text",
-                                position=f"byte {exc.start}", expected="JSON text") from exc
-        doc = loads_json(text, source)
+        box = [path.read()]
+        if isinstance(box[0], str):
+            box[0] = box[0].encode("utf-8")
     else:
         source = os.fspath(path)
-        doc = load_json(source)
-    return parse_caliper_json(doc, source, node_ordering=node_ordering)
+        try:
+            with open(source, "rb") as fh:
+                box = [fh.read()]
+        except OSError as exc:
+            raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
+    return decode_caliper_json(box, source, node_ordering=node_ordering)
+
+
+def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True
+                        ) -> RawProfile:
+    """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
+    as the text is no longer needed, so the file's bytes can be freed early).
+
+    The fast path (:mod:`readers.caliper_jsonfast`) decodes the usual layout in
+    blocks; anything else goes through the general JSON decoder.
+    """
+    fast = decode_fast(box[0])
+    if fast is None:
+        doc = loads_json(_text(box.pop(), source), source)
+        table = json_records(doc, source)
+        del doc
+    else:
+        box.clear()
+        table = json_records(fast.doc, source, cells=fast.cells,
+                             nodes=(fast.labels, fast.node_columns, fast.parents))
+        del fast
+    return to_raw_profile(table, node_ordering=node_ordering, fmt="caliper-json")
+
+
+def _text(data: bytes, source: Any) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReadError(source, "the file is not UTF-8 text", position=f"byte {exc.start}",
+                        expected="a UTF-8 encoded JSON document") from exc
 
 
 def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
@@ -81,26 +112,42 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
                           fmt="caliper-json")
 
 
-def json_records(doc: Any, source: Any) -> RecordTable:
-    """The :class:`RecordTable` of a json-split document."""
+def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) -> RecordTable:
+    """The :class:`RecordTable` of a json-split document.
+
+    ``cells`` and ``nodes``, when given, are the data and node sections as the
+    fast path decoded them (a float matrix; labels, columns and parents), and
+    ``doc`` holds the other sections.
+    """
     if not isinstance(doc, dict):
         raise ReadError(source, "the document is not a JSON object", position="top level",
                         expected="an object with 'data', 'columns', 'column_metadata', 'nodes'")
     for key in SECTIONS:
-        if key not in doc:
+        if key not in doc and not (key == "data" and cells is not None) and \
+                not (key == "nodes" and nodes is not None):
             raise ReadError(source, f"the '{key}' section is missing", position="top level",
                             expected="Caliper json-split sections " + ", ".join(SECTIONS))
-    labels, node_cols, parents = _nodes(doc["nodes"], source)
+    labels, node_cols, parents = nodes if nodes is not None else _nodes(doc["nodes"], source)
+    if "" in labels:
+        labels = [lab if lab else f"UNKNOWN {i}" for i, lab in enumerate(labels)]
     columns, metadata = _columns(doc["columns"], doc["column_metadata"], node_cols, source)
     hcol = CALLPATH_ATTRIBUTE if CALLPATH_ATTRIBUTE in columns else "path"
     if hcol not in columns:
         raise ReadError(source, "no hierarchy column", position="columns",
                         expected="a 'path' or 'source.function#callpath.address' column")
     hierarchy, to_h = _hierarchy(labels, node_cols, parents, hcol, source)
-    cells = _cells(doc["data"], len(columns), source)
+    if cells is None or cells.shape[1] != len(columns):
+        if cells is not None and len(cells):
+            raise ReadError(source, f"data rows have {cells.shape[1]} cells for "
+                            f"{len(columns)} columns", position="data[0]",
+                            expected=f"a list of {len(columns)} cells")
+        cells = _cells(doc.get("data", []), len(columns), source)
+    else:
+        cells = [cells[:, j] for j in range(cells.shape[1])]
     h_index = columns.index(hcol)
     row_node = _node_refs(cells[h_index], hcol, node_cols, source)
-    label_table = np.array(labels + [None], dtype=object)  # index -1 -> None
+    label_table = np.empty(len(labels) + 1, dtype=object)  # index -1 -> None
+    label_table[:-1] = labels
     keep = np.flatnonzero(row_node >= 0)
     table = RecordTable(source=source, hierarchy=hierarchy, node=to_h[row_node[keep]],
                         metadata={k: v for k, v in doc.items() if k not in SECTIONS})
@@ -138,20 +185,23 @@ def _nodes(nodes: Any, source: Any) -> Tuple[List[str], List[str], np.ndarray]:
         raise ReadError(source, "'nodes' is not a list", position="nodes",
                         expected="a list of {label, column[, parent]} objects")
     try:
-        labels = [n["label"] for n in nodes]
-        cols = [n["column"] for n in nodes]
-        parents = [n.get("parent", -1) for n in nodes]
-    except (TypeError, KeyError, AttributeError) as exc:
+        if set(map(type, nodes)) - {dict}:
+            raise TypeError("not an object")
+        labels = list(map(itemgetter("label"), nodes))
+        cols = list(map(itemgetter("column"), nodes))
+        parents = list(map(dict.get, nodes, repeat("parent"), repeat(-1)))
+    except (TypeError, KeyError) as exc:
         i = next(i for i, n in enumerate(nodes)
                  if not isinstance(n, dict) or "label" not in n or "column" not in n)
         raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
                         expected="an object with 'label' and 'column'") from exc
-    for i, (label, col, parent) in enumerate(zip(labels, cols, parents)):
-        if type(label) is not str or type(col) is not str or type(parent) is not int:
-            raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
-                            expected="a string 'label', a string 'column' and an integer 'parent'")
-    labels = [lab if lab else f"UNKNOWN {i}" for i, lab in enumerate(labels)]
-    return labels, cols, np.array(parents, dtype=INT)
+    if set(map(type, labels)) - {str} or set(map(type, cols)) - {str} or \
+            set(map(type, parents)) - {int}:
+        i = next(i for i, (a, b, c) in enumerate(zip(labels, cols, parents))
+                 if type(a) is not str or type(b) is not str or type(c) is not int)
+        raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
+                        expected="a string 'label', a string 'column' and an integer 'parent'")
+    return labels, np.array(cols, dtype=object), np.array(parents, dtype=INT)
 
 
 def _columns(columns: Any, metadata: Any, node_cols: List[str], source: Any):
@@ -172,15 +222,15 @@ def _columns(columns: Any, metadata: Any, node_cols: List[str], source: Any):
     return columns, metadata
 
 
-def _is_value(meta: Dict[str, Any], title: str, node_cols: List[str]) -> bool:
+def _is_value(meta: Dict[str, Any], title: str, node_cols: np.ndarray) -> bool:
     flag = meta.get("is_value")
     if isinstance(flag, bool):
         return flag
-    return title not in set(node_cols)
+    return not bool((node_cols == title).any())
 
 
 def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.ndarray]:
-    is_h = np.fromiter((c == hcol for c in node_cols), dtype=bool, count=len(node_cols))
+    is_h = node_cols == hcol
     index = np.flatnonzero(is_h)
     to_h = np.full(len(node_cols), -1, dtype=INT)
     to_h[index] = np.arange(len(index), dtype=INT)
@@ -194,11 +244,13 @@ def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.
                         f"'{hcol}' hierarchy", position=f"nodes[{i}]",
                         expected=f"the index of a '{hcol}' node")
     h_parent = np.where(p >= 0, to_h[np.clip(p, 0, None)], -1)
-    forest_depth(h_parent, source, lambda k: f"nodes[{int(index[k])}]")
+    depth = forest_depth(h_parent, source, lambda k: f"nodes[{int(index[k])}]")
     kind = "function" if hcol == CALLPATH_ATTRIBUTE else "region"
-    hierarchy = Hierarchy(parent=h_parent,
-                          label=np.array([labels[i] for i in index.tolist()], dtype=object),
-                          kind=np.full(len(index), kind, dtype=object), nid=index.astype(INT))
+    label_array = np.empty(len(labels), dtype=object)
+    label_array[:] = labels
+    hierarchy = Hierarchy(parent=h_parent, label=label_array[index],
+                          kind=np.full(len(index), kind, dtype=object), nid=index.astype(INT),
+                          depth=depth)
     return hierarchy, to_h
 
 
@@ -207,10 +259,7 @@ def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
     if not isinstance(data, list):
         raise ReadError(source, "'data' is not a list", position="data",
                         expected="a list of rows")
-    try:
-        ok = all(len(row) == width and type(row) is list for row in data)
-    except TypeError:
-        ok = False
+    ok = not data or (set(map(type, data)) == {list} and set(map(len, data)) == {width})
     if not ok:
         i = next(i for i, row in enumerate(data) if type(row) is not list or len(row) != width)
         raise ReadError(source, "the row does not have one cell per column",
@@ -234,7 +283,7 @@ def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: A
     n = len(node_cols)
     bad = ~null & ((idx != values) | (idx < 0) | (idx >= n))
     if not bad.any() and n:
-        col_ok = np.fromiter((c == title for c in node_cols), dtype=bool, count=n)
+        col_ok = node_cols == title
         bad = ~null & ~col_ok[np.clip(idx, 0, n - 1)]
     elif not n:
         bad = ~null
@@ -257,7 +306,7 @@ def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
     except (TypeError, ValueError):
         arr = np.array(cells, dtype=object)
     if arr.dtype.kind in "iufb" and arr.ndim == 1:
-        return arr[keep], True
+        return arr[keep].astype(np.float64), True
     try:
         numbers = np.array(cells, dtype=np.float64)
         if numbers.ndim == 1 and all(c is None or type(c) in (int, float) for c in cells):

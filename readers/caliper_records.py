@@ -42,6 +42,7 @@ class Hierarchy:
     label: np.ndarray
     kind: np.ndarray
     nid: np.ndarray
+    depth: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.parent)
@@ -100,12 +101,11 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     if table.sourceloc is not None:
         h, node, names, loc_columns, frames_extra = _split_statements(table, names)
         columns.extend(loc_columns)
-    depth = forest_depth(h.parent, table.source, lambda i: f"node {i}")
     ranks, rank_code = _rank_codes(table.rank, len(node))
     key = node * len(ranks) + rank_code
     values = _merge_and_fill(columns, key, len(h) * len(ranks))
     builder = ProfileBuilder(table.source, index_levels=("rank",) if table.rank is not None else ())
-    position = _node_positions(h, depth, node, table.order if node_ordering else None)
+    position = _node_positions(h, node, table.order if node_ordering else None, table.source)
     local = np.empty(len(h), dtype=INT)
     local[position] = np.arange(len(h), dtype=INT)
     parents = h.parent[position]
@@ -221,8 +221,8 @@ def _fill(spec: ColumnSpec, reduced: np.ndarray, cell: np.ndarray, size: int) ->
     return full
 
 
-def _node_positions(h: Hierarchy, depth: np.ndarray, node: np.ndarray,
-                    order: Optional[np.ndarray]) -> np.ndarray:
+def _node_positions(h: Hierarchy, node: np.ndarray, order: Optional[np.ndarray],
+                    source: Any) -> np.ndarray:
     """Order in which nodes enter the builder (siblings follow it when ordered).
 
     With a node order, a node's key is the smallest order of its own records
@@ -231,6 +231,8 @@ def _node_positions(h: Hierarchy, depth: np.ndarray, node: np.ndarray,
     n = len(h)
     if order is None:
         return np.arange(n, dtype=INT)
+    depth = h.depth if h.depth is not None else \
+        forest_depth(h.parent, source, lambda i: f"node {i}")
     key = np.full(n, np.inf)
     finite = ~np.isnan(order)
     np.minimum.at(key, node[finite], order[finite])
