@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES,
+from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
 from .caliper_jsonfast import decode_fast
 from .caliper_records import Hierarchy, RecordTable, forest_depth, to_raw_profile
@@ -150,7 +150,7 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
     label_table[:-1] = labels
     keep = np.flatnonzero(row_node >= 0)
     table = RecordTable(source=source, hierarchy=hierarchy, node=to_h[row_node[keep]],
-                        metadata={k: v for k, v in doc.items() if k not in SECTIONS})
+                        metadata=parse_metadata({k: v for k, v in doc.items() if k not in SECTIONS}))
     layout: List[str] = []
     for i, title in enumerate(columns):
         if i == h_index:
@@ -289,8 +289,8 @@ def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: A
         bad = ~null
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ReadError(source, f"column {title!r} refers to node {cells[i]!r}, which is not "
-                        f"a '{title}' entry of 'nodes'", position=f"data[{i}]",
+        raise ReadError(source, f"column {title!r} refers to node {_short(cells[i])}, which is "
+                        f"not a '{title}' entry of 'nodes'", position=f"data[{i}]",
                         expected=f"the index of a '{title}' node")
     return idx
 
@@ -313,25 +313,35 @@ def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
             return numbers[keep], True
     except (TypeError, ValueError):
         pass
-    if all(c is None or type(c) is str for c in cells):
-        return np.array(cells, dtype=object)[keep], False
+    if all(c is None or type(c) in (str, int, float) for c in cells):
+        return np.array(cells, dtype=object)[keep], False  # text (or mixed): a label column
     i = next(i for i, c in enumerate(cells) if not (c is None or type(c) in (int, float, str)))
     raise ReadError(source, f"column {title!r} holds {_short(cells[i])}", position=f"data[{i}]",
                     expected="a number, a string or null")
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _ranks(values: np.ndarray, title: str, keep: np.ndarray, source: Any) -> np.ndarray:
-    arr = np.asarray(values, dtype=np.float64)
+    arr = np.full(len(values), np.nan)
+    for_sure = np.asarray(values)
+    if for_sure.dtype.kind in "iufb":
+        arr = for_sure.astype(np.float64)
+    else:
+        numbers = np.array([type(v) in (int, float) for v in for_sure], dtype=bool)
+        arr[numbers] = for_sure[numbers].astype(np.float64)
     bad = np.isnan(arr) | (arr != np.round(arr))
     if bad.any():
-        i = int(keep[np.flatnonzero(bad)[0]])
-        raise ReadError(source, f"column {title!r} holds no integer rank", position=f"data[{i}]",
-                        expected="an integer MPI rank")
+        i = int(np.flatnonzero(bad)[0])
+        raise ReadError(source, f"column {title!r} holds {_short(values[i])}, not an integer rank",
+                        position=f"data[{int(keep[i])}]", expected="an integer MPI rank")
     return arr.astype(INT)
 
 

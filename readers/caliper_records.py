@@ -284,7 +284,7 @@ def _split_statements(table: RecordTable, names: np.ndarray):
     stmts = stmts.sort_values(["pnid", "line", "file"], kind="stable", na_position="last")
     k = len(stmts)
     base = len(h)
-    first_nid = int(max(int(h.nid.max()) + 1 if len(h) else 0, len(h)))
+    first_nid = int(h.nid.max()) + 1 if len(h) else 0  # after the largest id, as in Hatchet
     new_index = np.arange(base, base + k, dtype=INT)
     lookup = pd.Series(new_index, index=pd.MultiIndex.from_arrays(
         [stmts["node"].to_numpy(), stmts["loc"].to_numpy()]))
