@@ -17,7 +17,8 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_cali import _PathTree, cali_records
+from .caliper_assemble import PathTree
+from .caliper_cali import cali_records
 from .caliper_calitext import read_cali_text
 from .caliper_names import parse_metadata
 from .caliper_records import Hierarchy, RecordTable, to_raw_profile
@@ -158,7 +159,7 @@ def merge_rank_tables(decoded: List[Tuple[RecordTable, Dict[str, Any]]], files: 
     ``decoded`` holds each file's table and its raw (text) globals.
     """
     tables = [t for t, _ in decoded]
-    tree = _PathTree()
+    tree = PathTree()
     nodes, ranks, orders, locs = [], [], [], []
     claimed: Dict[int, str] = {}
     for position, (table, path) in enumerate(zip(tables, files)):

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from .caliper_cali import Decoded, _convert_texts, _PathTree, assemble
+from .caliper_assemble import Decoded, PathTree, _convert_texts, assemble
 from .caliper_calitext import (PROP_AGGREGATABLE, PROP_GLOBAL, PROP_HIDDEN, PROP_NESTED,
                                PROP_VALUE)
 from .caliper_names import CALLPATH_ATTRIBUTE
@@ -68,7 +68,7 @@ def reader_records(reader: Any, *, native: bool = False,
     hier_key = CALLPATH_ATTRIBUTE if callpath else "path"
     # the call path's own attributes (region, function, loop...) are the hierarchy
     attributes = {k: a for k, a in attributes.items() if k != hier_key and not a.is_nested}
-    tree = _PathTree()
+    tree = PathTree()
     m = len(records)
     rec_path = np.full(m, -1, dtype=INT)
     texts: Dict[str, List[Any]] = {name: [None] * m for name in attributes}
