@@ -41,7 +41,7 @@ def decode_records(cali: CaliText) -> Decoded:
     tree = PathTree()
     node_path = _node_paths(cali, hier, levels, tree)
     m = len(cali.rec_line)
-    refs = _ref_matrix(cali.rec_refs, len(cali.node_parent))
+    refs = cali.refs
     rec_path = _record_paths(cali, refs, node_path, tree)
     candidates = _reference_attributes(cali, hier)
     values: Dict[Any, np.ndarray] = {}
@@ -112,17 +112,6 @@ def _node_paths(cali: CaliText, hier: Set[int], levels: List[np.ndarray],
     return path[:n]
 
 
-def _ref_matrix(rec_refs: List[Tuple[int, ...]], n: int) -> np.ndarray:
-    """Records' refs as an (m, k) matrix padded with ``n`` (a sentinel node)."""
-    width = max((len(r) for r in rec_refs), default=0)
-    out = np.full((len(rec_refs), max(width, 1)), n, dtype=INT)
-    for k in range(1, width + 1):
-        rows = [i for i, r in enumerate(rec_refs) if len(r) == k]
-        if rows:
-            out[rows, :k] = np.array([rec_refs[i] for i in rows], dtype=INT)
-    return out
-
-
 def _record_paths(cali: CaliText, refs: np.ndarray, node_path: np.ndarray,
                   tree: PathTree) -> np.ndarray:
     paths = np.r_[node_path, -1][refs]
@@ -185,16 +174,17 @@ def _immediate_values(cali: CaliText):
     when every record has it), text is object with None. Also returns each
     attribute's position within every record.
     """
-    groups: Dict[Tuple[int, ...], List[int]] = {}
-    for i, sig in enumerate(cali.rec_attrs):
-        if sig:
-            groups.setdefault(sig, []).append(i)
-    pieces: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {}
     m = len(cali.rec_line)
+    order = np.argsort(cali.rec_sig, kind="stable")
+    bounds = np.flatnonzero(np.r_[True, np.diff(cali.rec_sig[order]) != 0, True])
+    pieces: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {}
     slots: Dict[int, np.ndarray] = {}
-    for sig, rows in groups.items():
-        data = np.array([cali.rec_data[i] for i in rows], dtype=object).reshape(len(rows), len(sig))
-        rows_arr = np.array(rows, dtype=INT)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        rows_arr = order[a:b]
+        sig = cali.signatures[int(cali.rec_sig[rows_arr[0]])] if len(rows_arr) else ()
+        if not sig:
+            continue
+        data = _data_matrix(cali, rows_arr, len(sig))
         for j in range(len(sig) - 1, -1, -1):  # an attribute given twice keeps its first slot
             slots.setdefault(sig[j], np.zeros(m, dtype=INT))[rows_arr] = j
         for j, pos in enumerate(sig):  # ... and its last value, like caliper-reader
@@ -202,9 +192,11 @@ def _immediate_values(cali: CaliText):
             pieces.setdefault(pos, []).append((rows_arr, values))
     out: Dict[int, np.ndarray] = {}
     for pos, parts in pieces.items():
-        rows_all = np.concatenate([r for r, _ in parts])
+        covered = np.zeros(m, dtype=bool)
+        for r, _ in parts:
+            covered[r] = True
         vals = [v for _, v in parts]
-        full_cover = len(rows_all) == m and len(np.unique(rows_all)) == m
+        full_cover = bool(covered.all())
         if any(v.dtype == object for v in vals):
             column = np.full(m, None, dtype=object)
         elif full_cover and all(v.dtype.kind in "iu" for v in vals):
@@ -215,6 +207,19 @@ def _immediate_values(cali: CaliText):
             column[r] = v
         out[pos] = column
     return out, slots
+
+
+def _data_matrix(cali: CaliText, rows: np.ndarray, width: int) -> np.ndarray:
+    """The value texts of records ``rows`` (all of one signature) as an object matrix."""
+    texts = [cali.rec_data[i] for i in rows.tolist()]
+    out = np.empty((len(rows), width), dtype=object)
+    plain = np.array([isinstance(t, str) for t in texts], dtype=bool)
+    if plain.any():
+        joined = "=".join(t for t, p in zip(texts, plain) if p).split("=")
+        out[plain] = np.array(joined, dtype=object).reshape(int(plain.sum()), width)
+    for i in np.flatnonzero(~plain):  # escaped lines arrive split already
+        out[i] = texts[i]
+    return out
 
 
 def _convert(cali: CaliText, attribute: Attribute, texts: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -25,8 +25,9 @@ which costs seconds per hundred thousand records.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, Union
 
 import numpy as np
 
@@ -38,6 +39,7 @@ INT = np.int64
 ATTR_NAME, ATTR_TYPE, ATTR_PROP = 8, 9, 10
 INVALID_ID = 0xFFFFFFFFFFFFFFFF  # Caliper's CALI_INV_ID ("no parent")
 MAX_ID = 2 ** 63
+_USUAL_CTX = re.compile(r"ref=([0-9=]*),attr=([0-9=]*),data=([^,]*)")
 PROP_VALUE, PROP_HIDDEN, PROP_NESTED, PROP_GLOBAL, PROP_AGGREGATABLE = 1, 128, 256, 512, 2048
 TYPE_NAMES = {0: "usr", 1: "int", 2: "uint", 3: "string", 4: "addr", 5: "double",
               6: "bool", 7: "type", 11: "ptr"}
@@ -93,9 +95,11 @@ class CaliText:
     bootstrap type nodes), ``node_parent`` the parent position (-1 for roots),
     ``node_data`` the value text, ``node_line`` the line that defined it.
     ``attributes`` maps the position of each attribute-defining node to its
-    :class:`Attribute`. Records (``ctx``) are kept as lists: ``rec_line``,
-    ``rec_refs`` (node positions), ``rec_attrs`` (attribute node positions,
-    as a tuple: the record's signature) and ``rec_data`` (value texts).
+    :class:`Attribute`. Records (``ctx``): ``rec_line`` (their lines),
+    ``refs`` (an m x k matrix of node positions, padded with the number of
+    nodes), ``rec_sig`` (index into ``signatures``: the tuple of attribute
+    positions of the record's immediate entries) and ``rec_data`` (the
+    entries' texts: one ``=``-joined string, or a list for escaped lines).
     """
 
     source: Any
@@ -105,12 +109,13 @@ class CaliText:
     node_data: List[str]
     node_line: np.ndarray
     attributes: Dict[int, Attribute]
-    rec_line: List[int]
-    rec_refs: List[Tuple[int, ...]]
-    rec_attrs: List[Tuple[int, ...]]
-    rec_data: List[List[str]]
-    globals: Dict[str, Any]
     depth: np.ndarray
+    rec_line: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=INT))
+    refs: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), dtype=INT))
+    rec_sig: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=INT))
+    signatures: List[Tuple[int, ...]] = field(default_factory=list)
+    rec_data: List[Union[str, List[str]]] = field(default_factory=list)
+    globals: Dict[str, Any] = field(default_factory=dict)
 
     def where(self, position: int) -> str:
         line = int(self.node_line[position])
@@ -130,8 +135,9 @@ def read_cali_text(path: Any) -> CaliText:
     ...                 "__rec=node,id=14,attr=13,data=main\\n"
     ...                 "__rec=ctx,ref=14\\n")
     >>> cali = read_cali_text(p)
-    >>> region = cali.attributes[cali.node_attr[cali.rec_refs[0][0]]]
-    >>> region.name, region.is_nested, cali.node_data[cali.rec_refs[0][0]]
+    >>> node = cali.refs[0, 0]  # the first record's first reference
+    >>> region = cali.attributes[cali.node_attr[node]]
+    >>> region.name, region.is_nested, cali.node_data[node]
     ('region', True, 'main')
     """
     source = os.fspath(path)
@@ -162,16 +168,19 @@ def decode_cali_text(text: str, source: Any = None) -> CaliText:
 
 
 class _Lines:
-    """Collects the records of one file while it is being split into lines."""
+    """Collects the records of one file while it is being split into lines.
+
+    Lines without escapes are cut with ``str.split``/``partition`` and their
+    fields kept as text; numbers are converted in bulk by :meth:`finish`.
+    """
 
     def __init__(self, source: Any) -> None:
         self.source = source
-        self.ids: List[int] = []
-        self.attrs: List[int] = []
-        self.datas: List[str] = []
-        self.parents: List[int] = []
-        self.lines: List[int] = []
-        self.ctx: List[Tuple[int, List[str], List[str], List[str]]] = []
+        self.node_fields: List[Tuple[int, str, str, str, str]] = []
+        self.ctx_line: List[int] = []
+        self.ctx_ref: List[str] = []
+        self.ctx_attr: List[str] = []
+        self.ctx_data: List[Union[str, List[str]]] = []
         self.globals: List[Tuple[int, List[str], List[str], List[str]]] = []
 
     def fail(self, line: int, problem: str, expected: str) -> ReadError:
@@ -181,53 +190,86 @@ class _Lines:
         line = line.strip()
         if not line:
             return
-        rec = _fields(line) if "\\" not in line else _escaped_fields(line)
-        kind = rec.get("__rec")
-        if not kind:
-            raise self.fail(number, "the line is not a Caliper record", "a line starting with '__rec='")
-        kind = kind[0]
+        if "\\" in line:
+            self._escaped(number, line)
+            return
+        kind, _, rest = line.partition(",")
+        if kind == "__rec=ctx":
+            usual = _USUAL_CTX.fullmatch(rest)
+            if usual is not None:
+                self._ctx(number, usual[1], usual[2], usual[3])
+                return
+            ref = attr = data = None
+            for item in rest.split(","):
+                key, _, value = item.partition("=")
+                if key == "ref":
+                    ref = value
+                elif key == "attr":
+                    attr = value
+                elif key == "data":
+                    data = value
+            self._ctx(number, ref or "", attr, data)
+        elif kind == "__rec=node":
+            fields = dict(item.partition("=")[::2] for item in rest.split(","))
+            self._node(number, fields.get("id"), fields.get("attr"), fields.get("data"),
+                       fields.get("parent"))
+        elif kind == "__rec=globals":
+            self._escaped(number, line)
+        elif not kind.startswith("__rec="):
+            raise self.fail(number, "the line is not a Caliper record",
+                            "a line starting with '__rec='")
+        # other record kinds carry nothing a profile needs; Caliper's own reader skips them too
+
+    def _ctx(self, number: int, ref: str, attr: Any, data: Any) -> None:
+        n_attr = 0 if attr is None else attr.count("=") + 1
+        n_data = 0 if data is None else (len(data) if isinstance(data, list) else data.count("=") + 1)
+        if n_attr != n_data:
+            raise self.fail(number, f"{n_attr} attributes but {n_data} values",
+                            "one 'data' value per 'attr' entry")
+        self.ctx_line.append(number)
+        self.ctx_ref.append(ref)
+        self.ctx_attr.append(attr or "")
+        self.ctx_data.append(data if data is not None else "")
+
+    def _node(self, number: int, nid: Any, attr: Any, data: Any, parent: Any) -> None:
+        if nid is None or attr is None:
+            raise self.fail(number, "malformed node record",
+                            "integer 'id', 'attr' and optional 'parent' fields")
+        self.node_fields.append((number, nid, attr, data or "", parent or ""))
+
+    def _escaped(self, number: int, line: str) -> None:
+        rec = _escaped_fields(line)
+        kind = rec.get("__rec", [None])[0]
+        if kind is None:
+            raise self.fail(number, "the line is not a Caliper record",
+                            "a line starting with '__rec='")
         if kind == "node":
-            self._node(number, rec)
-        elif kind == "ctx" or kind == "globals":
+            first = lambda key: rec[key][0] if rec.get(key) else None  # noqa: E731
+            self._node(number, first("id"), first("attr"), first("data"), first("parent"))
+        elif kind == "ctx":
+            self._ctx(number, "=".join(rec.get("ref", [])),
+                      "=".join(rec["attr"]) if "attr" in rec else None, rec.get("data"))
+        elif kind == "globals":
             refs, attrs, data = rec.get("ref", []), rec.get("attr", []), rec.get("data", [])
             if len(attrs) != len(data):
                 raise self.fail(number, f"{len(attrs)} attributes but {len(data)} values",
                                 "one 'data' value per 'attr' entry")
-            (self.ctx if kind == "ctx" else self.globals).append((number, refs, attrs, data))
-        # other record kinds carry nothing a profile needs; Caliper's own reader skips them too
-
-    def _node(self, number: int, rec: Dict[str, List[str]]) -> None:
-        try:
-            nid = int(rec["id"][0])
-            attr = int(rec["attr"][0])
-            parent = int(rec["parent"][0]) if "parent" in rec else -1
-        except (KeyError, IndexError, ValueError) as exc:
-            raise self.fail(number, "malformed node record", "integer 'id', 'attr' and optional "
-                            "'parent' fields") from exc
-        if parent == INVALID_ID:
-            parent = -1
-        if not (0 <= nid < MAX_ID and 0 <= attr < MAX_ID and -1 <= parent < MAX_ID):
-            raise self.fail(number, "node id out of range", "ids between 0 and 2**63 - 1")
-        self.ids.append(nid)
-        self.attrs.append(attr)
-        self.parents.append(parent)
-        self.datas.append(rec.get("data", [""])[0] if rec.get("data") else "")
-        self.lines.append(number)
+            self.globals.append((number, refs, attrs, data))
 
     def finish(self) -> CaliText:
-        defined = set(self.ids)
+        lines, raw_ids, raw_attr, datas, raw_parent = _node_columns(self.node_fields, self.source)
+        defined = set(raw_ids.tolist())
         boot = [i for i in BOOTSTRAP if i not in defined]
-        ids = np.array(boot + self.ids, dtype=INT)
-        raw_attr = np.array([BOOTSTRAP[i][0] for i in boot] + self.attrs, dtype=INT)
-        raw_parent = np.array([BOOTSTRAP[i][2] for i in boot] + self.parents, dtype=INT)
-        datas = [BOOTSTRAP[i][1] for i in boot] + self.datas
-        node_line = np.array([0] * len(boot) + self.lines, dtype=INT)
+        ids = np.r_[np.array(boot, dtype=INT), raw_ids]
+        raw_attr = np.r_[np.array([BOOTSTRAP[i][0] for i in boot], dtype=INT), raw_attr]
+        raw_parent = np.r_[np.array([BOOTSTRAP[i][2] for i in boot], dtype=INT), raw_parent]
+        datas = [BOOTSTRAP[i][1] for i in boot] + datas
+        node_line = np.r_[np.zeros(len(boot), dtype=INT), lines]
         lookup = _IdIndex(ids, node_line, self.source)
         parent = lookup.positions(raw_parent, node_line, "parent", allow_root=True)
         depth = forest_depth(parent, self.source, lambda i: f"line {int(node_line[i])}")
         attr_pos = lookup.positions(raw_attr, node_line, "attr", allow_root=False)
-        cali = CaliText(self.source, ids, attr_pos, parent, datas, node_line, {}, [], [], [],
-                        [], {}, depth)
+        cali = CaliText(self.source, ids, attr_pos, parent, datas, node_line, {}, depth)
         cali.attributes = _attributes(cali, raw_attr)
         _check_attr_refs(cali, raw_attr)
         self._records(cali, lookup)
@@ -235,12 +277,20 @@ class _Lines:
         return cali
 
     def _records(self, cali: CaliText, lookup: "_IdIndex") -> None:
-        attributes = cali.attributes
-        for number, refs, attrs, data in self.ctx:
-            cali.rec_line.append(number)
-            cali.rec_refs.append(lookup.record_refs(refs, number))
-            cali.rec_attrs.append(lookup.record_attrs(attrs, number, attributes))
-            cali.rec_data.append(data)
+        cali.rec_line = np.array(self.ctx_line, dtype=INT)
+        cali.refs = _ref_matrix(self.ctx_ref, cali.rec_line, lookup, len(cali.node_id))
+        sig_index: Dict[str, int] = {}
+        rec_sig = np.empty(len(self.ctx_attr), dtype=INT)
+        for i, text in enumerate(self.ctx_attr):
+            k = sig_index.get(text)
+            if k is None:
+                k = sig_index[text] = len(cali.signatures)
+                attrs = text.split("=") if text else []
+                cali.signatures.append(lookup.record_attrs(attrs, self.ctx_line[i],
+                                                           cali.attributes))
+            rec_sig[i] = k
+        cali.rec_sig = rec_sig
+        cali.rec_data = self.ctx_data
 
     def _globals(self, cali: CaliText, lookup: "_IdIndex") -> Dict[str, Any]:
         if not self.globals and any(a.is_global for a in cali.attributes.values()):
@@ -256,6 +306,73 @@ class _Lines:
                 if not attribute.is_hidden:
                     out[attribute.name] = value
         return out
+
+
+def _node_columns(fields: List[Tuple[int, str, str, str, str]], source: Any):
+    """Line, id, attr, data and parent columns of the node records (ids as int64)."""
+    if not fields:
+        empty = np.zeros(0, dtype=INT)
+        return empty, empty, empty, [], empty
+    lines, ids, attrs, datas, parents = map(list, zip(*fields))
+    columns = [_ids(ids, lines, "id", source), _ids(attrs, lines, "attr", source),
+               _ids([p or "-1" for p in parents], lines, "parent", source)]
+    return np.array(lines, dtype=INT), columns[0], columns[1], datas, columns[2]
+
+
+def _ids(texts: List[str], lines: List[int], name: str, source: Any) -> np.ndarray:
+    """Node ids from text in bulk; a bad one is a ReadError naming its line."""
+    root = name == "parent"
+    try:
+        values = np.array(texts).astype(INT)
+        if (values < (-1 if root else 0)).any():
+            raise ValueError(name)
+        return values
+    except (ValueError, OverflowError):
+        pass
+    out = np.empty(len(texts), dtype=INT)
+    for i, text in enumerate(texts):
+        if not _is_id(text, root):
+            raise ReadError(source, f"node record field {name}={text!r} is not a node id",
+                            position=f"line {lines[i]}",
+                            expected="integer 'id', 'attr' and optional 'parent' fields")
+        value = int(text)
+        out[i] = -1 if value == INVALID_ID else value
+    return out
+
+
+def _is_id(text: str, allow_root: bool) -> bool:
+    try:
+        value = int(text)
+    except ValueError:
+        return False
+    return (allow_root and value in (-1, INVALID_ID)) or 0 <= value < MAX_ID
+
+
+def _ref_matrix(texts: List[str], lines: np.ndarray, lookup: "_IdIndex", n: int) -> np.ndarray:
+    """Records' ``ref`` fields as an (m, k) matrix of positions padded with ``n``."""
+    counts = np.array([t.count("=") + 1 if t else 0 for t in texts], dtype=INT)
+    width = int(counts.max()) if len(counts) else 0
+    out = np.full((len(texts), max(width, 1)), n, dtype=INT)
+    for k in range(1, width + 1):
+        rows = np.flatnonzero(counts == k)
+        if not len(rows):
+            continue
+        joined = "=".join(texts[i] for i in rows).split("=")
+        try:
+            ids = np.array(joined, dtype=object).astype(np.float64)
+            if (ids != np.round(ids)).any() or (np.abs(ids) >= 2 ** 53).any():
+                raise ValueError("not a small integer")
+            ids = ids.astype(INT)
+        except (ValueError, TypeError) as exc:
+            j = next(j for j, t in enumerate(joined) if not t.isdigit())
+            raise ReadError(lookup.source, f"the record refers to node {joined[j]!r}, which the "
+                            "file does not define", position=f"line {lines[rows[j // k]]}",
+                            expected="the id of a node record") from exc
+        pos = lookup.positions(ids, np.repeat(lines[rows], k), "reference", allow_root=False,
+                               problem="the record refers to node {}, which the file does "
+                                       "not define")
+        out[rows, :k] = pos.reshape(len(rows), k)
+    return out
 
 
 def _add_value(out: Dict[str, Any], key: str, value: str) -> None:
@@ -293,14 +410,16 @@ class _IdIndex:
         self.cache: Dict[str, int] = {}
 
     def positions(self, refs: np.ndarray, lines: np.ndarray, what: str, *,
-                  allow_root: bool) -> np.ndarray:
+                  allow_root: bool, problem: str = "") -> np.ndarray:
         idx = np.clip(np.searchsorted(self.sorted, refs), 0, len(self.sorted) - 1)
         found = self.sorted[idx] == refs
         ok = found | ((refs == -1) if allow_root else False)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
-            raise ReadError(self.source, f"the node's {what} {int(refs[i])} is not a defined node",
-                            position=f"line {int(lines[i])}", expected="the id of a node record")
+            text = (problem or f"the node's {what} {{}} is not a defined node").format(
+                int(refs[i]))
+            raise ReadError(self.source, text, position=f"line {int(lines[i])}",
+                            expected="the id of a node record")
         out = self.order[idx]
         return np.where(found, out, -1).astype(INT)
 
@@ -374,15 +493,6 @@ def _check_attr_refs(cali: CaliText, raw_attr: np.ndarray) -> None:
 
 
 # ----------------------------------------------------------- tokenising
-def _fields(line: str) -> Dict[str, List[str]]:
-    out: Dict[str, List[str]] = {}
-    for item in line.split(","):
-        if item:
-            parts = item.split("=")
-            out[parts[0]] = parts[1:]
-    return out
-
-
 def _escaped_fields(line: str) -> Dict[str, List[str]]:
     """Like :func:`_fields` for lines with backslash escapes (``\\n`` = newline)."""
     out: Dict[str, List[str]] = {}

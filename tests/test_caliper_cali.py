@@ -382,7 +382,9 @@ def test_truncated_at_a_line_end(tmp_path):
 
 
 @pytest.mark.parametrize("line, match", [
-    ("__rec=ctx,ref=99,attr=15=17,data=1.5=1", "refers to node '99', which the file does not"),
+    ("__rec=ctx,ref=99,attr=15=17,data=1.5=1", "refers to node 99, which the file does not"),
+    ("__rec=ctx,ref=2x,attr=15=17,data=1.5=1", "refers to node '2x', which the file does not"),
+    ("__rec=node,id=30,attr=13,data=x,parent=-4", "field parent='-4' is not a node id"),
     ("__rec=ctx,ref=20,attr=15=17,data=1.5", "2 attributes but 1 values"),
     ("__rec=ctx,ref=20,attr=20,data=1", "entry 'attr=20' is not an attribute"),
     ("__rec=ctx,ref=20,attr=15,data=fast", r"'sum#time.duration' \(double\) has value 'fast'"),
