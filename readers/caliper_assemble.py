@@ -11,6 +11,7 @@ kept record uses, and chooses the columns (:func:`column_for`).
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from .caliper_names import (CALLPATH_ATTRIBUTE, MODULE_ATTRIBUTE, ORDER, RANK,
                             RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
-from .caliper_records import Hierarchy, RecordTable
+from .caliper_records import Hierarchy, RecordTable, forest_depth
 from .errors import ReadError
 
 INT = np.int64
@@ -65,20 +66,40 @@ def column_for(attribute: Any, by_reference: bool, string_attributes: Sequence[s
 
 
 class PathTree:
-    """Call-path nodes keyed by (parent, label, kind)."""
+    """Call-path nodes: ``parent`` (int64 array), ``label``, frame ``kind``.
+
+    Nodes are unique by (parent, label, kind); :meth:`child` finds or adds
+    one (its index is built on first use, so trees decoded in bulk with
+    :meth:`from_arrays` cost no per-node Python objects until then).
+    """
 
     def __init__(self) -> None:
-        self.parent: List[int] = []
+        self.parent = array("q")
         self.label: List[str] = []
         self.kind: List[str] = []
-        self.index: Dict[Tuple[int, str, str], int] = {}
+        self._index: Optional[Dict[Tuple[int, str, str], int]] = {}
+
+    @classmethod
+    def from_arrays(cls, parent: np.ndarray, label: Sequence[str], kind: str) -> "PathTree":
+        tree = cls()
+        tree.parent = array("q", np.asarray(parent, dtype=INT).tobytes())
+        tree.label = list(label)
+        tree.kind = [kind] * len(tree.label)
+        tree._index = None
+        return tree
+
+    def __len__(self) -> int:
+        return len(self.parent)
 
     def child(self, parent: int, label: str, kind: str = "function") -> int:
+        if self._index is None:
+            self._index = {key: i for i, key in
+                           enumerate(zip(self.parent, self.label, self.kind))}
         key = (parent, label, kind)
-        node = self.index.get(key)
+        node = self._index.get(key)
         if node is None:
             node = len(self.parent)
-            self.index[key] = node
+            self._index[key] = node
             self.parent.append(parent)
             self.label.append(label)
             self.kind.append(kind)
@@ -203,29 +224,33 @@ def _activity_children(rec_path, keep, text, tree: PathTree, callpath: bool) -> 
 def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
     """The path nodes records use, with their ancestors, numbered in first-seen order.
 
-    Walking the records in file order, a record's node gets the next number
-    after its not-yet-numbered ancestors (root first): the order in which
-    the calling contexts first appear, which is also the ``nid``.
+    Walking the records in file order, a record's node would get the next
+    number after its not-yet-numbered ancestors (root first): so a node's
+    number follows the first record that uses it or a descendant, then its
+    depth. Computed with arrays (one pass per depth level).
     """
-    parent = tree.parent
-    new = np.full(len(parent), -1, dtype=INT)
-    order: List[int] = []
-    for p in used.tolist():
-        if new[p] >= 0:
-            continue
-        chain = []
-        while p >= 0 and new[p] < 0:
-            chain.append(p)
-            p = parent[p]
-        for q in reversed(chain):
-            new[q] = len(order)
-            order.append(q)
-    keep = np.array(order, dtype=INT)
-    old_parent = np.array(parent, dtype=INT)[keep]
-    label = np.array(tree.label, dtype=object)[keep]
-    kind = np.array(tree.kind, dtype=object)[keep]
+    parent = np.frombuffer(tree.parent, dtype=INT) if len(tree) else np.zeros(0, dtype=INT)
+    n = len(parent)
+    first = np.full(n, len(used), dtype=INT)
+    np.minimum.at(first, used, np.arange(len(used), dtype=INT))
+    depth = forest_depth(parent, "call paths", lambda i: f"node {i}")
+    by_depth = np.argsort(-depth, kind="stable")
+    bounds = np.flatnonzero(np.r_[True, np.diff(depth[by_depth]) != 0, True])
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        members = by_depth[a:b]
+        members = members[parent[members] >= 0]
+        np.minimum.at(first, parent[members], first[members])
+    keep = np.flatnonzero(first < len(used))
+    order = keep[np.lexsort((depth[keep], first[keep]))]
+    new = np.full(n, -1, dtype=INT)
+    new[order] = np.arange(len(order), dtype=INT)
+    old_parent = parent[order]
+    label = np.empty(len(order), dtype=object)
+    label[:] = [tree.label[i] for i in order.tolist()]
+    kind = np.array([tree.kind[i] for i in order.tolist()], dtype=object)
     hierarchy = Hierarchy(parent=np.where(old_parent >= 0, new[np.maximum(old_parent, 0)], -1),
-                          label=label, kind=kind, nid=np.arange(len(keep), dtype=INT))
+                          label=label, kind=kind, nid=np.arange(len(order), dtype=INT),
+                          depth=depth[order])
     return hierarchy, new[used]
 
 

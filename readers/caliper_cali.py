@@ -13,14 +13,17 @@ Spot files keep only their ``regionprofile`` channel.
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any, Dict, List, Sequence, Set, Tuple
 
 import numpy as np
+import pandas as pd
 
 from .caliper_assemble import Decoded, PathTree, _convert_texts, _parses, assemble
 from .caliper_calitext import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
 from .caliper_names import CALLPATH_ATTRIBUTE
-from .caliper_records import RecordTable
+from .caliper_records import RecordTable, forest_depth
 from .errors import ReadError
 
 INT = np.int64
@@ -38,8 +41,7 @@ def decode_records(cali: CaliText) -> Decoded:
     by_name = {a.name: pos for pos, a in attrs.items()}
     levels = _levels(cali.depth)
     hier = _hierarchy_attributes(cali, by_name)
-    tree = PathTree()
-    node_path = _node_paths(cali, hier, levels, tree)
+    tree, node_path = _node_paths(cali, hier, levels)
     m = len(cali.rec_line)
     refs = cali.refs
     rec_path = _record_paths(cali, refs, node_path, tree)
@@ -97,19 +99,47 @@ def _metadata_attributes(cali: CaliText) -> Set[int]:
     return out | boot
 
 
-def _node_paths(cali: CaliText, hier: Set[int], levels: List[np.ndarray],
-                tree: PathTree) -> np.ndarray:
-    """Path-tree node of every context-tree node (-1: no path)."""
+def _node_paths(cali: CaliText, hier: Set[int],
+                levels: List[np.ndarray]) -> Tuple[PathTree, np.ndarray]:
+    """The call-path tree, and the path node of every context-tree node (-1: none).
+
+    Each context node whose attribute is a hierarchy attribute is a "raw" path
+    node, child of its nearest such ancestor; raw nodes with the same label
+    path (contexts that differ only in other attributes) are then merged, one
+    path depth at a time (equal paths have equal depths), with array keys.
+    """
     n = len(cali.node_parent)
     is_h = np.isin(cali.node_attr, np.fromiter(hier, dtype=INT, count=len(hier)))
-    path = np.full(n + 1, -1, dtype=INT)  # path[-1] == -1 serves parents of roots
-    parent = cali.node_parent
-    data = cali.node_data
+    parent = np.r_[cali.node_parent, -1]
+    nearest = np.full(n + 1, -1, dtype=INT)  # nearest hierarchy node, self included
     for members in levels:
-        path[members] = path[parent[members]]
-        for m in members[is_h[members]].tolist():
-            path[m] = tree.child(int(path[m]), data[m])
-    return path[:n]
+        nearest[members] = np.where(is_h[members], members, nearest[parent[members]])
+    raw = np.flatnonzero(is_h)
+    raw_of = np.full(n + 1, -1, dtype=INT)
+    raw_of[raw] = np.arange(len(raw), dtype=INT)
+    raw_parent = raw_of[nearest[parent[raw]]]
+    labels = np.empty(len(raw), dtype=object)
+    labels[:] = [cali.node_data[i] for i in raw.tolist()]
+    codes, uniques = pd.factorize(labels)
+    width = max(len(uniques), 1)
+    depth = forest_depth(raw_parent, cali.source, lambda i: cali.where(int(raw[i])))
+    canon = np.full(len(raw), -1, dtype=INT)
+    out_parent, out_label, next_id = [], [], 0
+    for members in _levels(depth):
+        above = raw_parent[members]
+        key = (np.where(above >= 0, canon[np.maximum(above, 0)], -1) + 1) * width + codes[members]
+        unique_keys, inverse = np.unique(key, return_inverse=True)
+        canon[members] = next_id + inverse.ravel()
+        out_parent.append(unique_keys // width - 1)
+        out_label.append(unique_keys % width)
+        next_id += len(unique_keys)
+    tree = PathTree.from_arrays(
+        np.concatenate(out_parent) if out_parent else np.zeros(0, dtype=INT),
+        np.asarray(uniques, dtype=object)[np.concatenate(out_label)] if out_label else [],
+        "function")
+    node_raw = raw_of[nearest[:n]]
+    path = np.r_[canon, -1][node_raw]  # -1 (no hierarchy ancestor) picks the sentinel
+    return tree, path
 
 
 def _record_paths(cali: CaliText, refs: np.ndarray, node_path: np.ndarray,
@@ -184,12 +214,11 @@ def _immediate_values(cali: CaliText):
         sig = cali.signatures[int(cali.rec_sig[rows_arr[0]])] if len(rows_arr) else ()
         if not sig:
             continue
-        data = _data_matrix(cali, rows_arr, len(sig))
+        columns = _typed_columns(cali, rows_arr, sig)
         for j in range(len(sig) - 1, -1, -1):  # an attribute given twice keeps its first slot
             slots.setdefault(sig[j], np.zeros(m, dtype=INT))[rows_arr] = j
         for j, pos in enumerate(sig):  # ... and its last value, like caliper-reader
-            values = _convert(cali, cali.attributes[pos], data[:, j], rows_arr)
-            pieces.setdefault(pos, []).append((rows_arr, values))
+            pieces.setdefault(pos, []).append((rows_arr, columns[j]))
     out: Dict[int, np.ndarray] = {}
     for pos, parts in pieces.items():
         covered = np.zeros(m, dtype=bool)
@@ -207,6 +236,35 @@ def _immediate_values(cali: CaliText):
             column[r] = v
         out[pos] = column
     return out, slots
+
+
+_CSV_TYPES = {"double": np.float64, "int": np.int64, "uint": np.uint64, "addr": np.uint64}
+
+
+def _typed_columns(cali: CaliText, rows: np.ndarray, sig: Tuple[int, ...]) -> List[np.ndarray]:
+    """The values of records ``rows`` (one signature), one typed array per entry.
+
+    Usual records (no escapes) go through pandas' C parser with ``=`` as the
+    separator, typed by each attribute's Caliper type; anything it rejects
+    goes value by value, which also locates the bad value.
+    """
+    attrs = [cali.attributes[pos] for pos in sig]
+    texts = [cali.rec_data[i] for i in rows.tolist()]
+    if all(isinstance(t, str) for t in texts) and len(texts) > 64:
+        dtypes = {j: _CSV_TYPES.get(a.type, object) for j, a in enumerate(attrs)}
+        try:
+            frame = pd.read_csv(io.StringIO("\n".join(texts)), sep="=", header=None,
+                                names=list(range(len(sig))), dtype=dtypes, engine="c",
+                                quoting=csv.QUOTE_NONE, na_filter=False,
+                                skip_blank_lines=False)
+            if len(frame) == len(texts) and all(a.type in _CSV_TYPES or not a.numeric
+                                                for a in attrs):
+                return [frame[j].to_numpy(dtype=dtypes[j]) if dtypes[j] is not object
+                        else frame[j].to_numpy(dtype=object) for j in range(len(sig))]
+        except (ValueError, TypeError, OverflowError, pd.errors.ParserError):
+            pass
+    data = _data_matrix(cali, rows, len(sig))
+    return [_convert(cali, attrs[j], data[:, j], rows) for j in range(len(sig))]
 
 
 def _data_matrix(cali: CaliText, rows: np.ndarray, width: int) -> np.ndarray:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Tuple, Union
 
@@ -39,7 +40,14 @@ INT = np.int64
 ATTR_NAME, ATTR_TYPE, ATTR_PROP = 8, 9, 10
 INVALID_ID = 0xFFFFFFFFFFFFFFFF  # Caliper's CALI_INV_ID ("no parent")
 MAX_ID = 2 ** 63
-_USUAL_CTX = re.compile(r"ref=([0-9=]*),attr=([0-9=]*),data=([^,]*)")
+LINE_BLOCK = 1 << 22
+_USUAL_CTX = re.compile(r"ref=([0-9=]*),attr=([0-9=]*),data=([^,\r]*)")
+_USUAL_NODE = re.compile(r"id=(\d+),attr=(\d+),data=([^,\r]*)(?:,parent=(\d+))?")
+# the most common shapes, decoded inline by _collect (one reference, no escapes):
+# groups 1-3 for a ctx record, 4-7 for a node record
+_FAST = re.compile(r"__rec=(?:ctx,ref=(\d{1,18}),attr=([0-9=]+),data=([^,\r\\]*)"
+                   r"|node,id=(\d{1,18}),attr=(\d{1,18}),data=([^,\r\\]*)"
+                   r"(?:,parent=(\d{1,18}))?)")
 PROP_VALUE, PROP_HIDDEN, PROP_NESTED, PROP_GLOBAL, PROP_AGGREGATABLE = 1, 128, 256, 512, 2048
 TYPE_NAMES = {0: "usr", 1: "int", 2: "uint", 3: "string", 4: "addr", 5: "double",
               6: "bool", 7: "type", 11: "ptr"}
@@ -146,52 +154,106 @@ def read_cali_text(path: Any) -> CaliText:
             data = fh.read()
     except OSError as exc:
         raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReadError(source, "the file is not UTF-8 text", position=f"byte {exc.start}",
-                        expected="Caliper's .cali text format") from exc
-    return decode_cali_text(text, source)
+    parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source))
+    del data  # the records hold what they need: free the file's bytes first
+    return parsed.finish()
 
 
 def decode_cali_text(text: str, source: Any = None) -> CaliText:
     """Decode ``.cali`` text (see :func:`read_cali_text`)."""
-    lines = text.split("\n")
-    last = lines.pop()
-    if last.strip():
+    return _collect(text, source, lambda block, offset: block).finish()
+
+
+def _utf8(block: bytes, offset: int, source: Any) -> str:
+    try:
+        return block.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReadError(source, "the file is not UTF-8 text", position=f"byte {offset + exc.start}",
+                        expected="Caliper's .cali text format") from exc
+
+
+def _collect(content: Any, source: Any, as_text: Any) -> "_Lines":
+    """Split ``content`` (bytes or text) into lines a block at a time, so that
+    neither a second copy of the file nor a list of all its lines is held."""
+    newline = b"\n" if isinstance(content, bytes) else "\n"
+    end = len(content.rstrip(b" \t\r" if isinstance(content, bytes) else " \t\r"))
+    if end and content[end - 1:end] != newline:
         raise ReadError(source, "the last record is cut off (no end of line)",
-                        position=f"line {len(lines) + 1}", expected="a complete record ending in a newline")
+                        position=f"line {content.count(newline, 0, end) + 1}",
+                        expected="a complete record ending in a newline")
     parsed = _Lines(source)
-    for number, line in enumerate(lines, 1):
-        parsed.add(number, line)
-    return parsed.finish()
+    number, pos = 0, 0
+    while pos < end:
+        stop = content.find(newline, min(pos + LINE_BLOCK, end - 1)) + 1 or end
+        number = _lines(parsed, as_text(content[pos:stop], pos), number)
+        pos = stop
+    return parsed
+
+
+def _lines(parsed: "_Lines", block: str, number: int) -> int:
+    """Feed one block of lines to ``parsed``; return the last line number.
+
+    The two most common record shapes are decoded right here (this loop runs
+    once per line of the file); every other line goes to :meth:`_Lines.add`.
+    """
+    fast = _FAST.fullmatch
+    ctx_line, ctx_ref, ctx_sig = parsed.ctx_line.append, parsed.ctx_ref.append, \
+        parsed.ctx_sig.append
+    ctx_data, sig_code = parsed.ctx_data.append, parsed.sig_code
+    node_line, node_id, node_attr = parsed.node_line.append, parsed.node_id.append, \
+        parsed.node_attr.append
+    node_parent, node_data = parsed.node_parent.append, parsed.node_data.append
+    for line in block.split("\n"):
+        number += 1
+        match = fast(line)
+        if match is not None:
+            ref, attr, data, nid, nattr, ndata, parent = match.groups()
+            if ref is None:
+                node_line(number)
+                node_id(int(nid))
+                node_attr(int(nattr))
+                node_parent(int(parent) if parent else -1)
+                node_data(ndata)
+                continue
+            if attr.count("=") == data.count("="):
+                code = sig_code.get(attr)
+                if code is None:
+                    code = sig_code[attr] = len(sig_code)
+                ctx_line(number)
+                ctx_ref(int(ref))
+                ctx_sig(code)
+                ctx_data(data)
+                continue
+        if line:
+            parsed.add(number, line)
+    return number - 1  # the block's last "line" is the empty text after its final newline
 
 
 class _Lines:
     """Collects the records of one file while it is being split into lines.
 
-    Lines without escapes are cut with ``str.split``/``partition`` and their
-    fields kept as text; numbers are converted in bulk by :meth:`finish`.
+    Lines of the usual shape (no escapes) are cut by one regular expression;
+    ids go straight into int64 arrays and a record's attribute list into a
+    signature code, so a record costs a few machine words plus its value text.
     """
 
     def __init__(self, source: Any) -> None:
         self.source = source
-        self.node_fields: List[Tuple[int, str, str, str, str]] = []
-        self.ctx_line: List[int] = []
-        self.ctx_ref: List[str] = []
-        self.ctx_attr: List[str] = []
+        self.node_line, self.node_id = array("q"), array("q")
+        self.node_attr, self.node_parent = array("q"), array("q")
+        self.node_data: List[str] = []
+        self.ctx_line, self.ctx_ref, self.ctx_sig = array("q"), array("q"), array("q")
+        self.ctx_refs: Dict[int, str] = {}  # records with several (or no) references
         self.ctx_data: List[Union[str, List[str]]] = []
+        self.sig_code: Dict[str, int] = {}
         self.globals: List[Tuple[int, List[str], List[str], List[str]]] = []
 
     def fail(self, line: int, problem: str, expected: str) -> ReadError:
         return ReadError(self.source, problem, position=f"line {line}", expected=expected)
 
     def add(self, number: int, line: str) -> None:
-        line = line.strip()
-        if not line:
-            return
         if "\\" in line:
-            self._escaped(number, line)
+            self._escaped(number, line.strip())
             return
         kind, _, rest = line.partition(",")
         if kind == "__rec=ctx":
@@ -200,7 +262,7 @@ class _Lines:
                 self._ctx(number, usual[1], usual[2], usual[3])
                 return
             ref = attr = data = None
-            for item in rest.split(","):
+            for item in rest.rstrip().split(","):
                 key, _, value = item.partition("=")
                 if key == "ref":
                     ref = value
@@ -210,14 +272,19 @@ class _Lines:
                     data = value
             self._ctx(number, ref or "", attr, data)
         elif kind == "__rec=node":
-            fields = dict(item.partition("=")[::2] for item in rest.split(","))
+            usual = _USUAL_NODE.fullmatch(rest)
+            if usual is not None:
+                self._node(number, usual[1], usual[2], usual[3], usual[4])
+                return
+            fields = dict(item.partition("=")[::2] for item in rest.rstrip().split(","))
             self._node(number, fields.get("id"), fields.get("attr"), fields.get("data"),
                        fields.get("parent"))
-        elif kind == "__rec=globals":
-            self._escaped(number, line)
-        elif not kind.startswith("__rec="):
-            raise self.fail(number, "the line is not a Caliper record",
-                            "a line starting with '__rec='")
+        elif kind.strip() == "__rec=globals":
+            self._escaped(number, line.strip())
+        elif not kind.strip().startswith("__rec="):
+            if line.strip():
+                raise self.fail(number, "the line is not a Caliper record",
+                                "a line starting with '__rec='")
         # other record kinds carry nothing a profile needs; Caliper's own reader skips them too
 
     def _ctx(self, number: int, ref: str, attr: Any, data: Any) -> None:
@@ -226,16 +293,34 @@ class _Lines:
         if n_attr != n_data:
             raise self.fail(number, f"{n_attr} attributes but {n_data} values",
                             "one 'data' value per 'attr' entry")
+        index = len(self.ctx_line)
         self.ctx_line.append(number)
-        self.ctx_ref.append(ref)
-        self.ctx_attr.append(attr or "")
+        if ref.isdigit() and len(ref) < 19:
+            self.ctx_ref.append(int(ref))
+        else:
+            self.ctx_ref.append(-1)
+            self.ctx_refs[index] = ref
+        code = self.sig_code.setdefault(attr or "", len(self.sig_code))
+        self.ctx_sig.append(code)
         self.ctx_data.append(data if data is not None else "")
 
     def _node(self, number: int, nid: Any, attr: Any, data: Any, parent: Any) -> None:
-        if nid is None or attr is None:
-            raise self.fail(number, "malformed node record",
-                            "integer 'id', 'attr' and optional 'parent' fields")
-        self.node_fields.append((number, nid, attr, data or "", parent or ""))
+        try:
+            values = (int(nid), int(attr), int(parent) if parent else -1)
+        except (TypeError, ValueError):
+            values = None
+        if values is not None and values[2] == INVALID_ID:
+            values = values[:2] + (-1,)
+        if values is None or not (0 <= values[0] < MAX_ID and 0 <= values[1] < MAX_ID
+                                  and -1 <= values[2] < MAX_ID):
+            raise self.fail(number, f"malformed node record (id={nid}, attr={attr}, "
+                            f"parent={parent})", "integer 'id', 'attr' and optional 'parent' "
+                            "fields between 0 and 2**63 - 1")
+        self.node_line.append(number)
+        self.node_id.append(values[0])
+        self.node_attr.append(values[1])
+        self.node_parent.append(values[2])
+        self.node_data.append(data or "")
 
     def _escaped(self, number: int, line: str) -> None:
         rec = _escaped_fields(line)
@@ -257,14 +342,16 @@ class _Lines:
             self.globals.append((number, refs, attrs, data))
 
     def finish(self) -> CaliText:
-        lines, raw_ids, raw_attr, datas, raw_parent = _node_columns(self.node_fields, self.source)
-        defined = set(raw_ids.tolist())
+        defined = set(self.node_id)
         boot = [i for i in BOOTSTRAP if i not in defined]
-        ids = np.r_[np.array(boot, dtype=INT), raw_ids]
-        raw_attr = np.r_[np.array([BOOTSTRAP[i][0] for i in boot], dtype=INT), raw_attr]
-        raw_parent = np.r_[np.array([BOOTSTRAP[i][2] for i in boot], dtype=INT), raw_parent]
-        datas = [BOOTSTRAP[i][1] for i in boot] + datas
-        node_line = np.r_[np.zeros(len(boot), dtype=INT), lines]
+        ids = np.r_[np.array(boot, dtype=INT), np.frombuffer(self.node_id, dtype=INT)]
+        raw_attr = np.r_[np.array([BOOTSTRAP[i][0] for i in boot], dtype=INT),
+                         np.frombuffer(self.node_attr, dtype=INT)]
+        raw_parent = np.r_[np.array([BOOTSTRAP[i][2] for i in boot], dtype=INT),
+                           np.frombuffer(self.node_parent, dtype=INT)]
+        datas = [BOOTSTRAP[i][1] for i in boot] + self.node_data
+        self.node_data = []
+        node_line = np.r_[np.zeros(len(boot), dtype=INT), np.frombuffer(self.node_line, dtype=INT)]
         lookup = _IdIndex(ids, node_line, self.source)
         parent = lookup.positions(raw_parent, node_line, "parent", allow_root=True)
         depth = forest_depth(parent, self.source, lambda i: f"line {int(node_line[i])}")
@@ -277,20 +364,22 @@ class _Lines:
         return cali
 
     def _records(self, cali: CaliText, lookup: "_IdIndex") -> None:
-        cali.rec_line = np.array(self.ctx_line, dtype=INT)
-        cali.refs = _ref_matrix(self.ctx_ref, cali.rec_line, lookup, len(cali.node_id))
-        sig_index: Dict[str, int] = {}
-        rec_sig = np.empty(len(self.ctx_attr), dtype=INT)
-        for i, text in enumerate(self.ctx_attr):
-            k = sig_index.get(text)
-            if k is None:
-                k = sig_index[text] = len(cali.signatures)
-                attrs = text.split("=") if text else []
-                cali.signatures.append(lookup.record_attrs(attrs, self.ctx_line[i],
-                                                           cali.attributes))
-            rec_sig[i] = k
-        cali.rec_sig = rec_sig
+        lines = np.frombuffer(self.ctx_line, dtype=INT).copy()
+        cali.rec_line = lines
+        cali.refs = _ref_matrix(np.frombuffer(self.ctx_ref, dtype=INT), self.ctx_refs, lines,
+                                lookup, len(cali.node_id))
+        codes = np.frombuffer(self.ctx_sig, dtype=INT).copy()
+        first = {}
+        for text, code in self.sig_code.items():
+            hits = np.flatnonzero(codes == code)
+            first[code] = int(lines[hits[0]]) if len(hits) else 0
+            cali.signatures.append(())
+        for text, code in self.sig_code.items():
+            attrs = text.split("=") if text else []
+            cali.signatures[code] = lookup.record_attrs(attrs, first[code], cali.attributes)
+        cali.rec_sig = codes
         cali.rec_data = self.ctx_data
+        self.ctx_data = []
 
     def _globals(self, cali: CaliText, lookup: "_IdIndex") -> Dict[str, Any]:
         if not self.globals and any(a.is_global for a in cali.attributes.values()):
@@ -308,70 +397,25 @@ class _Lines:
         return out
 
 
-def _node_columns(fields: List[Tuple[int, str, str, str, str]], source: Any):
-    """Line, id, attr, data and parent columns of the node records (ids as int64)."""
-    if not fields:
-        empty = np.zeros(0, dtype=INT)
-        return empty, empty, empty, [], empty
-    lines, ids, attrs, datas, parents = map(list, zip(*fields))
-    columns = [_ids(ids, lines, "id", source), _ids(attrs, lines, "attr", source),
-               _ids([p or "-1" for p in parents], lines, "parent", source)]
-    return np.array(lines, dtype=INT), columns[0], columns[1], datas, columns[2]
+def _ref_matrix(single: np.ndarray, other: Dict[int, str], lines: np.ndarray,
+                lookup: "_IdIndex", n: int) -> np.ndarray:
+    """Records' references as an (m, k) matrix of positions padded with ``n``.
 
-
-def _ids(texts: List[str], lines: List[int], name: str, source: Any) -> np.ndarray:
-    """Node ids from text in bulk; a bad one is a ReadError naming its line."""
-    root = name == "parent"
-    try:
-        values = np.array(texts).astype(INT)
-        if (values < (-1 if root else 0)).any():
-            raise ValueError(name)
-        return values
-    except (ValueError, OverflowError):
-        pass
-    out = np.empty(len(texts), dtype=INT)
-    for i, text in enumerate(texts):
-        if not _is_id(text, root):
-            raise ReadError(source, f"node record field {name}={text!r} is not a node id",
-                            position=f"line {lines[i]}",
-                            expected="integer 'id', 'attr' and optional 'parent' fields")
-        value = int(text)
-        out[i] = -1 if value == INVALID_ID else value
-    return out
-
-
-def _is_id(text: str, allow_root: bool) -> bool:
-    try:
-        value = int(text)
-    except ValueError:
-        return False
-    return (allow_root and value in (-1, INVALID_ID)) or 0 <= value < MAX_ID
-
-
-def _ref_matrix(texts: List[str], lines: np.ndarray, lookup: "_IdIndex", n: int) -> np.ndarray:
-    """Records' ``ref`` fields as an (m, k) matrix of positions padded with ``n``."""
-    counts = np.array([t.count("=") + 1 if t else 0 for t in texts], dtype=INT)
-    width = int(counts.max()) if len(counts) else 0
-    out = np.full((len(texts), max(width, 1)), n, dtype=INT)
-    for k in range(1, width + 1):
-        rows = np.flatnonzero(counts == k)
-        if not len(rows):
-            continue
-        joined = "=".join(texts[i] for i in rows).split("=")
-        try:
-            ids = np.array(joined, dtype=object).astype(np.float64)
-            if (ids != np.round(ids)).any() or (np.abs(ids) >= 2 ** 53).any():
-                raise ValueError("not a small integer")
-            ids = ids.astype(INT)
-        except (ValueError, TypeError) as exc:
-            j = next(j for j, t in enumerate(joined) if not t.isdigit())
-            raise ReadError(lookup.source, f"the record refers to node {joined[j]!r}, which the "
-                            "file does not define", position=f"line {lines[rows[j // k]]}",
-                            expected="the id of a node record") from exc
-        pos = lookup.positions(ids, np.repeat(lines[rows], k), "reference", allow_root=False,
-                               problem="the record refers to node {}, which the file does "
-                                       "not define")
-        out[rows, :k] = pos.reshape(len(rows), k)
+    ``single`` holds the one referenced id of most records (-1 where ``other``
+    has the record's ``ref`` text instead: several ids, or none).
+    """
+    parsed = {i: [lookup.one(t, int(lines[i])) for t in text.split("=")] if text else []
+              for i, text in other.items()}
+    width = max([1] + [len(v) for v in parsed.values()])
+    out = np.full((len(single), width), n, dtype=INT)
+    simple = np.flatnonzero(single >= 0)
+    if len(simple):
+        out[simple, 0] = lookup.positions(single[simple], lines[simple], "reference",
+                                          allow_root=False,
+                                          problem="the record refers to node {}, which the "
+                                                  "file does not define")
+    for i, positions in parsed.items():
+        out[i, :len(positions)] = positions
     return out
 
 
@@ -429,6 +473,8 @@ class _IdIndex:
             try:
                 value = int(text)
             except ValueError:
+                value = None
+            if value is not None and not 0 <= value < MAX_ID:
                 value = None
             i = int(np.searchsorted(self.sorted, value)) if value is not None else -1
             if value is None or i >= len(self.sorted) or self.sorted[i] != value:

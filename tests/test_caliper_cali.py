@@ -138,6 +138,15 @@ def test_spec_minimal_file(tmp_path):
     assert gf.metadata["cluster"] == "quartz" and gf.metadata["format"] == "caliper"
 
 
+def test_crlf_line_ends_and_blank_lines(tmp_path):
+    plain, crlf = tmp_path / "lf.cali", tmp_path / "crlf.cali"
+    plain.write_text(SPEC_EXAMPLE)
+    crlf.write_bytes(SPEC_EXAMPLE.replace("\n", "\r\n\n").encode())
+    a, b = read_caliper(str(plain)), read_caliper(str(crlf))
+    for name in ("nodes", "metrics", "node_columns"):
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
+
+
 def multi_rank(tmp_path, order=False):
     """main (ranks 0, 1) -> foo (rank 0), bar -> baz (rank 1); bar has no record."""
     c = CaliText()
@@ -384,7 +393,8 @@ def test_truncated_at_a_line_end(tmp_path):
 @pytest.mark.parametrize("line, match", [
     ("__rec=ctx,ref=99,attr=15=17,data=1.5=1", "refers to node 99, which the file does not"),
     ("__rec=ctx,ref=2x,attr=15=17,data=1.5=1", "refers to node '2x', which the file does not"),
-    ("__rec=node,id=30,attr=13,data=x,parent=-4", "field parent='-4' is not a node id"),
+    ("__rec=node,id=30,attr=13,data=x,parent=-4", r"malformed node record \(id=30, attr=13, "
+                                                  r"parent=-4\)"),
     ("__rec=ctx,ref=20,attr=15=17,data=1.5", "2 attributes but 1 values"),
     ("__rec=ctx,ref=20,attr=20,data=1", "entry 'attr=20' is not an attribute"),
     ("__rec=ctx,ref=20,attr=15,data=fast", r"'sum#time.duration' \(double\) has value 'fast'"),
