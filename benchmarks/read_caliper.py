@@ -56,7 +56,9 @@ def random_profile(nodes: int, ranks: int, seed: int = 0) -> RawProfile:
     parent[0] = -1
     names = np.array([f"region_{i}" for i in range(nodes)], dtype=object)
     builder = ProfileBuilder("random", index_levels=("rank",))
-    builder.add_nodes(parent, {"name": names, "type": np.full(nodes, "region", dtype=object)})
+    kinds = np.empty(nodes, dtype=object)
+    kinds.fill("region")
+    builder.add_nodes(parent, {"name": names, "type": kinds})
     node = np.repeat(np.arange(nodes, dtype=np.int64), ranks)
     rank = np.tile(np.arange(ranks, dtype=np.int64), nodes)
     time = rng.random(nodes * ranks)

@@ -239,6 +239,7 @@ def _immediate_values(cali: CaliText):
 
 
 _CSV_TYPES = {"double": np.float64, "int": np.int64, "uint": np.uint64, "addr": np.uint64}
+CSV_ROWS = 1 << 17
 
 
 def _typed_columns(cali: CaliText, rows: np.ndarray, sig: Tuple[int, ...]) -> List[np.ndarray]:
@@ -249,22 +250,27 @@ def _typed_columns(cali: CaliText, rows: np.ndarray, sig: Tuple[int, ...]) -> Li
     goes value by value, which also locates the bad value.
     """
     attrs = [cali.attributes[pos] for pos in sig]
-    texts = [cali.rec_data[i] for i in rows.tolist()]
-    if all(isinstance(t, str) for t in texts) and len(texts) > 64:
+    data = cali.rec_data
+    if len(rows) > 64 and all(a.type in _CSV_TYPES or not a.numeric for a in attrs) and \
+            all(isinstance(data[i], str) for i in rows.tolist()):
         dtypes = {j: _CSV_TYPES.get(a.type, object) for j, a in enumerate(attrs)}
         try:
-            frame = pd.read_csv(io.StringIO("\n".join(texts)), sep="=", header=None,
-                                names=list(range(len(sig))), dtype=dtypes, engine="c",
-                                quoting=csv.QUOTE_NONE, na_filter=False,
-                                skip_blank_lines=False)
-            if len(frame) == len(texts) and all(a.type in _CSV_TYPES or not a.numeric
-                                                for a in attrs):
-                return [frame[j].to_numpy(dtype=dtypes[j]) if dtypes[j] is not object
-                        else frame[j].to_numpy(dtype=object) for j in range(len(sig))]
+            blocks = [_csv_block(data, rows[k:k + CSV_ROWS], dtypes)
+                      for k in range(0, len(rows), CSV_ROWS)]
+            return [np.concatenate([b[j] for b in blocks]) for j in range(len(sig))]
         except (ValueError, TypeError, OverflowError, pd.errors.ParserError):
-            pass
-    data = _data_matrix(cali, rows, len(sig))
-    return [_convert(cali, attrs[j], data[:, j], rows) for j in range(len(sig))]
+            pass  # the slow path below says which value is wrong
+    matrix = _data_matrix(cali, rows, len(sig))
+    return [_convert(cali, attrs[j], matrix[:, j], rows) for j in range(len(sig))]
+
+
+def _csv_block(data: List[Any], rows: np.ndarray, dtypes: Dict[int, Any]) -> List[np.ndarray]:
+    frame = pd.read_csv(io.StringIO("\n".join([data[i] for i in rows.tolist()])), sep="=",
+                        header=None, names=list(dtypes), dtype=dtypes, engine="c",
+                        quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=False)
+    if len(frame) != len(rows):
+        raise ValueError("rows")
+    return [frame[j].to_numpy(dtype=t) for j, t in dtypes.items()]
 
 
 def _data_matrix(cali: CaliText, rows: np.ndarray, width: int) -> np.ndarray:

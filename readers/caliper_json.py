@@ -28,7 +28,7 @@ import numpy as np
 from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
 from .caliper_jsonfast import decode_fast
-from .caliper_records import Hierarchy, RecordTable, forest_depth, to_raw_profile
+from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
 from .errors import ReadError
 from .jsonfile import loads_json
 from .profile import RawProfile
@@ -249,7 +249,7 @@ def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.
     label_array = np.empty(len(labels), dtype=object)
     label_array[:] = labels
     hierarchy = Hierarchy(parent=h_parent, label=label_array[index],
-                          kind=np.full(len(index), kind, dtype=object), nid=index.astype(INT),
+                          kind=repeated(kind, len(index)), nid=index.astype(INT),
                           depth=depth)
     return hierarchy, to_h
 

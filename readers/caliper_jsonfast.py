@@ -190,4 +190,17 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
         del block_columns, objects
         parents.append(np.array(block_parents, dtype=np.int64))
         pos = cut.end() - 1 if cut else stop_all
-    return labels, np.concatenate(columns), np.concatenate(parents), list_end.end() - 1
+    return _compact(labels), np.concatenate(columns), np.concatenate(parents), \
+        list_end.end() - 1
+
+
+def _compact(labels: List[str]) -> List[str]:
+    """The same strings, allocated together now that the blocks' dicts are gone
+    (otherwise each survivor pins a page of garbage and the memory stays used)."""
+    if not labels:
+        return labels
+    joined = "\x00".join(labels)
+    if joined.count("\x00") != len(labels) - 1:
+        return labels  # a label holds a NUL character: keep them as they are
+    del labels[:]
+    return joined.split("\x00")

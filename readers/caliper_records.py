@@ -63,6 +63,14 @@ class RecordTable:
     layout: Sequence[str] = ()
 
 
+def repeated(value: Any, n: int) -> np.ndarray:
+    """An object array holding ``value`` ``n`` times: one object, ``n`` references
+    (``np.full`` would make ``n`` copies of a string)."""
+    out = np.empty(n, dtype=object)
+    out.fill(value)
+    return out
+
+
 def forest_depth(parent: np.ndarray, source: Any,
                  where: Callable[[int], str]) -> np.ndarray:
     """Depth of every node; a parent chain that loops is a :class:`ReadError`.
@@ -300,7 +308,7 @@ def _split_statements(table: RecordTable, names: np.ndarray):
     hierarchy = Hierarchy(
         parent=np.r_[h.parent, stmts["node"].to_numpy(dtype=INT)],
         label=np.r_[np.asarray(h.label, dtype=object), np.full(k, None, dtype=object)],
-        kind=np.r_[np.asarray(h.kind, dtype=object), np.full(k, "statement", dtype=object)],
+        kind=np.r_[np.asarray(h.kind, dtype=object), repeated("statement", k)],
         nid=np.r_[h.nid, np.arange(first_nid, first_nid + k, dtype=INT)])
     frames = {"file": np.r_[np.full(base, None, dtype=object), stmt_files],
               "line": np.r_[np.full(base, None, dtype=object), stmt_lines]}
