@@ -29,7 +29,10 @@ _NODES = re.compile(rb',\s*"nodes"\s*:\s*\[')
 _NODE_BREAK = re.compile(rb'\}\s*,\s*\{')
 _LIST_END = re.compile(rb'\}\s*\]')
 _SPACES = re.compile(rb'\s*')
-_ALLOWED = b"0123456789.eE+-,[] \t\r\nnul"
+_ALLOWED_TABLE = np.zeros(256, dtype=bool)
+_ALLOWED_TABLE[list(b"0123456789.eE+-,[] \t\r\nnul")] = True
+_SPACE_BYTES = frozenset(b" \t\r\n")
+_BEFORE_KEY = frozenset(b" \t\r\n,")
 _SPACE, _NEWLINE, _COMMA, _OPEN, _CLOSE = 32, 10, 44, 91, 93
 BLOCK = 1 << 23
 
@@ -68,7 +71,9 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
     quote = raw.find(b'"', start)  # the next key: the data itself holds no text
     if quote < 0:
         return None
-    end = len(raw[:quote].rstrip().rstrip(b",").rstrip()) - 1
+    end = quote - 1
+    while end > start and raw[end] in _BEFORE_KEY:
+        end -= 1
     if end <= start or raw[end] != _CLOSE:
         return None
     cells = _data_rows(raw, start, end)
@@ -93,34 +98,39 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
 
 # ----------------------------------------------------------------- data
 def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
-    """Rows of the data list ``raw[start:end + 1]``, parsed a block of rows at a time."""
-    inner = raw[start + 1:end].strip()
-    if not inner:
+    """Rows of the data list ``raw[start:end + 1]``, parsed a block of rows at a time
+    (the file's bytes are only viewed, never copied whole)."""
+    view = np.frombuffer(raw, dtype=np.uint8)
+    first, last = start + 1, end
+    while first < last and raw[first] in _SPACE_BYTES:
+        first += 1
+    while last > first and raw[last - 1] in _SPACE_BYTES:
+        last -= 1
+    if first == last:
         return np.zeros((0, 0))
-    if inner.translate(None, _ALLOWED):
+    if not _ALLOWED_TABLE[view[first:last]].all():
         return None  # text, true/false, NaN/Infinity: the general decoder handles them
     blocks: List[np.ndarray] = []
-    pos = 0
-    while pos < len(inner):
-        close = inner.find(b"]", min(pos + BLOCK, len(inner) - 1))
+    pos = first
+    while pos < last:
+        close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
         if close < 0:
             return None
-        block = _rows(inner[pos:close + 1])
+        block = _rows(view[pos:close + 1])
         if block is None or (blocks and block.shape[1] != blocks[0].shape[1]):
             return None
         blocks.append(block)
         pos = close + 1
-        if pos < len(inner):
-            nxt = inner.find(b"[", pos)
-            if nxt < 0 or inner[pos:nxt].strip() != b",":
+        if pos < last:
+            nxt = raw.find(b"[", pos, last)
+            if nxt < 0 or raw[pos:nxt].strip() != b",":
                 return None
             pos = nxt
     return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
 
 
-def _rows(block: bytes) -> Optional[np.ndarray]:
-    """``[a, b], [c, d], ...`` -> a float matrix, or None if it is not that."""
-    buf = np.frombuffer(block, dtype=np.uint8)
+def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
+    """``[a, b], [c, d], ...`` (bytes as uint8) -> a float matrix, or None if it is not that."""
     brackets = np.flatnonzero((buf == _OPEN) | (buf == _CLOSE))
     opens, closes = brackets[0::2], brackets[1::2]
     rows = len(opens)
