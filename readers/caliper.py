@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -20,9 +22,12 @@ import numpy as np
 from .caliper_assemble import PathTree
 from .caliper_cali import cali_records
 from .caliper_calitext import read_cali_text
+from .caliper_json import parse_caliper_json, read_caliper_json
 from .caliper_names import parse_metadata
+from .caliper_pyreader import reader_records
 from .caliper_records import Hierarchy, RecordTable, to_raw_profile
 from .errors import ReadError
+from .jsonfile import loads_json
 from .profile import RawProfile
 from .registry import FormatInfo
 
@@ -66,7 +71,6 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     """
     options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)))
     if _is_reader_object(path):
-        from .caliper_pyreader import reader_records
         table = reader_records(path, **options)
         return to_raw_profile(table, node_ordering=node_ordering)
     files = cali_files(path)
@@ -265,8 +269,6 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
     >>> read_caliper_any(io.StringIO(json.dumps(doc))).num_nodes
     1
     """
-    from .caliper_json import parse_caliper_json, read_caliper_json
-
     if hasattr(source, "read"):
         return read_caliper_json(source, node_ordering=node_ordering)
     if not _is_cali(source):
@@ -277,7 +279,6 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
         raise ReadError(source, "cali-query reads one .cali file at a time",
                         expected="a single .cali file with query=, or no query")
     text = run_cali_query(os.fspath(source), str(query))
-    from .jsonfile import loads_json
     doc = loads_json(text, f"cali-query output for {os.fspath(source)}")
     return parse_caliper_json(doc, os.fspath(source), node_ordering=node_ordering)
 
@@ -297,9 +298,6 @@ def _is_cali(source: Any) -> bool:
 
 def run_cali_query(path: str, query: str) -> str:
     """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool)."""
-    import shutil
-    import subprocess
-
     program = shutil.which("cali-query")
     if program is None:
         raise ReadError(path, "a query needs Caliper's cali-query program, which is not installed "

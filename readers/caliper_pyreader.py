@@ -17,7 +17,7 @@ import numpy as np
 from .caliper_assemble import Decoded, PathTree, _convert_texts, assemble
 from .caliper_calitext import (PROP_AGGREGATABLE, PROP_GLOBAL, PROP_HIDDEN, PROP_NESTED,
                                PROP_VALUE)
-from .caliper_names import CALLPATH_ATTRIBUTE
+from .caliper_names import CALLPATH_ATTRIBUTE, parse_metadata
 from .caliper_records import RecordTable
 from .errors import ReadError
 
@@ -89,7 +89,9 @@ def reader_records(reader: Any, *, native: bool = False,
     decoded = Decoded(source, tree, rec_path, attributes, values,
                       {name: not a.is_value for name, a in attributes.items()}, slots,
                       callpath=callpath, where=lambda i: f"record {i}")
-    return assemble(decoded, native=native, string_attributes=string_attributes)
+    table = assemble(decoded, native=native, string_attributes=string_attributes)
+    table.metadata = parse_metadata(getattr(reader, "globals", None) or {})
+    return table
 
 
 def _attributes(reader: Any, records: List[dict], source: Any) -> Dict[str, _Attr]:

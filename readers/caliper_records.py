@@ -105,7 +105,7 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     h = table.hierarchy
     node, columns = table.node, list(table.columns)
     frames_extra: Dict[str, np.ndarray] = {}
-    names = np.asarray(h.label, dtype=object).copy()
+    names = np.asarray(h.label, dtype=object)
     if table.sourceloc is not None:
         h, node, names, loc_columns, frames_extra = _split_statements(table, names)
         columns.extend(loc_columns)

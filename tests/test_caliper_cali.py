@@ -271,6 +271,30 @@ def test_cuda_activities_become_children(tmp_path):
     assert rows(gf, "time") == [0.0, 2.0, 0.0, 0.0] and rows(gf, "time (gpu)") == [0, 0, 0.25, 0.5]
 
 
+def test_rocm_activities(tmp_path):
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    activity = c.attribute("rocm.activity", "string", 12)
+    kernel = c.attribute("rocm.kernel.name", "string", 12)
+    api = c.attribute("rocm.api", "string", 12)
+    gpu = c.attribute("sum#rocm.activity.duration", alias="time (gpu)")
+    step = c.path(region, "main", "step")
+    c.ctx([c.node(kernel, "axpy", c.node(activity, "KERNEL_DISPATCH_COMPLETE", step))],
+          {gpu: 2.0})
+    # a copy is reported inside the hipMemcpy call's own region: it replaces that region
+    copy_call = c.path(region, "hipMemcpy", parent=step)
+    c.ctx([c.node(api, "hipMemcpyAsync", c.node(activity, "COPY_DEVICE_TO_HOST", copy_call))],
+          {gpu: 0.5})
+    c.ctx([c.node(activity, "BARRIER", step)], {gpu: 0.125})
+    gf = graphframe.GraphFrame.from_caliperreader(c.write(tmp_path / "rocm.cali"))
+    frames = [dict(n.frame) for n in gf.graph.traverse()]
+    assert frames == [{"name": "main", "type": "function"}, {"name": "step", "type": "function"},
+                      {"name": "BARRIER", "type": "activity"},
+                      {"name": "COPY_DEVICE_TO_HOST", "type": "memcpy"},
+                      {"name": "axpy", "type": "kernel"}]
+    assert rows(gf, "time (gpu)") == [0.0, 0.0, 0.125, 0.5, 2.0]
+
+
 def test_sampled_call_paths_with_source_lines(tmp_path):
     c = CaliText()
     callpath = c.attribute("source.function#callpath.address", "string", 12)

@@ -259,6 +259,8 @@ def test_our_decoder_and_caliper_reader_agree(shared_data):
                                           obj=f"{rel} {name}")
         assert (a.exc_metrics, a.inc_metrics, a.default_metric, a.ordered) == \
             (b.exc_metrics, b.inc_metrics, b.default_metric, b.ordered), rel
+        assert {k: v for k, v in a.metadata.items() if k != "source"} == \
+            {k: v for k, v in b.metadata.items() if k != "source"}, rel
 
 
 def test_caliper_1_snapshot_trace(shared_data, reference_facts):
