@@ -101,7 +101,12 @@ def forest_depth(parent: np.ndarray, source: Any,
 
 def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
                    fmt: str = "caliper") -> RawProfile:
-    """Build the RawProfile of ``table`` (see the module docs for the steps)."""
+    """Build the RawProfile of ``table`` (see the module docs for the steps).
+
+    The table is consumed: its arrays are released as soon as they have been
+    copied into the profile's tables, which keeps the peak memory of large
+    reads down.
+    """
     h = table.hierarchy
     node, columns = table.node, list(table.columns)
     frames_extra: Dict[str, np.ndarray] = {}
@@ -110,10 +115,16 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
         h, node, names, loc_columns, frames_extra = _split_statements(table, names)
         columns.extend(loc_columns)
     ranks, rank_code = _rank_codes(table.rank, len(node))
-    key = node * len(ranks) + rank_code
-    values = _merge_and_fill(columns, key, len(h) * len(ranks))
-    builder = ProfileBuilder(table.source, index_levels=("rank",) if table.rank is not None else ())
+    values = _merge_and_fill(columns, key=node * len(ranks) + rank_code,
+                             size=len(h) * len(ranks))
     position = _node_positions(h, node, table.order if node_ordering else None, table.source)
+    specs = [spec for spec, _ in columns]
+    ordered = bool(node_ordering and table.order is not None)
+    ranked = table.rank is not None
+    del node, rank_code, columns
+    table.hierarchy = table.node = table.rank = table.order = table.sourceloc = None
+    table.columns = []
+    builder = ProfileBuilder(table.source, index_levels=("rank",) if ranked else ())
     local = np.empty(len(h), dtype=INT)
     local[position] = np.arange(len(h), dtype=INT)
     parents = h.parent[position]
@@ -123,17 +134,16 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
         frames[key_name] = arr[position]
     builder.add_nodes(np.where(parents >= 0, local[np.maximum(parents, 0)], -1), frames,
                       columns={"nid": h.nid[position], "name": names[position]})
-    grid_node = np.repeat(local, len(ranks))
-    levels = {"rank": np.tile(ranks, len(h))} if table.rank is not None else {}
-    builder.add_rows(grid_node, values, **levels)
+    n = len(h)
+    del frames, frames_extra, parents, names, h, position
+    levels = {"rank": np.tile(ranks, n)} if ranked else {}
+    builder.add_rows(np.repeat(local, len(ranks)), values, **levels)
     present = list(values)
-    decl = declare([spec for spec, _ in columns], present)
+    del values, levels, local
     metadata = {"format": fmt}
     metadata.update(table.metadata)
-    layout = _layout(table.layout, present)
-    return builder.build(**decl, metadata=metadata,
-                         ordered=bool(node_ordering and table.order is not None),
-                         columns=layout)
+    return builder.build(**declare(specs, present), metadata=metadata, ordered=ordered,
+                         columns=_layout(table.layout, present))
 
 
 # ------------------------------------------------------------------ steps
@@ -146,7 +156,7 @@ def _rank_codes(rank: Optional[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndar
     return ranks, np.searchsorted(ranks, rank).astype(INT)
 
 
-def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], key: np.ndarray,
+def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.ndarray,
                     size: int) -> Dict[str, np.ndarray]:
     """One value per (node, rank) cell of the grid, for every column."""
     n = len(key)
