@@ -36,7 +36,10 @@ def cali_records(cali: CaliText, *, native: bool = False,
 
 
 def decode_records(cali: CaliText) -> Decoded:
-    """Call path and typed attribute values of every record of a ``.cali`` file."""
+    """Call path and typed attribute values of every record of a ``.cali`` file.
+
+    Consumes ``cali.rec_data`` (the records' value texts) once decoded.
+    """
     attrs = cali.attributes
     by_name = {a.name: pos for pos, a in attrs.items()}
     levels = _levels(cali.depth)
@@ -54,6 +57,7 @@ def decode_records(cali: CaliText) -> Decoded:
         by_reference[pos] = True
         slots[pos] = np.zeros(m, dtype=INT)
     imm_values, imm_slots = _immediate_values(cali)
+    cali.rec_data = []  # the value texts are decoded: release them early
     for pos, column in imm_values.items():
         if pos not in values:
             values[pos], by_reference[pos], slots[pos] = column, False, imm_slots[pos]
