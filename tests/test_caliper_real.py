@@ -2,6 +2,7 @@
 
 import math
 import os
+import random
 import stat
 from collections import defaultdict
 
@@ -11,6 +12,7 @@ import pandas as pd
 import pytest
 
 import graphframe
+import readers
 from readers import ReadError
 from readers.caliper import read_caliper
 from readers.conformance import check_reader
@@ -310,3 +312,47 @@ def test_query_runs_cali_query(shared_data, monkeypatch, tmp_path):
     with pytest.raises(ReadError, match=r"cali-query failed \(exit status 2\): unknown keyword"):
         graphframe.GraphFrame.from_caliper(path, query="bogus")
     assert np.isfinite(gf.dataframe["time"]).all()
+
+
+# ------------------------------------------------------------- damaged files
+@pytest.mark.parametrize("seed", range(4))
+def test_damaged_files_read_or_fail_with_read_error(shared_data, tmp_path, seed):
+    """Random damage (cuts, flipped bytes, lost, doubled or garbage lines) gives a
+    valid profile or a ReadError naming the file: never another exception."""
+    rng = random.Random(seed)
+    files = ["caliper/hatchet/caliper-ordered-cali-mpi/230525-151723_1930647_FSY8b8cKSEEi.cali",
+             "caliper/generated/runtime-profile/rp-4ranks.cali",
+             "caliper/hatchet/caliper-cpi-json/cpi-callpath-profile.json",
+             "caliper/generated/runtime-profile/rp-json-split-4ranks.json"]
+    outcomes = defaultdict(int)
+    for trial in range(40):
+        rel = rng.choice(files)
+        data = bytearray((shared_data / rel).read_bytes())
+        kind = rng.choice(["cut", "flip", "lines"])
+        if kind == "cut":
+            data = data[:rng.randrange(len(data))]
+        elif kind == "flip":
+            for _ in range(rng.randint(1, 4)):
+                data[rng.randrange(len(data))] = rng.choice(b'0123456789=,[]{}":-\\x\xff')
+        else:
+            lines = bytes(data).split(b"\n")
+            i = rng.randrange(len(lines))
+            action = rng.randrange(3)
+            if action == 0:
+                del lines[i]
+            elif action == 1:
+                lines.insert(i, lines[rng.randrange(len(lines))])
+            else:
+                lines.insert(i, bytes(rng.randrange(256) for _ in range(rng.randint(1, 30))))
+            data = bytearray(b"\n".join(lines))
+        path = tmp_path / f"damaged{trial}{os.path.splitext(rel)[1]}"
+        path.write_bytes(bytes(data))
+        try:
+            graphframe.GraphFrame.from_raw(
+                readers.read(path, format="caliper-json" if rel.endswith(".json") else "caliper"))
+            outcomes["read"] += 1
+        except ReadError as exc:
+            assert str(path) in str(exc)
+            outcomes["ReadError"] += 1
+    assert outcomes["ReadError"] > 0
+
