@@ -166,7 +166,8 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
             spec = ColumnSpec(RENAMES.get(title, title), title, LABEL)
         else:
             values, numeric = _values(cells[i], title, keep, source)
-            spec = classify(title, meta.get("attribute.alias"), numeric=numeric)
+            alias = meta.get("attribute.alias")
+            spec = classify(title, alias if isinstance(alias, str) else None, numeric=numeric)
         if spec.role == RANK:
             table.rank = _ranks(values, title, keep, source)
         elif spec.role == ORDER:
@@ -276,8 +277,8 @@ def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: A
         values = np.array(cells, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         i = next(i for i, c in enumerate(cells) if not _is_number_or_null(c))
-        raise ReadError(source, f"column {title!r} holds {cells[i]!r}", position=f"data[{i}]",
-                        expected="the index of a node or null") from exc
+        raise ReadError(source, f"column {title!r} holds {_short(cells[i])}",
+                        position=f"data[{i}]", expected="the index of a node or null") from exc
     null = np.isnan(values)
     idx = np.where(null, -1, values).astype(INT)
     n = len(node_cols)
@@ -321,6 +322,12 @@ def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
 
 
 def _short(value: Any) -> str:
+    """A cell for an error message (containers are named, not printed: they may
+    be nested too deeply to print)."""
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and value.is_integer():

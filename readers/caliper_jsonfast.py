@@ -89,8 +89,8 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
     rest = raw[end + 1:nodes_match.start()] + raw[nodes_end + 1:]
     try:
         doc = json.loads((b"{" + rest.lstrip().lstrip(b",")).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None  # the general decoder has no recursion limit and locates errors
     if not isinstance(doc, dict) or "data" in doc or "nodes" in doc:
         return None
     return FastDoc(cells, labels, columns, parents, doc)
@@ -188,7 +188,8 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
             block_labels = [o["label"] for o in objects]
             block_columns = [o["column"] for o in objects]
             block_parents = [o.get("parent", -1) for o in objects]
-        except (ValueError, TypeError, KeyError, AttributeError, UnicodeDecodeError):
+        except (ValueError, TypeError, KeyError, AttributeError, UnicodeDecodeError,
+                RecursionError):
             return None
         if set(map(type, block_labels)) - {str} or set(map(type, block_columns)) - {str} or \
                 set(map(type, block_parents)) - {int}:

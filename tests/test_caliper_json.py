@@ -218,6 +218,26 @@ def test_nesting_bomb_is_a_read_error(tmp_path):
     assert err.position == "top level"
     path.write_text('{"data": [' + "[" * 100000)
     expect_error(path, "invalid JSON")
+    # deep nesting inside the node and column sections (which the fast path hands
+    # to the json module) is read by the iterative decoder
+    deep = "[" * 100000 + "]" * 100000
+    for section in ("nodes", "column_metadata"):
+        document = main_foo_bar()
+        document[section][0]["extra"] = 0
+        text = json.dumps(document).replace('"extra": 0', '"extra": ' + deep)
+        path.write_text(text)
+        assert readers.read(path).num_nodes == 3
+    # and deep nesting in a data cell is a located error, not a RecursionError
+    document = main_foo_bar()
+    document["data"][1][2] = "DEEP"
+    path.write_text(json.dumps(document).replace('"DEEP"', deep))
+    err = expect_error(path, "column 'sum#time.duration' holds a list")
+    assert err.position == "data[1]"
+    document["data"][1][2] = 1.0
+    document["data"][3][0] = "DEEP"
+    path.write_text(json.dumps(document).replace('"DEEP"', deep))
+    err = expect_error(path, "column 'path' holds a list")
+    assert err.position == "data[3]"
 
 
 @pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
@@ -257,7 +277,9 @@ def test_parent_cycle_between_two_nodes(tmp_path):
 
 @pytest.mark.parametrize("mutate, position, match", [
     (lambda d: d["data"][1].append(1.0), "data[1]", "does not have one cell per column"),
-    (lambda d: d["data"][3].__setitem__(2, [1]), "data[3]", r"holds \[1\]"),
+    (lambda d: d["data"][3].__setitem__(2, [1]), "data[3]", "column 'sum#time.duration' holds a "
+                                                            "list"),
+    (lambda d: d["data"][2].__setitem__(0, {}), "data[2]", "column 'path' holds an object"),
     (lambda d: d["data"][0].__setitem__(1, "zero"), "data[0]", "holds 'zero', not an integer rank"),
     (lambda d: d["data"][1].__setitem__(1, 0.5), "data[1]", "holds 0.5, not an integer rank"),
     (lambda d: d["nodes"][2].pop("label"), "nodes[2]", "malformed node entry"),
