@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .caliper_assemble import Decoded, PathTree, _convert_texts, _parses, assemble
+from .caliper_jsonfast import EXACT_FLOATS
 from .caliper_calitext import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
 from .caliper_names import CALLPATH_ATTRIBUTE
 from .caliper_records import RecordTable, forest_depth
@@ -271,7 +272,8 @@ def _typed_columns(cali: CaliText, rows: np.ndarray, sig: Tuple[int, ...]) -> Li
 def _csv_block(data: List[Any], rows: np.ndarray, dtypes: Dict[int, Any]) -> List[np.ndarray]:
     frame = pd.read_csv(io.StringIO("\n".join([data[i] for i in rows.tolist()])), sep="=",
                         header=None, names=list(dtypes), dtype=dtypes, engine="c",
-                        quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=False)
+                        quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=False,
+                        **EXACT_FLOATS)
     if len(frame) != len(rows):
         raise ValueError("rows")
     return [frame[j].to_numpy(dtype=t) for j, t in dtypes.items()]

@@ -35,6 +35,9 @@ _SPACE_BYTES = frozenset(b" \t\r\n")
 _BEFORE_KEY = frozenset(b" \t\r\n,")
 _SPACE, _NEWLINE, _COMMA, _OPEN, _CLOSE = 32, 10, 44, 91, 93
 BLOCK = 1 << 23
+#: pandas 2's default float parser can be one unit in the last place off; its
+#: "round_trip" parser is exact (pandas 3 is exact by default and deprecates the option)
+EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
 
 
 @dataclass
@@ -151,7 +154,7 @@ def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
         # only "null" is missing: an empty cell or "2 3" fails to convert
         frame = pd.read_csv(io.BytesIO(text.tobytes()), header=None, skipinitialspace=True,
                             engine="c", dtype=np.float64, na_values=["null"],
-                            keep_default_na=False)
+                            keep_default_na=False, **EXACT_FLOATS)
     except (ValueError, TypeError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return None
     values = frame.to_numpy(dtype=np.float64)

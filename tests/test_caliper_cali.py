@@ -378,13 +378,14 @@ def test_per_rank_files_claiming_one_rank(tmp_path):
 
 
 def test_benchmark_writer_round_trip(tmp_path):
-    raw = random_profile(200, 2, seed=1)
+    raw = random_profile(2000, 2, seed=1)  # enough records for the bulk value parser
     path = tmp_path / "w.cali"
     write_cali(raw, path)
     back = readers.read(path)
-    assert back.num_nodes == 200 and len(back.metrics) == 400 and back.ordered
-    np.testing.assert_allclose(np.sort(back.metrics["time"].to_numpy()),
-                               np.sort(raw.metrics["time"].to_numpy()))
+    assert back.num_nodes == 2000 and len(back.metrics) == 4000 and back.ordered
+    # values parse exactly as Python's float() would (they were written with repr)
+    np.testing.assert_array_equal(np.sort(back.metrics["time"].to_numpy()),
+                                  np.sort(raw.metrics["time"].to_numpy()))
 
 
 # ------------------------------------------------------------------ bad input
