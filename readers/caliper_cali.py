@@ -22,7 +22,7 @@ import pandas as pd
 
 from .caliper_assemble import Decoded, PathTree, _convert_texts, _parses, assemble
 from .caliper_jsonfast import EXACT_FLOATS
-from .caliper_calitext import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
+from .caliper_calimeta import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
 from .caliper_names import CALLPATH_ATTRIBUTE
 from .caliper_records import RecordTable, forest_depth
 from .errors import ReadError

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Sequence
 import numpy as np
 
 from .caliper_assemble import Decoded, PathTree, _convert_texts, assemble
-from .caliper_calitext import (PROP_AGGREGATABLE, PROP_GLOBAL, PROP_HIDDEN, PROP_NESTED,
+from .caliper_calimeta import (PROP_AGGREGATABLE, PROP_GLOBAL, PROP_HIDDEN, PROP_NESTED,
                                PROP_VALUE)
 from .caliper_names import CALLPATH_ATTRIBUTE, parse_metadata
 from .caliper_records import RecordTable
