@@ -15,6 +15,7 @@ import pandas as pd
 
 import readers
 from readers import RawProfile
+from readers.caliper import read_caliper, read_caliper_any
 from readers.hatchet_json import parse_hatchet_json
 from readers.hpctoolkit import read_hpctoolkit
 from readers.hpctoolkit_latest import read_hpctoolkit_latest
@@ -176,8 +177,57 @@ class GraphFrame:
 
 
     # ---- reader constructors: Caliper (issue 5) ----
+    @classmethod
+    def from_caliper(cls, filename_or_stream: Any, query: Optional[str] = None,
+                     node_ordering: bool = True) -> "GraphFrame":
+        """Read Caliper json-split output (a path or an open stream).
 
+        A ``.cali`` path (or a directory / list of per-rank ``.cali`` files) is
+        decoded directly, or, when ``query`` is given, run through Caliper's
+        ``cali-query -q QUERY`` first (an error says so if it is not
+        installed). ``node_ordering`` orders siblings by the file's
+        ``Node order`` when it has one; files without one read fine.
+        See :func:`readers.caliper.read_caliper_any` and ``docs/readers/caliper.md``.
 
+        Examples
+        --------
+        >>> import io, json
+        >>> doc = {"data": [[0, 2.0], [1, 1.0]], "columns": ["path", "sum#time.duration"],
+        ...        "column_metadata": [{"is_value": False}, {"is_value": True}],
+        ...        "nodes": [{"label": "main", "column": "path"},
+        ...                  {"label": "solve", "column": "path", "parent": 0}]}
+        >>> GraphFrame.from_caliper(io.StringIO(json.dumps(doc))).dataframe["time"].tolist()
+        [2.0, 1.0]
+        """
+        return cls.from_raw(read_caliper_any(filename_or_stream, query,
+                                             node_ordering=node_ordering))
+
+    @classmethod
+    def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
+                           string_attributes: Union[str, Sequence[str], None] = (),
+                           node_ordering: bool = True) -> "GraphFrame":
+        """Read a ``.cali`` file, a directory or list of per-rank files, or a
+        ``caliperreader.CaliperReader``. See :func:`readers.caliper.read_caliper`.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "p.cali")
+        >>> with open(path, "w") as f:
+        ...     _ = f.write("__rec=node,id=12,attr=10,data=268,parent=3\\n"
+        ...                 "__rec=node,id=13,attr=8,data=region,parent=12\\n"
+        ...                 "__rec=node,id=14,attr=10,data=65,parent=5\\n"
+        ...                 "__rec=node,id=15,attr=8,data=sum#time.duration,parent=14\\n"
+        ...                 "__rec=node,id=16,attr=13,data=main\\n"
+        ...                 "__rec=ctx,ref=16,attr=15,data=1.5\\n")
+        >>> GraphFrame.from_caliperreader(path).dataframe[["time", "name"]]
+              time  name
+        node
+        0      1.5  main
+        """
+        return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
+                                         string_attributes=string_attributes or (),
+                                         node_ordering=node_ordering))
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod

@@ -26,6 +26,8 @@ HEAD_BYTES = 4096
 READER_MODULES = (
     "readers.literal",
     "readers.hatchet_json",
+    "readers.caliper_json",
+    "readers.caliper",
     "readers.hpctoolkit",
     "readers.hpctoolkit_latest",
     "readers.dot",

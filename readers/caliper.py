@@ -1,0 +1,315 @@
+"""Caliper ``.cali`` profiles: one file, a set of per-rank files, or a CaliperReader.
+
+``read_caliper`` is the registry's reader for the ``caliper`` format. A
+directory (its ``*.cali`` files) or a list of files reads as one profile with
+a ``rank`` level: each file's rank is its records' ``mpi.rank`` when they have
+one, else the rank its name encodes through Caliper's ``output`` pattern
+(``rp-rank%mpi.rank%.cali`` -> ``rp-rank2.cali`` is rank 2), else the global
+``mpi.rank``, else the file's position in the sorted list.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from .caliper_assemble import PathTree
+from .caliper_cali import cali_records
+from .caliper_calitext import read_cali_text
+from .caliper_json import parse_caliper_json, read_caliper_json
+from .caliper_names import parse_metadata
+from .caliper_pyreader import reader_records
+from .caliper_records import Hierarchy, RecordTable, to_raw_profile
+from .errors import ReadError
+from .jsonfile import loads_json
+from .profile import RawProfile
+from .registry import FormatInfo
+
+INT = np.int64
+
+
+def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
+                 node_ordering: bool = True) -> RawProfile:
+    """Read a ``.cali`` file, a directory or list of per-rank files, or a CaliperReader.
+
+    Parameters
+    ----------
+    path : path-like, list of path-likes, or ``caliperreader.CaliperReader``
+        What to read. A reader object must already have read its file.
+    native : bool
+        Name metric columns by Caliper's attribute names instead of their
+        aliases (``min#inclusive#sum#time.duration`` instead of
+        ``Min time/rank``).
+    string_attributes : sequence of str
+        Text attributes to keep as columns (numbers are always kept).
+    node_ordering : bool
+        Order siblings by Caliper's node order (``Node order``) when the file
+        records it; otherwise siblings are ordered by frame.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "prof.cali")
+    >>> with open(p, "w") as f:
+    ...     _ = f.write("__rec=node,id=12,attr=10,data=268,parent=3\\n"
+    ...                 "__rec=node,id=13,attr=8,data=region,parent=12\\n"
+    ...                 "__rec=node,id=14,attr=10,data=2113,parent=5\\n"
+    ...                 "__rec=node,id=15,attr=8,data=sum#time.duration,parent=14\\n"
+    ...                 "__rec=node,id=16,attr=13,data=main\\n"
+    ...                 "__rec=ctx,ref=16,attr=15,data=1.5\\n"
+    ...                 "__rec=node,id=17,attr=13,data=solve,parent=16\\n"
+    ...                 "__rec=ctx,ref=17,attr=15,data=2.5\\n")
+    >>> raw = read_caliper(p)
+    >>> raw.metrics["time"].tolist(), raw.exc_metrics
+    ([1.5, 2.5], ('time',))
+    """
+    options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)))
+    if _is_reader_object(path):
+        table = reader_records(path, **options)
+        return to_raw_profile(table, node_ordering=node_ordering)
+    files = cali_files(path)
+    decoded = [_file_table(f, options) for f in files]
+    if len(decoded) == 1 and not isinstance(path, (list, tuple)) and not Path(path).is_dir():
+        table = decoded[0][0]
+    else:
+        table = merge_rank_tables(decoded, files, source=_describe(path))
+    return to_raw_profile(table, node_ordering=node_ordering)
+
+
+def _as_list(value: Any) -> List[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def _is_reader_object(obj: Any) -> bool:
+    return hasattr(obj, "records") and hasattr(obj, "globals") and hasattr(obj, "attribute")
+
+
+def _describe(path: Any) -> Any:
+    if isinstance(path, (list, tuple)):
+        return [os.fspath(p) for p in path]
+    return os.fspath(path)
+
+
+def cali_files(path: Any) -> List[str]:
+    """The ``.cali`` files ``path`` names (a file, a directory or a list)."""
+    if isinstance(path, (list, tuple)):
+        if not path:
+            raise ReadError(path, "an empty list of files was given", expected="at least one .cali file")
+        out = [os.fspath(p) for p in path]
+    else:
+        p = Path(os.fspath(path))
+        if p.is_dir():
+            out = sorted(str(f) for f in p.iterdir() if f.is_file() and f.name.endswith(".cali"))
+            if not out:
+                raise ReadError(p, "the directory holds no .cali files", expected="per-rank .cali files")
+        else:
+            out = [str(p)]
+    for f in out:
+        if not os.path.isfile(f):
+            raise ReadError(f, "no such file")
+    return out
+
+
+def _file_table(path: str, options: Dict[str, Any]) -> Tuple[RecordTable, Dict[str, Any]]:
+    cali = read_cali_text(path)
+    table = cali_records(cali, **options)
+    table.metadata = parse_metadata(cali.globals)
+    return table, cali.globals
+
+
+# ------------------------------------------------------------- rank sets
+def file_rank(path: str, globals_: Dict[str, Any], position: int) -> int:
+    """Rank of a per-rank file without ``mpi.rank`` records (see the module docs).
+
+    Examples
+    --------
+    >>> file_rank("/x/rp-rank12.cali", {"opts:output": "rp-rank%mpi.rank%.cali"}, 0)
+    12
+    >>> file_rank("/x/a.cali", {}, 3)
+    3
+    """
+    pattern = globals_.get("opts:output")
+    if isinstance(pattern, str) and "%mpi.rank%" in pattern:
+        parts = [re.escape(part) for part in os.path.basename(pattern).split("%mpi.rank%")]
+        expr = r"(\d+)".join(_wildcards(part) for part in parts)
+        match = re.fullmatch(expr, os.path.basename(path))
+        if match:
+            return int(match.group(1))
+    value = globals_.get("mpi.rank")
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return position
+
+
+def _wildcards(escaped: str) -> str:
+    """Other ``%attr%`` placeholders of an output pattern match anything."""
+    return re.sub(r"%[^%]*%", ".*?", escaped.replace(r"\%", "%"))
+
+
+def merge_rank_tables(decoded: List[Tuple[RecordTable, Dict[str, Any]]], files: List[str],
+                      source: Any) -> RecordTable:
+    """One table for a set of per-rank files: unified call paths, a rank per record.
+
+    ``decoded`` holds each file's table and its raw (text) globals.
+    """
+    tables = [t for t, _ in decoded]
+    tree = PathTree()
+    nodes, ranks, orders, locs = [], [], [], []
+    claimed: Dict[int, str] = {}
+    for position, (table, path) in enumerate(zip(tables, files)):
+        h = table.hierarchy
+        mapping = np.empty(len(h), dtype=INT)
+        for i in range(len(h)):
+            p = int(h.parent[i])
+            mapping[i] = tree.child(int(mapping[p]) if p >= 0 else -1, h.label[i], h.kind[i])
+        nodes.append(mapping[table.node])
+        if table.rank is None:
+            rank = file_rank(path, decoded[position][1], position)
+            if rank in claimed:
+                raise ReadError(path, f"the file is rank {rank}, like {claimed[rank]}",
+                                expected="one file per rank")
+            claimed[rank] = path
+            table.rank = np.full(len(table.node), rank, dtype=INT)
+        ranks.append(table.rank)
+        orders.append(table.order if table.order is not None else np.full(len(table.node), np.nan))
+        locs.append(table.sourceloc if table.sourceloc is not None
+                    else np.full(len(table.node), None, dtype=object))
+    hierarchy = Hierarchy(parent=np.array(tree.parent, dtype=INT),
+                          label=np.array(tree.label, dtype=object),
+                          kind=np.array(tree.kind, dtype=object),
+                          nid=np.arange(len(tree.parent), dtype=INT))
+    merged = RecordTable(source=source, hierarchy=hierarchy, node=np.concatenate(nodes),
+                         rank=np.concatenate(ranks))
+    if any(t.order is not None for t in tables):
+        merged.order = np.concatenate(orders)
+    if any(t.sourceloc is not None for t in tables):
+        merged.sourceloc = np.concatenate(locs)
+    merged.columns, merged.layout = _merge_columns(tables)
+    merged.metadata = _merge_metadata([t.metadata for t in tables])
+    return merged
+
+
+def _merge_columns(tables: List[RecordTable]) -> Tuple[list, list]:
+    specs: Dict[str, Any] = {}
+    layout: List[str] = []
+    for t in tables:
+        for name in t.layout:
+            if name not in layout:
+                layout.append(name)
+        for spec, values in t.columns:
+            specs.setdefault(spec.name, (spec, values.dtype))
+    columns = []
+    for name, (spec, dtype) in specs.items():
+        parts = []
+        for t in tables:
+            found = [v for s, v in t.columns if s.name == name]
+            if found:
+                parts.append(found[0])
+            elif dtype == object:
+                parts.append(np.full(len(t.node), None, dtype=object))
+            else:
+                parts.append(np.full(len(t.node), np.nan))
+        if any(p.dtype == object for p in parts) and dtype != object:
+            parts = [p.astype(object) for p in parts]
+        columns.append((spec, np.concatenate(parts)))
+    return columns, layout
+
+
+def _merge_metadata(metas: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """Globals equal in every file stay single values; others become per-file lists."""
+    keys: List[str] = []
+    for m in metas:
+        keys.extend(k for k in m if k not in keys)
+    out: Dict[str, Any] = {}
+    for k in keys:
+        values = [m.get(k) for m in metas]
+        out[k] = values[0] if all(v == values[0] for v in values) else values
+    return out
+
+
+# ------------------------------------------------------------- sniffing
+def _sniff(path: Path, head: bytes) -> bool:
+    if path.is_dir():
+        try:
+            return any(f.name.endswith(".cali") for f in path.iterdir() if f.is_file())
+        except OSError:
+            return False
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"__rec=")
+
+
+FORMAT = FormatInfo(
+    name="caliper",
+    read=read_caliper,
+    sniff=_sniff,
+    description="Caliper .cali profile or trace (a file, or a directory/list of per-rank files)",
+)
+
+
+# ------------------------------------------------------------ from_caliper
+def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = True) -> RawProfile:
+    """Hatchet's ``from_caliper``: json-split, or a ``.cali`` file (through
+    ``cali-query`` when ``query`` is given, else decoded directly).
+
+    Examples
+    --------
+    >>> import io, json
+    >>> doc = {"data": [[1.0, 0]], "columns": ["time", "path"],
+    ...        "column_metadata": [{"is_value": True}, {"is_value": False}],
+    ...        "nodes": [{"label": "main", "column": "path"}]}
+    >>> read_caliper_any(io.StringIO(json.dumps(doc))).num_nodes
+    1
+    """
+    if hasattr(source, "read"):
+        return read_caliper_json(source, node_ordering=node_ordering)
+    if not _is_cali(source):
+        return read_caliper_json(source, node_ordering=node_ordering)
+    if query is None:
+        return read_caliper(source, node_ordering=node_ordering)
+    if isinstance(source, (list, tuple)) or Path(os.fspath(source)).is_dir():
+        raise ReadError(source, "cali-query reads one .cali file at a time",
+                        expected="a single .cali file with query=, or no query")
+    text = run_cali_query(os.fspath(source), str(query))
+    doc = loads_json(text, f"cali-query output for {os.fspath(source)}")
+    return parse_caliper_json(doc, os.fspath(source), node_ordering=node_ordering)
+
+
+def _is_cali(source: Any) -> bool:
+    if isinstance(source, (list, tuple)):
+        return True
+    p = Path(os.fspath(source))
+    if p.is_dir() or p.suffix == ".cali":
+        return True
+    try:
+        with open(p, "rb") as fh:
+            return _sniff(p, fh.read(64))
+    except OSError as exc:
+        raise ReadError(p, f"cannot open the file: {exc.strerror}") from exc
+
+
+def run_cali_query(path: str, query: str) -> str:
+    """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool)."""
+    program = shutil.which("cali-query")
+    if program is None:
+        raise ReadError(path, "a query needs Caliper's cali-query program, which is not installed "
+                        "(not found on PATH)",
+                        expected="cali-query on PATH, or no query: .cali files are read directly")
+    try:
+        done = subprocess.run([program, "-q", query, path], capture_output=True, check=False)
+    except OSError as exc:
+        raise ReadError(path, f"cannot run {program}: {exc.strerror}") from exc
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ReadError(path, f"cali-query failed (exit status {done.returncode}): "
+                        f"{message[-1] if message else 'no message'}",
+                        expected="a valid CalQL query, e.g. '... format json-split'")
+    return done.stdout.decode("utf-8", "replace")

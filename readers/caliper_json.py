@@ -1,0 +1,379 @@
+"""Caliper json-split (``cali-query -q "... format json-split"``, ``output.format=json-split``).
+
+::
+
+    {"data": [[0, 0, 0.0021, 0], ...],            # one row per Caliper record
+     "columns": ["Node order", "mpi.rank", "time", "path"],
+     "column_metadata": [{"is_value": true, "attribute.alias": "Node order"}, ...],
+     "nodes": [{"label": "main", "column": "path"},
+               {"label": "solve", "column": "path", "parent": 0}],
+     "cali.caliper.version": "2.15.0", ...}        # any other key: run metadata
+
+Value columns hold numbers (or text for string attributes); the other columns
+hold indices into ``nodes``. The hierarchy is ``source.function#callpath.address``
+when present, else ``path``; rows without a hierarchy entry (time outside every
+annotated region) belong to no node and are dropped, as in Hatchet.
+"""
+
+from __future__ import annotations
+
+import os
+from itertools import repeat
+from operator import itemgetter
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
+                            SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
+from .caliper_jsonfast import decode_fast
+from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
+from .errors import ReadError
+from .jsonfile import loads_json
+from .profile import RawProfile
+from .registry import FormatInfo, looks_like_json
+
+INT = np.int64
+SECTIONS = ("data", "columns", "column_metadata", "nodes")
+
+
+def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
+    """Read a Caliper json-split file (a path or an open text/binary stream).
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The file, or a stream whose ``read()`` returns the JSON text.
+    node_ordering : bool
+        Order siblings by the file's ``Node order`` column when it has one
+        (Caliper's first-seen order); otherwise, and when False, siblings are
+        ordered by frame like every other reader.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> doc = {"data": [[0, 2.0, 0], [1, 1.0, 1]],
+    ...        "columns": ["Node order", "time", "path"],
+    ...        "column_metadata": [{"is_value": True}, {"is_value": True}, {"is_value": False}],
+    ...        "nodes": [{"label": "main", "column": "path"},
+    ...                  {"label": "solve", "column": "path", "parent": 0}]}
+    >>> raw = read_caliper_json(io.StringIO(json.dumps(doc)))
+    >>> raw.metrics["time"].tolist(), raw.exc_metrics, raw.ordered
+    ([2.0, 1.0], ('time',), True)
+    """
+    if hasattr(path, "read"):
+        source = getattr(path, "name", None) or "<stream>"
+        box = [path.read()]
+        if isinstance(box[0], str):
+            box[0] = box[0].encode("utf-8")
+    else:
+        source = os.fspath(path)
+        try:
+            with open(source, "rb") as fh:
+                box = [fh.read()]
+        except OSError as exc:
+            raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
+    return decode_caliper_json(box, source, node_ordering=node_ordering)
+
+
+def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True
+                        ) -> RawProfile:
+    """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
+    as the text is no longer needed, so the file's bytes can be freed early).
+
+    The fast path (:mod:`readers.caliper_jsonfast`) decodes the usual layout in
+    blocks; anything else goes through the general JSON decoder.
+    """
+    fast = decode_fast(box[0])
+    if fast is None:
+        doc = loads_json(_text(box.pop(), source), source)
+        table = json_records(doc, source)
+        del doc
+    else:
+        box.clear()
+        table = json_records(fast.doc, source, cells=fast.cells,
+                             nodes=(fast.labels, fast.node_columns, fast.parents))
+        del fast
+    return to_raw_profile(table, node_ordering=node_ordering, fmt="caliper-json")
+
+
+def _text(data: bytes, source: Any) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReadError(source, "the file is not UTF-8 text", position=f"byte {exc.start}",
+                        expected="a UTF-8 encoded JSON document") from exc
+
+
+def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
+    """Decode an already-parsed json-split document (see :func:`read_caliper_json`)."""
+    return to_raw_profile(json_records(doc, source), node_ordering=node_ordering,
+                          fmt="caliper-json")
+
+
+def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) -> RecordTable:
+    """The :class:`RecordTable` of a json-split document.
+
+    ``cells`` and ``nodes``, when given, are the data and node sections as the
+    fast path decoded them (a float matrix; labels, columns and parents), and
+    ``doc`` holds the other sections.
+    """
+    if not isinstance(doc, dict):
+        raise ReadError(source, "the document is not a JSON object", position="top level",
+                        expected="an object with 'data', 'columns', 'column_metadata', 'nodes'")
+    for key in SECTIONS:
+        if key not in doc and not (key == "data" and cells is not None) and \
+                not (key == "nodes" and nodes is not None):
+            raise ReadError(source, f"the '{key}' section is missing", position="top level",
+                            expected="Caliper json-split sections " + ", ".join(SECTIONS))
+    labels, node_cols, parents = nodes if nodes is not None else _nodes(doc["nodes"], source)
+    if "" in labels:
+        labels = [lab if lab else f"UNKNOWN {i}" for i, lab in enumerate(labels)]
+    columns, metadata = _columns(doc["columns"], doc["column_metadata"], node_cols, source)
+    hcol = CALLPATH_ATTRIBUTE if CALLPATH_ATTRIBUTE in columns else "path"
+    if hcol not in columns:
+        raise ReadError(source, "no hierarchy column", position="columns",
+                        expected="a 'path' or 'source.function#callpath.address' column")
+    hierarchy, to_h = _hierarchy(labels, node_cols, parents, hcol, source)
+    if cells is None or cells.shape[1] != len(columns):
+        if cells is not None and len(cells):
+            raise ReadError(source, f"data rows have {cells.shape[1]} cells for "
+                            f"{len(columns)} columns", position="data[0]",
+                            expected=f"a list of {len(columns)} cells")
+        cells = _cells(doc.get("data", []), len(columns), source)
+    else:
+        cells = [cells[:, j] for j in range(cells.shape[1])]
+    h_index = columns.index(hcol)
+    row_node = _node_refs(cells[h_index], hcol, node_cols, source)
+    label_table = np.empty(len(labels) + 1, dtype=object)  # index -1 -> None
+    label_table[:-1] = labels
+    keep = np.flatnonzero(row_node >= 0)
+    table = RecordTable(source=source, hierarchy=hierarchy, node=to_h[row_node[keep]],
+                        metadata=parse_metadata({k: v for k, v in doc.items() if k not in SECTIONS}))
+    layout: List[str] = []
+    for i, title in enumerate(columns):
+        if i == h_index:
+            layout.append("nid")
+            continue
+        meta = metadata[i]
+        if not _is_value(meta, title, node_cols):
+            refs = _node_refs(cells[i], title, node_cols, source)[keep]
+            values = label_table[refs]
+            if title == SOURCELOC_ATTRIBUTE:
+                table.sourceloc = values
+                continue
+            spec = ColumnSpec(RENAMES.get(title, title), title, LABEL)
+        else:
+            values, numeric = _values(cells[i], title, keep, source)
+            alias = meta.get("attribute.alias")
+            spec = classify(title, alias if isinstance(alias, str) else None, numeric=numeric)
+        if spec.role == RANK:
+            table.rank = _ranks(values, title, keep, source)
+        elif spec.role == ORDER:
+            table.order = np.asarray(values, dtype=np.float64)
+        else:
+            table.columns.append((spec, values))
+            layout.append(spec.name)
+    _check_unique(table, source)
+    table.layout = layout
+    return table
+
+
+# ------------------------------------------------------------ sections
+def _nodes(nodes: Any, source: Any) -> Tuple[List[str], List[str], np.ndarray]:
+    if not isinstance(nodes, list):
+        raise ReadError(source, "'nodes' is not a list", position="nodes",
+                        expected="a list of {label, column[, parent]} objects")
+    try:
+        if set(map(type, nodes)) - {dict}:
+            raise TypeError("not an object")
+        labels = list(map(itemgetter("label"), nodes))
+        cols = list(map(itemgetter("column"), nodes))
+        parents = list(map(dict.get, nodes, repeat("parent"), repeat(-1)))
+    except (TypeError, KeyError) as exc:
+        i = next(i for i, n in enumerate(nodes)
+                 if not isinstance(n, dict) or "label" not in n or "column" not in n)
+        raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
+                        expected="an object with 'label' and 'column'") from exc
+    if set(map(type, labels)) - {str} or set(map(type, cols)) - {str} or \
+            set(map(type, parents)) - {int}:
+        i = next(i for i, (a, b, c) in enumerate(zip(labels, cols, parents))
+                 if type(a) is not str or type(b) is not str or type(c) is not int)
+        raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
+                        expected="a string 'label', a string 'column' and an integer 'parent'")
+    return labels, np.array(cols, dtype=object), np.array(parents, dtype=INT)
+
+
+def _columns(columns: Any, metadata: Any, node_cols: List[str], source: Any):
+    if not isinstance(columns, list) or not all(type(c) is str for c in columns):
+        raise ReadError(source, "'columns' is not a list of names", position="columns",
+                        expected="a list of strings")
+    if not isinstance(metadata, list) or len(metadata) != len(columns) or \
+            not all(isinstance(m, dict) for m in metadata):
+        raise ReadError(source, "'column_metadata' does not describe every column",
+                        position="column_metadata",
+                        expected=f"a list of {len(columns)} objects, one per column")
+    seen = set()
+    for title in columns:
+        if title in seen:
+            raise ReadError(source, f"column {title!r} appears twice", position="columns",
+                            expected="distinct column names")
+        seen.add(title)
+    return columns, metadata
+
+
+def _is_value(meta: Dict[str, Any], title: str, node_cols: np.ndarray) -> bool:
+    flag = meta.get("is_value")
+    if isinstance(flag, bool):
+        return flag
+    return not bool((node_cols == title).any())
+
+
+def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.ndarray]:
+    is_h = node_cols == hcol
+    index = np.flatnonzero(is_h)
+    to_h = np.full(len(node_cols), -1, dtype=INT)
+    to_h[index] = np.arange(len(index), dtype=INT)
+    p = parents[index]
+    bad = np.flatnonzero((p < -1) | (p >= len(node_cols)))
+    if not len(bad):
+        bad = np.flatnonzero((p >= 0) & (to_h[np.clip(p, 0, None)] < 0))
+    if len(bad):
+        i = int(index[bad[0]])
+        raise ReadError(source, f"the node's parent {int(parents[i])} is not a node of the "
+                        f"'{hcol}' hierarchy", position=f"nodes[{i}]",
+                        expected=f"the index of a '{hcol}' node")
+    h_parent = np.where(p >= 0, to_h[np.clip(p, 0, None)], -1)
+    depth = forest_depth(h_parent, source, lambda k: f"nodes[{int(index[k])}]")
+    kind = "function" if hcol == CALLPATH_ATTRIBUTE else "region"
+    label_array = np.empty(len(labels), dtype=object)
+    label_array[:] = labels
+    hierarchy = Hierarchy(parent=h_parent, label=label_array[index],
+                          kind=repeated(kind, len(index)), nid=index.astype(INT),
+                          depth=depth)
+    return hierarchy, to_h
+
+
+def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
+    """The data rows transposed into one sequence per column."""
+    if not isinstance(data, list):
+        raise ReadError(source, "'data' is not a list", position="data",
+                        expected="a list of rows")
+    ok = not data or (set(map(type, data)) == {list} and set(map(len, data)) == {width})
+    if not ok:
+        i = next(i for i, row in enumerate(data) if type(row) is not list or len(row) != width)
+        raise ReadError(source, "the row does not have one cell per column",
+                        position=f"data[{i}]", expected=f"a list of {width} cells")
+    if not data:
+        return [()] * width
+    return list(zip(*data))
+
+
+def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: Any
+               ) -> np.ndarray:
+    """Cells that index ``nodes`` (null -> -1), checked against the column."""
+    try:
+        values = np.array(cells, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        i = next(i for i, c in enumerate(cells) if not _is_number_or_null(c))
+        raise ReadError(source, f"column {title!r} holds {_short(cells[i])}",
+                        position=f"data[{i}]", expected="the index of a node or null") from exc
+    null = np.isnan(values)
+    idx = np.where(null, -1, values).astype(INT)
+    n = len(node_cols)
+    bad = ~null & ((idx != values) | (idx < 0) | (idx >= n))
+    if not bad.any() and n:
+        col_ok = node_cols == title
+        bad = ~null & ~col_ok[np.clip(idx, 0, n - 1)]
+    elif not n:
+        bad = ~null
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ReadError(source, f"column {title!r} refers to node {_short(cells[i])}, which is "
+                        f"not a '{title}' entry of 'nodes'", position=f"data[{i}]",
+                        expected=f"the index of a '{title}' node")
+    return idx
+
+
+def _is_number_or_null(cell: Any) -> bool:
+    return cell is None or (type(cell) in (int, float))
+
+
+def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
+    """A value column: numbers (ints stay ints) or, for string attributes, text."""
+    try:
+        arr = np.array(cells)
+    except (TypeError, ValueError):
+        arr = np.array(cells, dtype=object)
+    if arr.dtype.kind in "iufb" and arr.ndim == 1:
+        return arr[keep].astype(np.float64), True
+    try:
+        numbers = np.array(cells, dtype=np.float64)
+        if numbers.ndim == 1 and all(c is None or type(c) in (int, float) for c in cells):
+            return numbers[keep], True
+    except (TypeError, ValueError):
+        pass
+    if all(c is None or type(c) in (str, int, float) for c in cells):
+        return np.array(cells, dtype=object)[keep], False  # text (or mixed): a label column
+    i = next(i for i, c in enumerate(cells) if not (c is None or type(c) in (int, float, str)))
+    raise ReadError(source, f"column {title!r} holds {_short(cells[i])}", position=f"data[{i}]",
+                    expected="a number, a string or null")
+
+
+def _short(value: Any) -> str:
+    """A cell for an error message (containers are named, not printed: they may
+    be nested too deeply to print)."""
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _ranks(values: np.ndarray, title: str, keep: np.ndarray, source: Any) -> np.ndarray:
+    arr = np.full(len(values), np.nan)
+    for_sure = np.asarray(values)
+    if for_sure.dtype.kind in "iufb":
+        arr = for_sure.astype(np.float64)
+    else:
+        numbers = np.array([type(v) in (int, float) for v in for_sure], dtype=bool)
+        arr[numbers] = for_sure[numbers].astype(np.float64)
+    bad = np.isnan(arr) | (arr != np.round(arr))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ReadError(source, f"column {title!r} holds {_short(values[i])}, not an integer rank",
+                        position=f"data[{int(keep[i])}]", expected="an integer MPI rank")
+    return arr.astype(INT)
+
+
+def _check_unique(table: RecordTable, source: Any) -> None:
+    names = [spec.name for spec, _ in table.columns]
+    for name in names:
+        if names.count(name) > 1 or name in ("nid", "name"):
+            raise ReadError(source, f"two columns are both called {name!r} after renaming",
+                            position="columns", expected="distinct column names")
+
+
+# ------------------------------------------------------------ sniffing
+def _sniff(path: Path, head: bytes) -> bool:
+    if not looks_like_json(head, b"{"):
+        return False
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n{ \t\r\n")
+    if text.startswith(b'"data"') and b"[" in text[6:16]:
+        return True
+    return b'"column_metadata"' in head and b'"nodes"' in head
+
+
+FORMAT = FormatInfo(
+    name="caliper-json",
+    read=read_caliper_json,
+    sniff=_sniff,
+    description="Caliper json-split profile (data, columns, column_metadata, nodes)",
+)
+

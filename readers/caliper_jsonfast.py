@@ -1,0 +1,220 @@
+"""Fast path for json-split files: the two big sections decoded in blocks.
+
+Caliper writes ``{"data": [[...], ...], "columns": [...], "column_metadata":
+[...], "nodes": [{...}, ...], <globals>}``. The ``data`` rows (numbers and
+``null``) are validated with array operations (every row a flat list of the
+same width) and converted by pandas' C CSV parser, exactly as Python's
+``float`` would; the ``nodes`` objects are decoded by the json module a block
+at a time and kept as columns. Work and temporary memory are bounded by the
+block size instead of the file size, and no Python object is made per cell.
+
+Anything unexpected (text in the data, another key order, a block that does
+not parse) returns None: the caller then decodes the whole document with the
+general decoder, which also reports located errors.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+import pandas as pd
+
+_START = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"data"\s*:\s*\[')
+_NODES = re.compile(rb',\s*"nodes"\s*:\s*\[')
+_NODE_BREAK = re.compile(rb'\}\s*,\s*\{')
+_LIST_END = re.compile(rb'\}\s*\]')
+_SPACES = re.compile(rb'\s*')
+_ALLOWED_TABLE = np.zeros(256, dtype=bool)
+_ALLOWED_TABLE[list(b"0123456789.eE+-,[] \t\r\nnul")] = True
+_SPACE_BYTES = frozenset(b" \t\r\n")
+_BEFORE_KEY = frozenset(b" \t\r\n,")
+_SPACE, _NEWLINE, _COMMA, _OPEN, _CLOSE = 32, 10, 44, 91, 93
+BLOCK = 1 << 23
+#: pandas 2's default float parser can be one unit in the last place off; its
+#: "round_trip" parser is exact (pandas 3 is exact by default and deprecates the option)
+EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+
+
+@dataclass
+class FastDoc:
+    """A json-split document decoded by the fast path.
+
+    ``cells``: float64 matrix (rows x columns, NaN for null); ``labels``,
+    ``node_columns`` (one string per node) and ``parents`` (-1: none);
+    ``doc``: every other section, as the json module returns them.
+    """
+
+    cells: np.ndarray
+    labels: List[str]
+    node_columns: np.ndarray
+    parents: np.ndarray
+    doc: Dict[str, Any]
+
+
+def decode_fast(raw: bytes) -> Optional[FastDoc]:
+    """The :class:`FastDoc` of ``raw``, or None if the fast path does not apply.
+
+    Examples
+    --------
+    >>> d = decode_fast(b'{"data": [[1, null, 0], [3, 4.5, 1]], "columns": ["a", "b", "path"],'
+    ...                 b' "column_metadata": [{}, {}, {}], "nodes": [{"label": "main",'
+    ...                 b' "column": "path"}, {"label": "f", "column": "path", "parent": 0}]}')
+    >>> d.cells.tolist(), d.labels, d.parents.tolist(), sorted(d.doc)
+    ([[1.0, nan, 0.0], [3.0, 4.5, 1.0]], ['main', 'f'], [-1, 0], ['column_metadata', 'columns'])
+    """
+    match = _START.match(raw)
+    if match is None:
+        return None
+    start = match.end() - 1
+    quote = raw.find(b'"', start)  # the next key: the data itself holds no text
+    if quote < 0:
+        return None
+    end = quote - 1
+    while end > start and raw[end] in _BEFORE_KEY:
+        end -= 1
+    if end <= start or raw[end] != _CLOSE:
+        return None
+    cells = _data_rows(raw, start, end)
+    if cells is None:
+        return None
+    nodes_match = _NODES.search(raw, end)
+    if nodes_match is None:
+        return None
+    nodes = _node_objects(raw, nodes_match.end() - 1)
+    if nodes is None:
+        return None
+    labels, columns, parents, nodes_end = nodes
+    rest = raw[end + 1:nodes_match.start()] + raw[nodes_end + 1:]
+    try:
+        doc = json.loads((b"{" + rest.lstrip().lstrip(b",")).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None  # the general decoder has no recursion limit and locates errors
+    if not isinstance(doc, dict) or "data" in doc or "nodes" in doc:
+        return None
+    return FastDoc(cells, labels, columns, parents, doc)
+
+
+# ----------------------------------------------------------------- data
+def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
+    """Rows of the data list ``raw[start:end + 1]``, parsed a block of rows at a time
+    (the file's bytes are only viewed, never copied whole)."""
+    view = np.frombuffer(raw, dtype=np.uint8)
+    first, last = start + 1, end
+    while first < last and raw[first] in _SPACE_BYTES:
+        first += 1
+    while last > first and raw[last - 1] in _SPACE_BYTES:
+        last -= 1
+    if first == last:
+        return np.zeros((0, 0))
+    if not _ALLOWED_TABLE[view[first:last]].all():
+        return None  # text, true/false, NaN/Infinity: the general decoder handles them
+    blocks: List[np.ndarray] = []
+    pos = first
+    while pos < last:
+        close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
+        if close < 0:
+            return None
+        block = _rows(view[pos:close + 1])
+        if block is None or (blocks and block.shape[1] != blocks[0].shape[1]):
+            return None
+        blocks.append(block)
+        pos = close + 1
+        if pos < last:
+            nxt = raw.find(b"[", pos, last)
+            if nxt < 0 or raw[pos:nxt].strip() != b",":
+                return None
+            pos = nxt
+    return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+
+
+def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
+    """``[a, b], [c, d], ...`` (bytes as uint8) -> a float matrix, or None if it is not that."""
+    brackets = np.flatnonzero((buf == _OPEN) | (buf == _CLOSE))
+    opens, closes = brackets[0::2], brackets[1::2]
+    rows = len(opens)
+    if len(brackets) % 2 or not ((buf[opens] == _OPEN).all() and (buf[closes] == _CLOSE).all()):
+        return None  # unbalanced or nested lists
+    commas = np.flatnonzero(buf == _COMMA)
+    per_row = np.searchsorted(commas, closes) - np.searchsorted(commas, opens)
+    width = int(per_row[0]) + 1
+    between = closes[:-1] + 1
+    if not (per_row == width - 1).all() or not (buf[between] == _COMMA).all() or \
+            len(commas) != rows * width - 1:
+        return None
+    text = buf.copy()
+    text[opens] = _SPACE
+    text[closes] = _NEWLINE
+    text[between] = _SPACE
+    try:
+        # only "null" is missing: an empty cell or "2 3" fails to convert
+        frame = pd.read_csv(io.BytesIO(text.tobytes()), header=None, skipinitialspace=True,
+                            engine="c", dtype=np.float64, na_values=["null"],
+                            keep_default_na=False, **EXACT_FLOATS)
+    except (ValueError, TypeError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    values = frame.to_numpy(dtype=np.float64)
+    return values if values.shape == (rows, width) else None
+
+
+# ---------------------------------------------------------------- nodes
+def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarray, np.ndarray, int]]:
+    """``(labels, columns, parents, end)`` of the node list opened at ``raw[start]``.
+
+    The list ends at the first ``}]``; blocks are cut between two objects
+    (``}, {``). A cut that falls inside a string leaves that string
+    unterminated, so its block fails to parse and the whole fast path is
+    abandoned rather than misread.
+    """
+    first = _SPACES.match(raw, start + 1).end()
+    if raw[first:first + 1] == b"]":
+        return [], np.zeros(0, dtype=object), np.zeros(0, dtype=np.int64), first
+    if raw[first:first + 1] != b"{":
+        return None
+    list_end = _LIST_END.search(raw, first)
+    if list_end is None:
+        return None
+    stop_all = list_end.start() + 1
+    labels: List[str] = []
+    columns: List[np.ndarray] = []
+    parents: List[np.ndarray] = []
+    pos = first
+    while pos < stop_all:
+        cut = _NODE_BREAK.search(raw, pos + BLOCK, stop_all) if stop_all - pos > BLOCK else None
+        stop = cut.start() + 1 if cut else stop_all
+        try:
+            objects = json.loads(b"[" + raw[pos:stop] + b"]")
+            block_labels = [o["label"] for o in objects]
+            block_columns = [o["column"] for o in objects]
+            block_parents = [o.get("parent", -1) for o in objects]
+        except (ValueError, TypeError, KeyError, AttributeError, UnicodeDecodeError,
+                RecursionError):
+            return None
+        if set(map(type, block_labels)) - {str} or set(map(type, block_columns)) - {str} or \
+                set(map(type, block_parents)) - {int}:
+            return None
+        labels.extend(block_labels)
+        # one string object per distinct column name instead of one per node
+        codes, names = pd.factorize(np.array(block_columns, dtype=object))
+        columns.append(np.asarray(names, dtype=object)[codes])
+        del block_columns, objects
+        parents.append(np.array(block_parents, dtype=np.int64))
+        pos = cut.end() - 1 if cut else stop_all
+    return _compact(labels), np.concatenate(columns), np.concatenate(parents), \
+        list_end.end() - 1
+
+
+def _compact(labels: List[str]) -> List[str]:
+    """The same strings, allocated together now that the blocks' dicts are gone
+    (otherwise each survivor pins a page of garbage and the memory stays used)."""
+    if not labels:
+        return labels
+    joined = "\x00".join(labels)
+    if joined.count("\x00") != len(labels) - 1:
+        return labels  # a label holds a NUL character: keep them as they are
+    del labels[:]
+    return joined.split("\x00")

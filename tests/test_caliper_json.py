@@ -1,0 +1,302 @@
+"""Caliper json-split: inputs written by the tests themselves."""
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+import graphframe
+import readers
+from benchmarks.read_caliper import random_profile
+from benchmarks.writers.caliper import write_caliper_json
+from readers import ReadError
+from readers.caliper_json import read_caliper_json
+
+VALUE, LABEL = {"is_value": True}, {"is_value": False}
+
+
+def doc(data, columns, meta, nodes, **globals_):
+    out = {"data": data, "columns": columns, "column_metadata": meta, "nodes": nodes}
+    out.update(globals_)
+    return out
+
+
+def write(tmp_path, document, name="prof.json", data_last=False):
+    """Write ``document`` as Caliper does (data first) or with data last."""
+    if data_last:
+        document = {k: v for k, v in document.items() if k != "data"} | {"data": document["data"]}
+    path = tmp_path / name
+    path.write_text(json.dumps(document))
+    return path
+
+
+def main_foo_bar(**globals_):
+    """Spec §4.3's writer check: main on ranks 0 and 1, foo on 0, bar on 1."""
+    return doc(
+        [[0, 0, 1.0, 6.0], [0, 1, 2.0, 8.0], [1, 0, 3.0, 3.0], [2, 1, 4.0, 4.0]],
+        ["path", "mpi.rank", "sum#time.duration", "inclusive#sum#time.duration"],
+        [LABEL, VALUE, VALUE, VALUE],
+        [{"label": "main", "column": "path"},
+         {"label": "foo", "column": "path", "parent": 0},
+         {"label": "bar", "column": "path", "parent": 0}], **globals_)
+
+
+@pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+def test_missing_rows_are_filled_once_per_node_and_rank(tmp_path, data_last):
+    gf = graphframe.read(write(tmp_path, main_foo_bar(cluster="test"), data_last=data_last))
+    df = gf.dataframe
+    assert list(df.index.names) == ["node", "rank"]
+    assert df.index.tolist() == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    assert df["name"].tolist() == ["main", "main", "bar", "bar", "foo", "foo"]
+    # (bar, 0) and (foo, 1) have no record: their metrics are 0, as in Hatchet
+    assert df["time"].tolist() == [1.0, 2.0, 0.0, 4.0, 3.0, 0.0]
+    assert df["time (inc)"].tolist() == [6.0, 8.0, 0.0, 4.0, 3.0, 0.0]
+    assert df["nid"].tolist() == [0, 0, 2, 2, 1, 1]  # the node's index in "nodes"
+    assert (gf.exc_metrics, gf.inc_metrics, gf.default_metric) == (["time"], ["time (inc)"], "time")
+    assert gf.inclusive_of == {"time": "time (inc)"}
+    assert gf.metadata["cluster"] == "test" and gf.metadata["format"] == "caliper-json"
+    assert [n.frame["type"] for n in gf.graph.traverse()] == ["region"] * 3
+
+
+def test_fast_path_and_general_decoder_give_the_same_tables(tmp_path):
+    document = main_foo_bar(cluster="x")
+    document["data"][1][2] = None  # a null metric
+    a = readers.read(write(tmp_path, document, "a.json"))
+    b = readers.read(write(tmp_path, document, "b.json", data_last=True))
+    for name in ("nodes", "metrics", "node_columns"):
+        assert getattr(a, name).equals(getattr(b, name)), name
+    assert a.metrics["time"].tolist() == [1.0, 0.0, 3.0, 0.0, 0.0, 4.0]  # null -> no value -> 0
+
+
+def test_streams_text_and_binary(tmp_path):
+    text = json.dumps(main_foo_bar())
+    for stream in (io.StringIO(text), io.BytesIO(text.encode())):
+        gf = graphframe.GraphFrame.from_caliper(stream)
+        assert len(gf.dataframe) == 6
+
+
+def ordered_doc():
+    # main -> (b: order 3, a: order 1 -> (c: order 2)); "z" has no record of its own:
+    # its position is its first-seen descendant's, order 0.
+    return doc(
+        [[3, 2, 1.0], [1, 1, 2.0], [2, 3, 3.0], [4, 0, 4.0], [0, 5, 5.0]],
+        ["Node order", "path", "time"], [VALUE, LABEL, VALUE],
+        [{"label": "main", "column": "path"},
+         {"label": "a", "column": "path", "parent": 0},
+         {"label": "b", "column": "path", "parent": 0},
+         {"label": "c", "column": "path", "parent": 1},
+         {"label": "z", "column": "path", "parent": 0},
+         {"label": "y", "column": "path", "parent": 4}])
+
+
+def names_in_order(gf):
+    return [n.frame["name"] for n in gf.graph.traverse()]
+
+
+def test_node_order_orders_siblings(tmp_path):
+    path = write(tmp_path, ordered_doc())
+    gf = graphframe.GraphFrame.from_caliper(str(path))
+    assert names_in_order(gf) == ["main", "z", "y", "a", "c", "b"]
+    assert "Node order" not in gf.dataframe.columns and "Node order" not in gf.exc_metrics
+    # node_ordering=False (and files without the column) order siblings by frame
+    gf = graphframe.GraphFrame.from_caliper(str(path), node_ordering=False)
+    assert names_in_order(gf) == ["main", "a", "c", "b", "z", "y"]
+
+
+def test_inclusive_columns_come_from_metadata_not_suffixes(tmp_path):
+    document = doc(
+        [[0, 1.0, 2.0, 3.0, 1]],
+        ["path", "min#inclusive#sum#time.duration", "count", "bytes (inc)", "kind (inc)"],
+        [LABEL, {"is_value": True, "attribute.alias": "Min time/rank"}, VALUE, VALUE, LABEL],
+        [{"label": "main", "column": "path"}, {"label": "x", "column": "kind (inc)"}])
+    gf = graphframe.read(write(tmp_path, document))
+    # the alias "Min time/rank" hides the inclusive operator; Caliper's name shows it
+    assert gf.inc_metrics == ["Min time/rank", "bytes (inc)"]
+    assert gf.exc_metrics == ["count"]
+    # a text column is never a metric, whatever its name says
+    assert gf.dataframe["kind (inc)"].tolist() == ["x"]
+    assert gf.default_metric == "Min time/rank"
+
+
+def test_string_attributes_are_kept_and_never_summed(tmp_path):
+    document = doc(
+        [[0, 0, "init", 1.0], [0, 0, "solve", 2.0], [1, 0, "solve", 4.0], [1, 1, "solve", 8.0]],
+        ["path", "mpi.rank", "phase", "time"], [LABEL, VALUE, VALUE, VALUE],
+        [{"label": "main", "column": "path"}, {"label": "f", "column": "path", "parent": 0}])
+    gf = graphframe.read(write(tmp_path, document))
+    df = gf.dataframe
+    # two records of (main, 0) merge: numbers add, distinct texts are kept together
+    assert df["time"].tolist() == [3.0, 0.0, 4.0, 8.0]
+    assert df["phase"].tolist() == [("init", "solve"), None, "solve", "solve"]
+    assert gf.exc_metrics == ["time"]
+
+
+def test_callpath_hierarchy_with_source_lines(tmp_path):
+    document = doc(
+        [[0, 0, 3, 10.0], [0, 0, 4, 20.0], [1, 0, 3, 5.0], [2, 1, 5, 1.0]],
+        ["source.function#callpath.address", "mpi.rank", "sourceloc#cali.sampler.pc",
+         "sum#time.duration"], [LABEL, VALUE, LABEL, VALUE],
+        [{"label": "main", "column": "source.function#callpath.address"},
+         {"label": "solve", "column": "source.function#callpath.address", "parent": 0},
+         {"label": "", "column": "source.function#callpath.address", "parent": 0},
+         {"label": "/src/a.c:10", "column": "sourceloc#cali.sampler.pc"},
+         {"label": "/src/a.c:12", "column": "sourceloc#cali.sampler.pc"},
+         {"label": "??", "column": "sourceloc#cali.sampler.pc"}])
+    gf = graphframe.read(write(tmp_path, document))
+    nodes = list(gf.graph.traverse())
+    frames = [dict(n.frame) for n in nodes]
+    # main was sampled at two lines: one statement child per line gets the samples
+    assert frames == [
+        {"name": "main", "type": "function"},
+        {"file": "/src/a.c", "line": "10", "type": "statement"},
+        {"file": "/src/a.c", "line": "12", "type": "statement"},
+        {"name": "UNKNOWN 2", "type": "function"},  # an empty label, named by its index
+        {"name": "solve", "type": "function"}]
+    df = gf.dataframe
+    assert df["name"].tolist()[::2] == ["main", "a.c:10", "a.c:12", "UNKNOWN 2", "solve"]
+    assert df["time"].tolist() == [0, 0, 10, 0, 20, 0, 0, 1, 5, 0]
+    files = df.xs(1, level="rank")["file"].tolist()
+    assert [f if isinstance(f, str) else None for f in files] == [None, None, None, "??", None]
+    assert df["nid"].tolist()[::2] == [0, 3, 4, 2, 1]  # statements: after the largest nid
+
+
+def test_rows_outside_every_region_are_dropped(tmp_path):
+    document = doc([[None, 9.0], [0, 1.0]], ["path", "time"], [LABEL, VALUE],
+                   [{"label": "main", "column": "path"}])
+    gf = graphframe.read(write(tmp_path, document))
+    assert gf.dataframe["time"].tolist() == [1.0]
+
+
+def test_metadata_values_are_converted(tmp_path):
+    gf = graphframe.read(write(tmp_path, main_foo_bar(**{"mpi.world.size": "2",
+                                                          "libraries": "[a,b]"})))
+    assert gf.metadata["mpi.world.size"] == 2 and gf.metadata["libraries"] == ["a", "b"]
+
+
+def test_writer_round_trip(tmp_path):
+    raw = random_profile(500, 3, seed=7)
+    path = tmp_path / "big.json"
+    write_caliper_json(raw, path)
+    assert readers.sniff(path) == "caliper-json"
+    back = readers.read(path)
+    assert back.num_nodes == 500 and len(back.metrics) == 1500
+    assert back.ordered and back.exc_metrics == ("time",) and back.inc_metrics == ("time (inc)",)
+    np.testing.assert_array_equal(back.metrics["time"].to_numpy(), raw.metrics["time"].to_numpy())
+    # the writer records each node's position as its Node order
+    gf_a = graphframe.GraphFrame.from_raw(raw.with_changes(ordered=True))
+    gf_b = graphframe.GraphFrame.from_raw(back)
+    assert names_in_order(gf_a) == names_in_order(gf_b)
+
+
+# ------------------------------------------------------------------ bad input
+def expect_error(path, match):
+    with pytest.raises(ReadError, match=match) as info:
+        read_caliper_json(path)
+    assert str(path) in str(info.value)
+    return info.value
+
+
+@pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+def test_truncated_file(tmp_path, data_last):
+    path = write(tmp_path, main_foo_bar(), data_last=data_last)
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    expect_error(path, r"line 1, column \d+: invalid JSON")
+
+
+def test_bad_json_is_located(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"data": [[0, 1.0]],\n "columns": ["path" "time"]}')
+    expect_error(path, r"line 2, column 21: invalid JSON: Expecting ',' delimiter")
+
+
+def test_nesting_bomb_is_a_read_error(tmp_path):
+    path = tmp_path / "bomb.json"
+    path.write_text('{"data": [' + "[" * 100000 + "]" * 100000 + '], "columns": []}')
+    err = expect_error(path, "the 'column_metadata' section is missing")
+    assert err.position == "top level"
+    path.write_text('{"data": [' + "[" * 100000)
+    expect_error(path, "invalid JSON")
+    # deep nesting inside the node and column sections (which the fast path hands
+    # to the json module) is read by the iterative decoder
+    deep = "[" * 100000 + "]" * 100000
+    for section in ("nodes", "column_metadata"):
+        document = main_foo_bar()
+        document[section][0]["extra"] = 0
+        text = json.dumps(document).replace('"extra": 0', '"extra": ' + deep)
+        path.write_text(text)
+        assert readers.read(path).num_nodes == 3
+    # and deep nesting in a data cell is a located error, not a RecursionError
+    document = main_foo_bar()
+    document["data"][1][2] = "DEEP"
+    path.write_text(json.dumps(document).replace('"DEEP"', deep))
+    err = expect_error(path, "column 'sum#time.duration' holds a list")
+    assert err.position == "data[1]"
+    document["data"][1][2] = 1.0
+    document["data"][3][0] = "DEEP"
+    path.write_text(json.dumps(document).replace('"DEEP"', deep))
+    err = expect_error(path, "column 'path' holds a list")
+    assert err.position == "data[3]"
+
+
+@pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+def test_data_referring_to_a_missing_node(tmp_path, data_last):
+    document = main_foo_bar()
+    document["data"][2][0] = 7
+    err = expect_error(write(tmp_path, document, data_last=data_last),
+                       "column 'path' refers to node 7")
+    assert err.position == "data[2]"
+
+
+def test_data_referring_to_a_node_of_another_column(tmp_path):
+    document = main_foo_bar()
+    document["nodes"][1]["column"] = "function"
+    err = expect_error(write(tmp_path, document), "column 'path' refers to node 1")
+    assert err.position == "data[2]"
+
+
+@pytest.mark.parametrize("parent, position, match", [
+    (5, "nodes[1]", "parent 5 is not a node of the 'path' hierarchy"),
+    (1, "nodes[1]", "chain of parents forms a cycle"),
+])
+def test_bad_parents(tmp_path, parent, position, match):
+    document = main_foo_bar()
+    document["nodes"][1]["parent"] = parent
+    err = expect_error(write(tmp_path, document), match)
+    assert err.position == position
+
+
+def test_parent_cycle_between_two_nodes(tmp_path):
+    document = main_foo_bar()
+    document["nodes"][1]["parent"] = 2
+    document["nodes"][2]["parent"] = 1
+    err = expect_error(write(tmp_path, document), "forms a cycle")
+    assert err.position in ("nodes[1]", "nodes[2]")
+
+
+@pytest.mark.parametrize("mutate, position, match", [
+    (lambda d: d["data"][1].append(1.0), "data[1]", "does not have one cell per column"),
+    (lambda d: d["data"][3].__setitem__(2, [1]), "data[3]", "column 'sum#time.duration' holds a "
+                                                            "list"),
+    (lambda d: d["data"][2].__setitem__(0, {}), "data[2]", "column 'path' holds an object"),
+    (lambda d: d["data"][0].__setitem__(1, "zero"), "data[0]", "holds 'zero', not an integer rank"),
+    (lambda d: d["data"][1].__setitem__(1, 0.5), "data[1]", "holds 0.5, not an integer rank"),
+    (lambda d: d["nodes"][2].pop("label"), "nodes[2]", "malformed node entry"),
+    (lambda d: d["nodes"][2].__setitem__("parent", "0"), "nodes[2]", "malformed node entry"),
+    (lambda d: d.pop("nodes"), "top level", "the 'nodes' section is missing"),
+    (lambda d: d["column_metadata"].pop(), "column_metadata", "does not describe every column"),
+    (lambda d: d["columns"].__setitem__(3, "sum#time.duration"), "columns", "appears twice"),
+    (lambda d: d["columns"].__setitem__(0, "region"), "columns", "no hierarchy column"),
+])
+def test_malformed_documents(tmp_path, mutate, position, match):
+    document = main_foo_bar()
+    mutate(document)
+    err = expect_error(write(tmp_path, document), match)
+    assert err.position == position
+
+
+def test_not_an_object(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]")
+    expect_error(path, "the document is not a JSON object")
