@@ -192,6 +192,17 @@ def is_archive(path: Any) -> bool:
     return head[:4] == _MAGIC and MANIFEST.encode() in head
 
 
+def read_manifest(path: Any) -> Dict[str, Any]:
+    """The manifest (``graphframe.json``) of an archive, checked like :func:`read_parts`."""
+    path = Path(os.fspath(path))
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return _manifest(zf, path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ReadError(path, "not a graphframe archive",
+                        expected="a file written by GraphFrame.save") from exc
+
+
 def read_parts(path: Any) -> Dict[str, Any]:
     """The GraphFrame fields stored in a file written by :func:`save`.
 

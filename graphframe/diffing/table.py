@@ -111,10 +111,7 @@ def ranked_changes(d: Any, metric: Any = None, kind: str = "inclusive",
     if top is not None:
         rows = rows[:max(int(top), 0)]
     nodes = df.index.to_numpy()[rows]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        change = delta[rows] / before[rows] * 100.0
-    change = np.where((before[rows] == 0) & (delta[rows] != 0), np.sign(delta[rows]) * np.inf,
-                      change)
+    change = change_percent(before[rows], delta[rows])
     out = pd.DataFrame({
         "name": df["name"].to_numpy(dtype=object)[rows],
         "path": [_path(d, int(v), info["by"]) for v in nodes],
@@ -147,6 +144,19 @@ def regressions(d: Any, fail_above: float, metric: Any = None) -> pd.DataFrame:
     out = table[bad.to_numpy()]
     out.attrs["metric"] = table.attrs["metric"]
     return out
+
+
+def change_percent(before: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """``delta / before * 100``; +-inf when before is 0 and delta is not; NaN for 0 -> 0.
+
+    Examples
+    --------
+    >>> change_percent(np.array([4.0, 0.0, 0.0]), np.array([1.0, 2.0, 0.0])).tolist()
+    [25.0, inf, nan]
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((before == 0) & (delta != 0), np.where(delta > 0, np.inf, -np.inf),
+                        delta / before * 100.0)
 
 
 def _path(d: Any, v: int, by: str, limit: int = 64) -> str:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import structure as st
 from ..diffing.core import significant
-from ..diffing.table import diff_info, percent, resolve_metric
+from ..diffing.table import change_percent, diff_info, percent, resolve_metric
 from . import colors as C
 from .tree import GLYPHS
 
@@ -106,9 +106,7 @@ def _names(d: Any, name_column: str, expand: bool) -> List[str]:
 def _bodies(before, after, delta, sig, status, names, precision, color, unicode) -> List[str]:
     fmt = f"{{:.{int(precision)}f}}"
     arrow = " → " if unicode else " -> "
-    with np.errstate(divide="ignore", invalid="ignore"):
-        change = np.where((before == 0) & (delta != 0), np.sign(delta) * np.inf,
-                          delta / before * 100.0)
+    change = change_percent(before, delta)
     out = []
     for b, a, dv, s, st_, nm, ch in zip(before.tolist(), after.tolist(), delta.tolist(),
                                         sig.tolist(), status.tolist(), names, change.tolist()):
