@@ -195,12 +195,10 @@ def is_archive(path: Any) -> bool:
 def read_manifest(path: Any) -> Dict[str, Any]:
     """The manifest (``graphframe.json``) of an archive, checked like :func:`read_parts`."""
     path = Path(os.fspath(path))
-    try:
-        with zipfile.ZipFile(path) as zf:
-            return _manifest(zf, path)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise ReadError(path, "not a graphframe archive",
-                        expected="a file written by GraphFrame.save") from exc
+    if not path.exists():
+        raise ReadError(path, "no such file or directory")
+    with _open_zip(path) as zf:
+        return _manifest(zf, path)
 
 
 def read_parts(path: Any) -> Dict[str, Any]:
@@ -213,11 +211,7 @@ def read_parts(path: Any) -> Dict[str, Any]:
     path = Path(os.fspath(path))
     if not path.exists():
         raise ReadError(path, "no such file or directory")
-    try:
-        zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise ReadError(path, "not a graphframe archive",
-                        expected="a file written by GraphFrame.save") from exc
+    zf = _open_zip(path)
     with zf:
         manifest = _manifest(zf, path)
         nodes = _read_table(zf, "nodes.parquet", path)
@@ -237,6 +231,16 @@ def read_parts(path: Any) -> Dict[str, Any]:
         raise ReadError(path, f"the archive is inconsistent ({type(exc).__name__}: {exc})",
                         expected="a file written by GraphFrame.save") from exc
     return parts
+
+
+def _open_zip(path: Path) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        damaged = is_archive(path)
+        raise ReadError(path, "the archive is truncated or damaged" if damaged
+                        else "not a graphframe archive",
+                        expected="a complete file written by GraphFrame.save") from exc
 
 
 def _manifest(zf: zipfile.ZipFile, path: Path) -> Dict[str, Any]:
@@ -300,9 +304,9 @@ def _graph(manifest: Dict[str, Any], nodes: pa.Table, edges: pa.Table) -> Graph:
     if (np.diff(parent_ptr)[has_parent] < 1).any() or \
             (parent_idx[parent_ptr[has_parent]] != parent[has_parent]).any():
         raise ValueError("the parent column disagrees with the edges")
-    attrs = pd.DataFrame({c["name"]: decode_column(nodes.column(c["field"]), c["codec"])
-                          for c in manifest["nodes"]["columns"]},
-                         index=pd.RangeIndex(n))
+    specs = manifest["nodes"]["columns"]
+    attrs = _frame([decode_column(nodes.column(c["field"]), c["codec"]) for c in specs],
+                   [c["name"] for c in specs], pd.RangeIndex(n), object_names=False)
     return Graph(roots=np.flatnonzero(parent < 0).astype(INT), parent=parent,
                  parent_ptr=parent_ptr, parent_idx=parent_idx,
                  child_ptr=child_ptr, child_idx=dst.astype(INT), depth=depth,
@@ -320,15 +324,34 @@ def _dataframe(manifest: Dict[str, Any], rows: pa.Table) -> pd.DataFrame:
     info = manifest["metrics"]
     if rows.num_rows != int(info["num_rows"]):
         raise ValueError(f"expected {info['num_rows']} dataframe rows, found {rows.num_rows}")
-    levels = [decode_column(rows.column(d["field"]), d["codec"]) for d in info["index"]]
+    levels = [_as_index(decode_column(rows.column(d["field"]), d["codec"]))
+              for d in info["index"]]
     names = [from_tagged(d["name"]) for d in info["index"]]
     if len(levels) == 1:
-        index = pd.Index(levels[0], name=names[0])
+        index = levels[0].rename(names[0])
     else:
         index = pd.MultiIndex.from_arrays(levels, names=names)
     columns = [from_tagged(d["name"]) for d in info["columns"]]
     data = [decode_column(rows.column(d["field"]), d["codec"]) for d in info["columns"]]
-    df = pd.DataFrame(dict(zip(range(len(data)), data)), index=index, copy=False)
-    df.columns = pd.Index(columns, dtype=np.dtype(info["columns_dtype"])) \
-        if info.get("columns_dtype") == "|O" else pd.Index(columns)
+    return _frame(data, columns, index, object_names=info.get("columns_dtype") == "|O")
+
+
+def _as_index(values: Any) -> pd.Index:
+    if _is_object(values):
+        return pd.Index(np.asarray(values, dtype=object), dtype=object)
+    return pd.Index(values)
+
+
+def _is_object(values: Any) -> bool:
+    return getattr(values, "dtype", None) == np.dtype(object)
+
+
+def _frame(data: List[Any], names: List[Any], index: pd.Index,
+           object_names: bool) -> pd.DataFrame:
+    """A DataFrame from decoded columns; object columns stay object (pandas 3 would infer)."""
+    prepared = {i: (pd.Series(np.asarray(v, dtype=object), index=index, dtype=object,
+                              copy=False) if _is_object(v) else v)
+                for i, v in enumerate(data)}
+    df = pd.DataFrame(prepared, index=index, copy=False)
+    df.columns = pd.Index(names, dtype=object) if object_names else pd.Index(names)
     return df

@@ -196,11 +196,18 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
             values = out
         elif values.dtype != object:
             values = values.astype(object)
-        return values
+        return _objects(values)
     if kind == "json":
-        return np.array([from_tagged(json.loads(v)) for v in column.to_pylist()] or [],
-                        dtype=object)
+        out = np.empty(len(column), dtype=object)
+        out[:] = [from_tagged(json.loads(v)) for v in column.to_pylist()]
+        return _objects(out)
     raise ValueError(f"unknown column codec {kind!r}")
+
+
+def _objects(values: np.ndarray) -> np.ndarray:
+    """A numpy object array; callers must keep pandas from re-inferring it (pandas 3
+    turns object arrays of strings into ``str`` columns): wrap it in an object Series."""
+    return np.asarray(values, dtype=object)
 
 
 def _categories(codec: Dict[str, Any]) -> pd.Index:
