@@ -245,7 +245,10 @@ def _corpus_inputs():
 @pytest.mark.parametrize("rel", _corpus_inputs())
 def test_every_readable_corpus_file_round_trips(rel, tmp_path):
     """Grows as readers are merged: every corpus file some reader recognises."""
-    gf = graphframe.read(SHARED_DATA / rel)
+    try:
+        gf = graphframe.read(SHARED_DATA / rel)
+    except ReadError as exc:  # recognised but unreadable on purpose (e.g. Python 2 pstats)
+        pytest.skip(f"the reader refuses this file: {exc}")
     roundtrip(gf, tmp_path)
     if gf.inc_metrics or gf.exc_metrics:
         roundtrip(gf.update_inclusive_columns(), tmp_path, "inc.gfz")

@@ -122,6 +122,7 @@ def ranked_changes(d: Any, metric: Any = None, kind: str = "inclusive",
         "change %": change,
     }, index=pd.Index(nodes, name="node"))
     out.attrs["metric"] = col
+    out.attrs["by"] = info["by"]
     return out
 
 
@@ -182,21 +183,31 @@ def format_changes(table: pd.DataFrame, title: str, precision: int = 3,
     >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
     >>> print(format_changes(ranked_changes(diff(a, b)), "Largest changes"), end="")
     Largest changes
-         delta     before      after    change  status   call path
-        +1.000      2.000      3.000    +50.0%  common   main
-        +1.000      0.000      1.000       new  added    main > mpi
+       delta  before   after  change  status  call path
+      +1.000   2.000   3.000  +50.0%  common  main
+      +1.000   0.000   1.000     new  added   main > mpi
     """
     lines = [title + "\n"]
     if not len(table):
         lines.append("  (no changes above the noise threshold)\n")
         return "".join(lines)
-    lines.append(f"{'delta':>10} {'before':>10} {'after':>10} {'change':>9}  "
-                 f"{'status':8} call path\n")
-    for row in table.itertuples(index=False):
-        path = row.path if len(row.path) <= width else "..." + row.path[-(width - 3):]
-        lines.append(f"{_signed(row.delta, precision):>10} {row.before:>10.{precision}f} "
-                     f"{row.after:>10.{precision}f} {percent(row[6]):>9}  "
-                     f"{row.status:8} {path}\n")
+    cells = [[_signed(d, precision) for d in table["delta"].tolist()],
+             [f"{v:.{precision}f}" for v in table["before"].tolist()],
+             [f"{v:.{precision}f}" for v in table["after"].tolist()],
+             [percent(v) for v in table["change %"].tolist()],
+             [str(v) for v in table["status"].tolist()],
+             [p if len(p) <= width else "..." + p[-(width - 3):] for p in table["path"].tolist()]]
+    heads = ["delta", "before", "after", "change", "status",
+             "function" if table.attrs.get("by") == "name" else "call path"]
+    widths = [max(len(h), *(len(c) for c in col)) for h, col in zip(heads, cells)]
+    right = [True, True, True, True, False, False]
+
+    def row(values: List[str]) -> str:
+        parts = [v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right)]
+        return ("  " + "  ".join(parts)).rstrip() + "\n"
+
+    lines.append(row(heads))
+    lines.extend(row([col[i] for col in cells]) for i in range(len(table)))
     return "".join(lines)
 
 
