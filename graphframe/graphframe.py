@@ -378,7 +378,7 @@ class GraphFrame:
         """speedscope JSON; see :func:`render_speedscope`."""
         return render_speedscope(self, metric, **options)
 
-    def save(self, path: Any, compression: str = "zstd") -> Any:
+    def save(self, path: Any, compression: str = "snappy") -> Any:
         """Write a lossless archive (Parquet tables); read it back with ``graphframe.load``.
 
         See :mod:`graphframe.persist` for the file layout. Returns the path.

@@ -48,6 +48,7 @@ import pyarrow.parquet as pq
 from readers.errors import ReadError
 
 from . import structure as st
+from .build import make_index
 from ._version import __version__
 from .graph import Graph
 from .persist_codec import (SaveError, decode_column, decode_names, encode_column,
@@ -61,7 +62,7 @@ INT = np.int64
 _MAGIC = b"PK\x03\x04"
 
 
-def save(gf: Any, path: Any, compression: str = "zstd") -> Path:
+def save(gf: Any, path: Any, compression: str = "snappy") -> Path:
     """Write ``gf`` to ``path`` as a graphframe archive; return the path.
 
     Parameters
@@ -70,7 +71,8 @@ def save(gf: Any, path: Any, compression: str = "zstd") -> Path:
     path : str or path-like
         Conventionally ends in ``.gfz``; the file is replaced atomically.
     compression : str
-        Parquet compression (``"zstd"``, ``"snappy"``, ``"gzip"``, ``"none"``).
+        Parquet compression (``"snappy"``, ``"zstd"``, ``"gzip"``, ``"none"``).
+        Columns other than floating point ones are also dictionary-encoded.
 
     Examples
     --------
@@ -90,7 +92,8 @@ def save(gf: Any, path: Any, compression: str = "zstd") -> Path:
             zf.writestr(MANIFEST, json.dumps(manifest, indent=1, allow_nan=False))
             for member, table in tables:
                 buffer = io.BytesIO()
-                pq.write_table(table, buffer, compression=compression)
+                pq.write_table(table, buffer, compression=compression,
+                               use_dictionary=_dictionary_fields(table))
                 zf.writestr(member, buffer.getbuffer())
         os.replace(tmp, path)
     finally:
@@ -150,6 +153,11 @@ def _tables(gf: Any) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, Any]]:
               ("edges.parquet", edges),
               ("metrics.parquet", pa.table(dict(zip(fields, arrays))))]
     return tables, manifest
+
+
+def _dictionary_fields(table: pa.Table) -> List[str]:
+    """Fields worth dictionary encoding: everything but floating point values."""
+    return [f.name for f in table.schema if not pa.types.is_floating(f.type)]
 
 
 def _field_name(name: Any, kind: str, i: int, taken: set) -> str:
@@ -329,6 +337,8 @@ def _dataframe(manifest: Dict[str, Any], rows: pa.Table) -> pd.DataFrame:
     names = [from_tagged(d["name"]) for d in info["index"]]
     if len(levels) == 1:
         index = levels[0].rename(names[0])
+    elif all(lv.dtype == np.int64 for lv in levels):
+        index = make_index([lv.to_numpy() for lv in levels], names)  # no factorising
     else:
         index = pd.MultiIndex.from_arrays(levels, names=names)
     columns = [from_tagged(d["name"]) for d in info["columns"]]

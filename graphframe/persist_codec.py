@@ -179,8 +179,10 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
     kind = codec["kind"]
     if kind == "numpy":
         dtype = np.dtype(codec["dtype"])
-        return np.asarray(column.to_numpy(), dtype=dtype) if column.null_count == 0 else \
-            column.to_pandas().to_numpy(dtype=dtype)
+        values = column.to_numpy() if column.null_count == 0 else column.to_pandas().to_numpy()
+        if values.dtype == dtype and values.flags.writeable:
+            return values
+        return np.array(values, dtype=dtype)  # Arrow's zero-copy views are read-only
     if kind == "extension":
         return extension_dtype(codec).__from_arrow__(column)
     if kind == "categorical":

@@ -85,6 +85,13 @@ def test_example_round_trip_and_file_layout(tmp_path):
     assert read_manifest(path)["writer"] == f"graphframe {graphframe.__version__}"
 
 
+def test_loaded_dataframes_are_writable(tmp_path):
+    back = load(example_graphframe().save(tmp_path / "p.gfz"))
+    back.dataframe.loc[0, "time"] = 5.0
+    back.dataframe.iloc[1, 0] = 6.0
+    assert back.dataframe["time"].iloc[:2].tolist() == [5.0, 6.0]
+
+
 def test_dags_cycles_roots_levels_and_order(tmp_path):
     dag = gf_from_edges(list("abcde"), [-1, 0, 0, 1, 2], extra=[(2, 3)], ranks=2, threads=3)
     back = roundtrip(dag, tmp_path, "dag.gfz")

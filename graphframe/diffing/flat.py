@@ -24,7 +24,7 @@ import pandas as pd
 
 from .. import structure as st
 from ..graph import Graph
-from ..render.nodevalues import display_names
+from ..render.nodevalues import display_name_array
 
 INT = np.int64
 
@@ -32,12 +32,14 @@ INT = np.int64
 def by_name(before: Any, after: Any, vb: Dict, va: Dict, metrics: List[Any],
             pairs: Dict[Any, Any]) -> Tuple[Graph, Dict, Dict, np.ndarray, Dict]:
     """Flat graph, per-name values of both sides, status codes and the ``name`` column."""
-    names_b = display_names(before)
-    names_a = display_names(after)
-    uniq = np.unique(np.array(names_b + names_a, dtype=object))
-    lookup = {name: i for i, name in enumerate(uniq.tolist())}
-    code_b = np.fromiter((lookup[x] for x in names_b), dtype=INT, count=len(names_b))
-    code_a = np.fromiter((lookup[x] for x in names_a), dtype=INT, count=len(names_a))
+    names_b = display_name_array(before)
+    names_a = display_name_array(after)
+    codes, found = pd.factorize(np.concatenate([names_b, names_a]))
+    found = np.asarray(found, dtype=object)
+    by_name = np.argsort(found, kind="stable")  # sort only the distinct names
+    uniq = found[by_name]
+    codes = st.invert(by_name, len(by_name))[codes]
+    code_b, code_a = codes[:len(names_b)], codes[len(names_b):]
     k = len(uniq)
     attrs = pd.DataFrame({"name": uniq, "type": np.full(k, "function", dtype=object)})
     graph, order = Graph.build(attrs, np.full(k, -1, dtype=INT))

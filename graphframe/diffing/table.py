@@ -107,19 +107,24 @@ def ranked_changes(d: Any, metric: Any = None, kind: str = "inclusive",
         keep = significant(delta, info["totals"]["before"][col], info["threshold"])
     rows = np.flatnonzero(keep)
     size = np.abs(np.nan_to_num(delta[rows], nan=-1.0))
+    if top is not None and 0 < int(top) < len(rows):
+        # only the top rows need sorting: partition first (ties at the cut keep low ids)
+        cut = np.partition(size, len(size) - int(top))[len(size) - int(top)]
+        chosen = np.flatnonzero(size >= cut)
+        rows, size = rows[chosen], size[chosen]
     rows = rows[np.lexsort((rows, -size))]
     if top is not None:
         rows = rows[:max(int(top), 0)]
-    nodes = df.index.to_numpy()[rows]
-    change = change_percent(before[rows], delta[rows])
+    sub = df.iloc[rows]
+    nodes = sub.index.to_numpy()
     out = pd.DataFrame({
-        "name": df["name"].to_numpy(dtype=object)[rows],
-        "path": [_path(d, int(v), info["by"]) for v in nodes],
-        "status": df["status"].to_numpy(dtype=object)[rows],
+        "name": sub["name"].to_numpy(dtype=object),
+        "path": _paths(d, nodes, info["by"]),
+        "status": sub["status"].to_numpy(dtype=object),
         "before": before[rows],
-        "after": df[f"{col} after"].to_numpy(dtype=np.float64)[rows],
+        "after": sub[f"{col} after"].to_numpy(dtype=np.float64),
         "delta": delta[rows],
-        "change %": change,
+        "change %": change_percent(before[rows], delta[rows]),
     }, index=pd.Index(nodes, name="node"))
     out.attrs["metric"] = col
     out.attrs["by"] = info["by"]
@@ -160,16 +165,18 @@ def change_percent(before: np.ndarray, delta: np.ndarray) -> np.ndarray:
                         delta / before * 100.0)
 
 
-def _path(d: Any, v: int, by: str, limit: int = 64) -> str:
-    names = d.dataframe["name"].to_numpy(dtype=object)
-    if by != "path":
-        return str(names[v])
+def _paths(d: Any, nodes: np.ndarray, by: str) -> List[str]:
+    """Call path (names joined by " > ") of a few nodes, walking up first parents."""
+    name_of = d.dataframe["name"]  # one row per node, indexed by node id
     parent = d.graph.parent
-    parts: List[str] = []
-    while v >= 0:
-        parts.append(str(names[v]))
-        v = int(parent[v])
-    return " > ".join(reversed(parts))
+    out = []
+    for v in nodes.tolist():
+        parts: List[str] = []
+        while v >= 0:
+            parts.append(str(name_of.get(v, "")))
+            v = int(parent[v]) if by == "path" else -1
+        out.append(" > ".join(reversed(parts)))
+    return out
 
 
 def format_changes(table: pd.DataFrame, title: str, precision: int = 3,

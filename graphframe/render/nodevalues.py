@@ -114,30 +114,41 @@ def first_row_objects(gf: Any, column: Any) -> Tuple[np.ndarray, np.ndarray]:
     positions = np.arange(len(node), dtype=np.int64)
     first[node[::-1]] = positions[::-1]
     has = first >= 0
-    values = df[column].to_numpy(dtype=object)
     out = np.empty(n, dtype=object)
-    if len(values):
-        out[has] = values[first[has]]
+    if has.any():
+        # pick the rows first, then convert: one object per node, not per row
+        out[has] = df[column].array.take(first[has]).to_numpy(dtype=object)
     return out, has
 
 
-def display_names(gf: Any, name_column: str = "name") -> List[str]:
-    """Per-node label: the ``name_column`` value of its first row, else the frame's name."""
+def display_name_array(gf: Any, name_column: str = "name") -> np.ndarray:
+    """Per-node label as an object array of str (see :func:`display_names`)."""
     n = gf.graph.num_nodes
     if name_column in gf.dataframe.columns:
         names, has = first_row_objects(gf, name_column)
+        missing = ~has | pd.isna(names)
     else:
-        names, has = np.empty(n, dtype=object), np.zeros(n, dtype=bool)
-    attrs = gf.graph.attrs
-    fallback = (attrs["name"].to_numpy(dtype=object) if "name" in attrs.columns
-                else np.full(n, None, dtype=object))
-    out = []
-    for value, ok, alt in zip(names.tolist(), has.tolist(), fallback.tolist()):
-        if not ok or _missing(value):
-            value = alt
-        out.append("" if _missing(value) else str(value))
-    return out
+        names, missing = np.empty(n, dtype=object), np.ones(n, dtype=bool)
+    if missing.any():
+        attrs = gf.graph.attrs
+        if "name" in attrs.columns:
+            fallback = attrs["name"].to_numpy(dtype=object)
+            names[missing] = fallback[missing]
+            missing = pd.isna(names)
+        names[missing] = ""
+    if pd.api.types.infer_dtype(names, skipna=False) != "string":
+        names = np.array([x if type(x) is str else str(x) for x in names.tolist()] or [],
+                         dtype=object)
+    return names
 
 
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value) or value is pd.NA
+def display_names(gf: Any, name_column: str = "name") -> List[str]:
+    """Per-node label: the ``name_column`` value of its first row, else the frame's name.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> display_names(GraphFrame.from_lists(("main", "solve")))
+    ['main', 'solve']
+    """
+    return display_name_array(gf, name_column).tolist()
