@@ -273,7 +273,7 @@ def _line(case: str, r: Dict[str, Any]) -> str:
     if "hatchet" in r:
         h = r["hatchet"]
         ratios = ", ".join(f"{k} {h[k] / r[k]:.0f}x" for k in ("flamegraph", "tree", "dot"))
-        text += f"\n  hatchet: " + ", ".join(f"{k} {h[k]:.2f}s" for k in
+        text += "\n  hatchet: " + ", ".join(f"{k} {h[k]:.2f}s" for k in
                                                ("flamegraph", "tree", "dot")) + \
             f"; speed-up {ratios}; same output {r['same_output']}"
     return text

@@ -61,6 +61,8 @@ SUFFIX = ".gfz"
 INT = np.int64
 _MAGIC = b"PK\x03\x04"
 
+__all__ = ["FORMAT_VERSION", "SaveError", "is_archive", "read_manifest", "read_parts", "save"]
+
 
 def save(gf: Any, path: Any, compression: str = "snappy") -> Path:
     """Write ``gf`` to ``path`` as a graphframe archive; return the path.

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from graphframe import GraphFrame, load, read
+from graphframe import load, read
 from graphframe.cli import main
 from graphframe.examples import example_graphframe
 from tests.test_diff import pair
@@ -90,7 +90,8 @@ def test_diff_options(files):
     assert code == 0 and "(percent of total)" in out
     code, out, _ = run("diff", b, a, "--rank", "0", "--depth", "1", "--no-color")
     assert code == 0 and "rank 0, matched" in out
-    assert out.endswith("time (inc), delta and before → after):\n+2.000 main (8.500 → 10.500, +23.5%)\n")
+    assert out.endswith("time (inc), delta and before → after):\n"
+                        "+2.000 main (8.500 → 10.500, +23.5%)\n")
     code, out, _ = run("diff", b, a, "--color", "--top", "1")
     assert code == 0 and "\033[38;5;160m" in out
 
@@ -187,8 +188,8 @@ def test_info(tmp_path):
     assert code == 0
     assert out.splitlines()[1] == ("format:    literal (Hatchet literal: JSON list of nested "
                                    "{frame, metrics, children} dicts)")
-    assert "rows:      1 (index: node)" in out and out.endswith("metadata:\n  source: " +
-                                                                  str(lit) + "\n  format: literal\n")
+    assert "rows:      1 (index: node)" in out
+    assert out.endswith(f"metadata:\n  source: {lit}\n  format: literal\n")
     code, _, err = run("info", tmp_path / "nope")
     assert code == 1 and "no such file or directory" in err
 

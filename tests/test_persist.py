@@ -3,7 +3,6 @@
 import json
 import math
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,7 +13,7 @@ import graphframe
 import readers
 from graphframe import GraphFrame, ReadError, diff, load
 from graphframe.examples import example_graphframe
-from graphframe.persist import FORMAT_VERSION, is_archive, read_manifest, save
+from graphframe.persist import FORMAT_VERSION, is_archive, read_manifest
 from graphframe.persist_codec import SaveError, from_tagged, to_tagged
 from tests.conftest import SHARED_DATA
 from tests.helpers import gf_from_edges

@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from graphframe import GraphFrame, MetricError
@@ -51,7 +52,8 @@ HATCHET_DOT_DAG = HEADER + (
     '"0" -> "1";\n"1" -> "2";\n"2" -> "3";\n"0" -> "4";\n"4" -> "2";\n\n}\n')
 HATCHET_FOLDED_RANK1 = ("main 11\nmain; io 10\nmain; solve 12\nmain; solve; mpi 13\n"
                         "main; solve; spmv 16\n")
-HATCHET_FOLDED_INC = "main 12\nmain; io 0\nmain; solve 10\nmain; solve; mpi 3\nmain; solve; spmv 6\n"
+HATCHET_FOLDED_INC = ("main 12\nmain; io 0\nmain; solve 10\nmain; solve; mpi 3\n"
+                      "main; solve; spmv 6\n")
 
 
 def test_dot_matches_hatchet(tree2, dag):
@@ -131,7 +133,8 @@ def test_flamegraph_is_linear_in_output():
 
 
 def test_call_paths_follow_first_parents():
-    assert call_paths(np.array([-1, 0, 0, -1]), ["r", "x", "y", "s"], "/") == ["r", "r/x", "r/y", "s"]
+    paths = call_paths(np.array([-1, 0, 0, -1]), ["r", "x", "y", "s"], "/")
+    assert paths == ["r", "r/x", "r/y", "s"]
 
 
 def test_export_metric_errors(tree2):
@@ -179,3 +182,17 @@ def test_exports_do_not_change_the_graphframe(tree2):
     tree2.to_flamegraph()
     tree2.to_speedscope(all_ranks=True)
     assert tree2.dataframe.equals(before)
+
+
+def test_json_and_literal_stay_lossless():
+    dag = gf_from_edges(list("abcde"), [-1, 0, 0, 1, 2], extra=[(2, 3)], ranks=2, threads=2)
+    back = GraphFrame.from_json(dag.to_json())
+    assert back.graph == dag.graph and not back.graph.is_forest
+    pd.testing.assert_frame_equal(back.dataframe, dag.dataframe, check_exact=True)
+    assert (back.exc_metrics, back.inc_metrics, back.default_metric) == (
+        dag.exc_metrics, dag.inc_metrics, dag.default_metric)
+    one = gf_from_edges(list("abcde"), [-1, 0, 0, 1, 2], extra=[(2, 3)])
+    again = GraphFrame.from_literal(one.to_literal())
+    assert again.graph == one.graph
+    pd.testing.assert_frame_equal(again.dataframe[one.dataframe.columns], one.dataframe,
+                                  check_exact=True)
