@@ -54,8 +54,8 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
     """Everything ``graphframe diff`` prints, and its exit status."""
     before = open_profile(before_path)
     after = open_profile(after_path)
-    d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,
-             aggregate=aggregate, rank=rank)
+    d = diff(before, after, _with_partners(before, after, metric), by=by, normalize=normalize,
+             threshold=threshold, aggregate=aggregate, rank=rank)
     inc = resolve_metric(d, None if metric is None else metric, "inclusive")
     arrow = "→" if unicode else "->"
     how = f"rank {rank}" if rank is not None else f"{aggregate} over ranks"
@@ -87,6 +87,18 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
         else:
             report.text += f"\nNo node regressed by more than {fail_above:g}% ({inc}).\n"
     return report
+
+
+def _with_partners(before: GraphFrame, after: GraphFrame, metric: Optional[str]) -> Any:
+    """``metric`` plus its inclusive/exclusive partner when both profiles have it."""
+    if metric is None:
+        return None
+    wanted = [metric]
+    for exc, inc in before.inclusive_of.items():
+        partner = inc if exc == metric else exc if inc == metric else None
+        if partner is not None and all(partner in gf.dataframe.columns for gf in (before, after)):
+            wanted.append(partner)
+    return wanted
 
 
 def _exclusive_form(d: GraphFrame, metric: Optional[str]) -> Optional[str]:

@@ -206,3 +206,11 @@ def test_module_entry_point_exit_status(files):
                            "--fail-above", "30", "--threshold", "0"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 3 and proc.stderr.startswith("graphframe: 2 node(s) regressed")
+
+
+def test_diff_metric_brings_its_partner(files):
+    b, a = files
+    code, out, err = run("diff", b, a, "--metric", "time", "--no-tree", "--top", "1")
+    assert (code, err) == (0, "")
+    assert "Largest changes, inclusive (time (inc)):" in out
+    assert "Largest changes, exclusive (time):" in out

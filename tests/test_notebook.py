@@ -77,3 +77,13 @@ def test_html_without_a_numeric_metric_and_for_diffs():
 def test_html_is_deterministic():
     gf = example_graphframe()
     assert gf._repr_html_() == gf.copy()._repr_html_()
+
+
+def test_html_line_budget():
+    names = ["root"] + [f"c{i}" for i in range(10)] + [f"g{i}" for i in range(100)]
+    parent = [-1] + [0] * 10 + [1 + i // 10 for i in range(100)]
+    gf = gf_from_edges(names, parent)
+    html = render_html(gf, max_children=10, max_lines=20)
+    assert len(lines_of(html)) == 20
+    assert "… more nodes not shown (the view stops at 20 lines" in html
+    assert html.count("<details") == html.count("</details>")

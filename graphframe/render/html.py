@@ -2,7 +2,8 @@
 
 Only the top of the profile is shown (``max_depth`` levels, the
 ``max_children`` largest children of each node, the rest summarised as "n
-more"), so the HTML stays small for million-node profiles. Nodes are
+more", and at most ``max_lines`` nodes in all), so the HTML stays small for
+million-node profiles. Nodes are
 ``<details>`` elements (collapsible without JavaScript); levels below
 ``open_depth`` start collapsed. Bars are proportional to the value over the
 largest root's value. Everything shown is HTML-escaped.
@@ -48,8 +49,8 @@ def summary(gf: Any) -> str:
 
 
 def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
-                max_children: int = 8, open_depth: int = 2, rank: int = 0,
-                thread: int = 0) -> str:
+                max_children: int = 8, max_lines: int = 150, open_depth: int = 2,
+                rank: int = 0, thread: int = 0) -> str:
     """HTML for Jupyter's ``_repr_html_``.
 
     Parameters
@@ -58,8 +59,9 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     metric : str, optional
         Column shown (default: the inclusive partner of the default metric,
         else the default metric). Non-numeric or missing: no tree, summary only.
-    max_depth, max_children, open_depth : int
-        How much of the tree is written and how much starts expanded.
+    max_depth, max_children, max_lines, open_depth : int
+        How much of the tree is written (levels, children per node, node lines
+        in all) and how many levels start expanded.
     rank, thread : int
         Row shown per node.
 
@@ -80,7 +82,7 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     names = display_names(gf)
     roots = gf.graph.root_ids
     top = np.nanmax(np.abs(values[roots])) if np.isfinite(values[roots]).any() else 0.0
-    body = _tree(gf.graph, values, names, top, max_depth, max_children, open_depth)
+    body = _tree(gf.graph, values, names, top, max_depth, max_children, max_lines, open_depth)
     return f'<div class="graphframe" style="{STYLE}">{head}{body}</div>'
 
 
@@ -96,7 +98,7 @@ def _column(gf: Any, metric: Optional[str]) -> Any:
     return metric
 
 
-def _tree(graph, values, names, top, max_depth, max_children, open_depth) -> str:
+def _tree(graph, values, names, top, max_depth, max_children, max_lines, open_depth) -> str:
     ptr, idx = graph.sorted_children()
     ptr, idx = ptr.tolist(), idx.tolist()
     vals = values.tolist()
@@ -106,12 +108,17 @@ def _tree(graph, values, names, top, max_depth, max_children, open_depth) -> str
     root_extra: List[str] = []
     roots = _largest(graph.root_ids.tolist(), vals, max_children, root_extra)
     stack: List[Any] = [("node", r, 0) for r in reversed(roots)]
+    shown_lines = skipped = 0
     while stack:
         item = stack.pop()
         if item[0] == "text":
             parts.append(item[1])
             continue
         _, v, depth = item
+        if shown_lines >= max_lines:
+            skipped += 1
+            continue
+        shown_lines += 1
         line = _line(vals[v], names[v], top)
         kids = idx[ptr[v]:ptr[v + 1]]
         if not kids or depth + 1 >= max_depth or expanded[v]:
@@ -126,6 +133,9 @@ def _tree(graph, values, names, top, max_depth, max_children, open_depth) -> str
         stack.append(("text", (extra[0] if extra else "") + "</details>"))
         for c in reversed(shown):
             stack.append(("node", c, depth + 1))
+    if skipped:
+        parts.append(f"<div style='opacity:0.6'>… more nodes not shown (the view stops at "
+                     f"{max_lines} lines; render_html(gf, max_lines=...) shows more)</div>")
     return "".join(parts) + "".join(root_extra)
 
 
