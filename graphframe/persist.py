@@ -203,7 +203,17 @@ def is_archive(path: Any) -> bool:
 
 
 def read_manifest(path: Any) -> Dict[str, Any]:
-    """The manifest (``graphframe.json``) of an archive, checked like :func:`read_parts`."""
+    """The manifest (``graphframe.json``) of an archive, checked like :func:`read_parts`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from graphframe import GraphFrame
+    >>> p = GraphFrame.from_lists(("a", "b")).save(os.path.join(tempfile.mkdtemp(), "x.gfz"))
+    >>> m = read_manifest(p)
+    >>> m["format"], m["version"], m["graph"]["num_nodes"]
+    ('graphframe', 1, 2)
+    """
     path = Path(os.fspath(path))
     if not path.exists():
         raise ReadError(path, "no such file or directory")
@@ -217,6 +227,14 @@ def read_parts(path: Any) -> Dict[str, Any]:
     ``graphframe.load(path)`` is ``GraphFrame(**read_parts(path))``. Raises
     :class:`~graphframe.ReadError` naming the file for anything that is not
     a complete archive of a supported version.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from graphframe import GraphFrame
+    >>> p = GraphFrame.from_lists(("a", "b")).save(os.path.join(tempfile.mkdtemp(), "x.gfz"))
+    >>> sorted(read_parts(p))
+    ['dataframe', 'default_metric', 'exc_metrics', 'graph', 'inc_metrics', 'inclusive_of', 'metadata']
     """
     path = Path(os.fspath(path))
     if not path.exists():

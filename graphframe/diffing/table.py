@@ -40,6 +40,13 @@ def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive") -> Any:
     ``kind="inclusive"`` maps an exclusive metric to its inclusive partner,
     ``"exclusive"`` maps back; a metric without the requested partner is an
     error. ``"as-is"`` keeps ``metric``.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame, diff
+    >>> d = diff(GraphFrame.from_lists(("a", "b")), GraphFrame.from_lists(("a", "c")))
+    >>> resolve_metric(d), resolve_metric(d, "time (inc)", "exclusive")
+    ('time (inc)', 'time')
     """
     info = diff_info(d)
     if kind not in KINDS:

@@ -22,7 +22,14 @@ AGGREGATES = ("sum", "mean", "min", "max")
 
 
 def check_metric(gf: Any, metric: Any, what: str = "metric") -> Any:
-    """``metric`` (default: ``gf.default_metric``) after checking it is a numeric column."""
+    """``metric`` (default: ``gf.default_metric``) after checking it is a numeric column.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> check_metric(GraphFrame.from_lists(("a", "b")), None)
+    'time'
+    """
     if metric is None:
         metric = gf.default_metric
     if metric not in gf.dataframe.columns:
@@ -70,7 +77,15 @@ def node_values(gf: Any, column: Any, rank: int = 0, thread: int = 0,
 
 def node_value_table(gf: Any, columns: List[Any], rank: int = 0, thread: int = 0,
                      aggregate: Optional[str] = None) -> Dict[Any, np.ndarray]:
-    """:func:`node_values` for several columns (the row lookup is shared)."""
+    """:func:`node_values` for several columns (the row lookup is shared).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> table = node_value_table(GraphFrame.from_lists(("a", "b")), ["time", "time (inc)"])
+    >>> table["time (inc)"].tolist()
+    [2.0, 1.0]
+    """
     df = gf.dataframe
     n = gf.graph.num_nodes
     if aggregate is None:
