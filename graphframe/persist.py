@@ -113,7 +113,8 @@ def _tables(gf: Any) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, Any]]:
         array, codec = encode_column(g.attrs[name], f"frame attribute {name!r}")
         node_fields.append(field)
         node_columns.append(array)
-        node_desc.append({"name": name, "field": field, "codec": codec})
+        node_desc.append({"name": to_tagged(name, "a frame key"), "field": field,
+                          "codec": codec})
     owner = st.segment_owner(g.child_ptr)
     edges = pa.table({"parent": owner, "child": g.child_idx, "parent_rank": _parent_ranks(g)})
     df = gf.dataframe
@@ -334,7 +335,8 @@ def _graph(manifest: Dict[str, Any], nodes: pa.Table, edges: pa.Table) -> Graph:
         raise ValueError("the parent column disagrees with the edges")
     specs = manifest["nodes"]["columns"]
     attrs = _frame([decode_column(nodes.column(c["field"]), c["codec"]) for c in specs],
-                   [c["name"] for c in specs], pd.RangeIndex(n), object_names=False)
+                   [from_tagged(c["name"]) for c in specs], pd.RangeIndex(n),
+                   object_names=False)
     return Graph(roots=np.flatnonzero(parent < 0).astype(INT), parent=parent,
                  parent_ptr=parent_ptr, parent_idx=parent_idx,
                  child_ptr=child_ptr, child_idx=dst.astype(INT), depth=depth,
