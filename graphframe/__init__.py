@@ -15,6 +15,7 @@ import readers
 from ._version import __version__
 from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError,
                      MultiplePathError, ReadError, UnknownFormatError)
+from .diffing import diff
 from .frame import Frame
 from .graph import Graph
 from .graphframe import GraphFrame
@@ -48,6 +49,20 @@ def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
     return GraphFrame.from_raw(readers.read(path, format=format, **options))
 
 
+def load(path: Any) -> GraphFrame:
+    """Read a GraphFrame written by :meth:`GraphFrame.save` (see :mod:`graphframe.persist`).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> gf = GraphFrame.from_lists(("main", "solve"))
+    >>> p = gf.save(os.path.join(tempfile.mkdtemp(), "run.gfz"))
+    >>> load(p).dataframe.equals(gf.dataframe)
+    True
+    """
+    return GraphFrame.load(path)
+
+
 def formats() -> list:
     """Names of the formats :func:`read` understands."""
     return readers.formats()
@@ -74,7 +89,9 @@ __all__ = [
     "StringQuery",
     "UnknownFormatError",
     "__version__",
+    "diff",
     "formats",
+    "load",
     "parse_string_dialect",
     "read",
 ]

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Optional, Sequence, TextIO
+from typing import Any, List, Optional, Sequence, TextIO
 
 import readers
 
+from . import cli_commands as commands
 from ._version import __version__
 from .errors import GraphframeError
 from .examples import example_graphframe
-from .graphframe import GraphFrame
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +50,86 @@ def build_parser() -> argparse.ArgumentParser:
 
     fmts = sub.add_parser("formats", help="list the input formats graphframe reads")
     fmts.set_defaults(run=_run_formats)
+    _add_diff(sub)
+    _add_convert(sub)
+    _add_info(sub)
     return parser
+
+
+def _add_diff(sub: Any) -> None:
+    diff = sub.add_parser(
+        "diff", help="compare two profiles: ranked changes and a tree of deltas",
+        description="Compare two profiles of the same program. Prints the largest changes "
+                    "(inclusive and exclusive) and the tree of changed call paths. With "
+                    f"--fail-above, exits with status {commands.EXIT_REGRESSION} when a node "
+                    "regressed by more than that percentage, so it can guard performance in CI.",
+        epilog="A node regressed by more than PCT when its inclusive value grew by more than "
+               "PCT percent of its own before value (added nodes: infinitely). Only changes "
+               "of at least --threshold percent of the before total count.")
+    diff.add_argument("before", help="the reference profile (file, database or .gfz)")
+    diff.add_argument("after", help="the profile to compare with it")
+    diff.add_argument("--metric", "-m", help="metric to compare (default: the default metric)")
+    diff.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
+                      help="noise threshold: ignore changes under PCT%% of the before total "
+                           "(default 1)")
+    diff.add_argument("--top", type=int, default=10, metavar="N",
+                      help="rows in each ranked table (default 10)")
+    diff.add_argument("--fail-above", type=float, metavar="PCT",
+                      help=f"exit with status {commands.EXIT_REGRESSION} if a node regressed "
+                           "by more than PCT%%")
+    diff.add_argument("--by", choices=("path", "name"), default="path",
+                      help="match nodes by call path (default) or by function name (flat)")
+    diff.add_argument("--normalize", action="store_true",
+                      help="compare percentages of each profile's total")
+    diff.add_argument("--aggregate", choices=("mean", "sum", "min", "max"), default="mean",
+                      help="combine ranks/threads of a node (default mean)")
+    diff.add_argument("--rank", type=int, help="compare this rank's rows instead")
+    diff.add_argument("--depth", "-d", type=int, default=10000, help="tree depth limit")
+    diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
+    diff.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
+    _colour_options(diff)
+    diff.set_defaults(run=_run_diff)
+
+
+def _add_convert(sub: Any) -> None:
+    conv = sub.add_parser(
+        "convert", help="convert a profile to another format",
+        description="Convert a profile (any readable format or a .gfz archive) to one of the "
+                    "formats graphframe writes. The output format comes from OUT's extension "
+                    "or --to; OUT may be - (standard output) for text formats.",
+        epilog="Formats: " + "; ".join(commands.writer_help()))
+    conv.add_argument("input", metavar="IN", help="profile to read")
+    conv.add_argument("output", metavar="OUT", help="file to write, or - for standard output")
+    conv.add_argument("--to", choices=list(commands.WRITERS), help="output format")
+    conv.add_argument("--from", dest="in_format", choices=readers.formats() + ["graphframe"],
+                      help="input format (default: detect)")
+    conv.add_argument("--metric", "-m", help="metric for dot, folded and speedscope")
+    conv.add_argument("--rank", type=int, help="rank written by single-rank formats (default 0)")
+    conv.add_argument("--thread", type=int, help="thread written (default 0)")
+    conv.add_argument("--aggregate", choices=("mean", "sum", "min", "max"),
+                      help="combine all ranks instead of picking one (dot, folded, speedscope)")
+    conv.add_argument("--separator", help='frame separator of folded stacks (default "; ")')
+    conv.add_argument("--scale", type=float, help="multiply folded-stack values (e.g. 1e6)")
+    conv.set_defaults(run=_run_convert)
+
+
+def _add_info(sub: Any) -> None:
+    inf = sub.add_parser("info", help="describe a profile: nodes, ranks, metrics, metadata",
+                         description="Describe a profile: its format, graph shape, rows and "
+                                     "index levels, metric declarations and metadata.")
+    inf.add_argument("path", help="profile file, database directory or .gfz archive")
+    inf.add_argument("--format", choices=readers.formats() + ["graphframe"],
+                     help="input format (default: detect)")
+    inf.set_defaults(run=_run_info)
+
+
+def _colour_options(parser: argparse.ArgumentParser) -> None:
+    colour = parser.add_mutually_exclusive_group()
+    colour.add_argument("--color", dest="color", action="store_true", default=None,
+                        help="always colour the output")
+    colour.add_argument("--no-color", dest="color", action="store_false",
+                        help="never colour the output")
+    parser.add_argument("--ascii", action="store_true", help="ASCII glyphs instead of Unicode")
 
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
@@ -64,9 +143,17 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
     try:
-        text = args.run(args, out)
-        out.write(text)
+        result = args.run(args, out)
+        if isinstance(result, commands.DiffReport):
+            out.write(result.text)
+            out.flush()
+            err.write(result.error)
+            return result.status
+        out.write(result)
         out.flush()
+    except commands.UsageError as exc:
+        err.write(f"graphframe: error: {exc}\n")
+        return 2
     except GraphframeError as exc:
         err.write(f"graphframe: error: {exc}\n")
         return 1
@@ -77,7 +164,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
 
 
 def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
-    gf = example_graphframe() if args.example else GraphFrame.read(args.path, format=args.format)
+    gf = example_graphframe() if args.example else commands.open_profile(args.path, args.format)
     metric = None
     if args.metric:
         metric = args.metric[0] if len(args.metric) == 1 else list(args.metric)
@@ -87,6 +174,29 @@ def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
                    precision=args.precision, name_column=args.name_column,
                    expand_name=args.expand_name, color=color, unicode=unicode,
                    render_header=not args.no_header)
+
+
+def _run_diff(args: argparse.Namespace, out: TextIO) -> commands.DiffReport:
+    unicode = not args.ascii and _can_encode(out, "├─│└→")
+    color = _use_color(out) if args.color is None else args.color
+    return commands.diff_report(args.before, args.after, metric=args.metric,
+                                threshold=args.threshold, top=args.top,
+                                fail_above=args.fail_above, by=args.by,
+                                normalize=args.normalize, aggregate=args.aggregate,
+                                rank=args.rank, depth=args.depth, tree=not args.no_tree,
+                                color=color, unicode=unicode, precision=args.precision)
+
+
+def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
+    text = commands.convert(args.input, args.output, to=args.to, in_format=args.in_format,
+                            metric=args.metric, rank=args.rank, thread=args.thread,
+                            aggregate=args.aggregate, separator=args.separator,
+                            scale=args.scale)
+    return text if text is not None else ""
+
+
+def _run_info(args: argparse.Namespace, out: TextIO) -> str:
+    return commands.info(args.path, args.format)
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:

@@ -27,7 +27,7 @@ from readers.pyinstrument import read_pyinstrument
 from readers.tau import read_tau
 from readers.timemory import parse_timemory, read_timemory
 
-from . import export
+from . import diffing, export, persist
 from .build import level_ids, parts_from_raw
 from .errors import GraphMismatchError
 from .graph import Graph
@@ -37,6 +37,11 @@ from .ops import filter as filtering
 from .ops import squash as squashing
 from .ops import union
 from .query import matched_nodes
+from .render.diff_tree import render_diff_tree
+from .render.dot import render_dot
+from .render.flamegraph import render_flamegraph
+from .render.html import render_html, summary
+from .render.speedscope import render_speedscope
 from .render.tree import render_tree
 
 
@@ -477,15 +482,62 @@ class GraphFrame:
         return export.to_json(self)
 
     # ---- diff, exports, persistence, notebook (issue 8) ----
+    def diff(self, after: "GraphFrame", metric: Union[None, str, Sequence[str]] = None,
+             **options: Any) -> "GraphFrame":
+        """Changes from ``self`` (before) to ``after``; see :func:`graphframe.diff`.
 
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "solve", "io"))
+        >>> a.diff(b).dataframe["status"].tolist()
+        ['common', 'added', 'common']
+        """
+        return diffing.diff(self, after, metric, **options)
 
+    def ranked_changes(self, metric: Any = None, kind: str = "inclusive",
+                       top: Optional[int] = 20, significant_only: bool = True) -> pd.DataFrame:
+        """Largest changes of a diff result; see :func:`graphframe.diffing.ranked_changes`."""
+        return diffing.ranked_changes(self, metric, kind, top, significant_only)
 
-    # ---- end of diff/exports/persistence/notebook ----
+    def diff_tree(self, metric: Any = None, **options: Any) -> str:
+        """A diff result as a tree of deltas; see :func:`render_diff_tree`."""
+        return render_diff_tree(self, metric, **options)
+
+    def to_dot(self, metric: Optional[str] = None, name: str = "name", rank: int = 0,
+               thread: int = 0, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
+        """Graphviz DOT text, Hatchet's layout; see :func:`render_dot`."""
+        return render_dot(self, metric, name, rank, thread, threshold, aggregate)
+
+    def to_flamegraph(self, metric: Optional[str] = None, name: str = "name", rank: int = 0,
+                      thread: int = 0, threshold: float = 0.0, separator: str = "; ",
+                      aggregate: Optional[str] = None, scale: float = 1.0) -> str:
+        """Folded stacks (``a; b; c 12``); see :func:`render_flamegraph`."""
+        return render_flamegraph(self, metric, name, rank, thread, threshold, separator,
+                                 aggregate, scale)
+
+    def to_speedscope(self, metric: Optional[str] = None, **options: Any) -> str:
+        """speedscope JSON; see :func:`render_speedscope`."""
+        return render_speedscope(self, metric, **options)
+
+    def save(self, path: Any, compression: str = "snappy") -> Any:
+        """Write a lossless archive (Parquet tables); read it back with ``graphframe.load``.
+
+        See :mod:`graphframe.persist` for the file layout. Returns the path.
+        """
+        return persist.save(self, path, compression)
+
+    @classmethod
+    def load(cls, path: Any) -> "GraphFrame":
+        """Read a file written by :meth:`save`; see :func:`graphframe.load`."""
+        return cls(**persist.read_parts(path))
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
 
     def __repr__(self) -> str:
-        levels = ", ".join(str(n) for n in self.dataframe.index.names)
-        return (f"<GraphFrame: {self.graph.num_nodes} nodes, {len(self.dataframe)} rows "
-                f"({levels}); metrics: {', '.join(self.show_metric_columns()) or 'none'}>")
+        return f"<GraphFrame: {summary(self)}>"
+    # ---- end of diff/exports/persistence/notebook ----
 
 
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:

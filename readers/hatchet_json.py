@@ -14,6 +14,7 @@ that Hatchet ignores.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from pathlib import Path
 from typing import Any, Dict, List
@@ -150,8 +151,16 @@ def _add_graph(builder: ProfileBuilder, graph: Any, source: Any) -> None:
         builder.add_edge(p, c)
 
 
+_FIRST_KEY_GRAPH = re.compile(rb'^\s*\{\s*"graph"\s*:')
+
+
 def _sniff(path: Path, head: bytes) -> bool:
-    return looks_like_json(head, b"{") and b'"graph"' in head and b'"dataframe' in head
+    if not looks_like_json(head, b"{"):
+        return False
+    # graphframe and Hatchet write "graph" first; a large graph pushes the
+    # other keys far beyond the sniffed bytes
+    return bool(_FIRST_KEY_GRAPH.match(head.lstrip(b"\xef\xbb\xbf"))) or (
+        b'"graph"' in head and b'"dataframe' in head)
 
 
 FORMAT = FormatInfo(

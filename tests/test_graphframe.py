@@ -144,7 +144,7 @@ def test_json_writes_nan_as_null():
 def test_show_metric_columns_and_repr():
     gf = GraphFrame.from_lists(("a", "b"))
     assert gf.show_metric_columns() == ["time", "time (inc)"]
-    assert repr(gf) == "<GraphFrame: 2 nodes, 2 rows (node); metrics: time, time (inc)>"
+    assert repr(gf) == "<GraphFrame: 2 nodes (tree), 2 rows; metrics: time, time (inc) [default time]>"
 
 
 def test_read_function_and_formats():

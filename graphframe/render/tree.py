@@ -14,7 +14,7 @@ Colour and glyphs are plain arguments: the caller (the CLI) decides.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -131,10 +131,11 @@ class _NodeTable:
                         np.nan)
 
     def objects(self, column: Any) -> List[Any]:
-        values = self.df[column].to_numpy(dtype=object)
-        if not len(values):
+        series = self.df[column]
+        if not len(series):
             return [None] * self.n
-        picked = values[np.maximum(self.rows, 0)].tolist()
+        # pick the rows first, then convert: only one value per node becomes an object
+        picked = series.array.take(np.maximum(self.rows, 0)).to_numpy(dtype=object).tolist()
         return [v if ok else None for v, ok in zip(picked, self.has_row.tolist())]
 
     def value_range(self, min_value, max_value):
@@ -193,15 +194,12 @@ def _names(gf, table, name_column, expand_name) -> List[str]:
         names = table.objects(name_column)
     else:
         names = [None] * table.n
-    fallback = gf.graph.attrs["name"].tolist() if "name" in gf.graph.attrs.columns else None
-    out = []
-    for i, name in enumerate(names):
-        if name is None and fallback is not None:
-            name = fallback[i]
-        name = str(name)
-        if not expand_name and len(name) > 39:
-            name = name[:18] + "..." + name[-18:]
-        out.append(name)
+    if "name" in gf.graph.attrs.columns and any(n is None for n in names):
+        fallback = gf.graph.attrs["name"].tolist()
+        names = [f if n is None else n for n, f in zip(names, fallback)]
+    out = [n if type(n) is str else str(n) for n in names]
+    if not expand_name:
+        out = [n if len(n) <= 39 else n[:18] + "..." + n[-18:] for n in out]
     return out
 
 
@@ -222,28 +220,35 @@ def _annotate(text, table, column, colormap_annotations, color):
     return [t + " [" + str(v) + "]" for t, v in zip(text, values)]
 
 
-def _walk(graph: Any, bodies: List[str], max_depth: int, glyphs: Dict[str, str]) -> Iterator[str]:
+def _walk(graph: Any, bodies: List[str], max_depth: int, glyphs: Dict[str, str]) -> List[str]:
     """Lines of the tree: iterative depth-first walk over ascending child ids."""
     ptr, idx = graph.sorted_children()
     ptr, idx = ptr.tolist(), idx.tolist()
     depth = graph.depth.tolist()
     expanded = [False] * graph.num_nodes
+    mid, bar, last, gap = glyphs["mid"], glyphs["bar"], glyphs["last"], glyphs["gap"]
+    lines: List[str] = []
+    add = lines.append
     # stack entries: (node, prefix of its own line, prefix for its children)
     stack = [(r, "", "") for r in reversed(graph.root_ids.tolist())]
+    pop, push = stack.pop, stack.append
     while stack:
-        v, indent, child_indent = stack.pop()
+        v, indent, child_indent = pop()
         if depth[v] >= max_depth:
             continue
-        yield indent + bodies[v]
+        add(indent + bodies[v])
         if expanded[v]:
             continue
         expanded[v] = True
-        kids = idx[ptr[v]:ptr[v + 1]]
-        for pos in range(len(kids) - 1, -1, -1):
-            if pos == len(kids) - 1:
-                stack.append((kids[pos], child_indent + glyphs["last"], child_indent + glyphs["gap"]))
-            else:
-                stack.append((kids[pos], child_indent + glyphs["mid"], child_indent + glyphs["bar"]))
+        first, end = ptr[v], ptr[v + 1]
+        if first == end:
+            continue
+        push((idx[end - 1], child_indent + last, child_indent + gap))
+        if end - first > 1:
+            own, below = child_indent + mid, child_indent + bar
+            for pos in range(end - 2, first - 1, -1):
+                push((idx[pos], own, below))
+    return lines
 
 
 def _header(metrics: List[Any], gf: Any, rank: int, unicode: bool) -> str:

@@ -1,0 +1,264 @@
+"""Diffing two profiles: ``diff(before, after)`` -> a GraphFrame of changes.
+
+Result
+------
+A GraphFrame with one row per node (index ``node``) and, for every diffed
+metric ``m``, the columns ``m before``, ``m after``, ``m delta`` (= after -
+before) and ``m ratio`` (= after / before), then ``status`` and
+``significant``. The before/after/delta columns are declared metrics
+(exclusive or inclusive like ``m``, paired like ``m``), so ``tree()``,
+``filter`` and ``update_inclusive_columns`` work on them; the default metric
+is the delta of the primary metric. Ratios are attributes (a ratio of sums
+is not a sum of ratios).
+
+Rules
+-----
+- **Matching** (``by="path"``, default): nodes are matched by call path, on
+  the union of both graphs (:meth:`Graph.union`). ``by="name"``: a flat
+  profile keyed by the ``name`` column (see ``flat.py``).
+- **One value per node**: each profile is first reduced to one value per
+  node: the mean over its ranks/threads by default (``aggregate``: ``"sum"``,
+  ``"mean"``, ``"min"``, ``"max"``), or the row of one ``rank``/``thread``.
+  Profiles with different rank counts can therefore be compared.
+- **Status**: ``common`` (the call path is in both graphs), ``added`` (only
+  in after) or ``removed`` (only in before). A node missing on one side, and
+  a missing value (NaN), count as 0 there, so deltas are real numbers and
+  ``before + delta == after`` always holds.
+- **Ratio**: ``after / before``; ``inf`` when before is 0 and after is not,
+  NaN when both are 0.
+- **normalize=True**: every value is first divided by its own profile's
+  total and multiplied by 100 (percent of total), so deltas are changes in
+  share (percentage points). The total of an exclusive metric is its sum
+  over nodes; an inclusive metric uses its exclusive partner's total, or
+  the sum over roots when it has none.
+- **Noise threshold**: a change is significant when ``|delta| > 0`` and
+  ``|delta| >= threshold / 100 * total`` (before's total of that metric, in
+  the units of the values). ``significant`` holds this test for the primary
+  metric's inclusive form (its inclusive partner when it has one); the
+  ranked table and the diff tree apply it to whatever metric they show.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import pandas as pd
+
+from ..build import frame_from_columns
+from ..errors import GraphMismatchError, MetricError
+from ..render.nodevalues import first_row_objects, node_value_table
+from .flat import by_name
+
+INT = np.int64
+SUFFIXES = ("before", "after", "delta", "ratio")
+STATUS = ("common", "added", "removed")
+
+
+def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None, *,
+         by: str = "path", normalize: bool = False, threshold: float = 0.0,
+         aggregate: str = "mean", rank: Optional[int] = None, thread: int = 0) -> Any:
+    """Compare two profiles; return a GraphFrame of before/after/delta/ratio columns.
+
+    Parameters
+    ----------
+    before, after : GraphFrame
+    metric : str or list of str, optional
+        Metrics to compare (default: every declared metric both have).
+    by : {"path", "name"}
+        Match nodes by full call path, or by function name only (flat diff).
+    normalize : bool
+        Compare percentages of each profile's total instead of raw values.
+    threshold : float
+        Noise threshold in percent of before's total (see module docs).
+    aggregate : {"mean", "sum", "min", "max"}
+        How a node's ranks/threads are combined into one value.
+    rank, thread : int, optional
+        Use this rank's (and thread's) row instead of ``aggregate``.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> a = GraphFrame.from_lists(("main", "solve", "io"))
+    >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
+    >>> d = diff(a, b, "time")
+    >>> d.dataframe[["name", "time before", "time after", "time delta", "status"]]
+           name  time before  time after  time delta   status
+    node
+    0      main          1.0         1.0         0.0   common
+    1        io          1.0         0.0        -1.0  removed
+    2       mpi          0.0         1.0         1.0    added
+    3     solve          1.0         1.0         0.0   common
+    """
+    if by not in ("path", "name"):
+        raise ValueError(f"by={by!r}: choose 'path' or 'name'")
+    metrics = _metrics(before, after, metric)
+    kinds, pairs = _declarations(before, after, metrics)
+    agg = None if rank is not None else aggregate
+    r = 0 if rank is None else rank
+    vb = node_value_table(before, metrics, r, thread, agg)
+    va = node_value_table(after, metrics, r, thread, agg)
+    totals_b = {m: _total(before, vb, m, pairs) for m in metrics}
+    totals_a = {m: _total(after, va, m, pairs) for m in metrics}
+    if by == "path":
+        graph, values_b, values_a, status, attrs = _by_path(before, after, vb, va, metrics)
+    else:
+        graph, values_b, values_a, status, attrs = by_name(before, after, vb, va, metrics, pairs)
+    if normalize:
+        values_b = {m: _percent(v, totals_b[m]) for m, v in values_b.items()}
+        values_a = {m: _percent(v, totals_a[m]) for m, v in values_a.items()}
+        totals_b = {m: 100.0 if t else 0.0 for m, t in totals_b.items()}
+        totals_a = {m: 100.0 if t else 0.0 for m, t in totals_a.items()}
+    primary = before.default_metric if before.default_metric in metrics else metrics[0]
+    columns: Dict[Any, Any] = dict(attrs)
+    for m in metrics:
+        b, a = values_b[m], values_a[m]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = a / b
+        columns.update({f"{m} before": b, f"{m} after": a, f"{m} delta": a - b,
+                        f"{m} ratio": ratio})
+    columns["status"] = np.asarray(STATUS, dtype=object)[status]
+    shown = pairs.get(primary, primary)
+    columns["significant"] = significant(columns[f"{shown} delta"], totals_b[shown], threshold)
+    index = pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node")
+    df = frame_from_columns(columns, index)
+    exc = [f"{m} {s}" for m in metrics if kinds[m] == "exclusive" for s in SUFFIXES[:3]]
+    inc = [f"{m} {s}" for m in metrics if kinds[m] == "inclusive" for s in SUFFIXES[:3]]
+    inclusive_of = {f"{e} {s}": f"{i} {s}" for e, i in pairs.items() for s in SUFFIXES[:3]}
+    info = {"by": by, "metrics": list(metrics), "primary": primary, "kinds": kinds,
+            "inclusive_of": dict(pairs), "normalize": bool(normalize),
+            "threshold": float(threshold), "aggregate": agg, "rank": rank,
+            "thread": thread if rank is not None else None,
+            "totals": {"before": totals_b, "after": totals_a},
+            "before": _label(before), "after": _label(after)}
+    return type(before)(graph, df, exc, inc, default_metric=f"{primary} delta",
+                        metadata={"diff": info}, inclusive_of=inclusive_of)
+
+
+def significant(delta: np.ndarray, total: float, threshold: float) -> np.ndarray:
+    """``|delta| > 0`` and ``|delta| >= threshold% of total`` (NaN: False).
+
+    Examples
+    --------
+    >>> significant(np.array([0.0, 0.5, 2.0, np.nan]), 100.0, 1.0).tolist()
+    [False, False, True, False]
+    """
+    size = np.abs(np.asarray(delta, dtype=np.float64))
+    limit = abs(float(threshold)) / 100.0 * abs(float(total)) if total == total else 0.0
+    with np.errstate(invalid="ignore"):
+        return (size > 0) & (size >= limit)
+
+
+def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
+    if metric is None:
+        declared = before.exc_metrics + [m for m in before.inc_metrics
+                                         if m not in before.exc_metrics]
+        out = [m for m in declared if _numeric(before, m) and _numeric(after, m)]
+        if not out:
+            raise MetricError("the two profiles have no numeric metric in common; "
+                              f"before has {before.show_metric_columns()}, "
+                              f"after has {after.show_metric_columns()}")
+        return out
+    wanted = [metric] if isinstance(metric, str) or not isinstance(metric, (list, tuple)) \
+        else list(metric)
+    for m in wanted:
+        for side, gf in (("before", before), ("after", after)):
+            if not _numeric(gf, m):
+                raise MetricError(
+                    f"metric {m!r} is not a numeric column of the {side} profile; it has "
+                    f"{', '.join(map(str, gf.show_metric_columns())) or 'no metrics'}")
+    return wanted
+
+
+def _numeric(gf: Any, m: Any) -> bool:
+    return m in gf.dataframe.columns and pd.api.types.is_numeric_dtype(gf.dataframe[m])
+
+
+def _declarations(before: Any, after: Any, metrics: List[Any]) -> Tuple[Dict[Any, str], Dict]:
+    """Kind of each metric (before's declaration first) and exc -> inc pairs among them."""
+    kinds = {}
+    for m in metrics:
+        if m in before.inc_metrics or (m not in before.exc_metrics and m in after.inc_metrics):
+            kinds[m] = "inclusive"
+        else:
+            kinds[m] = "exclusive"
+    pairs = {}
+    for source in (after.inclusive_of, before.inclusive_of):
+        for e, i in source.items():
+            if e in metrics and i in metrics:
+                pairs[e] = i
+    return kinds, pairs
+
+
+def _total(gf: Any, values: Dict[Any, np.ndarray], m: Any, pairs: Dict) -> float:
+    partner = next((e for e, i in pairs.items() if i == m), None)
+    if partner is not None:
+        return float(np.nansum(values[partner]))
+    if m in gf.inc_metrics:
+        return float(np.nansum(values[m][gf.graph.root_ids]))
+    return float(np.nansum(values[m]))
+
+
+def _percent(values: np.ndarray, total: float) -> np.ndarray:
+    if not total:
+        return np.zeros_like(values)
+    return values / total * 100.0
+
+
+def _by_path(before, after, vb, va, metrics):
+    if before.graph is after.graph:
+        graph = before.graph
+        map_b = map_a = np.arange(graph.num_nodes, dtype=INT)
+    else:
+        if before.graph.num_nodes == 0 or after.graph.num_nodes == 0:
+            raise GraphMismatchError("cannot diff an empty graph")
+        graph, map_b, map_a = before.graph.union(after.graph, return_mappings=True)
+    n = graph.num_nodes
+    in_b = np.zeros(n, dtype=bool)
+    in_b[map_b] = True
+    in_a = np.zeros(n, dtype=bool)
+    in_a[map_a] = True
+    status = np.where(in_b & in_a, 0, np.where(in_a, 1, 2))
+    values_b, values_a = {}, {}
+    for m in metrics:
+        values_b[m] = _spread(vb[m], map_b, n)
+        values_a[m] = _spread(va[m], map_a, n)
+    attrs = _attributes(before, after, map_b, map_a, n, metrics)
+    return graph, values_b, values_a, status, attrs
+
+
+def _spread(values: np.ndarray, mapping: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros(n, dtype=np.float64)
+    out[mapping] = np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
+    return out
+
+
+def _attributes(before, after, map_b, map_a, n, metrics) -> Dict[Any, Any]:
+    """Non-metric columns, one value per node: after's first row, else before's."""
+    skip = set(metrics) | set(before.show_metric_columns()) | set(after.show_metric_columns())
+    skip.add("_missing_node")
+    cols = [c for c in before.dataframe.columns if c not in skip]
+    cols += [c for c in after.dataframe.columns if c not in skip and c not in cols]
+    if "name" in cols:
+        cols.remove("name")
+    cols.insert(0, "name")
+    out: Dict[Any, Any] = {}
+    for col in cols:
+        values = np.full(n, None, dtype=object)
+        for gf, mapping in ((before, map_b), (after, map_a)):
+            if col in gf.dataframe.columns:
+                side, has = first_row_objects(gf, col)
+            elif col == "name":
+                side = gf.graph.attrs["name"].to_numpy(dtype=object) \
+                    if "name" in gf.graph.attrs.columns else np.full(len(mapping), None)
+                has = np.ones(len(mapping), dtype=bool)
+            else:
+                continue
+            values[mapping[has]] = side[has]
+        out[col] = pd.Series(values).infer_objects().array
+    return out
+
+
+def _label(gf: Any) -> Any:
+    source = gf.metadata.get("source")
+    return str(source) if source is not None else None
