@@ -27,10 +27,11 @@ from readers.builder import records_to_frame
 from . import graph_nx
 from . import structure as st
 from .frame import Frame, python_scalar
-from .frame_codes import dense_codes, frame_codes, joint_frame_codes
+from .frame_codes import frame_codes
 from .graph_equality import graphs_equal
 from .node import Node
-from .ops.paths import intern_paths, representatives
+from .graph_inputs import parse_lists, union_inputs
+from .graph_layout import canonical_layout
 
 INT = np.int64
 
@@ -109,57 +110,15 @@ class Graph:
         order : numpy.ndarray
             ``order[new_id]`` = input position of that node.
         """
-        parent = np.asarray(parent, dtype=INT)
-        n = len(parent)
-        attrs = attrs.reset_index(drop=True)
-        nonroot = np.flatnonzero(parent >= 0)
-        src = parent[nonroot]
-        dst = nonroot
-        if extra_edges is not None and len(extra_edges[0]):
-            src = np.concatenate([src, np.asarray(extra_edges[0], dtype=INT)])
-            dst = np.concatenate([dst, np.asarray(extra_edges[1], dtype=INT)])
-            src, dst = _dedupe_edges(src, dst, n)
-        forest = len(src) == len(nonroot)
-        if codes is None and not ordered and sibling_key is None:
-            codes = frame_codes(attrs)
-        if sibling_key is None:
-            sibling_key = np.arange(n, dtype=INT) if ordered else codes
-        roots_in = np.flatnonzero(parent < 0)
-        if forest:
-            depth_in = st.forest_depth(parent)
-            order = st.forest_preorder(parent, roots_in, sibling_key, depth_in)
-            via = parent
-        else:
-            by_key = np.lexsort((dst, sibling_key[dst], src))
-            ptr = np.zeros(n + 1, dtype=INT)
-            np.cumsum(np.bincount(src, minlength=n), out=ptr[1:])
-            root_order = roots_in[np.lexsort((roots_in, sibling_key[roots_in]))]
-            order, depth_in, via = st.general_preorder(n, root_order, ptr, dst[by_key])
-        inv = st.invert(order, n)
-        depth = depth_in[order]
-        via_new = via[order]
-        new_parent = np.where(via_new >= 0, inv[np.maximum(via_new, 0)], -1)
-        nsrc, ndst = inv[src], inv[dst]
-        child_ptr, child_idx = st.csr(nsrc, ndst, n)
-        primary = new_parent[ndst] == nsrc
-        by_parent = np.lexsort((nsrc, ~primary, ndst))
-        parent_ptr = np.zeros(n + 1, dtype=INT)
-        np.cumsum(np.bincount(ndst, minlength=n), out=parent_ptr[1:])
-        graph = cls(
-            roots=np.sort(inv[roots_in]),
-            parent=new_parent.astype(INT),
-            parent_ptr=parent_ptr,
-            parent_idx=nsrc[by_parent],
-            child_ptr=child_ptr,
-            child_idx=child_idx,
-            depth=depth.astype(INT),
-            attrs=attrs.iloc[order].reset_index(drop=True),
-            ordered=ordered,
-            forest=forest,
-        )
-        if codes is not None:
-            graph._cache["codes"] = dense_codes(np.asarray(codes, dtype=INT)[order])
-        return graph, order
+        lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
+                               sibling_key=sibling_key, codes=codes)
+        graph = cls(roots=lay.roots, parent=lay.parent, parent_ptr=lay.parent_ptr,
+                    parent_idx=lay.parent_idx, child_ptr=lay.child_ptr,
+                    child_idx=lay.child_idx, depth=lay.depth, attrs=lay.attrs,
+                    ordered=ordered, forest=lay.forest)
+        if lay.codes is not None:
+            graph._cache["codes"] = lay.codes
+        return graph, lay.order
 
     @classmethod
     def from_edges(
@@ -216,7 +175,7 @@ class Graph:
         >>> Graph.from_lists(("a", "b", ("c", "d"))).num_nodes
         4
         """
-        frames, parents = _parse_lists(roots)
+        frames, parents = parse_lists(roots)
         graph, _ = cls.build(records_to_frame(frames), parents)
         return graph
 
@@ -428,23 +387,10 @@ class Graph:
         >>> ma.tolist(), mb.tolist()
         ([0, 1, 2, 3], [0, 2, 4, 5])
         """
-        na, nb = self.num_nodes, other.num_nodes
-        attrs = pd.concat([self._attrs, other.attrs], ignore_index=True, sort=False)
-        codes = joint_frame_codes(self, other)
-        parent = np.concatenate([self._parent, np.where(other.parent >= 0, other.parent + na, -1)])
-        depth = np.concatenate([self._depth, other.depth])
-        siblings = np.where(parent >= 0, parent, np.repeat([-1, -2], [na, nb]))
-        path, k = intern_paths(parent, codes, depth, occurrence=True,
-                               order_key=np.arange(na + nb, dtype=INT), sibling_group=siblings)
-        rep = representatives(path, k)  # left nodes come first: they represent shared paths
-        merged_parent = np.where(parent[rep] >= 0, path[np.maximum(parent[rep], 0)], -1)
-        src = np.concatenate([st.segment_owner(self._child_ptr),
-                              st.segment_owner(other.child_ptr) + na])
-        dst = np.concatenate([self._child_idx, other.child_idx + na])
-        ordered = self._ordered and other.ordered
-        graph, order = Graph.build(attrs.iloc[rep], merged_parent, (path[src], path[dst]),
-                                   ordered=ordered, sibling_key=rep if ordered else None,
-                                   codes=codes[rep])
+        parts = union_inputs(self, other)
+        graph, order = Graph.build(parts.attrs, parts.parent, parts.extra, ordered=parts.ordered,
+                                   sibling_key=parts.sibling_key, codes=parts.codes)
+        na, k, path = self.num_nodes, parts.num_paths, parts.path
         if not return_mappings:
             return graph
         new_of_path = st.invert(order, k)
@@ -489,13 +435,6 @@ class Graph:
         return graph
 
 
-def _dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int):
-    key = src * max(n, 1) + dst
-    _, first = np.unique(key, return_index=True)
-    keep = np.sort(first)
-    return src[keep], dst[keep]
-
-
 def _missing(value: Any) -> bool:
     if value is None:
         return True
@@ -503,38 +442,3 @@ def _missing(value: Any) -> bool:
         return bool(pd.isna(value))
     except (TypeError, ValueError):
         return False
-
-
-def _parse_lists(roots: Sequence[Any]):
-    frames: List[dict] = []
-    parents: List[int] = []
-
-    def as_frame(item: Any) -> dict:
-        if isinstance(item, str):
-            return {"name": item, "type": "None"}
-        if isinstance(item, Frame):
-            return dict(item.attrs)
-        if isinstance(item, dict):
-            return dict(item)
-        raise ValueError(f"cannot make a node from {item!r}: use a string, dict or Frame")
-
-    stack: List[Tuple[Any, int]] = []
-    for root in reversed(roots):
-        if not isinstance(root, (list, tuple)):
-            raise ValueError("Graph.from_lists: each root must be a list or tuple")
-        stack.append((root, -1))
-    while stack:
-        item, parent = stack.pop()
-        if isinstance(item, (list, tuple)):
-            if not item:
-                raise ValueError("Graph.from_lists: empty list")
-            head, kids = item[0], item[1:]
-        else:
-            head, kids = item, ()
-        frames.append(as_frame(head))
-        parents.append(parent)
-        me = len(frames) - 1
-        for kid in reversed(kids):
-            stack.append((kid, me))
-    return frames, parents
-

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from .builder import ProfileBuilder
 from .errors import ReadError

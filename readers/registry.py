@@ -12,7 +12,7 @@ import importlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Sequence, Union
+from typing import Any, Callable, Dict, List, Union
 
 from .errors import ReadError, UnknownFormatError
 from .profile import RawProfile

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-import numpy as np
-import pandas as pd
 
-from graphframe import Graph, GraphFrame
+from graphframe import GraphFrame
 from readers import ProfileBuilder
 
 

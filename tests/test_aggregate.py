@@ -4,7 +4,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe import GraphFrame
 
 from helpers import by_name, gf_from_edges
 

@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe import Frame, Graph, MultiplePathError, Node
+from graphframe import Frame, Graph, MultiplePathError
 
 
 def names(nodes):

@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe import GraphFrame
 from graphframe.query import (DisjunctionQuery, ExclusiveDisjunctionQuery, ConjunctionQuery,
                               InvalidQueryFilter, InvalidQueryPath, QuerySyntaxError,
                               RedundantQueryFilterWarning, StringQuery, matched_nodes,

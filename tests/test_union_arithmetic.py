@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe import Graph, GraphFrame
+from graphframe import Graph
 from graphframe.errors import GraphMismatchError
 
-from helpers import by_name, gf_from_edges, names_preorder, tree_text
+from helpers import by_name, gf_from_edges, tree_text
 
 
 def names(g):

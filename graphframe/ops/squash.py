@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any, Dict, List, Set, Tuple
 
 import numpy as np
-import pandas as pd
 
 from ..build import level_ids
 from .. import structure as st

@@ -1,0 +1,89 @@
+"""Inputs for building graphs: nested lists, and the union of two graphs.
+
+These functions prepare arrays for :meth:`Graph.build`; they never import
+``Graph`` (which calls them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from . import structure as st
+from .frame import Frame
+from .frame_codes import joint_frame_codes
+from .ops.paths import intern_paths, representatives
+
+INT = np.int64
+
+
+@dataclass(frozen=True)
+class UnionInputs:
+    """Everything ``Graph.build`` needs for the union, plus the path of each old node."""
+
+    attrs: pd.DataFrame
+    parent: np.ndarray
+    extra: Tuple[np.ndarray, np.ndarray]
+    ordered: bool
+    sibling_key: Optional[np.ndarray]
+    codes: np.ndarray
+    path: np.ndarray      # path id of every node of a, then of b
+    num_paths: int
+
+
+def union_inputs(a: Any, b: Any) -> UnionInputs:
+    """Intern both graphs' nodes by call path (see :meth:`Graph.union`)."""
+    na, nb = a.num_nodes, b.num_nodes
+    attrs = pd.concat([a.attrs, b.attrs], ignore_index=True, sort=False)
+    codes = joint_frame_codes(a, b)
+    parent = np.concatenate([a.parent, np.where(b.parent >= 0, b.parent + na, -1)])
+    depth = np.concatenate([a.depth, b.depth])
+    siblings = np.where(parent >= 0, parent, np.repeat([-1, -2], [na, nb]))
+    path, k = intern_paths(parent, codes, depth, occurrence=True,
+                           order_key=np.arange(na + nb, dtype=INT), sibling_group=siblings)
+    rep = representatives(path, k)  # left nodes come first: they represent shared paths
+    merged_parent = np.where(parent[rep] >= 0, path[np.maximum(parent[rep], 0)], -1)
+    src = np.concatenate([st.segment_owner(a.child_ptr), st.segment_owner(b.child_ptr) + na])
+    dst = np.concatenate([a.child_idx, b.child_idx + na])
+    ordered = a.ordered and b.ordered
+    return UnionInputs(attrs.iloc[rep], merged_parent, (path[src], path[dst]), ordered,
+                       rep if ordered else None, codes[rep], path, k)
+
+
+def parse_lists(roots: Sequence[Any]) -> Tuple[List[dict], List[int]]:
+    """Frames and first parents (pre-order) of Hatchet-style nested lists."""
+    frames: List[dict] = []
+    parents: List[int] = []
+
+    def as_frame(item: Any) -> dict:
+        if isinstance(item, str):
+            return {"name": item, "type": "None"}
+        if isinstance(item, Frame):
+            return dict(item.attrs)
+        if isinstance(item, dict):
+            return dict(item)
+        raise ValueError(f"cannot make a node from {item!r}: use a string, dict or Frame")
+
+    stack: List[Tuple[Any, int]] = []
+    for root in reversed(roots):
+        if not isinstance(root, (list, tuple)):
+            raise ValueError("Graph.from_lists: each root must be a list or tuple")
+        stack.append((root, -1))
+    while stack:
+        item, parent = stack.pop()
+        if isinstance(item, (list, tuple)):
+            if not item:
+                raise ValueError("Graph.from_lists: empty list")
+            head, kids = item[0], item[1:]
+        else:
+            head, kids = item, ()
+        frames.append(as_frame(head))
+        parents.append(parent)
+        me = len(frames) - 1
+        for kid in reversed(kids):
+            stack.append((kid, me))
+    return frames, parents
+
