@@ -196,16 +196,19 @@ def _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value
 
 
 def _attribute(df_l, df_r, col, pos_l, pos_r, in_l, n_rows):
+    """An attribute column: left value where the left has the row, else right's."""
     if isinstance(pos_l, slice) and col in df_l.columns:
         return df_l[col].array
-    sources = [df for df in (df_r, df_l) if col in df.columns]
-    kinds = {df[col].dtype.kind if isinstance(df[col].dtype, np.dtype) else "O" for df in sources}
-    if kinds <= {"i", "u", "f", "b"}:
-        out = np.full(n_rows, np.nan)
-    else:
-        out = np.empty(n_rows, dtype=object)
-    if col in df_r.columns:
-        out[pos_r] = df_r[col].to_numpy()
+    src_l = np.full(n_rows, -1, dtype=INT)
+    src_r = np.full(n_rows, -1, dtype=INT)
+    n_l = len(df_l)
     if col in df_l.columns:
-        out[pos_l] = df_l[col].to_numpy()
-    return out
+        src_l[pos_l] = np.arange(n_l, dtype=INT)
+    if col in df_r.columns:
+        src_r[pos_r] = np.arange(len(df_r), dtype=INT)
+    left = df_l[col] if col in df_l.columns else pd.Series(np.full(n_l, np.nan))
+    right = (df_r[col] if col in df_r.columns else pd.Series(np.full(len(df_r), np.nan)))
+    both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
+                     ignore_index=True)
+    source = np.where(src_l >= 0, src_l, np.where(src_r >= 0, n_l + src_r, -1))
+    return both.array.take(source, allow_fill=True)

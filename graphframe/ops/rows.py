@@ -133,16 +133,9 @@ def stack_disjoint(parts: Sequence[pd.DataFrame], columns: Sequence[Any]) -> pd.
              if len(names) > 1 else pd.Index(node, name=names[0]))
     data = {}
     for col in columns:
-        pieces = []
-        for part in parts:
-            if col in part.columns:
-                pieces.append(part[col].to_numpy())
-            else:
-                pieces.append(np.full(len(part), np.nan))
-        kinds = {p.dtype.kind for p in pieces}
-        if len(kinds) > 1 and not kinds <= {"i", "u", "f", "b"}:
-            pieces = [p.astype(object) for p in pieces]
-        data[col] = np.concatenate(pieces)[order]
+        pieces = [part[col].reset_index(drop=True) if col in part.columns
+                  else pd.Series(np.full(len(part), np.nan)) for part in parts]
+        data[col] = pd.concat(pieces, ignore_index=True).array.take(order)
     return frame_from_columns(data, index)
 
 
