@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="never colour the output")
     tree.add_argument("--ascii", action="store_true", help="ASCII glyphs instead of Unicode")
     tree.add_argument("--no-header", action="store_true", help="omit the header line")
+    _progress_option(tree)
     tree.set_defaults(run=_run_tree)
 
     fmts = sub.add_parser("formats", help="list the input formats graphframe reads")
@@ -88,6 +89,7 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
     diff.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
     _colour_options(diff)
+    _progress_option(diff)
     diff.set_defaults(run=_run_diff)
 
 
@@ -110,6 +112,7 @@ def _add_convert(sub: Any) -> None:
                       help="combine all ranks instead of picking one (dot, folded, speedscope)")
     conv.add_argument("--separator", help='frame separator of folded stacks (default "; ")')
     conv.add_argument("--scale", type=float, help="multiply folded-stack values (e.g. 1e6)")
+    _progress_option(conv)
     conv.set_defaults(run=_run_convert)
 
 
@@ -120,6 +123,7 @@ def _add_info(sub: Any) -> None:
     inf.add_argument("path", help="profile file, database directory or .gfz archive")
     inf.add_argument("--format", choices=readers.formats() + ["graphframe"],
                      help="input format (default: detect)")
+    _progress_option(inf)
     inf.set_defaults(run=_run_info)
 
 
@@ -130,6 +134,11 @@ def _colour_options(parser: argparse.ArgumentParser) -> None:
     colour.add_argument("--no-color", dest="color", action="store_false",
                         help="never colour the output")
     parser.add_argument("--ascii", action="store_true", help="ASCII glyphs instead of Unicode")
+
+
+def _progress_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--progress", action="store_true",
+                        help="show a progress bar on stderr while reading large inputs")
 
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
@@ -164,7 +173,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
 
 
 def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
-    gf = example_graphframe() if args.example else commands.open_profile(args.path, args.format)
+    gf = example_graphframe() if args.example else commands.open_profile(args.path, args.format,
+                                                                             progress=args.progress)
     metric = None
     if args.metric:
         metric = args.metric[0] if len(args.metric) == 1 else list(args.metric)
@@ -184,19 +194,20 @@ def _run_diff(args: argparse.Namespace, out: TextIO) -> commands.DiffReport:
                                 fail_above=args.fail_above, by=args.by,
                                 normalize=args.normalize, aggregate=args.aggregate,
                                 rank=args.rank, depth=args.depth, tree=not args.no_tree,
-                                color=color, unicode=unicode, precision=args.precision)
+                                color=color, unicode=unicode, precision=args.precision,
+                                progress=args.progress)
 
 
 def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
     text = commands.convert(args.input, args.output, to=args.to, in_format=args.in_format,
                             metric=args.metric, rank=args.rank, thread=args.thread,
                             aggregate=args.aggregate, separator=args.separator,
-                            scale=args.scale)
+                            scale=args.scale, progress=args.progress)
     return text if text is not None else ""
 
 
 def _run_info(args: argparse.Namespace, out: TextIO) -> str:
-    return commands.info(args.path, args.format)
+    return commands.info(args.path, args.format, progress=args.progress)
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:

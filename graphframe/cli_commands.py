@@ -6,6 +6,8 @@ take plain values and return the text to print, so they are easy to test.
 
 from __future__ import annotations
 
+import inspect
+
 import json
 import os
 from dataclasses import dataclass
@@ -27,13 +29,23 @@ from .graphframe import GraphFrame
 EXIT_REGRESSION = 3
 
 
-def open_profile(path: str, format: Optional[str] = None) -> GraphFrame:
-    """A GraphFrame from a saved archive or any format :func:`graphframe.read` knows."""
+def open_profile(path: str, format: Optional[str] = None, progress: bool = False) -> GraphFrame:
+    """A GraphFrame from a saved archive or any format :func:`graphframe.read` knows.
+
+    With ``progress``, readers that report progress (``progress=`` keyword)
+    draw a bar on stderr; the others read silently.
+    """
     if format in (None, "graphframe") and persist.is_archive(path):
         return GraphFrame.load(path)
     if format == "graphframe":
         return GraphFrame.load(path)
-    return GraphFrame.read(path, format=format)
+    options = {}
+    if progress:
+        name = format if format is not None else readers.sniff(path)
+        if "progress" in inspect.signature(readers.format_info(name).read).parameters:
+            options["progress"] = True
+        format = name
+    return GraphFrame.read(path, format=format, **options)
 
 
 # ------------------------------------------------------------------- diff
@@ -50,10 +62,11 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
                 threshold: float = 1.0, top: int = 10, fail_above: Optional[float] = None,
                 by: str = "path", normalize: bool = False, aggregate: str = "mean",
                 rank: Optional[int] = None, depth: int = 10000, tree: bool = True,
-                color: bool = False, unicode: bool = True, precision: int = 3) -> DiffReport:
+                color: bool = False, unicode: bool = True, precision: int = 3,
+                progress: bool = False) -> DiffReport:
     """Everything ``graphframe diff`` prints, and its exit status."""
-    before = open_profile(before_path)
-    after = open_profile(after_path)
+    before = open_profile(before_path, progress=progress)
+    after = open_profile(after_path, progress=progress)
     d = diff(before, after, _with_partners(before, after, metric), by=by, normalize=normalize,
              threshold=threshold, aggregate=aggregate, rank=rank)
     inc = resolve_metric(d, None if metric is None else metric, "inclusive")
@@ -170,13 +183,14 @@ def output_format(path: str, to: Optional[str]) -> str:
 
 
 def convert(in_path: str, out_path: str, to: Optional[str] = None,
-            in_format: Optional[str] = None, **options: Any) -> Optional[str]:
+            in_format: Optional[str] = None, progress: bool = False,
+            **options: Any) -> Optional[str]:
     """Convert a profile; returns the text when ``out_path`` is ``-`` (stdout)."""
     fmt = output_format(out_path, to)
     writer = WRITERS[fmt]
     if out_path == "-" and writer.binary:
         raise UsageError(f"the {fmt} format is binary and cannot be written to stdout")
-    gf = open_profile(in_path, in_format)
+    gf = open_profile(in_path, in_format, progress=progress)
     opts = dict(metric=None, rank=0, thread=0, aggregate=None, separator="; ", scale=1.0)
     opts.update({k: v for k, v in options.items() if v is not None})
     if fmt == "graphframe":
@@ -193,7 +207,8 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
 
 
 # ------------------------------------------------------------------- info
-def info(path: str, format: Optional[str] = None, width: int = 100) -> str:
+def info(path: str, format: Optional[str] = None, width: int = 100,
+         progress: bool = False) -> str:
     """What ``graphframe info`` prints: format, graph, rows, metrics, columns, metadata."""
     if format in (None, "graphframe") and persist.is_archive(path):
         manifest = persist.read_manifest(path)
@@ -202,7 +217,7 @@ def info(path: str, format: Optional[str] = None, width: int = 100) -> str:
     else:
         kind = format or readers.sniff(path)
         kind = f"{kind} ({readers.format_info(kind).description})"
-    gf = open_profile(path, format)
+    gf = open_profile(path, format, progress=progress)
     g, df = gf.graph, gf.dataframe
     shape = "tree" if g.is_tree() else ("forest" if g.is_forest else "graph with shared nodes")
     lines = [("path", str(path)), ("format", kind),

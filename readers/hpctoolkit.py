@@ -35,7 +35,8 @@ import numpy as np
 import pandas as pd
 
 from .errors import ReadError
-from .hpctoolkit_common import (ProgressArg, Progress, assemble, basename, is_inclusive_name,
+from .progress import Progress, ProgressArg
+from .hpctoolkit_common import (assemble, basename, is_inclusive_name,
                                 level_column, metric_display_name, row_index,
                                 select_names)
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block

@@ -4,7 +4,6 @@
   -> ``time``, ``... (I)`` -> ``time (inc)``).
 * :func:`select_names`: the ``metrics=`` option (keep some metrics, by our
   name or the file's name), with a clear error listing what exists.
-* :class:`Progress`: the optional progress report of long reads.
 * :func:`assemble`: a validated RawProfile over the readers' arrays, without copies.
 
 Examples
@@ -15,8 +14,7 @@ Examples
 
 from __future__ import annotations
 
-import sys
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -30,7 +28,6 @@ TIME_NAMES = {
     "CPUTIME (usec) (I)": "time (inc)", "CPUTIME (sec) (I)": "time (inc)",
 }
 
-ProgressArg = Union[None, bool, Callable[[int, int, str], None]]
 
 
 def metric_display_name(name: str) -> str:
@@ -70,45 +67,6 @@ def select_names(source: Any, available: Sequence[str], wanted: Optional[Iterabl
                             expected="one of " + ", ".join(repr(a) for a in available))
         chosen.add(key)
     return [a for a in available if a in chosen]
-
-
-class Progress:
-    """Reports progress of a long read to a callback or a text bar on stderr.
-
-    ``progress`` is None/False (silent), True (a bar on ``sys.stderr``) or a
-    callable ``f(done, total, what)``.
-
-    Examples
-    --------
-    >>> seen = []
-    >>> p = Progress(lambda d, t, w: seen.append((d, t, w)), 2, "metric-db files")
-    >>> p.step(); p.step(); seen
-    [(1, 2, 'metric-db files'), (2, 2, 'metric-db files')]
-    """
-
-    def __init__(self, progress: ProgressArg, total: int, what: str) -> None:
-        self.total = int(total)
-        self.what = what
-        self.done = 0
-        if progress is True:
-            self.callback: Optional[Callable[[int, int, str], None]] = _stderr_bar
-        elif callable(progress):
-            self.callback = progress
-        else:
-            self.callback = None
-
-    def step(self, count: int = 1) -> None:
-        self.done += count
-        if self.callback is not None:
-            self.callback(self.done, self.total, self.what)
-
-
-def _stderr_bar(done: int, total: int, what: str) -> None:
-    width = 30
-    filled = width if total <= 0 else min(width, width * done // total)
-    end = "\n" if done >= total else ""
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}{end}")
-    sys.stderr.flush()
 
 
 def basename(path: str) -> str:

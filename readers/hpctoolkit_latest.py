@@ -30,7 +30,8 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 
 from .errors import ReadError
-from .hpctoolkit_common import (ProgressArg, Progress, assemble, level_column, row_index,
+from .progress import Progress, ProgressArg
+from .hpctoolkit_common import (assemble, level_column, row_index,
                                 select_names)
 from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
 from .hpctoolkit_profiledb import ProfileDb, identity_table
