@@ -36,7 +36,7 @@ import numpy as np
 
 from readers import ProfileBuilder, RawProfile
 
-from . import shape
+from . import shape, writers
 from .vocabulary import Vocabulary, make_vocabulary
 
 #: Random streams (mixed with the seed) so the variant shares the base's tree and times.
@@ -167,11 +167,12 @@ def writer_formats() -> List[str]:
     >>> "literal" in writer_formats()
     True
     """
-    from . import writers
-
     found = []
     for info in pkgutil.iter_modules(writers.__path__):
-        module = importlib.import_module(f"{writers.__name__}.{info.name}")
+        try:
+            module = importlib.import_module(f"{writers.__name__}.{info.name}")
+        except ImportError:  # a writer whose optional dependency is missing
+            continue
         if callable(getattr(module, f"write_{info.name}", None)):
             found.append(info.name.replace("_", "-"))
     return sorted(found)

@@ -43,7 +43,7 @@ def write_literal(raw: RawProfile, path: Union[str, Path], rank: Optional[int] =
     >>> p = write_literal(generate(50, ranks=2), os.path.join(tempfile.mkdtemp(), "g.json"))
     >>> gf = graphframe.read(p)
     >>> len(gf.dataframe), list(gf.dataframe.columns)
-    (50, ['time', 'name', 'file', 'line'])
+    (50, ['name', 'time', 'file', 'line'])
     """
     if raw.edges is not None and len(raw.edges):
         raise ValueError("write_literal writes trees and forests; this profile has shared nodes")
