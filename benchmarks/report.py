@@ -60,18 +60,18 @@ def seconds(value: float) -> str:
 
 
 def ratio(value: float) -> str:
-    """``12x``, ``3.4x``, ``0.52x``.
+    """``12x``, ``3.4x``, ``0.52x``, ``0.0006x``.
 
     Examples
     --------
-    >>> [ratio(v) for v in (123.4, 3.44, 0.524)]
-    ['123x', '3.4x', '0.52x']
+    >>> [ratio(v) for v in (123.4, 3.44, 0.524, 0.000612)]
+    ['123x', '3.4x', '0.52x', '0.00061x']
     """
     if value >= 10:
         return f"{value:.0f}x"
     if value >= 1:
         return f"{value:.1f}x"
-    return f"{value:.2f}x"
+    return seconds(value) + "x"
 
 
 def memory(side: Dict[str, Any]) -> str:
@@ -122,10 +122,12 @@ def format_table(report: Dict[str, Any]) -> str:
         "during a run (inputs included), +op = above the resident size before it. "
         f"Python {env['python']}, numpy {env.get('numpy')}, pandas {env.get('pandas')}"
         + (f", Hatchet {env['llnl-hatchet']}" if env.get("llnl-hatchet") else "")
-        + f"; {env['cpus']} CPUs, load average {_load(env)}; commit {env.get('commit')}.")
+        + f"; {env['cpus']} CPUs, load average {_load(report)}; commit {env.get('commit')}.")
     return "\n".join(lines)
 
 
-def _load(env: Dict[str, Any]) -> str:
-    load = env.get("load_average")
-    return "n/a" if not load else f"{load[0]:.1f}"
+def _load(report: Dict[str, Any]) -> str:
+    """1-minute load average at the start and at the end of the run."""
+    values = [report.get("load_at_start"), report["environment"].get("load_average")]
+    shown = [f"{v[0]:.1f}" for v in values if v]
+    return " -> ".join(shown) if shown else "n/a"

@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         raise SystemExit(f"unknown case(s): {', '.join(unknown)}; known: {', '.join(CASES)}")
     use_hatchet = not args.no_hatchet and hatchet_available()
     planner = Planner(args.hatchet_timeout)
+    load_at_start = os.getloadavg() if hasattr(os, "getloadavg") else None
     records = []
     for nodes in parse_sizes(args.nodes):
         for name in names:
@@ -133,7 +134,8 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
             if not args.quiet:
                 print(f"[{nodes:,} nodes] {name}: ours {_brief(rec['ours'])}, "
                       f"hatchet {_brief(rec['hatchet'])}", file=sys.stderr, flush=True)
-    return {"environment": environment(use_hatchet), "settings": {
+    return {"environment": environment(use_hatchet), "load_at_start": load_at_start,
+            "settings": {
         "nodes": parse_sizes(args.nodes), "ranks": args.ranks, "threads": args.threads,
         "seed": args.seed, "repeat": args.repeat, "hatchet_timeout": args.hatchet_timeout},
         "notes": {n: CASES[n].note for n in names if CASES[n].note},
