@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Optional
@@ -103,7 +104,14 @@ class Inputs:
             folder.mkdir(parents=True, exist_ok=True)
             key = "raw_variant" if variant else "raw"
             raw = self.built[key] if key in self.built else self.generate(variant)
-            gen.writer(fmt)(raw, target)
+            partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
+            gen.writer(fmt)(raw, partial)
+            try:  # atomic: a concurrent runner never reads a half-written profile
+                os.replace(partial, target)
+            except OSError:  # another process finished first (a directory format)
+                if not target.exists():
+                    raise
+                shutil.rmtree(partial, ignore_errors=True)
         return target
 
 

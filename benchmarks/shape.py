@@ -72,79 +72,102 @@ def grow(n: int, vocab: Vocabulary, rng: np.random.Generator, depth: int = 64,
     depth = max(1, int(depth))
     bulk_levels = int(np.clip(round(2 * np.log10(max(n, 2))) + 6, 1, depth))
     n_chains = int(chains) if chains is not None else int(np.clip(n // 2500, 1, 8))
-    leaves_per_link = 1.5
     chain_len = depth - bulk_levels
-    if n_chains * chain_len * (1 + leaves_per_link) > n / 4:
-        chain_len = int(n / 4 / (max(n_chains, 1) * (1 + leaves_per_link)))
+    if n_chains * chain_len * (1 + LEAVES_PER_LINK) > n / 4:
+        chain_len = int(n / 4 / (max(n_chains, 1) * (1 + LEAVES_PER_LINK)))
     if chain_len < 1:
         n_chains, chain_len = 0, 0
-    expected_chain = int(n_chains * chain_len * (1 + leaves_per_link))
-    sizes = _level_sizes(n - 1 - expected_chain, bulk_levels)
-
-    parents: List[np.ndarray] = [np.array([-1], dtype=INT)]
-    codes: List[np.ndarray] = [np.array([vocab.root_code], dtype=INT)]
-    level_of: List[int] = [0]
-    prev = np.array([0], dtype=INT)
-    next_pos = 1
-    for level, size in enumerate(sizes, start=1):
-        weights = rng.lognormal(0.0, 1.2, len(prev))
-        weights[codes[-1] < vocab.n_library] *= 0.01
-        par = np.sort(rng.choice(prev, size=size, p=weights / weights.sum()))
-        drawn = draw(vocab, size, rng, library=level > 2)
-        code = _unique_siblings(par, drawn, np.zeros(size, bool), vocab, rng)
-        parents.append(par)
-        codes.append(code)
-        level_of.append(size)
-        prev = np.arange(next_pos, next_pos + size, dtype=INT)
-        next_pos += size
-
-    hot_pos = np.zeros(0, dtype=INT)
+    expected_chain = int(n_chains * chain_len * (1 + LEAVES_PER_LINK))
+    levels = _Levels(vocab.root_code)
+    for level, size in enumerate(_level_sizes(n - 1 - expected_chain, bulk_levels), start=1):
+        _bulk_level(levels, size, library=level > 2, vocab=vocab, rng=rng)
+    deepest_bulk = levels.last()
+    hot = np.zeros(0, dtype=INT)
     if n_chains:
-        links = prev[codes[-1] >= vocab.n_library]
-        if len(links) == 0:
-            links = prev
-        links = np.sort(rng.choice(links, size=min(n_chains, len(links)), replace=False))
-        recursive = vocab.recursive_codes()
-        chain_code = recursive[np.arange(len(links)) % len(recursive)]
-        remaining = n - next_pos
-        for step in range(chain_len):
-            last = step == chain_len - 1
-            leaves = rng.poisson(leaves_per_link, len(links))
-            if last:  # whatever is left of the budget hangs off the last links
-                leaves[:] = 0
-            budget = remaining - len(links) * (chain_len - step)
-            if leaves.sum() > budget:
-                leaves = _trim(leaves, max(budget, 0))
-            par = np.concatenate([links, np.repeat(links, leaves)])
-            fixed = np.zeros(len(par), bool)
-            fixed[:len(links)] = True
-            link_code = vocab.kernel_codes()[np.arange(len(links)) % 3] if last else chain_code
-            code = np.concatenate([link_code, draw(vocab, int(leaves.sum()), rng)])
-            order = np.argsort(par, kind="stable")
-            par, code, fixed = par[order], code[order], fixed[order]
-            code = _unique_siblings(par, code, fixed, vocab, rng)
-            new_pos = np.arange(next_pos, next_pos + len(par), dtype=INT)
-            parents.append(par)
-            codes.append(code)
-            level_of.append(len(par))
-            links = new_pos[fixed]
-            next_pos += len(par)
-            remaining = n - next_pos
-        hot_pos = links
+        hot = _chains(levels, n, n_chains, chain_len, vocab, rng)
+    if levels.size < n:  # rounding leftovers: leaves of the deepest bulk level
+        extra = n - levels.size
+        par = np.sort(rng.choice(deepest_bulk, size=extra))
+        code = _unique_siblings(par, draw(vocab, extra, rng), np.zeros(extra, bool), vocab, rng,
+                                others=levels.children_of(par))
+        levels.add(par, code)
+    parent, code = levels.arrays()
+    is_hot = np.zeros(n, dtype=bool)
+    is_hot[hot] = True
+    return Tree(np.arange(n, dtype=INT), parent, code, depth_of(parent), is_hot)
 
-    if next_pos < n:  # rounding leftovers: leaves of the deepest bulk level
-        extra = n - next_pos
-        bulk_last = _level_positions(level_of, len(sizes))
-        par = np.sort(rng.choice(bulk_last, size=extra))
-        siblings = _children_codes(parents, codes, par)
-        codes.append(_unique_siblings(par, draw(vocab, extra, rng), np.zeros(extra, bool),
-                                      vocab, rng, others=siblings))
-        parents.append(par)
-    parent = np.concatenate(parents)
-    code = np.concatenate(codes)
-    hot = np.zeros(n, dtype=bool)
-    hot[hot_pos] = True
-    return Tree(np.arange(n, dtype=INT), parent, code, depth_of(parent), hot)
+
+#: Mean number of leaf children of each link of a deep chain.
+LEAVES_PER_LINK = 1.5
+
+
+class _Levels:
+    """The tree under construction, one block of nodes per depth level."""
+
+    def __init__(self, root_code: int) -> None:
+        self.parents: List[np.ndarray] = [np.array([-1], dtype=INT)]
+        self.codes: List[np.ndarray] = [np.array([root_code], dtype=INT)]
+        self.size = 1
+
+    def add(self, parent: np.ndarray, code: np.ndarray) -> np.ndarray:
+        """Append a level; return the positions of its nodes."""
+        self.parents.append(parent)
+        self.codes.append(code)
+        self.size += len(parent)
+        return np.arange(self.size - len(parent), self.size, dtype=INT)
+
+    def last(self) -> np.ndarray:
+        """Positions of the last level added."""
+        return np.arange(self.size - len(self.parents[-1]), self.size, dtype=INT)
+
+    def children_of(self, wanted: np.ndarray) -> tuple:
+        """(parent, code) of the nodes whose parent is in ``wanted``."""
+        parent, code = self.arrays()
+        mask = np.isin(parent, wanted)
+        return parent[mask], code[mask]
+
+    def arrays(self) -> tuple:
+        return np.concatenate(self.parents), np.concatenate(self.codes)
+
+
+def _bulk_level(levels: _Levels, size: int, library: bool, vocab: Vocabulary,
+                rng: np.random.Generator) -> None:
+    """A level whose parents are drawn from the previous level with heavy-tailed weights."""
+    prev = levels.last()
+    weights = rng.lognormal(0.0, 1.2, len(prev))
+    weights[levels.codes[-1] < vocab.n_library] *= 0.01
+    par = np.sort(rng.choice(prev, size=size, p=weights / weights.sum()))
+    drawn = draw(vocab, size, rng, library=library)
+    levels.add(par, _unique_siblings(par, drawn, np.zeros(size, bool), vocab, rng))
+
+
+def _chains(levels: _Levels, n: int, n_chains: int, chain_len: int, vocab: Vocabulary,
+            rng: np.random.Generator) -> np.ndarray:
+    """Deep recursive chains below the last level; return the hot kernels' positions."""
+    prev = levels.last()
+    links = prev[levels.codes[-1] >= vocab.n_library]
+    if len(links) == 0:
+        links = prev
+    links = np.sort(rng.choice(links, size=min(n_chains, len(links)), replace=False))
+    recursive = vocab.recursive_codes()
+    chain_code = recursive[np.arange(len(links)) % len(recursive)]
+    for step in range(chain_len):
+        last = step == chain_len - 1
+        leaves = rng.poisson(LEAVES_PER_LINK, len(links))
+        if last:  # the kernels at the bottom are leaves
+            leaves[:] = 0
+        budget = n - levels.size - len(links) * (chain_len - step)
+        if leaves.sum() > budget:
+            leaves = _trim(leaves, max(budget, 0))
+        par = np.concatenate([links, np.repeat(links, leaves)])
+        fixed = np.zeros(len(par), bool)
+        fixed[:len(links)] = True
+        link_code = vocab.kernel_codes()[np.arange(len(links)) % 3] if last else chain_code
+        code = np.concatenate([link_code, draw(vocab, int(leaves.sum()), rng)])
+        order = np.argsort(par, kind="stable")
+        par, code, fixed = par[order], code[order], fixed[order]
+        links = levels.add(par, _unique_siblings(par, code, fixed, vocab, rng))[fixed]
+    return links
 
 
 def _level_sizes(total: int, levels: int, growth: int = 8) -> List[int]:
@@ -172,19 +195,6 @@ def _trim(counts: np.ndarray, budget: int) -> np.ndarray:
     """Scale non-negative ``counts`` down so they sum to ``budget``."""
     cum = np.minimum(np.cumsum(counts), budget)
     return np.diff(np.concatenate([[0], cum]))
-
-
-def _level_positions(level_sizes: List[int], level: int) -> np.ndarray:
-    start = int(sum(level_sizes[:level]))
-    return np.arange(start, start + level_sizes[level], dtype=INT)
-
-
-def _children_codes(parents, codes, wanted) -> tuple:
-    """(parent, code) of existing nodes whose parent is in ``wanted``."""
-    par = np.concatenate(parents)
-    code = np.concatenate(codes)
-    mask = np.isin(par, wanted)
-    return par[mask], code[mask]
 
 
 def _unique_siblings(parent: np.ndarray, code: np.ndarray, fixed: np.ndarray,
