@@ -84,7 +84,7 @@ def generate(nodes: int = 10_000, ranks: Optional[int] = 16, threads: Optional[i
     if variant:
         vrng = np.random.default_rng([seed, _VARY, int(round(variant * 1e6))])
         tree, old = shape.vary(tree, vocab, float(variant), vrng)
-        times = changed_times(tree, vocab, times, old, vrng)
+        times = changed_times(tree, times, old, vrng)
     levels = (("rank",) if ranks is not None else ()) + (("thread",) if threads else ())
     builder = ProfileBuilder(None, index_levels=levels)
     parent_ids = np.where(tree.parent >= 0, tree.ids[np.maximum(tree.parent, 0)], -1)
@@ -116,7 +116,7 @@ def exclusive_times(tree: shape.Tree, vocab: Vocabulary, rng: np.random.Generato
     return t
 
 
-def changed_times(tree: shape.Tree, vocab: Vocabulary, base: np.ndarray, old: np.ndarray,
+def changed_times(tree: shape.Tree, base: np.ndarray, old: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
     """Times of a variant: kept nodes drift a little, 5 % change a lot, new nodes are fresh."""
     kept = old >= 0

@@ -2,18 +2,22 @@
 
 The runner starts a fresh interpreter per measurement, so the peak resident
 memory belongs to that case alone. The child builds the inputs the case
-needs (untimed), then for each repeat: collects garbage, resets the kernel's
-peak-RSS counter (``/proc/self/clear_refs``), runs the operation, and reads
-the peak back (``VmHWM``). ``peak_kb`` is the largest resident size seen
-during a run (inputs included); ``delta_kb`` is how far above the resident
-size before the run it went (what the operation itself needed).
+needs (untimed), then for each repeat: collects garbage, hands freed heap
+memory back to the OS (``malloc_trim``, so reused arenas cannot hide an
+operation's cost), resets the kernel's peak-RSS counter
+(``/proc/self/clear_refs``), runs the operation, and reads the peak back
+(``VmHWM``). ``peak_kb`` is the largest resident size seen during a run
+(inputs included); ``delta_kb`` is how far above the resident size before
+the run it went (what the operation itself needed).
 Repeats stop once their total passes the time budget; a first run longer
 than the budget is interrupted (``SIGALRM``) and reported as timed out.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import os
 import resource
 import signal
 import time
@@ -45,6 +49,18 @@ def memory_kb() -> Dict[str, int]:
         out["hwm"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         out.setdefault("rss", out["hwm"])
     return out
+
+
+def release_free_memory() -> None:
+    """Hand freed heap memory back to the OS (glibc), so RSS means memory in use.
+
+    Without it, arrays freed during setup stay in the allocator's arenas and
+    the next operation reuses them without raising RSS, hiding its cost.
+    """
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def reset_peak() -> bool:
@@ -84,6 +100,7 @@ def measure(spec: Dict[str, Any]) -> Dict[str, Any]:
             gc.collect()
             inp.prepare(side.fresh)
         gc.collect()
+        release_free_memory()
         before = memory_kb()["rss"]
         resettable = reset_peak() and resettable
         alarm = budget is not None and i == 0
@@ -110,7 +127,8 @@ def measure(spec: Dict[str, Any]) -> Dict[str, Any]:
             break
     return {"times": times, "setup_s": setup, "peak_kb": max(peaks), "delta_kb": max(deltas),
             "peak_is_per_run": resettable, "timed_out": timed_out,
-            "elapsed_at_timeout": elapsed if timed_out else None}
+            "elapsed_at_timeout": elapsed if timed_out else None,
+            "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
 
 
 def _on_alarm(signum: int, frame: Any) -> None:

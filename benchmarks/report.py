@@ -93,29 +93,47 @@ def cell(side: Dict[str, Any], repeat: int) -> str:
 
 
 def format_table(report: Dict[str, Any]) -> str:
-    """The results as a Markdown table, with notes and the environment below."""
+    """The results as a Markdown table, with notes and the environment below.
+
+    The Hatchet columns are left out when no Hatchet side ran at all.
+    """
     repeat = report["settings"]["repeat"]
-    rows: List[str] = [
-        "| nodes x ranks | case | ours (s) | Hatchet (s) | Hatchet / ours "
-        "| ours peak MB (+op) | Hatchet peak MB (+op) | notes |",
-        "|---|---|---:|---:|---:|---:|---:|---|"]
+    # "skipped: ..." = the budget planner's decision; other skips mean Hatchet never ran
+    with_hatchet = any(r["hatchet"].get("skipped", "skipped:").startswith("skipped:")
+                       for r in report["results"])
+    head = ["nodes x ranks", "case", "ours (s)"]
+    head += ["Hatchet (s)", "Hatchet / ours"] if with_hatchet else []
+    head += ["ours peak MB (+op)"] + (["Hatchet peak MB (+op)"] if with_hatchet else [])
+    head += ["notes"]
+    align = {"nodes x ranks": "---", "case": "---", "notes": "---"}
+    rows: List[str] = ["| " + " | ".join(head) + " |",
+                       "|" + "|".join(align.get(h, "---:") for h in head) + "|"]
+    skipped_all = set()
     for rec in report["results"]:
         ours, hatchet = rec["ours"], rec["hatchet"]
-        notes = [n for n in (ours.get("error"), hatchet.get("error"), hatchet.get("skipped"))
-                 if n and n != "no Hatchet equivalent"]
+        notes = [n for n in (ours.get("error"), hatchet.get("error")) if n]
+        if with_hatchet and hatchet.get("skipped") not in (None, "no Hatchet equivalent"):
+            notes.append(hatchet["skipped"])
+        elif hatchet.get("skipped"):
+            skipped_all.add(hatchet["skipped"])
         if hatchet.get("timed_out"):
             notes.append(f"Hatchet stopped after {report['settings']['hatchet_timeout']:.0f} s")
-        label = rec["case"] + ("*" if rec["case"] in report.get("notes", {}) else "")
+        marked = with_hatchet and rec["case"] in report.get("notes", {})
+        label = rec["case"] + ("*" if marked else "")
         size = f"{rec['nodes']:,} x {rec['ranks']}"
         if rec.get("threads"):
             size += f" x {rec['threads']}"
-        rows.append(" | ".join([
-            f"| {size}", label, cell(ours, repeat), cell(hatchet, repeat),
-            ratio(rec["ratio"]) if "ratio" in rec else "", memory(ours), memory(hatchet),
-            "; ".join(notes)]) + " |")
+        cells = [size, label, cell(ours, repeat)]
+        if with_hatchet:
+            cells += [cell(hatchet, repeat), ratio(rec["ratio"]) if "ratio" in rec else ""]
+        cells += [memory(ours)] + ([memory(hatchet)] if with_hatchet else [])
+        rows.append("| " + " | ".join(cells + ["; ".join(notes)]) + " |")
     lines = rows + [""]
-    for name, note in report.get("notes", {}).items():
-        lines.append(f"\\* {name}: {note}.")
+    if with_hatchet:
+        for name, note in report.get("notes", {}).items():
+            lines.append(f"\\* {name}: {note}.")
+    else:
+        lines.append(f"Hatchet not run: {', '.join(sorted(skipped_all)) or 'no case has a side'}.")
     env = report["environment"]
     lines.append(
         f"Median of {repeat} runs, each case in a fresh process; peak = largest resident size "
@@ -127,7 +145,11 @@ def format_table(report: Dict[str, Any]) -> str:
 
 
 def _load(report: Dict[str, Any]) -> str:
-    """1-minute load average at the start and at the end of the run."""
+    """The 1-minute load average seen by the measurements (or at start and end)."""
+    seen = [side["load_average"] for rec in report["results"]
+            for side in (rec["ours"], rec["hatchet"]) if side.get("load_average") is not None]
+    if seen:
+        return f"{min(seen):.1f}-{max(seen):.1f} during the measurements"
     values = [report.get("load_at_start"), report["environment"].get("load_average")]
     shown = [f"{v[0]:.1f}" for v in values if v]
     return " -> ".join(shown) if shown else "n/a"
