@@ -160,3 +160,93 @@ def copy(inp: Any) -> Any:
 @copy.hatchet(needs=["hatchet_gf"])
 def copy_hatchet(inp: Any) -> Any:
     return inp.hatchet_gf.copy()
+
+
+# ------------------------------------------------ graph operations (issue 3)
+def _median_time(df: Any) -> float:
+    return float(df["time"].median())
+
+
+@case("filter-squash", "filter(mask: time > median) + squash + inclusive", needs=["gf_inc"],
+      note="ours: a boolean mask; Hatchet: its row callable (default num_procs)")
+def filter_squash(inp: Any) -> Any:
+    df = inp.gf_inc.dataframe
+    return inp.gf_inc.filter(df["time"] > _median_time(df))
+
+
+@filter_squash.hatchet(needs=["hatchet_gf_inc"])
+def filter_squash_hatchet(inp: Any) -> Any:
+    t = _median_time(inp.hatchet_gf_inc.dataframe)
+    return inp.hatchet_gf_inc.filter(lambda row: row["time"] > t)
+
+
+@case("filter-callable", "filter(lambda row: row['time'] > median) + squash", needs=["gf_inc"],
+      note="the same filter written as Hatchet's row callable")
+def filter_callable(inp: Any) -> Any:
+    t = _median_time(inp.gf_inc.dataframe)
+    return inp.gf_inc.filter(lambda row: row["time"] > t)
+
+
+@filter_callable.hatchet(needs=["hatchet_gf_inc"])
+def filter_callable_hatchet(inp: Any) -> Any:
+    t = _median_time(inp.hatchet_gf_inc.dataframe)
+    return inp.hatchet_gf_inc.filter(lambda row: row["time"] > t, num_procs=1)
+
+
+@case("unify", "unify with the ~10% different variant", needs=["gf_inc", "gf_variant"])
+def unify(inp: Any) -> Any:
+    return inp.gf_variant.unify(inp.gf_inc)
+
+
+@unify.hatchet(needs=["hatchet_gf_inc", "hatchet_gf_variant"],
+               fresh=["hatchet_gf_inc", "hatchet_gf_variant"])
+def unify_hatchet(inp: Any) -> Any:
+    return inp.hatchet_gf_variant.unify(inp.hatchet_gf_inc)  # in place
+
+
+@case("sub", "variant - base (unify + subtract)", needs=["gf_inc", "gf_variant"])
+def sub(inp: Any) -> Any:
+    return inp.gf_variant - inp.gf_inc
+
+
+@sub.hatchet(needs=["hatchet_gf_inc", "hatchet_gf_variant"])
+def sub_hatchet(inp: Any) -> Any:
+    return inp.hatchet_gf_variant - inp.hatchet_gf_inc
+
+
+@case("sub-fill", "variant.sub(base, fill_value=0): real deltas, inclusive recomputed",
+      needs=["gf_inc", "gf_variant"])
+def sub_fill(inp: Any) -> Any:
+    return inp.gf_variant.sub(inp.gf_inc, fill_value=0)
+
+
+@case("drop-index-levels", "drop_index_levels() (mean over ranks)", needs=["gf_inc"])
+def drop_index_levels(inp: Any) -> Any:
+    return inp.gf_inc.drop_index_levels()
+
+
+@drop_index_levels.hatchet(needs=["hatchet_gf_inc"], fresh=["hatchet_gf_inc"])
+def drop_index_levels_hatchet(inp: Any) -> Any:
+    return inp.hatchet_gf_inc.drop_index_levels()  # in place
+
+
+# ------------------------------------------------------ readers (issues 4, 5)
+@case("read-hpctoolkit", "read an HPCToolkit database (experiment.xml + metric-db)",
+      needs=["path:hpctoolkit"])
+def read_hpctoolkit(inp: Any) -> Any:
+    return graphframe.read(inp.path("hpctoolkit"))
+
+
+@read_hpctoolkit.hatchet(needs=["path:hpctoolkit"])
+def read_hpctoolkit_hatchet(inp: Any) -> Any:
+    return hatchet_module().GraphFrame.from_hpctoolkit(str(inp.path("hpctoolkit")))
+
+
+@case("read-caliper-json", "read Caliper json-split", needs=["path:caliper"])
+def read_caliper_json(inp: Any) -> Any:
+    return graphframe.read(inp.path("caliper"))
+
+
+@read_caliper_json.hatchet(needs=["path:caliper"])
+def read_caliper_json_hatchet(inp: Any) -> Any:
+    return hatchet_module().GraphFrame.from_caliper(str(inp.path("caliper")))

@@ -180,6 +180,18 @@ def take_rows(df: pd.DataFrame, order: Optional[np.ndarray]) -> Dict[Any, Any]:
     return out
 
 
+COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
+
+
+def private_copy(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy that changes to it can never reach ``df``.
+
+    With copy-on-write (pandas 3) that is a shallow copy: data is copied only
+    when one side is modified. On pandas 2 it is a deep copy.
+    """
+    return df.copy(deep=not COPY_ON_WRITE)
+
+
 def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame:
     """A DataFrame from column arrays and an index (arrays not copied where pandas allows)."""
     return pd.DataFrame(columns, index=index, copy=False)

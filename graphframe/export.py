@@ -49,9 +49,10 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
     cats = [c for c in cat_columns if c in df.columns]
     cat_values = {c: _per_node(df[c], rows, has_row) for c in cats}
     with_nid = (not graph.is_forest) if include_nid is None else include_nid
+    frames = graph.frame_dicts()
 
     def node_dict(v: int) -> Dict[str, Any]:
-        frame = graph.frame_dict(v)
+        frame = dict(frames[v])
         entry: Dict[str, Any] = {}
         if names[v] is not None and names[v] != frame.get("name"):
             entry["name"] = names[v]
@@ -100,6 +101,7 @@ def to_dict(gf: Any) -> Dict[str, Any]:
     graph = gf.graph
     ptr, kids = graph.child_ptr.tolist(), graph.child_idx.tolist()
     tables = []
+    frames = graph.frame_dicts()
     for root in graph.root_ids.tolist():
         table: Dict[int, Any] = {}
         stack = [root]
@@ -108,7 +110,7 @@ def to_dict(gf: Any) -> Dict[str, Any]:
             if v in table:
                 continue
             children = kids[ptr[v]:ptr[v + 1]]
-            table[v] = {"data": graph.frame_dict(v), "children": list(children)}
+            table[v] = {"data": frames[v], "children": list(children)}
             stack.extend(reversed(children))
         # keep pre-order (ids ascending) with the root first
         tables.append({k: table[k] for k in [root] + sorted(set(table) - {root})})

@@ -283,6 +283,21 @@ class Graph:
         row = self._attrs.iloc[int(node)]
         return {k: python_scalar(v) for k, v in row.items() if not _missing(v)}
 
+    def frame_dicts(self) -> List[dict]:
+        """Every node's frame attributes as stored (column-wise, cached)."""
+        if "frame_dicts" not in self._cache:
+            columns = []
+            for name in self._attrs.columns:
+                values = [python_scalar(v) for v in self._attrs[name].tolist()]
+                columns.append((name, values))
+            dicts: List[dict] = [{} for _ in range(self.num_nodes)]
+            for name, values in columns:
+                for d, v in zip(dicts, values):
+                    if not _missing(v):
+                        d[name] = v
+            self._cache["frame_dicts"] = dicts
+        return [dict(d) for d in self._cache["frame_dicts"]]
+
     def node(self, node: int) -> "Node":
         """A :class:`Node` view of ``node``."""
         if not 0 <= int(node) < self.num_nodes:

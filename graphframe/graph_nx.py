@@ -26,8 +26,8 @@ def to_networkx(graph: Any) -> nx.DiGraph:
     ([(0, 1), (0, 2)], 'b')
     """
     out = nx.DiGraph()
-    for i in range(graph.num_nodes):
-        out.add_node(i, **graph.frame_dict(i))
+    for i, frame in enumerate(graph.frame_dicts()):
+        out.add_node(i, **frame)
     owner = segment_owner(graph.child_ptr)
     out.add_edges_from(zip(owner.tolist(), graph.child_idx.tolist()))
     return out

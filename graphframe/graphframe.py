@@ -20,7 +20,7 @@ from readers.jsonfile import loads_json
 from readers.literal import parse_literal
 
 from . import diffing, export, persist
-from .build import level_ids, parts_from_raw
+from .build import level_ids, parts_from_raw, private_copy
 from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
@@ -147,7 +147,7 @@ class GraphFrame(ReaderConstructors):
     # ------------------------------------------------------------- copies
     def copy(self) -> "GraphFrame":
         """A new GraphFrame sharing the (immutable) graph; dataframe copied."""
-        return GraphFrame(self.graph, self.dataframe.copy(), self.exc_metrics,
+        return GraphFrame(self.graph, private_copy(self.dataframe), self.exc_metrics,
                           self.inc_metrics, self.default_metric,
                           _copy.copy(self.metadata), self.inclusive_of)
 

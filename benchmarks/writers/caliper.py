@@ -217,3 +217,8 @@ def _cali_numbers(values: np.ndarray) -> Iterable[str]:
     if values.dtype.kind in "iub":
         return values.astype(np.int64).astype(str).tolist()
     return [repr(float(v)) for v in values.tolist()]
+
+
+#: ``python -m benchmarks.generate --format caliper`` writes json-split
+SUFFIX = ".json"
+write_caliper = write_caliper_json

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
+from ..build import level_ids, private_copy
 from .. import structure as st
 from ..graph import Graph
 
@@ -45,7 +45,7 @@ def drop_index_levels(gf: Any, function: Any = np.mean) -> Any:
     """New GraphFrame indexed by ``node`` only."""
     df = gf.dataframe
     if list(df.index.names) == ["node"]:
-        return gf._replace(dataframe=df.copy())
+        return gf._replace(dataframe=private_copy(df))
     grouped = df.groupby(level="node", sort=True)
     metrics = [c for c in df.columns
                if c in set(gf.exc_metrics) | set(gf.inc_metrics)

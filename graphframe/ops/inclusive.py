@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .. import structure as st
+from ..build import private_copy
 from ..metrics import exclusive_name, inclusive_name
 from .rowmatrix import RowLayout
 
@@ -39,7 +40,7 @@ def update_inclusive_columns(gf: Any) -> Any:
                if m in df.columns and pd.api.types.is_numeric_dtype(df[m])]
     targets: Dict[Any, Any] = {m: gf.inclusive_of.get(m, inclusive_name(m)) for m in numeric}
     sums = subgraph_sums(gf.graph, df, list(targets))
-    out = df.copy()
+    out = private_copy(df)
     for (exc, inc), values in zip(targets.items(), sums):
         out[inc] = values
     inc_metrics = list(gf.inc_metrics) + [v for v in targets.values() if v not in gf.inc_metrics]
@@ -112,7 +113,7 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
     df = gf.dataframe
     wanted = list(gf.inc_metrics) if inc_metrics is None else list(inc_metrics)
     layout = RowLayout.of(df, gf.graph.num_nodes)
-    out = df.copy()
+    out = private_copy(df)
     exc_metrics = list(gf.exc_metrics)
     pairs = dict(gf.inclusive_of)
     owner = st.segment_owner(gf.graph.child_ptr)
@@ -147,7 +148,7 @@ def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = No
     if require_forest and not gf.graph.is_forest:
         raise ValueError("subtree_sum needs a tree or forest; use subgraph_sum for call graphs")
     sums = subgraph_sums(gf.graph, gf.dataframe, columns)
-    out = gf.dataframe.copy()
+    out = private_copy(gf.dataframe)
     for name, values in zip(out_columns, sums):
         out[name] = values
     return gf._replace(dataframe=out)
