@@ -6,9 +6,26 @@ from types import MappingProxyType
 from typing import Any, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import pandas as pd
 
 #: Value Hatchet gives ``type`` when a frame does not name one.
 DEFAULT_TYPE = "None"
+
+
+def is_missing(value: Any) -> bool:
+    """True for None, NaN and pandas' NA (an absent attribute).
+
+    Examples
+    --------
+    >>> is_missing(None), is_missing(float("nan")), is_missing("x"), is_missing([1])
+    (True, True, False, False)
+    """
+    if value is None:
+        return True
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # list-likes: never "missing"
+        return False
 
 
 def python_scalar(value: Any) -> Any:

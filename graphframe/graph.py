@@ -26,7 +26,7 @@ from readers.builder import records_to_frame
 
 from . import graph_nx
 from . import structure as st
-from .frame import Frame, python_scalar
+from .frame import Frame, is_missing, python_scalar
 from .frame_codes import frame_codes
 from .graph_equality import graphs_equal
 from .node import Node
@@ -276,12 +276,12 @@ class Graph:
     def frame(self, node: int) -> Frame:
         """The :class:`Frame` of ``node``."""
         row = self._attrs.iloc[int(node)]
-        return Frame({k: python_scalar(v) for k, v in row.items() if not _missing(v)})
+        return Frame({k: python_scalar(v) for k, v in row.items() if not is_missing(v)})
 
     def frame_dict(self, node: int) -> dict:
         """The frame attributes of ``node`` exactly as stored (no added ``type``)."""
         row = self._attrs.iloc[int(node)]
-        return {k: python_scalar(v) for k, v in row.items() if not _missing(v)}
+        return {k: python_scalar(v) for k, v in row.items() if not is_missing(v)}
 
     def frame_dicts(self) -> List[dict]:
         """Every node's frame attributes as stored (column-wise, cached)."""
@@ -293,7 +293,7 @@ class Graph:
             dicts: List[dict] = [{} for _ in range(self.num_nodes)]
             for name, values in columns:
                 for d, v in zip(dicts, values):
-                    if not _missing(v):
+                    if not is_missing(v):
                         d[name] = v
             self._cache["frame_dicts"] = dicts
         return [dict(d) for d in self._cache["frame_dicts"]]
@@ -450,10 +450,3 @@ class Graph:
         return graph
 
 
-def _missing(value: Any) -> bool:
-    if value is None:
-        return True
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False

@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..build import level_ids, private_copy
 from .. import structure as st
+from ..frame import is_missing
 from ..graph import Graph
 
 INT = np.int64
@@ -67,7 +68,7 @@ def groupby_aggregate(gf: Any, groupby_function: Union[str, Sequence[str], Calla
     df = gf.dataframe
     keys, label = _group_keys(df, groupby_function)
     codes, uniques = pd.factorize(keys, sort=True, use_na_sentinel=False)
-    names = [MISSING_KEY if _is_missing(u) else u for u in _as_labels(uniques)]
+    names = [MISSING_KEY if is_missing(u) else u for u in _as_labels(uniques)]
     k = len(names)
     group_of_node = _group_of_node(gf.graph.num_nodes, df, codes)
     graph, new_of_group = _super_graph(gf.graph, group_of_node, names, label)
@@ -106,15 +107,6 @@ def _group_keys(df: pd.DataFrame, by: Any):
 
 def _as_labels(uniques: Any) -> List[Any]:
     return [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
-
-
-def _is_missing(value: Any) -> bool:
-    if value is None:
-        return True
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
 
 
 def _group_of_node(n: int, df: pd.DataFrame, codes: np.ndarray) -> np.ndarray:

@@ -11,11 +11,11 @@ Frames are shared: one entry per distinct (name, file, line).
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..frame import is_missing
 from .._version import __version__
 from ..build import level_ids
 from .nodevalues import check_metric, display_names, node_values
@@ -93,7 +93,7 @@ def _frames(gf: Any, name: str) -> Tuple[List[Dict[str, Any]], List[int]]:
     frames: List[Dict[str, Any]] = []
     frame_of: List[int] = []
     for label, file, line in zip(names, files, lines):
-        file = None if _missing(file) else str(file)
+        file = None if is_missing(file) else str(file)
         line = _line_number(line)
         key = (label, file, line)
         if key not in index:
@@ -139,7 +139,7 @@ def _rank_thread_pairs(gf: Any) -> List[Tuple[str, int, int]]:
 
 
 def _line_number(value: Any) -> Optional[int]:
-    if _missing(value):
+    if is_missing(value):
         return None
     try:
         number = float(value)
@@ -148,5 +148,3 @@ def _line_number(value: Any) -> Optional[int]:
     return int(number) if number.is_integer() else None
 
 
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))

@@ -17,12 +17,12 @@ import warnings
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
-import pandas as pd
 
 from .._version import __version__
 from ..errors import MetricError
 from ..rowselect import node_rows
 from . import colors as C
+from .nodevalues import check_metric
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
@@ -105,14 +105,7 @@ def _metric_list(gf: Any, metric_column: Any) -> List[Any]:
     metrics = list(metric_column) if isinstance(metric_column, list) else [metric_column]
     if not metrics:
         raise MetricError("tree(): metric_column is an empty list")
-    for m in metrics:
-        if m not in gf.dataframe.columns:
-            raise MetricError(
-                f"metric_column={m!r} does not exist in the dataframe; available metrics: "
-                f"{', '.join(map(str, gf.show_metric_columns())) or 'none'}")
-        if not pd.api.types.is_numeric_dtype(gf.dataframe[m]):
-            raise MetricError(f"metric_column={m!r} is not numeric")
-    return metrics
+    return [check_metric(gf, m, what="metric_column") for m in metrics]
 
 
 class _NodeTable:
