@@ -172,7 +172,7 @@ def take_rows(df: pd.DataFrame, order: Optional[np.ndarray]) -> Dict[Any, Any]:
     for col in df.columns:
         series = df[col]
         if order is None:
-            out[col] = series.array
+            out[col] = series.to_numpy() if isinstance(series.dtype, np.dtype) else series.array
         elif isinstance(series.dtype, np.dtype):
             out[col] = series.to_numpy()[order]
         else:

@@ -208,7 +208,17 @@ def _attribute(df_l, df_r, col, pos_l, pos_r, in_l, n_rows):
         src_r[pos_r] = np.arange(len(df_r), dtype=INT)
     left = df_l[col] if col in df_l.columns else pd.Series(np.full(n_l, np.nan))
     right = (df_r[col] if col in df_r.columns else pd.Series(np.full(len(df_r), np.nan)))
+    source = np.where(src_l >= 0, src_l, np.where(src_r >= 0, n_l + src_r, -1))
+    if isinstance(left.dtype, np.dtype) and isinstance(right.dtype, np.dtype):
+        as_object = "O" in (left.dtype.kind, right.dtype.kind)
+        both = np.concatenate([left.to_numpy(dtype=object if as_object else None),
+                               right.to_numpy(dtype=object if as_object else None)])
+        if (source < 0).any():
+            if both.dtype.kind in "Ob":
+                both = np.append(both.astype(object), None)
+            else:
+                both = np.append(both.astype(np.float64), np.nan)
+        return both[source]  # -1 picks the appended missing value
     both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
                      ignore_index=True)
-    source = np.where(src_l >= 0, src_l, np.where(src_r >= 0, n_l + src_r, -1))
     return both.array.take(source, allow_fill=True)
