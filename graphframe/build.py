@@ -76,15 +76,22 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray) -> pd.Dat
         node_sorted = node if order is None else node[order]
         index = make_index([node_sorted] + [v if order is None else v[order]
                                             for v in level_values], [NODE] + levels)
+        del node_sorted
+    # per-row temporaries are freed as soon as they are used: at a million nodes
+    # x 16 ranks each is 128 MB, and the column copies below are the peak
+    del node, level_values, grid
+    pos_sorted = row_pos if order is None else row_pos[order]
+    del row_pos
     columns: Dict[str, Any] = {}
     for col in m.columns:
         if col == NODE or col in levels:
             continue
         columns[col] = _take(m[col], order)
-    pos_sorted = row_pos if order is None else row_pos[order]
+    del order
     for col, values in _node_columns(raw).items():
         if col not in columns:
             columns[col] = _take(values, pos_sorted)
+    del pos_sorted
     ordered = {c: columns[c] for c in _column_order(raw, list(columns))}
     return frame_from_columns(ordered, index)
 
@@ -123,9 +130,18 @@ def _block_grid(node: np.ndarray, level_values: List[np.ndarray]):
 def _grid_index(grid, names: List[str]) -> pd.MultiIndex:
     _, nodes, ranks = grid
     n, r = len(nodes), len(ranks)
-    return pd.MultiIndex(levels=[nodes, ranks],
-                         codes=[np.repeat(np.arange(n), r), np.tile(np.arange(r), n)],
+    node_codes = np.repeat(np.arange(n, dtype=_code_dtype(n)), r)
+    rank_codes = np.tile(np.arange(r, dtype=_code_dtype(r)), n)
+    return pd.MultiIndex(levels=[nodes, ranks], codes=[node_codes, rank_codes],
                          names=names, verify_integrity=False)
+
+
+def _code_dtype(count: int) -> np.dtype:
+    """The smallest integer type pandas keeps for codes of ``count`` labels (no later copy)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if count < np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(INT)
 
 
 def _node_columns(raw: RawProfile) -> Dict[str, pd.Series]:
