@@ -6,14 +6,15 @@ dataframes are re-keyed with the ``old id -> new id`` arrays it returns.
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
+from ..build import frame_from_columns, level_ids
 from ..errors import GraphMismatchError
 from ..graph import Graph
+from .align import align_frames, attribute_values, metric_values, new_node_ids
 from .rows import remap_rows, stack_disjoint
 
 INT = np.int64
@@ -39,14 +40,51 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
     if left.graph is right.graph:
         return left._replace(), right._replace()
     graph, map_l, map_r = union_graphs(left.graph, right.graph)
-    df_l = remap_rows(left.dataframe, map_l, left.exc_metrics + left.inc_metrics)
+    metrics_l = left.exc_metrics + left.inc_metrics
     df_r = remap_rows(right.dataframe, map_r, right.exc_metrics + right.inc_metrics)
-    side = node_sides(df_l, df_r, graph.num_nodes)
+    side = np.zeros(graph.num_nodes, dtype=np.int8)
+    side[new_node_ids(left.dataframe, map_l)] |= 1
+    right_nodes = new_node_ids(right.dataframe, map_r)
+    side[right_nodes] |= 2
     present = side[side > 0]
-    if (present != 3).any():
-        df_l = _append_right_only(df_l, df_r, side, left.exc_metrics + left.inc_metrics)
+    extra = right.dataframe[side[right_nodes] == 2] if (present == 2).any() else None
+    if not (present != 3).any():
+        df_l = remap_rows(left.dataframe, map_l, metrics_l)
+    elif extra is None:  # left-only nodes, no right-only ones: no rows to add
+        df_l = _append_right_only(remap_rows(left.dataframe, map_l, metrics_l), df_r, side,
+                                  metrics_l)
+    else:
+        df_l = _with_right_only_rows(left.dataframe, map_l, extra, map_r, side, metrics_l)
+        if df_l is None:  # the left has nodes with equal call paths: merge their rows first
+            df_l = remap_rows(left.dataframe, map_l, metrics_l)
+            df_l = _append_right_only(df_l, df_r, side, metrics_l)
     return (left._replace(graph=graph, dataframe=df_l),
             right._replace(graph=graph, dataframe=df_r))
+
+
+def _with_right_only_rows(df_l: pd.DataFrame, map_l: np.ndarray, extra: pd.DataFrame,
+                          map_r: np.ndarray, side: np.ndarray, metrics) -> Optional[pd.DataFrame]:
+    """The left frame re-keyed, plus the ``extra`` rows (right-only nodes), sorted, with
+    ``_missing_node``: every column written once, straight from the inputs.
+
+    Metrics are NaN on the extra rows; other columns take the right's value
+    there (NaN where the right lacks the column). None when the left frame
+    has two rows with the same new key (see :mod:`graphframe.ops.align`).
+    """
+    al = align_frames(df_l, map_l, extra, map_r)
+    if al is None:
+        return None
+    data = {}
+    for col in df_l.columns:
+        if col == "_missing_node":
+            data[col] = None  # keeps its place; filled below
+        elif col in metrics:
+            data[col] = metric_values(df_l, col, al.pos_l, al.n_rows)
+        else:
+            data[col] = attribute_values(df_l, extra, col, al.pos_l, al.pos_r, al.n_rows)
+    index = al.index()
+    data["_missing_node"] = MISSING_CODE[side[level_ids(index)]]
+    return frame_from_columns(data, index)
 
 
 def node_sides(df_l: pd.DataFrame, df_r: pd.DataFrame, n: int) -> np.ndarray:
