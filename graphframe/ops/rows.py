@@ -41,15 +41,72 @@ def remap_rows(df: pd.DataFrame, new_of_old: np.ndarray, metrics: Sequence[Any],
     if order is not None:
         levels = [lv[order] for lv in levels]
     names = list(df.index.names)
+    starts = _group_starts(levels)
+    if starts is not None:
+        merged = _merge_sorted_groups(df, order, starts, levels, names, metrics)
+        if merged is not None:
+            return merged
     index = (make_index(levels, names) if _all_int(levels)
              else pd.MultiIndex.from_arrays(levels, names=names))
     if order is None:  # a lazy (copy-on-write) copy: never shares writable data with df
         out = df.set_axis(index, axis=0)
     else:
         out = frame_from_columns(take_rows(df, order), index)
-    if _has_duplicates(levels):
+    if starts is not None:
         out = merge_duplicate_rows(out, metrics)
     return out
+
+
+def _group_starts(levels: List[np.ndarray]):
+    """First row of each run of equal keys in sorted ``levels``; None if all keys differ."""
+    n = len(levels[0])
+    if n < 2:
+        return None
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for lv in levels:
+        new[1:] |= lv[1:] != lv[:-1]
+    if new.all():
+        return None
+    return np.flatnonzero(new)
+
+
+def _merge_sorted_groups(df: pd.DataFrame, order, starts: np.ndarray, levels: List[np.ndarray],
+                         names: List[Any], metrics: Sequence[Any]):
+    """Rows with equal keys merged without a pandas groupby (keys already sorted by
+    ``order``): numeric metrics summed per run with ``reduceat`` (all-missing stays
+    NaN), other columns keep the first value of each run. None when a column needs
+    pandas' general rules (extension or boolean metrics, missing attribute values)."""
+    metric_set = set(metrics)
+    first = starts if order is None else order[starts]
+    data = {}
+    for col in df.columns:
+        series = df[col]
+        is_metric = col in metric_set and pd.api.types.is_numeric_dtype(series.dtype)
+        if is_metric:
+            if not (isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu"):
+                return None
+            values = series.to_numpy()
+            values = values if order is None else values[order]
+            if values.dtype.kind == "f":
+                missing = np.isnan(values)
+                counts = np.add.reduceat(~missing, starts)
+                values = np.where(missing, 0.0, values)
+                total = np.add.reduceat(values, starts)
+                total[counts == 0] = np.nan
+            else:  # summed in 64 bits, kept in the column's type (as pandas does)
+                wide = np.uint64 if values.dtype.kind == "u" else np.int64
+                total = np.add.reduceat(values.astype(wide, copy=False), starts)
+                total = total.astype(values.dtype, copy=False)
+            data[col] = total
+        else:
+            if bool(series.isna().any()):
+                return None  # pandas' first() skips missing values: keep its exact rule
+            data[col] = (series.to_numpy()[first] if isinstance(series.dtype, np.dtype)
+                         else series.array.take(first))
+    index = make_index([lv[starts] for lv in levels], names) if _all_int(levels) \
+        else pd.MultiIndex.from_arrays([lv[starts] for lv in levels], names=names)
+    return frame_from_columns(data, index)
 
 
 def _permute_node_runs(df: pd.DataFrame, new_of_old: np.ndarray):
@@ -141,16 +198,6 @@ def stack_disjoint(parts: Sequence[pd.DataFrame], columns: Sequence[Any]) -> pd.
 
 def _all_int(levels: List[np.ndarray]) -> bool:
     return all(np.asarray(lv).dtype.kind in "iu" for lv in levels)
-
-
-def _has_duplicates(levels: List[np.ndarray]) -> bool:
-    n = len(levels[0])
-    if n < 2:
-        return False
-    same = np.ones(n - 1, dtype=bool)
-    for lv in levels:
-        same &= lv[1:] == lv[:-1]
-    return bool(same.any())
 
 
 def merge_duplicate_rows(df: pd.DataFrame, metrics: Sequence[Any]) -> pd.DataFrame:

@@ -1,0 +1,57 @@
+"""remap_rows merging rows whose nodes map together: the reduceat path against
+pandas' groupby (sum with min_count=1, first) that defines the rule."""
+
+import numpy as np
+import pandas as pd
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphframe.ops.rows import merge_duplicate_rows, remap_rows
+from test_properties import SETTINGS
+
+
+def reference(df, new_of_old, metrics):
+    node = new_of_old[df.index.get_level_values("node").to_numpy()]
+    keyed = df.set_axis(pd.MultiIndex.from_arrays(
+        [node] + [df.index.get_level_values(n) for n in df.index.names[1:]],
+        names=df.index.names) if df.index.nlevels > 1 else pd.Index(node, name="node"))
+    return merge_duplicate_rows(keyed.sort_index(kind="stable"), metrics)
+
+
+@st.composite
+def frames(draw):
+    n_nodes = draw(st.integers(1, 8))
+    ranks = draw(st.integers(1, 3))
+    new_of_old = np.array([draw(st.integers(0, 3)) for _ in range(n_nodes)])
+    nodes = np.repeat(np.arange(n_nodes), ranks)
+    rank = np.tile(np.arange(ranks), n_nodes)
+    floats = [draw(st.one_of(st.just(np.nan), st.floats(-5, 5, allow_nan=False)))
+              for _ in nodes]
+    ints = [draw(st.integers(-3, 3)) for _ in nodes]
+    names = [f"f{new_of_old[v]}" for v in nodes]
+    index = pd.MultiIndex.from_arrays([nodes, rank], names=["node", "rank"])
+    df = pd.DataFrame({"time": floats, "count": np.array(ints, dtype=np.int32),
+                       "name": names, "line": np.arange(len(nodes))}, index=index)
+    return df, new_of_old
+
+
+@SETTINGS
+@given(frames())
+def test_merging_matches_pandas_groupby(case):
+    df, new_of_old = case
+    got = remap_rows(df, new_of_old, ["time", "count"])
+    pd.testing.assert_frame_equal(got, reference(df, new_of_old, ["time", "count"]),
+                                  check_index_type=False)
+
+
+def test_merge_exact_values():
+    index = pd.MultiIndex.from_arrays([[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1]],
+                                      names=["node", "rank"])
+    df = pd.DataFrame({"time": [1.0, np.nan, 2.0, np.nan, 4.0, 8.0],
+                       "name": ["a", "a", "b", "b", "c", "c"]}, index=index)
+    out = remap_rows(df, np.array([0, 0, 1]), ["time"])
+    assert out.index.tolist() == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert out["time"].iloc[0] == 3.0
+    assert np.isnan(out["time"].iloc[1])  # both missing: stays missing (min_count=1)
+    assert out["time"].tolist()[2:] == [4.0, 8.0]
+    assert out["name"].tolist() == ["a", "a", "c", "c"]
