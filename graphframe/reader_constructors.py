@@ -83,9 +83,10 @@ class ReaderConstructors:
     @classmethod
     def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
                            string_attributes: Union[str, Sequence[str], None] = (),
-                           node_ordering: bool = True) -> Any:
+                           node_ordering: bool = True, progress: Any = None) -> Any:
         """Read a ``.cali`` file, a directory or list of per-rank files, or a
-        ``caliperreader.CaliperReader``. See :func:`readers.caliper.read_caliper`.
+        ``caliperreader.CaliperReader``. See :func:`readers.caliper.read_caliper`
+        (``progress=True`` draws a bar on stderr while ``.cali`` files are decoded).
 
         Examples
         --------
@@ -106,7 +107,7 @@ class ReaderConstructors:
         """
         return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
                                          string_attributes=string_attributes or (),
-                                         node_ordering=node_ordering))
+                                         node_ordering=node_ordering, progress=progress))
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod

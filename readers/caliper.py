@@ -29,13 +29,14 @@ from .caliper_records import Hierarchy, RecordTable, to_raw_profile
 from .errors import ReadError
 from .jsonfile import loads_json
 from .profile import RawProfile
+from .progress import Progress, ProgressArg
 from .registry import FormatInfo
 
 INT = np.int64
 
 
 def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
-                 node_ordering: bool = True) -> RawProfile:
+                 node_ordering: bool = True, progress: ProgressArg = None) -> RawProfile:
     """Read a ``.cali`` file, a directory or list of per-rank files, or a CaliperReader.
 
     Parameters
@@ -51,6 +52,10 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     node_ordering : bool
         Order siblings by Caliper's node order (``Node order``) when the file
         records it; otherwise siblings are ordered by frame.
+    progress : bool or callable, optional
+        ``True`` draws a progress bar on stderr; a callable receives
+        ``(done, total, what)`` as each block of the ``.cali`` files is decoded
+        (bytes of all files together).
 
     Examples
     --------
@@ -74,7 +79,9 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
         table = reader_records(path, **options)
         return to_raw_profile(table, node_ordering=node_ordering)
     files = cali_files(path)
-    decoded = [_file_table(f, options) for f in files]
+    report = Progress(progress, sum(os.path.getsize(f) for f in files), "bytes of .cali files")
+    step = report.step if report.callback else None
+    decoded = [_file_table(f, options, step) for f in files]
     if len(decoded) == 1 and not isinstance(path, (list, tuple)) and not Path(path).is_dir():
         table = decoded[0][0]
     else:
@@ -120,8 +127,9 @@ def cali_files(path: Any) -> List[str]:
     return out
 
 
-def _file_table(path: str, options: Dict[str, Any]) -> Tuple[RecordTable, Dict[str, Any]]:
-    cali = read_cali_text(path)
+def _file_table(path: str, options: Dict[str, Any],
+                progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
+    cali = read_cali_text(path, progress_step)
     table = cali_records(cali, **options)
     table.metadata = parse_metadata(cali.globals)
     return table, cali.globals

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 from array import array
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -48,8 +48,11 @@ _USUAL_NODE = re.compile(r"id=(\d+),attr=(\d+),data=([^,\r]*)(?:,parent=(\d+))?"
 _FAST = re.compile(r"__rec=(?:ctx,ref=(\d{1,18}),attr=([0-9=]+),data=([^,\r\\]*)"
                    r"|node,id=(\d{1,18}),attr=(\d{1,18}),data=([^,\r\\]*)"
                    r"(?:,parent=(\d{1,18}))?)")
-def read_cali_text(path: Any) -> CaliText:
+def read_cali_text(path: Any, progress_step: Optional[Callable[[int], None]] = None) -> CaliText:
     """Read and decode the ``.cali`` file at ``path``.
+
+    ``progress_step(n)``, when given, is called as each block of ``n`` bytes
+    has been decoded.
 
     Examples
     --------
@@ -72,7 +75,8 @@ def read_cali_text(path: Any) -> CaliText:
             data = fh.read()
     except OSError as exc:
         raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
-    parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source))
+    parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source),
+                      progress_step)
     del data  # the records hold what they need: free the file's bytes first
     return parsed.finish()
 
@@ -90,7 +94,8 @@ def _utf8(block: bytes, offset: int, source: Any) -> str:
                         expected="Caliper's .cali text format") from exc
 
 
-def _collect(content: Any, source: Any, as_text: Any) -> "_Lines":
+def _collect(content: Any, source: Any, as_text: Any,
+             progress_step: Optional[Callable[[int], None]] = None) -> "_Lines":
     """Split ``content`` (bytes or text) into lines a block at a time, so that
     neither a second copy of the file nor a list of all its lines is held."""
     newline = b"\n" if isinstance(content, bytes) else "\n"
@@ -104,6 +109,8 @@ def _collect(content: Any, source: Any, as_text: Any) -> "_Lines":
     while pos < end:
         stop = content.find(newline, min(pos + LINE_BLOCK, end - 1)) + 1 or end
         number = _lines(parsed, as_text(content[pos:stop], pos), number)
+        if progress_step is not None:
+            progress_step(stop - pos)
         pos = stop
     return parsed
 
