@@ -3,8 +3,8 @@
 Caliper writes ``{"data": [[...], ...], "columns": [...], "column_metadata":
 [...], "nodes": [{...}, ...], <globals>}``. The ``data`` rows (numbers and
 ``null``) are validated with array operations (every row a flat list of the
-same width) and converted by pandas' C CSV parser, exactly as Python's
-``float`` would; the ``nodes`` objects are decoded by the json module a block
+same width) and converted by a C CSV parser (pandas 3's, or pyarrow's on
+pandas 2), exactly as Python's ``float`` would; the ``nodes`` objects are decoded by the json module a block
 at a time and kept as columns. Work and temporary memory are bounded by the
 block size instead of the file size, and no Python object is made per cell.
 
@@ -35,9 +35,15 @@ _SPACE_BYTES = frozenset(b" \t\r\n")
 _BEFORE_KEY = frozenset(b" \t\r\n,")
 _SPACE, _NEWLINE, _COMMA, _OPEN, _CLOSE = 32, 10, 44, 91, 93
 BLOCK = 1 << 23
-#: pandas 2's default float parser can be one unit in the last place off; its
-#: "round_trip" parser is exact (pandas 3 is exact by default and deprecates the option)
-EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+#: pandas 3's C parser converts decimal text exactly (as Python's ``float``). pandas 2's
+#: default one can be a unit in the last place off and its exact ("round_trip") mode calls
+#: Python per cell (20 s for 64 M cells), so on pandas 2 pyarrow's CSV reader (exact too)
+#: converts the rows.
+PANDAS_EXACT = int(pd.__version__.split(".")[0]) >= 3
+#: read_csv options for exact floats (used by the .cali decoder, whose columns mix types)
+EXACT_FLOATS = {} if PANDAS_EXACT else {"float_precision": "round_trip"}
+_WHITESPACE_TABLE = np.zeros(256, dtype=bool)
+_WHITESPACE_TABLE[list(b" \t\r\n")] = True
 
 
 @dataclass
@@ -111,14 +117,14 @@ def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
         last -= 1
     if first == last:
         return np.zeros((0, 0))
-    if not _ALLOWED_TABLE[view[first:last]].all():
-        return None  # text, true/false, NaN/Infinity: the general decoder handles them
     blocks: List[np.ndarray] = []
     pos = first
     while pos < last:
         close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
         if close < 0:
             return None
+        if not _ALLOWED_TABLE[view[pos:close + 1]].all():
+            return None  # text, true/false, NaN/Infinity: the general decoder handles them
         block = _rows(view[pos:close + 1])
         if block is None or (blocks and block.shape[1] != blocks[0].shape[1]):
             return None
@@ -150,15 +156,46 @@ def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
     text[opens] = _SPACE
     text[closes] = _NEWLINE
     text[between] = _SPACE
+    values = _csv_floats(text, width) if PANDAS_EXACT else _arrow_floats(text, width)
+    return values if values is not None and values.shape == (rows, width) else None
+
+
+def _csv_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
+    """Rows of comma-separated numbers/``null`` (bytes) as floats, by pandas' C parser."""
     try:
         # only "null" is missing: an empty cell or "2 3" fails to convert
         frame = pd.read_csv(io.BytesIO(text.tobytes()), header=None, skipinitialspace=True,
                             engine="c", dtype=np.float64, na_values=["null"],
-                            keep_default_na=False, **EXACT_FLOATS)
+                            keep_default_na=False)
     except (ValueError, TypeError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return None
-    values = frame.to_numpy(dtype=np.float64)
-    return values if values.shape == (rows, width) else None
+    return frame.to_numpy(dtype=np.float64)
+
+
+def _arrow_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
+    """The same with pyarrow's CSV reader (exact, multi-threaded); spaces are dropped
+    first (JSON numbers hold none, and pyarrow does not skip them)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    line = text[~_WHITESPACE_TABLE[text] | (text == _NEWLINE)]
+    names = [str(i) for i in range(width)]
+    try:
+        table = pcsv.read_csv(
+            pa.py_buffer(line.tobytes()),
+            read_options=pcsv.ReadOptions(column_names=names),
+            parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False),
+            convert_options=pcsv.ConvertOptions(
+                column_types={n: pa.float64() for n in names}, null_values=["null"],
+                quoted_strings_can_be_null=False))
+    except (pa.ArrowInvalid, ValueError):
+        return None
+    if table.num_columns != width:
+        return None
+    out = np.empty((table.num_rows, width), dtype=np.float64)
+    for k in range(width):
+        out[:, k] = table.column(k).to_numpy(zero_copy_only=False)  # nulls -> NaN
+    return out
 
 
 # ---------------------------------------------------------------- nodes
