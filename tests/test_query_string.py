@@ -163,10 +163,41 @@ def test_named_nodes_without_conditions_are_fine():
     assert ids(gf, 'MATCH (".")->("+")') == list(range(8))
 
 
-def test_keywords_any_case_and_free_layout():
+def test_free_layout():
     gf = spec_tree()
-    text = 'match (p)\n  -> ( "." )->(q)\nwhere p."name" = "b"\n  and not q."name" = "x"'
+    text = 'MATCH (p)\n  -> ( "." )->(q)\nWHERE p."name" = "b"\n  AND NOT q."name" = "x"'
     assert ids(gf, text) == [1, 3, 4]
+
+
+@pytest.mark.parametrize("text, position, word", [
+    ('match (p)', 0, "MATCH"),
+    ('MATCH (p) where p IS LEAF', 10, "WHERE"),
+    ('MATCH (p) WHERE p IS LEAF and p."time" > 1', 26, "AND"),
+    ('MATCH (p) WHERE not p IS LEAF', 16, "NOT"),
+    ('MATCH (p) WHERE p is LEAF', 18, "IS"),
+    ('MATCH (p) WHERE p IS leaf', 21, "LEAF"),
+    ('MATCH (p) WHERE p."name" starts WITH "a"', 25, "STARTS"),
+])
+def test_keywords_are_upper_case(text, position, word):
+    # Hatchet's grammar matches upper-case keywords only; a lower-case keyword is a name
+    with pytest.raises(QuerySyntaxError, match=f"keywords are upper-case: {word}") as err:
+        parse_string_dialect(text)
+    assert err.value.position == position
+
+
+def test_lower_case_keywords_are_names():
+    gf = spec_tree()
+    for name in ("leaf", "none", "inf", "nan", "match", "where", "is", "not", "and", "or",
+                 "xor", "with", "contains", "starts", "ends"):
+        assert ids(gf, f'MATCH ({name})') == list(range(8)), name
+        text = f'MATCH ({name})->("*", x) WHERE {name}."name" = "b" AND x IS LEAF'
+        assert ids(gf, text) == [1, 2], name
+        assert ids(gf, f'MATCH (".", {name}) WHERE {name} IS NOT LEAF') == [0, 1, 3, 5], name
+    assert ids(gf, 'MATCH (p)->(leaf) WHERE p."name" = "d" AND leaf IS LEAF') == [3, 4]
+    assert ids(gf, 'MATCH (Leaf) WHERE NOT Leaf IS LEAF') == [0, 1, 3, 5]
+    # upper-case keywords are reserved words, not names
+    with pytest.raises(QuerySyntaxError, match="unexpected LEAF"):
+        parse_string_dialect("MATCH (LEAF)")
 
 
 def test_string_escapes():

@@ -40,7 +40,9 @@ from .compat import (AbstractQuery, AndQuery, CypherQuery, IntersectionQuery, Na
 from .errors import (BadNumberNaryQueryArgs, InvalidQueryFilter, InvalidQueryPath,
                      MultiIndexModeMismatch, QueryError, QuerySyntaxError,
                      RedundantQueryFilterWarning)
-from .predicates import CallablePredicate, Predicate
+from .errors import QueryConditionError
+from .predicates import CallablePredicate, Predicate, Vectorised, vectorised
+from .rows import Row
 from .session import Session
 
 
@@ -81,9 +83,10 @@ __all__ = [
     "CompoundQuery", "ConjunctionQuery", "CypherQuery", "DisjunctionQuery",
     "ExclusiveDisjunctionQuery", "IntersectionQuery", "InvalidQueryFilter", "InvalidQueryPath",
     "MultiIndexModeMismatch", "NaryQuery", "NegationQuery", "NotQuery", "ObjectQuery", "OrQuery",
-    "Predicate", "Query", "QueryBase", "QueryEngine", "QueryError", "QueryMatcher",
-    "QuerySyntaxError", "RedundantQueryFilterWarning", "Session", "StringQuery",
+    "Predicate", "Query", "QueryBase", "QueryConditionError", "QueryEngine", "QueryError",
+    "QueryMatcher", "QuerySyntaxError", "Row", "RedundantQueryFilterWarning", "Session", "StringQuery",
     "SymDifferenceQuery", "UnionQuery", "XorQuery", "combine_via_conjunction",
     "combine_via_disjunction", "combine_via_exclusive_disjunction", "is_hatchet_query",
-    "matched_nodes", "negate_query", "parse_cypher_query", "parse_string_dialect",
+    "matched_nodes", "negate_query", "parse_cypher_query", "parse_string_dialect", "Vectorised",
+    "vectorised",
 ]

@@ -16,8 +16,8 @@ import numpy as np
 from ..errors import InvalidFilter
 from ..node import Node
 from .atoms import check_mode
-from .errors import BadNumberNaryQueryArgs, InvalidQueryPath
-from .object_dialect import Step, as_predicate, compile_object_query, expand
+from .errors import BadNumberNaryQueryArgs, InvalidQueryFilter, InvalidQueryPath, with_context
+from .object_dialect import Step, as_predicate, compile_object_query, describe, expand
 from .parser import MatchQuery, SetExpr, Where, parse
 from .predicates import Predicate, true_predicate
 from .session import Session
@@ -67,10 +67,12 @@ class Query(QueryBase):
     def __init__(self, multi_index_mode: str = "off") -> None:
         self.multi_index_mode = check_mode(multi_index_mode)
         self.query_pattern: List[Step] = []
+        self._num_nodes = 0
 
     def match(self, quantifier: Union[str, int] = ".", predicate: Any = None) -> "Query":
         """Start the path (an existing path is discarded)."""
         self.query_pattern = []
+        self._num_nodes = 0
         self._add_node(quantifier, predicate)
         return self
 
@@ -84,8 +86,13 @@ class Query(QueryBase):
     relation = rel
 
     def _add_node(self, quantifier: Union[str, int], predicate: Any) -> None:
-        self.query_pattern.extend(expand(quantifier, as_predicate(predicate,
-                                                                  self.multi_index_mode)))
+        label = f"query node {self._num_nodes} {describe(predicate)}"
+        try:
+            steps = expand(quantifier, as_predicate(predicate, self.multi_index_mode, label))
+        except (InvalidQueryPath, InvalidQueryFilter) as exc:
+            raise with_context(exc, f"query node {self._num_nodes}") from exc
+        self.query_pattern.extend(steps)
+        self._num_nodes += 1
 
     def __len__(self) -> int:
         return len(self.query_pattern)
@@ -123,6 +130,7 @@ class ObjectQuery(Query):
     def __init__(self, query: List[Any], multi_index_mode: str = "off") -> None:
         super().__init__(multi_index_mode)
         self.query_pattern = compile_object_query(query, self.multi_index_mode)
+        self._num_nodes = len(query)
 
 
 class StringQuery(Query):
@@ -181,21 +189,22 @@ def _node_predicates(tree: MatchQuery, where: Optional[Where], mode: str) -> Lis
     size = len(tree.path)
     if where is None:
         return [[true] * size]
+    labels = {index: f"node {name!r}" for name, index in tree.names.items()}
     referenced = {cond.name for term in where.terms for cond in term}
     if len(referenced) == 1:
         # every term constrains the same node: one alternative, an OR on that node
         index = tree.names[referenced.pop()]
         preds: List[Any] = [true] * size
         preds[index] = Predicate([[(c.atom, c.negated) for c in term] for term in where.terms],
-                                 mode)
+                                 mode, labels[index])
         return [preds]
     alternatives = []
     for term in where.terms:
         literals: Dict[int, list] = defaultdict(list)
         for cond in term:
             literals[tree.names[cond.name]].append((cond.atom, cond.negated))
-        alternatives.append([Predicate([literals[i]], mode) if i in literals else true
-                             for i in range(size)])
+        alternatives.append([Predicate([literals[i]], mode, labels[i]) if i in literals
+                             else true for i in range(size)])
     return alternatives
 
 

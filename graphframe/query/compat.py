@@ -44,6 +44,7 @@ class QueryMatcher(Query):
         if not isinstance(query, list):
             raise InvalidQueryPath("QueryMatcher takes an object-dialect query (a list)")
         self.query_pattern = compile_object_query(query, self.multi_index_mode)
+        self._num_nodes = len(query)
 
     def match(self, wildcard_spec: Union[str, int] = ".", filter_func: Any = None
               ) -> "QueryMatcher":
