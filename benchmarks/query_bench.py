@@ -122,7 +122,7 @@ def time_ours(gf: GraphFrame, mode: str, repeat: int) -> Dict[str, Any]:
 
 
 def _phases(gf: GraphFrame, mode: str, repeat: int) -> Tuple[float, float]:
-    """Seconds (best of ``repeat``) evaluating the predicates and matching paths (object dialect)."""
+    """Best-of-``repeat`` seconds evaluating the predicates, then matching (object dialect)."""
     query = ObjectQuery(object_query(), multi_index_mode=mode)
     stars = [q == "*" for q, _ in query.query_pattern]
     best = [float("inf"), float("inf")]

@@ -155,3 +155,10 @@ def test_vectorised_results_are_checked(func, message):
         matched_nodes(spec_tree(), [vectorised(func)])
     with pytest.raises(InvalidQueryFilter, match="takes a function"):
         vectorised("time > 1")
+
+
+def test_compiled_predicates_accept_the_row():
+    gf = spec_tree()
+    by_name = ObjectQuery([{"name": "c|d"}]).query_pattern[0][1]
+    leaf = ObjectQuery([{"depth": -1}]).query_pattern[0][1]
+    assert ids(gf, [lambda row: by_name(row) and leaf(row)]) == [2, 4, 6]

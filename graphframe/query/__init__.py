@@ -80,13 +80,13 @@ def matched_nodes(gf: Any, query: Any, multi_index_mode: str = "off") -> np.ndar
 
 __all__ = [
     "AbstractQuery", "AndQuery", "Atom", "BadNumberNaryQueryArgs", "CallablePredicate",
+    "combine_via_conjunction", "combine_via_disjunction", "combine_via_exclusive_disjunction",
     "CompoundQuery", "ConjunctionQuery", "CypherQuery", "DisjunctionQuery",
     "ExclusiveDisjunctionQuery", "IntersectionQuery", "InvalidQueryFilter", "InvalidQueryPath",
-    "MultiIndexModeMismatch", "NaryQuery", "NegationQuery", "NotQuery", "ObjectQuery", "OrQuery",
-    "Predicate", "Query", "QueryBase", "QueryConditionError", "QueryEngine", "QueryError",
-    "QueryMatcher", "QuerySyntaxError", "Row", "RedundantQueryFilterWarning", "Session", "StringQuery",
-    "SymDifferenceQuery", "UnionQuery", "XorQuery", "combine_via_conjunction",
-    "combine_via_disjunction", "combine_via_exclusive_disjunction", "is_hatchet_query",
-    "matched_nodes", "negate_query", "parse_cypher_query", "parse_string_dialect", "Vectorised",
-    "vectorised",
+    "is_hatchet_query", "matched_nodes", "MultiIndexModeMismatch", "NaryQuery", "negate_query",
+    "NegationQuery", "NotQuery", "ObjectQuery", "OrQuery", "parse_cypher_query",
+    "parse_string_dialect", "Predicate", "Query", "QueryBase", "QueryConditionError",
+    "QueryEngine", "QueryError", "QueryMatcher", "QuerySyntaxError",
+    "RedundantQueryFilterWarning", "Row", "Session", "StringQuery", "SymDifferenceQuery",
+    "UnionQuery", "vectorised", "Vectorised", "XorQuery",
 ]

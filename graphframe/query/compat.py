@@ -13,8 +13,8 @@ import pandas as pd
 
 from ..node import Node
 from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery,
-                  ExclusiveDisjunctionQuery, NegationQuery, ObjectQuery, Query, QueryBase,
-                  coerce_query, parse_string_dialect)
+                  ExclusiveDisjunctionQuery, NegationQuery, Query, QueryBase, coerce_query,
+                  parse_string_dialect)
 from .errors import InvalidQueryPath
 from .object_dialect import compile_object_query
 from .session import Session
@@ -251,6 +251,7 @@ def is_hatchet_query(query_obj: Any) -> bool:
 
     Examples
     --------
+    >>> from graphframe.query import ObjectQuery
     >>> is_hatchet_query(ObjectQuery([{"name": "a"}])), is_hatchet_query([{"name": "a"}])
     (True, False)
     """

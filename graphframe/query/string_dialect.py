@@ -14,7 +14,7 @@ from collections import defaultdict
 from typing import Any, Dict, List, Optional
 
 from .object_dialect import Step, expand
-from .parser import MatchQuery, Where, parse
+from .parser import MatchQuery, Where
 from .predicates import Predicate, true_predicate
 
 
@@ -23,12 +23,12 @@ def compile_match(tree: MatchQuery, where: Optional[Where], mode: str) -> List[L
 
     Examples
     --------
+    >>> from graphframe.query.parser import parse
     >>> tree = parse('MATCH (p)->("+", q) WHERE p."name" = "a" OR q."name" = "b"')
-    >>> [[(quant, pred) for quant, pred in alt] for alt in compile_match(tree, tree.where, "off")]
-    ... # doctest: +NORMALIZE_WHITESPACE
-    [[('.', Predicate(Atom(column name str== 'a'))), ('.', Predicate(True)), ('*', Predicate(True))],
-     [('.', Predicate(True)), ('.', Predicate(Atom(column name str== 'b'))),
-      ('*', Predicate(Atom(column name str== 'b')))]]
+    >>> for alternative in compile_match(tree, tree.where, "off"):
+    ...     print(alternative)
+    [('.', Predicate(Atom(column name str== 'a'))), ('.', Predicate(True)), ('*', Predicate(True))]
+    [('.', Predicate(True)), ('.', Predicate(Atom(column name str== 'b'))), ('*', Predicate(Atom(column name str== 'b')))]
     """
     return [[step for node, pred in zip(tree.path, preds)
              for step in expand(node.quantifier, pred)]
@@ -40,6 +40,7 @@ def node_predicates(tree: MatchQuery, where: Optional[Where], mode: str) -> List
 
     Examples
     --------
+    >>> from graphframe.query.parser import parse
     >>> tree = parse('MATCH (p)->(q) WHERE q."time" > 1 OR q IS LEAF')
     >>> [[p.label for p in alt] for alt in node_predicates(tree, tree.where, "off")]
     [[None, "node 'q'"]]
