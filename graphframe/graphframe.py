@@ -211,7 +211,10 @@ class GraphFrame(ReaderConstructors):
         """A new GraphFrame with the rows ``filter_obj`` selects.
 
         ``filter_obj`` is a boolean mask over the rows (fast), a callable on a
-        row (``row["node"]`` is a Node), or a query. Squashed by default.
+        row (``row["node"]`` is a Node), or a query: an object-dialect list, a
+        string-dialect query or a query object, which keeps every row of the
+        nodes on a matching path (see :meth:`query`; ``multi_index_mode`` as
+        there). Squashed by default.
         Raises :class:`EmptyFilter` when nothing is left and
         :class:`InvalidFilter` for anything else.
 
@@ -306,8 +309,35 @@ class GraphFrame(ReaderConstructors):
     def query(self, query: Any, multi_index_mode: str = "off") -> List[Any]:
         """The nodes on any call path matching ``query``, in pre-order.
 
-        ``query`` is an object-dialect list, a string-dialect query or a query
-        object (see ``docs/query.md``); ``gf.filter(query)`` keeps their rows.
+        ``gf.filter(query)`` keeps the rows of the same nodes. See
+        ``docs/query.md`` for both dialects and the differences from Hatchet.
+
+        Parameters
+        ----------
+        query : list, str or query object
+            An object-dialect list (``[{"name": "MPI_.*"}, "*"]``), a
+            string-dialect query (``'MATCH (p)->("*") WHERE p."name" =~
+            "MPI_.*"'``; keywords upper-case), or a query object
+            (``ObjectQuery``, ``StringQuery``, ``QueryMatcher``, compounds).
+            A callable predicate in a query is called once per row with the
+            row as Hatchet passes it (``row.name`` is the Node).
+        multi_index_mode : {"off", "all", "any"}
+            For lists and strings on data with rank/thread levels: a node
+            satisfies a condition when "any" / "all" of its rows do; "off"
+            refuses column conditions there. A query object keeps its own.
+
+        Returns
+        -------
+        list of Node
+            The matched nodes, ascending id (pre-order).
+
+        Raises
+        ------
+        QuerySyntaxError
+            A string query that does not parse (with the position).
+        InvalidQueryPath, InvalidQueryFilter
+            A malformed query, or a condition that does not fit the data
+            (the message names the query node and column).
 
         Examples
         --------
