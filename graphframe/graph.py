@@ -83,6 +83,7 @@ class Graph:
         ordered: bool = False,
         sibling_key: Optional[np.ndarray] = None,
         codes: Optional[np.ndarray] = None,
+        child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
     ) -> Tuple["Graph", np.ndarray]:
         """Build a graph from row positions; return it and ``order``.
 
@@ -103,15 +104,30 @@ class Graph:
             Frame codes of the input rows when the caller already has them
             (equal codes <=> equal frames, ordered like the frames); saves
             recomputing them.
+        child_order : (array, array), optional
+            A key per first-parent edge (indexed by child position; roots
+            ignored) and per extra edge: each node's child list is sorted by
+            it. Without it, child lists hold the first-parent edges in input
+            order, then the extra edges in input order.
 
         Returns
         -------
         graph : Graph
         order : numpy.ndarray
             ``order[new_id]`` = input position of that node.
+
+        Examples
+        --------
+        >>> attrs = pd.DataFrame({"name": ["a", "b", "x", "c", "y"]})
+        >>> g, order = Graph.build(attrs, [-1, 0, 1, 0, 3], ([3], [2]),
+        ...                        child_order=([0, 1, 2, 3, 5], [4]))
+        >>> [[n.frame["name"] for n in g.node(i).children] for i in range(len(g))]
+        [['b', 'c'], ['x'], [], ['x', 'y'], []]
+        >>> [g.frame(int(c))["name"] for c in g.child_idx[g.child_ptr[3]:g.child_ptr[4]]]
+        ['x', 'y']
         """
         lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
-                               sibling_key=sibling_key, codes=codes)
+                               sibling_key=sibling_key, codes=codes, child_order=child_order)
         graph = cls(roots=lay.roots, parent=lay.parent, parent_ptr=lay.parent_ptr,
                     parent_idx=lay.parent_idx, child_ptr=lay.child_ptr,
                     child_idx=lay.child_idx, depth=lay.depth, attrs=lay.attrs,

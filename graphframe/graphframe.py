@@ -16,10 +16,10 @@ import pandas as pd
 import readers
 from readers import RawProfile
 from readers.hatchet_json import parse_hatchet_json
-from readers.jsonfile import loads_json
+from readers.jsonfile import load_json, loads_json
 from readers.literal import parse_literal
 
-from . import diffing, export, persist
+from . import diffing, export, json_doc, persist
 from .build import level_ids, parts_from_raw, private_copy
 from .errors import GraphMismatchError
 from .graph import Graph
@@ -105,12 +105,31 @@ class GraphFrame(ReaderConstructors):
     # ------------------------------------------------------- construction
     @classmethod
     def from_raw(cls, raw: RawProfile) -> "GraphFrame":
-        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`."""
+        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`.
+
+        The GraphFrame never shares writable data with ``raw``.
+
+        Examples
+        --------
+        >>> import readers
+        >>> b = readers.ProfileBuilder("example")
+        >>> main = b.add_node({"name": "main"})
+        >>> b.add_row(main, {"time": 2.0})
+        >>> GraphFrame.from_raw(b.build(exc_metrics=["time"])).dataframe["time"].tolist()
+        [2.0]
+        """
         return cls(**parts_from_raw(raw))
 
     @classmethod
     def from_literal(cls, graph_dict: Sequence[Mapping[str, Any]]) -> "GraphFrame":
         """Build from Hatchet's literal format (a list of nested node dicts).
+
+        A node that appears several times carries the same
+        ``metrics["_hatchet_nid"]``; the first occurrence defines it, the
+        others are references (extra parents). Bad input raises
+        :class:`~readers.errors.ReadError` naming the node's position; a
+        reference whose values differ from the node's warns
+        (:class:`readers.literal.LiteralWarning`). See :mod:`readers.literal`.
 
         Examples
         --------
@@ -119,12 +138,23 @@ class GraphFrame(ReaderConstructors):
         ...     {"frame": {"name": "b"}, "metrics": {"time": 2.0}}]}])
         >>> gf.dataframe["time"].tolist()
         [1.0, 2.0]
+        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": "x"}}])
+        Traceback (most recent call last):
+        ...
+        readers.errors.ReadError: <literal>: [0]: metric 'time' is not a number: 'x' (expected a number (or null))
         """
-        return cls.from_raw(parse_literal(graph_dict, source="<literal>"))
+        return cls(**parts_from_raw(parse_literal(graph_dict, source="<literal>"), private=True))
 
     @classmethod
     def from_lists(cls, *lists: Any) -> "GraphFrame":
-        """A GraphFrame with ``time`` = 1.0 per node over ``Graph.from_lists``."""
+        """A GraphFrame with ``time`` = 1.0 per node over ``Graph.from_lists``.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
+        """
         graph = Graph.from_lists(*lists)
         n = graph.num_nodes
         names = graph.attrs["name"].to_numpy(dtype=object)
@@ -134,14 +164,54 @@ class GraphFrame(ReaderConstructors):
         return gf.update_inclusive_columns()
 
     @classmethod
-    def from_json(cls, json_spec: str) -> "GraphFrame":
-        """Inverse of :meth:`to_json` (also reads Hatchet's ``to_json`` output)."""
-        return cls.from_raw(parse_hatchet_json(loads_json(json_spec, "<json>"), "<json>"))
+    def from_json(cls, json_spec: Union[str, Mapping[str, Any]]) -> "GraphFrame":
+        """Inverse of :meth:`to_json` (also reads Hatchet's ``to_json`` output).
+
+        Text written by :meth:`to_json` gives back an equal GraphFrame: the
+        same node ids, child order and ``ordered`` flag, the dataframe with
+        its dtypes, the metric declarations and the metadata. Hatchet's
+        documents are read with Hatchet's meaning. A :meth:`to_dict` result
+        is accepted as well.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> back = GraphFrame.from_json(gf.to_json())
+        >>> back.graph == gf.graph and back.dataframe.equals(gf.dataframe)
+        True
+        """
+        doc = json_spec if isinstance(json_spec, Mapping) else loads_json(json_spec, "<json>")
+        return cls._from_json_doc(doc, "<json>")
+
+    @classmethod
+    def _from_json_doc(cls, doc: Any, source: Any) -> "GraphFrame":
+        parts = json_doc.parts_from_doc(doc, source)
+        if parts is None:
+            parts = parts_from_raw(parse_hatchet_json(doc, source), private=True)
+        return cls(**parts)
 
     @classmethod
     def read(cls, path: Any, format: Optional[str] = None, **options: Any) -> "GraphFrame":
-        """Read any supported profile; see :func:`graphframe.read`."""
-        return cls.from_raw(readers.read(path, format=format, **options))
+        """Read any supported profile; see :func:`graphframe.read`.
+
+        A file written by :meth:`to_json` is read back exactly, as by
+        :meth:`from_json`.
+
+        Examples
+        --------
+        >>> import json, os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "p.json")
+        >>> with open(p, "w") as f:
+        ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 3.0}}], f)
+        >>> GraphFrame.read(p).dataframe["time"].tolist()
+        [3.0]
+        """
+        name = format if format is not None else readers.sniff(path)
+        if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
+            readers.format_info(name)  # the registry knows it (checks nothing else)
+            return cls._from_json_doc(load_json(path), path)
+        raw = readers.read(path, format=name, **options)
+        return cls(**parts_from_raw(raw, private=True))
 
 
     # ------------------------------------------------------------- copies
