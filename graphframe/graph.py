@@ -34,6 +34,7 @@ from .graph_inputs import parse_lists, union_inputs
 from .graph_layout import canonical_layout
 
 INT = np.int64
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
 
 
 class Graph:
@@ -246,8 +247,41 @@ class Graph:
 
     @property
     def attrs(self) -> pd.DataFrame:
-        """Frame attribute table (treat as read-only)."""
-        return self._attrs
+        """Frame attribute table, one row per node (a missing value: key absent).
+
+        A copy: changing it never changes the graph (with pandas' copy-on-write
+        it costs nothing until it is written to).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> table = g.attrs
+        >>> table.loc[0, "name"] = "changed"
+        >>> g.attrs["name"].tolist()
+        ['a', 'b']
+        """
+        return self._attrs.copy(deep=not _COPY_ON_WRITE)
+
+    def attr_names(self) -> Tuple[Any, ...]:
+        """The frame attribute keys (columns of :attr:`attrs`), without copying the table.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).attr_names()
+        ('name', 'type')
+        """
+        return tuple(self._attrs.columns)
+
+    def attr_values(self, key: Any) -> np.ndarray:
+        """One frame attribute of every node, as a new object array (None where absent).
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).attr_values("name").tolist()
+        ['a', 'b']
+        """
+        values = self._attrs[key].to_numpy(dtype=object)
+        return np.where(pd.isna(values), None, values)
 
     @property
     def ordered(self) -> bool:
@@ -451,18 +485,40 @@ class Graph:
         return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"
 
     def to_networkx(self):
-        """A ``networkx.DiGraph`` with frame attributes as node data."""
+        """A ``networkx.DiGraph`` with frame attributes as node data.
+
+        ``G.graph["roots"]`` lists the roots and ``G.graph["ordered"]`` the
+        flag; each node's out-edges follow the graph's child order.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> nxg = g.to_networkx()
+        >>> nxg.graph["roots"], [nxg.nodes[c]["name"] for c in nxg.successors(0)]
+        ([0], ['solve', 'io'])
+        """
         return graph_nx.to_networkx(self)
 
     @classmethod
     def from_networkx(cls, nx_graph) -> "Graph":
         """Build a graph from a ``networkx.DiGraph`` (see :meth:`to_networkx`).
 
-        Node data become frame attributes; roots are the nodes without
-        predecessors. Node ids follow graphframe's pre-order numbering.
+        Node data become frame attributes; roots are ``G.graph["roots"]`` when
+        present (so a root on a cycle is kept), else the nodes without
+        predecessors. Node ids follow graphframe's pre-order numbering; child
+        order follows the out-edge order, and ``G.graph["ordered"]`` sets
+        :attr:`ordered`. ``from_networkx(g.to_networkx())`` is ``g`` again,
+        with the same ids.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> nxg = nx.DiGraph([("main", "solve"), ("solve", "main")], roots=["main"])
+        >>> g = Graph.from_networkx(nxg)
+        >>> [n.frame["name"] for n in g.roots], [p.frame["name"] for p in g.roots[0].parents]
+        (['main'], ['solve'])
         """
-        attrs, parent, extra = graph_nx.arrays_from_networkx(nx_graph)
-        graph, _ = cls.build(attrs, parent, extra)
+        parts = graph_nx.parts_from_networkx(nx_graph)
+        graph, _ = cls.build(parts.attrs, parts.parent, parts.extra, ordered=parts.ordered,
+                             child_order=parts.child_order)
         return graph
-
-

@@ -208,7 +208,6 @@ class GraphFrame(ReaderConstructors):
         """
         name = format if format is not None else readers.sniff(path)
         if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
-            readers.format_info(name)  # the registry knows it (checks nothing else)
             return cls._from_json_doc(load_json(path), path)
         raw = readers.read(path, format=name, **options)
         return cls(**parts_from_raw(raw, private=True))
@@ -393,9 +392,95 @@ class GraphFrame(ReaderConstructors):
     # ---- end of query language methods ----
 
     # ------------------------------------------------------------- output
-    def tree(self, metric_column: Union[None, str, Sequence[str]] = None, **options: Any) -> str:
-        """Render the graph as text, Hatchet style. See :func:`render_tree`."""
-        return render_tree(self, metric_column=metric_column, **options)
+    def tree(self, metric_column: Union[None, str, Sequence[str]] = None,
+             annotation_column: Optional[str] = None, precision: int = 3,
+             name_column: str = "name", expand_name: bool = False,
+             context_column: Optional[str] = "file", rank: int = 0, thread: int = 0,
+             depth: Optional[int] = 10000, highlight_name: bool = False,
+             colormap: str = "RdYlGn", invert_colormap: bool = False,
+             colormap_annotations: Any = None, render_header: bool = True,
+             min_value: Optional[float] = None, max_value: Optional[float] = None,
+             color: bool = False, unicode: bool = True, legend: Optional[bool] = None,
+             **hatchet_names: Any) -> str:
+        """Render the graph as an indented text tree, Hatchet's layout.
+
+        Each line is ``<value>[ <more values>][ [<annotation>]] <name>[ ◀|▶][ <context>]``.
+        Roots and children appear in ascending id order; a node with several
+        parents is printed under each, its subtree only the first time.
+
+        Parameters
+        ----------
+        metric_column : str or list, optional
+            Metric to print (default: :attr:`default_metric`, else the first
+            declared metric; a profile without metrics prints names only). A
+            list prints several: the first colours the line.
+        annotation_column : str, optional
+            A column printed in brackets before the name (``_pattern``
+            columns as arrows).
+        precision : int
+            Decimals of the values (>= 0).
+        name_column : str
+            Column (or frame attribute) used as the label.
+        expand_name : bool
+            Print long names in full instead of ``first...last``.
+        context_column : str, optional
+            Column printed after the name when the dataframe has it.
+        rank, thread : int
+            The row shown for each node; a value the data does not have is an
+            error listing the ones it has.
+        depth : int, optional
+            Print nodes with depth below this (None: everything).
+        highlight_name : bool
+            Highlight user code names (colour only).
+        colormap : str
+            One of ``RdYlGn, BrBG, PiYG, PRGn, PuOr, RdBu, RdGy, RdYlBu, Spectral``.
+        invert_colormap : bool
+            Reverse the colormap.
+        colormap_annotations : str, list or dict, optional
+            Colours of the annotation values (colour only).
+        render_header : bool
+            Start with a header line naming the metrics and rank.
+        min_value, max_value : float, optional
+            Colour range (default: the finite values shown; 0 is honoured).
+        color : bool
+            ANSI colours (the caller decides; the CLI checks the terminal).
+        unicode : bool
+            Box-drawing glyphs, or ASCII when False.
+        legend : bool, optional
+            Append the colour legend (default: when ``color``).
+        **hatchet_names
+            Hatchet's old keyword names ``metric``, ``name``, ``expand_names``,
+            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each).
+
+        Raises
+        ------
+        MetricError
+            A named column does not exist.
+        ArgumentError
+            Any other bad value (negative precision or depth, unknown
+            colormap, missing rank or thread).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> print(gf.tree(metric_column=["time (inc)", "time"], render_header=False), end="")
+        4.000 1.000 main
+        ├─ 1.000 1.000 io
+        └─ 2.000 1.000 solve
+           └─ 1.000 1.000 mpi
+        >>> print(gf.tree(depth=1, precision=1, unicode=False), end="")
+        graphframe v0.1.0 - time
+        <BLANKLINE>
+        1.0 main
+        """
+        return render_tree(
+            self, metric_column=metric_column, annotation_column=annotation_column,
+            precision=precision, name_column=name_column, expand_name=expand_name,
+            context_column=context_column, rank=rank, thread=thread, depth=depth,
+            highlight_name=highlight_name, colormap=colormap, invert_colormap=invert_colormap,
+            colormap_annotations=colormap_annotations, render_header=render_header,
+            min_value=min_value, max_value=max_value, color=color, unicode=unicode,
+            legend=legend, **hatchet_names)
 
     def to_literal(self, name: str = "name", rank: int = 0, thread: int = 0,
                    cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
