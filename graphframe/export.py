@@ -12,7 +12,7 @@ iterative encoder (``json.dumps`` recurses once per nesting level).
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -48,8 +48,8 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
     ``(rank, thread)`` row of each node is exported. Unlike Hatchet, NaN
     metric values stay NaN (Hatchet writes 0.0). When the metric declarations
     differ from what a reader derives from the names (``(inc)`` means
-    inclusive, ``time`` is the default), the first root carries them under
-    a ``"graphframe"`` key, which Hatchet ignores.
+    inclusive, ``time`` is the default), or the graph is ``ordered``, the
+    first root carries them under a ``"graphframe"`` key (Hatchet ignores it).
 
     Examples
     --------
@@ -121,6 +121,8 @@ def _literal_declarations(gf: Any, metrics: List[Any]) -> Optional[Dict[str, Any
     derived = literal_declarations(metrics)
     if ours["default_metric"] is None:
         ours["default_metric"] = derived["default_metric"]
+    if gf.graph.ordered:  # siblings and roots in source order, not frame order
+        ours["ordered"] = True
     return None if ours == derived else ours
 
 
@@ -132,13 +134,14 @@ def _per_node(column: pd.Series, rows: np.ndarray, has_row: np.ndarray) -> List[
 
 
 # ---------------------------------------------------------------- literal text
-def literal_json(literal: Any, indent: Optional[int] = None) -> str:
+def literal_json(literal: Any) -> str:
     """JSON text of a literal (or any JSON-able nesting) at any depth.
 
     ``json.dumps`` recurses once per level and fails beyond a few hundred
     levels of nested children; this encoder walks the structure with an
-    explicit stack. Scalars are encoded by :mod:`json` (NaN as ``NaN``, as
-    ``json.dumps`` does), numpy scalars as numbers.
+    explicit stack and hands flat containers (a frame, a metrics dict) to
+    :mod:`json` whole. The text equals ``json.dumps(literal)`` (NaN written
+    as ``NaN``; numpy scalars as numbers).
 
     Examples
     --------
@@ -148,51 +151,44 @@ def literal_json(literal: Any, indent: Optional[int] = None) -> str:
     >>> text = literal_json([node])
     >>> text[:60]
     '[{"frame": {"name": "f4999"}, "metrics": {"time": 1.0}, "chi'
-    >>> literal_json({"a": [1, 2.5, None, "x"]}, indent=1)
-    '{\\n "a": [\\n  1,\\n  2.5,\\n  null,\\n  "x"\\n ]\\n}'
+    >>> literal_json({"a": [1, 2.5, None, {"b": []}], "c": {}}) == json.dumps(
+    ...     {"a": [1, 2.5, None, {"b": []}], "c": {}})
+    True
     """
-    return "".join(_chunks(literal, indent))
-
-
-def _chunks(value: Any, indent: Optional[int]) -> Iterator[str]:
     encode = json.JSONEncoder(default=json_default).encode
-    item_sep = "," if indent is not None else ", "
-    # stack of iterators over (prefix, value) pairs, with their closing text
-    stack: List[Any] = []
-    pending = [("", value, 0)]
-    while pending or stack:
-        if pending:
-            prefix, v, level = pending.pop()
-            yield prefix
-            if isinstance(v, dict) and v:
-                yield "{"
-                items = [(("" if i == 0 else item_sep) + _newline(indent, level + 1)
-                          + encode(str(k) if not isinstance(k, str) else k) + ": ", val)
-                         for i, (k, val) in enumerate(v.items())]
-                stack.append((iter(items), _newline(indent, level) + "}", level + 1))
-            elif isinstance(v, (list, tuple)) and v:
-                yield "["
-                items = [(("" if i == 0 else item_sep) + _newline(indent, level + 1), val)
-                         for i, val in enumerate(v)]
-                stack.append((iter(items), _newline(indent, level) + "]", level + 1))
-            elif isinstance(v, dict):
-                yield "{}"
-            elif isinstance(v, (list, tuple)):
-                yield "[]"
-            else:
-                yield encode(v)
-            continue
-        items, close, level = stack[-1]
-        nxt = next(items, None)
-        if nxt is None:
-            stack.pop()
-            yield close
-        else:
-            pending.append((nxt[0], nxt[1], level))
-
-
-def _newline(indent: Optional[int], level: int) -> str:
-    return "" if indent is None else "\n" + " " * (indent * level)
+    nested = (dict, list, tuple)
+    out: List[str] = []
+    # the stack holds text to emit (str) and containers still to open
+    stack: List[Any] = [literal if isinstance(literal, nested) else encode(literal)]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            values = v.values()
+            if not any(isinstance(x, nested) for x in values):
+                out.append(encode(v))
+                continue
+            out.append("{")
+            stack.append("}")
+            items = list(v.items())
+            for i in range(len(items) - 1, -1, -1):
+                key, value = items[i]
+                stack.append(value if isinstance(value, nested) else encode(value))
+                stack.append((", " if i else "") + encode(key if isinstance(key, str)
+                                                          else str(key)) + ": ")
+        elif isinstance(v, (list, tuple)):
+            if not any(isinstance(x, nested) for x in v):
+                out.append(encode(v))
+                continue
+            out.append("[")
+            stack.append("]")
+            for i in range(len(v) - 1, -1, -1):
+                value = v[i]
+                stack.append(value if isinstance(value, nested) else encode(value))
+                if i:
+                    stack.append(", ")
+    return "".join(out)
 
 
 # ------------------------------------------------------------------ to_dict

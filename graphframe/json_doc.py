@@ -10,7 +10,8 @@ metadata. Documents without that key (Hatchet's own ``to_json``) are read by
 
 Node ids are kept: they are a pre-order, so building the graph with siblings
 visited in id order numbers them again identically. A document whose ids are
-not a pre-order (edited by hand) is renumbered, and its rows follow.
+not a pre-order (edited by hand) is renumbered like any input (siblings by
+frame, or in listed order for ``ordered`` graphs), and its rows follow.
 """
 
 from __future__ import annotations
@@ -78,9 +79,12 @@ def _graph(tables: List[Mapping[Any, Any]], ext: Mapping[str, Any]
            ) -> Tuple[Graph, Optional[np.ndarray]]:
     frames: Dict[int, Mapping[str, Any]] = {}
     children: Dict[int, List[int]] = {}
+    roots: List[int] = []
     for table in tables:
-        for key, entry in table.items():
+        for i, (key, entry) in enumerate(table.items()):
             nid = int(key)
+            if i == 0 and nid not in roots:
+                roots.append(nid)  # each table starts with its root
             if nid not in frames:
                 frames[nid] = entry["data"]
                 children[nid] = [int(c) for c in entry["children"]]
@@ -96,14 +100,23 @@ def _graph(tables: List[Mapping[Any, Any]], ext: Mapping[str, Any]
     parent = np.full(n, -1, dtype=INT)
     earlier = src < dst
     np.maximum.at(parent, dst[earlier], src[earlier])
-    primary = earlier & (parent[dst] == src)
+    preorder = np.flatnonzero(parent < 0).tolist() == sorted(roots)
+    if not preorder:  # edited by hand: find first parents, renumber as usual
+        parent = st.bfs_parents(n, src, dst, np.asarray(roots, dtype=INT))
+        if (parent == -2).any():
+            raise ValueError(f"node {int(np.flatnonzero(parent == -2)[0])} cannot be reached "
+                             "from a root")
+    primary = parent[dst] == src
+    first = np.flatnonzero(primary)  # one first-parent edge per child
+    primary[first[np.r_[False, dst[first][1:] == dst[first][:-1]]]] = False
     key = np.arange(len(src), dtype=INT)
     primary_key = np.zeros(n, dtype=INT)
     primary_key[dst[primary]] = key[primary]
     extra = ~primary
     attrs = _attrs(frames, n, ext["frames"])
     graph, order = Graph.build(attrs, parent, (src[extra], dst[extra]),
-                               ordered=bool(ext["ordered"]), sibling_key=np.arange(n, dtype=INT),
+                               ordered=bool(ext["ordered"]),
+                               sibling_key=np.arange(n, dtype=INT) if preorder else None,
                                child_order=(primary_key, key[extra]))
     if len(order) != n:
         raise ValueError("a node cannot be reached from a root")
@@ -144,7 +157,7 @@ def _dataframe(doc: Mapping[str, Any], ext: Mapping[str, Any],
     data = {}
     for i, spec in enumerate(ext["columns"]):
         key = spec["key"]
-        data[i] = object_series(decode_json_column([r.get(key) for r in records],
+        data[i] = object_series(decode_json_column([r[key] for r in records],
                                                    spec["codec"]), index)
     df = frame_from_columns(data, index)
     column_names = [from_tagged(s["name"]) for s in ext["columns"]]

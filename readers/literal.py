@@ -12,9 +12,11 @@ other key exclusive; ``X`` pairs with ``X (inc)`` and ``X (exc)`` with ``X``.
 Unlike Hatchet, ``_hatchet_nid`` is consumed as the node identity and never
 becomes a metric column, and every parent of a shared node is recorded. When
 the first root carries a ``"graphframe"`` key (written by graphframe's
-``to_literal`` only when the naming rule would get them wrong), it holds the
-metric declarations: ``exc_metrics``, ``inc_metrics``, ``inclusive_of``,
-``default_metric``. Hatchet ignores that key.
+``to_literal`` only when the naming rule would get them wrong, or for an
+ordered graph), it holds the metric declarations: ``exc_metrics``,
+``inc_metrics``, ``inclusive_of``, ``default_metric``, and ``ordered`` (true:
+siblings and roots keep the literal's order instead of frame order). Hatchet
+ignores that key.
 
 Checks (each a :class:`ReadError` naming the node as ``[0].children[2]``):
 frames are non-empty dicts of string keys and string/number/boolean values
@@ -303,10 +305,11 @@ class _LiteralParser:
         kinds = _declarations(names) if declared is None else \
             self._declared(declared, names)
         exc, inc, pairs, default = kinds
+        ordered = bool(declared.get("ordered", False)) if isinstance(declared, dict) else False
         columns = ["name", *names, *self.attribute_names]
         raw = self.builder.build(
             exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
-            metadata={"format": "literal"}, columns=columns)
+            metadata={"format": "literal"}, columns=columns, ordered=ordered)
         if not self.ref_edges:
             return raw
         src, dst, order = (np.asarray(c, dtype=np.int64) for c in zip(*self.ref_edges))
