@@ -412,6 +412,14 @@ class Graph:
 
         With ``attrs`` (a key or list of keys) yield frame values instead of
         nodes. ``visited``, if given, is filled with ``{node id: 1}``.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", ("b", "c"), "d"))
+        >>> [n.frame["name"] for n in g.traverse(order="post")]
+        ['c', 'b', 'd', 'a']
+        >>> list(g.traverse(attrs="name"))
+        ['a', 'b', 'c', 'd']
         """
         if order == "pre":
             ids = self.preorder()
@@ -425,7 +433,14 @@ class Graph:
             yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
 
     def enumerate_traverse(self) -> None:
-        """Kept for Hatchet compatibility: ids are always in pre-order already."""
+        """Kept for Hatchet compatibility: ids are always in pre-order already.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> g.enumerate_traverse() is None
+        True
+        """
 
     # --------------------------------------------------------------- union
     def union(self, other: "Graph", return_mappings: bool = False) -> Any:
@@ -463,11 +478,25 @@ class Graph:
 
     # ---------------------------------------------------------------- misc
     def is_tree(self) -> bool:
-        """True for exactly one root and no node with several parents."""
+        """True for exactly one root and no node with several parents.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).is_tree(), Graph.from_lists(("a",), ("b",)).is_tree()
+        (True, False)
+        """
         return self._forest and len(self._roots) == 1
 
     def copy(self) -> "Graph":
-        """An equal graph (the arrays are immutable and shared)."""
+        """An equal graph (the arrays are immutable and shared).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> h = g.copy()
+        >>> h == g, h is g, h.parent is g.parent
+        (True, False, True)
+        """
         return Graph(roots=self._roots, parent=self._parent, parent_ptr=self._parent_ptr,
                      parent_idx=self._parent_idx, child_ptr=self._child_ptr,
                      child_idx=self._child_idx, depth=self._depth, attrs=self._attrs,

@@ -215,13 +215,37 @@ class GraphFrame(ReaderConstructors):
 
     # ------------------------------------------------------------- copies
     def copy(self) -> "GraphFrame":
-        """A new GraphFrame sharing the (immutable) graph; dataframe copied."""
+        """A new GraphFrame sharing the (immutable) graph; dataframe copied.
+
+        Changing the copy's dataframe never changes this one (with pandas'
+        copy-on-write the data is copied only when written to).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> other = gf.copy()
+        >>> other.dataframe.loc[1, "time"] = 5.0
+        >>> gf.dataframe["time"].tolist(), other.dataframe["time"].tolist()
+        ([1.0, 1.0], [1.0, 5.0])
+        >>> other.graph is gf.graph
+        True
+        """
         return GraphFrame(self.graph, private_copy(self.dataframe), self.exc_metrics,
                           self.inc_metrics, self.default_metric,
                           _copy.copy(self.metadata), self.inclusive_of)
 
     def deepcopy(self) -> "GraphFrame":
-        """Like :meth:`copy` with a deep copy of the dataframe and metadata."""
+        """Like :meth:`copy` with a deep copy of the dataframe and metadata.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.metadata["runs"] = [1]
+        >>> other = gf.deepcopy()
+        >>> other.metadata["runs"].append(2)
+        >>> gf.metadata["runs"], other.graph == gf.graph
+        ([1], True)
+        """
         return GraphFrame(self.graph.copy(), self.dataframe.copy(deep=True),
                           list(self.exc_metrics), list(self.inc_metrics),
                           self.default_metric, _copy.deepcopy(self.metadata),
@@ -237,7 +261,13 @@ class GraphFrame(ReaderConstructors):
 
     # ------------------------------------------------------------ metrics
     def show_metric_columns(self) -> List[str]:
-        """Exclusive then inclusive metric names (a new list)."""
+        """Exclusive then inclusive metric names (a new list).
+
+        Examples
+        --------
+        >>> GraphFrame.from_lists(("main", "solve")).show_metric_columns()
+        ['time', 'time (inc)']
+        """
         return list(self.exc_metrics) + list(self.inc_metrics)
 
     def update_inclusive_columns(self) -> "GraphFrame":
@@ -485,16 +515,59 @@ class GraphFrame(ReaderConstructors):
     def to_literal(self, name: str = "name", rank: int = 0, thread: int = 0,
                    cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                    ) -> List[Dict[str, Any]]:
-        """Hatchet's literal format; see :func:`graphframe.export.to_literal`."""
+        """Hatchet's literal format: a list of nested ``{frame, metrics, children}`` dicts.
+
+        Children keep the graph's child order; a node with several parents
+        is written once and referenced elsewhere through ``_hatchet_nid``
+        (graphframe's node ids); ``rank``/``thread`` pick the row exported.
+        :meth:`from_literal` reads it back (declarations included). See
+        :func:`graphframe.export.to_literal`; write it as JSON text of any
+        depth with :func:`graphframe.export.literal_json`.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.to_literal()
+        [{'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0}, 'children': [{'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0}}]}]
+        >>> GraphFrame.from_literal(gf.to_literal()).graph == gf.graph
+        True
+        """
         return export.to_literal(self, name=name, rank=rank, thread=thread,
                                  cat_columns=cat_columns, include_nid=include_nid)
 
     def to_dict(self) -> Dict[str, Any]:
-        """Hatchet's ``to_dict`` layout plus our declarations; see ``export``."""
+        """Hatchet's ``to_dict`` layout plus a ``"graphframe"`` key Hatchet ignores.
+
+        ``graph`` (one ``{id: {"data": frame, "children": [ids]}}`` table per
+        root), ``dataframe_indices``, ``dataframe`` (one record per row),
+        ``exclusive_metrics``, ``inclusive_metrics``; the extra key holds
+        what makes :meth:`from_json` exact (dtypes, ``ordered``, declarations,
+        tagged metadata). See :func:`graphframe.export.to_dict`.
+
+        Examples
+        --------
+        >>> d = GraphFrame.from_lists(("main", "solve")).to_dict()
+        >>> d["dataframe_indices"], d["dataframe"][0]
+        (['node'], {'node': 0, 'time': 1.0, 'name': 'main', 'time (inc)': 2.0})
+        """
         return export.to_dict(self)
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text (NaN written as ``null``)."""
+        """:meth:`to_dict` as JSON text (NaN written as ``null``).
+
+        Lossless: :meth:`from_json` (and :func:`graphframe.read` of the
+        file) gives back an equal GraphFrame; Hatchet's ``from_json`` reads
+        it too.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> text = gf.to_json()
+        >>> text[:26]
+        '{"graph": [{"0": {"data": '
+        >>> GraphFrame.from_json(text).dataframe.equals(gf.dataframe)
+        True
+        """
         return export.to_json(self)
 
     # ---- diff, exports, persistence, notebook (issue 8) ----
