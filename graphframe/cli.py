@@ -35,8 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="metric column to show; repeat to show several")
     tree.add_argument("--depth", "-d", type=non_negative_int, default=10000,
                       help="print nodes above this depth")
-    tree.add_argument("--rank", type=int, default=0, help="rank to show (default 0)")
-    tree.add_argument("--thread", type=int, default=0, help="thread to show (default 0)")
+    tree.add_argument("--rank", type=int, help="rank to show (default: the lowest, 0 normally)")
+    tree.add_argument("--thread", type=int,
+                      help="thread to show (default: the lowest, 0 normally)")
     tree.add_argument("--precision", type=non_negative_int, default=3,
                       help="decimals (default 3)")
     tree.add_argument("--name-column", default="name", help="column used as the node label")

@@ -30,7 +30,8 @@ NID_KEY = "_hatchet_nid"
 JSON_VERSION = 1
 
 
-def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
+def to_literal(gf: Any, name: str = "name", rank: Optional[int] = None,
+               thread: Optional[int] = None,
                cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                ) -> List[Dict[str, Any]]:
     """Hatchet's literal: a list of root dicts ``{frame, metrics, children}``.
@@ -45,7 +46,8 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
     are written only for graphs that need them. A ``name`` key is written
     only when the display name differs from the frame's ``name`` (e.g.
     HPCToolkit loops, whose frames have no name). For multi-rank data the
-    ``(rank, thread)`` row of each node is exported. Unlike Hatchet, NaN
+    ``(rank, thread)`` row of each node is exported (default: the lowest
+    rank and thread the data has). Unlike Hatchet, NaN
     metric values stay NaN (Hatchet writes 0.0). When the metric declarations
     differ from what a reader derives from the names (``(inc)`` means
     inclusive, ``time`` is the default), or the graph is ``ordered``, the

@@ -425,8 +425,9 @@ class GraphFrame(ReaderConstructors):
     def tree(self, metric_column: Union[None, str, Sequence[str]] = None,
              annotation_column: Optional[str] = None, precision: int = 3,
              name_column: str = "name", expand_name: bool = False,
-             context_column: Optional[str] = "file", rank: int = 0, thread: int = 0,
-             depth: Optional[int] = 10000, highlight_name: bool = False,
+             context_column: Optional[str] = "file", rank: Optional[int] = None,
+             thread: Optional[int] = None, depth: Optional[int] = 10000,
+             highlight_name: bool = False,
              colormap: str = "RdYlGn", invert_colormap: bool = False,
              colormap_annotations: Any = None, render_header: bool = True,
              min_value: Optional[float] = None, max_value: Optional[float] = None,
@@ -455,9 +456,10 @@ class GraphFrame(ReaderConstructors):
             Print long names in full instead of ``first...last``.
         context_column : str, optional
             Column printed after the name when the dataframe has it.
-        rank, thread : int
-            The row shown for each node; a value the data does not have is an
-            error listing the ones it has.
+        rank, thread : int, optional
+            The row shown for each node (default: the lowest the data has,
+            0 normally; Hatchet's default is 0); a value the data does not
+            have is an error listing the ones it has.
         depth : int, optional
             Print nodes with depth below this (None: everything).
         highlight_name : bool
@@ -512,14 +514,16 @@ class GraphFrame(ReaderConstructors):
             min_value=min_value, max_value=max_value, color=color, unicode=unicode,
             legend=legend, **hatchet_names)
 
-    def to_literal(self, name: str = "name", rank: int = 0, thread: int = 0,
+    def to_literal(self, name: str = "name", rank: Optional[int] = None,
+                   thread: Optional[int] = None,
                    cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                    ) -> List[Dict[str, Any]]:
         """Hatchet's literal format: a list of nested ``{frame, metrics, children}`` dicts.
 
         Children keep the graph's child order; a node with several parents
         is written once and referenced elsewhere through ``_hatchet_nid``
-        (graphframe's node ids); ``rank``/``thread`` pick the row exported.
+        (graphframe's node ids); ``rank``/``thread`` pick the row exported
+        (default: the lowest the data has, 0 normally).
         :meth:`from_literal` reads it back (declarations included). See
         :func:`graphframe.export.to_literal`; write it as JSON text of any
         depth with :func:`graphframe.export.literal_json`.

@@ -106,9 +106,10 @@ def _graph(tables: List[Mapping[Any, Any]], ext: Mapping[str, Any]
         if (parent == -2).any():
             raise ValueError(f"node {int(np.flatnonzero(parent == -2)[0])} cannot be reached "
                              "from a root")
-    primary = parent[dst] == src
-    first = np.flatnonzero(primary)  # one first-parent edge per child
-    primary[first[np.r_[False, dst[first][1:] == dst[first][:-1]]]] = False
+    candidates = np.flatnonzero(parent[dst] == src)
+    _, once = np.unique(dst[candidates], return_index=True)  # one first-parent edge per child
+    primary = np.zeros(len(src), dtype=bool)
+    primary[candidates[once]] = True
     key = np.arange(len(src), dtype=INT)
     primary_key = np.zeros(n, dtype=INT)
     primary_key[dst[primary]] = key[primary]

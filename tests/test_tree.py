@@ -227,3 +227,16 @@ def test_tree_signature_lists_every_option():
                       "hatchet_names"]
     with pytest.warns(DeprecationWarning, match='"name=" is deprecated'):
         assert simple().tree(name="name", render_header=False).startswith("1.000 a")
+
+
+def test_by_default_the_lowest_rank_is_shown():
+    # one file of a per-rank set holds rank 1 only: the default must not fail
+    b = ProfileBuilder("rank1", index_levels=("rank",))
+    main = b.add_node({"name": "main"})
+    b.add_row(main, {"time": 2.0}, rank=1)
+    gf = GraphFrame.from_raw(b.build(exc_metrics=["time"]))
+    assert gf.tree() == "graphframe v0.1.0 \u2014 time (rank 1)\n\n2.000 main\n"
+    assert gf.to_literal() == [{"frame": {"name": "main"}, "metrics": {"time": 2.0}}]
+    with pytest.raises(ArgumentError, match="rank=0 does not exist; the ranks are 1"):
+        gf.tree(rank=0)
+    assert "(rank 1)" in gf._repr_html_()

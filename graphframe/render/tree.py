@@ -20,7 +20,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ArgumentError, MetricError
-from ..rowselect import node_rows
+from ..rowselect import level_value, node_rows
 from . import colors as C
 from .nodevalues import check_metric
 
@@ -37,8 +37,8 @@ _RENAMED = {"metric": "metric_column", "name": "name_column", "expand_names": "e
 def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
                 annotation_column: Optional[str] = None, precision: int = 3,
                 name_column: str = "name", expand_name: bool = False,
-                context_column: Optional[str] = "file", rank: int = 0, thread: int = 0,
-                depth: Optional[int] = 10000, highlight_name: bool = False,
+                context_column: Optional[str] = "file", rank: Optional[int] = None,
+                thread: Optional[int] = None, depth: Optional[int] = 10000, highlight_name: bool = False,
                 colormap: str = "RdYlGn", invert_colormap: bool = False,
                 colormap_annotations: Any = None, render_header: bool = True,
                 min_value: Optional[float] = None, max_value: Optional[float] = None,
@@ -152,7 +152,8 @@ def _check_columns(gf: Any, annotation_column: Any, name_column: Any) -> None:
 class _NodeTable:
     """One row per node (the rank/thread asked for), as arrays."""
 
-    def __init__(self, gf: Any, metrics: List[Any], rank: int, thread: int) -> None:
+    def __init__(self, gf: Any, metrics: List[Any], rank: Optional[int],
+                 thread: Optional[int]) -> None:
         self.df = gf.dataframe
         self.n = gf.graph.num_nodes
         self.rows = node_rows(self.df, self.n, rank=rank, thread=thread)
@@ -295,10 +296,11 @@ def _walk(graph: Any, bodies: List[str], max_depth: Optional[int],
     return lines
 
 
-def _header(metrics: List[Any], gf: Any, rank: int, unicode: bool) -> str:
+def _header(metrics: List[Any], gf: Any, rank: Optional[int], unicode: bool) -> str:
     dash = "\u2014" if unicode else "-"
     shown = ", ".join(str(m) for m in metrics) if metrics else "structure only (no metrics)"
-    where = f" (rank {rank})" if "rank" in gf.dataframe.index.names else ""
+    shown_rank = level_value(gf.dataframe.index, "rank", rank)
+    where = f" (rank {shown_rank})" if shown_rank is not None else ""
     return f"graphframe v{__version__} {dash} {shown}{where}\n\n"
 
 
