@@ -22,11 +22,17 @@ class MetricError(GraphframeError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class ArgumentError(GraphframeError, ValueError):
+    """An argument is out of range or names something that does not exist (a rank,
+    a colormap, a negative precision...)."""
+
+
 class GraphMismatchError(GraphframeError, ValueError):
     """A dataframe does not agree with its graph (unknown node ids, missing level)."""
 
 
 __all__ = [
+    "ArgumentError",
     "EmptyFilter",
     "GraphMismatchError",
     "GraphframeError",

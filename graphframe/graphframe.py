@@ -16,10 +16,10 @@ import pandas as pd
 import readers
 from readers import RawProfile
 from readers.hatchet_json import parse_hatchet_json
-from readers.jsonfile import loads_json
+from readers.jsonfile import load_json, loads_json
 from readers.literal import parse_literal
 
-from . import diffing, export, persist
+from . import diffing, export, json_doc, persist
 from .build import level_ids, parts_from_raw, private_copy
 from .errors import GraphMismatchError
 from .graph import Graph
@@ -105,12 +105,31 @@ class GraphFrame(ReaderConstructors):
     # ------------------------------------------------------- construction
     @classmethod
     def from_raw(cls, raw: RawProfile) -> "GraphFrame":
-        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`."""
+        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`.
+
+        The GraphFrame never shares writable data with ``raw``.
+
+        Examples
+        --------
+        >>> import readers
+        >>> b = readers.ProfileBuilder("example")
+        >>> main = b.add_node({"name": "main"})
+        >>> b.add_row(main, {"time": 2.0})
+        >>> GraphFrame.from_raw(b.build(exc_metrics=["time"])).dataframe["time"].tolist()
+        [2.0]
+        """
         return cls(**parts_from_raw(raw))
 
     @classmethod
     def from_literal(cls, graph_dict: Sequence[Mapping[str, Any]]) -> "GraphFrame":
         """Build from Hatchet's literal format (a list of nested node dicts).
+
+        A node that appears several times carries the same
+        ``metrics["_hatchet_nid"]``; the first occurrence defines it, the
+        others are references (extra parents). Bad input raises
+        :class:`~readers.errors.ReadError` naming the node's position; a
+        reference whose values differ from the node's warns
+        (:class:`readers.literal.LiteralWarning`). See :mod:`readers.literal`.
 
         Examples
         --------
@@ -119,12 +138,23 @@ class GraphFrame(ReaderConstructors):
         ...     {"frame": {"name": "b"}, "metrics": {"time": 2.0}}]}])
         >>> gf.dataframe["time"].tolist()
         [1.0, 2.0]
+        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": "x"}}])
+        Traceback (most recent call last):
+        ...
+        readers.errors.ReadError: <literal>: [0]: metric 'time' is not a number: 'x' (expected a number (or null))
         """
-        return cls.from_raw(parse_literal(graph_dict, source="<literal>"))
+        return cls(**parts_from_raw(parse_literal(graph_dict, source="<literal>"), private=True))
 
     @classmethod
     def from_lists(cls, *lists: Any) -> "GraphFrame":
-        """A GraphFrame with ``time`` = 1.0 per node over ``Graph.from_lists``."""
+        """A GraphFrame with ``time`` = 1.0 per node over ``Graph.from_lists``.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
+        """
         graph = Graph.from_lists(*lists)
         n = graph.num_nodes
         names = graph.attrs["name"].to_numpy(dtype=object)
@@ -134,25 +164,88 @@ class GraphFrame(ReaderConstructors):
         return gf.update_inclusive_columns()
 
     @classmethod
-    def from_json(cls, json_spec: str) -> "GraphFrame":
-        """Inverse of :meth:`to_json` (also reads Hatchet's ``to_json`` output)."""
-        return cls.from_raw(parse_hatchet_json(loads_json(json_spec, "<json>"), "<json>"))
+    def from_json(cls, json_spec: Union[str, Mapping[str, Any]]) -> "GraphFrame":
+        """Inverse of :meth:`to_json` (also reads Hatchet's ``to_json`` output).
+
+        Text written by :meth:`to_json` gives back an equal GraphFrame: the
+        same node ids, child order and ``ordered`` flag, the dataframe with
+        its dtypes, the metric declarations and the metadata. Hatchet's
+        documents are read with Hatchet's meaning. A :meth:`to_dict` result
+        is accepted as well.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> back = GraphFrame.from_json(gf.to_json())
+        >>> back.graph == gf.graph and back.dataframe.equals(gf.dataframe)
+        True
+        """
+        doc = json_spec if isinstance(json_spec, Mapping) else loads_json(json_spec, "<json>")
+        return cls._from_json_doc(doc, "<json>")
+
+    @classmethod
+    def _from_json_doc(cls, doc: Any, source: Any) -> "GraphFrame":
+        parts = json_doc.parts_from_doc(doc, source)
+        if parts is None:
+            parts = parts_from_raw(parse_hatchet_json(doc, source), private=True)
+        return cls(**parts)
 
     @classmethod
     def read(cls, path: Any, format: Optional[str] = None, **options: Any) -> "GraphFrame":
-        """Read any supported profile; see :func:`graphframe.read`."""
-        return cls.from_raw(readers.read(path, format=format, **options))
+        """Read any supported profile; see :func:`graphframe.read`.
+
+        A file written by :meth:`to_json` is read back exactly, as by
+        :meth:`from_json`.
+
+        Examples
+        --------
+        >>> import json, os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "p.json")
+        >>> with open(p, "w") as f:
+        ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 3.0}}], f)
+        >>> GraphFrame.read(p).dataframe["time"].tolist()
+        [3.0]
+        """
+        name = format if format is not None else readers.sniff(path)
+        if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
+            return cls._from_json_doc(load_json(path), path)
+        raw = readers.read(path, format=name, **options)
+        return cls(**parts_from_raw(raw, private=True))
 
 
     # ------------------------------------------------------------- copies
     def copy(self) -> "GraphFrame":
-        """A new GraphFrame sharing the (immutable) graph; dataframe copied."""
+        """A new GraphFrame sharing the (immutable) graph; dataframe copied.
+
+        Changing the copy's dataframe never changes this one (with pandas'
+        copy-on-write the data is copied only when written to).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> other = gf.copy()
+        >>> other.dataframe.loc[1, "time"] = 5.0
+        >>> gf.dataframe["time"].tolist(), other.dataframe["time"].tolist()
+        ([1.0, 1.0], [1.0, 5.0])
+        >>> other.graph is gf.graph
+        True
+        """
         return GraphFrame(self.graph, private_copy(self.dataframe), self.exc_metrics,
                           self.inc_metrics, self.default_metric,
                           _copy.copy(self.metadata), self.inclusive_of)
 
     def deepcopy(self) -> "GraphFrame":
-        """Like :meth:`copy` with a deep copy of the dataframe and metadata."""
+        """Like :meth:`copy` with a deep copy of the dataframe and metadata.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.metadata["runs"] = [1]
+        >>> other = gf.deepcopy()
+        >>> other.metadata["runs"].append(2)
+        >>> gf.metadata["runs"], other.graph == gf.graph
+        ([1], True)
+        """
         return GraphFrame(self.graph.copy(), self.dataframe.copy(deep=True),
                           list(self.exc_metrics), list(self.inc_metrics),
                           self.default_metric, _copy.deepcopy(self.metadata),
@@ -168,7 +261,13 @@ class GraphFrame(ReaderConstructors):
 
     # ------------------------------------------------------------ metrics
     def show_metric_columns(self) -> List[str]:
-        """Exclusive then inclusive metric names (a new list)."""
+        """Exclusive then inclusive metric names (a new list).
+
+        Examples
+        --------
+        >>> GraphFrame.from_lists(("main", "solve")).show_metric_columns()
+        ['time', 'time (inc)']
+        """
         return list(self.exc_metrics) + list(self.inc_metrics)
 
     def update_inclusive_columns(self) -> "GraphFrame":
@@ -353,23 +452,156 @@ class GraphFrame(ReaderConstructors):
     # ---- end of query language methods ----
 
     # ------------------------------------------------------------- output
-    def tree(self, metric_column: Union[None, str, Sequence[str]] = None, **options: Any) -> str:
-        """Render the graph as text, Hatchet style. See :func:`render_tree`."""
-        return render_tree(self, metric_column=metric_column, **options)
+    def tree(self, metric_column: Union[None, str, Sequence[str]] = None,
+             annotation_column: Optional[str] = None, precision: int = 3,
+             name_column: str = "name", expand_name: bool = False,
+             context_column: Optional[str] = "file", rank: Optional[int] = None,
+             thread: Optional[int] = None, depth: Optional[int] = 10000,
+             highlight_name: bool = False,
+             colormap: str = "RdYlGn", invert_colormap: bool = False,
+             colormap_annotations: Any = None, render_header: bool = True,
+             min_value: Optional[float] = None, max_value: Optional[float] = None,
+             color: bool = False, unicode: bool = True, legend: Optional[bool] = None,
+             **hatchet_names: Any) -> str:
+        """Render the graph as an indented text tree, Hatchet's layout.
 
-    def to_literal(self, name: str = "name", rank: int = 0, thread: int = 0,
+        Each line is ``<value>[ <more values>][ [<annotation>]] <name>[ ◀|▶][ <context>]``.
+        Roots and children appear in ascending id order; a node with several
+        parents is printed under each, its subtree only the first time.
+
+        Parameters
+        ----------
+        metric_column : str or list, optional
+            Metric to print (default: :attr:`default_metric`, else the first
+            declared metric; a profile without metrics prints names only). A
+            list prints several: the first colours the line.
+        annotation_column : str, optional
+            A column printed in brackets before the name (``_pattern``
+            columns as arrows).
+        precision : int
+            Decimals of the values (>= 0).
+        name_column : str
+            Column (or frame attribute) used as the label.
+        expand_name : bool
+            Print long names in full instead of ``first...last``.
+        context_column : str, optional
+            Column printed after the name when the dataframe has it.
+        rank, thread : int, optional
+            The row shown for each node (default: the lowest the data has,
+            0 normally; Hatchet's default is 0); a value the data does not
+            have is an error listing the ones it has.
+        depth : int, optional
+            Print nodes with depth below this (None: everything).
+        highlight_name : bool
+            Highlight user code names (colour only).
+        colormap : str
+            One of ``RdYlGn, BrBG, PiYG, PRGn, PuOr, RdBu, RdGy, RdYlBu, Spectral``.
+        invert_colormap : bool
+            Reverse the colormap.
+        colormap_annotations : str, list or dict, optional
+            Colours of the annotation values (colour only).
+        render_header : bool
+            Start with a header line naming the metrics and rank.
+        min_value, max_value : float, optional
+            Colour range (default: the finite values shown; 0 is honoured).
+        color : bool
+            ANSI colours (the caller decides; the CLI checks the terminal).
+        unicode : bool
+            Box-drawing glyphs, or ASCII when False.
+        legend : bool, optional
+            Append the colour legend (default: when ``color``).
+        **hatchet_names
+            Hatchet's old keyword names ``metric``, ``name``, ``expand_names``,
+            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each).
+
+        Raises
+        ------
+        MetricError
+            A named column does not exist.
+        ArgumentError
+            Any other bad value (negative precision or depth, unknown
+            colormap, missing rank or thread).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> print(gf.tree(metric_column=["time (inc)", "time"], render_header=False), end="")
+        4.000 1.000 main
+        ├─ 1.000 1.000 io
+        └─ 2.000 1.000 solve
+           └─ 1.000 1.000 mpi
+        >>> print(gf.tree(depth=1, precision=1, unicode=False), end="")
+        graphframe v0.1.0 - time
+        <BLANKLINE>
+        1.0 main
+        """
+        return render_tree(
+            self, metric_column=metric_column, annotation_column=annotation_column,
+            precision=precision, name_column=name_column, expand_name=expand_name,
+            context_column=context_column, rank=rank, thread=thread, depth=depth,
+            highlight_name=highlight_name, colormap=colormap, invert_colormap=invert_colormap,
+            colormap_annotations=colormap_annotations, render_header=render_header,
+            min_value=min_value, max_value=max_value, color=color, unicode=unicode,
+            legend=legend, **hatchet_names)
+
+    def to_literal(self, name: str = "name", rank: Optional[int] = None,
+                   thread: Optional[int] = None,
                    cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                    ) -> List[Dict[str, Any]]:
-        """Hatchet's literal format; see :func:`graphframe.export.to_literal`."""
+        """Hatchet's literal format: a list of nested ``{frame, metrics, children}`` dicts.
+
+        Children keep the graph's child order; a node with several parents
+        is written once and referenced elsewhere through ``_hatchet_nid``
+        (graphframe's node ids); ``rank``/``thread`` pick the row exported
+        (default: the lowest the data has, 0 normally).
+        :meth:`from_literal` reads it back (declarations included). See
+        :func:`graphframe.export.to_literal`; write it as JSON text of any
+        depth with :func:`graphframe.export.literal_json`.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.to_literal()
+        [{'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0}, 'children': [{'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0}}]}]
+        >>> GraphFrame.from_literal(gf.to_literal()).graph == gf.graph
+        True
+        """
         return export.to_literal(self, name=name, rank=rank, thread=thread,
                                  cat_columns=cat_columns, include_nid=include_nid)
 
     def to_dict(self) -> Dict[str, Any]:
-        """Hatchet's ``to_dict`` layout plus our declarations; see ``export``."""
+        """Hatchet's ``to_dict`` layout plus a ``"graphframe"`` key Hatchet ignores.
+
+        ``graph`` (one ``{id: {"data": frame, "children": [ids]}}`` table per
+        root), ``dataframe_indices``, ``dataframe`` (one record per row),
+        ``exclusive_metrics``, ``inclusive_metrics``; the extra key holds
+        what makes :meth:`from_json` exact (dtypes, ``ordered``, declarations,
+        tagged metadata). See :func:`graphframe.export.to_dict`.
+
+        Examples
+        --------
+        >>> d = GraphFrame.from_lists(("main", "solve")).to_dict()
+        >>> d["dataframe_indices"], d["dataframe"][0]
+        (['node'], {'node': 0, 'time': 1.0, 'name': 'main', 'time (inc)': 2.0})
+        """
         return export.to_dict(self)
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text (NaN written as ``null``)."""
+        """:meth:`to_dict` as JSON text (NaN written as ``null``).
+
+        Lossless: :meth:`from_json` (and :func:`graphframe.read` of the
+        file) gives back an equal GraphFrame; Hatchet's ``from_json`` reads
+        it too.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> text = gf.to_json()
+        >>> text[:26]
+        '{"graph": [{"0": {"data": '
+        >>> GraphFrame.from_json(text).dataframe.equals(gf.dataframe)
+        True
+        """
         return export.to_json(self)
 
     # ---- diff, exports, persistence, notebook (issue 8) ----

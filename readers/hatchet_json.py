@@ -8,8 +8,11 @@
      "exclusive_metrics": [...], "inclusive_metrics": [...]}
 
 One dict per root; the first key of each is that root. graphframe writes
-three optional keys too (``default_metric``, ``metadata``, ``column_order``)
-that Hatchet ignores.
+optional keys too (``default_metric``, ``metadata``, ``column_order`` and
+``graphframe``, which holds exact dtypes, child order and declarations) that
+Hatchet ignores. This reader gives Hatchet's meaning of a document;
+``GraphFrame.from_json`` and ``graphframe.read`` read graphframe's own
+documents exactly (``graphframe/json_doc.py``).
 """
 
 from __future__ import annotations

@@ -20,7 +20,10 @@ Layout
     taken from the frame's ``name``.
 ``edges``
     Optional extra ``(parent, child)`` pairs for nodes with several parents
-    (call graphs). Together with ``parent`` they give every edge once.
+    (call graphs). Together with ``parent`` they give every edge once. An
+    optional integer ``order`` column places each extra edge among its
+    parent's children: children are listed by their first-parent edge's
+    child id and the extra edges' ``order`` (without it, extra edges come last).
 ``metrics``
     One row per (node, index levels...) with column ``node``, one column per
     entry of ``index_levels`` (``rank``, ``thread``...) and one column per

@@ -129,12 +129,17 @@ def read(path: Any, format: str | None = None, **options: Any) -> RawProfile:
     ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}], f)
     >>> read(p).num_nodes
     1
+    >>> read(p, format="nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    readers.errors.UnknownFormatError: .../prof.json: unknown format 'nope' (expected one of the formats: literal, ...)
     """
-    name = format if format is not None else sniff(path)
-    info = format_info(name)
-    if format is not None:
-        _first_path(path)  # existence check with a clear message
-    return info.read(path, **options)
+    if format is None:
+        return format_info(sniff(path)).read(path, **options)
+    if format not in _table():
+        raise UnknownFormatError(path, formats(), f"unknown format {format!r}")
+    _first_path(path)  # existence check with a clear message
+    return _table()[format].read(path, **options)
 
 
 def _first_path(path: Any) -> Path:

@@ -16,6 +16,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
+from ..rowselect import level_value
 from .nodevalues import display_names, node_values
 
 BAR_PX = 80
@@ -50,7 +51,7 @@ def summary(gf: Any) -> str:
 
 def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
                 max_children: int = 8, max_lines: int = 150, open_depth: int = 2,
-                rank: int = 0, thread: int = 0) -> str:
+                rank: Optional[int] = None, thread: Optional[int] = None) -> str:
     """HTML for Jupyter's ``_repr_html_``.
 
     Parameters
@@ -62,8 +63,8 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     max_depth, max_children, max_lines, open_depth : int
         How much of the tree is written (levels, children per node, node lines
         in all) and how many levels start expanded.
-    rank, thread : int
-        Row shown per node.
+    rank, thread : int, optional
+        Row shown per node (default: the lowest the data has).
 
     Examples
     --------
@@ -77,7 +78,8 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     if column is None or gf.graph.num_nodes == 0:
         return f'<div style="{STYLE}">{head}</div>'
     values = node_values(gf, column, rank=rank, thread=thread)
-    where = f" (rank {rank})" if "rank" in gf.dataframe.index.names else ""
+    shown = level_value(gf.dataframe.index, "rank", rank)
+    where = f" (rank {shown})" if shown is not None else ""
     head += f"<br><span style='opacity:0.7'>{html.escape(str(column))}{where}</span>"
     names = display_names(gf)
     roots = gf.graph.root_ids
