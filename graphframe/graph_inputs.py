@@ -15,6 +15,7 @@ import pandas as pd
 from . import structure as st
 from .frame import Frame
 from .frame_codes import joint_frame_codes
+from .ops.congruence import edge_occurrence, merge_equal_children
 from .ops.paths import intern_paths, representatives
 
 INT = np.int64
@@ -35,21 +36,54 @@ class UnionInputs:
 
 
 def union_inputs(a: Any, b: Any) -> UnionInputs:
-    """Intern both graphs' nodes by call path (see :meth:`Graph.union`)."""
+    """Intern both graphs' nodes by call path (see :meth:`Graph.union`).
+
+    Forests: one ``np.unique`` per depth level over ``(parent path, frame
+    code, occurrence)``. Graphs with shared nodes: the same interning seeds
+    the classes, then children with equal frames are merged over *every*
+    edge until stable (:func:`graphframe.ops.congruence.merge_equal_children`),
+    so a node matched through a second parent is still one node.
+    """
     na, nb = a.num_nodes, b.num_nodes
     attrs = pd.concat([a.attrs, b.attrs], ignore_index=True, sort=False)
     codes = joint_frame_codes(a, b)
     parent = np.concatenate([a.parent, np.where(b.parent >= 0, b.parent + na, -1)])
     depth = np.concatenate([a.depth, b.depth])
     siblings = np.where(parent >= 0, parent, np.repeat([-1, -2], [na, nb]))
-    path, k = intern_paths(parent, codes, depth, occurrence=True,
-                           order_key=np.arange(na + nb, dtype=INT), sibling_group=siblings)
-    rep = representatives(path, k)  # left nodes come first: they represent shared paths
-    merged_parent = np.where(parent[rep] >= 0, path[np.maximum(parent[rep], 0)], -1)
     src = np.concatenate([st.segment_owner(a.child_ptr), st.segment_owner(b.child_ptr) + na])
     dst = np.concatenate([a.child_idx, b.child_idx + na])
     ordered = a.ordered and b.ordered
-    return UnionInputs(attrs.iloc[rep], merged_parent, (path[src], path[dst]), ordered,
+    if a.is_forest and b.is_forest:
+        path, k = intern_paths(parent, codes, depth, occurrence=True,
+                               order_key=np.arange(na + nb, dtype=INT), sibling_group=siblings)
+        rep = representatives(path, k)  # left nodes come first: they represent shared paths
+        merged_parent = np.where(parent[rep] >= 0, path[np.maximum(parent[rep], 0)], -1)
+        return UnionInputs(attrs.iloc[rep], merged_parent, (path[src], path[dst]), ordered,
+                           rep if ordered else None, codes[rep], path, k)
+    return _general_union(attrs, codes, parent, depth, siblings, src, dst, ordered,
+                          np.concatenate([a.root_ids, b.root_ids + na]))
+
+
+def _general_union(attrs, codes, parent, depth, siblings, src, dst, ordered, roots):
+    """Union classes of graphs with shared nodes or cycles (see :func:`union_inputs`)."""
+    n = len(parent)
+    edge_rank = edge_occurrence(src, dst, codes)
+    first_edge = parent[dst] == src
+    rank = np.zeros(n, dtype=INT)
+    rank[dst[first_edge]] = edge_rank[first_edge]
+    is_root = parent < 0
+    root_nodes = np.flatnonzero(is_root)
+    rank[root_nodes] = edge_occurrence(siblings[root_nodes] + 2, root_nodes, codes)
+    seed, k = intern_paths(parent, codes, depth, rank=rank)
+    label = representatives(seed, k)[seed]
+    label = merge_equal_children(label, src, dst, codes, edge_rank)
+    rep, path = np.unique(label, return_inverse=True)
+    path = path.reshape(-1).astype(INT)
+    k = len(rep)
+    csrc, cdst = path[src], path[dst]
+    root_cls = np.unique(path[roots])
+    first = st.bfs_parents(k, csrc, cdst, root_cls).clip(min=-1)
+    return UnionInputs(attrs.iloc[rep], first, (csrc, cdst), ordered,
                        rep if ordered else None, codes[rep], path, k)
 
 
