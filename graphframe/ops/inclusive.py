@@ -8,9 +8,9 @@ level.
 
 Graphs with shared nodes (call graphs, DAGs, cycles) follow Hatchet: a node's
 inclusive value is the sum over its *distinct* descendants (itself included),
-so a node reached by two paths is counted once. Reachability is computed on
-the condensation of the graph (strongly connected components, so cycles are
-fine) as packed bitsets, then applied to the matrix in blocks.
+so a node reached by two paths is counted once. The first-parent forest is
+summed like a tree and only reachability towards the shared nodes is tracked
+(see :mod:`graphframe.ops.shared_sums`), so mostly-tree graphs stay linear.
 
 In both cases NaN means "no value": sums skip NaN and a cell whose whole
 subtree holds no value stays NaN (``sum(min_count=1)``). Missing
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 
@@ -29,6 +28,7 @@ from .. import structure as st
 from ..build import private_copy
 from ..metrics import exclusive_name, inclusive_name
 from .rowmatrix import RowLayout
+from .shared_sums import shared_sums
 
 
 def update_inclusive_columns(gf: Any) -> Any:
@@ -62,7 +62,7 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
         else:
             if present is None:
                 present = np.ones(mat.shape, dtype=np.int64)
-            mat, present = _reach_sum(graph, mat, present)
+            mat, present = shared_sums(graph, mat, present)
         results.append(layout.from_matrix(mat, present))
     return results
 
@@ -70,37 +70,6 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
 def _forest_sum(graph: Any, mat: np.ndarray) -> None:
     for level, targets, starts in graph.level_plan():
         mat[targets] += np.add.reduceat(mat[level], starts, axis=0)
-
-
-def reach_bitsets(graph: Any) -> np.ndarray:
-    """Packed reachability: row ``v`` has bit ``u`` set iff ``u`` is reachable from ``v``."""
-    n = graph.num_nodes
-    nxg = nx.DiGraph()
-    nxg.add_nodes_from(range(n))
-    owner = st.segment_owner(graph.child_ptr)
-    nxg.add_edges_from(zip(owner.tolist(), graph.child_idx.tolist()))
-    cond = nx.condensation(nxg)
-    scc_of = np.array([cond.graph["mapping"][v] for v in range(n)], dtype=np.int64)
-    n_bytes = (n + 7) // 8
-    reach = np.zeros((cond.number_of_nodes(), n_bytes), dtype=np.uint8)
-    ids = np.arange(n)
-    np.bitwise_or.at(reach, (scc_of, ids >> 3), (0x80 >> (ids & 7)).astype(np.uint8))
-    for s in reversed(list(nx.topological_sort(cond))):
-        for t in cond.successors(s):
-            reach[s] |= reach[t]
-    return reach[scc_of]
-
-
-def _reach_sum(graph: Any, mat: np.ndarray, present: np.ndarray, block: int = 2048):
-    n = graph.num_nodes
-    reach = reach_bitsets(graph)
-    out = np.empty_like(mat)
-    out_present = np.empty_like(present)
-    for start in range(0, n, block):
-        rows = np.unpackbits(reach[start:start + block], axis=1, count=n).astype(np.float64)
-        out[start:start + block] = rows @ mat
-        out_present[start:start + block] = (rows @ present).astype(np.int64)
-    return out, out_present
 
 
 def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> Any:
