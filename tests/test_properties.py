@@ -147,26 +147,75 @@ def assert_unchanged(gf, snap):
     assert (gf.exc_metrics, gf.inc_metrics, gf.metadata) == (exc, inc, meta)
 
 
-@SETTINGS
-@given(forests(dag=True), forests())
-def test_no_operation_mutates_its_inputs(a, b):
-    sa, sb = snapshot(a), snapshot(b)
-    a.filter(np.ones(len(a.dataframe), dtype=bool))
-    a.squash()
-    a.update_inclusive_columns()
-    a.generate_exclusive_columns()
-    a.drop_index_levels()
-    a.groupby_aggregate("name", "sum")
+def with_attributes(gf):
+    """``gf`` plus an integer ``line`` and a text ``file`` column (attributes)."""
+    df = gf.dataframe.copy()
+    df["line"] = np.arange(len(df), dtype=np.int64) + 10
+    df["file"] = [f"f{i % 3}.c" for i in range(len(df))]
+    return gf._replace(dataframe=df)
+
+
+def scribble(gf):
+    """Write into the first row of every column of ``gf``'s dataframe (in place)."""
+    df = gf.dataframe
+    for j, col in enumerate(df.columns):
+        kind = df[col].dtype.kind if isinstance(df[col].dtype, np.dtype) else "O"
+        value = (not df.iloc[0, j]) if kind == "b" else 4242 if kind in "iuf" else "scribbled"
+        df.iloc[0, j] = value
+
+
+def operations(a, b):
+    """Every operation of ``a`` (and ``b`` where it takes two operands)."""
+    ops = [
+        lambda: a.filter(np.ones(len(a.dataframe), dtype=bool)),
+        lambda: a.filter(np.ones(len(a.dataframe), dtype=bool), squash=False),
+        lambda: a.filter(lambda row: True),
+        lambda: a.squash(),
+        lambda: a.squash(update_inc_cols=False),
+        lambda: a.update_inclusive_columns(),
+        lambda: a._replace(exc_metrics=[], inclusive_of={}).update_inclusive_columns(),
+        lambda: a.generate_exclusive_columns(),
+        lambda: a.subgraph_sum(["time"], ["t"]),
+        lambda: a.drop_index_levels(),
+        lambda: a.groupby_aggregate("name", "sum"),
+        lambda: a.copy(),
+        lambda: a.deepcopy(),
+        lambda: a.unify(a)[0],
+        lambda: a.unify(a)[1],
+        lambda: a - a,
+        lambda: a.sub(a, fill_value=0),
+        lambda: a * a,
+    ]
     if same_levels(a, b):
-        a.unify(b)
-        a + b
-        a.sub(b, fill_value=0)
-        a * b
-        a / b
+        ops += [lambda: a.unify(b)[0], lambda: a.unify(b)[1], lambda: a + b,
+                lambda: a.sub(b, fill_value=0), lambda: a * b, lambda: a / b,
+                lambda: b.unify(a)[0], lambda: b - a]
+    return ops
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(forests(dag=True), forests())
+def test_no_operation_mutates_or_shares_data_with_its_inputs(a, b):
+    a, b = with_attributes(a), with_attributes(b)
+    sa, sb = snapshot(a), snapshot(b)
+    for op in operations(a, b):
+        out = op()
+        assert_unchanged(a, sa)
+        assert_unchanged(b, sb)
+        scribble(out)  # writing into the result must not reach the inputs
+        assert_unchanged(a, sa)
+        assert_unchanged(b, sb)
     a.tree()
     a.to_literal()
     assert_unchanged(a, sa)
-    assert_unchanged(b, sb)
+
+
+def test_writing_into_a_same_graph_difference_leaves_the_operand_alone():
+    g = with_attributes(gf_from_edges(["a", "b"], [-1, 0], [1.0, 2.0], ranks=2))
+    out = g - g
+    out.dataframe.loc[(0, 0), "line"] = 4242
+    out.dataframe.loc[(0, 0), "file"] = "x.c"
+    assert g.dataframe.loc[(0, 0), "line"] == 10 and g.dataframe.loc[(0, 0), "file"] == "f0.c"
 
 
 @st.composite

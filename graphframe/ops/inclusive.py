@@ -34,7 +34,7 @@ from .shared_sums import shared_sums
 def update_inclusive_columns(gf: Any) -> Any:
     """New GraphFrame with the inclusive partner of every exclusive metric recomputed."""
     if not gf.exc_metrics:
-        return gf._replace()
+        return gf._replace(dataframe=private_copy(gf.dataframe))
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
                if m in df.columns and pd.api.types.is_numeric_dtype(df[m])]

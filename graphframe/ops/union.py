@@ -11,7 +11,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns, level_ids
+from ..build import frame_from_columns, level_ids, private_copy
 from ..errors import GraphMismatchError
 from ..graph import Graph
 from .align import align_frames, attribute_values, metric_values, new_node_ids
@@ -38,7 +38,8 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
             f"cannot unify GraphFrames indexed by {list(left.dataframe.index.names)} and "
             f"{list(right.dataframe.index.names)}; drop or add index levels first")
     if left.graph is right.graph:
-        return left._replace(), right._replace()
+        return (left._replace(dataframe=private_copy(left.dataframe)),
+                right._replace(dataframe=private_copy(right.dataframe)))
     graph, map_l, map_r = union_graphs(left.graph, right.graph)
     metrics_l = left.exc_metrics + left.inc_metrics
     df_r = remap_rows(right.dataframe, map_r, right.exc_metrics + right.inc_metrics)
@@ -79,7 +80,8 @@ def _with_right_only_rows(df_l: pd.DataFrame, map_l: np.ndarray, extra: pd.DataF
         if col == "_missing_node":
             data[col] = None  # keeps its place; filled below
         elif col in metrics:
-            data[col] = metric_values(df_l, col, al.pos_l, al.n_rows)
+            values = metric_values(df_l, col, al.pos_l, al.n_rows)
+            data[col] = values.copy() if isinstance(al.pos_l, slice) else values
         else:
             data[col] = attribute_values(df_l, extra, col, al.pos_l, al.pos_r, al.n_rows)
     index = al.index()
