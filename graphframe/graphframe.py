@@ -277,16 +277,16 @@ class GraphFrame(ReaderConstructors):
         return arithmetic.arithmetic(self, other, "div", fill_value)
 
     def __add__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.add(other)
+        return self.add(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __sub__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.sub(other)
+        return self.sub(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __mul__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.mul(other)
+        return self.mul(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __truediv__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.div(other)
+        return self.div(other) if isinstance(other, GraphFrame) else NotImplemented
 
     # in-place forms rebind the name to a new object; the old one is unchanged
     __iadd__ = __add__

@@ -285,3 +285,20 @@ def test_callgrind_pair_diff_has_no_node_both_added_and_removed(shared_data):
     assert xorshift["time"].tolist() == [0.0]
     assert sorted(p.frame["name"] for p in out.graph.node(int(xorshift.index[0])).parents) == [
         "rand_unit", "sort_phase"]
+
+
+def test_operands_that_are_not_graphframes():
+    from graphframe.errors import OperationError
+    gf = gf_from_edges(["a", "b"], [-1, 0], [1.0, 2.0])
+    for bad in (lambda: gf + 5, lambda: gf - 1.0, lambda: gf * "x", lambda: gf / None,
+                lambda: 5 + gf):
+        with pytest.raises(TypeError):
+            bad()
+    with pytest.raises(OperationError, match="unify needs a GraphFrame.*NoneType"):
+        gf.unify(None)
+    with pytest.raises(OperationError, match="sub needs a GraphFrame.*int"):
+        gf.sub(3, fill_value=0)
+    keep = gf
+    with pytest.raises(TypeError):
+        gf += 5
+    assert gf is keep

@@ -38,7 +38,7 @@ from ..build import frame_from_columns, level_ids
 from ..errors import GraphMismatchError
 from .align import align_frames, attribute_values, columns_of, metric_values, new_node_ids
 from .rows import remap_rows
-from .union import MISSING_CODE, union_graphs
+from .union import MISSING_CODE, check_operand, union_graphs
 
 INT = np.int64
 
@@ -50,6 +50,7 @@ OPS: Dict[str, Callable[[Any, Any], Any]] = {
 def arithmetic(left: Any, right: Any, op: str, fill_value: Optional[float] = None) -> Any:
     """``left <op> right`` as a new GraphFrame (see module docs)."""
     func = OPS[op]
+    check_operand(left, right, op)
     if list(left.dataframe.index.names) != list(right.dataframe.index.names):
         raise GraphMismatchError(
             f"cannot {op} GraphFrames indexed by {list(left.dataframe.index.names)} and "

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .. import structure as st
 from ..build import private_copy
+from ..errors import MetricError, OperationError
 from ..metrics import exclusive_name, inclusive_name
 from .rowmatrix import RowLayout
 from .shared_sums import shared_sums
@@ -105,19 +106,39 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
 _SUM = {None, np.sum, sum, "sum"}
 
 
+def _is_sum(function: Any) -> bool:
+    try:
+        return function in _SUM
+    except TypeError:  # unhashable
+        return False
+
+
 def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = None,
                 function: Any = None, require_forest: bool = False) -> Any:
     """New GraphFrame with ``out_columns`` = subtree (subgraph) sums of ``columns``."""
-    columns = list(columns)
-    out_columns = columns if out_columns is None else list(out_columns)
+    what = "subtree_sum" if require_forest else "subgraph_sum"
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    out_columns = columns if out_columns is None else (
+        [out_columns] if isinstance(out_columns, str) else list(out_columns))
     if len(out_columns) != len(columns):
-        raise ValueError("out_columns must have as many entries as columns")
-    if function not in _SUM:
-        raise ValueError("only summation is supported (function=None, np.sum or 'sum')")
+        raise OperationError(f"{what}: out_columns has {len(out_columns)} names for "
+                             f"{len(columns)} columns")
+    if not _is_sum(function):
+        raise OperationError(f"{what}: only summation is supported (function=None, np.sum "
+                             f"or 'sum'), not {function!r}")
     if require_forest and not gf.graph.is_forest:
-        raise ValueError("subtree_sum needs a tree or forest; use subgraph_sum for call graphs")
-    sums = subgraph_sums(gf.graph, gf.dataframe, columns)
-    out = private_copy(gf.dataframe)
+        raise OperationError("subtree_sum needs a tree or forest; use subgraph_sum for call "
+                             "graphs (each shared descendant counted once)")
+    df = gf.dataframe
+    for col in columns:
+        if col not in df.columns:
+            raise MetricError(f"{what}: no column {col!r}; the dataframe has "
+                              f"{[str(c) for c in df.columns]}")
+        if not pd.api.types.is_numeric_dtype(df[col]) or pd.api.types.is_bool_dtype(df[col]):
+            raise OperationError(f"{what}: column {col!r} holds {df[col].dtype} values, "
+                                 "not numbers; only numeric columns can be summed")
+    sums = subgraph_sums(gf.graph, df, columns)
+    out = private_copy(df)
     for name, values in zip(out_columns, sums):
         out[name] = values
     return gf._replace(dataframe=out)

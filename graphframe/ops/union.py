@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..build import frame_from_columns, level_ids, private_copy
-from ..errors import GraphMismatchError
+from ..errors import GraphMismatchError, OperationError
 from ..graph import Graph
 from .align import align_frames, attribute_values, metric_values, new_node_ids
 from .rows import remap_rows, stack_disjoint
@@ -33,6 +33,7 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
     ``_missing_node`` column (0 both, 1 left only, 2 right only) when the
     two node sets differ. Neither input changes.
     """
+    check_operand(left, right, "unify")
     if list(left.dataframe.index.names) != list(right.dataframe.index.names):
         raise GraphMismatchError(
             f"cannot unify GraphFrames indexed by {list(left.dataframe.index.names)} and "
@@ -61,6 +62,13 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
             df_l = _append_right_only(df_l, df_r, side, metrics_l)
     return (left._replace(graph=graph, dataframe=df_l),
             right._replace(graph=graph, dataframe=df_r))
+
+
+def check_operand(left: Any, right: Any, what: str) -> None:
+    """``right`` must be a GraphFrame (of ``left``'s class)."""
+    if not isinstance(right, type(left)):
+        raise OperationError(f"{what} needs a GraphFrame as the other operand, not "
+                             f"{type(right).__name__}")
 
 
 def _with_right_only_rows(df_l: pd.DataFrame, map_l: np.ndarray, extra: pd.DataFrame,
