@@ -92,7 +92,8 @@ def _per_node(column: pd.Series, rows: np.ndarray, has_row: np.ndarray) -> List[
 
 
 def to_dict(gf: Any) -> Dict[str, Any]:
-    """Hatchet's ``to_dict`` layout, plus ``default_metric``, ``metadata``, ``column_order``.
+    """Hatchet's ``to_dict`` layout, plus ``default_metric``, ``metadata``, ``column_order``
+    (and ``aggregations`` when the GraphFrame declares any).
 
     One ``{id: {"data": frame, "children": [ids]}}`` table per root (a node
     reachable from two roots is listed under both), the index level names,
@@ -118,7 +119,7 @@ def to_dict(gf: Any) -> Dict[str, Any]:
     names = [str(c) if not isinstance(c, str) else c for c in flat.columns]
     columns = [_json_values(flat[c]) for c in flat.columns]
     records = [dict(zip(names, row)) for row in zip(*columns)]
-    return {
+    out = {
         "graph": tables,
         "dataframe_indices": list(gf.dataframe.index.names),
         "dataframe": records,
@@ -128,6 +129,9 @@ def to_dict(gf: Any) -> Dict[str, Any]:
         "metadata": gf.metadata,
         "column_order": [c for c in gf.dataframe.columns],
     }
+    if gf.aggregations:  # only when declared: Hatchet's layout otherwise
+        out["aggregations"] = {str(c): k for c, k in gf.aggregations.items()}
+    return out
 
 
 def _json_values(column: pd.Series) -> List[Any]:

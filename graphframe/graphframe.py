@@ -25,6 +25,7 @@ from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
 from .ops import aggregate, arithmetic, inclusive
+from .ops.merge_rules import check_aggregations
 from .ops import filter as filtering
 from .ops import squash as squashing
 from .ops import union
@@ -57,6 +58,11 @@ class GraphFrame(ReaderConstructors):
     inclusive_of : mapping, optional
         Exclusive metric -> inclusive partner; derived from the names
         (``X`` -> ``X (inc)``, ``X (exc)`` -> ``X``) when omitted.
+    aggregations : mapping, optional
+        Column -> how its values combine when rows merge: ``"sum"``,
+        ``"min"``, ``"max"``, ``"mean"`` or ``"first"``. Unlisted columns:
+        ``"sum"`` for declared metrics, ``"first"`` otherwise (see
+        ``docs/operations.md``, "Metric semantics").
 
     Examples
     --------
@@ -84,6 +90,7 @@ class GraphFrame(ReaderConstructors):
         default_metric: Optional[str] = "time",
         metadata: Optional[Mapping[str, Any]] = None,
         inclusive_of: Optional[Mapping[str, str]] = None,
+        aggregations: Optional[Mapping[str, str]] = None,
     ) -> None:
         if graph is None:
             raise ValueError("GraphFrame needs a graph")
@@ -101,6 +108,13 @@ class GraphFrame(ReaderConstructors):
         pairs = default_pairs(self.exc_metrics, self.inc_metrics)
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
+        self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
+
+    @property
+    def aggregations(self) -> Dict[str, str]:
+        """Declared column -> aggregation (``"sum"``, ``"min"``, ``"max"``, ``"mean"``,
+        ``"first"``) used when rows merge; a new dict on every access."""
+        return dict(self._aggregations)
 
     # ------------------------------------------------------- construction
     @classmethod
@@ -149,21 +163,24 @@ class GraphFrame(ReaderConstructors):
         """A new GraphFrame sharing the (immutable) graph; dataframe copied."""
         return GraphFrame(self.graph, private_copy(self.dataframe), self.exc_metrics,
                           self.inc_metrics, self.default_metric,
-                          _copy.copy(self.metadata), self.inclusive_of)
+                          _copy.copy(self.metadata), self.inclusive_of, self._aggregations)
 
     def deepcopy(self) -> "GraphFrame":
         """Like :meth:`copy` with a deep copy of the dataframe and metadata."""
         return GraphFrame(self.graph.copy(), self.dataframe.copy(deep=True),
                           list(self.exc_metrics), list(self.inc_metrics),
                           self.default_metric, _copy.deepcopy(self.metadata),
-                          dict(self.inclusive_of))
+                          dict(self.inclusive_of), self._aggregations)
 
     def _replace(self, **changes: Any) -> "GraphFrame":
         fields = dict(graph=self.graph, dataframe=self.dataframe,
                       exc_metrics=self.exc_metrics, inc_metrics=self.inc_metrics,
                       default_metric=self.default_metric, metadata=self.metadata,
-                      inclusive_of=self.inclusive_of)
+                      inclusive_of=self.inclusive_of, aggregations=self._aggregations)
         fields.update(changes)
+        columns = fields["dataframe"].columns  # columns an operation dropped lose their entry
+        fields["aggregations"] = {c: k for c, k in (fields["aggregations"] or {}).items()
+                                  if c in columns}
         return GraphFrame(**fields)
 
     # ------------------------------------------------------------ metrics

@@ -302,3 +302,18 @@ def test_operands_that_are_not_graphframes():
     with pytest.raises(TypeError):
         gf += 5
     assert gf is keep
+
+
+def test_metric_on_one_side_only_with_identical_rows():
+    # both operands have exactly the same rows: the aligned fast path must not write
+    # into (read-only or shared) column data of an operand
+    a = gf_from_edges(["main", "f"], [-1, 0], [1.0, 2.0], ranks=2)
+    df = a.dataframe.copy()
+    df["bytes"] = [1.0, 2.0, 3.0, 4.0]
+    b = a._replace(dataframe=df, exc_metrics=["time", "bytes"])
+    before = b.dataframe.copy()
+    out = a.sub(b, fill_value=0)
+    assert out.dataframe["bytes"].tolist() == [-1.0, -2.0, -3.0, -4.0]
+    assert out.dataframe["time"].tolist() == [0.0] * 4
+    assert b.sub(a, fill_value=0).dataframe["bytes"].tolist() == [1.0, 2.0, 3.0, 4.0]
+    pd.testing.assert_frame_equal(b.dataframe, before)

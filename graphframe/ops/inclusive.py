@@ -28,6 +28,7 @@ from .. import structure as st
 from ..build import private_copy
 from ..errors import MetricError, OperationError
 from ..metrics import exclusive_name, inclusive_name
+from .merge_rules import summed
 from .rowmatrix import RowLayout
 from .shared_sums import shared_sums
 
@@ -38,7 +39,7 @@ def update_inclusive_columns(gf: Any) -> Any:
         return gf._replace(dataframe=private_copy(gf.dataframe))
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
-               if m in df.columns and pd.api.types.is_numeric_dtype(df[m])]
+               if m in df.columns and pd.api.types.is_numeric_dtype(df[m]) and summed(gf, m)]
     targets: Dict[Any, Any] = {m: gf.inclusive_of.get(m, inclusive_name(m)) for m in numeric}
     sums = subgraph_sums(gf.graph, df, list(targets))
     out = private_copy(df)
@@ -88,7 +89,8 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
     pairs = dict(gf.inclusive_of)
     owner = st.segment_owner(gf.graph.child_ptr)
     for inc in wanted:
-        if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]):
+        if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]) \
+                or not summed(gf, inc):
             continue
         exc = exclusive_name(inc)
         if exc in exc_metrics:

@@ -15,6 +15,7 @@ from ..build import frame_from_columns, level_ids, private_copy
 from ..errors import GraphMismatchError, OperationError
 from ..graph import Graph
 from .align import align_frames, attribute_values, metric_values, new_node_ids
+from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows, stack_disjoint
 
 INT = np.int64
@@ -43,7 +44,8 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
                 right._replace(dataframe=private_copy(right.dataframe)))
     graph, map_l, map_r = union_graphs(left.graph, right.graph)
     metrics_l = left.exc_metrics + left.inc_metrics
-    df_r = remap_rows(right.dataframe, map_r, right.exc_metrics + right.inc_metrics)
+    rules_l = merge_rules(left)
+    df_r = remap_rows(right.dataframe, map_r, merge_rules(right))
     side = np.zeros(graph.num_nodes, dtype=np.int8)
     side[new_node_ids(left.dataframe, map_l)] |= 1
     right_nodes = new_node_ids(right.dataframe, map_r)
@@ -51,16 +53,17 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
     present = side[side > 0]
     extra = right.dataframe[side[right_nodes] == 2] if (present == 2).any() else None
     if not (present != 3).any():
-        df_l = remap_rows(left.dataframe, map_l, metrics_l)
+        df_l = remap_rows(left.dataframe, map_l, rules_l)
     elif extra is None:  # left-only nodes, no right-only ones: no rows to add
-        df_l = _append_right_only(remap_rows(left.dataframe, map_l, metrics_l), df_r, side,
+        df_l = _append_right_only(remap_rows(left.dataframe, map_l, rules_l), df_r, side,
                                   metrics_l)
     else:
         df_l = _with_right_only_rows(left.dataframe, map_l, extra, map_r, side, metrics_l)
         if df_l is None:  # the left has nodes with equal call paths: merge their rows first
-            df_l = remap_rows(left.dataframe, map_l, metrics_l)
+            df_l = remap_rows(left.dataframe, map_l, rules_l)
             df_l = _append_right_only(df_l, df_r, side, metrics_l)
-    return (left._replace(graph=graph, dataframe=df_l),
+    return (left._replace(graph=graph, dataframe=df_l,
+                          aggregations=combined_aggregations(left, right)),
             right._replace(graph=graph, dataframe=df_r))
 
 
