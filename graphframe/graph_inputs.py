@@ -60,29 +60,34 @@ def union_inputs(a: Any, b: Any) -> UnionInputs:
         merged_parent = np.where(parent[rep] >= 0, path[np.maximum(parent[rep], 0)], -1)
         return UnionInputs(attrs.iloc[rep], merged_parent, (path[src], path[dst]), ordered,
                            rep if ordered else None, codes[rep], path, k)
-    return _general_union(attrs, codes, parent, depth, siblings, src, dst, ordered,
-                          np.concatenate([a.root_ids, b.root_ids + na]))
+    return _general_union(attrs, codes, parent, depth, src, dst, ordered, a.root_ids,
+                          b.root_ids + na)
 
 
-def _general_union(attrs, codes, parent, depth, siblings, src, dst, ordered, roots):
-    """Union classes of graphs with shared nodes or cycles (see :func:`union_inputs`)."""
+def _general_union(attrs, codes, parent, depth, src, dst, ordered, roots_a, roots_b):
+    """Union classes of graphs with shared nodes or cycles (see :func:`union_inputs`).
+
+    The roots of each graph hang below a virtual node (one per graph, both in
+    one class), so roots with equal frames merge like any other children,
+    including a root that also has a parent (a recursion back to it).
+    """
     n = len(parent)
-    edge_rank = edge_occurrence(src, dst, codes)
-    first_edge = parent[dst] == src
+    roots = np.concatenate([roots_a, roots_b])
+    all_src = np.concatenate([src, np.repeat([n, n + 1], [len(roots_a), len(roots_b)])])
+    all_dst = np.concatenate([dst, roots])
+    all_codes = np.append(codes, [0, 0])
+    edge_rank = edge_occurrence(all_src, all_dst, all_codes)
     rank = np.zeros(n, dtype=INT)
-    rank[dst[first_edge]] = edge_rank[first_edge]
-    is_root = parent < 0
-    root_nodes = np.flatnonzero(is_root)
-    rank[root_nodes] = edge_occurrence(siblings[root_nodes] + 2, root_nodes, codes)
+    first_edge = np.r_[parent[dst] == src, parent[roots] < 0]
+    rank[all_dst[first_edge]] = edge_rank[first_edge]
     seed, k = intern_paths(parent, codes, depth, rank=rank)
-    label = representatives(seed, k)[seed]
-    label = merge_equal_children(label, src, dst, codes, edge_rank)
+    label = np.append(representatives(seed, k)[seed], [n, n])
+    label = merge_equal_children(label, all_src, all_dst, all_codes, edge_rank)[:n]
     rep, path = np.unique(label, return_inverse=True)
     path = path.reshape(-1).astype(INT)
     k = len(rep)
     csrc, cdst = path[src], path[dst]
-    root_cls = np.unique(path[roots])
-    first = st.bfs_parents(k, csrc, cdst, root_cls).clip(min=-1)
+    first = st.bfs_parents(k, csrc, cdst, np.unique(path[roots])).clip(min=-1)
     return UnionInputs(attrs.iloc[rep], first, (csrc, cdst), ordered,
                        rep if ordered else None, codes[rep], path, k)
 

@@ -286,3 +286,37 @@ def test_shared_node_inclusive_sums_match_brute_force(gf):
     # subgraph_sum is the same computation on any column
     assert gf.subgraph_sum(["time"], ["t"]).dataframe["t"].tolist() == pytest.approx(
         got, nan_ok=True)
+
+
+def edge_names(g):
+    """Edges of a graph as (parent frame name, child frame name) pairs."""
+    names = g.attrs["name"].tolist()
+    owner = np.repeat(np.arange(g.num_nodes), np.diff(g.child_ptr))
+    return {(names[p], names[c]) for p, c in zip(owner.tolist(), g.child_idx.tolist())}
+
+
+@SETTINGS
+@given(shared_graphs(max_nodes=12, max_extra=6), shared_graphs(max_nodes=12, max_extra=6))
+def test_dag_union_merges_equal_children_over_every_edge(a, b):
+    if not same_levels(a, b):
+        return
+    u, ma, mb = a.graph.union(b.graph, return_mappings=True)
+    again = a.graph.union(b.graph, return_mappings=True)
+    assert u == again[0] and np.array_equal(ma, again[1]) and np.array_equal(mb, again[2])
+    names = u.attrs["name"].tolist()
+    # names are unique inside each operand, so no union node may have two children
+    # (or two roots) with the same frame
+    for v in range(u.num_nodes):
+        kids = [names[c] for c in u.children_of(v).tolist()]
+        assert len(kids) == len(set(kids))
+    roots = [names[r] for r in u.root_ids.tolist()]
+    assert len(roots) == len(set(roots))
+    # every edge of an operand is an edge of the union, and nothing else is
+    owner = np.repeat(np.arange(u.num_nodes), np.diff(u.child_ptr))
+    union_edges = set(zip(owner.tolist(), u.child_idx.tolist()))
+    mapped = set()
+    for g, m in ((a.graph, ma), (b.graph, mb)):
+        own = np.repeat(np.arange(g.num_nodes), np.diff(g.child_ptr))
+        mapped |= set(zip(m[own].tolist(), m[g.child_idx].tolist()))
+    assert mapped == union_edges
+    assert edge_names(u) == edge_names(a.graph) | edge_names(b.graph)

@@ -104,6 +104,14 @@ def merge_equal_children(label: np.ndarray, src: np.ndarray, dst: np.ndarray,
     numpy.ndarray
         The refined labels (again the smallest node index of each class).
 
+    Notes
+    -----
+    Classes are a union-find forest over node indices (``up``), resolved only
+    for the nodes a round looks at; the members of each class that grew are
+    gathered from the initial classes (one sort) and the merged ones, so a
+    round costs what its edges and merged classes cost, not a pass over all
+    nodes: a merge cascading down a deep subtree stays linear in its size.
+
     Examples
     --------
     Two copies of ``p -> u`` whose ``u`` start in different classes merge:
@@ -114,34 +122,88 @@ def merge_equal_children(label: np.ndarray, src: np.ndarray, dst: np.ndarray,
     [0, 1, 0, 3, 3]
     """
     n = len(label)
-    label = np.asarray(label, dtype=INT).copy()
+    up = np.asarray(label, dtype=INT).copy()
     src = np.asarray(src, dtype=INT)
     dst = np.asarray(dst, dtype=INT)
     code_dst = np.asarray(codes, dtype=INT)[dst]
     rank = np.asarray(rank, dtype=INT)
-    by_src = np.argsort(src, kind="stable")
-    ptr = np.zeros(n + 1, dtype=INT)
-    np.cumsum(np.bincount(src, minlength=n), out=ptr[1:])
+    out_edges = _Csr(src, n)
+    members = _Members(up, n)
     active = np.arange(len(src), dtype=INT)
     while len(active):
-        cls = label[src[active]]
+        cls = _find(up, src[active])
         order = np.lexsort((rank[active], code_dst[active], cls))
         e = active[order]
         k_cls, k_code, k_rank = cls[order], code_dst[e], rank[e]
         new = np.ones(len(e), dtype=bool)
         new[1:] = ((k_cls[1:] != k_cls[:-1]) | (k_code[1:] != k_code[:-1])
                    | (k_rank[1:] != k_rank[:-1]))
-        child = label[dst[e]]
+        child = _find(up, dst[e])
         first = child[np.maximum.accumulate(np.where(new, np.arange(len(e)), 0))]
         join = child != first
         if not join.any():
             break
-        root = union_pairs(child[join], first[join], n)
-        grown = np.zeros(n, dtype=bool)
-        grown[root[child[join]]] = True
-        label = root[label]
-        touched = np.flatnonzero(grown[label])
-        counts = ptr[touched + 1] - ptr[touched]
-        starts = np.repeat(ptr[touched] - np.cumsum(counts) + counts, counts)
-        active = by_src[starts + np.arange(int(counts.sum()), dtype=INT)]
-    return label
+        touched = members.join(up, child[join], first[join])
+        active = out_edges.of(touched)
+    return _find(up, np.arange(n, dtype=INT))
+
+
+def _find(up: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """Class root of each of ``nodes``; compresses their paths."""
+    root = up[nodes]
+    while True:
+        above = up[root]
+        if np.array_equal(above, root):
+            break
+        root = above
+    up[nodes] = root
+    return root
+
+
+class _Csr:
+    """Edges grouped by source node."""
+
+    def __init__(self, src: np.ndarray, n: int) -> None:
+        self.order = np.argsort(src, kind="stable")
+        self.ptr = np.zeros(n + 1, dtype=INT)
+        np.cumsum(np.bincount(src, minlength=n), out=self.ptr[1:])
+
+    def of(self, nodes: np.ndarray) -> np.ndarray:
+        """Indices of the edges leaving ``nodes``."""
+        counts = self.ptr[nodes + 1] - self.ptr[nodes]
+        starts = np.repeat(self.ptr[nodes] - np.cumsum(counts) + counts, counts)
+        return self.order[starts + np.arange(int(counts.sum()), dtype=INT)]
+
+
+class _Members:
+    """Members of every class: the initial classes by one sort, merged ones stored."""
+
+    def __init__(self, label: np.ndarray, n: int) -> None:
+        self.seed = _Csr(label, n)
+        self.merged: dict = {}
+
+    def of(self, root: int) -> np.ndarray:
+        found = self.merged.get(root)
+        if found is not None:
+            return found
+        return self.seed.order[self.seed.ptr[root]:self.seed.ptr[root + 1]]
+
+    def join(self, up: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Join the classes (roots) ``a[i]`` and ``b[i]``; return every member of the
+        classes that grew."""
+        labs, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
+        inverse = inverse.reshape(-1)
+        local = union_pairs(inverse[:len(a)], inverse[len(a):], len(labs))
+        new_root = labs[local]
+        moved = new_root != labs
+        up[labs[moved]] = new_root[moved]
+        involved = moved | np.isin(labs, new_root[moved])
+        groups: dict = {}
+        for lab, root in zip(labs[involved].tolist(), new_root[involved].tolist()):
+            groups.setdefault(root, []).append(self.merged.pop(lab, None)
+                                               if lab in self.merged else self.of(lab))
+        grown = []
+        for root, parts in groups.items():
+            self.merged[root] = np.concatenate(parts)
+            grown.append(self.merged[root])
+        return np.concatenate(grown)
