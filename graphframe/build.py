@@ -54,6 +54,7 @@ def parts_from_raw(raw: RawProfile, private: bool = False) -> Dict[str, Any]:
         default_metric=raw.default_metric,
         metadata=dict(raw.metadata),
         inclusive_of=dict(raw.inclusive_of),
+        aggregations=dict(raw.aggregations),
     )
 
 

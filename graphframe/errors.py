@@ -31,6 +31,12 @@ class GraphMismatchError(GraphframeError, ValueError):
     """A dataframe does not agree with its graph (unknown node ids, missing level)."""
 
 
+class OperationError(GraphframeError, ValueError):
+    """An operation cannot run with the arguments given: an operand that is not a
+    GraphFrame, an unknown aggregation, a column that cannot be summed, a
+    tree-only operation on a call graph."""
+
+
 __all__ = [
     "ArgumentError",
     "EmptyFilter",
@@ -39,6 +45,7 @@ __all__ = [
     "InvalidFilter",
     "MetricError",
     "MultiplePathError",
+    "OperationError",
     "ProfileError",
     "ReadError",
     "UnknownFormatError",

@@ -196,7 +196,8 @@ def literal_json(literal: Any) -> str:
 # ------------------------------------------------------------------ to_dict
 def to_dict(gf: Any) -> Dict[str, Any]:
     """Hatchet's ``to_dict`` layout plus ``default_metric``, ``metadata``,
-    ``column_order`` and the ``"graphframe"`` key (see the module docs).
+    ``column_order`` and the ``"graphframe"`` key (see the module docs);
+    ``aggregations`` too when the GraphFrame declares any.
 
     One ``{id: {"data": frame, "children": [ids]}}`` table per root (a node
     reachable from two roots is listed under both), the index level names,
@@ -244,7 +245,7 @@ def to_dict(gf: Any) -> Dict[str, Any]:
                              "codec": codec})
         column_values.append(plain)
     records = [dict(zip(level_keys + keys, row)) for row in zip(*index_values, *column_values)]
-    return {
+    out = {
         "graph": tables,
         "dataframe_indices": level_keys,
         "dataframe": records,
@@ -266,8 +267,12 @@ def to_dict(gf: Any) -> Dict[str, Any]:
             "columns": column_specs,
             "columns_dtype": "object" if df.columns.dtype == object else str(df.columns.dtype),
             "frames": _frame_specs(graph),
+            "aggregations": to_tagged(dict(gf.aggregations), "aggregations"),
         },
     }
+    if gf.aggregations:  # only when declared: Hatchet's layout otherwise
+        out["aggregations"] = {str(c): k for c, k in gf.aggregations.items()}
+    return out
 
 
 def _frame_specs(graph: Any) -> List[Dict[str, Any]]:

@@ -25,6 +25,7 @@ from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
 from .ops import aggregate, arithmetic, inclusive
+from .ops.merge_rules import check_aggregations
 from .ops import filter as filtering
 from .ops import squash as squashing
 from .ops import union
@@ -57,6 +58,11 @@ class GraphFrame(ReaderConstructors):
     inclusive_of : mapping, optional
         Exclusive metric -> inclusive partner; derived from the names
         (``X`` -> ``X (inc)``, ``X (exc)`` -> ``X``) when omitted.
+    aggregations : mapping, optional
+        Column -> how its values combine when rows merge: ``"sum"``,
+        ``"min"``, ``"max"``, ``"mean"`` or ``"first"``. Unlisted columns:
+        ``"sum"`` for declared metrics, ``"first"`` otherwise (see
+        ``docs/operations.md``, "Metric semantics").
 
     Examples
     --------
@@ -84,6 +90,7 @@ class GraphFrame(ReaderConstructors):
         default_metric: Optional[str] = "time",
         metadata: Optional[Mapping[str, Any]] = None,
         inclusive_of: Optional[Mapping[str, str]] = None,
+        aggregations: Optional[Mapping[str, str]] = None,
     ) -> None:
         if graph is None:
             raise ValueError("GraphFrame needs a graph")
@@ -101,6 +108,13 @@ class GraphFrame(ReaderConstructors):
         pairs = default_pairs(self.exc_metrics, self.inc_metrics)
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
+        self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
+
+    @property
+    def aggregations(self) -> Dict[str, str]:
+        """Declared column -> aggregation (``"sum"``, ``"min"``, ``"max"``, ``"mean"``,
+        ``"first"``) used when rows merge; a new dict on every access."""
+        return dict(self._aggregations)
 
     # ------------------------------------------------------- construction
     @classmethod
@@ -232,7 +246,7 @@ class GraphFrame(ReaderConstructors):
         """
         return GraphFrame(self.graph, private_copy(self.dataframe), self.exc_metrics,
                           self.inc_metrics, self.default_metric,
-                          _copy.copy(self.metadata), self.inclusive_of)
+                          _copy.copy(self.metadata), self.inclusive_of, self._aggregations)
 
     def deepcopy(self) -> "GraphFrame":
         """Like :meth:`copy` with a deep copy of the dataframe and metadata.
@@ -249,14 +263,17 @@ class GraphFrame(ReaderConstructors):
         return GraphFrame(self.graph.copy(), self.dataframe.copy(deep=True),
                           list(self.exc_metrics), list(self.inc_metrics),
                           self.default_metric, _copy.deepcopy(self.metadata),
-                          dict(self.inclusive_of))
+                          dict(self.inclusive_of), self._aggregations)
 
     def _replace(self, **changes: Any) -> "GraphFrame":
         fields = dict(graph=self.graph, dataframe=self.dataframe,
                       exc_metrics=self.exc_metrics, inc_metrics=self.inc_metrics,
                       default_metric=self.default_metric, metadata=self.metadata,
-                      inclusive_of=self.inclusive_of)
+                      inclusive_of=self.inclusive_of, aggregations=self._aggregations)
         fields.update(changes)
+        columns = fields["dataframe"].columns  # columns an operation dropped lose their entry
+        fields["aggregations"] = {c: k for c, k in (fields["aggregations"] or {}).items()
+                                  if c in columns}
         return GraphFrame(**fields)
 
     # ------------------------------------------------------------ metrics
@@ -273,10 +290,24 @@ class GraphFrame(ReaderConstructors):
     def update_inclusive_columns(self) -> "GraphFrame":
         """A new GraphFrame whose inclusive columns are recomputed from the exclusive ones.
 
-        Each exclusive metric ``X`` gets its partner (``inclusive_of``; by
-        default ``X (inc)``, or ``Y`` for ``Y (exc)``). Trees and forests are
-        summed level by level over a (node x rank/thread) matrix; graphs with
+        Every exclusive metric that is summed when rows merge (see
+        :attr:`aggregations`) gets its inclusive partner (``inclusive_of``; by
+        default ``X (inc)``, or ``Y`` for ``Y (exc)``), per (node, rank,
+        thread) row. Trees and forests are summed level by level; graphs with
         shared nodes count every distinct descendant once (Hatchet's rule).
+        NaN and missing rows mean "no value".
+
+        Returns
+        -------
+        GraphFrame
+            A new GraphFrame; ``inc_metrics`` gains any new partner.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> df = gf.dataframe.assign(time=[1.0, 2.0, 3.0, 4.0])
+        >>> gf._replace(dataframe=df).update_inclusive_columns().dataframe["time (inc)"].tolist()
+        [10.0, 2.0, 7.0, 4.0]
         """
         return inclusive.update_inclusive_columns(self)
 
@@ -284,8 +315,29 @@ class GraphFrame(ReaderConstructors):
                                    ) -> "GraphFrame":
         """A new GraphFrame with exclusive columns derived from inclusive ones.
 
-        ``exc = inc - sum(inc of direct children)`` per row; ``X (inc)`` gives
-        ``X``, any other inclusive ``Y`` gives ``Y (exc)``.
+        ``exc = inc - sum(inc of direct children)`` per row (a child without
+        a value counts as 0). ``X (inc)`` gives ``X`` (unless ``X`` already
+        is an exclusive metric); any other inclusive ``Y`` gives ``Y (exc)``.
+        Inclusive metrics that are not summed (see :attr:`aggregations`) are
+        skipped.
+
+        Parameters
+        ----------
+        inc_metrics : list of str, optional
+            The inclusive metrics to derive from (default: all of them).
+
+        Returns
+        -------
+        GraphFrame
+            A new GraphFrame; ``exc_metrics`` gains the new columns.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> cycles = gf.dataframe.rename(columns={"time (inc)": "cycles"})[["name", "cycles"]]
+        >>> inc_only = GraphFrame(gf.graph, cycles, [], ["cycles"])
+        >>> inc_only.generate_exclusive_columns().dataframe["cycles (exc)"].tolist()
+        [1.0, 1.0, 1.0, 1.0]
         """
         return inclusive.generate_exclusive_columns(self, inc_metrics)
 
@@ -293,14 +345,66 @@ class GraphFrame(ReaderConstructors):
                     function: Any = None) -> "GraphFrame":
         """A new GraphFrame with ``out_columns`` = sums of ``columns`` over each subtree.
 
-        Trees and forests only (see :meth:`subgraph_sum` for call graphs).
-        ``out_columns`` defaults to ``columns`` (overwritten in the copy).
+        Trees and forests only; see :meth:`subgraph_sum` for call graphs.
+
+        Parameters
+        ----------
+        columns : list of str
+            Numeric columns to sum.
+        out_columns : list of str, optional
+            Where to write the sums (default: overwrite ``columns`` in the copy).
+        function : None, np.sum or "sum"
+            Only summation is supported (Hatchet's default).
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        MetricError
+            A column does not exist.
+        OperationError
+            A column is not numeric, another function is asked for, or the
+            graph has shared nodes.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.subtree_sum(["time"], ["total"]).dataframe["total"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
         """
         return inclusive.sum_columns(self, columns, out_columns, function, require_forest=True)
 
     def subgraph_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
                      function: Any = None) -> "GraphFrame":
-        """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once."""
+        """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once.
+
+        Parameters
+        ----------
+        columns : list of str
+            Numeric columns to sum.
+        out_columns : list of str, optional
+            Where to write the sums (default: overwrite ``columns`` in the copy).
+        function : None, np.sum or "sum"
+            Only summation is supported.
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        A diamond ``a -> {b, c} -> d``: ``d`` counts once for ``a``.
+
+        >>> from graphframe import Graph
+        >>> g, _ = Graph.build(pd.DataFrame({"name": list("abcd")}), [-1, 0, 0, 1], ([2], [3]))
+        >>> df = pd.DataFrame({"time": 1.0, "name": g.attrs["name"].to_numpy()},
+        ...                   index=pd.Index(range(4), name="node"))
+        >>> out = GraphFrame(g, df, ["time"], []).subgraph_sum(["time"], ["total"])
+        >>> dict(zip(out.dataframe["name"], out.dataframe["total"]))
+        {'a': 4.0, 'b': 2.0, 'd': 1.0, 'c': 2.0}
+        """
         return inclusive.sum_columns(self, columns, out_columns, function)
 
     # --------------------------------------------------------- operations
@@ -309,13 +413,36 @@ class GraphFrame(ReaderConstructors):
                multi_index_mode: str = "off") -> "GraphFrame":
         """A new GraphFrame with the rows ``filter_obj`` selects.
 
-        ``filter_obj`` is a boolean mask over the rows (fast), a callable on a
-        row (``row["node"]`` is a Node), or a query: an object-dialect list, a
-        string-dialect query or a query object, which keeps every row of the
-        nodes on a matching path (see :meth:`query`; ``multi_index_mode`` as
-        there). Squashed by default.
-        Raises :class:`EmptyFilter` when nothing is left and
-        :class:`InvalidFilter` for anything else.
+        Parameters
+        ----------
+        filter_obj : boolean mask, callable or query
+            A boolean mask over the rows (a Series aligned with the dataframe,
+            an array or a list; the fast form), a callable called once per
+            row as in Hatchet (the row holds the index levels and columns,
+            ``row["node"]`` is a Node), or a query (object dialect list,
+            string dialect, or a query object; every row of the nodes on a
+            matching path is kept; see :meth:`query`).
+        squash : bool
+            Squash the result (drop nodes without rows), as Hatchet does.
+        update_inc_cols : bool
+            Recompute inclusive columns when squashing.
+        num_procs, rec_limit
+            Accepted for Hatchet compatibility and ignored: nothing runs in
+            other processes and the recursion limit is never changed.
+        multi_index_mode : str
+            How queries treat several rows per node (see ``docs/query.md``).
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        EmptyFilter
+            No row is left.
+        InvalidFilter
+            ``filter_obj`` is not a filter, or the callable failed on a row
+            (the row is named, the callable's exception chained).
 
         Examples
         --------
@@ -327,6 +454,8 @@ class GraphFrame(ReaderConstructors):
         └─ 1.000 f
         >>> kept.dataframe.loc[0, "time (inc)"]
         np.float64(3.0)
+        >>> gf.filter(lambda row: row["node"].frame["name"] in "abc").dataframe["name"].tolist()
+        ['a', 'b', 'c']
         """
         return filtering.filter_rows(self, filter_obj, squash, update_inc_cols, num_procs,
                                      rec_limit, multi_index_mode)
@@ -335,22 +464,127 @@ class GraphFrame(ReaderConstructors):
         """A new GraphFrame whose graph holds exactly the nodes that have rows.
 
         Kept nodes are rewired to their nearest kept ancestors, siblings with
-        equal frames merge (metrics summed), ids are renumbered in pre-order
-        and inclusive columns recomputed (unless ``update_inc_cols=False``).
+        equal frames merge (their rows combined by each column's aggregation:
+        metrics summed and attributes first by default), ids are renumbered
+        in pre-order without gaps.
+
+        Parameters
+        ----------
+        update_inc_cols : bool
+            Recompute inclusive columns afterwards.
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("a", ("b", "x", "y"), ("c", "x")))
+        >>> part = gf.filter(gf.dataframe["name"].isin(["a", "x", "y"]), squash=False)
+        >>> out = part.squash()
+        >>> print(out.tree(metric_column=["time", "time (inc)"], render_header=False), end="")
+        1.000 4.000 a
+        ├─ 2.000 2.000 x
+        └─ 1.000 1.000 y
         """
         return squashing.squash(self, update_inc_cols)
 
     def unify(self, other: "GraphFrame") -> "tuple[GraphFrame, GraphFrame]":
         """Both GraphFrames re-keyed onto the union of their graphs (new objects).
 
-        Returns ``(self', other')``; neither input changes (Hatchet mutates
-        both). ``self'`` gets Hatchet's extra rows for nodes only in ``other``
-        and a ``_missing_node`` column when the node sets differ.
+        Nodes are matched by call path; in graphs with shared nodes, children
+        with equal frames are matched through every parent. Neither input
+        changes (Hatchet mutates both). As in Hatchet, the left result gets
+        one row per row of ``other`` whose node has no row on the left
+        (metrics NaN, attributes copied) and a ``_missing_node`` column (0
+        both, 1 left only, 2 right only) when the node sets differ.
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+
+        Returns
+        -------
+        (GraphFrame, GraphFrame)
+            ``self`` and ``other`` on the union graph (one shared Graph).
+
+        Raises
+        ------
+        GraphMismatchError
+            The index levels differ.
+        OperationError
+            ``other`` is not a GraphFrame.
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> ua, ub = a.unify(b)
+        >>> ua.dataframe[["name", "time", "_missing_node"]]
+               name  time  _missing_node
+        node
+        0      main   1.0              0
+        1        io   NaN              2
+        2     solve   1.0              1
+        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph
+        ([0, 1], True)
         """
         return union.unify(self, other)
 
     def add(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self + other`` on the unified graph (see ``graphframe.ops.arithmetic``).
+        """``self + other`` on the unified graph, row by row (see ``docs/operations.md``).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side. Default (Hatchet's values):
+            a left-only row keeps its value, a right-only row is NaN. With a
+            ``fill_value`` (e.g. 0) added and removed nodes get real values
+            and inclusive columns are recomputed.
+
+        Returns
+        -------
+        GraphFrame
+            With ``_missing_node`` (0 both, 1 left only, 2 right only).
+
+        Raises
+        ------
+        GraphMismatchError
+            The index levels differ.
+        OperationError
+            ``other`` is not a GraphFrame (``gf + 5`` raises TypeError).
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> (a + b).dataframe[["name", "time", "_missing_node"]]
+               name  time  _missing_node
+        node
+        0      main   2.0              0
+        1        io   NaN              2
+        2     solve   1.0              1
+        >>> a.add(b, fill_value=0).dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 1.0]
+        """
+        return arithmetic.arithmetic(self, other, "add", fill_value)
+
+    def sub(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self - other`` on the unified graph; ``fill_value=0`` gives real deltas.
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
 
         Examples
         --------
@@ -364,31 +598,65 @@ class GraphFrame(ReaderConstructors):
         1        io   1.0         1.0              1
         2     solve  -1.0        -1.0              2
         """
-        return arithmetic.arithmetic(self, other, "add", fill_value)
-
-    def sub(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self - other``; ``fill_value=0`` gives real deltas for added/removed nodes."""
         return arithmetic.arithmetic(self, other, "sub", fill_value)
 
     def mul(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self * other`` on the unified graph."""
+        """``self * other`` on the unified graph (inclusive columns multiplied row by row).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> double = a._replace(dataframe=a.dataframe.assign(time=2.0))
+        >>> a.mul(double).dataframe["time"].tolist()
+        [2.0, 2.0]
+        """
         return arithmetic.arithmetic(self, other, "mul", fill_value)
 
     def div(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self / other`` on the unified graph."""
+        """``self / other`` on the unified graph (inclusive columns divided row by row).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> double = a._replace(dataframe=a.dataframe.assign(time=2.0))
+        >>> (a / double).dataframe["time"].tolist()
+        [0.5, 0.5]
+        """
         return arithmetic.arithmetic(self, other, "div", fill_value)
 
     def __add__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.add(other)
+        return self.add(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __sub__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.sub(other)
+        return self.sub(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __mul__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.mul(other)
+        return self.mul(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __truediv__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.div(other)
+        return self.div(other) if isinstance(other, GraphFrame) else NotImplemented
 
     # in-place forms rebind the name to a new object; the old one is unchanged
     __iadd__ = __add__
@@ -397,11 +665,82 @@ class GraphFrame(ReaderConstructors):
     __itruediv__ = __truediv__
 
     def drop_index_levels(self, function: Any = np.mean) -> "GraphFrame":
-        """A new GraphFrame indexed by ``node`` only; metrics aggregated with ``function``."""
+        """A new GraphFrame indexed by ``node`` only.
+
+        Declared metrics are aggregated over each node's rows with
+        ``function``; every other column keeps its first value.
+
+        Parameters
+        ----------
+        function : callable or str
+            Anything pandas' ``agg`` accepts: ``np.mean`` (default),
+            ``np.max``, ``"sum"``...
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        OperationError
+            pandas cannot aggregate with ``function``.
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> df = pd.concat([a.dataframe.assign(rank=r, time=1.0 + r) for r in range(4)])
+        >>> ranks = a._replace(dataframe=df.set_index("rank", append=True).sort_index())
+        >>> ranks.drop_index_levels().dataframe["time"].tolist()
+        [2.5, 2.5]
+        >>> ranks.drop_index_levels(np.max).dataframe["time"].tolist()
+        [4.0, 4.0]
+        """
         return aggregate.drop_index_levels(self, function)
 
     def groupby_aggregate(self, groupby_function: Any, agg_function: Any) -> "GraphFrame":
-        """A new GraphFrame whose nodes are groups of rows (e.g. by ``module``)."""
+        """A new GraphFrame whose nodes are groups of rows ("super nodes").
+
+        Rows are grouped per key and per (rank, thread), so the index levels
+        survive; a super node's frame is ``{"name": key, "type": <by>}``;
+        an edge joins two groups when any old edge does; missing keys form
+        the group ``"<missing>"``.
+
+        Parameters
+        ----------
+        groupby_function : str, list of str or callable
+            A column, several columns (keys are tuples) or, as in pandas, a
+            callable applied to every index label (the row's Node, or the
+            tuple ``(Node, rank, ...)``).
+        agg_function : str, callable or dict
+            How declared metrics are aggregated (pandas' ``agg``); a dict
+            maps columns to functions. Other columns are dropped, except
+            the new ``name``.
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        MetricError
+            A column to group by or to aggregate does not exist.
+        OperationError
+            pandas cannot aggregate with ``agg_function``.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "dot"), "io"))
+        >>> df = gf.dataframe.assign(module=["app", "libc", "blas", "blas"])
+        >>> out = gf._replace(dataframe=df).groupby_aggregate("module", "sum")
+        >>> out.dataframe[["name", "time"]]
+              name  time
+        node
+        0      app   1.0
+        1     blas   2.0
+        2     libc   1.0
+        >>> [c.frame["name"] for c in out.graph.roots[0].children]
+        ['blas', 'libc']
+        """
         return aggregate.groupby_aggregate(self, groupby_function, agg_function)
 
     # ---- query language methods (issue 7) ----

@@ -66,7 +66,8 @@ def parts_from_doc(doc: Any, source: Any = None) -> Optional[Dict[str, Any]]:
             inc_metrics=list(from_tagged(ext["inc_metrics"])),
             default_metric=from_tagged(ext["default_metric"]),
             metadata=dict(from_tagged(ext["metadata"])),
-            inclusive_of=dict(from_tagged(ext["inclusive_of"])))
+            inclusive_of=dict(from_tagged(ext["inclusive_of"])),
+            aggregations=dict(from_tagged(ext.get("aggregations", {}))))
     except ReadError:
         raise
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
