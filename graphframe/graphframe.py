@@ -20,7 +20,7 @@ from readers.jsonfile import loads_json
 from readers.literal import parse_literal
 
 from . import diffing, export, persist
-from .build import level_ids, parts_from_raw, private_copy
+from .build import level_ids, node_id_range, parts_from_raw, private_copy
 from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
@@ -141,7 +141,8 @@ class GraphFrame(ReaderConstructors):
     @classmethod
     def read(cls, path: Any, format: Optional[str] = None, **options: Any) -> "GraphFrame":
         """Read any supported profile; see :func:`graphframe.read`."""
-        return cls.from_raw(readers.read(path, format=format, **options))
+        # the RawProfile is ours alone: the build may release its columns as it copies them
+        return cls(**parts_from_raw(readers.read(path, format=format, **options), consume=True))
 
 
     # ------------------------------------------------------------- copies
@@ -404,8 +405,7 @@ class GraphFrame(ReaderConstructors):
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:
     if not len(dataframe):
         return
-    values = level_ids(dataframe.index)
-    lo, hi = values.min(), values.max()
+    lo, hi = node_id_range(dataframe.index)
     if lo < 0 or hi >= graph.num_nodes:
         raise GraphMismatchError(
             f"the dataframe refers to node id {hi if hi >= graph.num_nodes else lo}, "

@@ -37,7 +37,7 @@ import pandas as pd
 from .errors import ReadError
 from .progress import Progress, ProgressArg
 from .hpctoolkit_common import (assemble, basename, is_inclusive_name,
-                                level_column, metric_display_name, row_index,
+                                level_column, metric_display_name, narrow_int, row_index,
                                 select_names)
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .hpctoolkit_summary import summary_profile
@@ -187,8 +187,8 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
     }
     frames["line"][is_func] = pd.NA
     nid = np.frombuffer(cct.nid, dtype=np.int64) if len(cct.nid) else np.zeros(0, np.int64)
-    columns = {"nid": nid, "name": names_arr, "type": tag, "file": file_arr,
-               "line": line, "module": module}
+    columns = {"nid": narrow_int(nid), "name": names_arr, "type": tag, "file": file_arr,
+               "line": narrow_int(line), "module": module}
     return {"parent": np.frombuffer(cct.parent, dtype=np.int64).copy(), "frames": frames,
             "columns": columns, "nid": nid, "is_statement": tag_code == code_of.get("S", -1)}
 

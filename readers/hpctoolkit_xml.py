@@ -137,6 +137,16 @@ class _ExperimentParser:
     # ------------------------------------------------------------- driver
     def parse(self, progress_step=None) -> CallingContextTree:
         try:
+            return self._parse(progress_step)
+        finally:
+            # the expat parser's handlers are bound methods of self: break that cycle now,
+            # so the parse state (a million-entry intern table...) is freed on return
+            # instead of at the next full garbage collection
+            self.parser = None
+            self._append = self._intern = None
+
+    def _parse(self, progress_step=None) -> CallingContextTree:
+        try:
             fh = open(self.path, "rb")
         except OSError as exc:
             raise ReadError(self.path, f"cannot open the file: {exc.strerror}") from exc
