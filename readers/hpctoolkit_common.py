@@ -69,6 +69,50 @@ def select_names(source: Any, available: Sequence[str], wanted: Optional[Iterabl
     return [a for a in available if a in chosen]
 
 
+def rank_selection(source: Any, ranks: Any, option: str = "ranks") -> Optional[List[int]]:
+    """The ``ranks`` option as a sorted list of distinct ints (None: every rank).
+
+    One int or an iterable of ints; anything else (a string, a float such as
+    ``1.5``, a bool) raises :class:`ReadError` naming the option.
+
+    Examples
+    --------
+    >>> rank_selection("db", [3, 1, 3]), rank_selection("db", 2), rank_selection("db", None)
+    ([1, 3], [2], None)
+    >>> rank_selection("db", "12")
+    Traceback (most recent call last):
+    ...
+    readers.errors.ReadError: db: ranks option: the ranks option is a string ('12'), not a list of ranks (expected an int or a list of ints, e.g. [0, 3])
+    """
+    if ranks is None:
+        return None
+    where = f"{option} option"
+    expected = "an int or a list of ints, e.g. [0, 3]"
+    if isinstance(ranks, (str, bytes)):
+        raise ReadError(source, f"the {option} option is a string ({ranks!r}), not a list of ranks",
+                        position=where, expected=expected)
+    if _is_int(ranks):
+        items = [ranks]
+    else:
+        try:
+            items = list(ranks)
+        except TypeError as exc:
+            raise ReadError(source, f"the {option} option is a {type(ranks).__name__}, not a "
+                            "list of ranks", position=where, expected=expected) from exc
+    bad = [r for r in items if not _is_int(r)]
+    if bad:
+        raise ReadError(source, f"rank {bad[0]!r} in the {option} option is not an integer",
+                        position=where, expected=expected)
+    if not items:
+        raise ReadError(source, f"the {option} option selects no rank", position=where,
+                        expected="at least one rank")
+    return sorted({int(r) for r in items})
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def basename(path: str) -> str:
     """The last component of a path (``os.path.basename`` without importing os.path rules)."""
     return path.rsplit("/", 1)[-1]
