@@ -92,7 +92,7 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     ((), ('time (inc)',), ['entry', 'function', 'loop', 'function'])
     >>> raw = read_hpctoolkit_latest(db, per_profile=True, ranks=[1], max_depth=2)
     >>> raw.index_levels, len(raw.nodes), sorted(set(raw.metrics["rank"]))
-    (('rank', 'thread'), 4, [1])
+    (('rank', 'thread'), 5, [1])
     """
     directory = Path(dirname)
     if not directory.is_dir():
