@@ -31,8 +31,8 @@ import numpy as np
 
 from .errors import ReadError
 from .progress import Progress, ProgressArg
-from .hpctoolkit_common import (assemble, level_column, rank_selection, row_index,
-                                select_names)
+from .hpctoolkit_common import (assemble, level_column, narrow_int, rank_selection,
+                                row_index, select_names)
 from .hpctoolkit_derived import derived_metrics
 from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
 from .hpctoolkit_prune import keep_mask, prune
@@ -127,8 +127,9 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     values = _values(pdb, plan, chosen, nodes, profiles, progress)
     unlisted = _unlisted_contexts(pdb, all_ids, profiles)
     frames = {"type": nodes["kind"], "name": nodes["name"]}
-    columns = {"ctx_id": nodes["ctx_id"], "name": nodes["name"], "type": nodes["type"],
-               "file": nodes["file"], "line": nodes["line"], "module": nodes["module"]}
+    columns = {"ctx_id": narrow_int(nodes["ctx_id"]), "name": nodes["name"],
+               "type": nodes["type"], "file": nodes["file"], "line": narrow_int(nodes["line"]),
+               "module": nodes["module"]}
     count = len(nodes["ctx_id"])
     rows: Dict[str, Any] = {"node": row_index(count, len(profiles))}
     rows.update({k: level_column(v, count) for k, v in level_values.items()})
