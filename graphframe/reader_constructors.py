@@ -31,8 +31,49 @@ class ReaderConstructors:
                         progress: Any = None) -> Any:
         """Read an HPCToolkit database of the old layout (experiment.xml + metric files).
 
-        See :func:`readers.hpctoolkit.read_hpctoolkit` for the options
-        (``metrics``, ``ranks``, ``summary_only``, ``progress``).
+        Parameters
+        ----------
+        dirname : path
+            The database directory: ``experiment.xml`` with one ``*.metric-db``
+            file per rank and thread (hpcprof-mpi) or ``experiment*.mdb``
+            (hpcprof 2020), or ``experiment.xml`` alone when its
+            ``MetricDBTable`` is empty.
+        metrics : list of str, optional
+            Metrics to keep, by our names (``time``, ``time (inc)``) or the
+            file's (``CPUTIME (usec) (E)``). Default: all.
+        ranks : int or list of int, optional
+            Read only these MPI ranks (every file is still checked against
+            the totals ``experiment.xml`` records).
+        summary_only : bool
+            Read the per-node values ``experiment.xml`` holds (summed over
+            ranks and threads, 6 significant digits; index ``node``) instead
+            of the metric files; needed when the files are gone.
+        progress : bool or callable, optional
+            ``True`` draws a progress bar on stderr; a callable receives
+            ``(done, total, what)``.
+
+        Missing or inconsistent metric files, malformed XML and out-of-range
+        numbers raise :class:`~readers.errors.ReadError` naming the file and
+        position. See :func:`readers.hpctoolkit.read_hpctoolkit` and
+        ``docs/readers/hpctoolkit.md``.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from benchmarks.writers.hpctoolkit import write_example_database
+        >>> from graphframe import GraphFrame
+        >>> db = write_example_database(tempfile.mkdtemp())
+        >>> gf = GraphFrame.from_hpctoolkit(db)
+        >>> gf.dataframe.xs(0, level="rank")[["name", "type", "time", "time (inc)"]]
+                     name type  time  time (inc)
+        node
+        0            main   PF   1.0        10.0
+        1   Loop@app.c:15    L   0.0         3.0
+        2        app.c:16    S   3.0         3.0
+        3          12:foo   PF   1.0         6.0
+        4        app.c:31    S   5.0         5.0
+        >>> GraphFrame.from_hpctoolkit(db, ranks=[1]).dataframe.index.get_level_values("rank").unique().tolist()
+        [1]
         """
         return cls(**parts_from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,
                                                     summary_only=summary_only,
