@@ -140,8 +140,9 @@ def run_measured(code: str, python: str) -> dict:
 
 
 def metric_file_bytes(db: Path) -> int:
-    """Bytes of the files holding the metric values (``*.metric-db``/``*.mdb`` or ``profile.db``)."""
-    files = [p for p in db.iterdir() if p.suffix in (".metric-db", ".mdb") or p.name == "profile.db"]
+    """Bytes of the files holding the metric values (``*.metric-db``, ``*.mdb``, ``profile.db``)."""
+    files = [p for p in db.iterdir()
+             if p.suffix in (".metric-db", ".mdb") or p.name == "profile.db"]
     return sum(p.stat().st_size for p in files)
 
 

@@ -77,8 +77,8 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
     node_columns = _node_columns(raw)
     if consume:  # the graph has its own frames: the raw node tables are no longer needed
         for table in (raw.nodes, raw.node_columns):
-            for col in list(table.columns if table is not None else ()):
-                del table[col]
+            for col in dict.fromkeys(table.columns if table is not None else ()):
+                del table[col]  # every column of that name (names are deduplicated)
     grid = find_grid(m, levels, lookup, new_id)
     if grid is not None:  # one block of rows per rank: no row-sized index arrays
         index = grid_index(grid, [NODE] + levels)

@@ -72,7 +72,8 @@ class ReaderConstructors:
         2        app.c:16    S   3.0         3.0
         3          12:foo   PF   1.0         6.0
         4        app.c:31    S   5.0         5.0
-        >>> GraphFrame.from_hpctoolkit(db, ranks=[1]).dataframe.index.get_level_values("rank").unique().tolist()
+        >>> one = GraphFrame.from_hpctoolkit(db, ranks=[1]).dataframe
+        >>> one.index.get_level_values("rank").unique().tolist()
         [1]
         """
         return cls(**parts_from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,

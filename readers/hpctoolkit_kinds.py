@@ -92,7 +92,7 @@ def context_kind(lexical: str, relation: str, function: Optional[str],
 
 
 def mark_call_sites(kind: np.ndarray, parent: np.ndarray, relation: np.ndarray) -> np.ndarray:
-    """``kind`` with ``line``/``instruction`` contexts that have a called child set to ``call site``.
+    """``kind`` with each line or instruction that has a called child set to ``call site``.
 
     In ``meta.db`` a call is a child whose relation is ``call`` or ``inlined
     call``; its parent is the source line (or instruction) of the call.

@@ -84,7 +84,8 @@ def test_real_database_formulas(shared_data):
     for name in ("GKER:FGP_ACT_ACUMU (inc)", "GKER:FGP_MAX_ACUMU (inc)"):
         assert name in gf.dataframe.columns
     # databases without derived metrics say so with an empty mapping
-    plain = GraphFrame.from_hpctoolkit_latest(shared_data / "hpctoolkit/pipit-ping-pong-v4-database")
+    plain = GraphFrame.from_hpctoolkit_latest(
+        shared_data / "hpctoolkit/pipit-ping-pong-v4-database")
     assert plain.metadata["derived_metrics"] == {} and "derived_metrics_note" not in plain.metadata
 
 

@@ -85,7 +85,8 @@ def test_summary_metric_id_and_value_too_large(tmp_path):
     db = write_hpctoolkit(sample_profile(), tmp_path / "db")
     xml = db / "experiment.xml"
     text = xml.read_text()
-    xml.write_text(text.replace('<S i="3" s="3" l="6"><M n="2"', f'<S i="3" s="3" l="6"><M n="{HUGE}"', 1))
+    statement = '<S i="3" s="3" l="6">'
+    xml.write_text(text.replace(statement + '<M n="2"', statement + f'<M n="{HUGE}"', 1))
     assert _error(read_hpctoolkit, db, summary_only=True) == (
         f"{xml}: SecCallPathProfileData: an <M> element has a metric id out of range "
         f"(expected metric ids that fit in 64 bits)")

@@ -43,7 +43,8 @@ BAD_RANKS = [
 @pytest.mark.parametrize("ranks, problem", BAD_RANKS)
 def test_rank_values_are_checked(old_db, new_db, ranks, problem):
     expected = " (expected an int or a list of ints, e.g. [0, 3])"
-    assert _error(read_hpctoolkit, old_db, ranks=ranks) == f"{old_db}: ranks option: {problem}{expected}"
+    assert _error(read_hpctoolkit, old_db, ranks=ranks) == (
+        f"{old_db}: ranks option: {problem}{expected}")
     assert _error(read_hpctoolkit_latest, new_db, per_profile=True, ranks=ranks) == (
         f"{new_db}: ranks option: {problem}{expected}")
 
@@ -116,8 +117,8 @@ def test_min_percentage_keeps_nodes_above_the_threshold(new_db):
                                              "main thread"]
     total = sum(expected_inclusive(0, *p) for p in PROFILES)
     assert gf.dataframe["time"].sum() == total
-    assert GraphFrame.from_hpctoolkit_latest(
-        new_db, min_percentage_of_application_time=101).dataframe["name"].tolist() == ["main thread"]
+    everything = GraphFrame.from_hpctoolkit_latest(new_db, min_percentage_of_application_time=101)
+    assert everything.dataframe["name"].tolist() == ["main thread"]
 
 
 @pytest.mark.parametrize("options, problem", [

@@ -301,7 +301,10 @@ def _m_text(summary: np.ndarray, v: int, first_id: int) -> str:
 
 
 def _sum_name(name: str) -> str:
-    """hpcprof's MetricTable name of a rank sum: ``CPUTIME (usec) (I)`` -> ``CPUTIME (usec):Sum (I)``."""
+    """hpcprof's MetricTable name of a rank sum.
+
+    ``CPUTIME (usec) (I)`` -> ``CPUTIME (usec):Sum (I)``.
+    """
     return f"{name[:-4]}:Sum{name[-4:]}"
 
 
