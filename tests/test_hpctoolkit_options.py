@@ -171,3 +171,20 @@ def test_cuts_match_hatchet_on_real_databases(shared_data, name, options, nodes,
     subtree = gf.dataframe.loc[main:end - 1]
     assert end - main == nodes
     assert subtree["time (inc)"].sum() == pytest.approx(inclusive_sum, abs=1e-6)
+
+
+def test_database_without_metric_files_declared_reads_its_summary_values(tmp_path):
+    # hpcprof without --metric-db: a MetricTable and <M> values, no MetricDBTable, no files
+    db = write_hpctoolkit(sample_profile(), tmp_path / "db")
+    xml = db / "experiment.xml"
+    text = xml.read_text()
+    start, end = text.index("<MetricDBTable>"), text.index("</MetricDBTable>")
+    xml.write_text(text[:start] + text[end + len("</MetricDBTable>"):])
+    for path in db.glob("*.metric-db"):
+        path.unlink()
+    gf = GraphFrame.from_hpctoolkit(db)
+    assert list(gf.dataframe.index.names) == ["node"]
+    assert gf.metadata["metric_files"] == "summary values in experiment.xml"
+    full = GraphFrame.from_hpctoolkit(write_hpctoolkit(sample_profile(), tmp_path / "full"))
+    per_node = full.dataframe.groupby(level="node")["time (inc)"].sum()
+    assert gf.dataframe["time (inc)"].tolist() == per_node.tolist()
