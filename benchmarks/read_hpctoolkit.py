@@ -2,20 +2,24 @@
 
 Usage::
 
-    python -m benchmarks.read_hpctoolkit --nodes 10000 --ranks 16 [--layout old|latest]
-        [--hatchet /work/hvenv/bin/python] [--workdir DIR] [--repeat 3]
+    python -m benchmarks.read_hpctoolkit --nodes 1e6 --ranks 16 [--layout old|latest]
+        [--per-profile] [--hatchet /work/benchvenv/bin/python] [--workdir DIR] [--repeat 3]
 
 Generates a random calling-context tree (procedures, loops, statements; built
 with ProfileBuilder's bulk path), writes it with the project's writer, then
 times in fresh processes, each under ``/usr/bin/time -v`` for peak RSS:
 
-* ours: ``readers.read`` (the RawProfile) and ``GraphFrame.from_raw`` separately;
+* ours: ``graphframe.read(db)`` (what a user calls: the reader, then the
+  GraphFrame build, which consumes the reader's tables), and with
+  ``--skip-from-raw`` ``readers.read`` alone;
 * Hatchet: ``GraphFrame.from_hpctoolkit`` (old layout) or
-  ``from_hpctoolkit_latest`` (current layout, summary profile), when its
-  interpreter is given.
+  ``from_hpctoolkit_latest`` (current layout; ``parallel_profiles_mode`` with
+  ``--per-profile``), when its interpreter is given.
 
 Times are the best of ``--repeat`` runs, wall clock and CPU (``process_time``;
-Hatchet's metric-db worker processes are not in its CPU figure).
+Hatchet's metric-db worker processes are not in its CPU figure). The report
+gives the bytes of the metric files (``*.metric-db`` or ``profile.db``) and
+the peak as a multiple of them.
 """
 
 from __future__ import annotations
@@ -36,27 +40,26 @@ REPO = Path(__file__).resolve().parent.parent
 OURS = r"""
 import json, sys, time
 sys.path.insert(0, {repo!r})
-import readers
-from graphframe import GraphFrame
-best_read = best_build = cpu_read = cpu_build = float("inf")
+import graphframe
+best = cpu = float("inf")
 for _ in range({repeat}):
     c0, t0 = time.process_time(), time.perf_counter()
-    raw = readers.read({path!r}, format={fmt!r})
+    gf = graphframe.read({path!r}, format={fmt!r}, **{options!r})
     c1, t1 = time.process_time(), time.perf_counter()
-    gf = GraphFrame.from_raw(raw)
-    c2, t2 = time.process_time(), time.perf_counter()
-    best_read, best_build = min(best_read, t1 - t0), min(best_build, t2 - t1)
-    cpu_read, cpu_build = min(cpu_read, c1 - c0), min(cpu_build, c2 - c1)
+    best, cpu = min(best, t1 - t0), min(cpu, c1 - c0)
+    rows, nodes = len(gf.dataframe), gf.graph.num_nodes
+    dataframe_mb = gf.dataframe.memory_usage(deep=False, index=True).sum() / 2**20
     del gf
-print(json.dumps({{"read": best_read, "from_raw": best_build, "read_cpu": cpu_read,
-                  "from_raw_cpu": cpu_build, "rows": len(raw.metrics), "nodes": raw.num_nodes}}))
+print(json.dumps({{"graphframe.read": best, "graphframe.read_cpu": cpu, "rows": rows,
+                  "nodes": nodes, "dataframe_mb": dataframe_mb}}))
 """
 
 OURS_READ_ONLY = r"""
 import json, sys, time
 sys.path.insert(0, {repo!r})
 import readers
-t0 = time.perf_counter(); raw = readers.read({path!r}, format={fmt!r}); t1 = time.perf_counter()
+t0 = time.perf_counter(); raw = readers.read({path!r}, format={fmt!r}, **{options!r})
+t1 = time.perf_counter()
 print(json.dumps({{"read": t1 - t0, "rows": len(raw.metrics), "nodes": raw.num_nodes}}))
 """
 
@@ -136,12 +139,22 @@ def run_measured(code: str, python: str) -> dict:
     return out
 
 
+def metric_file_bytes(db: Path) -> int:
+    """Bytes of the files holding the metric values (``*.metric-db``, ``*.mdb``, ``profile.db``)."""
+    files = [p for p in db.iterdir()
+             if p.suffix in (".metric-db", ".mdb") or p.name == "profile.db"]
+    return sum(p.stat().st_size for p in files)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nodes", type=int, default=10_000)
+    ap.add_argument("--nodes", type=lambda text: int(float(text)), default=10_000,
+                    help="nodes of the generated tree (1e6 is accepted)")
     ap.add_argument("--ranks", type=int, default=16)
     ap.add_argument("--layout", choices=["old", "latest"], default="old")
-    ap.add_argument("--hatchet", default="/work/hvenv/bin/python")
+    ap.add_argument("--per-profile", action="store_true",
+                    help="current layout: one row per node and rank (parallel_profiles_mode)")
+    ap.add_argument("--hatchet", default="/work/benchvenv/bin/python")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-from-raw", action="store_true",
@@ -158,16 +171,19 @@ def main(argv=None) -> None:
             from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
             write_hpctoolkit_latest(raw, db)
     size = sum(p.stat().st_size for p in db.iterdir())
-    metric_bytes = args.nodes * args.ranks * 8
+    metric_bytes = metric_file_bytes(db)
     fmt = "hpctoolkit" if args.layout == "old" else "hpctoolkit-latest"
+    options = {"per_profile": True} if args.per_profile else {}
     template = OURS_READ_ONLY if args.skip_from_raw else OURS
-    report = {"database": str(db), "bytes_on_disk": size,
-              "time_metric_bytes (nodes x ranks x 8)": metric_bytes,
-              "ours": run_measured(template.format(repo=str(REPO), path=str(db), fmt=fmt,
-                                                   repeat=args.repeat), sys.executable)}
+    ours = run_measured(template.format(repo=str(REPO), path=str(db), fmt=fmt, options=options,
+                                        repeat=args.repeat), sys.executable)
+    if ours.get("peak_rss_mb"):
+        ours["peak / metric file bytes"] = round(ours["peak_rss_mb"] * 2**20 / metric_bytes, 2)
+    report = {"database": str(db), "bytes_on_disk": size, "metric_file_bytes": metric_bytes,
+              "ours": ours}
     if args.hatchet and os.path.exists(args.hatchet):
         reader = "from_hpctoolkit" if args.layout == "old" else "from_hpctoolkit_latest"
-        extra = ""  # both sides read the summary profile of the current layout
+        extra = ", parallel_profiles_mode=True" if args.per_profile else ""
         report["hatchet"] = run_measured(HATCHET.format(reader=reader, path=str(db), extra=extra,
                                                         repeat=args.repeat), args.hatchet)
     print(json.dumps(report, indent=2))

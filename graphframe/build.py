@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -11,12 +11,14 @@ from readers import RawProfile
 from readers.profile import NODE, PARENT
 
 from . import structure as st
+from .build_grid import find_grid, grid_columns, grid_index
 from .graph import Graph
 
 INT = np.int64
 
 
-def parts_from_raw(raw: RawProfile, private: bool = False) -> Dict[str, Any]:
+def parts_from_raw(raw: RawProfile, private: bool = False,
+                   consume: bool = False) -> Dict[str, Any]:
     """Graph, dataframe and metric declarations built from ``raw``.
 
     Node ids are renumbered into graphframe's pre-order; the dataframe is
@@ -29,6 +31,12 @@ def parts_from_raw(raw: RawProfile, private: bool = False) -> Dict[str, Any]:
     not copied: with copy-on-write (pandas 3) they are shared lazily with
     ``raw`` (a write copies while ``raw`` is alive); on pandas 2 they are
     copied unless ``private`` says that nobody else holds ``raw``.
+
+    ``consume=True`` (implies ``private``) is for a caller that owns ``raw``
+    (``graphframe.read`` and the reader constructors): each column of
+    ``raw.metrics`` is deleted as soon as it has been copied into the
+    dataframe, so a large read never holds the raw values and the finished
+    columns in full at once. ``raw`` must not be used afterwards.
     """
     if not raw.validated:  # readers validate when they build; never twice
         raw.validate()
@@ -44,8 +52,10 @@ def parts_from_raw(raw: RawProfile, private: bool = False) -> Dict[str, Any]:
     attrs = raw.nodes[list(raw.frame_columns)]
     graph, order = Graph.build(attrs, parent, extra, ordered=raw.ordered,
                                child_order=child_order)
+    del attrs, parent, extra, child_order
     new_id = st.invert(order, len(order))
-    dataframe = _dataframe(raw, lookup, new_id, shared=not private)
+    dataframe = _dataframe(raw, lookup, new_id, shared=not (private or consume),
+                           consume=consume)
     return dict(
         graph=graph,
         dataframe=dataframe,
@@ -76,86 +86,47 @@ class _IdLookup:
 
 
 def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
-               shared: bool) -> pd.DataFrame:
+               shared: bool, consume: bool = False) -> pd.DataFrame:
     m = raw.metrics
     levels = list(raw.index_levels)
+    node_columns = _node_columns(raw)
+    if consume:  # the graph has its own frames: the raw node tables are no longer needed
+        for table in (raw.nodes, raw.node_columns):
+            for col in dict.fromkeys(table.columns if table is not None else ()):
+                del table[col]  # every column of that name (names are deduplicated)
+    grid = find_grid(m, levels, lookup, new_id)
+    if grid is not None:  # one block of rows per rank: no row-sized index arrays
+        index = grid_index(grid, [NODE] + levels)
+        columns = grid_columns(raw, grid, levels, node_columns, consume, shared_strings)
+        del node_columns
+        ordered = {c: columns.pop(c) for c in _column_order(raw, list(columns))}
+        return frame_from_columns(ordered, index)
     row_pos = lookup(m[NODE].to_numpy())
     node = new_id[row_pos]
     level_values = [m[lv].to_numpy().astype(INT, copy=False) for lv in levels]
-    grid = _block_grid(node, level_values)
-    if grid is not None:
-        order, index = grid[0], _grid_index(grid, [NODE] + levels)
-    else:
-        order = sort_rows([node, *level_values])
-        node_sorted = node if order is None else node[order]
-        index = make_index([node_sorted] + [v if order is None else v[order]
-                                            for v in level_values], [NODE] + levels)
-        del node_sorted
+    order = sort_rows([node, *level_values])
+    node_sorted = node if order is None else node[order]
+    index = make_index([node_sorted] + [v if order is None else v[order]
+                                        for v in level_values], [NODE] + levels)
     # per-row temporaries are freed as soon as they are used: at a million nodes
     # x 16 ranks each is 128 MB, and the column copies below are the peak
-    del node, level_values, grid
+    del node, level_values, node_sorted
     pos_sorted = row_pos if order is None else row_pos[order]
     del row_pos
     columns: Dict[str, Any] = {}
-    for col in m.columns:
+    for col in list(m.columns):
         if col == NODE or col in levels:
             continue
         columns[col] = _take(shared_strings(m[col]), order, shared)
+        if consume:
+            del m[col]
     del order
-    for col, values in _node_columns(raw).items():
+    for col, values in node_columns.items():
         if col not in columns:
             columns[col] = _take(values, pos_sorted, shared)
-    del pos_sorted
-    ordered = {c: columns[c] for c in _column_order(raw, list(columns))}
+    del pos_sorted, node_columns
+    ordered = {c: columns.pop(c) for c in _column_order(raw, list(columns))}
     return frame_from_columns(ordered, index)
-
-
-def _block_grid(node: np.ndarray, level_values: List[np.ndarray]):
-    """Fast path for rows laid out as one complete block per rank (or thread).
-
-    When there is one extra level, its values are non-decreasing, and every
-    block lists the same nodes in the same order (e.g. one HPCToolkit
-    metric-db file per rank), the sorted order is computed from one block:
-    no sort over all rows. Returns ``(order, block_nodes_sorted, level_uniques)``.
-    """
-    if len(level_values) != 1 or not len(node):
-        return None
-    lv = level_values[0]
-    if not bool(np.all(lv[1:] >= lv[:-1])):
-        return None
-    starts = np.flatnonzero(np.r_[True, lv[1:] != lv[:-1]])
-    blocks = len(starts)
-    if len(node) % blocks:
-        return None
-    size = len(node) // blocks
-    if not np.array_equal(starts, np.arange(blocks) * size):
-        return None
-    table = node.reshape(blocks, size)
-    if not bool((table == table[0]).all()):
-        return None
-    perm = np.argsort(table[0], kind="stable")
-    first = table[0][perm]
-    if size > 1 and not bool(np.all(first[1:] > first[:-1])):
-        return None  # a node twice in a block: validation forbids it, stay generic
-    order = (perm[:, None] + (np.arange(blocks, dtype=INT) * size)[None, :]).reshape(-1)
-    return order, first, lv[starts]
-
-
-def _grid_index(grid, names: List[str]) -> pd.MultiIndex:
-    _, nodes, ranks = grid
-    n, r = len(nodes), len(ranks)
-    node_codes = np.repeat(np.arange(n, dtype=_code_dtype(n)), r)
-    rank_codes = np.tile(np.arange(r, dtype=_code_dtype(r)), n)
-    return pd.MultiIndex(levels=[nodes, ranks], codes=[node_codes, rank_codes],
-                         names=names, verify_integrity=False)
-
-
-def _code_dtype(count: int) -> np.dtype:
-    """The smallest integer type pandas keeps for codes of ``count`` labels (no later copy)."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if count < np.iinfo(dtype).max:
-            return np.dtype(dtype)
-    return np.dtype(INT)
 
 
 def _node_columns(raw: RawProfile) -> Dict[str, pd.Series]:
@@ -217,6 +188,30 @@ def level_ids(index: pd.Index, name: str = NODE) -> np.ndarray:
     return np.asarray(index, dtype=INT)
 
 
+def node_id_range(index: pd.Index, name: str = NODE) -> Tuple[int, int]:
+    """Smallest and largest value of one (non-empty) index level, without materialising it.
+
+    For a MultiIndex whose level values are sorted (as every index built
+    here is), the extremes are the values at the extreme codes.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(3, 0), (3, 1), (5, 0)], names=["node", "rank"])
+    >>> node_id_range(idx)
+    (3, 5)
+    """
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index(name)
+        values = np.asarray(index.levels[i])
+        codes = np.asarray(index.codes[i])
+        if values.dtype.kind in "iu" and len(values) and bool(np.all(values[1:] > values[:-1])):
+            lo, hi = int(codes.min()), int(codes.max())
+            if lo >= 0:
+                return int(values[lo]), int(values[hi])
+    values = level_ids(index, name)
+    return int(values.min()), int(values.max())
+
+
 def index_arrays(index: pd.Index) -> List[np.ndarray]:
     """Each index level as a plain array (via level codes: no Index objects)."""
     if isinstance(index, pd.MultiIndex):
@@ -274,7 +269,7 @@ def _take(values: pd.Series, positions, shared: bool) -> Any:
         return column_data(values, shared)
     if isinstance(values.dtype, np.dtype) and values.dtype.kind in "biufc":
         return values.to_numpy()[positions]
-    return values.take(positions).array
+    return values.array.take(positions)  # the array, not the Series: no index is taken
 
 
 def column_data(values: pd.Series, shared: bool = True) -> Any:

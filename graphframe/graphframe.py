@@ -20,7 +20,7 @@ from readers.jsonfile import load_json, loads_json
 from readers.literal import parse_literal
 
 from . import diffing, export, json_doc, persist
-from .build import level_ids, parts_from_raw, private_copy
+from .build import level_ids, node_id_range, parts_from_raw, private_copy
 from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
@@ -224,7 +224,8 @@ class GraphFrame(ReaderConstructors):
         if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
             return cls._from_json_doc(load_json(path), path)
         raw = readers.read(path, format=name, **options)
-        return cls(**parts_from_raw(raw, private=True))
+        # the RawProfile is ours alone: the build releases its columns as it copies them
+        return cls(**parts_from_raw(raw, consume=True))
 
 
     # ------------------------------------------------------------- copies
@@ -1005,8 +1006,7 @@ class GraphFrame(ReaderConstructors):
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:
     if not len(dataframe):
         return
-    values = level_ids(dataframe.index)
-    lo, hi = values.min(), values.max()
+    lo, hi = node_id_range(dataframe.index)
     if lo < 0 or hi >= graph.num_nodes:
         raise GraphMismatchError(
             f"the dataframe refers to node id {hi if hi >= graph.num_nodes else lo}, "

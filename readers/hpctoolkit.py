@@ -37,11 +37,13 @@ import pandas as pd
 from .errors import ReadError
 from .progress import Progress, ProgressArg
 from .hpctoolkit_common import (assemble, basename, is_inclusive_name,
-                                level_column, metric_display_name, row_index,
-                                select_names)
+                                level_column, metric_display_name, narrow_int, rank_selection,
+                                row_index, select_names)
+from .hpctoolkit_checks import check_complete, check_totals
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .hpctoolkit_summary import summary_profile
-from .hpctoolkit_xml import CallingContextTree, int_column, parse_experiment_xml
+from .hpctoolkit_xml import (CallingContextTree, experiment_totals, int_column,
+                             parse_experiment_xml)
 from .profile import RawProfile
 from .registry import FormatInfo
 
@@ -49,7 +51,7 @@ NODE_COLUMNS = ("nid", "name", "type", "file", "line", "module")
 
 
 def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
-                    ranks: Optional[Iterable[int]] = None,
+                    ranks: Optional[Iterable[int]] = None, summary_only: bool = False,
                     progress: ProgressArg = None) -> RawProfile:
     """Read an HPCToolkit database directory of the old (XML) layout.
 
@@ -60,8 +62,14 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     metrics : iterable of str, optional
         Keep only these metrics (our names such as ``"time"`` or the file's
         MetricDB names such as ``"CPUTIME (usec) (E)"``). Default: all.
-    ranks : iterable of int, optional
+    ranks : int or iterable of int, optional
         Read only these MPI ranks. Default: all.
+    summary_only : bool
+        Read the per-node values that hpcprof writes into ``experiment.xml``
+        (summed over ranks and threads, 6 significant digits; index ``node``)
+        instead of the metric files. A database whose ``MetricDBTable`` is
+        empty is read this way anyway; one that declares metric files and has
+        none raises :class:`ReadError` unless this is set.
     progress : bool or callable, optional
         ``True`` draws a progress bar on stderr; a callable receives
         ``(done, total, what)`` after each MiB of experiment.xml and each metric file.
@@ -95,10 +103,15 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     if not xml_path.is_file():
         raise ReadError(directory, "the directory has no experiment.xml",
                         expected="an HPCToolkit database (experiment.xml + *.metric-db)")
+    wanted_ranks = rank_selection(directory, ranks)
+    if summary_only and wanted_ranks is not None:
+        raise ReadError(directory, "summary_only=True reads values summed over every rank, so "
+                        "the ranks option cannot apply", position="ranks option",
+                        expected="either summary_only=True or ranks=[...], not both")
     report = Progress(progress, xml_path.stat().st_size, "bytes of experiment.xml")
     has_files = any(directory.glob("*.metric-db")) or any(directory.glob("*.mdb"))
     cct = parse_experiment_xml(xml_path, report.step if report.callback else None,
-                               summary=not has_files)
+                               summary=summary_only or not has_files)
     if not len(cct):
         raise ReadError(xml_path, "the calling-context tree is empty",
                         position="SecCallPathProfileData", expected="at least one PF element")
@@ -108,13 +121,24 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     base_metadata = {"format": "hpctoolkit",
                      "experiment": header.get("SecCallPathProfile", header.get("Header")),
                      "xml_version": header.get("version")}
-    if not has_files and cct.summary[0]:
+    if summary_only or (not has_files and not declared and cct.metrics):
+        # the values hpcprof wrote into experiment.xml: asked for, or all the database has
         return summary_profile(directory, xml_path, cct, nodes, metrics, base_metadata,
                                NODE_COLUMNS)
+    if not has_files and declared:
+        raise _missing_files(directory, cct, declared)
+    totals = experiment_totals(xml_path, cct.data_offset) if has_files else {}
+    metric_table = list(cct.metrics)
     del cct  # the node tables hold what is needed; free the parse lists before the values
     blocks, kind = _find_blocks(directory, declared, xml_path)
+    if blocks:
+        shape = first_shape(blocks[0])
+        _check_node_ids(nodes["nid"], shape[0], xml_line, xml_path)
+        check_complete(blocks, directory)
+        roots = nodes["nid"][nodes["parent"] < 0] - 1
+        check_totals(directory, xml_path, totals, metric_table, declared, blocks, roots, shape)
     levels = ("rank", "thread") if any(b.thread != 0 for b in blocks) else ("rank",)
-    blocks = _select_ranks(blocks, ranks, directory)
+    blocks = _select_ranks(blocks, wanted_ranks, directory)
     names = [d["name"] for d in declared]
     aliases = {d["file_name"]: d["name"] for d in declared}
     chosen = select_names(directory, names, metrics, aliases) if declared else []
@@ -124,7 +148,7 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
                                 "rank": level_column([b.rank for b in blocks], count)}
         if "thread" in levels:
             rows["thread"] = level_column([b.thread for b in blocks], count)
-        rows.update(_read_values(blocks, declared, chosen, nodes, xml_line, xml_path, progress))
+        rows.update(_read_values(blocks, declared, chosen, nodes, progress))
     else:
         rows, levels = {"node": row_index(count, 1)}, ()
     exc = [d["name"] for d in declared if d["name"] in chosen and not d["inclusive"]]
@@ -136,6 +160,19 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     return assemble(directory, nodes["parent"], nodes["frames"], nodes["columns"], rows, levels,
                     exc=exc, inc=inc, pairs=pairs, default=default, metadata=metadata,
                     order=chosen + list(NODE_COLUMNS))
+
+
+def _missing_files(directory: Path, cct: CallingContextTree,
+                   declared: List[Dict[str, Any]]) -> ReadError:
+    """experiment.xml's MetricDBTable names metric files, and the directory has none."""
+    globs = sorted({d["attrs"].get("db-glob", "*.metric-db") for d in declared})
+    summary = " (or pass summary_only=True to read the per-node values summed over ranks " \
+              "that experiment.xml also holds)" if cct.summary[0] else ""
+    return ReadError(directory, f"experiment.xml's MetricDBTable declares {len(declared)} "
+                     f"metrics stored in {' and '.join(repr(g) for g in globs)} files, but the "
+                     "directory has no *.metric-db file and no experiment*.mdb file" + summary,
+                     position="directory listing",
+                     expected="the metric files written by hpcprof/hpcprof-mpi")
 
 
 # --------------------------------------------------------------- tree tables
@@ -187,8 +224,8 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
     }
     frames["line"][is_func] = pd.NA
     nid = np.frombuffer(cct.nid, dtype=np.int64) if len(cct.nid) else np.zeros(0, np.int64)
-    columns = {"nid": nid, "name": names_arr, "type": tag, "file": file_arr,
-               "line": line, "module": module}
+    columns = {"nid": narrow_int(nid), "name": names_arr, "type": tag, "file": file_arr,
+               "line": narrow_int(line), "module": module}
     return {"parent": np.frombuffer(cct.parent, dtype=np.int64).copy(), "frames": frames,
             "columns": columns, "nid": nid, "is_statement": tag_code == code_of.get("S", -1)}
 
@@ -233,7 +270,7 @@ def _declared_metrics(cct: CallingContextTree, xml_path: Path) -> List[Dict[str,
             else is_inclusive_name(file_name)
         d = {"ident": ident, "column": pos if column is None else column, "file_name": file_name,
              "name": metric_display_name(file_name), "inclusive": inclusive,
-             "partner": attrs.get("partner"), "partner_name": None}
+             "partner": attrs.get("partner"), "partner_name": None, "attrs": attrs}
         declared.append(d)
         by_ident[str(ident)] = d
     names = [d["name"] for d in declared]
@@ -279,38 +316,37 @@ def _find_blocks(directory: Path, declared: List[Dict[str, Any]], xml_path: Path
     return blocks, kind
 
 
-def _select_ranks(blocks: List[Block], ranks: Optional[Iterable[int]], directory: Path):
-    if ranks is None:
+def _select_ranks(blocks: List[Block], wanted: Optional[List[int]], directory: Path):
+    if wanted is None:
         return blocks
-    wanted = {int(r) for r in ([ranks] if isinstance(ranks, int) else ranks)}
-    if not wanted:
-        raise ReadError(directory, "the ranks option selects no rank", position="ranks option",
-                        expected="at least one rank")
     have = sorted({b.rank for b in blocks})
-    missing = sorted(wanted.difference(have))
+    missing = sorted(set(wanted).difference(have))
     if missing:
         raise ReadError(directory, f"rank(s) {missing} not in the database",
                         position="ranks option", expected=f"ranks among {have}")
-    return [b for b in blocks if b.rank in wanted]
+    return [b for b in blocks if b.rank in set(wanted)]
 
 
-def _read_values(blocks, declared, chosen, nodes, xml_line, xml_path, progress) -> Dict[str, np.ndarray]:
-    """Decode every block into one column per chosen metric (block-major rows)."""
-    n_total, m = first_shape(blocks[0])
-    nid = nodes["nid"]
+def _check_node_ids(nid: np.ndarray, n_total: int, xml_line, xml_path: Path) -> None:
+    """Every node's XML id names a distinct row of the metric files (ids 1..n_total)."""
     bad = np.flatnonzero((nid < 1) | (nid > n_total))
     if len(bad):
         k = int(bad[0])
         raise ReadError(xml_path, f"node i={nid[k]} has no row in the metric files, which hold "
                         f"nodes 1..{n_total}", position=f"line {xml_line[k]}",
                         expected=f"node ids between 1 and {n_total}")
-    if len(np.unique(nid)) != len(nid):
-        uniq, first = np.unique(nid, return_index=True)
-        dup = np.setdiff1d(np.arange(len(nid)), first)[0]
+    uniq, first = np.unique(nid, return_index=True)
+    if len(uniq) != len(nid):
+        dup = int(np.setdiff1d(np.arange(len(nid)), first)[0])
         raise ReadError(xml_path, f"node id i={nid[dup]} is used twice",
                         position=f"line {xml_line[dup]}", expected="unique node ids")
-    rows = nid - 1
-    count = len(nid)
+
+
+def _read_values(blocks, declared, chosen, nodes, progress) -> Dict[str, np.ndarray]:
+    """Decode every block into one column per chosen metric (block-major rows)."""
+    n_total, m = first_shape(blocks[0])
+    rows = nodes["nid"] - 1
+    count = len(rows)
     parent = nodes["parent"]
     child = np.flatnonzero(parent >= 0)
     stmt = np.flatnonzero(nodes["is_statement"] & (parent >= 0))

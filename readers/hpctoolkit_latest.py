@@ -31,9 +31,11 @@ import numpy as np
 
 from .errors import ReadError
 from .progress import Progress, ProgressArg
-from .hpctoolkit_common import (assemble, level_column, row_index,
-                                select_names)
+from .hpctoolkit_common import (assemble, level_column, narrow_int, rank_selection,
+                                row_index, select_names)
+from .hpctoolkit_derived import derived_metrics
 from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
+from .hpctoolkit_prune import keep_mask, prune
 from .hpctoolkit_profiledb import ProfileDb, identity_table
 from .profile import RawProfile
 from .registry import FormatInfo
@@ -46,6 +48,8 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
                            metrics: Optional[Iterable[str]] = None,
                            ranks: Optional[Iterable[int]] = None,
                            label_function_nodes: bool = True,
+                           max_depth: Optional[int] = None,
+                           min_percentage: Optional[float] = None,
                            progress: ProgressArg = None) -> RawProfile:
     """Read an HPCToolkit database of the current layout (``meta.db``, ``profile.db``).
 
@@ -59,12 +63,36 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     metrics : iterable of str, optional
         Metrics to keep, by our names (``time``, ``time (inc)``) or the file's
         (``CPUTIME (sec)`` keeps both columns of that metric). Default: all.
-    ranks : iterable of int, optional
-        With ``per_profile``, read only the profiles of these ranks.
+    ranks : int or iterable of int, optional
+        With ``per_profile``, read only the profiles of these ranks. Asking
+        for ranks without ``per_profile`` raises :class:`ReadError` (the
+        summary profile has no ranks to select).
     label_function_nodes : bool
         Prefix function names with ``function: `` (Hatchet's default).
+    max_depth : int, optional
+        Keep only nodes at most this deep (entry points are depth 0), as
+        Hatchet does. The cost of a cut subtree stays in its kept ancestor's
+        exclusive value.
+    min_percentage : float, optional
+        Keep only nodes whose summary inclusive ``time`` is at least this
+        percentage of the main thread's (Hatchet's
+        ``min_percentage_of_application_time``); a node's subtree goes with
+        it. Entry points are always kept.
     progress : bool or callable, optional
         ``True`` draws a bar on stderr; a callable gets ``(done, total, what)``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+    >>> from tests.hpctoolkit_helpers import sample_profile
+    >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
+    >>> raw = read_hpctoolkit_latest(db)
+    >>> raw.index_levels, raw.inc_metrics, raw.node_columns["type"].tolist()[:4]
+    ((), ('time (inc)',), ['entry', 'function', 'loop', 'function'])
+    >>> raw = read_hpctoolkit_latest(db, per_profile=True, ranks=[1], max_depth=2)
+    >>> raw.index_levels, len(raw.nodes), sorted(set(raw.metrics["rank"]))
+    (('rank', 'thread'), 5, [1])
     """
     directory = Path(dirname)
     if not directory.is_dir():
@@ -74,22 +102,34 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
         if not (directory / name).is_file():
             raise ReadError(directory, f"the directory has no {name}",
                             expected="an HPCToolkit database (meta.db + profile.db)")
+    wanted_ranks = rank_selection(directory, ranks)
+    if wanted_ranks is not None and not per_profile:
+        raise ReadError(directory, f"ranks {wanted_ranks} were selected but the summary profile "
+                        "(sums over every rank) was asked for", position="ranks option",
+                        expected="per_profile=True with ranks (parallel_profiles_mode=True with "
+                                 "profile_ranks in GraphFrame.from_hpctoolkit_latest)")
     meta = read_meta_db(directory / "meta.db", label_function_nodes)
     pdb = ProfileDb(directory / "profile.db")
     nodes = tree_arrays(meta.tree)
     if not len(nodes["ctx_id"]):
         raise ReadError(directory / "meta.db", "the context tree is empty",
                         position="context tree section", expected="at least one context")
+    all_ids = nodes["ctx_id"]
+    _check_unique_contexts(all_ids, directory)
+    if max_depth is not None or min_percentage is not None:
+        nodes = prune(nodes, keep_mask(directory, meta, pdb, nodes, max_depth, min_percentage))
     plan = _metric_plan(meta, per_profile)
     chosen = _choose(directory, plan, metrics)
     if per_profile:
-        profiles, levels, level_values, idents = _profiles(pdb, meta, ranks, directory)
+        profiles, levels, level_values, idents = _profiles(pdb, meta, wanted_ranks, directory)
     else:
         profiles, levels, level_values, idents = [0], (), {}, None
-    values, unlisted = _values(pdb, plan, chosen, nodes, profiles, directory, progress)
+    values = _values(pdb, plan, chosen, nodes, profiles, progress)
+    unlisted = _unlisted_contexts(pdb, all_ids, profiles)
     frames = {"type": nodes["kind"], "name": nodes["name"]}
-    columns = {"ctx_id": nodes["ctx_id"], "name": nodes["name"], "type": nodes["kind"],
-               "file": nodes["file"], "line": nodes["line"], "module": nodes["module"]}
+    columns = {"ctx_id": narrow_int(nodes["ctx_id"]), "name": nodes["name"],
+               "type": nodes["type"], "file": nodes["file"], "line": narrow_int(nodes["line"]),
+               "module": nodes["module"]}
     count = len(nodes["ctx_id"])
     rows: Dict[str, Any] = {"node": row_index(count, len(profiles))}
     rows.update({k: level_column(v, count) for k, v in level_values.items()})
@@ -103,9 +143,19 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
                 "layout": "4.0 (2022 pre-release)" if meta.prerelease else "4.0",
                 "profiles": idents if per_profile else None,
                 "contexts_without_meta_entry": unlisted}
+    metadata.update(derived_metrics(directory, meta))
     return assemble(directory, nodes["parent"], frames, columns, rows, levels, exc=exc, inc=inc,
                     pairs=pairs, default=default, metadata=metadata,
                     order=names + list(NODE_COLUMNS))
+
+
+def _check_unique_contexts(ctx_ids: np.ndarray, directory: Path) -> None:
+    sorted_ids = np.sort(ctx_ids, kind="stable")
+    twice = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
+    if len(twice):
+        raise ReadError(directory / "meta.db", f"context id {int(sorted_ids[twice[0]])} appears "
+                        "twice in the context tree", position="context tree section",
+                        expected="unique context ids")
 
 
 def _default_metric(names: List[str], values: Dict[str, np.ndarray]) -> Optional[str]:
@@ -163,10 +213,7 @@ def _profiles(pdb: ProfileDb, meta: MetaDb, ranks, directory: Path):
             thread = 500 + row["gpustream"]
         keys.append((row.get("rank", 0), thread or 0))
     if ranks is not None:
-        wanted = {int(r) for r in ([ranks] if isinstance(ranks, int) else ranks)}
-        if not wanted:
-            raise ReadError(directory, "the ranks option selects no rank", position="ranks option",
-                            expected="at least one rank")
+        wanted = set(ranks)
         have = sorted({k[0] for k in keys})
         missing = sorted(wanted.difference(have))
         if missing:
@@ -185,17 +232,17 @@ def _profiles(pdb: ProfileDb, meta: MetaDb, ranks, directory: Path):
     return profiles, ("rank",), {"rank": rank}, rows
 
 
-def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, directory, progress):
-    """Dense columns (profile-major rows) for the chosen metrics."""
+def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, progress):
+    """Dense columns (profile-major rows) for the chosen metrics.
+
+    Values of contexts that are not nodes (instruction contexts meta.db does
+    not list, or pruned ones) are left out: inclusive values are read
+    directly, so their cost is in their ancestors' already.
+    """
     ctx_ids = nodes["ctx_id"]
     count = len(ctx_ids)
     by_id = np.argsort(ctx_ids, kind="stable")
     sorted_ids = ctx_ids[by_id]
-    twice = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
-    if len(twice):
-        raise ReadError(directory / "meta.db", f"context id {int(sorted_ids[twice[0]])} appears "
-                        "twice in the context tree", position="context tree section",
-                        expected="unique context ids")
     needed = list(chosen)
     for name in chosen:  # derived exclusive values need their inclusive partner
         if plan[name]["derive"] and plan[name]["partner"] not in needed:
@@ -211,7 +258,6 @@ def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, directory, progress):
         col_of[mid] = col
     out = {c: np.zeros(count * len(profiles)) for c in needed}
     report = Progress(progress, len(profiles), "profiles")
-    unlisted: set = set()
     width = len(direct) * count
     for b, k in enumerate(profiles):
         ctx, metric, value = pdb.values(k)
@@ -220,11 +266,8 @@ def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, directory, progress):
         cols = col_of[metric]
         keep = cols >= 0
         ctx, cols, value = ctx[keep], cols[keep], value[keep]
-        # values of contexts meta.db does not list (instruction-level contexts folded into
-        # their line) are counted in their ancestors' inclusive values; note how many
         at = np.minimum(np.searchsorted(sorted_ids, ctx), count - 1)
         listed = sorted_ids[at] == ctx
-        unlisted.update(np.unique(ctx[~listed]).tolist())
         flat = cols[listed] * count + by_id[at[listed]]
         block = np.bincount(flat, weights=value[listed], minlength=width).reshape(-1, count) \
             if width else np.zeros((0, count))
@@ -240,7 +283,18 @@ def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, directory, progress):
         if plan[name]["derive"]:
             inc = out[plan[name]["partner"]]
             out[name] = inc - np.bincount(into, weights=inc[rows], minlength=len(inc))
-    return {c: out[c] for c in chosen}, len(unlisted)
+    return {c: out[c] for c in chosen}
+
+
+def _unlisted_contexts(pdb: ProfileDb, ctx_ids: np.ndarray, profiles: List[int]) -> int:
+    """How many contexts of the read profiles have values but no meta.db entry (instruction
+    contexts hpcprof folded into their line: their cost is in their ancestors')."""
+    known = np.sort(ctx_ids)
+    seen = [np.unique(pdb.context_ids(k)) for k in profiles]
+    ids = np.unique(np.concatenate(seen)) if seen else np.zeros(0, np.int64)
+    ids = ids[ids > 0]
+    at = np.minimum(np.searchsorted(known, ids), len(known) - 1)
+    return int(np.count_nonzero(known[at] != ids))
 
 
 def _sniff(path: Path, head: bytes) -> bool:

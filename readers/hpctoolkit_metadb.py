@@ -18,6 +18,7 @@ import numpy as np
 
 from .hpctoolkit_common import basename
 from .hpctoolkit_dbfile import DbFile
+from .hpctoolkit_kinds import context_kind, mark_call_sites
 
 KINDS = {0: "function", 1: "loop", 2: "line", 3: "instruction"}
 ENTRY_NAMES = {0: "unknown entry", 1: "main thread", 2: "application thread"}
@@ -46,6 +47,9 @@ class ContextTree:
     line: List[int] = field(default_factory=list)
     module: List[Optional[str]] = field(default_factory=list)
     relation: List[str] = field(default_factory=list)
+    category: List[str] = field(default_factory=list)  # see hpctoolkit_kinds.context_kind
+    depth: List[int] = field(default_factory=list)
+    entry_point: Dict[int, int] = field(default_factory=dict)  # position -> entryPoint code
 
 
 @dataclass
@@ -139,7 +143,8 @@ class _ContextReader:
                 at = p_entries + k * sz_entry
                 sz_c, p_c, ctx, entry, p_pretty = self.db.unpack("<QQIH2xQ", at, f"entry point {k}")
                 name = self._string(p_pretty) if p_pretty else ENTRY_NAMES.get(entry, "entry")
-                pos = self._add(ctx, -1, "entry", name, None, 0, None, "entry")
+                pos = self._add(ctx, -1, "entry", name, None, 0, None, "entry", "entry")
+                self.tree.entry_point[pos] = entry
                 if sz_c:
                     stack.append((p_c, sz_c, pos))
         budget = max(1, size // 24) + 1  # a context takes at least 24 bytes of the section
@@ -193,23 +198,26 @@ class _ContextReader:
             raise self.db.error(at - self.header + 22, f"unknown lexical type {kind}",
                                 "0 (function), 1 (loop), 2 (line) or 3 (instruction)")
         rel = {0: "lexical", 1: "call", 2: "inlined call"}.get(relation, f"relation {relation}")
+        fname = None
         if type_ == "function":
             if function:
                 fname, fmod, ffile, fline = self._function(function)
                 module, src_file, line = module or fmod, src_file or ffile, line or fline
-            else:
-                fname = None
+            category = context_kind(type_, rel, fname, module)
             if fname is None:
                 fname = f"<unknown procedure> {offset:#x} [{basename(module or '?')}]" \
                     if module else "<unknown procedure>"
             name = f"function: {fname}" if self.label else fname
-        elif type_ == "instruction" or src_file is None:
-            name = f"{type_} {module}:{offset}" if type_ != "instruction" else f"{module}:{offset}"
         else:
-            name = f"{type_} {src_file}:{line}"
-        return self._add(ctx, parent, type_, name, src_file, line, module, rel)
+            category = context_kind(type_, rel, None, module)
+            if type_ == "instruction" or src_file is None:
+                name = f"{type_} {module}:{offset}" if type_ != "instruction" \
+                    else f"{module}:{offset}"
+            else:
+                name = f"{type_} {src_file}:{line}"
+        return self._add(ctx, parent, type_, name, src_file, line, module, rel, category)
 
-    def _add(self, ctx, parent, kind, name, src_file, line, module, relation) -> int:
+    def _add(self, ctx, parent, kind, name, src_file, line, module, relation, category) -> int:
         t = self.tree
         t.ctx_id.append(ctx)
         t.parent.append(parent)
@@ -219,6 +227,8 @@ class _ContextReader:
         t.line.append(line)
         t.module.append(module)
         t.relation.append(relation)
+        t.category.append(category)
+        t.depth.append(0 if parent < 0 else t.depth[parent] + 1)
         return len(t.ctx_id) - 1
 
     def _string(self, ptr: int) -> str:
@@ -254,11 +264,25 @@ class _ContextReader:
 
 
 def tree_arrays(tree: ContextTree) -> Dict[str, np.ndarray]:
-    """The tree's lists as arrays (ctx ids and parents as int64, text as object)."""
+    """The tree's lists as arrays (ctx ids and parents as int64, text as object).
+
+    ``kind`` is the frame type (Hatchet's lexical type); ``type`` the finer
+    context kind of :mod:`readers.hpctoolkit_kinds`; ``entry`` the entry
+    point code of the roots that are entry points (-1 elsewhere).
+    """
+    parent = np.array(tree.parent, dtype=np.int64)
+    relation = np.array(tree.relation, dtype=object)
+    entry = np.full(len(parent), -1, dtype=np.int64)
+    for pos, code in tree.entry_point.items():
+        entry[pos] = code
     return {"ctx_id": np.array(tree.ctx_id, dtype=np.int64),
-            "parent": np.array(tree.parent, dtype=np.int64),
+            "parent": parent,
             "kind": np.array(tree.kind, dtype=object),
+            "type": mark_call_sites(np.array(tree.category, dtype=object), parent, relation),
             "name": np.array(tree.name, dtype=object),
             "file": np.array(tree.file, dtype=object),
             "line": np.array(tree.line, dtype=np.int64),
-            "module": np.array(tree.module, dtype=object)}
+            "module": np.array(tree.module, dtype=object),
+            "relation": relation,
+            "depth": np.array(tree.depth, dtype=np.int64),
+            "entry": entry}

@@ -67,58 +67,63 @@ def metricdb_blocks(directory: Path) -> List[Block]:
             raise ReadError(path, "cannot tell the rank and thread from the file name",
                             position="file name",
                             expected="<program>-<rank>-<thread>-<host>-<pid>-<n>.metric-db")
-        blocks.append(Block(path, 0, int(match.group(1)), int(match.group(2)),
-                            path.stat().st_size))
+        rank, thread = int(match.group(1)), int(match.group(2))
+        if max(rank, thread) >= 2**62:
+            raise ReadError(path, f"rank {match.group(1)} or thread {match.group(2)} in the file "
+                            "name is out of range", position="file name",
+                            expected="a rank and thread that fit in 64 bits")
+        blocks.append(Block(path, 0, rank, thread, path.stat().st_size))
     _check_unique(blocks)
-    _check_complete(blocks, directory)
     return blocks
 
 
-def _check_complete(blocks: List[Block], directory: Path) -> None:
-    """hpcprof-mpi writes one file per rank (0..R-1) and CPU thread: report a missing one.
-
-    GPU streams (thread ids from 500) may differ between ranks and are not checked.
-    """
-    if not blocks:
-        return
-    have = {(b.rank, b.thread) for b in blocks}
-    ranks = range(max(b.rank for b in blocks) + 1)
-    threads = sorted({b.thread for b in blocks if b.thread < 500})
-    for r in ranks:
-        for t in threads:
-            if (r, t) not in have:
-                raise ReadError(directory, f"no metric-db file for rank {r} thread {t} (the "
-                                f"other files cover ranks 0..{ranks[-1]} and threads {threads})",
-                                position="directory listing",
-                                expected="one *.metric-db file per rank and thread")
-
-
 def mdb_blocks(path: Path) -> List[Block]:
-    """The profiles packed in one ``experiment*.mdb`` file."""
+    """The profiles packed in one ``experiment*.mdb`` file.
+
+    Checked: the header's profile count fits the file, the file ends with the
+    ``0xFFFFFFFFDEADF00D`` trailer, every profile starts inside the data area
+    and before the next one, ranks and threads are non-negative and unique.
+    """
     size = path.stat().st_size
     with open(path, "rb") as fh:
         head = fh.read(8)
         if len(head) < 8:
             raise ReadError(path, f"the file has {len(head)} bytes", position="byte 0",
                             expected="an 8-byte header (kind, number of profiles)")
-        kind, count = np.frombuffer(head, dtype=">i4")
-        if count < 0 or 8 + 16 * int(count) > size:
+        kind, count = (int(v) for v in np.frombuffer(head, dtype=">i4"))
+        data_start = 8 + 16 * count
+        if count < 0 or data_start + 8 > size:
             raise ReadError(path, f"the header announces {count} profiles, more than the "
                             f"file's {size} bytes can hold", position="byte 4",
                             expected="a profile count that fits the file")
-        table = np.frombuffer(fh.read(16 * int(count)),
+        table = np.frombuffer(fh.read(16 * count),
                               dtype=[("rank", ">i4"), ("thread", ">i4"), ("offset", ">i8")])
+        fh.seek(size - 8)
+        trailer = int(np.frombuffer(fh.read(8), dtype=">u8")[0])
+    if trailer != MDB_END:
+        raise ReadError(path, f"the file ends with {trailer:#018x}, not the .mdb trailer "
+                        "(truncated?)", position=f"byte {size - 8}", expected=f"{MDB_END:#018x}")
+    end = size - 8
     offsets = table["offset"].astype(np.int64)
-    ends = np.append(offsets[1:], size)
+    ends = np.append(offsets[1:], end)
+    outside = np.flatnonzero((offsets < data_start) | (offsets > end - HEADER_SIZE))
+    unordered = np.flatnonzero(ends < offsets)
     blocks = []
-    for k in range(int(count)):
-        off = int(offsets[k])
-        if off < 8 + 16 * int(count) or off + HEADER_SIZE > size or ends[k] < off:
+    for k in range(count):
+        off, rank, thread = int(offsets[k]), int(table["rank"][k]), int(table["thread"][k])
+        where = f"profile table entry {k} (byte {8 + 16 * k})"
+        if len(outside) and k == outside[0]:
             raise ReadError(path, f"profile {k} starts at byte {off}, outside the data area",
-                            position=f"profile table entry {k} (byte {8 + 16 * k})",
-                            expected=f"an offset between {8 + 16 * int(count)} and {size - HEADER_SIZE}")
-        blocks.append(Block(path, off, int(table["rank"][k]), int(table["thread"][k]),
-                            int(ends[k])))
+                            position=where,
+                            expected=f"an offset between {data_start} and {end - HEADER_SIZE}")
+        if not len(outside) and len(unordered) and k == unordered[0] + 1:
+            raise ReadError(path, f"profile {k} starts at byte {off}, before profile {k - 1} "
+                            f"(at byte {int(offsets[k - 1])})", position=where,
+                            expected="profiles in increasing offset order")
+        if rank < 0 or thread < 0:
+            raise ReadError(path, f"profile {k} has rank {rank} thread {thread}", position=where,
+                            expected="a non-negative rank and thread")
+        blocks.append(Block(path, off, rank, thread, int(ends[k])))
     _check_unique(blocks)
     return blocks
 
@@ -186,6 +191,38 @@ def read_block(block: Block, nodes: int, metrics: int) -> np.ndarray:
                         position=f"byte {block.offset + HEADER_SIZE + 8 * len(values)}",
                         expected=f"{n * m} float64 values")
     return values.reshape(n, m)
+
+
+def read_rows(block: Block, rows: np.ndarray, nodes: int, metrics: int) -> np.ndarray:
+    """Values of a few rows of one block, ``(len(rows), metrics)`` float64.
+
+    Seeks to each row (for the roots of the tree: a handful), or decodes
+    the whole block when many rows are asked for.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if len(rows) > 64:
+        return read_block(block, nodes, metrics)[rows].astype(np.float64)
+    try:
+        fh = open(block.path, "rb")
+    except OSError as exc:
+        raise ReadError(block.path, f"cannot open the file: {exc.strerror}") from exc
+    out = np.empty((len(rows), metrics))
+    with fh:
+        n, m, dtype = read_header(fh, block)
+        if (n, m) != (nodes, metrics):
+            raise ReadError(block.path, f"the header declares {n} nodes x {m} metrics, "
+                            f"unlike the first file ({nodes} x {metrics})",
+                            position=f"byte {block.offset + 24}",
+                            expected=f"{nodes} nodes and {metrics} metrics")
+        for k, row in enumerate(rows.tolist()):
+            at = block.offset + HEADER_SIZE + 8 * m * row
+            fh.seek(at)
+            data = fh.read(8 * m)
+            if len(data) != 8 * m:
+                raise ReadError(block.path, f"row {row} is cut short", position=f"byte {at}",
+                                expected=f"{m} float64 values")
+            out[k] = np.frombuffer(data, dtype=dtype)
+    return out
 
 
 def metricdb_values(path: Any) -> np.ndarray:

@@ -57,6 +57,12 @@ class ProfileDb:
         ids = self.db.array(IDENT, ptr + 8, n_ids, f"the identifiers of profile {k}")
         return [(int(i["kind"]), int(i["logical"]), int(i["physical"])) for i in ids]
 
+    def context_ids(self, k: int) -> np.ndarray:
+        """The contexts with values in profile ``k`` (its context index), as int64."""
+        info = self.profiles[k]
+        index = self.db.array(INDEX, info.p_ctx, info.n_ctxs, f"the context index of profile {k}")
+        return index["ctx"].astype(np.int64)
+
     def values(self, k: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(ctx ids, metric ids, values)`` of profile ``k``, one entry per stored value."""
         info = self.profiles[k]

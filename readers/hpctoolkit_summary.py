@@ -36,6 +36,10 @@ def summary_profile(directory: Path, xml_path: Path, cct: CallingContextTree,
         raise ReadError(xml_path, "an <M> element has a non-numeric n or v",
                         position="SecCallPathProfileData",
                         expected='<M n="metric id" v="number"/>') from exc
+    except OverflowError as exc:
+        raise ReadError(xml_path, "an <M> element has a metric id out of range",
+                        position="SecCallPathProfileData",
+                        expected="metric ids that fit in 64 bits") from exc
     declared = _declared(cct, xml_path)
     by_id = {d["ident"]: d for d in declared}
     unknown = sorted(set(ident.tolist()) - set(by_id))

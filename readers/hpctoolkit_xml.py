@@ -80,6 +80,7 @@ class CallingContextTree:
     header: Dict[str, str] = field(default_factory=dict)
     summary: tuple = field(default_factory=lambda: ([], [], []))
     has_data: bool = False
+    data_offset: int = -1
 
     def __len__(self) -> int:
         return len(self.nid)
@@ -136,6 +137,16 @@ class _ExperimentParser:
 
     # ------------------------------------------------------------- driver
     def parse(self, progress_step=None) -> CallingContextTree:
+        try:
+            return self._parse(progress_step)
+        finally:
+            # the expat parser's handlers are bound methods of self: break that cycle now,
+            # so the parse state (a million-entry intern table...) is freed on return
+            # instead of at the next full garbage collection
+            self.parser = None
+            self._append = self._intern = None
+
+    def _parse(self, progress_step=None) -> CallingContextTree:
         try:
             fh = open(self.path, "rb")
         except OSError as exc:
@@ -196,6 +207,8 @@ class _ExperimentParser:
         elif name == "SecCallPathProfileData" and not self.data_seen:
             self.data_seen = True
             self.cct.has_data = True
+            # nothing is cut from the stream before this element, so this is the file offset
+            self.cct.data_offset = self.parser.CurrentByteIndex
             self.stack = [(-1, "0", None)]
             self._enter_data()
         elif name in ("Header", "SecCallPathProfile") and "n" in attrs:
@@ -259,6 +272,9 @@ class _ExperimentParser:
         except ValueError:
             raise self._error(f"<{name}> has a non-integer id i={ident!r}",
                               "an integer node id") from None
+        except OverflowError:
+            raise self._error(f"<{name}> has an id out of range i={ident!r}",
+                              "an integer that fits in 64 bits") from None
         intern = self._intern
         own_file = enclosing if name == "S" else get("f", enclosing)
         own_file = intern(own_file, own_file)
@@ -303,12 +319,74 @@ class _ExperimentParser:
         self.stack.pop()
 
 
+_DATA_START = re.compile(rb"<SecCallPathProfileData\b[^<>]*>")
+_TOTAL = re.compile(rb"\s*<M\s([^<>]*?)/>")
+_ATTR = re.compile(rb"""([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def experiment_totals(path: Any, offset: int) -> Dict[int, float]:
+    """The ``<M n= v=/>`` values written directly inside ``<SecCallPathProfileData>``.
+
+    hpcprof writes there each metric's total over the whole experiment (all
+    roots, ranks and threads; 6 significant digits). ``offset`` is where the
+    element starts (:attr:`CallingContextTree.data_offset`). Returns
+    ``{metric id: value}``; empty when the file has no such values.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "experiment.xml")
+    >>> with open(p, "wb") as fh:
+    ...     _ = fh.write(b'<SecCallPathProfileData>\\n<M n="2" v="3.99824e+06"/><PF i="2"/>')
+    >>> experiment_totals(p, 0)
+    {2: 3998240.0}
+    """
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(max(offset, 0))
+            data = fh.read(BLOCK)
+    except OSError as exc:
+        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+    start = _DATA_START.match(data)
+    if offset < 0 or start is None:
+        return {}
+    totals: Dict[int, float] = {}
+    pos = start.end()
+    while True:
+        element = _TOTAL.match(data, pos)
+        if element is None:
+            return totals
+        attrs = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+                 for m in _ATTR.finditer(element.group(1))}
+        try:
+            totals[int(attrs[b"n"])] = float(attrs[b"v"])
+        except (KeyError, ValueError, OverflowError) as exc:
+            raise ReadError(path, f"a total value {element.group(0).strip()!r} of "
+                            "SecCallPathProfileData is not a metric id and a number",
+                            position=f"byte {offset + pos}",
+                            expected='<M n="metric id" v="number"/>') from exc
+        pos = element.end()
+
+
 def int_column(values: List[Optional[str]], source: Any, what: str,
                xml_lines: Optional[List[int]] = None) -> np.ndarray:
-    """Decimal strings -> int64 (``"10-12"`` line ranges keep their start; None -> 0)."""
+    """Decimal strings -> int64 (``"10-12"`` line ranges keep their start; None -> 0).
+
+    A text that is not an integer, or one that does not fit in 64 bits,
+    raises :class:`ReadError` naming the file and the XML line.
+
+    Examples
+    --------
+    >>> int_column(["3", "10-12", None], "experiment.xml", "line").tolist()
+    [3, 10, 0]
+    >>> int_column(["1", "99999999999999999999999"], "experiment.xml", "line", [7, 8])
+    Traceback (most recent call last):
+    ...
+    readers.errors.ReadError: experiment.xml: line 8: line '99999999999999999999999' is out of range (expected an integer that fits in 64 bits)
+    """
     try:
         return np.fromiter(map(int, values), dtype=np.int64, count=len(values))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         pass
     out = np.empty(len(values), dtype=np.int64)
     for k, text in enumerate(values):
@@ -316,10 +394,13 @@ def int_column(values: List[Optional[str]], source: Any, what: str,
             out[k] = 0
             continue
         head = text.split("-", 1)[0].strip() if "-" in text[1:] else text.strip()
+        where = f"line {xml_lines[k]}" if xml_lines else f"node {k}"
         try:
             out[k] = int(head)
         except ValueError:
-            where = f"line {xml_lines[k]}" if xml_lines else f"node {k}"
             raise ReadError(source, f"{what} {text!r} is not an integer", position=where,
                             expected=f"an integer {what}") from None
+        except OverflowError:
+            raise ReadError(source, f"{what} {text!r} is out of range", position=where,
+                            expected="an integer that fits in 64 bits") from None
     return out

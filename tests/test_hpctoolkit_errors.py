@@ -66,22 +66,70 @@ def test_files_disagreeing_on_the_shape(db):
 def test_missing_metric_files(db):
     for path in db.glob("*.metric-db"):
         path.unlink()
-    assert _error(db) == (f"{db}: directory listing: experiment.xml declares 2 metrics in its "
-                          f"MetricDBTable but the directory has no *.metric-db files and no "
-                          f"experiment*.mdb file (expected the metric files written by "
-                          f"hpcprof/hpcprof-mpi)")
+    assert _error(db) == (f"{db}: directory listing: experiment.xml's MetricDBTable declares 2 "
+                          f"metrics stored in '*.metric-db' files, but the directory has no "
+                          f"*.metric-db file and no experiment*.mdb file (expected the metric "
+                          f"files written by hpcprof/hpcprof-mpi)")
+
+
+def test_missing_metric_files_with_summary_values(tmp_path):
+    # the writer puts hpcprof's <M> summary values into experiment.xml: still an error,
+    # which names the option that reads them
+    db = write_hpctoolkit(sample_profile(), tmp_path / "db")
+    for path in db.glob("*.metric-db"):
+        path.unlink()
+    assert _error(db) == (f"{db}: directory listing: experiment.xml's MetricDBTable declares 2 "
+                          f"metrics stored in '*.metric-db' files, but the directory has no "
+                          f"*.metric-db file and no experiment*.mdb file (or pass "
+                          f"summary_only=True to read the per-node values summed over ranks "
+                          f"that experiment.xml also holds) (expected the metric files written "
+                          f"by hpcprof/hpcprof-mpi)")
+    raw = read_hpctoolkit(db, summary_only=True)
+    assert raw.index_levels == () and raw.metadata["metric_files"] == \
+        "summary values in experiment.xml"
+
+
+def test_missing_packed_mdb(tmp_path):
+    db = write_hpctoolkit(sample_profile(), tmp_path / "db", packed=True)
+    (db / "experiment-1.mdb").unlink()
+    assert "the directory has no *.metric-db file and no experiment*.mdb file" in _error(db)
 
 
 def test_one_missing_metric_file(tmp_path):
     db = write_hpctoolkit(sample_profile(ranks=(0, 1, 2)), tmp_path / "db")
     victim = sorted(db.glob("*-000001-001-*.metric-db"))[0]
     victim.unlink()
-    assert _error(db) == (f"{db}: directory listing: no metric-db file for rank 1 thread 1 (the "
+    assert _error(db) == (f"{db}: directory listing: no metric file for rank 1 thread 1 (the "
                           f"other files cover ranks 0..2 and threads [0, 1]) (expected one "
-                          f"*.metric-db file per rank and thread)")
+                          f"metric file (or .mdb profile) per rank and thread)")
     for path in db.glob("*-000001-*.metric-db"):
         path.unlink()
-    assert "no metric-db file for rank 1 thread 0" in _error(db)
+    assert _error(db) == (f"{db}: directory listing: no metric file for rank 1 (the other files "
+                          f"cover ranks 0..2 and threads [0, 1]) (expected one metric file (or "
+                          f".mdb profile) per rank and thread)")
+
+
+def test_missing_last_rank_is_caught_by_the_recorded_totals(tmp_path):
+    # no gap in the file names: experiment.xml's totals (<M> inside SecCallPathProfileData)
+    # no longer match the files
+    db = write_hpctoolkit(sample_profile(ranks=(0, 1, 2)), tmp_path / "db")
+    for path in db.glob("*-000002-*.metric-db"):
+        path.unlink()
+    # own values (node + 1) * (1 + 10 rank + 100 thread) over 10 nodes: 55 * (sum of factors)
+    assert _error(db) == (f"{db}: directory listing: the metric files add up to {55 * 224} for "
+                          f"'CPUTIME (usec) (I)' but experiment.xml records a total of {55 * 366}: "
+                          f"metric files are missing (those present cover ranks 0..1 and threads "
+                          f"[0, 1]) or belong to another run (expected the metric files of every "
+                          f"rank and thread hpcprof wrote (their values add up to the totals in "
+                          f"experiment.xml))")
+    # ... and a thread missing on every rank
+    db = write_hpctoolkit(sample_profile(ranks=(0, 1)), tmp_path / "db2")
+    for path in db.glob("*-001-*.metric-db"):
+        path.unlink()
+    assert f"the metric files add up to {55 * 12} for 'CPUTIME (usec) (I)' but experiment.xml " \
+           f"records a total of {55 * 224}" in _error(db)
+    # selecting ranks still checks every file
+    assert f"records a total of {55 * 224}" in _error(db, ranks=[0])
 
 
 def test_metric_count_mismatch(db):
@@ -230,15 +278,21 @@ def test_corrupted_packed_mdb(tmp_path):
                     + np.array([10**9], ">i8").tobytes() + data[24:])
     assert _error(db) == (f"{mdb}: profile table entry 0 (byte 8): profile 0 starts at byte "
                           f"1000000000, outside the data area (expected an offset between 72 and "
-                          f"{len(data) - 32})")
-    mdb.write_bytes(data[: len(data) // 2])
-    assert _error(db) == (f"{mdb}: profile table entry 2 (byte 40): profile 2 starts at byte "
-                          f"552, outside the data area (expected an offset between 72 and 488)")
-    mdb.write_bytes(data[:-200])
-    assert _error(db) == (f"{mdb}: byte {len(data) - 200}: the values end at byte "
-                          f"{len(data) - 8} but the profile ends at byte {len(data) - 200} "
+                          f"{len(data) - 40})")
+    for cut in (len(data) // 2, len(data) - 200, len(data) - 3):
+        mdb.write_bytes(data[:cut])
+        trailer = int.from_bytes(data[cut - 8:cut], "big")
+        assert _error(db) == (f"{mdb}: byte {cut - 8}: the file ends with {trailer:#018x}, not "
+                              f"the .mdb trailer (truncated?) (expected 0xffffffffdeadf00d)")
+    # the last profile cut short, the trailer intact
+    mdb.write_bytes(data[:-208] + data[-8:])
+    assert _error(db) == (f"{mdb}: byte {len(data) - 208}: the values end at byte "
+                          f"{len(data) - 8} but the profile ends at byte {len(data) - 208} "
                           f"(truncated?) (expected 13 x 2 float64 values after the header)")
     mdb.write_bytes(data[:4] + np.array([10**6], ">i4").tobytes() + data[8:])
     assert _error(db) == (f"{mdb}: byte 4: the header announces 1000000 profiles, more than the "
                           f"file's {len(data)} bytes can hold (expected a profile count that "
                           f"fits the file)")
+    mdb.write_bytes(data[:8] + np.array([-3], ">i4").tobytes() + data[12:])
+    assert _error(db) == (f"{mdb}: profile table entry 0 (byte 8): profile 0 has rank -3 thread 0 "
+                          f"(expected a non-negative rank and thread)")

@@ -145,7 +145,14 @@ def test_summary_values_when_the_metric_files_are_missing(shared_data, tmp_path)
     shutil.copytree(shared_data / CPI, copy)
     for path in copy.glob("*.metric-db"):
         path.unlink()
-    gf = GraphFrame.from_hpctoolkit(copy)
+    # experiment.xml declares metric-db files: reading without them is an error ...
+    with pytest.raises(ReadError, match="MetricDBTable declares 2 metrics stored in "
+                                        r"'\*.metric-db' files, but the directory has no"):
+        GraphFrame.from_hpctoolkit(copy)
+    # ... unless the summary values are asked for (they are also read with the files present)
+    gf = GraphFrame.from_hpctoolkit(copy, summary_only=True)
+    assert GraphFrame.from_hpctoolkit(shared_data / CPI, summary_only=True).dataframe.equals(
+        gf.dataframe)
     df = gf.dataframe
     assert list(df.index.names) == ["node"] and len(df) == 34
     assert gf.exc_metrics == ["time"] and gf.inc_metrics == ["time (inc)"]

@@ -231,8 +231,16 @@ def _xml_text(tree: _Tree, pairs, xml_ids, order, summary, program: str) -> str:
             table[key] = base + len(table)
         return table[key]
 
+    names = _file_metric_names(pairs)
+    total = 2 * len(names)
+    first_id = total  # MetricTable ids follow the MetricDB ids, as hpcprof-mpi numbers them
     out: List[str] = []
     emit = out.append
+    if summary is not None:  # each inclusive metric's total over the roots, as hpcprof writes it
+        roots = [v for v in order if tree.parent[v] < 0]
+        sums = summary[roots].sum(axis=0)
+        emit("".join(f'<M n="{first_id + k}" v="{sums[k]:.6g}"/>'
+                     for k in range(0, total, 2) if sums[k] != 0))
     stack: List[Tuple[int, str]] = []  # (node, closing text)
     for v in order:
         while stack and tree.parent[v] != stack[-1][0]:
@@ -240,7 +248,7 @@ def _xml_text(tree: _Tree, pairs, xml_ids, order, summary, program: str) -> str:
         kind = tree.kind[v]
         line = tree.lines[v] if tree.lines[v] is not None else 0
         fname = tree.files[v] if tree.files[v] is not None else "<unknown file>"
-        m = _m_text(summary, v) if summary is not None else ""
+        m = _m_text(summary, v, first_id) if summary is not None else ""
         if kind == "function":
             name = tree.names[v] if tree.names[v] is not None else "<unknown procedure>"
             pid = intern(procs, str(name), 1_000_000)
@@ -263,14 +271,13 @@ def _xml_text(tree: _Tree, pairs, xml_ids, order, summary, program: str) -> str:
     head = ['<?xml version="1.0"?>', '<HPCToolkitExperiment version="2.0">',
             f'<Header n={quoteattr(program)}><Info/></Header>',
             f'<SecCallPathProfile i="0" n={quoteattr(program)}>', "<SecHeader>", "<MetricTable>"]
-    names = _file_metric_names(pairs)
     for k, (inc_name, exc_name) in enumerate(names):
-        head.append(f'<Metric i="{2 * k}" n={quoteattr(inc_name)} v="raw" t="inclusive" '
-                    f'partner="{2 * k + 1}" show="1" show-percent="1"/>')
-        head.append(f'<Metric i="{2 * k + 1}" n={quoteattr(exc_name)} v="raw" t="exclusive" '
-                    f'partner="{2 * k}" show="1" show-percent="1"/>')
+        i = first_id + 2 * k
+        head.append(f'<Metric i="{i}" n={quoteattr(_sum_name(inc_name))} v="derived-incr" '
+                    f't="inclusive" partner="{i + 1}" show="1" show-percent="1"/>')
+        head.append(f'<Metric i="{i + 1}" n={quoteattr(_sum_name(exc_name))} v="derived-incr" '
+                    f't="exclusive" partner="{i}" show="1" show-percent="1"/>')
     head += ["</MetricTable>", "<MetricDBTable>"]
-    total = 2 * len(names)
     for k, (inc_name, exc_name) in enumerate(names):
         for j, (name, kind) in enumerate(((inc_name, "inclusive"), (exc_name, "exclusive"))):
             i = 2 * k + j
@@ -287,9 +294,18 @@ def _xml_text(tree: _Tree, pairs, xml_ids, order, summary, program: str) -> str:
     return "\n".join(head + out + tail)
 
 
-def _m_text(summary: np.ndarray, v: int) -> str:
+def _m_text(summary: np.ndarray, v: int, first_id: int) -> str:
     row = summary[v]
-    return "".join(f'<M n="{k}" v="{row[k]:.6g}"/>' for k in range(len(row)) if row[k] != 0)
+    return "".join(f'<M n="{first_id + k}" v="{row[k]:.6g}"/>' for k in range(len(row))
+                   if row[k] != 0)
+
+
+def _sum_name(name: str) -> str:
+    """hpcprof's MetricTable name of a rank sum.
+
+    ``CPUTIME (usec) (I)`` -> ``CPUTIME (usec):Sum (I)``.
+    """
+    return f"{name[:-4]}:Sum{name[-4:]}"
 
 
 def _file_metric_names(pairs) -> List[Tuple[str, str]]:

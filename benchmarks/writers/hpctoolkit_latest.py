@@ -8,6 +8,10 @@ written as ``CPUTIME (sec)``) gets the point, function and execution
 propagation scopes with HPCToolkit's meaning (own cost, cost lexically inside
 the function, subtree cost), per profile and summed in the summary profile.
 Index levels ``rank``/``thread`` become identifier tuples (NODE, RANK, THREAD).
+A node column ``module`` gives a function's or instruction's load module
+(default ``app``); a node column ``relation`` (``lexical``, ``call``,
+``inlined call``) a context's relation to its parent (default: ``call`` for
+functions, ``lexical`` otherwise).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from benchmarks.writers.hpctoolkit import _Tree, _dense_values, _metric_pairs
 
 KINDS = ["SUMMARY", "NODE", "RANK", "THREAD", "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"]
 LEXICAL = {"function": 0, "loop": 1, "statement": 2, "line": 2, "instruction": 3}
+#: a node column ``relation`` (optional) sets a context's relation to its parent
+RELATIONS = {"lexical": 0, "call": 1, "inlined call": 2}
 SCOPES = [("point", 1, 255), ("function", 3, 0), ("execution", 2, 255)]
 CTX = np.dtype([("sz", "<u8"), ("p", "<u8"), ("ctx", "<u4"), ("flags", "u1"), ("rel", "u1"),
                 ("kind", "u1"), ("nflex", "u1"), ("prop", "<u2"), ("pad", "V6"),
@@ -65,7 +71,7 @@ def write_hpctoolkit_latest(raw: Any, directory: Any, *, title: str = "app") -> 
     n = len(tree.ids)
     entry = [v for v in tree.roots if _type(tree, v) == "entry"]
     ctx_of = np.arange(1, n + 1, dtype=np.int64)  # context ids 1..n in node order
-    meta, order = _meta_db(tree, pairs, title, entry, ctx_of)
+    meta, order = _meta_db(tree, pairs, title, entry, ctx_of, raw)
     (directory / "meta.db").write_bytes(meta)
     per_profile = []
     for k in range(len(pairs)):
@@ -96,7 +102,8 @@ def _own_values(values: np.ndarray, tree: _Tree) -> np.ndarray:
     return own
 
 
-def _meta_db(tree: _Tree, pairs, title: str, entry: List[int], ctx_of) -> Tuple[bytes, Any]:
+def _meta_db(tree: _Tree, pairs, title: str, entry: List[int], ctx_of,
+             raw: Any) -> Tuple[bytes, Any]:
     n = len(tree.ids)
     blob = _Blob(16 + 16 * 8)
     sections: List[Tuple[int, int]] = []
@@ -141,14 +148,19 @@ def _meta_db(tree: _Tree, pairs, title: str, entry: List[int], ctx_of) -> Tuple[
     funcs: Dict[Tuple[str, str, int], int] = {}
     file_text = [str(f) if f is not None else "<unknown file>" for f in tree.files]
     str_of = {f: blob.string(f) for f in dict.fromkeys(file_text)}
-    module_ptr_text = blob.string("app")
+    module_text = [str(m) if isinstance(m, str) else "app" for m in tree.modules]
+    module_str = {m: blob.string(m) for m in dict.fromkeys(module_text)}
     func_names = [str(x) if x is not None else "<unknown procedure>" for x in tree.names]
     name_ptr = {f: blob.string(f) for f in dict.fromkeys(func_names)}
     section(start_str)
     start = blob.align()
     head = blob.add(bytes(16))
-    modules = blob.add(_u("IxxxxQ", 0, module_ptr_text))
-    blob.put(head, _u("QIH", modules, 1, 16))
+    table = blob.add(bytes(16 * len(module_str)))
+    module_ptr: Dict[str, int] = {}
+    for k, (text, ptr) in enumerate(module_str.items()):
+        blob.put(table + 16 * k, _u("IxxxxQ", 0, ptr))
+        module_ptr[text] = table + 16 * k
+    blob.put(head, _u("QIH", table, len(module_str), 16))
     section(start)
     start = blob.align()
     head = blob.add(bytes(16))
@@ -161,13 +173,16 @@ def _meta_db(tree: _Tree, pairs, title: str, entry: List[int], ctx_of) -> Tuple[
     start = blob.align()
     head = blob.add(bytes(16))
     kinds = [_type(tree, v) for v in range(n)]
-    keys = [(func_names[v], file_text[v], int(tree.lines[v] or 0)) for v in range(n)
-            if kinds[v] not in LEXICAL or kinds[v] == "function"]
+    func_key = [(func_names[v], file_text[v], int(tree.lines[v] or 0), module_text[v])
+                for v in range(n)]
+    keys = [func_key[v] for v in range(n) if kinds[v] not in LEXICAL or kinds[v] == "function"]
     uniq = list(dict.fromkeys(keys))
     table = blob.add(bytes(40 * len(uniq)))
-    for k, (fname, ftext, line) in enumerate(uniq):
-        blob.put(table + 40 * k, _u("QQQQII", name_ptr[fname], modules, 0, files[ftext], line, 0))
-        funcs[(fname, ftext, line)] = table + 40 * k
+    for k, key in enumerate(uniq):
+        fname, ftext, line, module = key
+        blob.put(table + 40 * k, _u("QQQQII", name_ptr[fname], module_ptr[module], 0,
+                                    files[ftext], line, 0))
+        funcs[key] = table + 40 * k
     blob.put(head, _u("QIH", table, len(uniq), 40))
     section(start)
     # context tree: entry point(s), then every context in breadth-first order
@@ -181,12 +196,17 @@ def _meta_db(tree: _Tree, pairs, title: str, entry: List[int], ctx_of) -> Tuple[
                    dtype=np.uint8)
     line = np.array([int(tree.lines[v] or 0) for v in order], dtype=np.uint64)
     file_ptr = np.array([files[file_text[v]] for v in order], dtype=np.uint64)
-    func_ptr = np.array([funcs.get((func_names[v], file_text[v], int(tree.lines[v] or 0)), 0)
-                         for v in order], dtype=np.uint64)
+    func_ptr = np.array([funcs.get(func_key[v], 0) for v in order], dtype=np.uint64)
+    mod_ptr = np.array([module_ptr[module_text[v]] for v in order], dtype=np.uint64)
     is_func, is_ins = lex == 0, lex == 3
-    recs["kind"], recs["rel"], recs["nflex"] = lex, np.where(is_func, 1, 0), 3
+    relation = np.where(is_func, 1, 0)
+    if raw.node_columns is not None and "relation" in raw.node_columns.columns:
+        given = raw.node_columns["relation"].reset_index(drop=True)
+        codes = [RELATIONS.get(given.iloc[v]) for v in order]
+        relation = np.array([c if c is not None else d for c, d in zip(codes, relation)])
+    recs["kind"], recs["rel"], recs["nflex"] = lex, relation, 3
     recs["flags"] = np.where(is_func, 3, np.where(is_ins, 4, 2))
-    recs["w0"] = np.where(is_func, func_ptr, np.where(is_ins, modules, file_ptr))
+    recs["w0"] = np.where(is_func, func_ptr, np.where(is_ins, mod_ptr, file_ptr))
     recs["w1"] = np.where(is_func, file_ptr, line)
     recs["w2"] = np.where(is_func, line, 0)
     entries = blob.add(bytes(32))
