@@ -86,7 +86,8 @@ class ColumnSpec:
     ``role`` one of ``rank``, ``order``, ``metric``, ``attribute`` (numeric,
     non-additive) or ``label`` (text), ``inclusive`` applies to metrics, and
     ``combine`` says how duplicate records of one (node, rank) merge:
-    ``sum``, ``min``, ``max``, ``mean`` or ``first``.
+    ``sum``, ``min``, ``max``, ``mean`` (``avg#`` columns: a weighted
+    average, see :mod:`readers.caliper_averages`) or ``first``.
     """
 
     name: str

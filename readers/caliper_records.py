@@ -10,7 +10,9 @@ module turns it into a :class:`~readers.RawProfile`:
    ``statement`` child per location (Hatchet's layout);
 2. records of the same (node, rank) merge (event traces, timeseries
    snapshots, secondary keys): metrics by their operator (``sum`` adds,
-   ``min``/``max``/``avg`` keep their meaning), other values keep the first;
+   ``min``/``max`` keep the extreme, ``avg`` is weighted by each record's
+   number of values, see :mod:`readers.caliper_averages`), other values keep
+   the first;
 3. every (node, rank) gets exactly one row: nodes a record never named (path
    prefixes) and ranks a node never ran on get a row whose metrics are 0;
 4. siblings follow Caliper's node order when the file records one.
@@ -26,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .builder import ProfileBuilder
+from .caliper_averages import average_parts, is_average, merge_averages
 from .caliper_names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, declare
 from .errors import ReadError
 from .profile import RawProfile
@@ -116,7 +119,7 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
         columns.extend(loc_columns)
     ranks, rank_code = _rank_codes(table.rank, len(node))
     values = _merge_and_fill(columns, key=node * len(ranks) + rank_code,
-                             size=len(h) * len(ranks))
+                             size=len(h) * len(ranks), source=table.source)
     position = _node_positions(h, node, table.order if node_ordering else None, table.source)
     specs = [spec for spec, _ in columns]
     ordered = bool(node_ordering and table.order is not None)
@@ -157,8 +160,11 @@ def _rank_codes(rank: Optional[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndar
 
 
 def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.ndarray,
-                    size: int) -> Dict[str, np.ndarray]:
-    """One value per (node, rank) cell of the grid, for every column."""
+                    size: int, source: Any = None) -> Dict[str, np.ndarray]:
+    """One value per (node, rank) cell of the grid, for every column.
+
+    ``avg#`` columns merge as weighted averages (:mod:`readers.caliper_averages`).
+    """
     n = len(key)
     if n and bool(np.all(key[1:] > key[:-1])):
         order = None
@@ -172,12 +178,18 @@ def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.nda
         cell = sorted_key[starts]
     counts = np.diff(np.r_[starts, n]) if n else np.zeros(0, dtype=INT)
     duplicates = bool(len(starts) != n)
+    averages = average_parts(columns) if duplicates else {}
     out: Dict[str, np.ndarray] = {}
     for spec, values in columns:
         if spec.role not in (METRIC, ATTRIBUTE, LABEL):
             continue
-        v = values if order is None else values[order]
-        reduced = _reduce(spec, v, starts, counts, duplicates)
+        if spec.name in averages and is_average(spec):
+            parts = averages.pop(spec.name)
+            reduced = merge_averages(spec.name, parts if order is None else parts.take(order),
+                                     starts, counts, source)
+        else:
+            v = values if order is None else values[order]
+            reduced = _reduce(spec, v, starts, counts, duplicates)
         out[spec.name] = _fill(spec, reduced, cell, size)
     return out
 
@@ -201,16 +213,12 @@ def _reduce(spec: ColumnSpec, v: np.ndarray, starts: np.ndarray, counts: np.ndar
     op = spec.combine
     if op == "sum":
         return np.add.reduceat(np.nan_to_num(v, nan=0.0) if floating else v, starts)
-    if op in ("min", "max"):
-        ufunc = (np.fmin if op == "min" else np.fmax) if floating else \
-            (np.minimum if op == "min" else np.maximum)
-        return np.nan_to_num(ufunc.reduceat(v, starts), nan=0.0) if floating else \
-            ufunc.reduceat(v, starts)
-    values = v.astype(np.float64)
-    have = ~np.isnan(values)
-    total = np.add.reduceat(np.where(have, values, 0.0), starts)
-    n = np.add.reduceat(have.astype(INT), starts)
-    return np.divide(total, n, out=np.zeros(len(total)), where=n > 0)
+    if op not in ("min", "max"):
+        raise ValueError(f"unknown merge operator {op!r}")  # averages merge elsewhere
+    ufunc = (np.fmin if op == "min" else np.fmax) if floating else \
+        (np.minimum if op == "min" else np.maximum)
+    return np.nan_to_num(ufunc.reduceat(v, starts), nan=0.0) if floating else \
+        ufunc.reduceat(v, starts)
 
 
 def _reduce_labels(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:

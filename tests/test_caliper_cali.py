@@ -13,6 +13,7 @@ from benchmarks.read_caliper import random_profile
 from benchmarks.writers.caliper import write_cali
 from readers import ReadError
 from readers.caliper import read_caliper
+from readers.caliper_averages import UnweightedAverageWarning
 
 
 # ------------------------------------------------------- a tiny .cali writer
@@ -251,6 +252,38 @@ def test_event_trace_aggregates_to_a_profile(tmp_path):
     assert rows(gf, "time.offset.ns") == [30, 100]  # a timestamp: the first, never summed
     assert gf.exc_metrics == ["time.duration.ns"] and gf.default_metric == "time.duration.ns"
     assert "event.begin#region" not in gf.dataframe.columns
+
+
+def test_averages_merge_weighted_by_their_number_of_values(tmp_path):
+    # two timeseries snapshots of "main": avg#x is weighted by sum#x / avg#x (3 and 1
+    # values), avg#y, which has no sum#, by the snapshots' count (5 and 1)
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    avg_x, sum_x = c.attribute("avg#x"), c.attribute("sum#x")
+    avg_y, count = c.attribute("avg#y"), c.attribute("count", "uint", VALUE)
+    main = c.path(region, "main")
+    c.ctx([main], {avg_x: 2.0, sum_x: 6.0, avg_y: 10.0, count: 5})
+    c.ctx([main], {avg_x: 4.0, sum_x: 4.0, avg_y: 20.0, count: 1})
+    c.ctx([c.path(region, "idle", parent=main)], {count: 2})  # no averages at all
+    gf = graphframe.GraphFrame.from_caliperreader(c.write(tmp_path / "ts.cali"))
+    assert rows(gf, "avg#x") == [2.5, 0.0]  # (6 + 4) / (3 + 1); the mean of means is 3
+    assert rows(gf, "avg#y") == [70.0 / 6.0, 0.0]  # (10 * 5 + 20 * 1) / 6
+    assert rows(gf, "sum#x") == [10.0, 0.0] and rows(gf, "count") == [6, 2]
+
+
+def test_averages_without_weights_warn(tmp_path):
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    avg = c.attribute("avg#x")
+    main = c.path(region, "main")
+    c.ctx([main], {avg: 2.0})
+    c.ctx([main], {avg: 4.0})
+    c.ctx([c.path(region, "once", parent=main)], {avg: 5.0})
+    path = c.write(tmp_path / "plain.cali")
+    with pytest.warns(UnweightedAverageWarning, match=r"plain\.cali: column 'avg#x' is an "
+                                                      r"average, but some of the records"):
+        gf = graphframe.GraphFrame.from_caliperreader(path)
+    assert rows(gf, "avg#x") == [3.0, 5.0]
 
 
 def test_cuda_activities_become_children(tmp_path):

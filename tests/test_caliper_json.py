@@ -127,6 +127,23 @@ def test_node_order_orders_siblings(tmp_path):
     assert names_in_order(gf) == ["main", "a", "c", "b", "z", "y"]
 
 
+@pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+def test_duplicate_rows_merge_averages_by_weight(tmp_path, data_last):
+    # two records of "main" (they differ in a secondary text key): avg# merges as
+    # sum of sums / sum of numbers of values, not as a mean of the two averages
+    document = doc([[0, 1, 2.0, 6.0, 3], [0, 2, 4.0, 4.0, 1], [3, 1, 7.0, 7.0, 1]],
+                   ["path", "phase", "avg#time.duration", "sum#time.duration", "count"],
+                   [LABEL, LABEL, VALUE, VALUE, VALUE],
+                   [{"label": "main", "column": "path"}, {"label": "a", "column": "phase"},
+                    {"label": "b", "column": "phase"}])
+    document["nodes"].append({"label": "solve", "column": "path", "parent": 0})
+    gf = graphframe.read(write(tmp_path, document, data_last=data_last))
+    df = gf.dataframe
+    assert df["avg#time.duration"].tolist() == [2.5, 7.0]  # (6 + 4) / (3 + 1)
+    assert df["time"].tolist() == [10.0, 7.0] and df["count"].tolist() == [4.0, 1.0]
+    assert df["phase"].tolist() == [("a", "b"), "a"]
+
+
 def test_inclusive_columns_come_from_metadata_not_suffixes(tmp_path):
     document = doc(
         [[0, 1.0, 2.0, 3.0, 1]],

@@ -236,6 +236,38 @@ def test_timeseries_snapshots_merge_by_operator(shared_data):
     assert gf.default_metric == "loop.iterations"
 
 
+TIMESERIES = ["caliper/hatchet/caliper-timeseries-cali/timeseries.cali",
+              "caliper/hatchet/caliper-timeseries-cali/230711-163829_2055495_OV0UMVFsW6yp.cali"]
+
+
+@pytest.mark.parametrize("rel", TIMESERIES)
+def test_timeseries_averages_are_weighted_by_their_counts(shared_data, rel):
+    # avg#X of a snapshot is sum#X / (its number of X values); the average over all
+    # snapshots of a region is the sum of their sums over the sum of their counts, not
+    # the mean of their averages (timeseries.cali: lulesh.cycle 56103.025, the mean of
+    # averages is 61505.6; 6 of its 19 nodes differ)
+    path = str(shared_data / rel)
+    gf = graphframe.GraphFrame.from_caliperreader(path)
+    ours = by_path(gf, "avg#time.duration.ns")
+    regions = by_path(gf, "avg#region.count")
+    checked = 0
+    for key, recs in oracle(path).items():
+        timed = [r for r in recs if "avg#time.duration.ns" in r]
+        if timed:
+            total = sum(float(r["sum#time.duration.ns"]) for r in timed)
+            count = sum(int(r["count"]) for r in timed)
+            assert ours[key] == pytest.approx(total / count, rel=1e-12), key
+            checked += 1
+        # every snapshot's region.count average is 1 (one per region entry), so the
+        # merged average is 1 too, whatever the weights
+        if any("avg#region.count" in r for r in recs):
+            assert regions[key] == 1.0, key
+    assert checked == len(ours)  # every node has timed snapshots
+    if rel.endswith("timeseries.cali"):
+        cycle = ours[(("main", "lulesh.cycle"), 0)]
+        assert round(cycle, 3) == 56103.025
+
+
 def test_sw4_cuda_activity_profile(shared_data):
     path = "caliper/hatchet/caliper-sw4-cuda-activity-cali/caliper_cuda_activity_profile.cali"
     gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / path))
