@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
+import pandas as pd
 
-from .caliper_assemble import PathTree
 from .caliper_cali import cali_records
 from .caliper_calitext import read_cali_text
 from .caliper_json import parse_caliper_json, read_caliper_json
 from .caliper_names import parse_metadata
 from .caliper_pyreader import reader_records
-from .caliper_records import Hierarchy, RecordTable, to_raw_profile
+from .caliper_records import Hierarchy, RecordTable, forest_depth, to_raw_profile
 from .errors import ReadError
 from .jsonfile import loads_json
 from .profile import RawProfile
@@ -121,9 +121,15 @@ def cali_files(path: Any) -> List[str]:
                 raise ReadError(p, "the directory holds no .cali files", expected="per-rank .cali files")
         else:
             out = [str(p)]
+    seen: Dict[str, str] = {}
     for f in out:
         if not os.path.isfile(f):
             raise ReadError(f, "no such file")
+        real = os.path.realpath(f)
+        if real in seen:
+            raise ReadError(f, f"the file is listed twice (also as {seen[real]})",
+                            expected="each per-rank file once")
+        seen[real] = f
     return out
 
 
@@ -168,43 +174,109 @@ def merge_rank_tables(decoded: List[Tuple[RecordTable, Dict[str, Any]]], files: 
                       source: Any) -> RecordTable:
     """One table for a set of per-rank files: unified call paths, a rank per record.
 
-    ``decoded`` holds each file's table and its raw (text) globals.
+    ``decoded`` holds each file's table and its raw (text) globals. A rank
+    found in two files (whether from their records' ``mpi.rank`` or from
+    their names) is a :class:`ReadError` naming both files: summing them
+    would double that rank's values.
     """
     tables = [t for t, _ in decoded]
-    tree = PathTree()
-    nodes, ranks, orders, locs = [], [], [], []
-    claimed: Dict[int, str] = {}
+    file_ranks = []
     for position, (table, path) in enumerate(zip(tables, files)):
-        h = table.hierarchy
-        mapping = np.empty(len(h), dtype=INT)
-        for i in range(len(h)):
-            p = int(h.parent[i])
-            mapping[i] = tree.child(int(mapping[p]) if p >= 0 else -1, h.label[i], h.kind[i])
-        nodes.append(mapping[table.node])
         if table.rank is None:
             rank = file_rank(path, decoded[position][1], position)
-            if rank in claimed:
-                raise ReadError(path, f"the file is rank {rank}, like {claimed[rank]}",
-                                expected="one file per rank")
-            claimed[rank] = path
             table.rank = np.full(len(table.node), rank, dtype=INT)
-        ranks.append(table.rank)
-        orders.append(table.order if table.order is not None else np.full(len(table.node), np.nan))
-        locs.append(table.sourceloc if table.sourceloc is not None
-                    else np.full(len(table.node), None, dtype=object))
-    hierarchy = Hierarchy(parent=np.array(tree.parent, dtype=INT),
-                          label=np.array(tree.label, dtype=object),
-                          kind=np.array(tree.kind, dtype=object),
-                          nid=np.arange(len(tree.parent), dtype=INT))
-    merged = RecordTable(source=source, hierarchy=hierarchy, node=np.concatenate(nodes),
-                         rank=np.concatenate(ranks))
+            file_ranks.append(np.array([rank], dtype=INT))
+        else:
+            file_ranks.append(np.unique(table.rank))
+    _check_distinct_ranks(file_ranks, files)
+    hierarchy, mappings = unify_hierarchies([t.hierarchy for t in tables], source)
+    merged = RecordTable(source=source, hierarchy=hierarchy,
+                         node=np.concatenate([m[t.node] for m, t in zip(mappings, tables)]),
+                         rank=np.concatenate([t.rank for t in tables]))
+    del mappings
     if any(t.order is not None for t in tables):
-        merged.order = np.concatenate(orders)
+        merged.order = np.concatenate([t.order if t.order is not None
+                                       else np.full(len(t.node), np.nan) for t in tables])
     if any(t.sourceloc is not None for t in tables):
-        merged.sourceloc = np.concatenate(locs)
+        merged.sourceloc = np.concatenate([t.sourceloc if t.sourceloc is not None
+                                           else np.full(len(t.node), None, dtype=object)
+                                           for t in tables])
     merged.columns, merged.layout = _merge_columns(tables)
     merged.metadata = _merge_metadata([t.metadata for t in tables])
     return merged
+
+
+def _check_distinct_ranks(file_ranks: List[np.ndarray], files: List[str]) -> None:
+    """Each rank in one file only; else a ReadError naming the two files."""
+    ranks = np.concatenate(file_ranks)
+    owner = np.repeat(np.arange(len(files), dtype=INT), [len(r) for r in file_ranks])
+    order = np.lexsort((owner, ranks))
+    ranks, owner = ranks[order], owner[order]
+    again = np.flatnonzero(ranks[1:] == ranks[:-1]) + 1
+    if not len(again):
+        return
+    i = int(again[np.argmin(owner[again])])  # the first file that repeats a rank
+    raise ReadError(files[int(owner[i])], f"rank {int(ranks[i])} is also the rank of "
+                    f"{files[int(owner[i - 1])]}",
+                    expected="each rank in exactly one file of a per-rank set")
+
+
+def unify_hierarchies(hierarchies: Sequence[Hierarchy], source: Any
+                      ) -> Tuple[Hierarchy, List[np.ndarray]]:
+    """The union of several call-path hierarchies and each one's node mapping.
+
+    Nodes are equal when their parents are equal and their labels and kinds
+    match. Unified nodes are numbered in first-seen order (hierarchies in
+    order, nodes by index; every parent precedes its children). Computed one
+    depth level at a time with array keys, without a loop over nodes.
+
+    Examples
+    --------
+    >>> def h(parent, label):
+    ...     return Hierarchy(parent=np.array(parent), label=np.array(label, dtype=object),
+    ...                      kind=np.array(["region"] * len(parent), dtype=object),
+    ...                      nid=np.arange(len(parent)))
+    >>> u, maps = unify_hierarchies([h([-1, 0], ["main", "a"]), h([-1, 0], ["main", "b"])], "x")
+    >>> u.parent.tolist(), u.label.tolist(), [m.tolist() for m in maps]
+    ([-1, 0, 0], ['main', 'a', 'b'], [[0, 1], [0, 2]])
+    """
+    sizes = [len(h) for h in hierarchies]
+    offsets = np.r_[0, np.cumsum(sizes)].astype(INT)
+    n = int(offsets[-1])
+    parent = np.concatenate([np.where(h.parent >= 0, h.parent + off, -1)
+                             for h, off in zip(hierarchies, offsets)]).astype(INT)
+    labels = np.concatenate([np.asarray(h.label, dtype=object) for h in hierarchies])
+    kinds = np.concatenate([np.asarray(h.kind, dtype=object) for h in hierarchies])
+    depth = np.concatenate([h.depth if h.depth is not None else
+                            forest_depth(h.parent, source, lambda i: f"node {i}")
+                            for h in hierarchies])
+    label_code, _ = pd.factorize(labels, use_na_sentinel=False)
+    kind_code, kind_names = pd.factorize(kinds, use_na_sentinel=False)
+    code = label_code.astype(INT) * max(len(kind_names), 1) + kind_code
+    width = int(code.max()) + 1 if n else 1
+    canon = np.full(n, -1, dtype=INT)
+    group_parent, next_id = [], 0
+    by_depth = np.argsort(depth, kind="stable")
+    bounds = np.flatnonzero(np.r_[True, np.diff(depth[by_depth]) != 0, True]) if n else []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        members = by_depth[a:b]
+        above = parent[members]
+        key = (np.where(above >= 0, canon[np.maximum(above, 0)], -1) + 1) * width + code[members]
+        unique_keys, inverse = np.unique(key, return_inverse=True)
+        canon[members] = next_id + inverse.ravel()
+        group_parent.append(unique_keys // width - 1)
+        next_id += len(unique_keys)
+    first = np.full(next_id, n, dtype=INT)
+    np.minimum.at(first, canon, np.arange(n, dtype=INT))
+    order = np.argsort(first, kind="stable")
+    new = np.empty(next_id, dtype=INT)
+    new[order] = np.arange(next_id, dtype=INT)
+    gp = np.concatenate(group_parent)[order] if group_parent else np.zeros(0, dtype=INT)
+    hierarchy = Hierarchy(parent=np.where(gp >= 0, new[np.maximum(gp, 0)], -1),
+                          label=labels[first[order]], kind=kinds[first[order]],
+                          nid=np.arange(next_id, dtype=INT))
+    mapping = new[canon]
+    return hierarchy, [mapping[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
 
 
 def _merge_columns(tables: List[RecordTable]) -> Tuple[list, list]:

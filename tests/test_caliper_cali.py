@@ -405,9 +405,28 @@ def test_per_rank_files_read_as_one_profile(tmp_path):
 def test_per_rank_files_claiming_one_rank(tmp_path):
     paths = per_rank_files(tmp_path, ranks=(5,), pattern="r%mpi.rank%.cali") + \
         per_rank_files(tmp_path, ranks=(5,), pattern="s%mpi.rank%.cali")
-    with pytest.raises(ReadError, match=r"the file is rank 5, like .*r5\.cali") as info:
+    with pytest.raises(ReadError, match=r"s5\.cali: rank 5 is also the rank of .*r5\.cali"):
         read_caliper(paths)
-    assert str(paths[1]) in str(info.value)
+
+
+def test_per_rank_files_whose_records_share_a_rank(tmp_path):
+    # ranks from the records' mpi.rank: two files both holding rank 1 would be summed
+    one = multi_rank(tmp_path)  # ranks 0 and 1
+    other = tmp_path / "other.cali"
+    other.write_text(open(one).read())
+    with pytest.raises(ReadError, match=r"other\.cali: rank 0 is also the rank of "
+                                        r".*ranks\.cali \(expected each rank in exactly one"):
+        read_caliper([one, str(other)])
+    # a file without mpi.rank whose name says rank 1, next to a file with ranks 0 and 1
+    named = per_rank_files(tmp_path, ranks=(1,), pattern="p%mpi.rank%.cali")[0]
+    with pytest.raises(ReadError, match=r"p1\.cali: rank 1 is also the rank of .*ranks\.cali"):
+        read_caliper([one, named])
+
+
+def test_a_file_listed_twice(tmp_path):
+    path = per_rank_files(tmp_path, ranks=(0,), pattern="a.cali")[0]  # no rank anywhere
+    with pytest.raises(ReadError, match=r"a\.cali: the file is listed twice \(also as "):
+        read_caliper([path, tmp_path / ".." / tmp_path.name / "a.cali"])
 
 
 def test_benchmark_writer_round_trip(tmp_path):

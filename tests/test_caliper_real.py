@@ -219,6 +219,23 @@ def test_per_rank_files_read_as_one_profile(shared_data):
     assert len(gf.metadata["starttime.nsec"]) == 3  # differs per file: one value per file
 
 
+def test_per_rank_sets_refuse_a_rank_in_two_files(shared_data, tmp_path):
+    trace0 = shared_data / DIRECTORIES[1] / "trace-2ranks-rank0.cali"
+    with pytest.raises(ReadError, match="the file is listed twice"):
+        graphframe.GraphFrame.from_caliperreader([str(trace0), str(trace0)])
+    copy = tmp_path / "copy.cali"
+    copy.write_bytes(trace0.read_bytes())
+    with pytest.raises(ReadError, match=r"copy\.cali: rank 0 is also the rank of "
+                                        r".*trace-2ranks-rank0\.cali"):
+        graphframe.GraphFrame.from_caliperreader([str(trace0), str(copy)])
+    # rp-4ranks holds ranks 0-3 in its records; the per-rank file is rank 0 again
+    four = shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"
+    single = shared_data / DIRECTORIES[0] / "rp-permpi-3ranks-rank0.cali"
+    with pytest.raises(ReadError, match=r"rank0\.cali: rank 0 is also the rank of "
+                                        r".*rp-4ranks\.cali"):
+        graphframe.GraphFrame.from_caliperreader([str(four), str(single)])
+
+
 def test_timeseries_snapshots_merge_by_operator(shared_data):
     # Hatchet sums every column over the snapshots, min# and max# included, and a
     # record lacking a value turns the node's total into NaN; here sums add, min#
