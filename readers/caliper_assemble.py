@@ -19,6 +19,7 @@ import numpy as np
 
 from .caliper_names import (CALLPATH_ATTRIBUTE, MODULE_ATTRIBUTE, ORDER, RANK,
                             RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
+from .caliper_jsoncells import MAX_RANK
 from .caliper_records import Hierarchy, RecordTable, forest_depth
 from .errors import ReadError
 
@@ -316,4 +317,10 @@ def _ranks(d: Decoded, column: np.ndarray, rows: np.ndarray) -> np.ndarray:
         raise ReadError(d.source, "a record has no integer mpi.rank while others do",
                         position=d.where(int(rows[i])),
                         expected="an mpi.rank entry in every record")
+    bad = (ranks < 0) | (ranks > MAX_RANK)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ReadError(d.source, f"the record's mpi.rank is {int(ranks[i])}",
+                        position=d.where(int(rows[i])),
+                        expected=f"an MPI rank: an integer from 0 to {MAX_RANK}")
     return ranks.astype(INT)

@@ -27,7 +27,8 @@ import numpy as np
 
 from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
-from .caliper_jsonfast import decode_fast
+from .caliper_jsonfast import decode_fast, explicit_parents
+from .caliper_jsoncells import node_refs, order, ranks, short as _short, values as value_column
 from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
 from .errors import ReadError
 from .jsonfile import loads_json
@@ -145,7 +146,7 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
     else:
         cells = [cells[:, j] for j in range(cells.shape[1])]
     h_index = columns.index(hcol)
-    row_node = _node_refs(cells[h_index], hcol, node_cols, source)
+    row_node = node_refs(cells[h_index], hcol, node_cols, source)
     label_table = np.empty(len(labels) + 1, dtype=object)  # index -1 -> None
     label_table[:-1] = labels
     keep = np.flatnonzero(row_node >= 0)
@@ -158,20 +159,20 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
             continue
         meta = metadata[i]
         if not _is_value(meta, title, node_cols):
-            refs = _node_refs(cells[i], title, node_cols, source)[keep]
+            refs = node_refs(cells[i], title, node_cols, source)[keep]
             values = label_table[refs]
             if title == SOURCELOC_ATTRIBUTE:
                 table.sourceloc = values
                 continue
             spec = ColumnSpec(RENAMES.get(title, title), title, LABEL)
         else:
-            values, numeric = _values(cells[i], title, keep, source)
+            values, numeric = value_column(cells[i], title, keep, source)
             alias = meta.get("attribute.alias")
             spec = classify(title, alias if isinstance(alias, str) else None, numeric=numeric)
         if spec.role == RANK:
-            table.rank = _ranks(values, title, keep, source)
+            table.rank = ranks(values, numeric, title, keep, source)
         elif spec.role == ORDER:
-            table.order = np.asarray(values, dtype=np.float64)
+            table.order = order(values, numeric, title, keep, source)
         else:
             table.columns.append((spec, values))
             layout.append(spec.name)
@@ -202,7 +203,18 @@ def _nodes(nodes: Any, source: Any) -> Tuple[List[str], List[str], np.ndarray]:
                  if type(a) is not str or type(b) is not str or type(c) is not int)
         raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
                         expected="a string 'label', a string 'column' and an integer 'parent'")
-    return labels, np.array(cols, dtype=object), np.array(parents, dtype=INT)
+    try:
+        parent_array = np.array(parents, dtype=INT)
+    except OverflowError:
+        parent_array = None
+    if parent_array is None or explicit_parents(nodes) != int((parent_array >= 0).sum()):
+        i = next(i for i, n in enumerate(nodes) if "parent" in n and
+                 not 0 <= n["parent"] < len(nodes))
+        raise ReadError(source, f"the node's parent {_short(nodes[i]['parent'])} is not a node",
+                        position=f"nodes[{i}]",
+                        expected="the index of another node, or no 'parent' for a root")
+    return labels, np.array(cols, dtype=object), parent_array
+
 
 
 def _columns(columns: Any, metadata: Any, node_cols: List[str], source: Any):
@@ -268,88 +280,6 @@ def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
     if not data:
         return [()] * width
     return list(zip(*data))
-
-
-def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: Any
-               ) -> np.ndarray:
-    """Cells that index ``nodes`` (null -> -1), checked against the column."""
-    try:
-        values = np.array(cells, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        i = next(i for i, c in enumerate(cells) if not _is_number_or_null(c))
-        raise ReadError(source, f"column {title!r} holds {_short(cells[i])}",
-                        position=f"data[{i}]", expected="the index of a node or null") from exc
-    null = np.isnan(values)
-    idx = np.where(null, -1, values).astype(INT)
-    n = len(node_cols)
-    bad = ~null & ((idx != values) | (idx < 0) | (idx >= n))
-    if not bad.any() and n:
-        col_ok = node_cols == title
-        bad = ~null & ~col_ok[np.clip(idx, 0, n - 1)]
-    elif not n:
-        bad = ~null
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ReadError(source, f"column {title!r} refers to node {_short(cells[i])}, which is "
-                        f"not a '{title}' entry of 'nodes'", position=f"data[{i}]",
-                        expected=f"the index of a '{title}' node")
-    return idx
-
-
-def _is_number_or_null(cell: Any) -> bool:
-    return cell is None or (type(cell) in (int, float))
-
-
-def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
-    """A value column: numbers (ints stay ints) or, for string attributes, text."""
-    try:
-        arr = np.array(cells)
-    except (TypeError, ValueError):
-        arr = np.array(cells, dtype=object)
-    if arr.dtype.kind in "iufb" and arr.ndim == 1:
-        return arr[keep].astype(np.float64), True
-    try:
-        numbers = np.array(cells, dtype=np.float64)
-        if numbers.ndim == 1 and all(c is None or type(c) in (int, float) for c in cells):
-            return numbers[keep], True
-    except (TypeError, ValueError):
-        pass
-    if all(c is None or type(c) in (str, int, float) for c in cells):
-        return np.array(cells, dtype=object)[keep], False  # text (or mixed): a label column
-    i = next(i for i, c in enumerate(cells) if not (c is None or type(c) in (int, float, str)))
-    raise ReadError(source, f"column {title!r} holds {_short(cells[i])}", position=f"data[{i}]",
-                    expected="a number, a string or null")
-
-
-def _short(value: Any) -> str:
-    """A cell for an error message (containers are named, not printed: they may
-    be nested too deeply to print)."""
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _ranks(values: np.ndarray, title: str, keep: np.ndarray, source: Any) -> np.ndarray:
-    arr = np.full(len(values), np.nan)
-    for_sure = np.asarray(values)
-    if for_sure.dtype.kind in "iufb":
-        arr = for_sure.astype(np.float64)
-    else:
-        numbers = np.array([type(v) in (int, float) for v in for_sure], dtype=bool)
-        arr[numbers] = for_sure[numbers].astype(np.float64)
-    bad = np.isnan(arr) | (arr != np.round(arr))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ReadError(source, f"column {title!r} holds {_short(values[i])}, not an integer rank",
-                        position=f"data[{int(keep[i])}]", expected="an integer MPI rank")
-    return arr.astype(INT)
 
 
 def _check_unique(table: RecordTable, source: Any) -> None:

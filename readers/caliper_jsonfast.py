@@ -19,6 +19,7 @@ import io
 import json
 import re
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -157,7 +158,9 @@ def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
     text[closes] = _NEWLINE
     text[between] = _SPACE
     values = _csv_floats(text, width) if PANDAS_EXACT else _arrow_floats(text, width)
-    return values if values is not None and values.shape == (rows, width) else None
+    if values is None or values.shape != (rows, width) or np.isinf(values).any():
+        return None  # infinite: 1e400 or an integer too large for a float, which differ
+    return values
 
 
 def _csv_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
@@ -234,15 +237,33 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
         if set(map(type, block_labels)) - {str} or set(map(type, block_columns)) - {str} or \
                 set(map(type, block_parents)) - {int}:
             return None
+        try:
+            block_parent_array = np.array(block_parents, dtype=np.int64)
+        except OverflowError:
+            return None
+        if explicit_parents(objects) != int((block_parent_array >= 0).sum()):
+            return None  # a negative parent: the general decoder locates it
         labels.extend(block_labels)
         # one string object per distinct column name instead of one per node
         codes, names = pd.factorize(np.array(block_columns, dtype=object))
         columns.append(np.asarray(names, dtype=object)[codes])
         del block_columns, objects
-        parents.append(np.array(block_parents, dtype=np.int64))
+        parents.append(block_parent_array)
         pos = cut.end() - 1 if cut else stop_all
     return _compact(labels), np.concatenate(columns), np.concatenate(parents), \
         list_end.end() - 1
+
+
+def explicit_parents(nodes: List[Dict[str, Any]]) -> int:
+    """How many node objects have a ``parent`` key (a root has none: Caliper
+    never writes a negative parent).
+
+    Examples
+    --------
+    >>> explicit_parents([{"label": "a"}, {"label": "b", "parent": 0}])
+    1
+    """
+    return sum(map(dict.__contains__, nodes, repeat("parent")))
 
 
 def _compact(labels: List[str]) -> List[str]:

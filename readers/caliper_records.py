@@ -209,16 +209,21 @@ def _reduce(spec: ColumnSpec, v: np.ndarray, starts: np.ndarray, counts: np.ndar
         first = np.minimum.reduceat(index, starts)
         return np.r_[v, np.nan][first]
     if not duplicates or not len(v):
-        return np.nan_to_num(v, nan=0.0) if floating else v
+        return _nan_to_zero(v) if floating else v
     op = spec.combine
     if op == "sum":
-        return np.add.reduceat(np.nan_to_num(v, nan=0.0) if floating else v, starts)
+        return np.add.reduceat(_nan_to_zero(v) if floating else v, starts)
     if op not in ("min", "max"):
         raise ValueError(f"unknown merge operator {op!r}")  # averages merge elsewhere
     ufunc = (np.fmin if op == "min" else np.fmax) if floating else \
         (np.minimum if op == "min" else np.maximum)
-    return np.nan_to_num(ufunc.reduceat(v, starts), nan=0.0) if floating else \
+    return _nan_to_zero(ufunc.reduceat(v, starts)) if floating else \
         ufunc.reduceat(v, starts)
+
+
+def _nan_to_zero(v: np.ndarray) -> np.ndarray:
+    """NaN -> 0, infinities kept (``np.nan_to_num`` would clip them to the largest float)."""
+    return np.where(np.isnan(v), 0.0, v)
 
 
 def _reduce_labels(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:

@@ -487,6 +487,20 @@ def test_malformed_records_name_the_line(tmp_path, line, match):
     expect_error(cali_file(tmp_path, "\n".join(lines) + "\n"), match, "line 13")
 
 
+def test_negative_rank(tmp_path):
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    rank = c.attribute("mpi.rank", "int", VALUE)
+    time = c.attribute("sum#time.duration")
+    main = c.path(region, "main")
+    c.ctx([main], {rank: 0, time: 1.0})
+    c.ctx([main], {rank: -3, time: 1.0})
+    path = c.write(tmp_path / "neg.cali")
+    with pytest.raises(ReadError, match=r"neg\.cali: line 9: the record's mpi.rank is -3 "
+                                        r"\(expected an MPI rank: an integer from 0 to"):
+        read_caliper(path)
+
+
 def test_parent_cycle(tmp_path):
     text = SPEC_EXAMPLE + "__rec=node,id=40,attr=13,data=a,parent=41\n" \
                           "__rec=node,id=41,attr=13,data=b,parent=40\n"

@@ -320,8 +320,9 @@ def test_parent_cycle_between_two_nodes(tmp_path):
     (lambda d: d["data"][3].__setitem__(2, [1]), "data[3]", "column 'sum#time.duration' holds a "
                                                             "list"),
     (lambda d: d["data"][2].__setitem__(0, {}), "data[2]", "column 'path' holds an object"),
-    (lambda d: d["data"][0].__setitem__(1, "zero"), "data[0]", "holds 'zero', not an integer rank"),
-    (lambda d: d["data"][1].__setitem__(1, 0.5), "data[1]", "holds 0.5, not an integer rank"),
+    (lambda d: d["data"][0].__setitem__(1, "zero"), "data[0]",
+     r"column 'mpi.rank' holds 'zero', but data\[1\] holds a number"),
+    (lambda d: d["data"][1].__setitem__(1, 0.5), "data[1]", "holds 0.5, not a rank"),
     (lambda d: d["nodes"][2].pop("label"), "nodes[2]", "malformed node entry"),
     (lambda d: d["nodes"][2].__setitem__("parent", "0"), "nodes[2]", "malformed node entry"),
     (lambda d: d.pop("nodes"), "top level", "the 'nodes' section is missing"),
@@ -340,3 +341,87 @@ def test_not_an_object(tmp_path):
     path = tmp_path / "list.json"
     path.write_text("[1, 2]")
     expect_error(path, "the document is not a JSON object")
+
+
+BOTH = pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+
+
+def cell_error(tmp_path, document, data_last, match):
+    return expect_error(write(tmp_path, document, data_last=data_last), match)
+
+
+@BOTH
+def test_node_order_that_is_not_a_number(tmp_path, data_last):
+    document = doc([[0, "first", 1.0], [1, "second", 2.0]], ["path", "Node order", "time"],
+                   [LABEL, VALUE, VALUE], main_foo_bar()["nodes"][:2])
+    err = cell_error(tmp_path, document, data_last,
+                     r"column 'Node order' holds 'first' \(expected a number \(Caliper's node "
+                     r"order\) or null\)")
+    assert err.position == "data[0]"
+
+
+@BOTH
+def test_out_of_range_numbers_follow_python_float(tmp_path, data_last):
+    # 1e400 is infinity for Python's float(); an integer literal beyond the double
+    # range has no float (float(10**400) raises): a located error on both paths
+    document = main_foo_bar()
+    document["data"][1][2] = "HUGE"
+    text = json.dumps(document if not data_last else
+                      {k: v for k, v in document.items() if k != "data"} | {"data": document["data"]})
+    path = tmp_path / "range.json"
+    path.write_text(text.replace('"HUGE"', "1e400").replace("6.0", "-1e400"))
+    raw = read_caliper_json(path)
+    assert raw.metrics["time"].tolist() == [1.0, np.inf, 3.0, 0.0, 0.0, 4.0]
+    assert raw.metrics["time (inc)"].tolist()[0] == -np.inf
+    path.write_text(text.replace('"HUGE"', "1" + "0" * 400))
+    err = expect_error(path, "column 'sum#time.duration' holds an integer with 401 digits, too "
+                             "large for a floating-point number")
+    assert err.position == "data[1]"
+    path.write_text(text.replace('"HUGE"', "2.0").replace("[2, 1,", "[1" + "0" * 400 + ", 1,"))
+    err = expect_error(path, "column 'path' refers to node 1000000000")
+    assert err.position == "data[3]"
+
+
+@BOTH
+def test_numbers_mixed_with_text_in_a_value_column(tmp_path, data_last):
+    document = main_foo_bar()
+    document["data"][2][2] = "n/a"
+    err = cell_error(tmp_path, document, data_last, "column 'sum#time.duration' holds 'n/a', "
+                                                    r"but data\[0\] holds a number")
+    assert err.position == "data[2]"
+
+
+@BOTH
+@pytest.mark.parametrize("column, value, position, match", [
+    (1, -1, "data[0]", r"column 'mpi.rank' holds -1, not a rank \(expected an MPI rank: an "
+                       r"integer from 0 to 2147483647\)"),
+    (1, 2 ** 40, "data[0]", "column 'mpi.rank' holds 1099511627776, not a rank"),
+    (1, True, "data[0]", "column 'mpi.rank' holds true"),
+    (2, False, "data[0]", r"column 'sum#time.duration' holds false \(expected a number"),
+])
+def test_invalid_ranks_and_booleans(tmp_path, data_last, column, value, position, match):
+    document = main_foo_bar()
+    document["data"][0][column] = value
+    err = cell_error(tmp_path, document, data_last, match)
+    assert err.position == position
+
+
+@BOTH
+@pytest.mark.parametrize("parent", [-1, -7])
+def test_a_negative_parent_is_not_a_root(tmp_path, data_last, parent):
+    # Caliper marks a root by leaving "parent" out; Hatchet would index nodes[-1]
+    document = main_foo_bar()
+    document["nodes"][2]["parent"] = parent
+    err = cell_error(tmp_path, document, data_last, f"the node's parent {parent} is not a node "
+                                                    r"\(expected the index of another node, or "
+                                                    r"no 'parent' for a root\)")
+    assert err.position == "nodes[2]"
+
+
+@BOTH
+@pytest.mark.filterwarnings("error")
+def test_node_index_far_out_of_range_warns_nothing(tmp_path, data_last):
+    document = main_foo_bar()
+    document["data"][1][0] = 1e300
+    err = cell_error(tmp_path, document, data_last, "column 'path' refers to node 1e[+]300")
+    assert err.position == "data[1]"
