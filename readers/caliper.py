@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from .caliper_cali import cali_records
-from .caliper_calitext import read_cali_text
-from .caliper_json import parse_caliper_json, read_caliper_json
+from .caliper_calitext import decode_cali_content, read_source
+from .caliper_json import decode_caliper_json, parse_caliper_json, read_caliper_json
 from .caliper_names import parse_metadata
 from .caliper_pyreader import reader_records
 from .caliper_records import Hierarchy, RecordTable, forest_depth, to_raw_profile
@@ -78,6 +78,9 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     if _is_reader_object(path):
         table = reader_records(path, **options)
         return to_raw_profile(table, node_ordering=node_ordering)
+    if hasattr(path, "read"):
+        table, _ = _file_table(path, options)
+        return to_raw_profile(table, node_ordering=node_ordering)
     files = cali_files(path)
     report = Progress(progress, sum(os.path.getsize(f) for f in files), "bytes of .cali files")
     step = report.step if report.callback else None
@@ -103,8 +106,8 @@ def _is_reader_object(obj: Any) -> bool:
 
 def _describe(path: Any) -> Any:
     if isinstance(path, (list, tuple)):
-        return [os.fspath(p) for p in path]
-    return os.fspath(path)
+        return [_fspath(p) for p in path]
+    return _fspath(path)
 
 
 def cali_files(path: Any) -> List[str]:
@@ -112,9 +115,9 @@ def cali_files(path: Any) -> List[str]:
     if isinstance(path, (list, tuple)):
         if not path:
             raise ReadError(path, "an empty list of files was given", expected="at least one .cali file")
-        out = [os.fspath(p) for p in path]
+        out = [_fspath(p) for p in path]
     else:
-        p = Path(os.fspath(path))
+        p = Path(_fspath(path))
         if p.is_dir():
             out = sorted(str(f) for f in p.iterdir() if f.is_file() and f.name.endswith(".cali"))
             if not out:
@@ -133,9 +136,24 @@ def cali_files(path: Any) -> List[str]:
     return out
 
 
-def _file_table(path: str, options: Dict[str, Any],
+def _fspath(path: Any) -> str:
+    try:
+        return os.fspath(path)
+    except TypeError as exc:
+        raise ReadError(repr(path)[:80], f"a value of type {type(path).__name__} is not a file path",
+                        expected="a path, a list of paths, an open stream or a "
+                                 "CaliperReader") from exc
+
+
+def _file_table(path: Any, options: Dict[str, Any],
                 progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
-    cali = read_cali_text(path, progress_step)
+    return _content_table(list(read_source(path)), options, progress_step)
+
+
+def _content_table(box: List[Any], options: Dict[str, Any],
+                   progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
+    """The table of ``box = [.cali content, source name]`` (emptied as it is decoded)."""
+    cali = decode_cali_content(box, progress_step)
     table = cali_records(cali, **options)
     table.metadata = parse_metadata(cali.globals)
     return table, cali.globals
@@ -350,7 +368,19 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
     1
     """
     if hasattr(source, "read"):
-        return read_caliper_json(source, node_ordering=node_ordering)
+        box = list(read_source(source))
+        head = box[0][:64]
+        if (head.encode("utf-8") if isinstance(head, str) else head).lstrip(
+                b"\xef\xbb\xbf \t\r\n").startswith(b"__rec="):
+            if query is not None:
+                raise ReadError(box[1], "cali-query reads files, not streams",
+                                expected="a .cali file path with query=, or no query")
+            table, _ = _content_table(box, dict(native=False, string_attributes=()))
+            return to_raw_profile(table, node_ordering=node_ordering)
+        name = box.pop()
+        if isinstance(box[0], str):
+            box[0] = box[0].encode("utf-8")
+        return decode_caliper_json(box, name, node_ordering=node_ordering)
     if not _is_cali(source):
         return read_caliper_json(source, node_ordering=node_ordering)
     if query is None:
@@ -366,7 +396,7 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
 def _is_cali(source: Any) -> bool:
     if isinstance(source, (list, tuple)):
         return True
-    p = Path(os.fspath(source))
+    p = Path(_fspath(source))
     if p.is_dir() or p.suffix == ".cali":
         return True
     try:

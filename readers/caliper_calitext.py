@@ -51,8 +51,13 @@ _FAST = re.compile(r"__rec=(?:ctx,ref=(\d{1,18}),attr=([0-9=]+),data=([^,\r\\]*)
 def read_cali_text(path: Any, progress_step: Optional[Callable[[int], None]] = None) -> CaliText:
     """Read and decode the ``.cali`` file at ``path``.
 
-    ``progress_step(n)``, when given, is called as each block of ``n`` bytes
-    has been decoded.
+    Parameters
+    ----------
+    path : path-like or file-like
+        The file, or an open stream (text or binary) whose ``read()`` returns
+        the whole ``.cali`` text.
+    progress_step : callable, optional
+        Called with ``n`` as each block of ``n`` bytes has been decoded.
 
     Examples
     --------
@@ -69,16 +74,46 @@ def read_cali_text(path: Any, progress_step: Optional[Callable[[int], None]] = N
     >>> region.name, region.is_nested, cali.node_data[node]
     ('region', True, 'main')
     """
+    box = list(read_source(path))
+    return decode_cali_content(box, progress_step)
+
+
+def decode_cali_content(box: List[Any], progress_step: Optional[Callable[[int], None]] = None
+                        ) -> CaliText:
+    """Decode ``box = [content, source]``: ``.cali`` bytes or text and its name.
+    The content is dropped from ``box`` once its lines are split, so its memory
+    can be freed before the records are decoded."""
+    data, source = box
+    if isinstance(data, str):
+        parsed = _collect(data, source, lambda block, offset: block, progress_step)
+    else:
+        parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source),
+                          progress_step)
+    box.clear()
+    del data  # the records hold what they need: free the file's bytes first
+    return parsed.finish()
+
+
+def read_source(path: Any) -> Tuple[Union[bytes, str], Any]:
+    """The contents of a file or an open stream, and the name to report it by
+    (a stream's ``name``, else ``<stream>``)."""
+    if hasattr(path, "read"):
+        source = getattr(path, "name", None)
+        source = source if isinstance(source, str) else "<stream>"
+        try:
+            data = path.read()
+        except (OSError, ValueError) as exc:
+            raise ReadError(source, f"cannot read the stream: {exc}") from exc
+        if not isinstance(data, (bytes, str)):
+            raise ReadError(source, f"the stream's read() returned {type(data).__name__}",
+                            expected="a text or binary stream")
+        return data, source
     source = os.fspath(path)
     try:
         with open(source, "rb") as fh:
-            data = fh.read()
+            return fh.read(), source
     except OSError as exc:
         raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
-    parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source),
-                      progress_step)
-    del data  # the records hold what they need: free the file's bytes first
-    return parsed.finish()
 
 
 def decode_cali_text(text: str, source: Any = None) -> CaliText:

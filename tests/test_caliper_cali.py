@@ -391,6 +391,29 @@ def per_rank_files(tmp_path, ranks=(0, 1, 2), pattern="rp-rank%mpi.rank%.cali"):
     return paths
 
 
+def test_streams_read_like_files(tmp_path):
+    # caliper-reader reads streams too; so do from_caliperreader and from_caliper
+    path = multi_rank(tmp_path, order=True)
+    expected = graphframe.GraphFrame.from_caliperreader(path).dataframe
+    for mode in ("r", "rb"):
+        with open(path, mode) as stream:
+            gf = graphframe.GraphFrame.from_caliperreader(stream)
+        pd.testing.assert_frame_equal(gf.dataframe, expected)
+        with open(path, mode) as stream:
+            gf = graphframe.GraphFrame.from_caliper(stream)
+        pd.testing.assert_frame_equal(gf.dataframe, expected)
+    with open(path, "rb") as stream:
+        with pytest.raises(ReadError, match=r"ranks\.cali: cali-query reads files, not streams"):
+            graphframe.GraphFrame.from_caliper(stream, query="select *")
+    broken = tmp_path / "broken.cali"
+    broken.write_text(open(path).read()[:-40])
+    with open(broken) as stream:
+        with pytest.raises(ReadError, match=r"broken\.cali: line \d+: the last record is cut"):
+            graphframe.GraphFrame.from_caliperreader(stream)
+    with pytest.raises(ReadError, match="a value of type int is not a file path"):
+        graphframe.GraphFrame.from_caliperreader(42)
+
+
 def test_per_rank_files_read_as_one_profile(tmp_path):
     per_rank_files(tmp_path, ranks=(2, 0, 1))
     gf = graphframe.GraphFrame.from_caliperreader(str(tmp_path))
