@@ -2,6 +2,7 @@
 
 import io
 import json
+import time
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from benchmarks.read_caliper import random_profile
 from benchmarks.writers.caliper import write_caliper_json
 from readers import ReadError
 from readers.caliper_json import read_caliper_json
+from readers.jsonfile import MAX_DEPTH, loads_json
 
 VALUE, LABEL = {"is_value": True}, {"is_value": False}
 
@@ -278,6 +280,34 @@ def test_nesting_bomb_is_a_read_error(tmp_path):
     path.write_text(json.dumps(document).replace('"DEEP"', deep))
     err = expect_error(path, "column 'path' holds a list")
     assert err.position == "data[3]"
+
+
+@pytest.mark.parametrize("opener", ["[", '{"a": '])
+def test_a_50_mb_nesting_bomb_stops_at_the_depth_limit(tmp_path, opener):
+    # the decoder stops at the first level past MAX_DEPTH: the error's column proves it
+    # never looked at the rest of the file (building it whole took 5 s and 855 MB for
+    # 10 MB)
+    path = tmp_path / "bomb.json"
+    path.write_text('{"data": ' + opener * (50_000_000 // len(opener)))
+    started = time.perf_counter()
+    err = expect_error(path, f"invalid JSON: nested more than {MAX_DEPTH:,} levels deep")
+    assert time.perf_counter() - started < 10  # about 0.5 s alone on the machine
+    column = int(err.position.split("column ")[1])
+    assert err.position.startswith("line 1, ") and column == 10 + (MAX_DEPTH - 1) * len(opener)
+
+
+def test_the_depth_limit_and_deep_trees(tmp_path):
+    assert loads_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    with pytest.raises(ReadError, match=r"x: line 1, column 500001: invalid JSON: nested more "):
+        loads_json("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "x")
+    # a 100,000-deep call tree written as a literal (two levels per node) still reads
+    depth = 100_000
+    path = tmp_path / "chain.json"
+    path.write_text("[" + '{"frame": {"name": "f"}, "metrics": {"time": 1.0}, "children": ['
+                    * depth + "]}" * depth + "]")
+    raw = readers.read(path)
+    assert raw.num_nodes == depth and raw.nodes["parent"].tolist()[-3:] == [depth - 4, depth - 3,
+                                                                            depth - 2]
 
 
 @pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
