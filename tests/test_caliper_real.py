@@ -285,6 +285,83 @@ def test_timeseries_averages_are_weighted_by_their_counts(shared_data, rel):
         assert round(cycle, 3) == 56103.025
 
 
+def test_small_timeseries_file_against_hatchet(shared_data, reference_facts):
+    """230711-...OV0UMVFsW6yp.cali (22 snapshots of 4 regions) against Hatchet's facts,
+    each difference explained and checked against Caliper's own reader."""
+    rel = TIMESERIES[1]
+    facts = reference_facts[rel]
+    gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / rel))
+    ours = describe(gf)
+    for fact in ("graph_nodes", "dataframe_rows", "df_unique_nodes", "index_names", "num_roots",
+                 "max_depth", "multi_parent_nodes", "inc_metrics", "default_metric"):
+        assert ours[fact] == facts[fact], fact
+    # "iterations" is a global attribute (one value for the run: the loop count the
+    # program was given): run metadata, where every other Caliper global goes; Hatchet
+    # repeats it in every row as a column
+    assert set(facts["columns"]) - set(ours["columns"]) == {"iterations"}
+    assert set(ours["columns"]) <= set(facts["columns"])
+    assert gf.metadata["iterations"] == 100 and "iterations" in facts["metadata_keys"]
+    # timestamps, snapshot numbers and the iteration number are attributes, never summed
+    attributes = ["timeseries.starttime", "timeseries.snapshot", "iteration#mainloop"]
+    assert ours["exc_metrics"] == [m for m in facts["exc_metrics"] if m not in attributes]
+    # totals: Hatchet sums every column over a region's snapshots, and a snapshot
+    # lacking the column makes the region's total NaN, which then drops out of the
+    # column's total (count: 101 of the 403 snapshots counted). Ours, like Caliper's
+    # reader: sums add over every snapshot, min#/max# keep the extreme, avg# is
+    # weighted by the snapshots' counts, attributes keep the first value
+    records = oracle(str(shared_data / rel))
+
+    def column(name):
+        return {key: [float(r[name]) if name in r else math.nan for r in recs]
+                for key, recs in records.items()}
+
+    def hatchet_total(name):
+        totals = [sum(values) for values in column(name).values()]
+        return sum(t for t in totals if not math.isnan(t))
+
+    def present(values):
+        return [v for v in values if not math.isnan(v)]
+
+    weights = column("count")  # every avg#region.count is 1: any weights give 1
+
+    def average(key, values):
+        pairs = [(a, w) for a, w in zip(values, weights[key]) if not math.isnan(a)]
+        return sum(a * w for a, w in pairs) / sum(w for _, w in pairs) if pairs else 0.0
+
+    combine = {
+        "sum": lambda key, v: sum(present(v)),
+        "min": lambda key, v: min(present(v), default=0.0),
+        "max": lambda key, v: max(present(v), default=0.0),
+        "avg": average,
+        "first": lambda key, v: (present(v) or [math.nan])[0],
+    }
+    kinds = {"count": "sum", "loop.iterations": "sum", "timeseries.duration": "sum",
+             "timeseries.starttime": "first", "timeseries.snapshot": "first",
+             "loop.start_iteration": "first", "iteration#mainloop": "first"}
+    differ = set()
+    for name, hatchet in facts["numeric_sums"].items():
+        if name == "nid":
+            continue  # Hatchet numbers nodes around its double registration of roots
+        assert hatchet_total(name) == pytest.approx(hatchet, rel=1e-12), name
+        kind = kinds.get(name, name.split("#")[0])
+        expected = {key: combine[kind](key, v) for key, v in column(name).items()}
+        got = by_path(gf, name)
+        for key, value in expected.items():
+            if math.isnan(value):
+                assert math.isnan(got[key]), (name, key)
+            else:
+                # (avg# x count is the sum up to the 6 decimals the averages are written with)
+                assert got[key] == pytest.approx(value, rel=1e-9), (name, key)
+        if ours["numeric_sums"][name] != pytest.approx(hatchet, rel=1e-12):
+            differ.add(name)
+    assert ours["numeric_sums"]["count"] == 403 and facts["numeric_sums"]["count"] == 101
+    assert differ == {"count", "sum#time.duration.ns", "min#time.duration.ns",
+                      "max#time.duration.ns", "avg#time.duration.ns", "sum#region.count",
+                      "min#region.count", "max#region.count", "avg#region.count",
+                      "timeseries.duration", "timeseries.starttime", "timeseries.snapshot",
+                      "loop.start_iteration", "iteration#mainloop"}
+
+
 def test_sw4_cuda_activity_profile(shared_data):
     path = "caliper/hatchet/caliper-sw4-cuda-activity-cali/caliper_cuda_activity_profile.cali"
     gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / path))
