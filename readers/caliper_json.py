@@ -28,6 +28,7 @@ import numpy as np
 from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
 from .caliper_jsonfast import decode_fast, explicit_parents
+from .caliper_jsonsniff import looks_like_json_split
 from .caliper_jsoncells import node_refs, order, ranks, short as _short, values as value_column
 from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
 from .errors import ReadError
@@ -292,12 +293,7 @@ def _check_unique(table: RecordTable, source: Any) -> None:
 
 # ------------------------------------------------------------ sniffing
 def _sniff(path: Path, head: bytes) -> bool:
-    if not looks_like_json(head, b"{"):
-        return False
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n{ \t\r\n")
-    if text.startswith(b'"data"') and b"[" in text[6:16]:
-        return True
-    return b'"column_metadata"' in head and b'"nodes"' in head
+    return looks_like_json(head, b"{") and looks_like_json_split(path, head)
 
 
 FORMAT = FormatInfo(

@@ -455,3 +455,44 @@ def test_node_index_far_out_of_range_warns_nothing(tmp_path, data_last):
     document["data"][1][0] = 1e300
     err = cell_error(tmp_path, document, data_last, "column 'path' refers to node 1e[+]300")
     assert err.position == "data[1]"
+
+
+def large_document():
+    """json-split with 400 nodes (nodes and data both far longer than the sniffed head)."""
+    nodes = [{"label": "main", "column": "path"}] + \
+        [{"label": f"f{i}", "column": "path", "parent": 0} for i in range(1, 400)]
+    return doc([[i, float(i)] for i in range(400)], ["path", "sum#time.duration"],
+               [LABEL, VALUE], nodes, **{"cali.caliper.version": "2.15.0"})
+
+
+@pytest.mark.parametrize("order", [
+    ["data", "columns", "column_metadata", "nodes", "cali.caliper.version"],  # Caliper's
+    ["nodes", "data", "columns", "column_metadata", "cali.caliper.version"],
+    ["columns", "data", "nodes", "column_metadata", "cali.caliper.version"],
+    ["cali.caliper.version", "data", "columns", "nodes", "column_metadata"],
+    ["cali.caliper.version", "long", "nodes", "data", "columns", "column_metadata"],  # tail
+    "sorted",
+])
+def test_sniffing_does_not_depend_on_key_order(tmp_path, order):
+    document = large_document()
+    document["long"] = "x" * 5000  # a global longer than the sniffed head
+    if order == "sorted":
+        text = json.dumps(document, sort_keys=True)
+    else:
+        text = json.dumps({k: document[k] for k in order})
+    path = tmp_path / "any-order.json"
+    path.write_text(text)
+    assert readers.registry.sniff(path) == "caliper-json"
+    assert readers.read(path).num_nodes == 400
+
+
+@pytest.mark.parametrize("text", [
+    '{"columns": ["a"], "index": [0, 1], "data": [[1], [2]]}',  # pandas' split orientation
+    '{"start_time": 1.0, "root_frame": {"function": "main", "children": []}}',
+    '{"nodes": 3, "data": {"x": 1}}',
+    '{"graph": [], "dataframe": []}',
+])
+def test_other_json_is_not_json_split(tmp_path, text):
+    path = tmp_path / "other.json"
+    path.write_text(text)
+    assert not readers.registry.format_info("caliper-json").sniff(path, path.read_bytes())
