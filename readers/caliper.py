@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .caliper_cali import cali_records
-from .caliper_calitext import decode_cali_content, read_source
+from .caliper_calitext import decode_cali_content, read_cali_text, read_source
 from .caliper_json import decode_caliper_json, parse_caliper_json, read_caliper_json
 from .caliper_names import parse_metadata
 from .caliper_pyreader import reader_records
@@ -147,13 +147,17 @@ def _fspath(path: Any) -> str:
 
 def _file_table(path: Any, options: Dict[str, Any],
                 progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
-    return _content_table(list(read_source(path)), options, progress_step)
+    """The table of a ``.cali`` file (read a block at a time) or open stream."""
+    return _cali_table(read_cali_text(path, progress_step), options)
 
 
 def _content_table(box: List[Any], options: Dict[str, Any],
                    progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
     """The table of ``box = [.cali content, source name]`` (emptied as it is decoded)."""
-    cali = decode_cali_content(box, progress_step)
+    return _cali_table(decode_cali_content(box, progress_step), options)
+
+
+def _cali_table(cali: Any, options: Dict[str, Any]) -> Tuple[RecordTable, Dict[str, Any]]:
     table = cali_records(cali, **options)
     table.metadata = parse_metadata(cali.globals)
     return table, cali.globals

@@ -74,8 +74,15 @@ def read_cali_text(path: Any, progress_step: Optional[Callable[[int], None]] = N
     >>> region.name, region.is_nested, cali.node_data[node]
     ('region', True, 'main')
     """
-    box = list(read_source(path))
-    return decode_cali_content(box, progress_step)
+    if hasattr(path, "read"):
+        return decode_cali_content(list(read_source(path)), progress_step)
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as fh:
+            parsed = _collect_file(fh, source, progress_step)
+    except OSError as exc:
+        raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
+    return parsed.finish()
 
 
 def decode_cali_content(box: List[Any], progress_step: Optional[Callable[[int], None]] = None
@@ -127,6 +134,35 @@ def _utf8(block: bytes, offset: int, source: Any) -> str:
     except UnicodeDecodeError as exc:
         raise ReadError(source, "the file is not UTF-8 text", position=f"byte {offset + exc.start}",
                         expected="Caliper's .cali text format") from exc
+
+
+def _collect_file(fh: Any, source: Any,
+                  progress_step: Optional[Callable[[int], None]] = None) -> "_Lines":
+    """Like :func:`_collect`, reading the file a block at a time: the file's
+    bytes are never held whole (a block and the partial line after it are)."""
+    parsed = _Lines(source)
+    number, offset, carry = 0, 0, b""
+    while True:
+        chunk = fh.read(LINE_BLOCK)
+        if not chunk:
+            break
+        data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            number = _lines(parsed, _utf8(data[:cut], offset, source), number)
+            if progress_step is not None:
+                progress_step(cut)
+            offset += cut
+        carry = data[cut:]
+        del data, chunk
+    if carry.rstrip(b" \t\r"):
+        line = number + 1  # the carry holds no newline: it is one partial line
+        raise ReadError(source, "the last record is cut off (no end of line)",
+                        position=f"line {line}",
+                        expected="a complete record ending in a newline")
+    if carry and progress_step is not None:
+        progress_step(len(carry))
+    return parsed
 
 
 def _collect(content: Any, source: Any, as_text: Any,
@@ -186,6 +222,7 @@ def _lines(parsed: "_Lines", block: str, number: int) -> int:
                 continue
         if line:
             parsed.add(number, line)
+    parsed.pack()
     return number - 1  # the block's last "line" is the empty text after its final newline
 
 
@@ -204,9 +241,42 @@ class _Lines:
         self.node_data: List[str] = []
         self.ctx_line, self.ctx_ref, self.ctx_sig = array("q"), array("q"), array("q")
         self.ctx_refs: Dict[int, str] = {}  # records with several (or no) references
-        self.ctx_data: List[Union[str, List[str]]] = []
+        self.ctx_data: List[Union[str, List[str]]] = []  # the current block's value texts
+        self.packed = 0  # records before this one are packed into chunks
+        self.chunks: List[Tuple[int, np.ndarray, str]] = []
+        self.irregular: Dict[int, List[str]] = {}
         self.sig_code: Dict[str, int] = {}
         self.globals: List[Tuple[int, List[str], List[str], List[str]]] = []
+
+    def pack(self) -> None:
+        """Pack the value texts of the block's records: per signature, one text of
+        ``\n``-separated lines and the records' indices (a Python string per
+        record costs twice its text). Escaped records, whose values arrive split,
+        are kept apart in ``irregular``."""
+        entries, self.ctx_data = self.ctx_data, []
+        start = self.packed
+        self.packed = start + len(entries)
+        if not entries:
+            return
+        codes = np.frombuffer(self.ctx_sig, dtype=INT, count=len(entries),
+                              offset=start * 8).copy()
+        regular = None
+        if not all(type(e) is str for e in entries):
+            regular = np.array([type(e) is str for e in entries], dtype=bool)
+            for i in np.flatnonzero(~regular).tolist():
+                self.irregular[start + i] = entries[i]
+        order = np.argsort(codes, kind="stable")
+        sorted_codes = codes[order]
+        bounds = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1], True])
+        no_values = self.sig_code.get("")
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            code = int(sorted_codes[a])
+            rows = order[a:b]
+            if regular is not None:
+                rows = rows[regular[rows]]
+            if code == no_values or not len(rows):
+                continue
+            self.chunks.append((code, rows + start, "\n".join([entries[i] for i in rows.tolist()])))
 
     def fail(self, line: int, problem: str, expected: str) -> ReadError:
         return ReadError(self.source, problem, position=f"line {line}", expected=expected)
@@ -302,16 +372,19 @@ class _Lines:
             self.globals.append((number, refs, attrs, data))
 
     def finish(self) -> CaliText:
-        defined = set(self.node_id)
-        boot = [i for i in BOOTSTRAP if i not in defined]
-        ids = np.r_[np.array(boot, dtype=INT), np.frombuffer(self.node_id, dtype=INT)]
-        raw_attr = np.r_[np.array([BOOTSTRAP[i][0] for i in boot], dtype=INT),
-                         np.frombuffer(self.node_attr, dtype=INT)]
-        raw_parent = np.r_[np.array([BOOTSTRAP[i][2] for i in boot], dtype=INT),
-                           np.frombuffer(self.node_parent, dtype=INT)]
-        datas = [BOOTSTRAP[i][1] for i in boot] + self.node_data
+        """The :class:`CaliText`; the collected buffers are released as they are
+        converted, so no two copies of a large one are held."""
+        predefined = np.array(list(BOOTSTRAP), dtype=INT)
+        defined = np.isin(predefined, np.frombuffer(self.node_id, dtype=INT))
+        boot = predefined[~defined].tolist()
+        ids = self._take("node_id", np.array(boot, dtype=INT))
+        raw_attr = self._take("node_attr", np.array([BOOTSTRAP[i][0] for i in boot], dtype=INT))
+        raw_parent = self._take("node_parent",
+                                np.array([BOOTSTRAP[i][2] for i in boot], dtype=INT))
+        node_line = self._take("node_line", np.zeros(len(boot), dtype=INT))
+        datas = self.node_data
         self.node_data = []
-        node_line = np.r_[np.zeros(len(boot), dtype=INT), np.frombuffer(self.node_line, dtype=INT)]
+        datas[:0] = [BOOTSTRAP[i][1] for i in boot]
         lookup = IdIndex(ids, node_line, self.source)
         parent = lookup.positions(raw_parent, node_line, "parent", allow_root=True)
         depth = forest_depth(parent, self.source, lambda i: f"line {int(node_line[i])}")
@@ -323,12 +396,22 @@ class _Lines:
         cali.globals = self._globals(cali, lookup)
         return cali
 
+    def _take(self, name: str, head: np.ndarray) -> np.ndarray:
+        """``head`` followed by the collected array ``name``, which is released."""
+        buffer = getattr(self, name)
+        setattr(self, name, None)
+        out = np.empty(len(head) + len(buffer), dtype=INT)
+        out[:len(head)] = head
+        out[len(head):] = np.frombuffer(buffer, dtype=INT)
+        return out
+
     def _records(self, cali: CaliText, lookup: "IdIndex") -> None:
-        lines = np.frombuffer(self.ctx_line, dtype=INT).copy()
+        empty = np.zeros(0, dtype=INT)
+        lines = self._take("ctx_line", empty)
         cali.rec_line = lines
-        cali.refs = ref_matrix(np.frombuffer(self.ctx_ref, dtype=INT), self.ctx_refs, lines,
+        cali.refs = ref_matrix(self._take("ctx_ref", empty), self.ctx_refs, lines,
                                 lookup, len(cali.node_id))
-        codes = np.frombuffer(self.ctx_sig, dtype=INT).copy()
+        codes = self._take("ctx_sig", empty)
         first = {}
         for text, code in self.sig_code.items():
             hits = np.flatnonzero(codes == code)
@@ -338,8 +421,8 @@ class _Lines:
             attrs = text.split("=") if text else []
             cali.signatures[code] = lookup.record_attrs(attrs, first[code], cali.attributes)
         cali.rec_sig = codes
-        cali.rec_data = self.ctx_data
-        self.ctx_data = []
+        cali.rec_data, self.chunks = self.chunks, []
+        cali.rec_irregular, self.irregular = self.irregular, {}
 
     def _globals(self, cali: CaliText, lookup: "IdIndex") -> Dict[str, Any]:
         if not self.globals and any(a.is_global for a in cali.attributes.values()):

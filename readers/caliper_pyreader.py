@@ -87,7 +87,8 @@ def reader_records(reader: Any, *, native: bool = False,
         values[name] = _convert_texts(source, attributes[name], np.array(column, dtype=object),
                                       lambda i: f"record {i}")
     decoded = Decoded(source, tree, rec_path, attributes, values,
-                      {name: not a.is_value for name, a in attributes.items()}, slots,
+                      {name: not a.is_value for name, a in attributes.items()},
+                      lambda key, i: int(slots[key][i]),
                       callpath=callpath, where=lambda i: f"record {i}")
     table = assemble(decoded, native=native, string_attributes=string_attributes)
     table.metadata = parse_metadata(getattr(reader, "globals", None) or {})

@@ -131,15 +131,18 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     local = np.empty(len(h), dtype=INT)
     local[position] = np.arange(len(h), dtype=INT)
     parents = h.parent[position]
-    frames = {"type": np.asarray(h.kind, dtype=object)[position],
-              "name": np.asarray(h.label, dtype=object)[position]}
+    frames = {"type": text_column(np.asarray(h.kind, dtype=object)[position]),
+              "name": text_column(np.asarray(h.label, dtype=object)[position])}
     for key_name, arr in frames_extra.items():
-        frames[key_name] = arr[position]
+        frames[key_name] = text_column(arr[position])
     builder.add_nodes(np.where(parents >= 0, local[np.maximum(parents, 0)], -1), frames,
-                      columns={"nid": h.nid[position], "name": names[position]})
+                      columns={"nid": h.nid[position], "name": text_column(names[position])})
     n = len(h)
     del frames, frames_extra, parents, names, h, position
     levels = {"rank": np.tile(ranks, n)} if ranked else {}
+    for key_name, column in values.items():
+        if column.dtype == object:
+            values[key_name] = text_column(column)
     builder.add_rows(np.repeat(local, len(ranks)), values, **levels)
     present = list(values)
     del values, levels, local
@@ -147,6 +150,29 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     metadata.update(table.metadata)
     return builder.build(**declare(specs, present), metadata=metadata, ordered=ordered,
                          columns=_layout(table.layout, present))
+
+
+#: pandas 3 makes text columns ``str`` (pyarrow storage unless asked otherwise)
+INFER_STRING = pd.Series(["text"]).dtype != object
+
+
+def text_column(values: np.ndarray) -> Any:
+    """Text (str or None) as pandas' ``str`` dtype with Python storage on pandas 3,
+    so the profile's tables refer to the decoded strings instead of copying their
+    bytes into pyarrow buffers (which ``GraphFrame.from_raw`` would then turn back
+    into one Python string per row). Anything else, and every column on pandas 2,
+    stays an object array.
+
+    Examples
+    --------
+    >>> column = text_column(np.array(["main", None], dtype=object))
+    >>> list(column) == ["main", "main"][:1] + [column[1]] and str(column.dtype) in ("str", "object")
+    True
+    """
+    if not INFER_STRING or not len(values) or \
+            pd.api.types.infer_dtype(values, skipna=True) != "string":
+        return values
+    return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
 
 
 # ------------------------------------------------------------------ steps

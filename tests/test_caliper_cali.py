@@ -12,6 +12,7 @@ import readers
 from benchmarks.read_caliper import random_profile
 from benchmarks.writers.caliper import write_cali
 from readers import ReadError
+from readers import caliper_cali, caliper_calitext
 from readers.caliper import read_caliper
 from readers.caliper_averages import UnweightedAverageWarning
 
@@ -482,6 +483,33 @@ def expect_error(path, match, position=None):
 def test_truncated_in_the_middle_of_a_record(tmp_path):
     path = cali_file(tmp_path, SPEC_EXAMPLE[: SPEC_EXAMPLE.index("data=0.5") + 6])
     expect_error(path, "the last record is cut off", "line 12")
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 22])
+@pytest.mark.parametrize("csv_rows", [0, 64])
+def test_files_are_read_a_block_at_a_time(tmp_path, monkeypatch, block, csv_rows):
+    # the file is decoded in blocks of LINE_BLOCK bytes (never held whole) and each
+    # block's values are packed per signature; tiny blocks cut every line, and with
+    # CSV_ROWS = 0 even one-record chunks go through the CSV parser: the profile and
+    # the errors must not change
+    path = multi_rank(tmp_path, order=True)
+    expected = read_caliper(path)
+    monkeypatch.setattr(caliper_calitext, "LINE_BLOCK", block)
+    monkeypatch.setattr(caliper_cali, "CSV_ROWS", csv_rows)
+    got = read_caliper(path)
+    for name in ("nodes", "metrics", "node_columns"):
+        pd.testing.assert_frame_equal(getattr(got, name), getattr(expected, name))
+    lines = open(path).read().splitlines()
+    last = max(i for i, line in enumerate(lines) if line.startswith("__rec=ctx"))
+    lines[last] = lines[last].rsplit("=", 1)[0] + "=4.x"
+    broken = tmp_path / "broken.cali"
+    broken.write_text("\n".join(lines) + "\n")
+    expect_error(broken, r"has value '4.x'", f"line {last + 1}")
+    cut = cali_file(tmp_path, SPEC_EXAMPLE[: SPEC_EXAMPLE.index("data=0.5") + 6])
+    expect_error(cut, "the last record is cut off", "line 12")
+    bad = tmp_path / "latin1.cali"
+    bad.write_bytes(SPEC_EXAMPLE.replace("data=main", "data=m\xe9in").encode("latin-1"))
+    expect_error(bad, "the file is not UTF-8 text", f"byte {SPEC_EXAMPLE.index('data=main') + 6}")
 
 
 def test_truncated_at_a_line_end(tmp_path):
