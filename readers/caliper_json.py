@@ -17,6 +17,7 @@ annotated region) belong to no node and are dropped, as in Hatchet.
 
 from __future__ import annotations
 
+import mmap
 import os
 from itertools import repeat
 from operator import itemgetter
@@ -73,10 +74,20 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
         source = os.fspath(path)
         try:
             with open(source, "rb") as fh:
-                box = [fh.read()]
+                box = [_map(fh)]
         except OSError as exc:
             raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
     return decode_caliper_json(box, source, node_ordering=node_ordering)
+
+
+def _map(fh: Any) -> Any:
+    """The file, memory-mapped read-only (its pages are dropped as the fast path
+    decodes them, so the file is never resident whole), or its bytes where it
+    cannot be mapped (empty files, special files)."""
+    try:
+        return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, AttributeError):
+        return fh.read()
 
 
 def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True
@@ -89,11 +100,22 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
     """
     fast = decode_fast(box[0])
     if fast is None:
-        doc = loads_json(_text(box.pop(), source), source)
+        data = box.pop()
+        if isinstance(data, mmap.mmap):
+            with data:
+                data = data[:]
+        doc = loads_json(_text(data, source), source)
+        del data
         table = json_records(doc, source)
         del doc
     else:
-        box.clear()
+        data = box.pop()
+        if isinstance(data, mmap.mmap):
+            try:
+                data.close()
+            except BufferError:
+                pass  # still viewed somewhere: unmapped when the last view goes
+        del data
         table = json_records(fast.doc, source, cells=fast.cells,
                              nodes=(fast.labels, fast.node_columns, fast.parents))
         del fast

@@ -113,7 +113,8 @@ def values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any
     readers.errors.ReadError: f: data[1]: column 't' holds 'a', but data[0] holds a number (expected numbers (or null) in every row of a column)
     """
     if isinstance(cells, np.ndarray) and cells.dtype.kind == "f":
-        return cells[keep], True  # the fast path's floats
+        # the fast path's floats: a view when every row is kept (the usual case)
+        return (cells if len(keep) == len(cells) else cells[keep]), True
     types = set(map(type, cells))
     if types <= {int, float, type(None)}:
         return _floats(cells, title, source)[keep], True
@@ -137,7 +138,7 @@ def node_refs(cells: Sequence[Any], title: str, node_cols: np.ndarray, source: A
             raise ReadError(source, f"column {title!r} holds {short(cells[i])}",
                             position=f"data[{i}]", expected="the index of a node or null")
     try:
-        numbers = np.array(cells, dtype=np.float64)
+        numbers = np.asarray(cells, dtype=np.float64)  # the fast path's floats: no copy
     except OverflowError:
         numbers = np.array([c if c is None or _fits(c) else np.inf for c in cells],
                            dtype=np.float64)

@@ -128,16 +128,25 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     table.hierarchy = table.node = table.rank = table.order = table.sourceloc = None
     table.columns = []
     builder = ProfileBuilder(table.source, index_levels=("rank",) if ranked else ())
-    local = np.empty(len(h), dtype=INT)
-    local[position] = np.arange(len(h), dtype=INT)
-    parents = h.parent[position]
-    frames = {"type": text_column(np.asarray(h.kind, dtype=object)[position]),
-              "name": text_column(np.asarray(h.label, dtype=object)[position])}
-    for key_name, arr in frames_extra.items():
-        frames[key_name] = text_column(arr[position])
-    builder.add_nodes(np.where(parents >= 0, local[np.maximum(parents, 0)], -1), frames,
-                      columns={"nid": h.nid[position], "name": text_column(names[position])})
     n = len(h)
+    if np.array_equal(position, np.arange(n, dtype=INT)):
+        local = position  # nodes enter in their own order: no reordered copies
+
+        def placed(values: np.ndarray) -> np.ndarray:
+            return values
+    else:
+        local = np.empty(n, dtype=INT)
+        local[position] = np.arange(n, dtype=INT)
+
+        def placed(values: np.ndarray) -> np.ndarray:
+            return values[position]
+    parents = placed(h.parent)
+    frames = {"type": text_column(placed(np.asarray(h.kind, dtype=object))),
+              "name": text_column(placed(np.asarray(h.label, dtype=object)))}
+    for key_name, arr in frames_extra.items():
+        frames[key_name] = text_column(placed(arr))
+    builder.add_nodes(np.where(parents >= 0, local[np.maximum(parents, 0)], -1), frames,
+                      columns={"nid": placed(h.nid), "name": text_column(placed(names))})
     del frames, frames_extra, parents, names, h, position
     levels = {"rank": np.tile(ranks, n)} if ranked else {}
     for key_name, column in values.items():
@@ -248,8 +257,10 @@ def _reduce(spec: ColumnSpec, v: np.ndarray, starts: np.ndarray, counts: np.ndar
 
 
 def _nan_to_zero(v: np.ndarray) -> np.ndarray:
-    """NaN -> 0, infinities kept (``np.nan_to_num`` would clip them to the largest float)."""
-    return np.where(np.isnan(v), 0.0, v)
+    """NaN -> 0, infinities kept (``np.nan_to_num`` would clip them to the largest float);
+    ``v`` itself when it holds no NaN."""
+    missing = np.isnan(v)
+    return np.where(missing, 0.0, v) if missing.any() else v
 
 
 def _reduce_labels(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
