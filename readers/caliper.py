@@ -37,12 +37,16 @@ INT = np.int64
 
 def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
                  node_ordering: bool = True, progress: ProgressArg = None) -> RawProfile:
-    """Read a ``.cali`` file, a directory or list of per-rank files, or a CaliperReader.
+    """Read a ``.cali`` file, a directory or list of per-rank files, a stream, or a
+    CaliperReader.
 
     Parameters
     ----------
-    path : path-like, list of path-likes, or ``caliperreader.CaliperReader``
-        What to read. A reader object must already have read its file.
+    path : path-like, list of path-likes, file-like or ``caliperreader.CaliperReader``
+        What to read: a file; per-rank files (a directory's ``*.cali`` or a
+        list; see the module docs for their ranks; a rank in two files is a
+        :class:`ReadError`); an open text or binary stream; or a reader
+        object that has already read its file.
     native : bool
         Name metric columns by Caliper's attribute names instead of their
         aliases (``min#inclusive#sum#time.duration`` instead of
@@ -55,7 +59,11 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     progress : bool or callable, optional
         ``True`` draws a progress bar on stderr; a callable receives
         ``(done, total, what)`` as each block of the ``.cali`` files is decoded
-        (bytes of all files together).
+        (bytes of all files together; not for streams and reader objects).
+
+    Returns
+    -------
+    RawProfile
 
     Examples
     --------
@@ -111,7 +119,28 @@ def _describe(path: Any) -> Any:
 
 
 def cali_files(path: Any) -> List[str]:
-    """The ``.cali`` files ``path`` names (a file, a directory or a list)."""
+    """The ``.cali`` files ``path`` names (a file, a directory or a list).
+
+    Parameters
+    ----------
+    path : path-like or list of path-likes
+        A file, a directory (its ``*.cali`` files, sorted) or a list of files.
+
+    Returns
+    -------
+    list of str
+        The files; a missing file, an empty directory or list, or a file
+        listed twice is a :class:`ReadError`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for name in ("r1.cali", "r0.cali", "notes.txt"):
+    ...     open(os.path.join(d, name), "w").close()
+    >>> [os.path.basename(f) for f in cali_files(d)]
+    ['r0.cali', 'r1.cali']
+    """
     if isinstance(path, (list, tuple)):
         if not path:
             raise ReadError(path, "an empty list of files was given", expected="at least one .cali file")
@@ -167,6 +196,15 @@ def _cali_table(cali: Any, options: Dict[str, Any]) -> Tuple[RecordTable, Dict[s
 def file_rank(path: str, globals_: Dict[str, Any], position: int) -> int:
     """Rank of a per-rank file without ``mpi.rank`` records (see the module docs).
 
+    Parameters
+    ----------
+    path : str
+        The file.
+    globals_ : dict
+        Its globals as text (``opts:output`` holds Caliper's output pattern).
+    position : int
+        Its position in the sorted set: the rank when nothing else says.
+
     Examples
     --------
     >>> file_rank("/x/rp-rank12.cali", {"opts:output": "rp-rank%mpi.rank%.cali"}, 0)
@@ -196,10 +234,21 @@ def merge_rank_tables(decoded: List[Tuple[RecordTable, Dict[str, Any]]], files: 
                       source: Any) -> RecordTable:
     """One table for a set of per-rank files: unified call paths, a rank per record.
 
-    ``decoded`` holds each file's table and its raw (text) globals. A rank
-    found in two files (whether from their records' ``mpi.rank`` or from
-    their names) is a :class:`ReadError` naming both files: summing them
-    would double that rank's values.
+    Parameters
+    ----------
+    decoded : list of (RecordTable, dict)
+        Each file's table and its raw (text) globals, in ``files`` order.
+    files : list of str
+        The files (for ranks taken from names, and for errors).
+    source : path-like or list
+        What the merged table is called in errors.
+
+    Returns
+    -------
+    RecordTable
+        A rank per record. A rank found in two files (from their records'
+        ``mpi.rank`` or from their names) is a :class:`ReadError` naming both
+        files: summing them would double that rank's values.
     """
     tables = [t for t, _ in decoded]
     file_ranks = []
@@ -251,6 +300,18 @@ def unify_hierarchies(hierarchies: Sequence[Hierarchy], source: Any
     match. Unified nodes are numbered in first-seen order (hierarchies in
     order, nodes by index; every parent precedes its children). Computed one
     depth level at a time with array keys, without a loop over nodes.
+
+    Parameters
+    ----------
+    hierarchies : sequence of Hierarchy
+        The call paths of each file.
+    source : path-like or list
+        What to name in errors (a parent cycle).
+
+    Returns
+    -------
+    (Hierarchy, list of numpy.ndarray)
+        The union, and for each input the union node of each of its nodes.
 
     Examples
     --------
@@ -362,6 +423,21 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
     """Hatchet's ``from_caliper``: json-split, or a ``.cali`` file (through
     ``cali-query`` when ``query`` is given, else decoded directly).
 
+    Parameters
+    ----------
+    source : path-like, list of path-likes, or file-like
+        A json-split or ``.cali`` file, per-rank ``.cali`` files, or an open
+        stream of either format (recognised by its first bytes).
+    query : str, optional
+        A CalQL query for ``cali-query`` (``.cali`` files only; its output
+        must be json-split).
+    node_ordering : bool
+        Order siblings by Caliper's node order when the input records it.
+
+    Returns
+    -------
+    RawProfile
+
     Examples
     --------
     >>> import io, json
@@ -411,7 +487,21 @@ def _is_cali(source: Any) -> bool:
 
 
 def run_cali_query(path: str, query: str) -> str:
-    """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool)."""
+    """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool).
+
+    Parameters
+    ----------
+    path : str
+        The ``.cali`` file.
+    query : str
+        The CalQL query.
+
+    Returns
+    -------
+    str
+        The tool's standard output. A missing tool or a failed run is a
+        :class:`ReadError` (with the tool's last line of error output).
+    """
     program = shutil.which("cali-query")
     if program is None:
         raise ReadError(path, "a query needs Caliper's cali-query program, which is not installed "

@@ -124,7 +124,27 @@ def read_source(path: Any) -> Tuple[Union[bytes, str], Any]:
 
 
 def decode_cali_text(text: str, source: Any = None) -> CaliText:
-    """Decode ``.cali`` text (see :func:`read_cali_text`)."""
+    """Decode ``.cali`` text (see :func:`read_cali_text`).
+
+    Parameters
+    ----------
+    text : str
+        The whole file's text.
+    source : path-like, optional
+        What to name in errors.
+
+    Returns
+    -------
+    CaliText
+
+    Examples
+    --------
+    >>> cali = decode_cali_text("__rec=node,id=12,attr=10,data=268,parent=3\\n"
+    ...                         "__rec=node,id=13,attr=8,data=region,parent=12\\n"
+    ...                         "__rec=node,id=14,attr=13,data=main\\n__rec=ctx,ref=14\\n")
+    >>> [cali.node_data[i] for i in cali.refs[:, 0]]
+    ['main']
+    """
     return _collect(text, source, lambda block, offset: block).finish()
 
 

@@ -97,6 +97,28 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
 
     The fast path (:mod:`readers.caliper_jsonfast`) decodes the usual layout in
     blocks; anything else goes through the general JSON decoder.
+
+    Parameters
+    ----------
+    box : list
+        One element: the document's bytes, or a read-only ``mmap`` of the file
+        (closed here).
+    source : path-like, optional
+        The file named in errors.
+    node_ordering : bool
+        See :func:`read_caliper_json`.
+
+    Returns
+    -------
+    RawProfile
+
+    Examples
+    --------
+    >>> raw = decode_caliper_json([b'{"data": [[0, 1.5]], "columns": ["path", "t"], '
+    ...                            b'"column_metadata": [{}, {"is_value": true}], '
+    ...                            b'"nodes": [{"label": "main", "column": "path"}]}'])
+    >>> raw.metrics["t"].tolist()
+    [1.5]
     """
     fast = decode_fast(box[0])
     if fast is None:
@@ -131,7 +153,30 @@ def _text(data: bytes, source: Any) -> str:
 
 
 def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
-    """Decode an already-parsed json-split document (see :func:`read_caliper_json`)."""
+    """Decode an already-parsed json-split document (see :func:`read_caliper_json`).
+
+    Parameters
+    ----------
+    doc : dict
+        The document as the json module returns it.
+    source : path-like, optional
+        What to name in errors.
+    node_ordering : bool
+        See :func:`read_caliper_json`.
+
+    Returns
+    -------
+    RawProfile
+
+    Examples
+    --------
+    >>> doc = {"data": [[0, 2.0]], "columns": ["path", "sum#time.duration"],
+    ...        "column_metadata": [{"is_value": False}, {"is_value": True}],
+    ...        "nodes": [{"label": "main", "column": "path"}], "cluster": "quartz"}
+    >>> raw = parse_caliper_json(doc, "doc")
+    >>> raw.metrics["time"].tolist(), raw.metadata["cluster"]
+    ([2.0], 'quartz')
+    """
     return to_raw_profile(json_records(doc, source), node_ordering=node_ordering,
                           fmt="caliper-json")
 
@@ -139,9 +184,22 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
 def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) -> RecordTable:
     """The :class:`RecordTable` of a json-split document.
 
-    ``cells`` and ``nodes``, when given, are the data and node sections as the
-    fast path decoded them (a float matrix; labels, columns and parents), and
-    ``doc`` holds the other sections.
+    Parameters
+    ----------
+    doc : dict
+        The document, or, with ``cells`` and ``nodes``, its other sections.
+    source : path-like
+        What to name in errors.
+    cells : numpy.ndarray, optional
+        The data section as the fast path decoded it (rows x columns, NaN
+        for null).
+    nodes : tuple, optional
+        The nodes section as the fast path decoded it: labels, columns and
+        parents (-1 for roots).
+
+    Returns
+    -------
+    RecordTable
     """
     if not isinstance(doc, dict):
         raise ReadError(source, "the document is not a JSON object", position="top level",

@@ -45,6 +45,19 @@ def reader_records(reader: Any, *, native: bool = False,
                    string_attributes: Sequence[str] = ()) -> RecordTable:
     """The :class:`RecordTable` of a ``caliperreader.CaliperReader``.
 
+    Parameters
+    ----------
+    reader : caliperreader.CaliperReader
+        A reader that has read its file (``reader.read(path_or_stream)``).
+    native : bool
+        Name metric columns by Caliper's attribute names, not their aliases.
+    string_attributes : sequence of str
+        Text attributes to keep as columns.
+
+    Returns
+    -------
+    RecordTable
+
     Examples
     --------
     >>> import caliperreader, io
