@@ -17,9 +17,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import (CALLPATH_ATTRIBUTE, MODULE_ATTRIBUTE, ORDER, RANK,
+from .caliper_names import (CALLPATH_ATTRIBUTE, MAX_RANK, MODULE_ATTRIBUTE, ORDER, RANK,
                             RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
-from .caliper_jsoncells import MAX_RANK
 from .caliper_records import Hierarchy, RecordTable, forest_depth
 from .errors import ReadError
 

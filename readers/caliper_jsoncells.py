@@ -15,11 +15,10 @@ from typing import Any, Sequence, Tuple
 
 import numpy as np
 
+from .caliper_names import MAX_RANK
 from .errors import ReadError
 
 INT = np.int64
-#: The largest rank accepted (MPI ranks are C ints).
-MAX_RANK = 2 ** 31 - 1
 _NUMBER_TYPES = (int, float)
 
 

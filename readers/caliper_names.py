@@ -49,6 +49,8 @@ NON_ADDITIVE = frozenset({
 })
 
 RANK_ATTRIBUTE = "mpi.rank"
+#: The largest rank accepted (MPI ranks are C ints).
+MAX_RANK = 2 ** 31 - 1
 ORDER_ALIAS = "Node order"
 ORDER_BASE = "aggregate.slot"
 CALLPATH_ATTRIBUTE = "source.function#callpath.address"
