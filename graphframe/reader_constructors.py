@@ -154,14 +154,30 @@ class ReaderConstructors:
     @classmethod
     def from_caliper(cls, filename_or_stream: Any, query: Optional[str] = None,
                      node_ordering: bool = True) -> Any:
-        """Read Caliper json-split output (a path or an open stream).
+        """Read Caliper output: json-split, or a ``.cali`` file (Hatchet's name).
 
-        A ``.cali`` path (or a directory / list of per-rank ``.cali`` files) is
-        decoded directly, or, when ``query`` is given, run through Caliper's
-        ``cali-query -q QUERY`` first (an error says so if it is not
-        installed). ``node_ordering`` orders siblings by the file's
-        ``Node order`` when it has one; files without one read fine.
-        See :func:`readers.caliper.read_caliper_any` and ``docs/readers/caliper.md``.
+        Parameters
+        ----------
+        filename_or_stream : path-like, list of path-likes, or file-like
+            A json-split file, a ``.cali`` file, a directory or list of
+            per-rank ``.cali`` files, or an open stream (text or binary) of
+            either format (recognised from its first bytes).
+        query : str, optional
+            A CalQL query: the ``.cali`` file is run through Caliper's
+            ``cali-query -q QUERY`` (which must be installed, and must write
+            json-split) instead of being decoded directly.
+        node_ordering : bool
+            Order siblings by Caliper's node order (``Node order``) when the
+            file records one; otherwise siblings are ordered by frame.
+
+        Returns
+        -------
+        GraphFrame
+
+        See Also
+        --------
+        readers.caliper.read_caliper_any, readers.caliper_json.read_caliper_json
+            The readers, and ``docs/readers/caliper.md`` for the layout.
 
         Examples
         --------
@@ -181,9 +197,33 @@ class ReaderConstructors:
     def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
                            string_attributes: Union[str, Sequence[str], None] = (),
                            node_ordering: bool = True, progress: Any = None) -> Any:
-        """Read a ``.cali`` file, a directory or list of per-rank files, or a
-        ``caliperreader.CaliperReader``. See :func:`readers.caliper.read_caliper`
-        (``progress=True`` draws a bar on stderr while ``.cali`` files are decoded).
+        """Read ``.cali`` data: a file, per-rank files, a stream or a CaliperReader.
+
+        Parameters
+        ----------
+        filename_or_caliperreader : path-like, list of path-likes, file-like or CaliperReader
+            A ``.cali`` file; a directory or list of per-rank files (one
+            profile with a ``rank`` level; a rank in two files is an error);
+            an open stream; or a ``caliperreader.CaliperReader`` that has read
+            a file.
+        native : bool
+            Name metric columns by Caliper's attribute names
+            (``min#inclusive#sum#time.duration``) instead of their aliases.
+        string_attributes : str or sequence of str, optional
+            Text attributes to keep as columns (numbers are always kept).
+        node_ordering : bool
+            Order siblings by Caliper's node order when the file records it.
+        progress : bool or callable, optional
+            ``True`` draws a progress bar on stderr as the files are decoded;
+            a callable receives ``(done, total, what)``.
+
+        Returns
+        -------
+        GraphFrame
+
+        See Also
+        --------
+        readers.caliper.read_caliper : the reader, and ``docs/readers/caliper.md``.
 
         Examples
         --------
@@ -197,10 +237,12 @@ class ReaderConstructors:
         ...                 "__rec=node,id=16,attr=13,data=main\\n"
         ...                 "__rec=ctx,ref=16,attr=15,data=1.5\\n")
         >>> from graphframe import GraphFrame
-        >>> GraphFrame.from_caliperreader(path).dataframe[["time", "name"]]
-              time  name
-        node
-        0      1.5  main
+        >>> gf = GraphFrame.from_caliperreader(path)
+        >>> gf.dataframe["time"].tolist(), gf.dataframe["name"].tolist()
+        ([1.5], ['main'])
+        >>> with open(path) as stream:  # streams read too
+        ...     GraphFrame.from_caliperreader(stream).dataframe["time"].tolist()
+        [1.5]
         """
         return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
                                          string_attributes=string_attributes or (),

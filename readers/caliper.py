@@ -11,38 +11,37 @@ one, else the rank its name encodes through Caliper's ``output`` pattern
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
-import numpy as np
-
-from .caliper_assemble import PathTree
 from .caliper_cali import cali_records
-from .caliper_calitext import read_cali_text
-from .caliper_json import parse_caliper_json, read_caliper_json
+from .caliper_calitext import decode_cali_content, read_cali_text, read_source
+from .caliper_json import decode_caliper_json, parse_caliper_json, read_caliper_json
 from .caliper_names import parse_metadata
 from .caliper_pyreader import reader_records
-from .caliper_records import Hierarchy, RecordTable, to_raw_profile
+from .caliper_ranks import merge_rank_tables
+from .caliper_records import RecordTable, to_raw_profile
 from .errors import ReadError
 from .jsonfile import loads_json
 from .profile import RawProfile
 from .progress import Progress, ProgressArg
 from .registry import FormatInfo
 
-INT = np.int64
-
 
 def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
                  node_ordering: bool = True, progress: ProgressArg = None) -> RawProfile:
-    """Read a ``.cali`` file, a directory or list of per-rank files, or a CaliperReader.
+    """Read a ``.cali`` file, a directory or list of per-rank files, a stream, or a
+    CaliperReader.
 
     Parameters
     ----------
-    path : path-like, list of path-likes, or ``caliperreader.CaliperReader``
-        What to read. A reader object must already have read its file.
+    path : path-like, list of path-likes, file-like or ``caliperreader.CaliperReader``
+        What to read: a file; per-rank files (a directory's ``*.cali`` or a
+        list; see the module docs for their ranks; a rank in two files is a
+        :class:`ReadError`); an open text or binary stream; or a reader
+        object that has already read its file.
     native : bool
         Name metric columns by Caliper's attribute names instead of their
         aliases (``min#inclusive#sum#time.duration`` instead of
@@ -55,7 +54,11 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     progress : bool or callable, optional
         ``True`` draws a progress bar on stderr; a callable receives
         ``(done, total, what)`` as each block of the ``.cali`` files is decoded
-        (bytes of all files together).
+        (bytes of all files together; not for streams and reader objects).
+
+    Returns
+    -------
+    RawProfile
 
     Examples
     --------
@@ -77,6 +80,9 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)))
     if _is_reader_object(path):
         table = reader_records(path, **options)
+        return to_raw_profile(table, node_ordering=node_ordering)
+    if hasattr(path, "read"):
+        table, _ = _file_table(path, options)
         return to_raw_profile(table, node_ordering=node_ordering)
     files = cali_files(path)
     report = Progress(progress, sum(os.path.getsize(f) for f in files), "bytes of .cali files")
@@ -103,146 +109,82 @@ def _is_reader_object(obj: Any) -> bool:
 
 def _describe(path: Any) -> Any:
     if isinstance(path, (list, tuple)):
-        return [os.fspath(p) for p in path]
-    return os.fspath(path)
+        return [_fspath(p) for p in path]
+    return _fspath(path)
 
 
 def cali_files(path: Any) -> List[str]:
-    """The ``.cali`` files ``path`` names (a file, a directory or a list)."""
+    """The ``.cali`` files ``path`` names (a file, a directory or a list).
+
+    Parameters
+    ----------
+    path : path-like or list of path-likes
+        A file, a directory (its ``*.cali`` files, sorted) or a list of files.
+
+    Returns
+    -------
+    list of str
+        The files; a missing file, an empty directory or list, or a file
+        listed twice is a :class:`ReadError`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for name in ("r1.cali", "r0.cali", "notes.txt"):
+    ...     open(os.path.join(d, name), "w").close()
+    >>> [os.path.basename(f) for f in cali_files(d)]
+    ['r0.cali', 'r1.cali']
+    """
     if isinstance(path, (list, tuple)):
         if not path:
             raise ReadError(path, "an empty list of files was given", expected="at least one .cali file")
-        out = [os.fspath(p) for p in path]
+        out = [_fspath(p) for p in path]
     else:
-        p = Path(os.fspath(path))
+        p = Path(_fspath(path))
         if p.is_dir():
             out = sorted(str(f) for f in p.iterdir() if f.is_file() and f.name.endswith(".cali"))
             if not out:
                 raise ReadError(p, "the directory holds no .cali files", expected="per-rank .cali files")
         else:
             out = [str(p)]
+    seen: Dict[str, str] = {}
     for f in out:
         if not os.path.isfile(f):
             raise ReadError(f, "no such file")
+        real = os.path.realpath(f)
+        if real in seen:
+            raise ReadError(f, f"the file is listed twice (also as {seen[real]})",
+                            expected="each per-rank file once")
+        seen[real] = f
     return out
 
 
-def _file_table(path: str, options: Dict[str, Any],
+def _fspath(path: Any) -> str:
+    try:
+        return os.fspath(path)
+    except TypeError as exc:
+        raise ReadError(repr(path)[:80], f"a value of type {type(path).__name__} is not a file path",
+                        expected="a path, a list of paths, an open stream or a "
+                                 "CaliperReader") from exc
+
+
+def _file_table(path: Any, options: Dict[str, Any],
                 progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
-    cali = read_cali_text(path, progress_step)
+    """The table of a ``.cali`` file (read a block at a time) or open stream."""
+    return _cali_table(read_cali_text(path, progress_step), options)
+
+
+def _content_table(box: List[Any], options: Dict[str, Any],
+                   progress_step=None) -> Tuple[RecordTable, Dict[str, Any]]:
+    """The table of ``box = [.cali content, source name]`` (emptied as it is decoded)."""
+    return _cali_table(decode_cali_content(box, progress_step), options)
+
+
+def _cali_table(cali: Any, options: Dict[str, Any]) -> Tuple[RecordTable, Dict[str, Any]]:
     table = cali_records(cali, **options)
     table.metadata = parse_metadata(cali.globals)
     return table, cali.globals
-
-
-# ------------------------------------------------------------- rank sets
-def file_rank(path: str, globals_: Dict[str, Any], position: int) -> int:
-    """Rank of a per-rank file without ``mpi.rank`` records (see the module docs).
-
-    Examples
-    --------
-    >>> file_rank("/x/rp-rank12.cali", {"opts:output": "rp-rank%mpi.rank%.cali"}, 0)
-    12
-    >>> file_rank("/x/a.cali", {}, 3)
-    3
-    """
-    pattern = globals_.get("opts:output")
-    if isinstance(pattern, str) and "%mpi.rank%" in pattern:
-        parts = [re.escape(part) for part in os.path.basename(pattern).split("%mpi.rank%")]
-        expr = r"(\d+)".join(_wildcards(part) for part in parts)
-        match = re.fullmatch(expr, os.path.basename(path))
-        if match:
-            return int(match.group(1))
-    value = globals_.get("mpi.rank")
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    return position
-
-
-def _wildcards(escaped: str) -> str:
-    """Other ``%attr%`` placeholders of an output pattern match anything."""
-    return re.sub(r"%[^%]*%", ".*?", escaped.replace(r"\%", "%"))
-
-
-def merge_rank_tables(decoded: List[Tuple[RecordTable, Dict[str, Any]]], files: List[str],
-                      source: Any) -> RecordTable:
-    """One table for a set of per-rank files: unified call paths, a rank per record.
-
-    ``decoded`` holds each file's table and its raw (text) globals.
-    """
-    tables = [t for t, _ in decoded]
-    tree = PathTree()
-    nodes, ranks, orders, locs = [], [], [], []
-    claimed: Dict[int, str] = {}
-    for position, (table, path) in enumerate(zip(tables, files)):
-        h = table.hierarchy
-        mapping = np.empty(len(h), dtype=INT)
-        for i in range(len(h)):
-            p = int(h.parent[i])
-            mapping[i] = tree.child(int(mapping[p]) if p >= 0 else -1, h.label[i], h.kind[i])
-        nodes.append(mapping[table.node])
-        if table.rank is None:
-            rank = file_rank(path, decoded[position][1], position)
-            if rank in claimed:
-                raise ReadError(path, f"the file is rank {rank}, like {claimed[rank]}",
-                                expected="one file per rank")
-            claimed[rank] = path
-            table.rank = np.full(len(table.node), rank, dtype=INT)
-        ranks.append(table.rank)
-        orders.append(table.order if table.order is not None else np.full(len(table.node), np.nan))
-        locs.append(table.sourceloc if table.sourceloc is not None
-                    else np.full(len(table.node), None, dtype=object))
-    hierarchy = Hierarchy(parent=np.array(tree.parent, dtype=INT),
-                          label=np.array(tree.label, dtype=object),
-                          kind=np.array(tree.kind, dtype=object),
-                          nid=np.arange(len(tree.parent), dtype=INT))
-    merged = RecordTable(source=source, hierarchy=hierarchy, node=np.concatenate(nodes),
-                         rank=np.concatenate(ranks))
-    if any(t.order is not None for t in tables):
-        merged.order = np.concatenate(orders)
-    if any(t.sourceloc is not None for t in tables):
-        merged.sourceloc = np.concatenate(locs)
-    merged.columns, merged.layout = _merge_columns(tables)
-    merged.metadata = _merge_metadata([t.metadata for t in tables])
-    return merged
-
-
-def _merge_columns(tables: List[RecordTable]) -> Tuple[list, list]:
-    specs: Dict[str, Any] = {}
-    layout: List[str] = []
-    for t in tables:
-        for name in t.layout:
-            if name not in layout:
-                layout.append(name)
-        for spec, values in t.columns:
-            specs.setdefault(spec.name, (spec, values.dtype))
-    columns = []
-    for name, (spec, dtype) in specs.items():
-        parts = []
-        for t in tables:
-            found = [v for s, v in t.columns if s.name == name]
-            if found:
-                parts.append(found[0])
-            elif dtype == object:
-                parts.append(np.full(len(t.node), None, dtype=object))
-            else:
-                parts.append(np.full(len(t.node), np.nan))
-        if any(p.dtype == object for p in parts) and dtype != object:
-            parts = [p.astype(object) for p in parts]
-        columns.append((spec, np.concatenate(parts)))
-    return columns, layout
-
-
-def _merge_metadata(metas: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """Globals equal in every file stay single values; others become per-file lists."""
-    keys: List[str] = []
-    for m in metas:
-        keys.extend(k for k in m if k not in keys)
-    out: Dict[str, Any] = {}
-    for k in keys:
-        values = [m.get(k) for m in metas]
-        out[k] = values[0] if all(v == values[0] for v in values) else values
-    return out
 
 
 # ------------------------------------------------------------- sniffing
@@ -268,6 +210,21 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
     """Hatchet's ``from_caliper``: json-split, or a ``.cali`` file (through
     ``cali-query`` when ``query`` is given, else decoded directly).
 
+    Parameters
+    ----------
+    source : path-like, list of path-likes, or file-like
+        A json-split or ``.cali`` file, per-rank ``.cali`` files, or an open
+        stream of either format (recognised by its first bytes).
+    query : str, optional
+        A CalQL query for ``cali-query`` (``.cali`` files only; its output
+        must be json-split).
+    node_ordering : bool
+        Order siblings by Caliper's node order when the input records it.
+
+    Returns
+    -------
+    RawProfile
+
     Examples
     --------
     >>> import io, json
@@ -278,7 +235,19 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
     1
     """
     if hasattr(source, "read"):
-        return read_caliper_json(source, node_ordering=node_ordering)
+        box = list(read_source(source))
+        head = box[0][:64]
+        if (head.encode("utf-8") if isinstance(head, str) else head).lstrip(
+                b"\xef\xbb\xbf \t\r\n").startswith(b"__rec="):
+            if query is not None:
+                raise ReadError(box[1], "cali-query reads files, not streams",
+                                expected="a .cali file path with query=, or no query")
+            table, _ = _content_table(box, dict(native=False, string_attributes=()))
+            return to_raw_profile(table, node_ordering=node_ordering)
+        name = box.pop()
+        if isinstance(box[0], str):
+            box[0] = box[0].encode("utf-8")
+        return decode_caliper_json(box, name, node_ordering=node_ordering)
     if not _is_cali(source):
         return read_caliper_json(source, node_ordering=node_ordering)
     if query is None:
@@ -294,7 +263,7 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
 def _is_cali(source: Any) -> bool:
     if isinstance(source, (list, tuple)):
         return True
-    p = Path(os.fspath(source))
+    p = Path(_fspath(source))
     if p.is_dir() or p.suffix == ".cali":
         return True
     try:
@@ -305,7 +274,21 @@ def _is_cali(source: Any) -> bool:
 
 
 def run_cali_query(path: str, query: str) -> str:
-    """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool)."""
+    """Output of ``cali-query -q QUERY PATH`` (Caliper's own query tool).
+
+    Parameters
+    ----------
+    path : str
+        The ``.cali`` file.
+    query : str
+        The CalQL query.
+
+    Returns
+    -------
+    str
+        The tool's standard output. A missing tool or a failed run is a
+        :class:`ReadError` (with the tool's last line of error output).
+    """
     program = shutil.which("cali-query")
     if program is None:
         raise ReadError(path, "a query needs Caliper's cali-query program, which is not installed "

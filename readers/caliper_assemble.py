@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import (CALLPATH_ATTRIBUTE, MODULE_ATTRIBUTE, ORDER, RANK,
+from .caliper_names import (CALLPATH_ATTRIBUTE, MAX_RANK, MODULE_ATTRIBUTE, ORDER, RANK,
                             RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
 from .caliper_records import Hierarchy, RecordTable, forest_depth
 from .errors import ReadError
@@ -125,9 +125,10 @@ class Decoded:
 
     ``values[key]`` holds one typed value per record (numbers with NaN, text
     with None) for attribute ``attributes[key]``; ``by_reference[key]`` says
-    whether it came from the context tree; ``slots[key]`` is its position in
-    each record (for Hatchet's first-seen column order); ``where(i)`` names
-    record ``i`` in error messages.
+    whether it came from the context tree; ``slot(key, i)`` is its position
+    in record ``i`` (for Hatchet's first-seen column order); ``where(i)``
+    names record ``i`` in error messages. :func:`assemble` consumes
+    ``values``.
     """
 
     source: Any
@@ -136,7 +137,7 @@ class Decoded:
     attributes: Dict[Any, Any]
     values: Dict[Any, np.ndarray]
     by_reference: Dict[Any, bool]
-    slots: Dict[Any, np.ndarray]
+    slot: Callable[[Any, int], int]
     callpath: bool
     where: Callable[[int], str]
 
@@ -161,22 +162,29 @@ def assemble(d: Decoded, *, native: bool = False,
         raise ReadError(d.source, "no record carries a call path", position=f"{m} records",
                         expected="records with nested region/function attributes or "
                                  "source.function#callpath.address")
+    every = bool(keep.all())
     rows = np.flatnonzero(keep)
-    hierarchy, node = _pruned(d.tree, rec_path[rows])
+    hierarchy, node = _pruned(d.tree, rec_path if every else rec_path[rows])
+    del rec_path
     table = RecordTable(source=d.source, hierarchy=hierarchy, node=node)
     found: List[Tuple[Tuple[int, int, int], ColumnSpec, np.ndarray]] = []
-    for key, values in d.values.items():
+    for key in list(d.values):
+        values = d.values.pop(key)  # consumed: each column is held once
         attribute = d.attributes[key]
         if attribute.name == SOURCELOC_ATTRIBUTE:
-            table.sourceloc = d.text(SOURCELOC_ATTRIBUTE)[rows]
+            text = values if values.dtype == object else values.astype(object)
+            table.sourceloc = text if every else text[rows]
             continue
         spec = column_for(attribute, d.by_reference[key], string_attributes, native)
-        column = values[rows]
-        hits = np.flatnonzero(_present(column))
-        if spec is None or not len(hits):
+        if spec is None:
             continue
-        first = int(hits[0])
-        order_key = (first, 0 if d.by_reference[key] else 1, int(d.slots[key][rows[first]]))
+        column = values if every else values[rows]
+        del values
+        present = _present(column)
+        if not present.any():
+            continue
+        first = int(np.argmax(present))
+        order_key = (first, 0 if d.by_reference[key] else 1, d.slot(key, int(rows[first])))
         found.append((order_key, spec, column))
     found.sort(key=lambda t: t[0])
     layout = ["nid"]
@@ -316,4 +324,10 @@ def _ranks(d: Decoded, column: np.ndarray, rows: np.ndarray) -> np.ndarray:
         raise ReadError(d.source, "a record has no integer mpi.rank while others do",
                         position=d.where(int(rows[i])),
                         expected="an mpi.rank entry in every record")
+    bad = (ranks < 0) | (ranks > MAX_RANK)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ReadError(d.source, f"the record's mpi.rank is {int(ranks[i])}",
+                        position=d.where(int(rows[i])),
+                        expected=f"an MPI rank: an integer from 0 to {MAX_RANK}")
     return ranks.astype(INT)

@@ -49,21 +49,29 @@ def decode_records(cali: CaliText) -> Decoded:
     m = len(cali.rec_line)
     refs = cali.refs
     rec_path = _record_paths(cali, refs, node_path, tree)
+    del node_path
     candidates = _reference_attributes(cali, hier)
     values: Dict[Any, np.ndarray] = {}
     by_reference: Dict[Any, bool] = {}
-    slots: Dict[Any, np.ndarray] = {}
     for pos, nodes in _reference_values(cali, refs, candidates, levels).items():
         values[pos] = _as_column(cali, attrs[pos], nodes)
         by_reference[pos] = True
-        slots[pos] = np.zeros(m, dtype=INT)
-    imm_values, imm_slots = _immediate_values(cali)
+    del levels, refs
+    cali.refs = None
+    imm_values = _immediate_values(cali)
     cali.rec_data = []  # the value texts are decoded: release them early
-    for pos, column in imm_values.items():
+    for pos in list(imm_values):
+        column = imm_values.pop(pos)
         if pos not in values:
-            values[pos], by_reference[pos], slots[pos] = column, False, imm_slots[pos]
-    lines = cali.rec_line
-    return Decoded(cali.source, tree, rec_path, attrs, values, by_reference, slots,
+            values[pos], by_reference[pos] = column, False
+    lines, rec_sig, signatures = cali.rec_line, cali.rec_sig, cali.signatures
+
+    def slot(pos: Any, i: int) -> int:
+        """Position of attribute ``pos`` in record ``i`` (its first, if repeated)."""
+        sig = signatures[int(rec_sig[i])]
+        return 0 if by_reference[pos] or pos not in sig else sig.index(pos)
+
+    return Decoded(cali.source, tree, rec_path, attrs, values, by_reference, slot,
                    callpath=any(attrs[p].name == CALLPATH_ATTRIBUTE for p in hier),
                    where=lambda i: f"line {lines[i]}")
 
@@ -120,12 +128,17 @@ def _node_paths(cali: CaliText, hier: Set[int],
     for members in levels:
         nearest[members] = np.where(is_h[members], members, nearest[parent[members]])
     raw = np.flatnonzero(is_h)
+    del is_h
     raw_of = np.full(n + 1, -1, dtype=INT)
     raw_of[raw] = np.arange(len(raw), dtype=INT)
     raw_parent = raw_of[nearest[parent[raw]]]
-    labels = np.empty(len(raw), dtype=object)
-    labels[:] = [cali.node_data[i] for i in raw.tolist()]
-    codes, uniques = pd.factorize(labels)
+    del parent
+    node_raw = raw_of[nearest[:n]]
+    del nearest, raw_of
+    data = np.empty(n, dtype=object)
+    data[:] = cali.node_data  # references, no copies of the texts
+    codes, uniques = pd.factorize(data[raw])
+    del data
     width = max(len(uniques), 1)
     depth = forest_depth(raw_parent, cali.source, lambda i: cali.where(int(raw[i])))
     canon = np.full(len(raw), -1, dtype=INT)
@@ -138,11 +151,12 @@ def _node_paths(cali: CaliText, hier: Set[int],
         out_parent.append(unique_keys // width - 1)
         out_label.append(unique_keys % width)
         next_id += len(unique_keys)
+    del codes, raw_parent, depth
     tree = PathTree.from_arrays(
         np.concatenate(out_parent) if out_parent else np.zeros(0, dtype=INT),
         np.asarray(uniques, dtype=object)[np.concatenate(out_label)] if out_label else [],
         "function")
-    node_raw = raw_of[nearest[:n]]
+    del out_parent, out_label
     path = np.r_[canon, -1][node_raw]  # -1 (no hierarchy ancestor) picks the sentinel
     return tree, path
 
@@ -202,94 +216,98 @@ def _reference_values(cali: CaliText, refs: np.ndarray, candidates: Set[int],
     return {pos: v for pos, v in out.items() if (v >= 0).any()}
 
 
-def _immediate_values(cali: CaliText):
+def _immediate_values(cali: CaliText) -> Dict[int, np.ndarray]:
     """Per attribute with immediate entries: one converted value per record.
 
     Numbers are float64 with NaN where a record lacks the entry (int64/uint64
-    when every record has it), text is object with None. Also returns each
-    attribute's position within every record.
+    when every record has it), text is object with None. Consumes the packed
+    value texts (``cali.rec_data``), a chunk at a time.
     """
     m = len(cali.rec_line)
-    order = np.argsort(cali.rec_sig, kind="stable")
-    bounds = np.flatnonzero(np.r_[True, np.diff(cali.rec_sig[order]) != 0, True])
+    per_signature: Dict[int, List[Tuple[np.ndarray, Any]]] = {}
+    for code, rows, text in cali.rec_data:
+        per_signature.setdefault(code, []).append((rows, text))
+    for i, values in cali.rec_irregular.items():
+        per_signature.setdefault(int(cali.rec_sig[i]), []).append((np.array([i], dtype=INT),
+                                                                   values))
+    cali.rec_data, cali.rec_irregular = [], {}
     pieces: Dict[int, List[Tuple[np.ndarray, np.ndarray]]] = {}
-    slots: Dict[int, np.ndarray] = {}
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        rows_arr = order[a:b]
-        sig = cali.signatures[int(cali.rec_sig[rows_arr[0]])] if len(rows_arr) else ()
-        if not sig:
-            continue
-        columns = _typed_columns(cali, rows_arr, sig)
-        for j in range(len(sig) - 1, -1, -1):  # an attribute given twice keeps its first slot
-            slots.setdefault(sig[j], np.zeros(m, dtype=INT))[rows_arr] = j
-        for j, pos in enumerate(sig):  # ... and its last value, like caliper-reader
-            pieces.setdefault(pos, []).append((rows_arr, columns[j]))
+    for code in sorted(per_signature):
+        chunks = per_signature.pop(code)
+        sig = cali.signatures[code]
+        while chunks and sig:
+            rows, text = chunks.pop(0)
+            columns = _chunk_columns(cali, sig, rows, text)
+            del text
+            for j, pos in enumerate(sig):  # an attribute given twice keeps its last
+                pieces.setdefault(pos, []).append((rows, columns[j]))  # value, as in
+            del columns  # caliper-reader
     out: Dict[int, np.ndarray] = {}
-    for pos, parts in pieces.items():
-        covered = np.zeros(m, dtype=bool)
-        for r, _ in parts:
-            covered[r] = True
-        vals = [v for _, v in parts]
-        full_cover = bool(covered.all())
-        if any(v.dtype == object for v in vals):
-            column = np.full(m, None, dtype=object)
-        elif full_cover and all(v.dtype.kind in "iu" for v in vals):
-            column = np.zeros(m, dtype=np.result_type(*vals))
-        else:
-            column = np.full(m, np.nan)
-        for r, v in parts:
-            column[r] = v
-        out[pos] = column
-    return out, slots
+    for pos in list(pieces):
+        out[pos] = _combine(pieces.pop(pos), m)
+    return out
+
+
+def _combine(parts: List[Tuple[np.ndarray, np.ndarray]], m: int) -> np.ndarray:
+    """One column of ``m`` records from the pieces (rows, values) of its chunks."""
+    if len(parts) == 1 and len(parts[0][0]) == m:
+        return parts[0][1]  # one chunk for every record: rows are 0..m-1 in order
+    covered = np.zeros(m, dtype=bool)
+    for r, _ in parts:
+        covered[r] = True
+    kinds = {v.dtype for _, v in parts}
+    if any(k == object for k in kinds):
+        column = np.full(m, None, dtype=object)
+    elif bool(covered.all()) and all(k.kind in "iu" for k in kinds):
+        column = np.zeros(m, dtype=np.result_type(*kinds))
+    else:
+        column = np.full(m, np.nan)
+    del covered
+    while parts:
+        r, v = parts.pop(0)
+        column[r] = v
+    return column
 
 
 _CSV_TYPES = {"double": np.float64, "int": np.int64, "uint": np.uint64, "addr": np.uint64}
-CSV_ROWS = 1 << 17
+CSV_ROWS = 64
 
 
-def _typed_columns(cali: CaliText, rows: np.ndarray, sig: Tuple[int, ...]) -> List[np.ndarray]:
-    """The values of records ``rows`` (one signature), one typed array per entry.
+def _chunk_columns(cali: CaliText, sig: Tuple[int, ...], rows: np.ndarray,
+                   text: Any) -> List[np.ndarray]:
+    """The values of one chunk (records ``rows`` of one signature), one typed array
+    per entry. ``text`` holds a ``=``-joined line per record, or the values of
+    one escaped record (a list).
 
-    Usual records (no escapes) go through pandas' C parser with ``=`` as the
-    separator, typed by each attribute's Caliper type; anything it rejects
-    goes value by value, which also locates the bad value.
+    Chunks of more than :data:`CSV_ROWS` usual records go through pandas' C
+    parser with ``=`` as the separator, typed by each attribute's Caliper type;
+    anything it rejects goes value by value, which also locates the bad value.
     """
     attrs = [cali.attributes[pos] for pos in sig]
-    data = cali.rec_data
-    if len(rows) > 64 and all(a.type in _CSV_TYPES or not a.numeric for a in attrs) and \
-            all(isinstance(data[i], str) for i in rows.tolist()):
+    if isinstance(text, str) and len(rows) > CSV_ROWS and \
+            all(a.type in _CSV_TYPES or not a.numeric for a in attrs):
         dtypes = {j: _CSV_TYPES.get(a.type, object) for j, a in enumerate(attrs)}
         try:
-            blocks = [_csv_block(data, rows[k:k + CSV_ROWS], dtypes)
-                      for k in range(0, len(rows), CSV_ROWS)]
-            return [np.concatenate([b[j] for b in blocks]) for j in range(len(sig))]
+            return _csv_chunk(text, dtypes, len(rows))
         except (ValueError, TypeError, OverflowError, pd.errors.ParserError):
             pass  # the slow path below says which value is wrong
-    matrix = _data_matrix(cali, rows, len(sig))
+    if isinstance(text, str):
+        cells = text.replace("\n", "=").split("=")
+    else:
+        cells = list(text)
+    matrix = np.array(cells, dtype=object).reshape(len(rows), len(sig))
+    del cells
     return [_convert(cali, attrs[j], matrix[:, j], rows) for j in range(len(sig))]
 
 
-def _csv_block(data: List[Any], rows: np.ndarray, dtypes: Dict[int, Any]) -> List[np.ndarray]:
-    frame = pd.read_csv(io.StringIO("\n".join([data[i] for i in rows.tolist()])), sep="=",
-                        header=None, names=list(dtypes), dtype=dtypes, engine="c",
-                        quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=False,
+def _csv_chunk(text: str, dtypes: Dict[int, Any], count: int) -> List[np.ndarray]:
+    frame = pd.read_csv(io.BytesIO(text.encode("utf-8")), sep="=", header=None,
+                        names=list(dtypes), dtype=dtypes, engine="c", quoting=csv.QUOTE_NONE,
+                        na_filter=False, skip_blank_lines=False, encoding="utf-8",
                         **EXACT_FLOATS)
-    if len(frame) != len(rows):
+    if len(frame) != count:
         raise ValueError("rows")
     return [frame[j].to_numpy(dtype=t) for j, t in dtypes.items()]
-
-
-def _data_matrix(cali: CaliText, rows: np.ndarray, width: int) -> np.ndarray:
-    """The value texts of records ``rows`` (all of one signature) as an object matrix."""
-    texts = [cali.rec_data[i] for i in rows.tolist()]
-    out = np.empty((len(rows), width), dtype=object)
-    plain = np.array([isinstance(t, str) for t in texts], dtype=bool)
-    if plain.any():
-        joined = "=".join(t for t, p in zip(texts, plain) if p).split("=")
-        out[plain] = np.array(joined, dtype=object).reshape(int(plain.sum()), width)
-    for i in np.flatnonzero(~plain):  # escaped lines arrive split already
-        out[i] = texts[i]
-    return out
 
 
 def _convert(cali: CaliText, attribute: Attribute, texts: np.ndarray, rows: np.ndarray) -> np.ndarray:

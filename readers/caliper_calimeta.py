@@ -8,7 +8,7 @@ lookups that resolve node ids, attributes and global values.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -77,8 +77,10 @@ class CaliText:
     :class:`Attribute`. Records (``ctx``): ``rec_line`` (their lines),
     ``refs`` (an m x k matrix of node positions, padded with the number of
     nodes), ``rec_sig`` (index into ``signatures``: the tuple of attribute
-    positions of the record's immediate entries) and ``rec_data`` (the
-    entries' texts: one ``=``-joined string, or a list for escaped lines).
+    positions of the record's immediate entries), ``rec_data`` (the entries'
+    texts, packed: chunks ``(signature, record indices, text)`` whose text
+    holds one ``=``-joined line per record) and ``rec_irregular`` (records
+    of escaped lines: index -> their values, already split).
     """
 
     source: Any
@@ -93,7 +95,8 @@ class CaliText:
     refs: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), dtype=INT))
     rec_sig: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=INT))
     signatures: List[Tuple[int, ...]] = field(default_factory=list)
-    rec_data: List[Union[str, List[str]]] = field(default_factory=list)
+    rec_data: List[Tuple[int, np.ndarray, str]] = field(default_factory=list)
+    rec_irregular: Dict[int, List[str]] = field(default_factory=dict)
     globals: Dict[str, Any] = field(default_factory=dict)
 
     def where(self, position: int) -> str:

@@ -26,23 +26,15 @@ from __future__ import annotations
 
 import os
 import re
-from array import array
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
-import numpy as np
-
-from .caliper_calimeta import (BOOTSTRAP, INVALID_ID, MAX_ID, Attribute, CaliText,
-                               IdIndex, add_value, define_attributes, check_attr_refs,
-                               ref_matrix, chain_entries)
-from .caliper_records import forest_depth
+from .caliper_calilines import Lines
+from .caliper_calimeta import Attribute, CaliText
 from .errors import ReadError
 
-INT = np.int64
 __all__ = ["Attribute", "CaliText", "read_cali_text", "decode_cali_text"]
 
 LINE_BLOCK = 1 << 22
-_USUAL_CTX = re.compile(r"ref=([0-9=]*),attr=([0-9=]*),data=([^,\r]*)")
-_USUAL_NODE = re.compile(r"id=(\d+),attr=(\d+),data=([^,\r]*)(?:,parent=(\d+))?")
 # the most common shapes, decoded inline by _collect (one reference, no escapes):
 # groups 1-3 for a ctx record, 4-7 for a node record
 _FAST = re.compile(r"__rec=(?:ctx,ref=(\d{1,18}),attr=([0-9=]+),data=([^,\r\\]*)"
@@ -51,8 +43,13 @@ _FAST = re.compile(r"__rec=(?:ctx,ref=(\d{1,18}),attr=([0-9=]+),data=([^,\r\\]*)
 def read_cali_text(path: Any, progress_step: Optional[Callable[[int], None]] = None) -> CaliText:
     """Read and decode the ``.cali`` file at ``path``.
 
-    ``progress_step(n)``, when given, is called as each block of ``n`` bytes
-    has been decoded.
+    Parameters
+    ----------
+    path : path-like or file-like
+        The file, or an open stream (text or binary) whose ``read()`` returns
+        the whole ``.cali`` text.
+    progress_step : callable, optional
+        Called with ``n`` as each block of ``n`` bytes has been decoded.
 
     Examples
     --------
@@ -69,20 +66,77 @@ def read_cali_text(path: Any, progress_step: Optional[Callable[[int], None]] = N
     >>> region.name, region.is_nested, cali.node_data[node]
     ('region', True, 'main')
     """
+    if hasattr(path, "read"):
+        return decode_cali_content(list(read_source(path)), progress_step)
     source = os.fspath(path)
     try:
         with open(source, "rb") as fh:
-            data = fh.read()
+            parsed = _collect_file(fh, source, progress_step)
     except OSError as exc:
         raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
-    parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source),
-                      progress_step)
+    return parsed.finish()
+
+
+def decode_cali_content(box: List[Any], progress_step: Optional[Callable[[int], None]] = None
+                        ) -> CaliText:
+    """Decode ``box = [content, source]``: ``.cali`` bytes or text and its name.
+    The content is dropped from ``box`` once its lines are split, so its memory
+    can be freed before the records are decoded."""
+    data, source = box
+    if isinstance(data, str):
+        parsed = _collect(data, source, lambda block, offset: block, progress_step)
+    else:
+        parsed = _collect(data, source, lambda block, offset: _utf8(block, offset, source),
+                          progress_step)
+    box.clear()
     del data  # the records hold what they need: free the file's bytes first
     return parsed.finish()
 
 
+def read_source(path: Any) -> Tuple[Union[bytes, str], Any]:
+    """The contents of a file or an open stream, and the name to report it by
+    (a stream's ``name``, else ``<stream>``)."""
+    if hasattr(path, "read"):
+        source = getattr(path, "name", None)
+        source = source if isinstance(source, str) else "<stream>"
+        try:
+            data = path.read()
+        except (OSError, ValueError) as exc:
+            raise ReadError(source, f"cannot read the stream: {exc}") from exc
+        if not isinstance(data, (bytes, str)):
+            raise ReadError(source, f"the stream's read() returned {type(data).__name__}",
+                            expected="a text or binary stream")
+        return data, source
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as fh:
+            return fh.read(), source
+    except OSError as exc:
+        raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
+
+
 def decode_cali_text(text: str, source: Any = None) -> CaliText:
-    """Decode ``.cali`` text (see :func:`read_cali_text`)."""
+    """Decode ``.cali`` text (see :func:`read_cali_text`).
+
+    Parameters
+    ----------
+    text : str
+        The whole file's text.
+    source : path-like, optional
+        What to name in errors.
+
+    Returns
+    -------
+    CaliText
+
+    Examples
+    --------
+    >>> cali = decode_cali_text("__rec=node,id=12,attr=10,data=268,parent=3\\n"
+    ...                         "__rec=node,id=13,attr=8,data=region,parent=12\\n"
+    ...                         "__rec=node,id=14,attr=13,data=main\\n__rec=ctx,ref=14\\n")
+    >>> [cali.node_data[i] for i in cali.refs[:, 0]]
+    ['main']
+    """
     return _collect(text, source, lambda block, offset: block).finish()
 
 
@@ -94,8 +148,37 @@ def _utf8(block: bytes, offset: int, source: Any) -> str:
                         expected="Caliper's .cali text format") from exc
 
 
+def _collect_file(fh: Any, source: Any,
+                  progress_step: Optional[Callable[[int], None]] = None) -> "Lines":
+    """Like :func:`_collect`, reading the file a block at a time: the file's
+    bytes are never held whole (a block and the partial line after it are)."""
+    parsed = Lines(source)
+    number, offset, carry = 0, 0, b""
+    while True:
+        chunk = fh.read(LINE_BLOCK)
+        if not chunk:
+            break
+        data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            number = _lines(parsed, _utf8(data[:cut], offset, source), number)
+            if progress_step is not None:
+                progress_step(cut)
+            offset += cut
+        carry = data[cut:]
+        del data, chunk
+    if carry.rstrip(b" \t\r"):
+        line = number + 1  # the carry holds no newline: it is one partial line
+        raise ReadError(source, "the last record is cut off (no end of line)",
+                        position=f"line {line}",
+                        expected="a complete record ending in a newline")
+    if carry and progress_step is not None:
+        progress_step(len(carry))
+    return parsed
+
+
 def _collect(content: Any, source: Any, as_text: Any,
-             progress_step: Optional[Callable[[int], None]] = None) -> "_Lines":
+             progress_step: Optional[Callable[[int], None]] = None) -> "Lines":
     """Split ``content`` (bytes or text) into lines a block at a time, so that
     neither a second copy of the file nor a list of all its lines is held."""
     newline = b"\n" if isinstance(content, bytes) else "\n"
@@ -104,7 +187,7 @@ def _collect(content: Any, source: Any, as_text: Any,
         raise ReadError(source, "the last record is cut off (no end of line)",
                         position=f"line {content.count(newline, 0, end) + 1}",
                         expected="a complete record ending in a newline")
-    parsed = _Lines(source)
+    parsed = Lines(source)
     number, pos = 0, 0
     while pos < end:
         stop = content.find(newline, min(pos + LINE_BLOCK, end - 1)) + 1 or end
@@ -115,7 +198,7 @@ def _collect(content: Any, source: Any, as_text: Any,
     return parsed
 
 
-def _lines(parsed: "_Lines", block: str, number: int) -> int:
+def _lines(parsed: "Lines", block: str, number: int) -> int:
     """Feed one block of lines to ``parsed``; return the last line number.
 
     The two most common record shapes are decoded right here (this loop runs
@@ -151,198 +234,5 @@ def _lines(parsed: "_Lines", block: str, number: int) -> int:
                 continue
         if line:
             parsed.add(number, line)
+    parsed.pack()
     return number - 1  # the block's last "line" is the empty text after its final newline
-
-
-class _Lines:
-    """Collects the records of one file while it is being split into lines.
-
-    Lines of the usual shape (no escapes) are cut by one regular expression;
-    ids go straight into int64 arrays and a record's attribute list into a
-    signature code, so a record costs a few machine words plus its value text.
-    """
-
-    def __init__(self, source: Any) -> None:
-        self.source = source
-        self.node_line, self.node_id = array("q"), array("q")
-        self.node_attr, self.node_parent = array("q"), array("q")
-        self.node_data: List[str] = []
-        self.ctx_line, self.ctx_ref, self.ctx_sig = array("q"), array("q"), array("q")
-        self.ctx_refs: Dict[int, str] = {}  # records with several (or no) references
-        self.ctx_data: List[Union[str, List[str]]] = []
-        self.sig_code: Dict[str, int] = {}
-        self.globals: List[Tuple[int, List[str], List[str], List[str]]] = []
-
-    def fail(self, line: int, problem: str, expected: str) -> ReadError:
-        return ReadError(self.source, problem, position=f"line {line}", expected=expected)
-
-    def add(self, number: int, line: str) -> None:
-        if "\\" in line:
-            self._escaped(number, line.strip())
-            return
-        kind, _, rest = line.partition(",")
-        if kind == "__rec=ctx":
-            usual = _USUAL_CTX.fullmatch(rest)
-            if usual is not None:
-                self._ctx(number, usual[1], usual[2], usual[3])
-                return
-            ref = attr = data = None
-            for item in rest.rstrip().split(","):
-                key, _, value = item.partition("=")
-                if key == "ref":
-                    ref = value
-                elif key == "attr":
-                    attr = value
-                elif key == "data":
-                    data = value
-            self._ctx(number, ref or "", attr, data)
-        elif kind == "__rec=node":
-            usual = _USUAL_NODE.fullmatch(rest)
-            if usual is not None:
-                self._node(number, usual[1], usual[2], usual[3], usual[4])
-                return
-            fields = dict(item.partition("=")[::2] for item in rest.rstrip().split(","))
-            self._node(number, fields.get("id"), fields.get("attr"), fields.get("data"),
-                       fields.get("parent"))
-        elif kind.strip() == "__rec=globals":
-            self._escaped(number, line.strip())
-        elif not kind.strip().startswith("__rec="):
-            if line.strip():
-                raise self.fail(number, "the line is not a Caliper record",
-                                "a line starting with '__rec='")
-        # other record kinds carry nothing a profile needs; Caliper's own reader skips them too
-
-    def _ctx(self, number: int, ref: str, attr: Any, data: Any) -> None:
-        n_attr = 0 if attr is None else attr.count("=") + 1
-        n_data = 0 if data is None else (len(data) if isinstance(data, list) else data.count("=") + 1)
-        if n_attr != n_data:
-            raise self.fail(number, f"{n_attr} attributes but {n_data} values",
-                            "one 'data' value per 'attr' entry")
-        index = len(self.ctx_line)
-        self.ctx_line.append(number)
-        if ref.isdigit() and len(ref) < 19:
-            self.ctx_ref.append(int(ref))
-        else:
-            self.ctx_ref.append(-1)
-            self.ctx_refs[index] = ref
-        code = self.sig_code.setdefault(attr or "", len(self.sig_code))
-        self.ctx_sig.append(code)
-        self.ctx_data.append(data if data is not None else "")
-
-    def _node(self, number: int, nid: Any, attr: Any, data: Any, parent: Any) -> None:
-        try:
-            values = (int(nid), int(attr), int(parent) if parent else -1)
-        except (TypeError, ValueError):
-            values = None
-        if values is not None and values[2] == INVALID_ID:
-            values = values[:2] + (-1,)
-        if values is None or not (0 <= values[0] < MAX_ID and 0 <= values[1] < MAX_ID
-                                  and -1 <= values[2] < MAX_ID):
-            raise self.fail(number, f"malformed node record (id={nid}, attr={attr}, "
-                            f"parent={parent})", "integer 'id', 'attr' and optional 'parent' "
-                            "fields between 0 and 2**63 - 1")
-        self.node_line.append(number)
-        self.node_id.append(values[0])
-        self.node_attr.append(values[1])
-        self.node_parent.append(values[2])
-        self.node_data.append(data or "")
-
-    def _escaped(self, number: int, line: str) -> None:
-        rec = _escaped_fields(line)
-        kind = rec.get("__rec", [None])[0]
-        if kind is None:
-            raise self.fail(number, "the line is not a Caliper record",
-                            "a line starting with '__rec='")
-        if kind == "node":
-            first = lambda key: rec[key][0] if rec.get(key) else None  # noqa: E731
-            self._node(number, first("id"), first("attr"), first("data"), first("parent"))
-        elif kind == "ctx":
-            self._ctx(number, "=".join(rec.get("ref", [])),
-                      "=".join(rec["attr"]) if "attr" in rec else None, rec.get("data"))
-        elif kind == "globals":
-            refs, attrs, data = rec.get("ref", []), rec.get("attr", []), rec.get("data", [])
-            if len(attrs) != len(data):
-                raise self.fail(number, f"{len(attrs)} attributes but {len(data)} values",
-                                "one 'data' value per 'attr' entry")
-            self.globals.append((number, refs, attrs, data))
-
-    def finish(self) -> CaliText:
-        defined = set(self.node_id)
-        boot = [i for i in BOOTSTRAP if i not in defined]
-        ids = np.r_[np.array(boot, dtype=INT), np.frombuffer(self.node_id, dtype=INT)]
-        raw_attr = np.r_[np.array([BOOTSTRAP[i][0] for i in boot], dtype=INT),
-                         np.frombuffer(self.node_attr, dtype=INT)]
-        raw_parent = np.r_[np.array([BOOTSTRAP[i][2] for i in boot], dtype=INT),
-                           np.frombuffer(self.node_parent, dtype=INT)]
-        datas = [BOOTSTRAP[i][1] for i in boot] + self.node_data
-        self.node_data = []
-        node_line = np.r_[np.zeros(len(boot), dtype=INT), np.frombuffer(self.node_line, dtype=INT)]
-        lookup = IdIndex(ids, node_line, self.source)
-        parent = lookup.positions(raw_parent, node_line, "parent", allow_root=True)
-        depth = forest_depth(parent, self.source, lambda i: f"line {int(node_line[i])}")
-        attr_pos = lookup.positions(raw_attr, node_line, "attr", allow_root=False)
-        cali = CaliText(self.source, ids, attr_pos, parent, datas, node_line, {}, depth)
-        cali.attributes = define_attributes(cali, raw_attr)
-        check_attr_refs(cali, raw_attr)
-        self._records(cali, lookup)
-        cali.globals = self._globals(cali, lookup)
-        return cali
-
-    def _records(self, cali: CaliText, lookup: "IdIndex") -> None:
-        lines = np.frombuffer(self.ctx_line, dtype=INT).copy()
-        cali.rec_line = lines
-        cali.refs = ref_matrix(np.frombuffer(self.ctx_ref, dtype=INT), self.ctx_refs, lines,
-                                lookup, len(cali.node_id))
-        codes = np.frombuffer(self.ctx_sig, dtype=INT).copy()
-        first = {}
-        for text, code in self.sig_code.items():
-            hits = np.flatnonzero(codes == code)
-            first[code] = int(lines[hits[0]]) if len(hits) else 0
-            cali.signatures.append(())
-        for text, code in self.sig_code.items():
-            attrs = text.split("=") if text else []
-            cali.signatures[code] = lookup.record_attrs(attrs, first[code], cali.attributes)
-        cali.rec_sig = codes
-        cali.rec_data = self.ctx_data
-        self.ctx_data = []
-
-    def _globals(self, cali: CaliText, lookup: "IdIndex") -> Dict[str, Any]:
-        if not self.globals and any(a.is_global for a in cali.attributes.values()):
-            raise ReadError(self.source, "the file ends before its globals record (truncated?)",
-                            position="end of file", expected="a '__rec=globals' record")
-        out: Dict[str, Any] = {}
-        for number, refs, attrs, data in self.globals:
-            for pos in lookup.record_refs(refs, number):
-                for key, value in reversed(chain_entries(cali, pos)):
-                    add_value(out, key, value)
-            for apos, value in zip(lookup.record_attrs(attrs, number, cali.attributes), data):
-                attribute = cali.attributes[apos]
-                if not attribute.is_hidden:
-                    out[attribute.name] = value
-        return out
-
-
-def _escaped_fields(line: str) -> Dict[str, List[str]]:
-    """Like :func:`_fields` for lines with backslash escapes (``\\n`` = newline)."""
-    out: Dict[str, List[str]] = {}
-    entry: List[str] = []
-    chars: List[str] = []
-    it = iter(line)
-    for c in it:
-        if c == "\\":
-            c = next(it, "")
-            chars.append("\n" if c == "n" else c)
-        elif c == ",":
-            entry.append("".join(chars))
-            if entry[0]:
-                out[entry[0]] = entry[1:]
-            entry, chars = [], []
-        elif c == "=":
-            entry.append("".join(chars))
-            chars = []
-        else:
-            chars.append(c)
-    entry.append("".join(chars))
-    if entry[0]:
-        out[entry[0]] = entry[1:]
-    return out

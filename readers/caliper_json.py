@@ -17,6 +17,7 @@ annotated region) belong to no node and are dropped, as in Hatchet.
 
 from __future__ import annotations
 
+import mmap
 import os
 from itertools import repeat
 from operator import itemgetter
@@ -27,7 +28,9 @@ import numpy as np
 
 from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
-from .caliper_jsonfast import decode_fast
+from .caliper_jsonfast import decode_fast, explicit_parents
+from .caliper_jsonsniff import looks_like_json_split
+from .caliper_jsoncells import node_refs, order, ranks, short as _short, values as value_column
 from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
 from .errors import ReadError
 from .jsonfile import loads_json
@@ -71,10 +74,20 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
         source = os.fspath(path)
         try:
             with open(source, "rb") as fh:
-                box = [fh.read()]
+                box = [_map(fh)]
         except OSError as exc:
             raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
     return decode_caliper_json(box, source, node_ordering=node_ordering)
+
+
+def _map(fh: Any) -> Any:
+    """The file, memory-mapped read-only (its pages are dropped as the fast path
+    decodes them, so the file is never resident whole), or its bytes where it
+    cannot be mapped (empty files, special files)."""
+    try:
+        return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, AttributeError):
+        return fh.read()
 
 
 def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True
@@ -84,14 +97,47 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
 
     The fast path (:mod:`readers.caliper_jsonfast`) decodes the usual layout in
     blocks; anything else goes through the general JSON decoder.
+
+    Parameters
+    ----------
+    box : list
+        One element: the document's bytes, or a read-only ``mmap`` of the file
+        (closed here).
+    source : path-like, optional
+        The file named in errors.
+    node_ordering : bool
+        See :func:`read_caliper_json`.
+
+    Returns
+    -------
+    RawProfile
+
+    Examples
+    --------
+    >>> raw = decode_caliper_json([b'{"data": [[0, 1.5]], "columns": ["path", "t"], '
+    ...                            b'"column_metadata": [{}, {"is_value": true}], '
+    ...                            b'"nodes": [{"label": "main", "column": "path"}]}'])
+    >>> raw.metrics["t"].tolist()
+    [1.5]
     """
     fast = decode_fast(box[0])
     if fast is None:
-        doc = loads_json(_text(box.pop(), source), source)
+        data = box.pop()
+        if isinstance(data, mmap.mmap):
+            with data:
+                data = data[:]
+        doc = loads_json(_text(data, source), source)
+        del data
         table = json_records(doc, source)
         del doc
     else:
-        box.clear()
+        data = box.pop()
+        if isinstance(data, mmap.mmap):
+            try:
+                data.close()
+            except BufferError:
+                pass  # still viewed somewhere: unmapped when the last view goes
+        del data
         table = json_records(fast.doc, source, cells=fast.cells,
                              nodes=(fast.labels, fast.node_columns, fast.parents))
         del fast
@@ -107,7 +153,30 @@ def _text(data: bytes, source: Any) -> str:
 
 
 def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
-    """Decode an already-parsed json-split document (see :func:`read_caliper_json`)."""
+    """Decode an already-parsed json-split document (see :func:`read_caliper_json`).
+
+    Parameters
+    ----------
+    doc : dict
+        The document as the json module returns it.
+    source : path-like, optional
+        What to name in errors.
+    node_ordering : bool
+        See :func:`read_caliper_json`.
+
+    Returns
+    -------
+    RawProfile
+
+    Examples
+    --------
+    >>> doc = {"data": [[0, 2.0]], "columns": ["path", "sum#time.duration"],
+    ...        "column_metadata": [{"is_value": False}, {"is_value": True}],
+    ...        "nodes": [{"label": "main", "column": "path"}], "cluster": "quartz"}
+    >>> raw = parse_caliper_json(doc, "doc")
+    >>> raw.metrics["time"].tolist(), raw.metadata["cluster"]
+    ([2.0], 'quartz')
+    """
     return to_raw_profile(json_records(doc, source), node_ordering=node_ordering,
                           fmt="caliper-json")
 
@@ -115,9 +184,22 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
 def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) -> RecordTable:
     """The :class:`RecordTable` of a json-split document.
 
-    ``cells`` and ``nodes``, when given, are the data and node sections as the
-    fast path decoded them (a float matrix; labels, columns and parents), and
-    ``doc`` holds the other sections.
+    Parameters
+    ----------
+    doc : dict
+        The document, or, with ``cells`` and ``nodes``, its other sections.
+    source : path-like
+        What to name in errors.
+    cells : numpy.ndarray, optional
+        The data section as the fast path decoded it (rows x columns, NaN
+        for null).
+    nodes : tuple, optional
+        The nodes section as the fast path decoded it: labels, columns and
+        parents (-1 for roots).
+
+    Returns
+    -------
+    RecordTable
     """
     if not isinstance(doc, dict):
         raise ReadError(source, "the document is not a JSON object", position="top level",
@@ -145,7 +227,7 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
     else:
         cells = [cells[:, j] for j in range(cells.shape[1])]
     h_index = columns.index(hcol)
-    row_node = _node_refs(cells[h_index], hcol, node_cols, source)
+    row_node = node_refs(cells[h_index], hcol, node_cols, source)
     label_table = np.empty(len(labels) + 1, dtype=object)  # index -1 -> None
     label_table[:-1] = labels
     keep = np.flatnonzero(row_node >= 0)
@@ -158,20 +240,20 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
             continue
         meta = metadata[i]
         if not _is_value(meta, title, node_cols):
-            refs = _node_refs(cells[i], title, node_cols, source)[keep]
+            refs = node_refs(cells[i], title, node_cols, source)[keep]
             values = label_table[refs]
             if title == SOURCELOC_ATTRIBUTE:
                 table.sourceloc = values
                 continue
             spec = ColumnSpec(RENAMES.get(title, title), title, LABEL)
         else:
-            values, numeric = _values(cells[i], title, keep, source)
+            values, numeric = value_column(cells[i], title, keep, source)
             alias = meta.get("attribute.alias")
             spec = classify(title, alias if isinstance(alias, str) else None, numeric=numeric)
         if spec.role == RANK:
-            table.rank = _ranks(values, title, keep, source)
+            table.rank = ranks(values, numeric, title, keep, source)
         elif spec.role == ORDER:
-            table.order = np.asarray(values, dtype=np.float64)
+            table.order = order(values, numeric, title, keep, source)
         else:
             table.columns.append((spec, values))
             layout.append(spec.name)
@@ -202,7 +284,18 @@ def _nodes(nodes: Any, source: Any) -> Tuple[List[str], List[str], np.ndarray]:
                  if type(a) is not str or type(b) is not str or type(c) is not int)
         raise ReadError(source, "malformed node entry", position=f"nodes[{i}]",
                         expected="a string 'label', a string 'column' and an integer 'parent'")
-    return labels, np.array(cols, dtype=object), np.array(parents, dtype=INT)
+    try:
+        parent_array = np.array(parents, dtype=INT)
+    except OverflowError:
+        parent_array = None
+    if parent_array is None or explicit_parents(nodes) != int((parent_array >= 0).sum()):
+        i = next(i for i, n in enumerate(nodes) if "parent" in n and
+                 not 0 <= n["parent"] < len(nodes))
+        raise ReadError(source, f"the node's parent {_short(nodes[i]['parent'])} is not a node",
+                        position=f"nodes[{i}]",
+                        expected="the index of another node, or no 'parent' for a root")
+    return labels, np.array(cols, dtype=object), parent_array
+
 
 
 def _columns(columns: Any, metadata: Any, node_cols: List[str], source: Any):
@@ -270,88 +363,6 @@ def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
     return list(zip(*data))
 
 
-def _node_refs(cells: Sequence[Any], title: str, node_cols: List[str], source: Any
-               ) -> np.ndarray:
-    """Cells that index ``nodes`` (null -> -1), checked against the column."""
-    try:
-        values = np.array(cells, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        i = next(i for i, c in enumerate(cells) if not _is_number_or_null(c))
-        raise ReadError(source, f"column {title!r} holds {_short(cells[i])}",
-                        position=f"data[{i}]", expected="the index of a node or null") from exc
-    null = np.isnan(values)
-    idx = np.where(null, -1, values).astype(INT)
-    n = len(node_cols)
-    bad = ~null & ((idx != values) | (idx < 0) | (idx >= n))
-    if not bad.any() and n:
-        col_ok = node_cols == title
-        bad = ~null & ~col_ok[np.clip(idx, 0, n - 1)]
-    elif not n:
-        bad = ~null
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ReadError(source, f"column {title!r} refers to node {_short(cells[i])}, which is "
-                        f"not a '{title}' entry of 'nodes'", position=f"data[{i}]",
-                        expected=f"the index of a '{title}' node")
-    return idx
-
-
-def _is_number_or_null(cell: Any) -> bool:
-    return cell is None or (type(cell) in (int, float))
-
-
-def _values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any):
-    """A value column: numbers (ints stay ints) or, for string attributes, text."""
-    try:
-        arr = np.array(cells)
-    except (TypeError, ValueError):
-        arr = np.array(cells, dtype=object)
-    if arr.dtype.kind in "iufb" and arr.ndim == 1:
-        return arr[keep].astype(np.float64), True
-    try:
-        numbers = np.array(cells, dtype=np.float64)
-        if numbers.ndim == 1 and all(c is None or type(c) in (int, float) for c in cells):
-            return numbers[keep], True
-    except (TypeError, ValueError):
-        pass
-    if all(c is None or type(c) in (str, int, float) for c in cells):
-        return np.array(cells, dtype=object)[keep], False  # text (or mixed): a label column
-    i = next(i for i, c in enumerate(cells) if not (c is None or type(c) in (int, float, str)))
-    raise ReadError(source, f"column {title!r} holds {_short(cells[i])}", position=f"data[{i}]",
-                    expected="a number, a string or null")
-
-
-def _short(value: Any) -> str:
-    """A cell for an error message (containers are named, not printed: they may
-    be nested too deeply to print)."""
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _ranks(values: np.ndarray, title: str, keep: np.ndarray, source: Any) -> np.ndarray:
-    arr = np.full(len(values), np.nan)
-    for_sure = np.asarray(values)
-    if for_sure.dtype.kind in "iufb":
-        arr = for_sure.astype(np.float64)
-    else:
-        numbers = np.array([type(v) in (int, float) for v in for_sure], dtype=bool)
-        arr[numbers] = for_sure[numbers].astype(np.float64)
-    bad = np.isnan(arr) | (arr != np.round(arr))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ReadError(source, f"column {title!r} holds {_short(values[i])}, not an integer rank",
-                        position=f"data[{int(keep[i])}]", expected="an integer MPI rank")
-    return arr.astype(INT)
-
-
 def _check_unique(table: RecordTable, source: Any) -> None:
     names = [spec.name for spec, _ in table.columns]
     for name in names:
@@ -362,12 +373,7 @@ def _check_unique(table: RecordTable, source: Any) -> None:
 
 # ------------------------------------------------------------ sniffing
 def _sniff(path: Path, head: bytes) -> bool:
-    if not looks_like_json(head, b"{"):
-        return False
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n{ \t\r\n")
-    if text.startswith(b'"data"') and b"[" in text[6:16]:
-        return True
-    return b'"column_metadata"' in head and b'"nodes"' in head
+    return looks_like_json(head, b"{") and looks_like_json_split(path, head)
 
 
 FORMAT = FormatInfo(

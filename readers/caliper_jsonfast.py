@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import io
 import json
+import mmap
 import re
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -62,8 +64,10 @@ class FastDoc:
     doc: Dict[str, Any]
 
 
-def decode_fast(raw: bytes) -> Optional[FastDoc]:
-    """The :class:`FastDoc` of ``raw``, or None if the fast path does not apply.
+def decode_fast(raw: Any) -> Optional[FastDoc]:
+    """The :class:`FastDoc` of ``raw`` (bytes, or a read-only ``mmap`` of the
+    file, whose pages are released as they are decoded), or None if the fast
+    path does not apply.
 
     Examples
     --------
@@ -78,6 +82,7 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
         return None
     start = match.end() - 1
     quote = raw.find(b'"', start)  # the next key: the data itself holds no text
+    release(raw, 0, quote)
     if quote < 0:
         return None
     end = quote - 1
@@ -95,6 +100,7 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
     if nodes is None:
         return None
     labels, columns, parents, nodes_end = nodes
+    release(raw, 0, len(raw))
     rest = raw[end + 1:nodes_match.start()] + raw[nodes_end + 1:]
     try:
         doc = json.loads((b"{" + rest.lstrip().lstrip(b",")).decode("utf-8"))
@@ -106,9 +112,10 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
 
 
 # ----------------------------------------------------------------- data
-def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
+def _data_rows(raw: Any, start: int, end: int) -> Optional[np.ndarray]:
     """Rows of the data list ``raw[start:end + 1]``, parsed a block of rows at a time
-    (the file's bytes are only viewed, never copied whole)."""
+    (the file's bytes are only viewed, never copied whole) into one column-major
+    matrix, so that each column is a contiguous array."""
     view = np.frombuffer(raw, dtype=np.uint8)
     first, last = start + 1, end
     while first < last and raw[first] in _SPACE_BYTES:
@@ -117,7 +124,12 @@ def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
         last -= 1
     if first == last:
         return np.zeros((0, 0))
-    blocks: List[np.ndarray] = []
+    count = 0  # one "]" per row, if the data is what it should be
+    for a in range(first, last, BLOCK):
+        count += int(np.count_nonzero(view[a:min(a + BLOCK, last)] == _CLOSE))
+        release(raw, a, a + BLOCK)
+    cells: Optional[np.ndarray] = None
+    done = 0
     pos = first
     while pos < last:
         close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
@@ -126,16 +138,38 @@ def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
         if not _ALLOWED_TABLE[view[pos:close + 1]].all():
             return None  # text, true/false, NaN/Infinity: the general decoder handles them
         block = _rows(view[pos:close + 1])
-        if block is None or (blocks and block.shape[1] != blocks[0].shape[1]):
+        if block is None or done + len(block) > count or \
+                (cells is not None and block.shape[1] != cells.shape[1]):
             return None
-        blocks.append(block)
+        if cells is None:
+            cells = np.empty((count, block.shape[1]), dtype=np.float64, order="F")
+        cells[done:done + len(block)] = block
+        done += len(block)
+        del block
+        release(raw, pos, close + 1)
         pos = close + 1
         if pos < last:
             nxt = raw.find(b"[", pos, last)
             if nxt < 0 or raw[pos:nxt].strip() != b",":
                 return None
             pos = nxt
-    return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+    return cells if done == count else None
+
+
+def release(raw: Any, start: int, stop: int) -> None:
+    """Let the kernel drop the pages of ``raw[start:stop]`` from this process's
+    memory when ``raw`` is a memory-mapped file (they are read again from the
+    page cache if touched later; the contents never change). A no-op for bytes
+    and where ``madvise`` is unavailable."""
+    if not isinstance(raw, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    lo = start - start % mmap.PAGESIZE
+    hi = min(stop, len(raw))
+    if hi > lo:
+        try:
+            raw.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
+        except (OSError, ValueError):
+            pass  # only a memory hint
 
 
 def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
@@ -157,7 +191,9 @@ def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
     text[closes] = _NEWLINE
     text[between] = _SPACE
     values = _csv_floats(text, width) if PANDAS_EXACT else _arrow_floats(text, width)
-    return values if values is not None and values.shape == (rows, width) else None
+    if values is None or values.shape != (rows, width) or np.isinf(values).any():
+        return None  # infinite: 1e400 or an integer too large for a float, which differ
+    return values
 
 
 def _csv_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
@@ -216,6 +252,7 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
     if list_end is None:
         return None
     stop_all = list_end.start() + 1
+    release(raw, first, stop_all)
     labels: List[str] = []
     columns: List[np.ndarray] = []
     parents: List[np.ndarray] = []
@@ -234,15 +271,34 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
         if set(map(type, block_labels)) - {str} or set(map(type, block_columns)) - {str} or \
                 set(map(type, block_parents)) - {int}:
             return None
+        try:
+            block_parent_array = np.array(block_parents, dtype=np.int64)
+        except OverflowError:
+            return None
+        if explicit_parents(objects) != int((block_parent_array >= 0).sum()):
+            return None  # a negative parent: the general decoder locates it
         labels.extend(block_labels)
         # one string object per distinct column name instead of one per node
         codes, names = pd.factorize(np.array(block_columns, dtype=object))
         columns.append(np.asarray(names, dtype=object)[codes])
         del block_columns, objects
-        parents.append(np.array(block_parents, dtype=np.int64))
+        parents.append(block_parent_array)
+        release(raw, pos, stop)
         pos = cut.end() - 1 if cut else stop_all
     return _compact(labels), np.concatenate(columns), np.concatenate(parents), \
         list_end.end() - 1
+
+
+def explicit_parents(nodes: List[Dict[str, Any]]) -> int:
+    """How many node objects have a ``parent`` key (a root has none: Caliper
+    never writes a negative parent).
+
+    Examples
+    --------
+    >>> explicit_parents([{"label": "a"}, {"label": "b", "parent": 0}])
+    1
+    """
+    return sum(map(dict.__contains__, nodes, repeat("parent")))
 
 
 def _compact(labels: List[str]) -> List[str]:

@@ -49,6 +49,8 @@ NON_ADDITIVE = frozenset({
 })
 
 RANK_ATTRIBUTE = "mpi.rank"
+#: The largest rank accepted (MPI ranks are C ints).
+MAX_RANK = 2 ** 31 - 1
 ORDER_ALIAS = "Node order"
 ORDER_BASE = "aggregate.slot"
 CALLPATH_ATTRIBUTE = "source.function#callpath.address"
@@ -86,7 +88,8 @@ class ColumnSpec:
     ``role`` one of ``rank``, ``order``, ``metric``, ``attribute`` (numeric,
     non-additive) or ``label`` (text), ``inclusive`` applies to metrics, and
     ``combine`` says how duplicate records of one (node, rank) merge:
-    ``sum``, ``min``, ``max``, ``mean`` or ``first``.
+    ``sum``, ``min``, ``max``, ``mean`` (``avg#`` columns: a weighted
+    average, see :mod:`readers.caliper_averages`) or ``first``.
     """
 
     name: str

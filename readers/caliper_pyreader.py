@@ -45,6 +45,19 @@ def reader_records(reader: Any, *, native: bool = False,
                    string_attributes: Sequence[str] = ()) -> RecordTable:
     """The :class:`RecordTable` of a ``caliperreader.CaliperReader``.
 
+    Parameters
+    ----------
+    reader : caliperreader.CaliperReader
+        A reader that has read its file (``reader.read(path_or_stream)``).
+    native : bool
+        Name metric columns by Caliper's attribute names, not their aliases.
+    string_attributes : sequence of str
+        Text attributes to keep as columns.
+
+    Returns
+    -------
+    RecordTable
+
     Examples
     --------
     >>> import caliperreader, io
@@ -87,7 +100,8 @@ def reader_records(reader: Any, *, native: bool = False,
         values[name] = _convert_texts(source, attributes[name], np.array(column, dtype=object),
                                       lambda i: f"record {i}")
     decoded = Decoded(source, tree, rec_path, attributes, values,
-                      {name: not a.is_value for name, a in attributes.items()}, slots,
+                      {name: not a.is_value for name, a in attributes.items()},
+                      lambda key, i: int(slots[key][i]),
                       callpath=callpath, where=lambda i: f"record {i}")
     table = assemble(decoded, native=native, string_attributes=string_attributes)
     table.metadata = parse_metadata(getattr(reader, "globals", None) or {})

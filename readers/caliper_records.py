@@ -10,7 +10,9 @@ module turns it into a :class:`~readers.RawProfile`:
    ``statement`` child per location (Hatchet's layout);
 2. records of the same (node, rank) merge (event traces, timeseries
    snapshots, secondary keys): metrics by their operator (``sum`` adds,
-   ``min``/``max``/``avg`` keep their meaning), other values keep the first;
+   ``min``/``max`` keep the extreme, ``avg`` is weighted by each record's
+   number of values, see :mod:`readers.caliper_averages`), other values keep
+   the first;
 3. every (node, rank) gets exactly one row: nodes a record never named (path
    prefixes) and ranks a node never ran on get a row whose metrics are 0;
 4. siblings follow Caliper's node order when the file records one.
@@ -26,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .builder import ProfileBuilder
+from .caliper_averages import average_parts, is_average, merge_averages
 from .caliper_names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, declare
 from .errors import ReadError
 from .profile import RawProfile
@@ -116,7 +119,7 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
         columns.extend(loc_columns)
     ranks, rank_code = _rank_codes(table.rank, len(node))
     values = _merge_and_fill(columns, key=node * len(ranks) + rank_code,
-                             size=len(h) * len(ranks))
+                             size=len(h) * len(ranks), source=table.source)
     position = _node_positions(h, node, table.order if node_ordering else None, table.source)
     specs = [spec for spec, _ in columns]
     ordered = bool(node_ordering and table.order is not None)
@@ -125,18 +128,30 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     table.hierarchy = table.node = table.rank = table.order = table.sourceloc = None
     table.columns = []
     builder = ProfileBuilder(table.source, index_levels=("rank",) if ranked else ())
-    local = np.empty(len(h), dtype=INT)
-    local[position] = np.arange(len(h), dtype=INT)
-    parents = h.parent[position]
-    frames = {"type": np.asarray(h.kind, dtype=object)[position],
-              "name": np.asarray(h.label, dtype=object)[position]}
-    for key_name, arr in frames_extra.items():
-        frames[key_name] = arr[position]
-    builder.add_nodes(np.where(parents >= 0, local[np.maximum(parents, 0)], -1), frames,
-                      columns={"nid": h.nid[position], "name": names[position]})
     n = len(h)
+    if np.array_equal(position, np.arange(n, dtype=INT)):
+        local = position  # nodes enter in their own order: no reordered copies
+
+        def placed(values: np.ndarray) -> np.ndarray:
+            return values
+    else:
+        local = np.empty(n, dtype=INT)
+        local[position] = np.arange(n, dtype=INT)
+
+        def placed(values: np.ndarray) -> np.ndarray:
+            return values[position]
+    parents = placed(h.parent)
+    frames = {"type": text_column(placed(np.asarray(h.kind, dtype=object))),
+              "name": text_column(placed(np.asarray(h.label, dtype=object)))}
+    for key_name, arr in frames_extra.items():
+        frames[key_name] = text_column(placed(arr))
+    builder.add_nodes(np.where(parents >= 0, local[np.maximum(parents, 0)], -1), frames,
+                      columns={"nid": placed(h.nid), "name": text_column(placed(names))})
     del frames, frames_extra, parents, names, h, position
     levels = {"rank": np.tile(ranks, n)} if ranked else {}
+    for key_name, column in values.items():
+        if column.dtype == object:
+            values[key_name] = text_column(column)
     builder.add_rows(np.repeat(local, len(ranks)), values, **levels)
     present = list(values)
     del values, levels, local
@@ -144,6 +159,29 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     metadata.update(table.metadata)
     return builder.build(**declare(specs, present), metadata=metadata, ordered=ordered,
                          columns=_layout(table.layout, present))
+
+
+#: pandas 3 makes text columns ``str`` (pyarrow storage unless asked otherwise)
+INFER_STRING = pd.Series(["text"]).dtype != object
+
+
+def text_column(values: np.ndarray) -> Any:
+    """Text (str or None) as pandas' ``str`` dtype with Python storage on pandas 3,
+    so the profile's tables refer to the decoded strings instead of copying their
+    bytes into pyarrow buffers (which ``GraphFrame.from_raw`` would then turn back
+    into one Python string per row). Anything else, and every column on pandas 2,
+    stays an object array.
+
+    Examples
+    --------
+    >>> column = text_column(np.array(["main", None], dtype=object))
+    >>> column[0], pd.isna(column[1])
+    ('main', True)
+    """
+    if not INFER_STRING or not len(values) or \
+            pd.api.types.infer_dtype(values, skipna=True) != "string":
+        return values
+    return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
 
 
 # ------------------------------------------------------------------ steps
@@ -157,8 +195,11 @@ def _rank_codes(rank: Optional[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndar
 
 
 def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.ndarray,
-                    size: int) -> Dict[str, np.ndarray]:
-    """One value per (node, rank) cell of the grid, for every column."""
+                    size: int, source: Any = None) -> Dict[str, np.ndarray]:
+    """One value per (node, rank) cell of the grid, for every column.
+
+    ``avg#`` columns merge as weighted averages (:mod:`readers.caliper_averages`).
+    """
     n = len(key)
     if n and bool(np.all(key[1:] > key[:-1])):
         order = None
@@ -172,12 +213,18 @@ def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.nda
         cell = sorted_key[starts]
     counts = np.diff(np.r_[starts, n]) if n else np.zeros(0, dtype=INT)
     duplicates = bool(len(starts) != n)
+    averages = average_parts(columns) if duplicates else {}
     out: Dict[str, np.ndarray] = {}
     for spec, values in columns:
         if spec.role not in (METRIC, ATTRIBUTE, LABEL):
             continue
-        v = values if order is None else values[order]
-        reduced = _reduce(spec, v, starts, counts, duplicates)
+        if spec.name in averages and is_average(spec):
+            parts = averages.pop(spec.name)
+            reduced = merge_averages(spec.name, parts if order is None else parts.take(order),
+                                     starts, counts, source)
+        else:
+            v = values if order is None else values[order]
+            reduced = _reduce(spec, v, starts, counts, duplicates)
         out[spec.name] = _fill(spec, reduced, cell, size)
     return out
 
@@ -197,20 +244,22 @@ def _reduce(spec: ColumnSpec, v: np.ndarray, starts: np.ndarray, counts: np.ndar
         first = np.minimum.reduceat(index, starts)
         return np.r_[v, np.nan][first]
     if not duplicates or not len(v):
-        return np.nan_to_num(v, nan=0.0) if floating else v
+        return _nan_to_zero(v) if floating else v
     op = spec.combine
     if op == "sum":
-        return np.add.reduceat(np.nan_to_num(v, nan=0.0) if floating else v, starts)
-    if op in ("min", "max"):
-        ufunc = (np.fmin if op == "min" else np.fmax) if floating else \
-            (np.minimum if op == "min" else np.maximum)
-        return np.nan_to_num(ufunc.reduceat(v, starts), nan=0.0) if floating else \
-            ufunc.reduceat(v, starts)
-    values = v.astype(np.float64)
-    have = ~np.isnan(values)
-    total = np.add.reduceat(np.where(have, values, 0.0), starts)
-    n = np.add.reduceat(have.astype(INT), starts)
-    return np.divide(total, n, out=np.zeros(len(total)), where=n > 0)
+        return np.add.reduceat(_nan_to_zero(v) if floating else v, starts)
+    # "min" or "max" (averages are merged by caliper_averages before they get here)
+    ufunc = (np.fmin if op == "min" else np.fmax) if floating else \
+        (np.minimum if op == "min" else np.maximum)
+    return _nan_to_zero(ufunc.reduceat(v, starts)) if floating else \
+        ufunc.reduceat(v, starts)
+
+
+def _nan_to_zero(v: np.ndarray) -> np.ndarray:
+    """NaN -> 0, infinities kept (``np.nan_to_num`` would clip them to the largest float);
+    ``v`` itself when it holds no NaN."""
+    missing = np.isnan(v)
+    return np.where(missing, 0.0, v) if missing.any() else v
 
 
 def _reduce_labels(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:

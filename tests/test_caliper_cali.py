@@ -12,7 +12,9 @@ import readers
 from benchmarks.read_caliper import random_profile
 from benchmarks.writers.caliper import write_cali
 from readers import ReadError
+from readers import caliper_cali, caliper_calitext
 from readers.caliper import read_caliper
+from readers.caliper_averages import UnweightedAverageWarning
 
 
 # ------------------------------------------------------- a tiny .cali writer
@@ -253,6 +255,38 @@ def test_event_trace_aggregates_to_a_profile(tmp_path):
     assert "event.begin#region" not in gf.dataframe.columns
 
 
+def test_averages_merge_weighted_by_their_number_of_values(tmp_path):
+    # two timeseries snapshots of "main": avg#x is weighted by sum#x / avg#x (3 and 1
+    # values), avg#y, which has no sum#, by the snapshots' count (5 and 1)
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    avg_x, sum_x = c.attribute("avg#x"), c.attribute("sum#x")
+    avg_y, count = c.attribute("avg#y"), c.attribute("count", "uint", VALUE)
+    main = c.path(region, "main")
+    c.ctx([main], {avg_x: 2.0, sum_x: 6.0, avg_y: 10.0, count: 5})
+    c.ctx([main], {avg_x: 4.0, sum_x: 4.0, avg_y: 20.0, count: 1})
+    c.ctx([c.path(region, "idle", parent=main)], {count: 2})  # no averages at all
+    gf = graphframe.GraphFrame.from_caliperreader(c.write(tmp_path / "ts.cali"))
+    assert rows(gf, "avg#x") == [2.5, 0.0]  # (6 + 4) / (3 + 1); the mean of means is 3
+    assert rows(gf, "avg#y") == [70.0 / 6.0, 0.0]  # (10 * 5 + 20 * 1) / 6
+    assert rows(gf, "sum#x") == [10.0, 0.0] and rows(gf, "count") == [6, 2]
+
+
+def test_averages_without_weights_warn(tmp_path):
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    avg = c.attribute("avg#x")
+    main = c.path(region, "main")
+    c.ctx([main], {avg: 2.0})
+    c.ctx([main], {avg: 4.0})
+    c.ctx([c.path(region, "once", parent=main)], {avg: 5.0})
+    path = c.write(tmp_path / "plain.cali")
+    with pytest.warns(UnweightedAverageWarning, match=r"plain\.cali: column 'avg#x' is an "
+                                                      r"average, but some of the records"):
+        gf = graphframe.GraphFrame.from_caliperreader(path)
+    assert rows(gf, "avg#x") == [3.0, 5.0]
+
+
 def test_cuda_activities_become_children(tmp_path):
     c = CaliText()
     region = c.attribute("annotation", "string", REGION)
@@ -358,6 +392,29 @@ def per_rank_files(tmp_path, ranks=(0, 1, 2), pattern="rp-rank%mpi.rank%.cali"):
     return paths
 
 
+def test_streams_read_like_files(tmp_path):
+    # caliper-reader reads streams too; so do from_caliperreader and from_caliper
+    path = multi_rank(tmp_path, order=True)
+    expected = graphframe.GraphFrame.from_caliperreader(path).dataframe
+    for mode in ("r", "rb"):
+        with open(path, mode) as stream:
+            gf = graphframe.GraphFrame.from_caliperreader(stream)
+        pd.testing.assert_frame_equal(gf.dataframe, expected)
+        with open(path, mode) as stream:
+            gf = graphframe.GraphFrame.from_caliper(stream)
+        pd.testing.assert_frame_equal(gf.dataframe, expected)
+    with open(path, "rb") as stream:
+        with pytest.raises(ReadError, match=r"ranks\.cali: cali-query reads files, not streams"):
+            graphframe.GraphFrame.from_caliper(stream, query="select *")
+    broken = tmp_path / "broken.cali"
+    broken.write_text(open(path).read()[:-40])
+    with open(broken) as stream:
+        with pytest.raises(ReadError, match=r"broken\.cali: line \d+: the last record is cut"):
+            graphframe.GraphFrame.from_caliperreader(stream)
+    with pytest.raises(ReadError, match="a value of type int is not a file path"):
+        graphframe.GraphFrame.from_caliperreader(42)
+
+
 def test_per_rank_files_read_as_one_profile(tmp_path):
     per_rank_files(tmp_path, ranks=(2, 0, 1))
     gf = graphframe.GraphFrame.from_caliperreader(str(tmp_path))
@@ -372,9 +429,28 @@ def test_per_rank_files_read_as_one_profile(tmp_path):
 def test_per_rank_files_claiming_one_rank(tmp_path):
     paths = per_rank_files(tmp_path, ranks=(5,), pattern="r%mpi.rank%.cali") + \
         per_rank_files(tmp_path, ranks=(5,), pattern="s%mpi.rank%.cali")
-    with pytest.raises(ReadError, match=r"the file is rank 5, like .*r5\.cali") as info:
+    with pytest.raises(ReadError, match=r"s5\.cali: rank 5 is also the rank of .*r5\.cali"):
         read_caliper(paths)
-    assert str(paths[1]) in str(info.value)
+
+
+def test_per_rank_files_whose_records_share_a_rank(tmp_path):
+    # ranks from the records' mpi.rank: two files both holding rank 1 would be summed
+    one = multi_rank(tmp_path)  # ranks 0 and 1
+    other = tmp_path / "other.cali"
+    other.write_text(open(one).read())
+    with pytest.raises(ReadError, match=r"other\.cali: rank 0 is also the rank of "
+                                        r".*ranks\.cali \(expected each rank in exactly one"):
+        read_caliper([one, str(other)])
+    # a file without mpi.rank whose name says rank 1, next to a file with ranks 0 and 1
+    named = per_rank_files(tmp_path, ranks=(1,), pattern="p%mpi.rank%.cali")[0]
+    with pytest.raises(ReadError, match=r"p1\.cali: rank 1 is also the rank of .*ranks\.cali"):
+        read_caliper([one, named])
+
+
+def test_a_file_listed_twice(tmp_path):
+    path = per_rank_files(tmp_path, ranks=(0,), pattern="a.cali")[0]  # no rank anywhere
+    with pytest.raises(ReadError, match=r"a\.cali: the file is listed twice \(also as "):
+        read_caliper([path, tmp_path / ".." / tmp_path.name / "a.cali"])
 
 
 def test_benchmark_writer_round_trip(tmp_path):
@@ -409,6 +485,33 @@ def test_truncated_in_the_middle_of_a_record(tmp_path):
     expect_error(path, "the last record is cut off", "line 12")
 
 
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 22])
+@pytest.mark.parametrize("csv_rows", [0, 64])
+def test_files_are_read_a_block_at_a_time(tmp_path, monkeypatch, block, csv_rows):
+    # the file is decoded in blocks of LINE_BLOCK bytes (never held whole) and each
+    # block's values are packed per signature; tiny blocks cut every line, and with
+    # CSV_ROWS = 0 even one-record chunks go through the CSV parser: the profile and
+    # the errors must not change
+    path = multi_rank(tmp_path, order=True)
+    expected = read_caliper(path)
+    monkeypatch.setattr(caliper_calitext, "LINE_BLOCK", block)
+    monkeypatch.setattr(caliper_cali, "CSV_ROWS", csv_rows)
+    got = read_caliper(path)
+    for name in ("nodes", "metrics", "node_columns"):
+        pd.testing.assert_frame_equal(getattr(got, name), getattr(expected, name))
+    lines = open(path).read().splitlines()
+    last = max(i for i, line in enumerate(lines) if line.startswith("__rec=ctx"))
+    lines[last] = lines[last].rsplit("=", 1)[0] + "=4.x"
+    broken = tmp_path / "broken.cali"
+    broken.write_text("\n".join(lines) + "\n")
+    expect_error(broken, r"has value '4.x'", f"line {last + 1}")
+    cut = cali_file(tmp_path, SPEC_EXAMPLE[: SPEC_EXAMPLE.index("data=0.5") + 6])
+    expect_error(cut, "the last record is cut off", "line 12")
+    bad = tmp_path / "latin1.cali"
+    bad.write_bytes(SPEC_EXAMPLE.replace("data=main", "data=m\xe9in").encode("latin-1"))
+    expect_error(bad, "the file is not UTF-8 text", f"byte {SPEC_EXAMPLE.index('data=main') + 6}")
+
+
 def test_truncated_at_a_line_end(tmp_path):
     lines = SPEC_EXAMPLE.splitlines(keepends=True)
     path = cali_file(tmp_path, "".join(lines[:12]))
@@ -433,6 +536,20 @@ def test_malformed_records_name_the_line(tmp_path, line, match):
     lines = SPEC_EXAMPLE.splitlines()
     lines.insert(12, line)
     expect_error(cali_file(tmp_path, "\n".join(lines) + "\n"), match, "line 13")
+
+
+def test_negative_rank(tmp_path):
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    rank = c.attribute("mpi.rank", "int", VALUE)
+    time = c.attribute("sum#time.duration")
+    main = c.path(region, "main")
+    c.ctx([main], {rank: 0, time: 1.0})
+    c.ctx([main], {rank: -3, time: 1.0})
+    path = c.write(tmp_path / "neg.cali")
+    with pytest.raises(ReadError, match=r"neg\.cali: line 9: the record's mpi.rank is -3 "
+                                        r"\(expected an MPI rank: an integer from 0 to"):
+        read_caliper(path)
 
 
 def test_parent_cycle(tmp_path):

@@ -2,6 +2,7 @@
 
 import io
 import json
+import time
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from benchmarks.read_caliper import random_profile
 from benchmarks.writers.caliper import write_caliper_json
 from readers import ReadError
 from readers.caliper_json import read_caliper_json
+from readers.jsonfile import MAX_DEPTH, loads_json
 
 VALUE, LABEL = {"is_value": True}, {"is_value": False}
 
@@ -125,6 +127,23 @@ def test_node_order_orders_siblings(tmp_path):
     # node_ordering=False (and files without the column) order siblings by frame
     gf = graphframe.GraphFrame.from_caliper(str(path), node_ordering=False)
     assert names_in_order(gf) == ["main", "a", "c", "b", "z", "y"]
+
+
+@pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+def test_duplicate_rows_merge_averages_by_weight(tmp_path, data_last):
+    # two records of "main" (they differ in a secondary text key): avg# merges as
+    # sum of sums / sum of numbers of values, not as a mean of the two averages
+    document = doc([[0, 1, 2.0, 6.0, 3], [0, 2, 4.0, 4.0, 1], [3, 1, 7.0, 7.0, 1]],
+                   ["path", "phase", "avg#time.duration", "sum#time.duration", "count"],
+                   [LABEL, LABEL, VALUE, VALUE, VALUE],
+                   [{"label": "main", "column": "path"}, {"label": "a", "column": "phase"},
+                    {"label": "b", "column": "phase"}])
+    document["nodes"].append({"label": "solve", "column": "path", "parent": 0})
+    gf = graphframe.read(write(tmp_path, document, data_last=data_last))
+    df = gf.dataframe
+    assert df["avg#time.duration"].tolist() == [2.5, 7.0]  # (6 + 4) / (3 + 1)
+    assert df["time"].tolist() == [10.0, 7.0] and df["count"].tolist() == [4.0, 1.0]
+    assert df["phase"].tolist() == [("a", "b"), "a"]
 
 
 def test_inclusive_columns_come_from_metadata_not_suffixes(tmp_path):
@@ -263,6 +282,34 @@ def test_nesting_bomb_is_a_read_error(tmp_path):
     assert err.position == "data[3]"
 
 
+@pytest.mark.parametrize("opener", ["[", '{"a": '])
+def test_a_50_mb_nesting_bomb_stops_at_the_depth_limit(tmp_path, opener):
+    # the decoder stops at the first level past MAX_DEPTH: the error's column proves it
+    # never looked at the rest of the file (building it whole took 5 s and 855 MB for
+    # 10 MB)
+    path = tmp_path / "bomb.json"
+    path.write_text('{"data": ' + opener * (50_000_000 // len(opener)))
+    started = time.perf_counter()
+    err = expect_error(path, f"invalid JSON: nested more than {MAX_DEPTH:,} levels deep")
+    assert time.perf_counter() - started < 10  # about 0.5 s alone on the machine
+    column = int(err.position.split("column ")[1])
+    assert err.position.startswith("line 1, ") and column == 10 + (MAX_DEPTH - 1) * len(opener)
+
+
+def test_the_depth_limit_and_deep_trees(tmp_path):
+    assert loads_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    with pytest.raises(ReadError, match=r"x: line 1, column 500001: invalid JSON: nested more "):
+        loads_json("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "x")
+    # a 100,000-deep call tree written as a literal (two levels per node) still reads
+    depth = 100_000
+    path = tmp_path / "chain.json"
+    path.write_text("[" + '{"frame": {"name": "f"}, "metrics": {"time": 1.0}, "children": ['
+                    * depth + "]}" * depth + "]")
+    raw = readers.read(path)
+    assert raw.num_nodes == depth and raw.nodes["parent"].tolist()[-3:] == [depth - 4, depth - 3,
+                                                                            depth - 2]
+
+
 @pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
 def test_data_referring_to_a_missing_node(tmp_path, data_last):
     document = main_foo_bar()
@@ -303,8 +350,9 @@ def test_parent_cycle_between_two_nodes(tmp_path):
     (lambda d: d["data"][3].__setitem__(2, [1]), "data[3]", "column 'sum#time.duration' holds a "
                                                             "list"),
     (lambda d: d["data"][2].__setitem__(0, {}), "data[2]", "column 'path' holds an object"),
-    (lambda d: d["data"][0].__setitem__(1, "zero"), "data[0]", "holds 'zero', not an integer rank"),
-    (lambda d: d["data"][1].__setitem__(1, 0.5), "data[1]", "holds 0.5, not an integer rank"),
+    (lambda d: d["data"][0].__setitem__(1, "zero"), "data[0]",
+     r"column 'mpi.rank' holds 'zero', but data\[1\] holds a number"),
+    (lambda d: d["data"][1].__setitem__(1, 0.5), "data[1]", "holds 0.5, not a rank"),
     (lambda d: d["nodes"][2].pop("label"), "nodes[2]", "malformed node entry"),
     (lambda d: d["nodes"][2].__setitem__("parent", "0"), "nodes[2]", "malformed node entry"),
     (lambda d: d.pop("nodes"), "top level", "the 'nodes' section is missing"),
@@ -323,3 +371,128 @@ def test_not_an_object(tmp_path):
     path = tmp_path / "list.json"
     path.write_text("[1, 2]")
     expect_error(path, "the document is not a JSON object")
+
+
+BOTH = pytest.mark.parametrize("data_last", [False, True], ids=["fast-path", "general-decoder"])
+
+
+def cell_error(tmp_path, document, data_last, match):
+    return expect_error(write(tmp_path, document, data_last=data_last), match)
+
+
+@BOTH
+def test_node_order_that_is_not_a_number(tmp_path, data_last):
+    document = doc([[0, "first", 1.0], [1, "second", 2.0]], ["path", "Node order", "time"],
+                   [LABEL, VALUE, VALUE], main_foo_bar()["nodes"][:2])
+    err = cell_error(tmp_path, document, data_last,
+                     r"column 'Node order' holds 'first' \(expected a number \(Caliper's node "
+                     r"order\) or null\)")
+    assert err.position == "data[0]"
+
+
+@BOTH
+def test_out_of_range_numbers_follow_python_float(tmp_path, data_last):
+    # 1e400 is infinity for Python's float(); an integer literal beyond the double
+    # range has no float (float(10**400) raises): a located error on both paths
+    document = main_foo_bar()
+    document["data"][1][2] = "HUGE"
+    text = json.dumps(document if not data_last else
+                      {k: v for k, v in document.items() if k != "data"} | {"data": document["data"]})
+    path = tmp_path / "range.json"
+    path.write_text(text.replace('"HUGE"', "1e400").replace("6.0", "-1e400"))
+    raw = read_caliper_json(path)
+    assert raw.metrics["time"].tolist() == [1.0, np.inf, 3.0, 0.0, 0.0, 4.0]
+    assert raw.metrics["time (inc)"].tolist()[0] == -np.inf
+    path.write_text(text.replace('"HUGE"', "1" + "0" * 400))
+    err = expect_error(path, "column 'sum#time.duration' holds an integer with 401 digits, too "
+                             "large for a floating-point number")
+    assert err.position == "data[1]"
+    path.write_text(text.replace('"HUGE"', "2.0").replace("[2, 1,", "[1" + "0" * 400 + ", 1,"))
+    err = expect_error(path, "column 'path' refers to node 1000000000")
+    assert err.position == "data[3]"
+
+
+@BOTH
+def test_numbers_mixed_with_text_in_a_value_column(tmp_path, data_last):
+    document = main_foo_bar()
+    document["data"][2][2] = "n/a"
+    err = cell_error(tmp_path, document, data_last, "column 'sum#time.duration' holds 'n/a', "
+                                                    r"but data\[0\] holds a number")
+    assert err.position == "data[2]"
+
+
+@BOTH
+@pytest.mark.parametrize("column, value, position, match", [
+    (1, -1, "data[0]", r"column 'mpi.rank' holds -1, not a rank \(expected an MPI rank: an "
+                       r"integer from 0 to 2147483647\)"),
+    (1, 2 ** 40, "data[0]", "column 'mpi.rank' holds 1099511627776, not a rank"),
+    (1, True, "data[0]", "column 'mpi.rank' holds true"),
+    (2, False, "data[0]", r"column 'sum#time.duration' holds false \(expected a number"),
+])
+def test_invalid_ranks_and_booleans(tmp_path, data_last, column, value, position, match):
+    document = main_foo_bar()
+    document["data"][0][column] = value
+    err = cell_error(tmp_path, document, data_last, match)
+    assert err.position == position
+
+
+@BOTH
+@pytest.mark.parametrize("parent", [-1, -7])
+def test_a_negative_parent_is_not_a_root(tmp_path, data_last, parent):
+    # Caliper marks a root by leaving "parent" out; Hatchet would index nodes[-1]
+    document = main_foo_bar()
+    document["nodes"][2]["parent"] = parent
+    err = cell_error(tmp_path, document, data_last, f"the node's parent {parent} is not a node "
+                                                    r"\(expected the index of another node, or "
+                                                    r"no 'parent' for a root\)")
+    assert err.position == "nodes[2]"
+
+
+@BOTH
+@pytest.mark.filterwarnings("error")
+def test_node_index_far_out_of_range_warns_nothing(tmp_path, data_last):
+    document = main_foo_bar()
+    document["data"][1][0] = 1e300
+    err = cell_error(tmp_path, document, data_last, "column 'path' refers to node 1e[+]300")
+    assert err.position == "data[1]"
+
+
+def large_document():
+    """json-split with 400 nodes (nodes and data both far longer than the sniffed head)."""
+    nodes = [{"label": "main", "column": "path"}] + \
+        [{"label": f"f{i}", "column": "path", "parent": 0} for i in range(1, 400)]
+    return doc([[i, float(i)] for i in range(400)], ["path", "sum#time.duration"],
+               [LABEL, VALUE], nodes, **{"cali.caliper.version": "2.15.0"})
+
+
+@pytest.mark.parametrize("order", [
+    ["data", "columns", "column_metadata", "nodes", "cali.caliper.version"],  # Caliper's
+    ["nodes", "data", "columns", "column_metadata", "cali.caliper.version"],
+    ["columns", "data", "nodes", "column_metadata", "cali.caliper.version"],
+    ["cali.caliper.version", "data", "columns", "nodes", "column_metadata"],
+    ["cali.caliper.version", "long", "nodes", "data", "columns", "column_metadata"],  # tail
+    "sorted",
+])
+def test_sniffing_does_not_depend_on_key_order(tmp_path, order):
+    document = large_document()
+    document["long"] = "x" * 5000  # a global longer than the sniffed head
+    if order == "sorted":
+        text = json.dumps(document, sort_keys=True)
+    else:
+        text = json.dumps({k: document[k] for k in order})
+    path = tmp_path / "any-order.json"
+    path.write_text(text)
+    assert readers.registry.sniff(path) == "caliper-json"
+    assert readers.read(path).num_nodes == 400
+
+
+@pytest.mark.parametrize("text", [
+    '{"columns": ["a"], "index": [0, 1], "data": [[1], [2]]}',  # pandas' split orientation
+    '{"start_time": 1.0, "root_frame": {"function": "main", "children": []}}',
+    '{"nodes": 3, "data": {"x": 1}}',
+    '{"graph": [], "dataframe": []}',
+])
+def test_other_json_is_not_json_split(tmp_path, text):
+    path = tmp_path / "other.json"
+    path.write_text(text)
+    assert not readers.registry.format_info("caliper-json").sniff(path, path.read_bytes())

@@ -219,6 +219,23 @@ def test_per_rank_files_read_as_one_profile(shared_data):
     assert len(gf.metadata["starttime.nsec"]) == 3  # differs per file: one value per file
 
 
+def test_per_rank_sets_refuse_a_rank_in_two_files(shared_data, tmp_path):
+    trace0 = shared_data / DIRECTORIES[1] / "trace-2ranks-rank0.cali"
+    with pytest.raises(ReadError, match="the file is listed twice"):
+        graphframe.GraphFrame.from_caliperreader([str(trace0), str(trace0)])
+    copy = tmp_path / "copy.cali"
+    copy.write_bytes(trace0.read_bytes())
+    with pytest.raises(ReadError, match=r"copy\.cali: rank 0 is also the rank of "
+                                        r".*trace-2ranks-rank0\.cali"):
+        graphframe.GraphFrame.from_caliperreader([str(trace0), str(copy)])
+    # rp-4ranks holds ranks 0-3 in its records; the per-rank file is rank 0 again
+    four = shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"
+    single = shared_data / DIRECTORIES[0] / "rp-permpi-3ranks-rank0.cali"
+    with pytest.raises(ReadError, match=r"rank0\.cali: rank 0 is also the rank of "
+                                        r".*rp-4ranks\.cali"):
+        graphframe.GraphFrame.from_caliperreader([str(four), str(single)])
+
+
 def test_timeseries_snapshots_merge_by_operator(shared_data):
     # Hatchet sums every column over the snapshots, min# and max# included, and a
     # record lacking a value turns the node's total into NaN; here sums add, min#
@@ -234,6 +251,115 @@ def test_timeseries_snapshots_merge_by_operator(shared_data):
             assert ours[key] == (combine(values) if values else 0), (column, key)
     assert "timeseries.starttime" not in gf.exc_metrics  # a timestamp, never summed
     assert gf.default_metric == "loop.iterations"
+
+
+TIMESERIES = ["caliper/hatchet/caliper-timeseries-cali/timeseries.cali",
+              "caliper/hatchet/caliper-timeseries-cali/230711-163829_2055495_OV0UMVFsW6yp.cali"]
+
+
+@pytest.mark.parametrize("rel", TIMESERIES)
+def test_timeseries_averages_are_weighted_by_their_counts(shared_data, rel):
+    # avg#X of a snapshot is sum#X / (its number of X values); the average over all
+    # snapshots of a region is the sum of their sums over the sum of their counts, not
+    # the mean of their averages (timeseries.cali: lulesh.cycle 56103.025, the mean of
+    # averages is 61505.6; 6 of its 19 nodes differ)
+    path = str(shared_data / rel)
+    gf = graphframe.GraphFrame.from_caliperreader(path)
+    ours = by_path(gf, "avg#time.duration.ns")
+    regions = by_path(gf, "avg#region.count")
+    checked = 0
+    for key, recs in oracle(path).items():
+        timed = [r for r in recs if "avg#time.duration.ns" in r]
+        if timed:
+            total = sum(float(r["sum#time.duration.ns"]) for r in timed)
+            count = sum(int(r["count"]) for r in timed)
+            assert ours[key] == pytest.approx(total / count, rel=1e-12), key
+            checked += 1
+        # every snapshot's region.count average is 1 (one per region entry), so the
+        # merged average is 1 too, whatever the weights
+        if any("avg#region.count" in r for r in recs):
+            assert regions[key] == 1.0, key
+    assert checked == len(ours)  # every node has timed snapshots
+    if rel.endswith("timeseries.cali"):
+        cycle = ours[(("main", "lulesh.cycle"), 0)]
+        assert round(cycle, 3) == 56103.025
+
+
+def test_small_timeseries_file_against_hatchet(shared_data, reference_facts):
+    """230711-...OV0UMVFsW6yp.cali (22 snapshots of 4 regions) against Hatchet's facts,
+    each difference explained and checked against Caliper's own reader."""
+    rel = TIMESERIES[1]
+    facts = reference_facts[rel]
+    gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / rel))
+    ours = describe(gf)
+    for fact in ("graph_nodes", "dataframe_rows", "df_unique_nodes", "index_names", "num_roots",
+                 "max_depth", "multi_parent_nodes", "inc_metrics", "default_metric"):
+        assert ours[fact] == facts[fact], fact
+    # "iterations" is a global attribute (one value for the run: the loop count the
+    # program was given): run metadata, where every other Caliper global goes; Hatchet
+    # repeats it in every row as a column
+    assert set(facts["columns"]) - set(ours["columns"]) == {"iterations"}
+    assert set(ours["columns"]) <= set(facts["columns"])
+    assert gf.metadata["iterations"] == 100 and "iterations" in facts["metadata_keys"]
+    # timestamps, snapshot numbers and the iteration number are attributes, never summed
+    attributes = ["timeseries.starttime", "timeseries.snapshot", "iteration#mainloop"]
+    assert ours["exc_metrics"] == [m for m in facts["exc_metrics"] if m not in attributes]
+    # totals: Hatchet sums every column over a region's snapshots, and a snapshot
+    # lacking the column makes the region's total NaN, which then drops out of the
+    # column's total (count: 101 of the 403 snapshots counted). Ours, like Caliper's
+    # reader: sums add over every snapshot, min#/max# keep the extreme, avg# is
+    # weighted by the snapshots' counts, attributes keep the first value
+    records = oracle(str(shared_data / rel))
+
+    def column(name):
+        return {key: [float(r[name]) if name in r else math.nan for r in recs]
+                for key, recs in records.items()}
+
+    def hatchet_total(name):
+        totals = [sum(values) for values in column(name).values()]
+        return sum(t for t in totals if not math.isnan(t))
+
+    def present(values):
+        return [v for v in values if not math.isnan(v)]
+
+    weights = column("count")  # every avg#region.count is 1: any weights give 1
+
+    def average(key, values):
+        pairs = [(a, w) for a, w in zip(values, weights[key]) if not math.isnan(a)]
+        return sum(a * w for a, w in pairs) / sum(w for _, w in pairs) if pairs else 0.0
+
+    combine = {
+        "sum": lambda key, v: sum(present(v)),
+        "min": lambda key, v: min(present(v), default=0.0),
+        "max": lambda key, v: max(present(v), default=0.0),
+        "avg": average,
+        "first": lambda key, v: (present(v) or [math.nan])[0],
+    }
+    kinds = {"count": "sum", "loop.iterations": "sum", "timeseries.duration": "sum",
+             "timeseries.starttime": "first", "timeseries.snapshot": "first",
+             "loop.start_iteration": "first", "iteration#mainloop": "first"}
+    differ = set()
+    for name, hatchet in facts["numeric_sums"].items():
+        if name == "nid":
+            continue  # Hatchet numbers nodes around its double registration of roots
+        assert hatchet_total(name) == pytest.approx(hatchet, rel=1e-12), name
+        kind = kinds.get(name, name.split("#")[0])
+        expected = {key: combine[kind](key, v) for key, v in column(name).items()}
+        got = by_path(gf, name)
+        for key, value in expected.items():
+            if math.isnan(value):
+                assert math.isnan(got[key]), (name, key)
+            else:
+                # (avg# x count is the sum up to the 6 decimals the averages are written with)
+                assert got[key] == pytest.approx(value, rel=1e-9), (name, key)
+        if ours["numeric_sums"][name] != pytest.approx(hatchet, rel=1e-12):
+            differ.add(name)
+    assert ours["numeric_sums"]["count"] == 403 and facts["numeric_sums"]["count"] == 101
+    assert differ == {"count", "sum#time.duration.ns", "min#time.duration.ns",
+                      "max#time.duration.ns", "avg#time.duration.ns", "sum#region.count",
+                      "min#region.count", "max#region.count", "avg#region.count",
+                      "timeseries.duration", "timeseries.starttime", "timeseries.snapshot",
+                      "loop.start_iteration", "iteration#mainloop"}
 
 
 def test_sw4_cuda_activity_profile(shared_data):

@@ -177,24 +177,47 @@ def write_cali(raw: RawProfile, path: Any, *, node_order: bool = True,
     for i, (label, parent) in enumerate(zip(names, parent_pos)):
         tail = f",parent={base + parent}" if parent >= 0 else ""
         out(f"__rec=node,id={base + i},attr=15,data={_esc(str(label))}{tail}")
+    del names, parent_pos
+    with open(os.fspath(path), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+        lines.clear()
+        _write_records(fh, raw, columns, metric_ids, position, base, node_order)
+        next_id = base + raw.num_nodes
+        _write_globals(fh, globals_ or {}, next_id)
+
+
+#: Records written per chunk (the writer never holds the whole file's text).
+RECORDS_PER_CHUNK = 1 << 16
+
+
+def _write_records(fh: Any, raw: RawProfile, columns: List[str], metric_ids: List[int],
+                   position: np.ndarray, base: int, node_order: bool) -> None:
+    """One ``ctx`` record per metrics row, a chunk of rows at a time."""
     m = raw.metrics
     node_pos = position[m[NODE].to_numpy()]
-    attr_ids = [str(a) for a in metric_ids]
-    value_cols = [_cali_numbers(m[c].to_numpy()) for c in columns]
-    extra_attrs, extra_cols = [], []
-    if "rank" in raw.index_levels:
-        extra_attrs.append("17")
-        extra_cols.append(m["rank"].to_numpy().astype(np.int64).astype(str).tolist())
-    if node_order:
-        extra_attrs.append("20")
-        extra_cols.append(node_pos.astype(str).tolist())
-    attr_field = "=".join(extra_attrs + attr_ids)
-    for k, row in enumerate(zip(*extra_cols, *value_cols)):
-        out(f"__rec=ctx,ref={base + int(node_pos[k])},attr={attr_field},data={'='.join(row)}")
-    next_id = base + len(names)
+    extra_attrs = (["17"] if "rank" in raw.index_levels else []) + (["20"] if node_order else [])
+    attr_field = "=".join(extra_attrs + [str(a) for a in metric_ids])
+    ranks = m["rank"].to_numpy().astype(np.int64) if "rank" in raw.index_levels else None
+    values = [m[c].to_numpy() for c in columns]
+    for a in range(0, len(m), RECORDS_PER_CHUNK):
+        b = min(a + RECORDS_PER_CHUNK, len(m))
+        cols = []
+        if ranks is not None:
+            cols.append(ranks[a:b].astype(str).tolist())
+        if node_order:
+            cols.append(node_pos[a:b].astype(str).tolist())
+        cols.extend(_cali_numbers(v[a:b]) for v in values)
+        refs = (node_pos[a:b] + base).tolist()
+        fh.write("".join(f"__rec=ctx,ref={ref},attr={attr_field},data={'='.join(row)}\n"
+                         for ref, row in zip(refs, zip(*cols))))
+
+
+def _write_globals(fh: Any, globals_: Dict[str, str], next_id: int) -> None:
+    lines: List[str] = []
+    out = lines.append
     refs = []
     parent_ref = None
-    for key, value in (globals_ or {}).items():
+    for key, value in globals_.items():
         out(f"__rec=node,id={next_id},attr=8,data={_esc(key)},parent=21")
         tail = f",parent={parent_ref}" if parent_ref is not None else ""
         out(f"__rec=node,id={next_id + 1},attr={next_id},data={_esc(str(value))}{tail}")
@@ -203,8 +226,7 @@ def write_cali(raw: RawProfile, path: Any, *, node_order: bool = True,
     if parent_ref is not None:
         refs.append(str(parent_ref))
     out("__rec=globals" + (",ref=" + "=".join(refs) if refs else ""))
-    with open(os.fspath(path), "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + "\n")
+    fh.write("\n".join(lines) + "\n")
 
 
 def _esc(text: str) -> str:
