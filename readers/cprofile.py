@@ -78,7 +78,33 @@ def read_cprofile(path: Any) -> RawProfile:
 
 
 def parse_pstats_bytes(data: bytes, source: Any = None) -> RawProfile:
-    """Decode the bytes of a pstats file (see :func:`read_cprofile`)."""
+    """Decode the bytes of a pstats file (see :func:`read_cprofile`).
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content: marshal data of the statistics dict.
+    source : any, optional
+        Names the input in errors.
+
+    Raises
+    ------
+    ReadError
+        Corrupted marshal data (at the byte offset of the first flaw), a
+        Python 2 file, or statistics of the wrong shape (at the record).
+
+    Examples
+    --------
+    >>> import marshal
+    >>> data = marshal.dumps({("app.py", 3, "work"): (2, 5, 0.5, 0.75, {})})
+    >>> raw = parse_pstats_bytes(data, "app.pstats")
+    >>> raw.metrics[["numcalls", "nativecalls", "time", "time (inc)"]].values.tolist()
+    [[2.0, 5.0, 0.5, 0.75]]
+    >>> parse_pstats_bytes(data[:9], "cut.pstats")
+    Traceback (most recent call last):
+    ...
+    readers.errors.ReadError: cut.pstats: byte 3 of 9: the marshal data is corrupt: the data ends inside a string (expected a pstats file written by Python 3 (python -m cProfile -o FILE, or Stats.dump_stats))
+    """
     stats = _unmarshal(data, source)
     return parse_stats(stats, source)
 

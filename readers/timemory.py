@@ -114,8 +114,33 @@ def _components(doc: Any, source: Any) -> Dict[str, Any]:
 
 def parse_timemory(doc: Any, source: Any = None, *, select: Optional[List[str]] = None
                    ) -> RawProfile:
-    """Decode a timemory tree document (already loaded); ``select`` keeps only
-    the named components (lower-case, e.g. ``["wall_clock"]``)."""
+    """Decode a timemory tree document already loaded from JSON.
+
+    Parameters
+    ----------
+    doc : dict
+        ``{"timemory": {COMPONENT: {..., "mpi"|"upc"|"upcxx"|"graph": [...]}}}``.
+    source : any, optional
+        Names the input in errors.
+    select : list of str, optional
+        Keep only these components (lower case, e.g. ``["wall_clock"]``).
+
+    Raises
+    ------
+    ReadError
+        Naming the JSON path (``timemory.wall.mpi[1][0].children[2].node``)
+        of a missing or malformed part, or a number out of range.
+
+    Examples
+    --------
+    >>> node = lambda p, s, kids: {"node": {"hash": 1, "prefix": p, "tid": [0], "pid": [7],
+    ...     "inclusive": {"entry": {"laps": 3}, "stats": {"sum": s}},
+    ...     "exclusive": {"entry": {"laps": 3}, "stats": {"sum": s / 4}}}, "children": kids}
+    >>> doc = {"timemory": {"wall_clock": {"graph": [[node("main@app.cpp:10", 4.0, [])]]}}}
+    >>> raw = parse_timemory(doc, "wall.tree.json")
+    >>> raw.nodes["name"].tolist(), raw.metrics[["count", "sum.wall_clock"]].values.tolist()
+    (['main'], [[3.0, 1.0]])
+    """
     walk = _Walk(source)
     for key, data in _components(doc, source).items():
         metric = key.replace("tim::", "").replace("component::", "").lower()
