@@ -155,6 +155,10 @@ _STMT = re.compile(
     rf"^[ \t]*(?:({_ID_FAST})[ \t]*(?:->[ \t]*({_ID_FAST})[ \t]*)?(?:\[((?:{_PAIR_SCAN})*)\])?"
     rf"|({_ID_FAST})[ \t]*=[ \t]*({_ID_FAST}))[ \t]*;?[ \t]*\r?$", re.M)
 _OPEN_LINE = re.compile(_OPEN.pattern, re.I | re.M)
+# every spelling of the (case-insensitive) keywords, for C-level set tests
+_KEYWORD_FORMS = frozenset("".join(c.upper() if bit else c for c, bit in
+                                   zip(word, ((mask >> i) & 1 for i in range(len(word)))))
+                           for word in _KEYWORDS for mask in range(2 ** len(word)))
 
 
 @dataclass
@@ -218,14 +222,14 @@ def scan_tables(text: str) -> Optional[DotTables]:
         if b:
             edge_rows.append(row)
         elif a:
-            if a[0] != '"' and a.lower() in _KEYWORDS:
+            if a in _KEYWORD_FORMS:
                 if not _keyword_statement(t, a.lower(), row[2]):
                     return None
                 continue
             node_rows.append(row)
         else:
             k, v = row[5], row[6]
-            if k[0] != '"' and k.lower() in _KEYWORDS:
+            if k in _KEYWORD_FORMS:
                 return None
             t.attributes[_unquote(k)] = _unquote(v)
     escapes = '\\"' in body
@@ -236,9 +240,9 @@ def scan_tables(text: str) -> Optional[DotTables]:
     if len(declared) != len(t.node_ids) or not (declared.issuperset(t.src)
                                                 and declared.issuperset(t.dst)):
         return None  # repeated node statements merge; undeclared nodes are errors
-    if any(r[0][0] != '"' and r[0].lower() in _KEYWORDS
-           or r[1][0] != '"' and r[1].lower() in _KEYWORDS for r in edge_rows):
-        return None
+    if declared & _KEYWORD_FORMS and any(
+            r[0] in _KEYWORD_FORMS or r[1] in _KEYWORD_FORMS for r in edge_rows):
+        return None  # an unquoted keyword as an edge end: the general parser decides
     t.labels = _optional([r[3] for r in node_rows], escapes)
     t.tooltips = _optional([r[4] for r in node_rows], escapes)
     t.edge_labels = _optional([r[3] for r in edge_rows], escapes)

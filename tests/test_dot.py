@@ -10,7 +10,7 @@ import readers
 from graphframe import GraphFrame
 from readers.conformance import check_reader
 from readers.dot import decode_edge_label, decode_node_label, parse_gprof_dot, read_dot
-from readers.dot_fast import parse_lines
+from readers.dot_fast import DotTables, parse_lines, scan_tables
 from readers.dot_syntax import parse_dot
 from readers.errors import ReadError
 
@@ -582,6 +582,38 @@ def test_line_parser_hands_other_shapes_to_the_general_parser():
                   text.replace('label="main', 'label="ma\\\nin'),  # string over two lines
                   "digraph { a }"):
         assert parse_lines(other) is None
+
+
+def test_whole_text_scan_agrees_with_the_general_parser_on_real_files(shared_data):
+    for p in real_dots(shared_data):
+        text = p.read_text(encoding="utf-8")
+        tables = scan_tables(text)
+        assert tables is not None, p  # gprof2dot's own output always takes the fast path
+        assert tables == DotTables.from_graph(parse_dot(text)), p
+
+
+@pytest.mark.parametrize("text, fast", [
+    (HEAD + GPROF + "}\n", True),
+    (HEAD + CALLGRIND + "}\n", True),
+    # shapes the scan hands to the general parser (same result either way)
+    (HEAD + GPROF + '\t1 [tooltip="again"];\n}\n', False),  # a repeated node statement
+    (HEAD + '\tnode [label="x\\n1.00%"];\n\ta;\n\tb [label="b\\n2.00%"];\n\ta -> b;\n}\n',
+     False),  # a label default
+    (HEAD + '\t"node" [label="n\\n1.00%"];\n\tnode -> "node";\n}\n', False),  # keyword end
+    (HEAD + '\ta [label="a\\n1.00%"]; // comment\n}\n', False),
+    (HEAD + '\ta ["label"="a\\n1.00%"];\n}\n', False),  # a quoted attribute name
+    (HEAD + '\ta [label="a\\n1.00%", label="b\\n2.00%"];\n\t"q\\"x" [label=q];\n}\n', True),
+])
+def test_whole_text_scan_is_exact_or_declines(text, fast):
+    tables = scan_tables(text)
+    assert (tables is not None) == fast
+    try:
+        graph = parse_lines(text) or parse_dot(text)
+    except ReadError:
+        assert tables is None
+        return
+    if tables is not None:
+        assert tables == DotTables.from_graph(graph)
 
 
 @PYDOT_WARNINGS
