@@ -149,7 +149,11 @@ def decode_labels(labels: Sequence[Optional[str]], ids: Sequence[str], *,
     n = len(labels)
     present = [k for k, lab in enumerate(labels) if lab is not None]
     texts = [labels[k] for k in present]
-    sep = _separator(texts)
+    if not texts:  # no node has a label: names from the ids, no values
+        return Labels(layout=LabelLayout(), name=[None] * n, module=[None] * n,
+                      process=[None] * n, values={k: np.full(n, NAN) for k in (
+                          "total_pct", "self_pct", "total", "self", "samples", "calls")})
+    sep = _separator(texts, source)
     joined = _join_lines(texts, sep)
     split = re.compile(rf"^([^\n{sep}]*(?:{sep}[^\n{sep}]*)*?)((?:{sep}{_EVENT})*)"
                        rf"((?:{sep}\d+\u00d7){{0,2}})$", re.M)
@@ -180,11 +184,15 @@ def decode_labels(labels: Sequence[Optional[str]], ids: Sequence[str], *,
 
 
 # ------------------------------------------------------------------ steps
-def _separator(texts: Sequence[str]) -> str:
+def _separator(texts: Sequence[str], source: Any) -> str:
+    """A character no label contains, to join label lines with."""
+    everything = "".join(texts)
     for sep in _SEPARATORS:
-        if not any(sep in t for t in texts):
+        if sep not in everything:
             return sep
-    raise ValueError("labels use every candidate separator character")  # pragma: no cover
+    raise ReadError(source, "the labels contain every control character the decoder can "
+                    "use as a line separator (U+001C-U+001F, U+E000, U+E001)",
+                    expected="gprof2dot labels")
 
 
 def _join_lines(texts: Sequence[str], sep: str) -> str:

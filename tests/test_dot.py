@@ -215,6 +215,13 @@ def test_duplicate_edge_statements_give_one_parent(tmp_path):
     assert parents_by_name(gf) == {"a": [], "b": ["a"]}
 
 
+def test_no_node_has_a_label(tmp_path):
+    gf = GraphFrame.read(dot_file(tmp_path, '\ta;\n\tb;\n\ta -> b;\n'))
+    assert list(gf.dataframe.columns) == ["name", "dot_id", "caller_calls"]
+    assert gf.dataframe["name"].tolist() == ["a", "b"]
+    assert gf.dataframe["caller_calls"].tolist() == [(), (("a", None),)]
+
+
 def test_node_without_label_uses_its_id(tmp_path):
     gf = GraphFrame.read(dot_file(tmp_path, '\tx [label="x\\n10.00%"];\n\ty;\n\tx -> y;\n'))
     df = gf.dataframe.set_index("name")
