@@ -177,6 +177,8 @@ def test_session_v5_builds_the_call_tree(tmp_path):
     p.write_text(json.dumps(session_v5(RECORDS, pad=300)))
     assert p.read_text().index('"frame_records"') > 4096
     assert readers.sniff(p) == "pyinstrument"
+    (tmp_path / "conformance").mkdir()
+    check_reader(p, "pyinstrument", tmp_path / "conformance")
     gf = GraphFrame.read(p)
     df = gf.dataframe
     assert list(df.columns) == ["name", "file", "line", "time", "time (inc)", "class_name"]
