@@ -67,6 +67,7 @@ __all__ = ["NodeLabel", "decode_edge_label", "decode_node_label", "label_lines",
 
 NAN = math.nan
 _EXPECTED_DOT = "a labelled node statement for every node (as gprof2dot writes)"
+_NO_POSITION = "position unknown (pydot reports none)"
 # gprof2dot --compare writes "P% + D%" / "(P%) - D%" and "N ×/ M ×" node lines
 # and "P% / Q%", "N× / M×" edge lines
 _COMPARE_NODE = re.compile(
@@ -233,7 +234,7 @@ def _locate_implicit(text: str, node: str) -> str:
     except ReadError:
         pos = None
     if pos is None:
-        return "position unknown (pydot reports none)"
+        return _NO_POSITION
     return line_col(text, pos)
 
 
@@ -334,12 +335,12 @@ def _parse_with_pydot(text: str, source: Any) -> DotGraph:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):  # pydot prints parse errors
         graphs = pydot.graph_from_dot_data(text)
-    if not graphs:
+    if not graphs or len(graphs) != 1:
         parse_dot(text, source)  # locates the error when our parser sees one
-        raise ReadError(source, "pydot could not parse the DOT text: "
-                        + " ".join(out.getvalue().split()), expected="DOT syntax")
-    if len(graphs) != 1:
-        raise ReadError(source, f"the file holds {len(graphs)} graphs", expected="one graph")
+        problem = (f"the file holds {len(graphs)} graphs" if graphs else
+                   "pydot could not parse the DOT text: " + " ".join(out.getvalue().split()))
+        raise ReadError(source, problem, position=_NO_POSITION,
+                        expected="one graph in DOT syntax")
     pgraph = graphs[0]
     graph = DotGraph(directed=pgraph.get_type() == "digraph")
     defaults: Dict[str, str] = {}
