@@ -251,40 +251,185 @@ class ReaderConstructors:
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod
     def from_gprof_dot(cls, filename: Any, *, parser: str = "fast") -> Any:
-        """Read a DOT call graph written by gprof2dot (see :mod:`readers.dot`).
+        """Read a DOT call graph written by gprof2dot (gprof, callgrind, perf, pstats...).
+
+        Parameters
+        ----------
+        filename : str or path-like
+            The ``.dot`` file.
+        parser : {"fast", "pydot"}
+            Our DOT parser (default) or pydot (slow; for cross-checking).
+
+        Returns
+        -------
+        GraphFrame
+            A call graph (a function called from several places has several
+            parents); ``time (inc)``/``time`` are gprof2dot's total/self
+            percentages, ``cost (inc)``/``cost`` absolute values when the
+            labels have them, ``calls``/``samples`` the counts, ``dot_id``
+            the DOT node id and ``caller_calls`` the call count of every
+            incoming edge keyed by the caller's ``dot_id``. See
+            :mod:`readers.dot` and ``docs/readers/dot.md``.
 
         Examples
         --------
         >>> import os, tempfile
         >>> p = os.path.join(tempfile.mkdtemp(), "g.dot")
         >>> with open(p, "w", encoding="utf-8") as f:
-        ...     _ = f.write('digraph { 1 [label="main\\\\n100.00%\\\\n(100.00%)\\\\n1×"]; }')
+        ...     _ = f.write('digraph {\\n 1 [label="main\\\\n100.00%\\\\n(40.00%)"];\\n'
+        ...                 ' 1 -> 2 [label="60.00%\\\\n3×"];\\n'
+        ...                 ' 2 [label="work\\\\n60.00%\\\\n(60.00%)\\\\n3×"];\\n}\\n')
         >>> from graphframe import GraphFrame
-        >>> GraphFrame.from_gprof_dot(p).dataframe["time"].tolist()
-        [100.0]
+        >>> gf = GraphFrame.from_gprof_dot(p)
+        >>> gf.dataframe[["name", "time (inc)", "time", "calls", "dot_id"]]
+              name  time (inc)  time  calls dot_id
+        node
+        0     main       100.0  40.0    NaN      1
+        1     work        60.0  60.0    3.0      2
+        >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
+        [(), (('1', 3),)]
         """
         return cls.from_raw(read_dot(filename, parser=parser))
 
     @classmethod
     def from_cprofile(cls, filename: Any) -> Any:
-        """Read a Python 3 pstats file (``python -m cProfile -o FILE``)."""
+        """Read a pstats file written by Python 3's cProfile or profile module.
+
+        Parameters
+        ----------
+        filename : str or path-like
+            Written by ``python -m cProfile -o FILE``, ``Profile.dump_stats``
+            or ``pstats.Stats.dump_stats``.
+
+        Returns
+        -------
+        GraphFrame
+            A call graph with one node per function (recursion is a cycle):
+            ``numcalls`` (primitive calls), ``nativecalls`` (all calls),
+            ``time`` (self seconds), ``time (inc)`` (cumulative seconds),
+            ``caller_calls``. See ``docs/readers/python-profilers.md``.
+
+        Examples
+        --------
+        >>> import cProfile, os, tempfile
+        >>> def fib(n):
+        ...     return n if n < 2 else fib(n - 1) + fib(n - 2)
+        >>> prof = cProfile.Profile()
+        >>> _ = prof.runcall(fib, 6)
+        >>> p = os.path.join(tempfile.mkdtemp(), "fib.pstats")
+        >>> prof.dump_stats(p)
+        >>> from graphframe import GraphFrame
+        >>> df = GraphFrame.from_cprofile(p).dataframe
+        >>> df.loc[df["name"] == "fib", ["numcalls", "nativecalls"]].values.tolist()
+        [[1, 25]]
+        """
         return cls.from_raw(read_cprofile(filename))
 
     @classmethod
     def from_pyinstrument(cls, filename: Any) -> Any:
-        """Read a pyinstrument JSON session (``pyinstrument -r json``)."""
+        """Read pyinstrument JSON: ``pyinstrument -r json`` or a saved session.
+
+        Parameters
+        ----------
+        filename : str or path-like
+            A rendered tree (``root_frame``) or a session (``-r session``,
+            ``.pyisession``: ``frame_records``), pyinstrument 3 to 5.
+
+        Returns
+        -------
+        GraphFrame
+            A call tree: ``time`` (exclusive seconds), ``time (inc)``, source
+            location columns. No depth limit. See
+            ``docs/readers/python-profilers.md``.
+
+        Examples
+        --------
+        >>> import json, os, tempfile
+        >>> frames = ["main\\x00app.py\\x001", "work\\x00app.py\\x009"]
+        >>> session = {"duration": 1.0, "start_call_stack": [frames[0]],
+        ...            "frame_records": [[frames, 0.75], [frames[:1], 0.25]]}
+        >>> p = os.path.join(tempfile.mkdtemp(), "run.pyisession")
+        >>> with open(p, "w") as f:
+        ...     json.dump(session, f)
+        >>> from graphframe import GraphFrame
+        >>> GraphFrame.from_pyinstrument(p).dataframe[["name", "time", "time (inc)"]]
+              name  time  time (inc)
+        node
+        0     main  0.25        1.00
+        1     work  0.75        0.75
+        """
         return cls.from_raw(read_pyinstrument(filename))
 
     @classmethod
     def from_tau(cls, dirname: Any) -> Any:
-        """Read a TAU profile directory (``profile.<node>.<context>.<thread>``)."""
+        """Read a TAU profile directory (``profile.<node>.<context>.<thread>`` files).
+
+        Parameters
+        ----------
+        dirname : str or path-like
+            The directory (or ``MULTI__<METRIC>`` sub-directories, one per
+            metric), or a single profile file.
+
+        Returns
+        -------
+        GraphFrame
+            One node per call path (call-path profiles) or per timer (flat
+            profiles), rows per ``rank``/``context``/``thread`` where they
+            vary. See ``docs/readers/tau-timemory.md``.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> d = tempfile.mkdtemp()
+        >>> for rank in (0, 1):
+        ...     with open(os.path.join(d, f"profile.{rank}.0.0"), "w") as f:
+        ...         _ = f.write('2 templated_functions_MULTI_TIME\\n'
+        ...             '# Name Calls Subrs Excl Incl ProfileCalls #\\n'
+        ...             f'"main" 1 1 2 {5 + rank} 0 GROUP="TAU_DEFAULT"\\n'
+        ...             f'"main => solve" 1 0 {3 + rank} {3 + rank} 0 GROUP="TAU_CALLPATH"\\n'
+        ...             '0 aggregates\\n')
+        >>> from graphframe import GraphFrame
+        >>> GraphFrame.from_tau(d).dataframe[["name", "time", "time (inc)"]]
+                     name  time  time (inc)
+        node rank
+        0    0       main   2.0         5.0
+             1       main   2.0         6.0
+        1    0      solve   3.0         3.0
+             1      solve   4.0         4.0
+        """
         return cls.from_raw(read_tau(dirname))
 
     @classmethod
     def from_timemory(cls, input: Any, select: Optional[Sequence[str]] = None) -> Any:
-        """Read timemory tree JSON: a file, a directory of ``*.tree.json``, a
-        dict already loaded, or an open text stream; ``select`` keeps only the
-        named components (e.g. ``["wall_clock"]``)."""
+        """Read timemory tree JSON.
+
+        Parameters
+        ----------
+        input : str, path-like, dict or text stream
+            A ``*.tree.json`` file, a directory of them (components merged),
+            a document already loaded, or an open text stream.
+        select : sequence of str, optional
+            Keep only these components (e.g. ``["wall_clock"]``).
+
+        Returns
+        -------
+        GraphFrame
+            One node per call path of regions; ``sum.*`` statistics are the
+            metrics (others are attributes). See ``docs/readers/tau-timemory.md``.
+
+        Examples
+        --------
+        >>> node = lambda p, s, kids: {"node": {"hash": 1, "prefix": p, "tid": [0], "pid": [7],
+        ...     "inclusive": {"entry": {"laps": 1}, "stats": {"sum": s}},
+        ...     "exclusive": {"entry": {"laps": 1}, "stats": {"sum": s / 2}}}, "children": kids}
+        >>> doc = {"timemory": {"wall_clock": {"graph": [[node("main", 2.0, [node("io", 1.0, [])])]]}}}
+        >>> from graphframe import GraphFrame
+        >>> GraphFrame.from_timemory(doc).dataframe[["name", "sum.wall_clock", "sum.wall_clock (inc)"]]
+              name  sum.wall_clock  sum.wall_clock (inc)
+        node
+        0     main             1.0                   2.0
+        1       io             0.5                   1.0
+        """
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))

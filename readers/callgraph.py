@@ -1,22 +1,29 @@
 """Call graphs (several parents, recursion) as RawProfile parent links.
 
 Readers of call-graph formats (gprof2dot DOT, cProfile pstats) know a set of
-``caller -> callee`` edges; a :class:`~readers.RawProfile` wants one *first*
-parent per node whose chains end at a root, plus the other edges as extra
-edges. :func:`parents_from_edges` chooses them:
+``caller -> callee`` edges; a :class:`~readers.RawProfile` wants the roots,
+one parent per other node such that every parent chain ends at a root, and
+the remaining edges as extra edges. :func:`parents_from_edges` gives them:
 
-* roots are the nodes nobody calls, plus one entry node for each group of
-  mutually recursive functions that nobody outside the group calls (a
-  *source* strongly connected component: for ``python -m cProfile`` dumps,
-  ``builtins.exec`` and the import machinery call each other and nothing
-  else calls them). The entry is the node of the group with the largest
-  ``weight`` (inclusive time), ties going to the first node;
-* every other node's first parent is the node a breadth-first walk from the
+* roots are the nodes nobody calls (self-recursion aside), plus one entry
+  node for each group of mutually recursive functions that nobody outside
+  the group calls (a *source* strongly connected component: for ``python -m
+  cProfile`` dumps, ``builtins.exec`` and the import machinery call each
+  other and nothing else calls them). The entry is the node of the group with
+  the largest ``weight`` (inclusive time), ties going to the first node. The
+  groups are only looked for (Tarjan's algorithm) among the nodes that the
+  uncalled nodes do not reach, which is usually none;
+* the parent of every other node is the node a breadth-first walk from the
   roots discovers it from; all remaining edges (including self-recursion
   ``f -> f``) are extra edges, each listed once.
 
 So every node is reachable, no parent is listed twice, and recursion never
-becomes an endless chain of nodes.
+becomes an endless chain of nodes. The parent chosen here only makes the
+RawProfile valid: ``GraphFrame.from_raw`` (``Graph.build``) numbers the nodes
+depth-first from the roots in frame order and makes each node's first parent
+the one it is discovered from there, so users see that choice, not this one.
+The walk runs one numpy step per breadth level while levels are wide and a
+plain loop for narrow ones (long call chains).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 
 INT = np.int64
+_WIDE = 64  # frontier size from which a breadth level is processed with numpy
 
 
 def parents_from_edges(
@@ -34,7 +42,7 @@ def parents_from_edges(
     dst: Sequence[int],
     weight: Sequence[float] | None = None,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """First parents and extra edges for a call graph on nodes ``0..n-1``.
+    """Parents and extra edges for a call graph on nodes ``0..n-1``.
 
     Parameters
     ----------
@@ -49,7 +57,7 @@ def parents_from_edges(
     Returns
     -------
     parent : numpy.ndarray
-        First parent of each node, ``-1`` for roots.
+        Parent of each node (see the module documentation), ``-1`` for roots.
     extra_src, extra_dst : numpy.ndarray
         The other edges, in input order.
 
@@ -70,52 +78,95 @@ def parents_from_edges(
         src, dst = src[keep], dst[keep]
     w = np.zeros(n) if weight is None else np.nan_to_num(
         np.asarray(weight, dtype=float), nan=-np.inf)
-    roots = _roots(n, src, dst, w)
-    parent, primary = _bfs_parents(n, src, dst, roots)
+    walk = _Walk(n, src, dst)
+    called = np.zeros(n, dtype=bool)
+    called[dst[src != dst]] = True
+    uncalled = np.flatnonzero(~called)
+    parent, primary, seen = walk.run(uncalled)
+    if not seen.all():
+        entries = _entries(np.flatnonzero(~seen), src, dst, w)
+        roots = np.sort(np.concatenate([uncalled, entries]))
+        parent, primary, seen = walk.run(roots)
     return parent, src[~primary], dst[~primary]
 
 
-def _roots(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray) -> List[int]:
-    comp = strongly_connected(n, src, dst)
-    cross = comp[src] != comp[dst]
-    has_entry = np.zeros(comp.max() + 1 if n else 0, dtype=bool)
-    has_entry[comp[dst[cross]]] = True
+def _entries(rest: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """One entry node per source component of the subgraph on ``rest`` (the
+    nodes the uncalled ones do not reach: nothing outside calls into them)."""
+    local = np.full(len(w), -1, dtype=INT)
+    local[rest] = np.arange(len(rest), dtype=INT)
+    inside = (local[src] >= 0) & (local[dst] >= 0)
+    ls, ld = local[src[inside]], local[dst[inside]]
+    comp = strongly_connected(len(rest), ls, ld)
+    cross = comp[ls] != comp[ld]
+    has_entry = np.zeros(comp.max() + 1, dtype=bool)
+    has_entry[comp[ld[cross]]] = True
     candidates = np.flatnonzero(~has_entry[comp])
-    if not len(candidates):
-        return []
     # per source component: the node with the largest weight, then lowest id
-    order = np.lexsort((candidates, -w[candidates], comp[candidates]))
+    order = np.lexsort((rest[candidates], -w[rest[candidates]], comp[candidates]))
     ranked = candidates[order]
     first = np.ones(len(ranked), dtype=bool)
     first[1:] = comp[ranked[1:]] != comp[ranked[:-1]]
-    return sorted(ranked[first].tolist())
+    return rest[ranked[first]]
 
 
-def _bfs_parents(n: int, src: np.ndarray, dst: np.ndarray,
-                 roots: List[int]) -> Tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(src, kind="stable")
-    ptr = np.zeros(n + 1, dtype=INT)
-    np.cumsum(np.bincount(src, minlength=n), out=ptr[1:])
-    targets = dst[order].tolist()
-    edge_of = order.tolist()
-    ptr_l = ptr.tolist()
-    parent = np.full(n, -1, dtype=INT)
-    primary = np.zeros(len(src), dtype=bool)
-    seen = np.zeros(n, dtype=bool)
-    seen[roots] = True
-    frontier = list(roots)
-    while frontier:
-        nxt = []
-        for v in frontier:
-            for k in range(ptr_l[v], ptr_l[v + 1]):
-                c = targets[k]
+class _Walk:
+    """Breadth-first walk over the edges, each node's out-edges in input order;
+    a node's parent is the source of the first edge that reaches it."""
+
+    def __init__(self, n: int, src: np.ndarray, dst: np.ndarray) -> None:
+        self.n = n
+        self.src = src
+        self.edge_of = np.argsort(src, kind="stable")
+        self.targets = dst[self.edge_of]
+        self.ptr = np.zeros(n + 1, dtype=INT)
+        np.cumsum(np.bincount(src, minlength=n), out=self.ptr[1:])
+
+    def run(self, roots: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        parent = np.full(self.n, -1, dtype=INT)
+        primary = np.zeros(len(self.src), dtype=bool)
+        seen = np.zeros(self.n, dtype=bool)
+        seen[roots] = True
+        frontier = np.asarray(roots, dtype=INT)
+        while len(frontier):
+            step = self._wide if len(frontier) >= _WIDE else self._narrow
+            frontier = step(frontier, parent, primary, seen)
+        return parent, primary, seen
+
+    def _wide(self, frontier: np.ndarray, parent: np.ndarray, primary: np.ndarray,
+              seen: np.ndarray) -> np.ndarray:
+        starts = self.ptr[frontier]
+        lens = self.ptr[frontier + 1] - starts
+        total = int(lens.sum())
+        if not total:
+            return frontier[:0]
+        offsets = np.cumsum(lens) - lens
+        pos = np.arange(total, dtype=INT) - np.repeat(offsets - starts, lens)
+        targets = self.targets[pos]
+        new = ~seen[targets]
+        pos, targets = pos[new], targets[new]
+        found, first = np.unique(targets, return_index=True)
+        by_discovery = np.argsort(first, kind="stable")
+        found, via = found[by_discovery], pos[first[by_discovery]]
+        edges = self.edge_of[via]
+        seen[found] = True
+        parent[found] = self.src[edges]
+        primary[edges] = True
+        return found
+
+    def _narrow(self, frontier: np.ndarray, parent: np.ndarray, primary: np.ndarray,
+                seen: np.ndarray) -> np.ndarray:
+        ptr, targets, edge_of = self.ptr, self.targets, self.edge_of
+        nxt: List[int] = []
+        for v in frontier.tolist():
+            for k in range(int(ptr[v]), int(ptr[v + 1])):
+                c = int(targets[k])
                 if not seen[c]:
                     seen[c] = True
                     parent[c] = v
                     primary[edge_of[k]] = True
                     nxt.append(c)
-        frontier = nxt
-    return parent, primary
+        return np.asarray(nxt, dtype=INT)
 
 
 def strongly_connected(n: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:

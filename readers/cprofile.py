@@ -18,11 +18,15 @@ Columns (Hatchet's names): ``file``, ``line``, ``name``, ``numcalls`` (=
 written as pstats prints it (``file:line(function)``) and the number of calls
 on that edge.
 
-marshal is only used because pstats files *are* marshal data: the bytes go
-through :func:`marshal.loads` inside a guard that turns every failure into
-:class:`~readers.errors.ReadError`, and the decoded object's shape is
-checked before any value is used. Python 2 pstats files (Python 2's marshal
-format) cannot be decoded by Python 3 and are reported as such.
+marshal is only used because pstats files *are* marshal data: the bytes are
+first walked by :func:`readers.cprofile_marshal.check_marshal` (every size
+must fit in the file, no code objects, back-references only to finished
+objects; the first flaw is reported with its byte offset), then go through
+:func:`marshal.loads` inside a guard that turns every failure into
+:class:`~readers.errors.ReadError`, and the decoded object's shape is checked
+record by record before any value is used; counts must be integers that fit
+in 64 bits. Python 2 pstats files (Python 2's marshal format) cannot be
+decoded by Python 3 and are reported as such.
 """
 
 from __future__ import annotations
@@ -31,18 +35,20 @@ import marshal
 import math
 import numbers
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from .builder import ProfileBuilder
 from .callgraph import parents_from_edges
+from .cprofile_marshal import check_marshal
 from .errors import ReadError
 from .profile import RawProfile
 from .registry import FormatInfo
 
 _EXPECTED = "a pstats file written by Python 3 (python -m cProfile -o FILE, or Stats.dump_stats)"
 _FLAG_REF = 0x80
+_INT64_MAX = 2**63 - 1
 Key = Tuple[str, int, str]
 
 
@@ -72,7 +78,33 @@ def read_cprofile(path: Any) -> RawProfile:
 
 
 def parse_pstats_bytes(data: bytes, source: Any = None) -> RawProfile:
-    """Decode the bytes of a pstats file (see :func:`read_cprofile`)."""
+    """Decode the bytes of a pstats file (see :func:`read_cprofile`).
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content: marshal data of the statistics dict.
+    source : any, optional
+        Names the input in errors.
+
+    Raises
+    ------
+    ReadError
+        Corrupted marshal data (at the byte offset of the first flaw), a
+        Python 2 file, or statistics of the wrong shape (at the record).
+
+    Examples
+    --------
+    >>> import marshal
+    >>> data = marshal.dumps({("app.py", 3, "work"): (2, 5, 0.5, 0.75, {})})
+    >>> raw = parse_pstats_bytes(data, "app.pstats")
+    >>> raw.metrics[["numcalls", "nativecalls", "time", "time (inc)"]].values.tolist()
+    [[2.0, 5.0, 0.5, 0.75]]
+    >>> parse_pstats_bytes(data[:9], "cut.pstats")
+    Traceback (most recent call last):
+    ...
+    readers.errors.ReadError: cut.pstats: byte 3 of 9: the marshal data is corrupt: the data ends inside a string (expected a pstats file written by Python 3 (python -m cProfile -o FILE, or Stats.dump_stats))
+    """
     stats = _unmarshal(data, source)
     return parse_stats(stats, source)
 
@@ -83,13 +115,18 @@ def _unmarshal(data: bytes, source: Any) -> Dict[Any, Any]:
     # Python 2 wrote the first key as a plain 3-tuple ('(' + int32 3); Python 3
     # writes a small tuple (')' + one byte, maybe with the reference flag)
     python2 = data[:6] == b"{(\x03\x00\x00\x00"
+    flaw = check_marshal(data)
+    if flaw is not None:
+        if python2:
+            raise _python2(source)
+        offset, problem = flaw
+        raise ReadError(source, f"the marshal data is corrupt: {problem}",
+                        position=f"byte {offset} of {len(data)}", expected=_EXPECTED)
     try:
         stats = marshal.loads(data)
-    except (ValueError, EOFError, TypeError) as exc:
-        if python2:
-            raise _python2(source) from exc
+    except (ValueError, EOFError, TypeError, MemoryError) as exc:
         raise ReadError(source, f"the marshal data cannot be decoded ({exc})",
-                        position=f"marshal stream of {len(data)} bytes",
+                        position=f"position unknown in {len(data)} bytes (marshal gives none)",
                         expected=_EXPECTED) from exc
     if not isinstance(stats, dict):
         raise ReadError(source, f"the marshal data holds a {type(stats).__name__}",
@@ -109,23 +146,45 @@ def _python2(source: Any) -> ReadError:
 def parse_stats(stats: Dict[Any, Any], source: Any = None) -> RawProfile:
     """Build the call graph from a decoded pstats dict (``pstats.Stats(...).stats``).
 
-    Raises :class:`ReadError` naming the record when an entry has the wrong
-    shape.
+    Parameters
+    ----------
+    stats : dict
+        ``{(file, line, function): (cc, nc, tt, ct, callers)}`` as pstats
+        holds it.
+    source : any, optional
+        Names the input in errors.
+
+    Raises
+    ------
+    ReadError
+        Naming the record (``record K (file:line(function))``) when an entry
+        has the wrong shape or a count that is not a whole number fitting in
+        64 bits.
+
+    Examples
+    --------
+    >>> stats = {("app.py", 1, "main"): (1, 1, 0.25, 1.0, {}),
+    ...          ("app.py", 9, "work"): (3, 3, 0.75, 0.75, {("app.py", 1, "main"): (3, 3, 0.75, 0.75)})}
+    >>> raw = parse_stats(stats, "app.pstats")
+    >>> raw.metrics[["nativecalls", "time", "time (inc)", "caller_calls"]].values.tolist()
+    [[1, 0.25, 1.0, ()], [3, 0.75, 0.75, (('app.py:1(main)', 3),)]]
     """
     keys: List[Key] = []
     index: Dict[Key, int] = {}
-    values: List[Tuple[float, float, float, float]] = []
+    counts: List[Tuple[Optional[int], Optional[int]]] = []
+    times: List[Tuple[float, float]] = []
     callers_of: List[Dict[Any, Any]] = []
     for pos, (key, value) in enumerate(stats.items()):
         _check_key(key, source, f"record {pos}")
-        value = _check_value(value, source, f"record {pos} ({_label(key)})")
+        cc, nc, tt, ct, callers = _check_value(value, source, f"record {pos} ({_label(key)})")
         index[key] = len(keys)
         keys.append(key)
-        values.append(value[:4])
-        callers_of.append(value[4])
+        counts.append((cc, nc))
+        times.append((tt, ct))
+        callers_of.append(callers)
     src: List[int] = []
     dst: List[int] = []
-    edge_calls: List[float] = []
+    edge_calls: List[int] = []
     for pos, callers in enumerate(callers_of):
         where = f"record {pos} ({_label(keys[pos])}) callers"
         for caller, edge in callers.items():
@@ -133,25 +192,27 @@ def parse_stats(stats: Dict[Any, Any], source: Any = None) -> RawProfile:
             if caller not in index:  # a caller without its own record
                 index[caller] = len(keys)
                 keys.append(caller)
-                values.append((math.nan,) * 4)
+                counts.append((None, None))
+                times.append((math.nan, math.nan))
             src.append(index[caller])
             dst.append(pos)
             edge_calls.append(_edge_calls(edge, source, where))
     if not keys:
         raise ReadError(source, "the statistics are empty", position="top level",
                         expected="at least one profiled function")
-    return _build(keys, np.array(values, dtype=float), src, dst, edge_calls, source)
+    return _build(keys, counts, np.array(times, dtype=float), src, dst, edge_calls, source)
 
 
-def _build(keys: List[Key], values: np.ndarray, src: List[int], dst: List[int],
-           edge_calls: List[float], source: Any) -> RawProfile:
+def _build(keys: List[Key], counts: List[Tuple[Optional[int], Optional[int]]],
+           times: np.ndarray, src: List[int], dst: List[int], edge_calls: List[int],
+           source: Any) -> RawProfile:
     n = len(keys)
-    parent, extra_src, extra_dst = parents_from_edges(n, src, dst, values[:, 3])
+    parent, extra_src, extra_dst = parents_from_edges(n, src, dst, times[:, 1])
     names = np.array([k[2] for k in keys], dtype=object)
     labels = [_label(k) for k in keys]
-    incoming: List[List[Tuple[str, Any]]] = [[] for _ in range(n)]
+    incoming: List[List[Tuple[str, int]]] = [[] for _ in range(n)]
     for s, d, c in zip(src, dst, edge_calls):
-        incoming[d].append((labels[s], None if math.isnan(c) else int(c)))
+        incoming[d].append((labels[s], c))
     caller_calls = np.empty(n, dtype=object)
     caller_calls[:] = [tuple(x) for x in incoming]
     builder = ProfileBuilder(source)
@@ -161,10 +222,10 @@ def _build(keys: List[Key], values: np.ndarray, src: List[int], dst: List[int],
     builder.add_rows(nodes, {
         "file": np.array([k[0] for k in keys], dtype=object),
         "line": np.array([k[1] for k in keys], dtype=np.int64),
-        "numcalls": _counts(values[:, 0]),
-        "nativecalls": _counts(values[:, 1]),
-        "time (inc)": values[:, 3],
-        "time": values[:, 2],
+        "numcalls": _counts([c[0] for c in counts]),
+        "nativecalls": _counts([c[1] for c in counts]),
+        "time (inc)": times[:, 1],
+        "time": times[:, 0],
         "caller_calls": caller_calls,
     })
     return builder.build(
@@ -174,10 +235,11 @@ def _build(keys: List[Key], values: np.ndarray, src: List[int], dst: List[int],
                  "caller_calls"])
 
 
-def _counts(values: np.ndarray) -> np.ndarray:
-    if np.isnan(values).any():
-        return values
-    return values.astype(np.int64)
+def _counts(values: List[Optional[int]]) -> np.ndarray:
+    """int64 (validated to fit), or float with NaN when a caller has no record."""
+    if any(v is None for v in values):
+        return np.array([math.nan if v is None else float(v) for v in values])
+    return np.array(values, dtype=np.int64)
 
 
 def _check_key(key: Any, source: Any, where: str) -> None:
@@ -186,6 +248,9 @@ def _check_key(key: Any, source: Any, where: str) -> None:
             and isinstance(key[2], str)):
         raise ReadError(source, f"a function key is {_short(key)}", position=where,
                         expected="a (file, line, function name) tuple")
+    if not 0 <= key[1] <= _INT64_MAX:
+        raise ReadError(source, f"the line number {key[1]} of {key[2]!r} is out of range",
+                        position=where, expected=f"a line number from 0 to {_INT64_MAX}")
 
 
 def _check_value(value: Any, source: Any, where: str) -> tuple:
@@ -193,14 +258,35 @@ def _check_value(value: Any, source: Any, where: str) -> tuple:
             and all(_is_number(v) for v in value[:4])):
         raise ReadError(source, f"the statistics are {_short(value)}", position=where,
                         expected="(primitive calls, calls, self time, cumulative time, callers)")
-    return tuple(float(v) for v in value[:4]) + (value[4],)
+    cc = _count(value[0], source, where, "the primitive call count")
+    nc = _count(value[1], source, where, "the call count")
+    tt = _seconds(value[2], source, where, "the self time")
+    ct = _seconds(value[3], source, where, "the cumulative time")
+    return cc, nc, tt, ct, value[4]
 
 
-def _edge_calls(edge: Any, source: Any, where: str) -> float:
+def _count(v: Any, source: Any, where: str, what: str) -> int:
+    """A call count as a Python int; whole numbers from 0 to 2**63 - 1 only."""
+    whole = isinstance(v, int) or (isinstance(v, float) and v.is_integer())
+    if not whole or not 0 <= v <= _INT64_MAX:
+        raise ReadError(source, f"{what} is {_short(v)}", position=where,
+                        expected=f"a whole number from 0 to {_INT64_MAX}")
+    return int(v)
+
+
+def _seconds(v: Any, source: Any, where: str, what: str) -> float:
+    try:
+        return float(v)
+    except OverflowError as exc:
+        raise ReadError(source, f"{what} ({_short(v)}) is too large for a float",
+                        position=where, expected="a number of seconds") from exc
+
+
+def _edge_calls(edge: Any, source: Any, where: str) -> int:
     if _is_number(edge):  # the pure-Python profile module stores a call count
-        return float(edge)
+        return _count(edge, source, where, "a caller's call count")
     if isinstance(edge, tuple) and len(edge) == 4 and all(_is_number(v) for v in edge):
-        return float(edge[0])
+        return _count(edge[0], source, where, "a caller's call count")
     raise ReadError(source, f"a caller record is {_short(edge)}", position=where,
                     expected="(calls, primitive calls, self time, cumulative time)")
 

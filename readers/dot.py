@@ -6,14 +6,14 @@ gprof2dot writes one node statement per function and one edge per call::
     "(below main)" -> main [label="97.94%\\n1×"];
     1 [label="main\\n100.00%\\n(0.00%)"];
 
-A node label is ``[process\\n][module\\n]name`` followed by the events the
+A node label is ``[process\\n][module\\n]name`` followed by the measures the
 user asked for (by default total and self time as percentages of the total
 cost: ``97.95%``, ``(0.00%)``; with ``--node-label`` also absolute total
 and self time: ``0.9``, ``(0.25)``), optionally a sample count (``36×``,
-``--show-samples``) and the call count (``2×``). Edge labels carry the share
-of the callee's total cost due to that call and the call count.
-:func:`decode_node_label` and :func:`decode_edge_label` decode them (pure
-functions over text).
+``--show-samples``) and the call count (``2×``). Every node of a file has the
+same measure lines, so the labels are decoded with one layout inferred from
+the whole file (:mod:`readers.dot_labels`). Edge labels carry the share of
+the callee's total cost due to that call and the call count.
 
 The result is a call *graph*: one node per DOT node; a function called from
 several places has several parents; recursion and gprof cycles are cycles
@@ -31,10 +31,14 @@ several places has several parents; recursion and gprof cycles are cycles
     The function's call count and sample count (attributes, never summed).
 ``file``
     The node's ``tooltip`` (gprof2dot writes the source file there for pstats).
+``dot_id``
+    The DOT node id: unique in the file, unlike names.
 ``caller_calls``
-    Per node, ``((caller name, calls), ...)``: the call count of every
+    Per node, ``((caller dot_id, calls), ...)``: the call count of every
     incoming edge, in file order (``None`` where the edge label has none).
-    RawProfile has no edge attribute table yet, so edge data lives here.
+    RawProfile has no edge attribute table, so edge data lives here, keyed by
+    the caller's ``dot_id`` (graph node ids are renumbered by
+    ``GraphFrame.from_raw``; ``dot_id`` values are not).
 """
 
 from __future__ import annotations
@@ -51,23 +55,25 @@ import numpy as np
 
 from .builder import ProfileBuilder
 from .callgraph import parents_from_edges
-from .dot_fast import parse_lines
+from .dot_fast import DotTables, parse_lines, scan_tables
+from .dot_labels import NUM, Labels, decode_labels, edge_calls, kind_of, label_lines
 from .dot_syntax import DotGraph, line_col, parse_dot
 from .errors import ReadError
 from .profile import RawProfile
 from .registry import FormatInfo
 
-_FLOAT = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
-_COUNT = re.compile(r"^(\d+)\u00d7$")
-_EVENTS = (
-    ("total_pct", re.compile(rf"^({_FLOAT})%$")),
-    ("self_pct", re.compile(rf"^\(({_FLOAT})%\)$")),
-    ("total", re.compile(rf"^({_FLOAT})$")),
-    ("self", re.compile(rf"^\(({_FLOAT})\)$")),
-)
-_LABEL_ESCAPE = re.compile(r"\\(.)", re.S)
-_ESCAPES = {"n": "\n", "l": "\n", "r": "\n", "t": "\t", "\\": "\\", '"': '"'}
+__all__ = ["NodeLabel", "decode_edge_label", "decode_node_label", "label_lines",
+           "parse_gprof_dot", "read_dot"]
+
 NAN = math.nan
+_EXPECTED_DOT = "a labelled node statement for every node (as gprof2dot writes)"
+_NO_POSITION = "position unknown (pydot reports none)"
+# gprof2dot --compare writes "P% + D%" / "(P%) - D%" and "N ×/ M ×" node lines
+# and "P% / Q%", "N× / M×" edge lines
+_COMPARE_NODE = re.compile(
+    rf"(?:^|\\n)(?:\(?(?:{NUM})%\)? [+-] (?:{NUM})%|\d+ \u00d7/ \d+ \u00d7)(?=\\n|$)", re.M)
+_COMPARE_EDGE = re.compile(rf"(?:^|\\n)(?:{NUM})(?:%|\u00d7) / (?:{NUM})(?:%|\u00d7)(?=\\n|$)",
+                           re.M)
 
 
 @dataclass(frozen=True)
@@ -85,28 +91,15 @@ class NodeLabel:
     calls: float = NAN
 
 
-def label_lines(label: str) -> List[str]:
-    """Split a DOT label into lines, undoing gprof2dot's escapes.
-
-    Examples
-    --------
-    >>> label_lines(r'libc.so.6\\n(below main)\\n97.95%')
-    ['libc.so.6', '(below main)', '97.95%']
-    >>> label_lines(r'a\\\\b\\"c')
-    ['a\\\\b"c']
-    """
-    text = _LABEL_ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), label)
-    return text.split("\n")
-
-
 def decode_node_label(label: str) -> NodeLabel:
-    """Decode a gprof2dot node label (3 to 5 lines, or more with options).
+    """Decode one gprof2dot node label on its own.
 
-    Reading from the end: up to two ``N×`` lines (sample count, then call
-    count; a single one is the call count), then the event lines in any
-    order, each at most once: ``P%`` total percent, ``(P%)`` self percent,
-    ``T`` total time, ``(T)`` self time. The lines left are
-    ``[process][module]name``; the first line is always kept for the name.
+    A file is decoded with the layout all its labels share (see
+    :func:`readers.dot_labels.decode_labels`); a lone label can only be read
+    by its own shape: the trailing ``N×`` lines (two: samples then calls; one:
+    calls), the measure lines before them (``P%`` total percent, ``(P%)``
+    self percent, ``T`` total, ``(T)`` self), and the head
+    ``[process][module]name`` (the first line always stays in the head).
 
     Examples
     --------
@@ -117,38 +110,9 @@ def decode_node_label(label: str) -> NodeLabel:
     >>> d.name, d.total, d.self, math.isnan(d.calls)
     ('main', 0.9, 0.0, True)
     """
-    lines = label_lines(label)
-    values: Dict[str, float] = {}
-    end = len(lines)
-    counts: List[float] = []
-    while end > 1 and len(counts) < 2:
-        m = _COUNT.match(lines[end - 1].strip())
-        if not m:
-            break
-        counts.insert(0, float(m.group(1)))
-        end -= 1
-    while end > 1:
-        line = lines[end - 1].strip()
-        for key, pattern in _EVENTS:
-            m = pattern.match(line)
-            if m and key not in values:
-                values[key] = float(m.group(1))
-                break
-        else:
-            break
-        end -= 1
-    head = lines[:end]
-    process = module = None
-    if len(head) >= 3:
-        process, module, name = head[0], head[1], " ".join(head[2:])
-    elif len(head) == 2:
-        module, name = head
-    else:
-        name = head[0]
-    samples = counts[0] if len(counts) == 2 else NAN
-    calls = counts[-1] if counts else NAN
-    return NodeLabel(name=name, module=module, process=process, samples=samples,
-                     calls=calls, **values)
+    d = decode_labels([label], ["<label>"], source="<label>")
+    v = {k: float(a[0]) for k, a in d.values.items()}
+    return NodeLabel(name=d.name[0], module=d.module[0], process=d.process[0], **v)
 
 
 def decode_edge_label(label: str) -> Tuple[float, float]:
@@ -161,17 +125,11 @@ def decode_edge_label(label: str) -> Tuple[float, float]:
     >>> decode_edge_label("402816×")
     (nan, 402816.0)
     """
-    pct = calls = NAN
+    pct = NAN
     for line in label_lines(label):
-        line = line.strip()
-        m = _COUNT.match(line)
-        if m:
-            calls = float(m.group(1))
-            continue
-        m = _EVENTS[0][1].match(line)
-        if m:
-            pct = float(m.group(1))
-    return pct, calls
+        if kind_of(line.strip()) == "total_pct":
+            pct = float(line.strip()[:-1])
+    return pct, float(edge_calls([label])[0])
 
 
 # ---------------------------------------------------------------- reading
@@ -210,40 +168,97 @@ def read_dot(path: Any, *, parser: str = "fast") -> RawProfile:
 
 
 def parse_gprof_dot(text: str, source: Any = None, *, parser: str = "fast") -> RawProfile:
-    """Decode gprof2dot DOT ``text`` into a RawProfile (``source`` names it)."""
+    """Decode gprof2dot DOT ``text`` into a RawProfile.
+
+    Parameters
+    ----------
+    text : str
+        The DOT text.
+    source : any, optional
+        Names the input in errors (a path, or a short description).
+    parser : {"fast", "pydot"}
+        ``"fast"``: a whole-text scan for gprof2dot's one-statement-per-line
+        output, else our general DOT parser; ``"pydot"``: pydot (slow).
+
+    Returns
+    -------
+    RawProfile
+        One node per DOT node; see the module documentation for the columns.
+
+    Raises
+    ------
+    ReadError
+        Malformed DOT (with line and column), an edge to a node without a
+        node statement, labels whose measures differ between nodes,
+        ``gprof2dot --compare`` output, an empty graph.
+
+    Examples
+    --------
+    >>> raw = parse_gprof_dot('digraph {\\n'
+    ...     '\\t"1500:[unknown]" [label="[unknown]\\\\n1500\\\\n0.53%\\\\n(0.00%)"];\\n'
+    ...     '\\tmain [label="app\\\\nmain\\\\n100.00%\\\\n(99.47%)"];\\n'
+    ...     '\\tmain -> "1500:[unknown]" [label="0.53%"];\\n}\\n', source="perf.dot")
+    >>> raw.node_columns["name"].tolist()
+    ['1500', 'main']
+    >>> raw.metrics[["module", "time (inc)", "time"]].values.tolist()
+    [['[unknown]', 0.53, 0.0], ['app', 100.0, 99.47]]
+    """
     if parser == "fast":
-        graph = parse_lines(text)  # one statement per line, as gprof2dot writes
-        if graph is None:
-            graph = parse_dot(text, source)
+        tables = scan_tables(text)  # gprof2dot's shape: one C-level pass
+        if tables is None:
+            graph = parse_lines(text)  # one statement per line
+            if graph is None:
+                graph = parse_dot(text, source)
+            tables = _tables(graph, text, source)
     elif parser == "pydot":
-        graph = _parse_with_pydot(text, source)
+        tables = _tables(_parse_with_pydot(text, source), text, source, located=False)
     else:
         raise ValueError(f"parser must be 'fast' or 'pydot', not {parser!r}")
-    return _build(graph, text, source)
+    return _build(tables, text, source)
 
 
-def _build(graph: DotGraph, text: str, source: Any) -> RawProfile:
+def _tables(graph: DotGraph, text: str, source: Any, located: bool = True) -> DotTables:
+    """The tables of a parsed graph; an edge to an undeclared node is an error."""
     if graph.implicit:
         node, pos = next(iter(graph.implicit.items()))
+        position = line_col(text, pos) if located else _locate_implicit(text, node)
         raise ReadError(source, f"an edge refers to node {node!r}, which has no node statement",
-                        position=line_col(text, pos),
-                        expected="a labelled node statement for every node (as gprof2dot writes)")
-    ids = list(graph.nodes)
-    if not ids:
+                        position=position, expected=_EXPECTED_DOT)
+    return DotTables.from_graph(graph)
+
+
+def _locate_implicit(text: str, node: str) -> str:
+    """Where our parser sees ``node`` first mentioned (pydot gives no positions)."""
+    try:
+        pos = parse_dot(text).implicit.get(node)
+    except ReadError:
+        pos = None
+    if pos is None:
+        return _NO_POSITION
+    return line_col(text, pos)
+
+
+def _build(t: DotTables, text: str, source: Any) -> RawProfile:
+    ids = t.node_ids
+    n = len(ids)
+    if not n:
         raise ReadError(source, "the graph has no nodes", position=line_col(text, len(text)),
                         expected="gprof2dot node statements")
+    _refuse_compare(t, source)
     index = {node: k for k, node in enumerate(ids)}
-    labels = [decode_node_label(attrs["label"]) if "label" in attrs else NodeLabel(name=None)
-              for attrs in graph.nodes.values()]
-    names = [lab.name if lab.name else node for lab, node in zip(labels, ids)]
-    src = np.fromiter((index[e[0]] for e in graph.edges), dtype=np.int64, count=len(graph.edges))
-    dst = np.fromiter((index[e[1]] for e in graph.edges), dtype=np.int64, count=len(graph.edges))
-    total_pct = np.array([lab.total_pct for lab in labels])
-    parent, extra_src, extra_dst = parents_from_edges(len(ids), src, dst, total_pct)
+    src = np.fromiter(map(index.__getitem__, t.src), dtype=np.int64, count=len(t.src))
+    dst = np.fromiter(map(index.__getitem__, t.dst), dtype=np.int64, count=len(t.dst))
+    calls = edge_calls(t.edge_labels)
+    labels = decode_labels(t.labels, ids, edges=len(src),
+                           edge_counts=int((~np.isnan(calls)).sum()), source=source)
+    names = [name if name else node for name, node in zip(labels.name, ids)]
+    weight = labels.values["total_pct"]
+    if np.isnan(weight).all():
+        weight = labels.values["total"]
+    parent, extra_src, extra_dst = parents_from_edges(n, src, dst, weight)
 
-    columns = _node_columns(graph, labels, names, src, dst)
+    columns = _node_columns(t, labels, src, dst, calls)
     builder = ProfileBuilder(source)
-    n = len(ids)
     frames = {"type": np.full(n, "function", dtype=object), "name": np.array(names, dtype=object)}
     nodes = builder.add_nodes(parent, frames, columns={"name": frames["name"]})
     builder.add_edges(extra_src, extra_dst)
@@ -253,36 +268,63 @@ def _build(graph: DotGraph, text: str, source: Any) -> RawProfile:
     pairs = {m: f"{m} (inc)" for m in exc if f"{m} (inc)" in inc}
     default = next((m for m in ("time", "cost", "time (inc)", "cost (inc)") if m in columns), None)
     order = ["module", "name", "time (inc)", "time", "cost (inc)", "cost", "calls", "samples",
-             "process", "file", "caller_calls"]
+             "process", "file", "dot_id", "caller_calls"]
     return builder.build(
         exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
-        metadata={"format": "gprof2dot", "graph_attributes": dict(graph.attributes)},
+        metadata={"format": "gprof2dot", "graph_attributes": dict(t.attributes),
+                  "label_layout": {"measures": list(labels.layout.events),
+                                   "counts": list(labels.layout.counts),
+                                   "head_lines_before_name": labels.layout.prefix}},
         columns=[c for c in order if c in columns or c == "name"])
 
 
-def _node_columns(graph: DotGraph, labels: List[NodeLabel], names: List[str],
-                  src: np.ndarray, dst: np.ndarray) -> Dict[str, Any]:
+def _refuse_compare(t: DotTables, source: Any) -> None:
+    for what, labels, pattern, ids in (
+            ("node", t.labels, _COMPARE_NODE, t.node_ids),
+            ("edge", t.edge_labels, _COMPARE_EDGE, None)):
+        joined = "\n".join("" if lab is None else lab.replace("\n", " ") for lab in labels)
+        if " / " not in joined and " \u00d7/ " not in joined and "% + " not in joined \
+                and "% - " not in joined and "%) + " not in joined and "%) - " not in joined:
+            continue  # the cheap test first: no compare label here
+        m = pattern.search(joined)
+        if m is None:
+            continue
+        k = joined.count("\n", 0, m.start())  # the record (label) of the match
+        where = (f"node {ids[k]!r}" if ids is not None
+                 else f"edge {t.src[k]!r} -> {t.dst[k]!r}")
+        raise ReadError(source, "this is gprof2dot --compare output (two profiles side by "
+                        f"side: the {what} label holds both values), not one profile",
+                        position=where,
+                        expected="the DOT of one profile (gprof2dot without --compare); "
+                        "read both profiles and use graphframe.diff to compare them")
+
+
+def _node_columns(t: DotTables, labels: Labels, src: np.ndarray, dst: np.ndarray,
+                  calls: np.ndarray) -> Dict[str, Any]:
+    n = len(t.node_ids)
     cols: Dict[str, Any] = {}
-    for col, attr in (("module", "module"), ("process", "process")):
-        values = [getattr(lab, attr) for lab in labels]
+    for col, values in (("module", labels.module), ("process", labels.process)):
         if any(v is not None for v in values):
             cols[col] = np.array(values, dtype=object)
-    for col, attr in (("time (inc)", "total_pct"), ("time", "self_pct"),
+    for col, kind in (("time (inc)", "total_pct"), ("time", "self_pct"),
                       ("cost (inc)", "total"), ("cost", "self"),
                       ("calls", "calls"), ("samples", "samples")):
-        values = np.array([getattr(lab, attr) for lab in labels], dtype=float)
+        values = labels.values[kind]
         if not np.isnan(values).all():
             cols[col] = values
-    tips = [attrs.get("tooltip") for attrs in graph.nodes.values()]
-    if any(t not in (None, "", " ") for t in tips):
-        cols["file"] = np.array(tips, dtype=object)
-    incoming: List[List[Tuple[str, Optional[int]]]] = [[] for _ in labels]
-    for (a, b, attrs), s, d in zip(graph.edges, src.tolist(), dst.tolist()):
-        calls = decode_edge_label(attrs.get("label", ""))[1]
-        incoming[d].append((names[s], None if math.isnan(calls) else int(calls)))
-    if graph.edges:
-        column = np.empty(len(labels), dtype=object)
-        column[:] = [tuple(pairs) for pairs in incoming]
+    if any(tip not in (None, "", " ") for tip in t.tooltips):
+        cols["file"] = np.array(t.tooltips, dtype=object)
+    ids = np.array(t.node_ids, dtype=object)
+    cols["dot_id"] = ids
+    if len(src):
+        order = np.argsort(dst, kind="stable")
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(dst, minlength=n), out=ptr[1:])
+        counts = [None if c != c else int(c) for c in calls[order].tolist()]
+        pairs = list(zip(ids[src[order]].tolist(), counts))
+        bounds = ptr.tolist()
+        column = np.empty(n, dtype=object)
+        column[:] = [tuple(pairs[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
         cols["caller_calls"] = column
     return cols
 
@@ -293,12 +335,12 @@ def _parse_with_pydot(text: str, source: Any) -> DotGraph:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):  # pydot prints parse errors
         graphs = pydot.graph_from_dot_data(text)
-    if not graphs:
+    if not graphs or len(graphs) != 1:
         parse_dot(text, source)  # locates the error when our parser sees one
-        raise ReadError(source, "pydot could not parse the DOT text: "
-                        + " ".join(out.getvalue().split()), expected="DOT syntax")
-    if len(graphs) != 1:
-        raise ReadError(source, f"the file holds {len(graphs)} graphs", expected="one graph")
+        problem = (f"the file holds {len(graphs)} graphs" if graphs else
+                   "pydot could not parse the DOT text: " + " ".join(out.getvalue().split()))
+        raise ReadError(source, problem, position=_NO_POSITION,
+                        expected="one graph in DOT syntax")
     pgraph = graphs[0]
     graph = DotGraph(directed=pgraph.get_type() == "digraph")
     defaults: Dict[str, str] = {}

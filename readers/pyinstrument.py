@@ -1,4 +1,6 @@
-"""pyinstrument sessions saved as JSON (``pyinstrument -r json``, pyinstrument 3-5).
+"""pyinstrument output: JSON trees (``pyinstrument -r json``, pyinstrument 3-5)
+and raw sessions (``pyinstrument -r session``, see
+:mod:`readers.pyinstrument_session`).
 
 The document holds session facts (``start_time``, ``duration``,
 ``sample_count``, ``program`` or ``target_description``, ``cpu_time``) and a
@@ -26,14 +28,16 @@ from .builder import ProfileBuilder
 from .errors import ReadError
 from .jsonfile import load_json
 from .profile import RawProfile
+from .pyinstrument_session import is_session, parse_session
 from .registry import FormatInfo, looks_like_json
 
+_INT64_MAX = 2**63 - 1
 _SESSION_KEYS = ("start_time", "duration", "sample_count", "program", "target_description",
                  "cpu_time", "sys_path", "sys_prefixes")
 
 
 def read_pyinstrument(path: Any) -> RawProfile:
-    """Read a pyinstrument JSON session.
+    """Read pyinstrument JSON: a rendered tree (``-r json``) or a session (``-r session``).
 
     Examples
     --------
@@ -52,12 +56,38 @@ def read_pyinstrument(path: Any) -> RawProfile:
 
 
 def parse_pyinstrument(doc: Any, source: Any = None) -> RawProfile:
-    """Decode a pyinstrument session already loaded from JSON."""
+    """Decode pyinstrument JSON already loaded: a tree or a session.
+
+    Parameters
+    ----------
+    doc : dict
+        ``pyinstrument -r json`` output (``root_frame``: a tree of frames) or
+        a saved session (``frame_records``: stacks of samples; see
+        :func:`readers.pyinstrument_session.parse_session`).
+    source : any, optional
+        Names the input in errors.
+
+    Examples
+    --------
+    >>> leaf = {"function": "work", "file_path_short": "app.py", "line_no": 7, "time": 0.75}
+    >>> doc = {"root_frame": dict(leaf, function="main", line_no=1, time=1.0, children=[leaf])}
+    >>> parse_pyinstrument(doc).metrics[["time", "time (inc)"]].values.tolist()
+    [[0.25, 1.0], [0.75, 0.75]]
+    >>> session = {"frame_records": [[["main\\x00app.py\\x001"], 0.25],
+    ...                              [["main\\x00app.py\\x001", "work\\x00app.py\\x007"], 0.75]]}
+    >>> parse_pyinstrument(session).metrics[["time", "time (inc)"]].values.tolist()
+    [[0.25, 1.0], [0.75, 0.75]]
+    """
+    if is_session(doc):
+        return parse_session(doc, source)
     if not isinstance(doc, dict) or "root_frame" not in doc:
         raise ReadError(source, f"the document is a {type(doc).__name__}"
-                        + (" without 'root_frame'" if isinstance(doc, dict) else ""),
+                        + (" with neither 'root_frame' nor 'frame_records'"
+                           if isinstance(doc, dict) else ""),
                         position="top level",
-                        expected="a pyinstrument session object with a 'root_frame'")
+                        expected="pyinstrument JSON: a rendered tree with a 'root_frame' "
+                        "(pyinstrument -r json) or a session with 'frame_records' "
+                        "(pyinstrument -r session)")
     root = doc["root_frame"]
     if root is None:
         raise ReadError(source, "the session has no frames ('root_frame' is null)",
@@ -92,28 +122,37 @@ class _Walk:
             name = frame.get("function")
             if not isinstance(name, str):
                 raise self.error(me, "the frame has no 'function' name", "a string 'function'")
-            time = frame.get("time")
-            if not _is_number(time):
-                raise self.error(me, f"'time' is {time!r}", "a number of seconds")
+            time = self.seconds(me, frame.get("time"), "time")
             line = frame.get("line_no")
-            if line is not None and not (isinstance(line, int) and not isinstance(line, bool)):
-                raise self.error(me, f"'line_no' is {line!r}", "an integer line number")
+            if line is not None and not (isinstance(line, int) and not isinstance(line, bool)
+                                         and 0 <= line <= _INT64_MAX):
+                raise self.error(me, f"'line_no' is {_short(line)}",
+                                 f"an integer line number from 0 to {_INT64_MAX}")
             await_time = frame.get("await_time")
-            if await_time is not None and not _is_number(await_time):
-                raise self.error(me, f"'await_time' is {await_time!r}", "a number of seconds")
+            if await_time is not None:
+                await_time = self.seconds(me, await_time, "await_time")
             cols["name"].append(name)
             cols["file"].append(frame.get("file_path_short"))
             cols["line"].append(-1 if line is None else line)
-            cols["time"].append(float(time))
+            cols["time"].append(time)
             cols["app"].append(frame.get("is_application_code"))
             cols["file_path"].append(frame.get("file_path"))
             cols["class_name"].append(frame.get("class_name"))
-            cols["await"].append(np.nan if await_time is None else float(await_time))
+            cols["await"].append(np.nan if await_time is None else await_time)
             children = frame.get("children", [])
             if not isinstance(children, list):
                 raise self.error(me, "'children' is not a list", "a list of frames")
             for pos in range(len(children) - 1, -1, -1):
                 stack.append((children[pos], me, pos))
+
+    def seconds(self, node: int, value: Any, key: str) -> float:
+        if not _is_number(value):
+            raise self.error(node, f"{key!r} is {_short(value)}", "a number of seconds")
+        try:
+            return float(value)
+        except OverflowError as exc:
+            raise self.error(node, f"{key!r} ({_short(value)}) is too large for a float",
+                             "a number of seconds") from exc
 
     def error(self, node: int, problem: str, expected: str) -> ReadError:
         parts = []
@@ -167,13 +206,21 @@ def _is_number(v: Any) -> bool:
     return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
 
 
+def _short(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _sniff(path: Path, head: bytes) -> bool:
-    return looks_like_json(head, b"{") and b'"root_frame"' in head
+    # sessions: version 4 writes "frame_records" first, version 5 after
+    # "start_call_stack" (which only sessions have)
+    return looks_like_json(head, b"{") and (b'"root_frame"' in head or b'"frame_records"' in head
+                                            or b'"start_call_stack"' in head)
 
 
 FORMAT = FormatInfo(
     name="pyinstrument",
     read=read_pyinstrument,
     sniff=_sniff,
-    description="pyinstrument session JSON (pyinstrument -r json)",
+    description="pyinstrument JSON (pyinstrument -r json, or a -r session .pyisession)",
 )

@@ -115,7 +115,32 @@ def _text(path: Path) -> str:
 
 def build_tau(per_metric: List[List[Tuple[Tuple[int, int, int], TauFile]]],
               source: Any = None) -> RawProfile:
-    """Combine parsed profile files (outer list: metrics; inner: files)."""
+    """Combine parsed profile files into one profile.
+
+    Parameters
+    ----------
+    per_metric : list of lists of ((node, context, thread), TauFile)
+        Outer list: one entry per metric (``MULTI__<METRIC>`` directory);
+        inner list: the parsed ``profile.N.C.T`` files of that metric.
+    source : any, optional
+        Names the profile (the directory) in the RawProfile.
+
+    Raises
+    ------
+    ReadError
+        A timer listed twice in one file (file and both lines), no timers at
+        all (the first file, line 1).
+
+    Examples
+    --------
+    >>> from readers.tau_text import parse_profile_text
+    >>> text = ('2 templated_functions_MULTI_TIME\\n# Name Calls Subrs Excl Incl ProfileCalls #\\n'
+    ...         '"main" 1 1 2 5 0 GROUP="TAU_DEFAULT"\\n'
+    ...         '"main => solve" 1 0 3 3 0 GROUP="TAU_CALLPATH"\\n0 aggregates\\n')
+    >>> raw = build_tau([[((0, 0, 0), parse_profile_text(text, "profile.0.0.0"))]], "run")
+    >>> raw.nodes["name"].tolist(), raw.metrics[["time", "time (inc)"]].values.tolist()
+    (['main', 'solve'], [[2.0, 5.0], [3.0, 3.0]])
+    """
     first = per_metric[0]
     callpath = any("=>" in name for _, f in first for name in f.names)
     nodes = _Nodes()
@@ -124,6 +149,12 @@ def build_tau(per_metric: List[List[Tuple[Tuple[int, int, int], TauFile]]],
         metric = _metric_name(parsed[0][1].metric)
         table = _rows(parsed, nodes, callpath, metric, keep_counts=(m == 0))
         tables.append(table)
+    if not nodes.parent:
+        f = first[0][1]
+        raise ReadError(f.source if f.source is not None else source,
+                        "the profile holds no timers (the timer count of every file is 0)",
+                        position="line 1", expected="'<count> templated_functions_MULTI_<METRIC>' "
+                        "with a count of at least 1")
     rows = tables[0]
     for extra in tables[1:]:
         rows = rows.merge(extra, how="outer", on=["node", "rank", "context", "thread"])
@@ -163,9 +194,9 @@ def _rows(parsed, nodes: _Nodes, callpath: bool, metric: str, keep_counts: bool)
     if callpath:
         for _, f in parsed:
             leaves.update(split_callpath(n)[-1] for n in f.names if "=>" in n)
-    node_col, level_cols, value_blocks, group_col = [], [], [], []
-    for key, f in parsed:
-        for name, group, values in zip(f.names, f.groups, f.values):
+    node_col, level_cols, value_blocks, group_col, where = [], [], [], [], []
+    for i, (key, f) in enumerate(parsed):
+        for k, (name, group, values) in enumerate(zip(f.names, f.groups, f.values)):
             if "=>" in name:
                 path = split_callpath(name)
             else:
@@ -177,10 +208,12 @@ def _rows(parsed, nodes: _Nodes, callpath: bool, metric: str, keep_counts: bool)
             level_cols.append(key)
             value_blocks.append(values)
             group_col.append(group)
+            where.append((i, k + 3))  # file, line of the timer
     values = np.array(value_blocks, dtype=float).reshape(len(value_blocks), 4)
     levels = np.array(level_cols, dtype=np.int64).reshape(len(level_cols), 3)
     table = pd.DataFrame({"node": np.array(node_col, dtype=np.int64), "rank": levels[:, 0],
                           "context": levels[:, 1], "thread": levels[:, 2]})
+    _refuse_repeats(table, where, parsed, nodes)
     if keep_counts:
         table["Calls"] = values[:, 0]
         table["Subrs"] = values[:, 1]
@@ -190,17 +223,34 @@ def _rows(parsed, nodes: _Nodes, callpath: bool, metric: str, keep_counts: bool)
     return table
 
 
+def _refuse_repeats(table: pd.DataFrame, where: List[Tuple[int, int]], parsed,
+                    nodes: _Nodes) -> None:
+    """Two lines of one file naming the same timer (after markers such as
+    ``[THROTTLED]`` and spacing around ``=>`` are removed) are an error."""
+    keys = ["node", "rank", "context", "thread"]
+    dup = table.duplicated(keys)
+    if not dup.any():
+        return
+    second = int(np.flatnonzero(dup.to_numpy())[0])
+    same = (table[keys] == table[keys].iloc[second]).all(axis=1).to_numpy()
+    first = int(np.flatnonzero(same)[0])
+    f = parsed[where[second][0]][1]
+    label = " => ".join(_path_of(nodes, int(table["node"].iloc[second])))
+    raise ReadError(f.source, f"timer {label!r} appears twice (first on line {where[first][1]})",
+                    position=f"line {where[second][1]}", expected="one line per timer")
+
+
+def _path_of(nodes: _Nodes, node: int) -> List[str]:
+    out = []
+    while node >= 0:
+        out.append(nodes.label[node])
+        node = nodes.parent[node]
+    return out[::-1]
+
+
 def _assemble(rows: pd.DataFrame, nodes: _Nodes, metrics: List[str],
               attributes: Dict[str, str], source: Any) -> RawProfile:
     n = len(nodes.parent)
-    if n == 0:
-        raise ReadError(source, "the profile holds no timers", expected="timer lines")
-    dup = rows.duplicated(["node", "rank", "context", "thread"])
-    if dup.any():
-        row = rows[dup].iloc[0]
-        raise ReadError(source, f"timer {nodes.label[int(row['node'])]!r} appears twice in "
-                        f"profile.{row['rank']}.{row['context']}.{row['thread']}",
-                        expected="one line per timer")
     level_names = [c for c in ("rank", "context", "thread") if rows[c].nunique() > 1]
     row_less = np.setdiff1d(np.arange(n), rows["node"].to_numpy())
     if len(row_less):  # prefixes cut by TAU_CALLPATH_DEPTH: no values anywhere

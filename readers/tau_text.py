@@ -52,6 +52,7 @@ class TauFile:
     groups: List[str]
     values: np.ndarray  # (timers, 4): Calls, Subrs, Excl, Incl
     attributes: Dict[str, str]
+    source: Any = None  # the file, for errors; timer k is on line k + 3
 
 
 def parse_profile_text(text: str, source: Any = None) -> TauFile:
@@ -78,7 +79,7 @@ def parse_profile_text(text: str, source: Any = None) -> TauFile:
     count = int(first.group(1))
     attributes = {html.unescape(k): html.unescape(v) for k, v in _ATTR.findall(lines[1])}
     metric = attributes.get("Metric Name") or first.group(2) or "TIME"
-    body = lines[2].split("\n", count)
+    body = lines[2].split("\n", min(count, lines[2].count("\n") + 1))
     block = "\n".join(body[:count])
     found = _TIMER.findall(block)
     if len(found) != count or len(body) <= count:
@@ -91,7 +92,7 @@ def parse_profile_text(text: str, source: Any = None) -> TauFile:
     groups = [f[6] for f in found]
     values = np.array([f[1:5] for f in found], dtype=float).reshape(len(found), 4)
     return TauFile(metric=metric, names=names, groups=groups, values=values,
-                   attributes=attributes)
+                   attributes=attributes, source=source)
 
 
 def _locate_bad_line(body: List[str], count: int, source: Any) -> None:

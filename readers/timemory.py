@@ -45,6 +45,7 @@ _PATTERNS = (  # region label forms: (regex, how the name is made)
     (re.compile(r"^(?P<func>\S+?):(?P<line>\d+)(?:/+(?P<tail>.*))?$"), "func"),
 )
 _SECTIONS = ("mpi", "upc", "upcxx")
+_INT64_MAX = 2**63 - 1
 
 
 def parse_region(prefix: str) -> Tuple[str, Optional[str], Optional[int]]:
@@ -113,8 +114,33 @@ def _components(doc: Any, source: Any) -> Dict[str, Any]:
 
 def parse_timemory(doc: Any, source: Any = None, *, select: Optional[List[str]] = None
                    ) -> RawProfile:
-    """Decode a timemory tree document (already loaded); ``select`` keeps only
-    the named components (lower-case, e.g. ``["wall_clock"]``)."""
+    """Decode a timemory tree document already loaded from JSON.
+
+    Parameters
+    ----------
+    doc : dict
+        ``{"timemory": {COMPONENT: {..., "mpi"|"upc"|"upcxx"|"graph": [...]}}}``.
+    source : any, optional
+        Names the input in errors.
+    select : list of str, optional
+        Keep only these components (lower case, e.g. ``["wall_clock"]``).
+
+    Raises
+    ------
+    ReadError
+        Naming the JSON path (``timemory.wall.mpi[1][0].children[2].node``)
+        of a missing or malformed part, or a number out of range.
+
+    Examples
+    --------
+    >>> node = lambda p, s, kids: {"node": {"hash": 1, "prefix": p, "tid": [0], "pid": [7],
+    ...     "inclusive": {"entry": {"laps": 3}, "stats": {"sum": s}},
+    ...     "exclusive": {"entry": {"laps": 3}, "stats": {"sum": s / 4}}}, "children": kids}
+    >>> doc = {"timemory": {"wall_clock": {"graph": [[node("main@app.cpp:10", 4.0, [])]]}}}
+    >>> raw = parse_timemory(doc, "wall.tree.json")
+    >>> raw.nodes["name"].tolist(), raw.metrics[["count", "sum.wall_clock"]].values.tolist()
+    (['main'], [[3.0, 1.0]])
+    """
     walk = _Walk(source)
     for key, data in _components(doc, source).items():
         metric = key.replace("tim::", "").replace("component::", "").lower()
@@ -132,8 +158,18 @@ def parse_timemory(doc: Any, source: Any = None, *, select: Optional[List[str]] 
         for section in _SECTIONS:
             if section in data:
                 walk.section(data[section], offset, f"timemory.{key}.{section}")
-                offset = int(data.get("mpi_size") or 0)
+                offset = _mpi_size(data.get("mpi_size"), source, f"timemory.{key}.mpi_size")
     return walk.build()
+
+
+def _mpi_size(value: Any, source: Any, where: str) -> int:
+    """The rank offset of the next section (``upc`` after ``mpi``)."""
+    if value is None:
+        return 0
+    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31):
+        raise ReadError(source, f"'mpi_size' is {_short(value)}", position=where,
+                        expected="the number of MPI ranks (an integer from 0 to 2**31 - 1)")
+    return value
 
 
 def _vector_labels(labels: Any) -> List[str]:
@@ -201,9 +237,9 @@ class _Walk:
         except (KeyError, TypeError) as exc:
             raise self.error(pos + ".node", f"missing {exc}",
                              "inclusive/exclusive entry and stats objects") from exc
-        if type(laps) is not int:
-            raise self.error(pos + ".node.inclusive.entry", f"'laps' is {laps!r}",
-                             "an integer count")
+        if type(laps) is not int or not 0 <= laps <= _INT64_MAX:
+            raise self.error(pos + ".node.inclusive.entry", f"'laps' is {_short(laps)}",
+                             f"an integer count from 0 to {_INT64_MAX}")
         row["count"] = laps
         self.stats(row, exc_stats, "", pos + ".node.exclusive.stats")
         self.stats(row, inc_stats, " (inc)", pos + ".node.inclusive.stats")
@@ -227,8 +263,12 @@ class _Walk:
                 pairs = [(self.metric, value)]
             for label, v in pairs:
                 if not _is_number(v):
-                    raise self.error(pos, f"{stat}.{label} is {v!r}", "a number")
-                row[f"{stat}.{label}{suffix}"] = float(v)
+                    raise self.error(pos, f"{stat}.{label} is {_short(v)}", "a number")
+                try:
+                    row[f"{stat}.{label}{suffix}"] = float(v)
+                except OverflowError as exc:
+                    raise self.error(pos, f"{stat}.{label} ({_short(v)}) is too large for a "
+                                     "float", "a number") from exc
 
     def build(self) -> RawProfile:
         if not self.parent:
@@ -286,24 +326,35 @@ def _ids(value: Any, walk: _Walk, pos: str) -> Any:
     """A single id as int; several (aggregated data) as ``"1,2"``."""
     if value is None:
         return 0
-    if isinstance(value, int) and not isinstance(value, bool):
+    if _is_id(value):
         return value
-    if isinstance(value, list) and value and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value):
+    if isinstance(value, list) and value and all(_is_id(v) for v in value):
         return value[0] if len(value) == 1 else ",".join(str(v) for v in value)
-    raise walk.error(pos, f"the id list is {value!r}", "a list of integer ids")
+    raise walk.error(pos, f"the id list is {_short(value)}",
+                     f"a list of integer ids from 0 to {_INT64_MAX}")
+
+
+def _is_id(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= _INT64_MAX
+
+
+def _short(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _column(values: List[Any]) -> np.ndarray:
     """Numbers (validated on the way in) as float, or int when every one is an
     int; anything else (id sets such as "1,2") as objects. None becomes NaN."""
+    if values and all(type(v) is int for v in values):
+        try:
+            return np.array(values, dtype=np.int64)  # exact (no detour through float)
+        except OverflowError:
+            pass
     try:
-        arr = np.array(values, dtype=np.float64)
+        return np.array(values, dtype=np.float64)
     except (TypeError, ValueError):
         return np.array(values, dtype=object)
-    if all(type(v) is int for v in values):
-        return arr.astype(np.int64)
-    return arr
 
 
 def _is_number(v: Any) -> bool:

@@ -4,6 +4,10 @@ import cProfile
 import marshal
 import profile
 import pstats
+import subprocess
+import sys
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +17,8 @@ from graphframe import GraphFrame
 from readers.conformance import check_reader
 from readers.cprofile import parse_pstats_bytes, read_cprofile
 from readers.errors import ReadError
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def fib(n):
@@ -101,6 +107,29 @@ def test_pure_python_profile_module(tmp_path):
         f"{__file__}:{work.__code__.co_firstlineno}(work)"] == 1
 
 
+def test_python_m_cprofile_on_a_script(tmp_path):
+    # the real command line: python -m cProfile -o FILE script.py
+    script = tmp_path / "tiny.py"
+    script.write_text("def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n\n"
+                      "def main():\n    for _ in range(3):\n        fib(10)\n\n\nmain()\n")
+    out = tmp_path / "tiny.pstats"
+    subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), str(script)],
+                   check=True, cwd=tmp_path, timeout=120, capture_output=True)
+    assert readers.sniff(out) == "cprofile"
+    gf = GraphFrame.read(out)
+    df = gf.dataframe
+    stats = pstats.Stats(str(out)).stats
+    assert gf.graph.num_nodes == len(df) == len(stats)
+    assert len(set(gf.graph.traverse())) == len(df)  # every function reachable
+    rows = {(r["file"], r["line"], r["name"]): r for r in df.to_dict("records")}
+    fib, main = rows[(str(script), 1, "fib")], rows[(str(script), 5, "main")]
+    assert (fib["numcalls"], fib["nativecalls"]) == (3, 3 * 177)
+    assert (main["numcalls"], main["nativecalls"]) == (1, 1)
+    assert dict(fib["caller_calls"]) == {f"{script}:5(main)": 3, f"{script}:1(fib)": 3 * 176}
+    assert main["time (inc)"] >= fib["time (inc)"] > 0
+    assert gf.metadata["format"] == "cprofile"
+
+
 def test_sniffing(dump):
     assert readers.sniff(dump) == "cprofile"
 
@@ -115,18 +144,91 @@ def test_corrupted_marshal_data(tmp_path):
     with pytest.raises(ReadError) as info:
         read_cprofile(bad)
     assert str(bad) in str(info.value)
-    assert info.value.position == f"marshal stream of {len(data)} bytes"
-    assert "bad marshal data" in info.value.problem
+    assert info.value.position == f"byte 1 of {len(data)}"
+    assert info.value.problem == ("the marshal data is corrupt: type code 0x07 (unknown object) "
+                                  "cannot occur in pstats data")
 
 
-def test_truncated_dump(dump, tmp_path):
-    data = dump.read_bytes()
-    bad = tmp_path / "cut.pstats"
-    bad.write_bytes(data[: len(data) // 2])
+def test_truncated_dump(tmp_path):
+    data = marshal.dumps({("a.py", 1, "f"): (1, 1, 0.5, 0.5, {})})
+    # '{' ')' 3 then 'z'/'Z' + size 4 + "a.py": cut inside the file name
+    cut = data[:6]
     with pytest.raises(ReadError) as info:
-        read_cprofile(bad)
-    assert info.value.position == f"marshal stream of {len(data) // 2} bytes"
-    assert "cannot be decoded" in info.value.problem
+        parse_pstats_bytes(cut, source="cut.pstats")
+    assert info.value.position == "byte 3 of 6"
+    assert info.value.problem == "the marshal data is corrupt: the data ends inside a string"
+    with pytest.raises(ReadError) as info:
+        parse_pstats_bytes(data[:-1], source="cut.pstats")  # the closing '0' of the dict
+    assert info.value.position == f"byte {len(data) - 1} of {len(data) - 1}"
+    assert "the data ends where an object was expected" in info.value.problem
+
+
+@pytest.mark.parametrize("data, position, problem", [
+    # a list / tuple / set of 2**31 - 1 items in 5 bytes: marshal would allocate it
+    (b"[\xff\xff\xff\x7f", "byte 0 of 5",
+     "a list declares 2147483647 items but only 0 bytes follow"),
+    (b"{(\xff\xff\xff\x7f", "byte 1 of 6",
+     "a tuple declares 2147483647 items but only 0 bytes follow"),
+    (b"{l\x00\x00\x00\x7f", "byte 1 of 6", "an integer declares 2130706432 digits but"),
+    (b"{r\x05\x00\x00\x000", "byte 1 of 7", "a back-reference points at object 5 of 0"),
+    (b"{[\x00\x00\x00\x00i\x01\x00\x00\x000", "byte 1 of 12",
+     "a dict key or set item holds a list (not hashable)"),
+    (b"{c\x00\x00\x00\x00", "byte 1 of 6", "type code 0x63 (code object) cannot occur"),
+])
+def test_corrupted_sizes_are_located_before_marshal_runs(data, position, problem):
+    with pytest.raises(ReadError) as info:
+        parse_pstats_bytes(data, source="bad.pstats")
+    assert info.value.position == position
+    assert problem in info.value.problem
+
+
+def test_huge_declared_sizes_under_a_memory_limit(tmp_path):
+    # the audit's case: under `ulimit -v 3000000` marshal raised a bare MemoryError
+    resource = pytest.importorskip("resource")
+    bad = tmp_path / "five.pstats"
+    bad.write_bytes(b"[\xff\xff\xff\x7f")
+    script = ("import sys; from readers.cprofile import read_cprofile\n"
+              "try:\n    read_cprofile(sys.argv[1])\n"
+              "except Exception as e:\n    print(type(e).__name__, e.position)\n")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (3_000_000 * 1024, 3_000_000 * 1024))
+
+    out = subprocess.run([sys.executable, "-c", script, str(bad)], capture_output=True,
+                         text=True, preexec_fn=limit, cwd=REPO, timeout=120)
+    assert out.stdout.strip() == "ReadError byte 0 of 5", out.stderr
+
+
+@pytest.mark.parametrize("stats, position, problem", [
+    ({("a.py", 1, "f"): (10**30, 1, 0.1, 0.1, {})}, "record 0 (a.py:1(f))",
+     "the primitive call count is 1000000000000000000000000000000"),
+    ({("a.py", 1, "f"): (1, 2**63, 0.1, 0.1, {})}, "record 0 (a.py:1(f))",
+     "the call count is 9223372036854775808"),
+    ({("a.py", 1, "f"): (1, 1.5, 0.1, 0.1, {})}, "record 0 (a.py:1(f))",
+     "the call count is 1.5"),
+    ({("a.py", 1, "f"): (1, 1, 10**400, 0.1, {})}, "record 0 (a.py:1(f))",
+     "the self time (1000000000"),
+    ({("a.py", 10**30, "f"): (1, 1, 0.1, 0.1, {})}, "record 0",
+     "the line number 1000000000000000000000000000000 of 'f' is out of range"),
+    ({("a.py", 1, "f"): (1, 1, 0.1, 0.1, {("b.py", 2, "g"): (10**30, 1, 0.1, 0.1)})},
+     "record 0 (a.py:1(f)) callers", "a caller's call count is 1000000000000000000000000000000"),
+])
+def test_counts_beyond_64_bits_are_errors_not_wrapped(stats, position, problem):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from a silent wrap either
+        with pytest.raises(ReadError) as info:
+            parse_pstats_bytes(marshal.dumps(stats), source="x.pstats")
+    assert info.value.position == position
+    assert problem in info.value.problem
+
+
+def test_largest_counts_are_kept_exactly():
+    big = 2**63 - 1
+    data = marshal.dumps({("a.py", 1, "f"): (big, big, 0.1, 0.1, {}),
+                          ("a.py", 2, "g"): (1, 1, 0.1, 0.1, {("a.py", 1, "f"): (big, 1, 0.1, 0.1)})})
+    raw = parse_pstats_bytes(data, source="x.pstats")
+    assert raw.metrics["numcalls"].tolist() == [big, 1]
+    assert raw.metrics["caller_calls"].iloc[1] == (("a.py:1(f)", big),)
 
 
 @pytest.mark.parametrize("obj, position, problem", [

@@ -10,7 +10,7 @@ import readers
 from graphframe import GraphFrame
 from readers.conformance import check_reader
 from readers.dot import decode_edge_label, decode_node_label, parse_gprof_dot, read_dot
-from readers.dot_fast import parse_lines
+from readers.dot_fast import DotTables, parse_lines, scan_tables
 from readers.dot_syntax import parse_dot
 from readers.errors import ReadError
 
@@ -108,7 +108,8 @@ CALLGRIND = (
 def test_callgrind_layout_graph(tmp_path):
     gf = GraphFrame.read(dot_file(tmp_path, CALLGRIND))
     df = gf.dataframe
-    assert list(df.columns) == ["module", "name", "time (inc)", "time", "calls", "caller_calls"]
+    assert list(df.columns) == ["module", "name", "time (inc)", "time", "calls", "dot_id",
+                                "caller_calls"]
     assert gf.exc_metrics == ["time"] and gf.inc_metrics == ["time (inc)"]
     assert gf.default_metric == "time"
     assert sorted(df["name"]) == sorted(["(below main)", "0x000000000001ab70", "main", "fib",
@@ -148,7 +149,7 @@ def test_gprof_layout_with_cycles(tmp_path):
     gf = GraphFrame.read(dot_file(tmp_path, GPROF))
     df = gf.dataframe
     # gprof labels have no module line: names come from the label, not the numeric id
-    assert list(df.columns) == ["name", "time (inc)", "time", "calls", "caller_calls"]
+    assert list(df.columns) == ["name", "time (inc)", "time", "calls", "dot_id", "caller_calls"]
     assert df["name"].tolist() == ["main", "parity_phase", "is_even", "is_odd", "sort_phase",
                                    "quicksort", "partition"]
     assert np.isnan(df.set_index("name").loc["main", "calls"])  # label has no count
@@ -167,7 +168,8 @@ def test_absolute_time_labels(tmp_path):
             '\t2 [label="work\\n0.9\\n(0.9)\\n5×", tooltip="work.c"];\n')
     gf = GraphFrame.read(dot_file(tmp_path, body))
     df = gf.dataframe
-    assert list(df.columns) == ["name", "cost (inc)", "cost", "calls", "file", "caller_calls"]
+    assert list(df.columns) == ["name", "cost (inc)", "cost", "calls", "file", "dot_id",
+                                "caller_calls"]
     assert gf.exc_metrics == ["cost"] and gf.inc_metrics == ["cost (inc)"]
     assert gf.default_metric == "cost"
     assert df["cost (inc)"].tolist() == [0.9, 0.9] and df["cost"].tolist() == [0.0, 0.9]
@@ -213,10 +215,273 @@ def test_duplicate_edge_statements_give_one_parent(tmp_path):
     assert parents_by_name(gf) == {"a": [], "b": ["a"]}
 
 
+def test_no_node_has_a_label(tmp_path):
+    gf = GraphFrame.read(dot_file(tmp_path, '\ta;\n\tb;\n\ta -> b;\n'))
+    assert list(gf.dataframe.columns) == ["name", "dot_id", "caller_calls"]
+    assert gf.dataframe["name"].tolist() == ["a", "b"]
+    assert gf.dataframe["caller_calls"].tolist() == [(), (("a", None),)]
+
+
 def test_node_without_label_uses_its_id(tmp_path):
     gf = GraphFrame.read(dot_file(tmp_path, '\tx [label="x\\n10.00%"];\n\ty;\n\tx -> y;\n'))
     df = gf.dataframe.set_index("name")
     assert np.isnan(df.loc["y", "time (inc)"])
+
+
+# ------------------------------------------------- one layout per whole file
+# The bodies below are gprof2dot 2025.4.14 output (trimmed to a few nodes) for
+# the inputs and options named in each test; we generated them ourselves.
+def g2d(*statements):
+    return "".join(f"\t{s}\n" for s in statements)
+
+
+NODE = 'color="#ff0000", fontcolor="#ffffff", fontsize="10.00", '
+EDGE = 'arrowsize="0.35", color="#0d1977", fontcolor="#0d1977", fontsize="10.00", '
+TAIL = ', labeldistance="0.50", penwidth="0.50"'
+
+# perf script | gprof2dot -f perf -n0 -e0: symbols perf could not resolve are
+# named by their address ("1500", "2a00") in module "[unknown]"
+PERF = g2d(
+    f'"1500:[unknown]" [{NODE}label="[unknown]\\n1500\\n11.00%\\n(11.00%)"];',
+    f'"2a00:[unknown]" [{NODE}label="[unknown]\\n2a00\\n9.00%\\n(9.00%)"];',
+    f'"__libc_start_main:/usr/lib/libc.so.6" [{NODE}label="libc.so.6\\n__libc_start_main\\n'
+    '100.00%\\n(0.00%)"];',
+    f'"__libc_start_main:/usr/lib/libc.so.6" -> "main:/tmp/workload" [{EDGE}label="100.00%"{TAIL}];',
+    f'"main:/tmp/workload" [{NODE}label="workload\\nmain\\n100.00%\\n(80.00%)"];',
+    f'"main:/tmp/workload" -> "1500:[unknown]" [{EDGE}label="11.00%"{TAIL}];',
+    f'"main:/tmp/workload" -> "2a00:[unknown]" [{EDGE}label="9.00%"{TAIL}];',
+)
+
+
+def by_id(gf):
+    return gf.dataframe.set_index("dot_id")
+
+
+def test_perf_unknown_symbols_are_names_not_costs(tmp_path):
+    gf = GraphFrame.read(dot_file(tmp_path, PERF))
+    df = gf.dataframe
+    # no "cost (inc)" column made of addresses, no module lost
+    assert list(df.columns) == ["module", "name", "time (inc)", "time", "dot_id", "caller_calls"]
+    assert gf.exc_metrics == ["time"] and gf.inc_metrics == ["time (inc)"]
+    assert gf.inclusive_of == {"time": "time (inc)"}
+    rows = by_id(gf)
+    assert rows.loc["1500:[unknown]", ["module", "name", "time (inc)", "time"]].tolist() == \
+        ["[unknown]", "1500", 11.0, 11.0]
+    assert rows.loc["2a00:[unknown]", ["module", "name"]].tolist() == ["[unknown]", "2a00"]
+    assert rows.loc["main:/tmp/workload", ["module", "name"]].tolist() == ["workload", "main"]
+    assert rows.loc["1500:[unknown]", "caller_calls"] == (("main:/tmp/workload", None),)
+    assert gf.metadata["label_layout"] == {"measures": ["total_pct", "self_pct"], "counts": [],
+                                           "head_lines_before_name": 1}
+
+
+def test_perf_show_samples_fills_samples_not_calls(tmp_path):
+    # --show-samples: one N× line per node; perf edges never carry call counts
+    body = (PERF.replace('(11.00%)"', '(11.00%)\\n11×"').replace('(9.00%)"', '(9.00%)\\n9×"')
+            .replace('(0.00%)"', '(0.00%)\\n0×"').replace('(80.00%)"', '(80.00%)\\n80×"'))
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    df = gf.dataframe
+    assert list(df.columns) == ["module", "name", "time (inc)", "time", "samples", "dot_id",
+                                "caller_calls"]
+    assert by_id(gf)["samples"].to_dict() == {
+        "__libc_start_main:/usr/lib/libc.so.6": 0.0, "main:/tmp/workload": 80.0,
+        "1500:[unknown]": 11.0, "2a00:[unknown]": 9.0}
+    assert by_id(gf).loc["1500:[unknown]", "name"] == "1500"
+    assert gf.metadata["label_layout"]["counts"] == ["samples"]
+
+
+def test_callgrind_show_samples_has_samples_then_calls(tmp_path):
+    body = g2d(
+        f'"(below main)" [{NODE}label="workload\\n(below main)\\n99.97%\\n(0.00%)\\n36×\\n2×"];',
+        f'"(below main)" -> main [{EDGE}label="99.97%\\n1×"{TAIL}];',
+        f'main [{NODE}label="workload\\nmain\\n99.97%\\n(0.01%)\\n20×\\n1×"];')
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    rows = by_id(gf)
+    assert list(gf.dataframe.columns) == ["module", "name", "time (inc)", "time", "calls",
+                                          "samples", "dot_id", "caller_calls"]
+    assert rows[["samples", "calls"]].values.tolist() == [[36.0, 2.0], [20.0, 1.0]]
+    assert rows.loc["main", "caller_calls"] == (("(below main)", 1),)
+
+
+def test_callgrind_without_measures(tmp_path):
+    # gprof2dot -f callgrind --node-label total-time --node-label self-time:
+    # callgrind has no absolute times, so the labels keep module, name, calls
+    body = g2d(f'"(below main)" [{NODE}label="workload\\n(below main)\\n2×"];',
+               f'"(below main)" -> main [{EDGE}label="99.97%\\n1×"{TAIL}];',
+               f'main [{NODE}label="workload\\nmain\\n1×"];')
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    assert list(gf.dataframe.columns) == ["module", "name", "calls", "dot_id", "caller_calls"]
+    assert gf.exc_metrics == [] and gf.inc_metrics == [] and gf.default_metric is None
+    assert gf.dataframe["calls"].tolist() == [2.0, 1.0]
+
+
+GPROF_HEAD = (f'1 [{NODE}label="main\\n100.00%\\n(0.00%)"];',
+              f'1 -> 3 [{EDGE}label="50.00%\\n1×"{TAIL}];',
+              f'2 [{NODE}label="compute_forces\\n50.00%\\n(33.33%)\\n1800×"];',
+              f'3 [{NODE}label="simulate\\n50.00%\\n(0.00%)\\n1×"];',
+              f'3 -> 2 [{EDGE}label="50.00%\\n1800×"{TAIL}];')
+
+
+def test_gprof_absolute_times_and_user_order(tmp_path):
+    # --node-label self-time --node-label total-time-percentage
+    # --node-label total-time --node-label self-time-percentage (the user's order)
+    body = g2d(f'1 [{NODE}label="main\\n(0)\\n100.00%\\n0.9\\n(0.00%)"];',
+               f'1 -> 3 [{EDGE}label="50.00%\\n1×"{TAIL}];',
+               f'2 [{NODE}label="compute_forces\\n(0.3)\\n50.00%\\n0.45\\n(33.33%)\\n1800×"];',
+               f'3 [{NODE}label="simulate\\n(0)\\n50.00%\\n0.45\\n(0.00%)\\n1×"];',
+               f'3 -> 2 [{EDGE}label="50.00%\\n1800×"{TAIL}];')
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    df = gf.dataframe
+    assert list(df.columns) == ["name", "time (inc)", "time", "cost (inc)", "cost", "calls",
+                                "dot_id", "caller_calls"]
+    assert df.set_index("name").loc["compute_forces"].tolist()[:5] == \
+        [50.0, 33.33, 0.45, 0.3, 1800.0]
+    assert np.isnan(df.set_index("name").loc["main", "calls"])  # gprof gives main no count
+    assert gf.metadata["label_layout"]["measures"] == ["self", "total_pct", "total", "self_pct"]
+
+
+def test_pstats_absolute_total_and_self_percent(tmp_path):
+    # gprof2dot -f pstats --show-samples --node-label total-time
+    # --node-label self-time-percentage (pstats has no samples: no line for them)
+    body = g2d(f'6 [{NODE}label="__init__:272:_compile\\n0.008138388\\n(0.01%)\\n7×", '
+               'tooltip="/usr/lib/python3.11/re/__init__.py"];',
+               f'7 [{NODE}label="__init__:225:compile\\n0.008150877\\n(0.00%)\\n7×", '
+               'tooltip="/usr/lib/python3.11/re/__init__.py"];',
+               f'7 -> 6 [{EDGE}label="0.59%\\n7×"{TAIL}];')
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    df = gf.dataframe
+    assert list(df.columns) == ["name", "time", "cost (inc)", "calls", "file", "dot_id",
+                                "caller_calls"]
+    assert gf.exc_metrics == ["time"] and gf.inc_metrics == ["cost (inc)"]
+    assert gf.inclusive_of == {}  # self percent and absolute total are not a pair
+    assert df["cost (inc)"].tolist() == [0.008150877, 0.008138388]
+
+
+def test_strip_repeats_names_and_caller_calls_stay_unambiguous(tmp_path):
+    # gprof2dot -s strips parameters: overloads share a name, never a DOT id
+    body = g2d(
+        f'main [{NODE}label="app\\nmain\\n100.00%\\n(0.00%)\\n1×"];',
+        f'main -> "f(int)" [{EDGE}label="40.00%\\n3×"{TAIL}];',
+        f'main -> "f(double)" [{EDGE}label="60.00%\\n4×"{TAIL}];',
+        f'"f(int)" [{NODE}label="app\\nf\\n40.00%\\n(10.00%)\\n3×"];',
+        f'"f(int)" -> g [{EDGE}label="30.00%\\n6×"{TAIL}];',
+        f'"f(double)" [{NODE}label="app\\nf\\n60.00%\\n(10.00%)\\n4×"];',
+        f'"f(double)" -> g [{EDGE}label="50.00%\\n8×"{TAIL}];',
+        f'g [{NODE}label="app\\ng\\n80.00%\\n(80.00%)\\n14×"];',
+        f'"(below main)" [{NODE}label="app\\n\\n100.00%\\n(0.00%)\\n0×"];',
+        f'"(below main)" -> main [{EDGE}label="100.00%\\n1×"{TAIL}];')
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    df = gf.dataframe
+    assert sorted(df["name"]) == ["(below main)", "f", "f", "g", "main"]  # empty name: the id
+    g_row = df[df["name"] == "g"].iloc[0]
+    assert g_row["caller_calls"] == (("f(int)", 6), ("f(double)", 8))
+    # the callers' dot_id values find their graph nodes after from_raw renumbered them
+    node_of = {dot_id: node for node, dot_id in df["dot_id"].items()}
+    g_node = int(df.index[df["name"] == "g"][0])
+    parents = gf.graph.parent_idx[gf.graph.parent_ptr[g_node]:gf.graph.parent_ptr[g_node + 1]]
+    assert sorted(parents.tolist()) == sorted(node_of[c] for c, _ in g_row["caller_calls"])
+    assert df.loc[node_of["f(double)"], "time (inc)"] == 60.0
+
+
+LONG = "std::vector<std::pair<int, double>, std::allocator<std::pair<int, double> > >::push_back(std::pair<int, double> const&)"
+
+
+def test_wrapped_names(tmp_path):
+    # callgrind -w: the node id is the function name, so the name comes back exactly
+    wrapped = ("std::vector<std::pair<int,\\ndouble>,\\nstd::allocator<std::pair<int,\\n"
+               "double>>\\n>::push_back(std::pair<int,\\ndouble> const&)")
+    body = g2d(f'main [{NODE}label="app\\nmain\\n100.00%\\n(3.23%)\\n0×"];',
+               f'main -> "{LONG}" [{EDGE}label="32.26%\\n3×"{TAIL}];',
+               f'"{LONG}" [{NODE}label="libstdc++.so.6\\n{wrapped}\\n48.39%\\n(48.39%)\\n7×"];')
+    rows = by_id(GraphFrame.read(dot_file(tmp_path, body)))
+    assert rows.loc[LONG, ["module", "name", "time"]].tolist() == ["libstdc++.so.6", LONG, 48.39]
+    # gprof -w: ids are numbers; the lines are joined again (gprof2dot's
+    # "> >" -> ">>" and ", " -> "," cannot be undone where a line did not break)
+    body = g2d(f'1 [{NODE}label="main\\n100.00%\\n(0.00%)"];',
+               f'1 -> 2 [{EDGE}label="50.00%\\n1×"{TAIL}];',
+               f'2 [{NODE}label="Simulation::compute_forces(std::vector<Particle,\\n'
+               'std::allocator<Particle>>&,\\ndouble)\\n50.00%\\n(33.33%)\\n1800×"];')
+    df = GraphFrame.read(dot_file(tmp_path, body, name="w.dot")).dataframe
+    assert df["name"].tolist() == [
+        "main", "Simulation::compute_forces(std::vector<Particle, std::allocator<Particle>>&, "
+        "double)"]
+    assert "module" not in df.columns
+
+
+def test_labels_with_different_measures_are_an_error(tmp_path):
+    body = g2d('a [label="a\\n10.00%\\n(5.00%)"];', 'b [label="b"];', 'a -> b;')
+    with pytest.raises(ReadError) as info:
+        GraphFrame.read(dot_file(tmp_path, body))
+    assert info.value.position == "node 'a'"
+    assert "node 'a' has 2 measure lines but node 'b' has 0" in info.value.problem
+    body = g2d('a [label="a\\n10.00%\\n(5.00%)"];', 'b [label="b\\n(5.00%)\\n10.00%"];')
+    with pytest.raises(ReadError) as info:
+        GraphFrame.read(dot_file(tmp_path, body, name="h.dot"))
+    assert info.value.position == "node 'b'"
+    assert "(self_pct, total_pct) where other nodes have (total_pct, self_pct)" in \
+        info.value.problem
+
+
+def test_compare_output_is_refused(tmp_path):
+    # gprof2dot -f pstats --compare a.pstats b.pstats
+    body = g2d(
+        f'0 [{NODE}label="cmp:2:work\\n99.91% + 0.047%\\n3 ×/ 3 ×\\n(0.04%) - 0.013%\\n3 ×/ 3 ×", '
+        'orientation=90, shape=cds, tooltip="cmp.py"];',
+        f'0 -> 3 [{EDGE}label="99.87% / 99.93%\\n3× / 3×"{TAIL}];',
+        f'3 [{NODE}label="cmp:3:<genexpr>\\n51.92% + 18.958%\\n60003 ×/ 240003 ×\\n'
+        '(51.92%) + 18.958%\\n60003 ×/ 240003 ×", shape=cds, tooltip="cmp.py"];')
+    with pytest.raises(ReadError) as info:
+        GraphFrame.read(dot_file(tmp_path, body))
+    assert info.value.position == "node '0'"
+    assert "gprof2dot --compare output" in info.value.problem
+    # identical profiles: no "+ D%" lines, but "N ×/ M ×" ones
+    same = body.replace(" + 0.047%", "").replace(" - 0.013%", "").replace(" + 18.958%", "")
+    with pytest.raises(ReadError, match="--compare output") as info:
+        GraphFrame.read(dot_file(tmp_path, same, name="s.dot"))
+    assert info.value.position == "node '0'"
+    # profiles without call counts: the edge labels say it
+    no_calls = same.replace("\\n3 ×/ 3 ×", "").replace("\\n60003 ×/ 240003 ×", "")
+    assert "×/" not in no_calls
+    with pytest.raises(ReadError, match="--compare output") as info:
+        GraphFrame.read(dot_file(tmp_path, no_calls, name="n.dot"))
+    assert info.value.position == "edge '0' -> '3'"
+
+
+def test_parents_match_a_networkx_reference():
+    import networkx as nx
+    from readers.callgraph import parents_from_edges
+
+    def reference(n, src, dst, w):
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from(zip(src, dst))
+        cond = nx.condensation(g)
+        key = [-np.inf if np.isnan(x) else x for x in w]
+        roots = sorted(min(cond.nodes[c]["members"], key=lambda v: (-key[v], v))
+                       for c in cond if cond.in_degree(c) == 0)
+        edges = list(dict.fromkeys(zip(src, dst)))
+        out = {v: [b for a, b in edges if a == v] for v in range(n)}
+        parent, seen, frontier, primary = [-1] * n, set(roots), list(roots), set()
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for c in out[v]:
+                    if c not in seen:
+                        seen.add(c), nxt.append(c), primary.add((v, c))
+                        parent[c] = v
+            frontier = nxt
+        return parent, [e for e in edges if e not in primary]
+
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        n = int(rng.integers(1, 200 if trial % 10 == 0 else 25))
+        m = int(rng.integers(0, 3 * n))
+        src, dst = rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist()
+        w = rng.random(n)
+        w[rng.random(n) < 0.2] = np.nan
+        parent, es, ed = parents_from_edges(n, src, dst, w)
+        want_parent, want_extra = reference(n, src, dst, w)
+        assert parent.tolist() == want_parent
+        assert list(zip(es.tolist(), ed.tolist())) == want_extra
 
 
 PYDOT_WARNINGS = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -268,8 +533,10 @@ def test_pydot_path_reports_errors(tmp_path):
     with pytest.raises(ReadError) as info:
         parse_gprof_dot('digraph { a [label="x', source="bad.dot", parser="pydot")
     assert info.value.position == "line 1, column 20"
-    with pytest.raises(ReadError, match="no node statement"):
-        parse_gprof_dot('digraph { a [label="x"]; a -> b; }', source="bad.dot", parser="pydot")
+    with pytest.raises(ReadError, match="no node statement") as info:
+        parse_gprof_dot('digraph {\n a [label="x"];\n a -> b;\n}', source="bad.dot",
+                        parser="pydot")
+    assert info.value.position == "line 3, column 2"  # not line 1, column 1
 
 
 def test_sniffing(tmp_path):
@@ -322,6 +589,38 @@ def test_line_parser_hands_other_shapes_to_the_general_parser():
                   text.replace('label="main', 'label="ma\\\nin'),  # string over two lines
                   "digraph { a }"):
         assert parse_lines(other) is None
+
+
+def test_whole_text_scan_agrees_with_the_general_parser_on_real_files(shared_data):
+    for p in real_dots(shared_data):
+        text = p.read_text(encoding="utf-8")
+        tables = scan_tables(text)
+        assert tables is not None, p  # gprof2dot's own output always takes the fast path
+        assert tables == DotTables.from_graph(parse_dot(text)), p
+
+
+@pytest.mark.parametrize("text, fast", [
+    (HEAD + GPROF + "}\n", True),
+    (HEAD + CALLGRIND + "}\n", True),
+    # shapes the scan hands to the general parser (same result either way)
+    (HEAD + GPROF + '\t1 [tooltip="again"];\n}\n', False),  # a repeated node statement
+    (HEAD + '\tnode [label="x\\n1.00%"];\n\ta;\n\tb [label="b\\n2.00%"];\n\ta -> b;\n}\n',
+     False),  # a label default
+    (HEAD + '\t"node" [label="n\\n1.00%"];\n\tnode -> "node";\n}\n', False),  # keyword end
+    (HEAD + '\ta [label="a\\n1.00%"]; // comment\n}\n', False),
+    (HEAD + '\ta ["label"="a\\n1.00%"];\n}\n', False),  # a quoted attribute name
+    (HEAD + '\ta [label="a\\n1.00%", label="b\\n2.00%"];\n\t"q\\"x" [label=q];\n}\n', True),
+])
+def test_whole_text_scan_is_exact_or_declines(text, fast):
+    tables = scan_tables(text)
+    assert (tables is not None) == fast
+    try:
+        graph = parse_lines(text) or parse_dot(text)
+    except ReadError:
+        assert tables is None
+        return
+    if tables is not None:
+        assert tables == DotTables.from_graph(graph)
 
 
 @PYDOT_WARNINGS

@@ -164,6 +164,46 @@ def test_malformed_files(tmp_path, text, position, problem):
     assert info.value.position == position and problem in info.value.problem
 
 
+def test_huge_timer_count_is_a_located_error(tmp_path):
+    d = tmp_path / "huge"
+    d.mkdir()
+    (d / "profile.0.0.0").write_text(
+        '99999999999999999999 templated_functions_MULTI_TIME\n'
+        '# Name Calls Subrs Excl Incl ProfileCalls #\n"a" 1 0 1 1 0 GROUP="X"\n0 aggregates\n')
+    with pytest.raises(ReadError) as info:  # was a bare OverflowError
+        read_tau(d)
+    assert info.value.source == str(d / "profile.0.0.0")
+    assert info.value.position == "line 4"
+
+
+@pytest.mark.parametrize("timers, position, problem", [
+    # the same timer twice (spacing does not make it another one)
+    ([("main", 1, 0, 1, 1, "X"), ("solve", 1, 0, 1, 1, "X"), ("main  ", 1, 0, 2, 2, "X")],
+     "line 5", "timer 'main' appears twice (first on line 3)"),
+    ([("main", 1, 1, 1, 3, "X"), ("main => solve", 1, 0, 2, 2, "X"),
+      ("main  =>  solve  ", 1, 0, 2, 2, "X")],
+     "line 5", "timer 'main => solve' appears twice (first on line 4)"),
+])
+def test_repeated_timer_names_file_and_lines(tmp_path, timers, position, problem):
+    d = write_profiles(tmp_path / "dup", {(0, 0, 0): profile_text(callpath_timers(1)),
+                                          (1, 0, 0): profile_text(timers)})
+    with pytest.raises(ReadError) as info:
+        read_tau(d)
+    assert info.value.source == str(d / "profile.1.0.0")
+    assert info.value.position == position
+    assert info.value.problem == problem
+
+
+def test_no_timers_names_file_and_line(tmp_path):
+    d = write_profiles(tmp_path / "none", {(0, 0, 0): profile_text([]),
+                                           (0, 0, 1): profile_text([])})
+    with pytest.raises(ReadError) as info:
+        read_tau(d)
+    assert info.value.source == str(d / "profile.0.0.0")
+    assert info.value.position == "line 1"
+    assert "the profile holds no timers" in info.value.problem
+
+
 def test_metric_directories_must_match(tmp_path):
     run = tmp_path / "multi"
     write_profiles(run / "MULTI__A", {(0, 0, 0): profile_text(callpath_timers(1), "A"),

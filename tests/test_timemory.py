@@ -2,6 +2,7 @@
 
 import io
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -123,6 +124,8 @@ def test_region_labels(prefix, expected):
 
 BAD_SUM = tnode("a", 1.0, 1.0)
 BAD_SUM["node"]["exclusive"]["stats"]["sum"] = "x"
+HUGE_SUM = tnode("a", 1.0, 1.0)
+HUGE_SUM["node"]["inclusive"]["stats"]["sum"] = 10**400
 
 
 @pytest.mark.parametrize("document, position, problem", [
@@ -136,11 +139,36 @@ BAD_SUM["node"]["exclusive"]["stats"]["sum"] = "x"
     ({"timemory": {"wall": {"graph": [[dummy([tnode("a", 1.0, 1.0, tid=("t",))])]]}}},
      "timemory.wall.graph[0][0].children[0].node.tid", "the id list is ['t']"),
     ({"timemory": {}}, "timemory", "no timed regions"),
+    # integers JSON allows but 64 bits cannot hold: errors, not wrapped values
+    ({"timemory": {"wall": {"graph": [[dummy([tnode("a", 1.0, 1.0, laps=2**64)])]]}}},
+     "timemory.wall.graph[0][0].children[0].node.inclusive.entry",
+     "'laps' is 18446744073709551616"),
+    ({"timemory": {"wall": {"graph": [[dummy([tnode("a", 1.0, 1.0, pid=(2**64,))])]]}}},
+     "timemory.wall.graph[0][0].children[0].node.pid",
+     "the id list is [18446744073709551616]"),
+    ({"timemory": {"wall": {"graph": [[dummy([tnode("a", 1.0, 1.0, tid=(1, 2**63))])]]}}},
+     "timemory.wall.graph[0][0].children[0].node.tid",
+     "the id list is [1, 9223372036854775808]"),
+    ({"timemory": {"wall": {"graph": [[dummy([HUGE_SUM])]]}}},
+     "timemory.wall.graph[0][0].children[0].node.inclusive.stats",
+     "sum.wall (1000000"),
+    ({"timemory": {"wall": {"mpi_size": "two", "mpi": [rank_tree(1)], "upc": [rank_tree(1)]}}},
+     "timemory.wall.mpi_size", "'mpi_size' is 'two'"),
 ])
 def test_wrong_shape(document, position, problem):
-    with pytest.raises(ReadError) as info:
-        parse_timemory(document, source="t.json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from a silent wrap either
+        with pytest.raises(ReadError) as info:
+            parse_timemory(document, source="t.json")
     assert info.value.position == position and problem in info.value.problem
+
+
+def test_largest_laps_and_ids_are_kept_exactly():
+    big = 2**63 - 1
+    document = {"timemory": {"wall": {"graph": [[dummy([tnode("a", 1.0, 1.0, laps=big,
+                                                                 pid=(big,))])]]}}}
+    df = GraphFrame.from_timemory(document).dataframe
+    assert df["count"].tolist() == [big] and df["pid"].tolist() == [big]
 
 
 def test_truncated_file(tmp_path):
