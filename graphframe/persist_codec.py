@@ -45,6 +45,15 @@ class SaveError(GraphframeError, ValueError):
     """A GraphFrame holds something the archive format cannot store."""
 
 
+class WriteError(GraphframeError, OSError):
+    """An archive could not be written where it was asked to go.
+
+    Raised by ``save`` for a missing folder, a target that is a directory,
+    a permission or a full disk; the message names the target path (never
+    the temporary file) and the cause is chained. It is also an ``OSError``.
+    """
+
+
 # ------------------------------------------------------------ tagged JSON
 def to_tagged(value: Any, where: str = "value") -> Any:
     """A JSON-compatible form of ``value`` that :func:`from_tagged` inverts exactly.
@@ -113,6 +122,8 @@ def _hashable(key: Any) -> Any:
 # ---------------------------------------------------------------- columns
 _OBJECT_TYPES = {"string": pa.large_string(), "integer": pa.int64(),
                  "floating": pa.float64(), "boolean": pa.bool_()}
+#: Value types of the ``object`` codec.
+OBJECT_TYPES = tuple(_OBJECT_TYPES)
 
 
 def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
@@ -172,6 +183,8 @@ def _null_kind(value: Any) -> str:
 
 
 _NULLS = {"None": None, "NA": pd.NA, "NaT": pd.NaT, "nan": float("nan")}
+#: Kinds of missing value the ``object`` codec records.
+NULL_KINDS = tuple(_NULLS)
 
 
 def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
@@ -190,6 +203,10 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
         return pd.Categorical.from_codes(codes, categories=_categories(codec),
                                          ordered=codec["ordered"])
     if kind == "object":
+        stored = _OBJECT_TYPES[codec["type"]]
+        if not (column.type == stored or (pa.types.is_string(column.type)
+                                          and pa.types.is_large_string(stored))):
+            raise ValueError(f"the column holds {column.type} values, not {codec['type']}")
         values = column.to_numpy(zero_copy_only=False)
         if column.null_count:
             mask = np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)

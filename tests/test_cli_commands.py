@@ -269,3 +269,18 @@ def test_top_must_be_positive(files, capsys):
     from graphframe.cli_commands import UsageError, diff_report
     with pytest.raises(UsageError, match="--top -1: give a number of rows, 1 or more"):
         diff_report(str(b), str(a), top=-1)
+
+
+def test_convert_to_an_archive_that_cannot_be_written(files, tmp_path):
+    b, _ = files
+    target = tmp_path / "nodir" / "x.gfz"
+    code, out, err = run("convert", b, target)
+    assert (code, out) == (1, "")
+    assert err == (f"graphframe: error: {target}: cannot save the archive: the folder "
+                   f"{target.parent} does not exist\n")
+    folder = tmp_path / "folder.gfz"
+    folder.mkdir()
+    code, out, err = run("convert", b, folder)
+    assert (code, out) == (1, "")
+    assert err == f"graphframe: error: {folder}: cannot save the archive there: it is a " \
+                  "directory\n"
