@@ -6,8 +6,6 @@ take plain values and return the text to print, so they are easy to test.
 
 from __future__ import annotations
 
-import inspect
-
 import json
 import os
 from dataclasses import dataclass
@@ -35,20 +33,14 @@ FAIL_KINDS = ("inclusive", "exclusive")
 def open_profile(path: str, format: Optional[str] = None, progress: bool = False) -> GraphFrame:
     """A GraphFrame from a saved archive or any format :func:`graphframe.read` knows.
 
-    With ``progress``, readers that report progress (``progress=`` keyword)
-    draw a bar on stderr; the others read silently.
+    With ``progress`` a bar is drawn on stderr while the input is read (tqdm
+    when it is installed, else a text bar; see :mod:`readers.progress`).
     """
     if format in (None, "graphframe") and persist.is_archive(path):
         return GraphFrame.load(path)
     if format == "graphframe":
         return GraphFrame.load(path)
-    options = {}
-    if progress:
-        name = format if format is not None else readers.sniff(path)
-        if "progress" in inspect.signature(readers.format_info(name).read).parameters:
-            options["progress"] = True
-        format = name
-    return GraphFrame.read(path, format=format, **options)
+    return GraphFrame.read(path, format=format, progress=True if progress else None)
 
 
 # ------------------------------------------------------------------- diff

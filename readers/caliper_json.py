@@ -32,13 +32,15 @@ from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_
 from .errors import ReadError
 from .jsonfile import loads_json
 from .profile import RawProfile
+from .progress import Progress, ProgressArg
 from .registry import FormatInfo, looks_like_json
 
 INT = np.int64
 SECTIONS = ("data", "columns", "column_metadata", "nodes")
 
 
-def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
+def read_caliper_json(path: Any, *, node_ordering: bool = True,
+                      progress: ProgressArg = None) -> RawProfile:
     """Read a Caliper json-split file (a path or an open text/binary stream).
 
     Parameters
@@ -49,6 +51,9 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
         Order siblings by the file's ``Node order`` column when it has one
         (Caliper's first-seen order); otherwise, and when False, siblings are
         ordered by frame like every other reader.
+    progress : bool, str or callable, optional
+        Report the bytes of the data and node lists as they are decoded
+        (see :mod:`readers.progress`).
 
     Examples
     --------
@@ -74,18 +79,25 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
                 box = [fh.read()]
         except OSError as exc:
             raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
-    return decode_caliper_json(box, source, node_ordering=node_ordering)
+    if progress is None or progress is False:
+        return decode_caliper_json(box, source, node_ordering=node_ordering)
+    report = Progress(progress, len(box[0]), f"bytes of {os.path.basename(str(source))}")
+    report.start()
+    raw = decode_caliper_json(box, source, node_ordering=node_ordering,
+                              progress_step=report.step)
+    report.finish()
+    return raw
 
 
-def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True
-                        ) -> RawProfile:
+def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True,
+                        progress_step: Any = None) -> RawProfile:
     """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
     as the text is no longer needed, so the file's bytes can be freed early).
 
     The fast path (:mod:`readers.caliper_jsonfast`) decodes the usual layout in
     blocks; anything else goes through the general JSON decoder.
     """
-    fast = decode_fast(box[0])
+    fast = decode_fast(box[0], progress_step)
     if fast is None:
         doc = loads_json(_text(box.pop(), source), source)
         table = json_records(doc, source)

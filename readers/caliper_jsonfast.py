@@ -19,7 +19,7 @@ import io
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
@@ -62,8 +62,12 @@ class FastDoc:
     doc: Dict[str, Any]
 
 
-def decode_fast(raw: bytes) -> Optional[FastDoc]:
+def decode_fast(raw: bytes, progress_step: Optional[Callable[[int], None]] = None
+                ) -> Optional[FastDoc]:
     """The :class:`FastDoc` of ``raw``, or None if the fast path does not apply.
+
+    ``progress_step(n)``, when given, is called as each block of ``n`` bytes
+    of the data and node lists is decoded.
 
     Examples
     --------
@@ -85,13 +89,13 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
         end -= 1
     if end <= start or raw[end] != _CLOSE:
         return None
-    cells = _data_rows(raw, start, end)
+    cells = _data_rows(raw, start, end, progress_step)
     if cells is None:
         return None
     nodes_match = _NODES.search(raw, end)
     if nodes_match is None:
         return None
-    nodes = _node_objects(raw, nodes_match.end() - 1)
+    nodes = _node_objects(raw, nodes_match.end() - 1, progress_step)
     if nodes is None:
         return None
     labels, columns, parents, nodes_end = nodes
@@ -106,7 +110,7 @@ def decode_fast(raw: bytes) -> Optional[FastDoc]:
 
 
 # ----------------------------------------------------------------- data
-def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
+def _data_rows(raw: bytes, start: int, end: int, progress_step=None) -> Optional[np.ndarray]:
     """Rows of the data list ``raw[start:end + 1]``, parsed a block of rows at a time
     (the file's bytes are only viewed, never copied whole)."""
     view = np.frombuffer(raw, dtype=np.uint8)
@@ -129,6 +133,8 @@ def _data_rows(raw: bytes, start: int, end: int) -> Optional[np.ndarray]:
         if block is None or (blocks and block.shape[1] != blocks[0].shape[1]):
             return None
         blocks.append(block)
+        if progress_step is not None:
+            progress_step(close + 1 - pos)
         pos = close + 1
         if pos < last:
             nxt = raw.find(b"[", pos, last)
@@ -199,7 +205,8 @@ def _arrow_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
 
 
 # ---------------------------------------------------------------- nodes
-def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarray, np.ndarray, int]]:
+def _node_objects(raw: bytes, start: int, progress_step=None
+                  ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray, int]]:
     """``(labels, columns, parents, end)`` of the node list opened at ``raw[start]``.
 
     The list ends at the first ``}]``; blocks are cut between two objects
@@ -240,6 +247,8 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
         columns.append(np.asarray(names, dtype=object)[codes])
         del block_columns, objects
         parents.append(np.array(block_parents, dtype=np.int64))
+        if progress_step is not None:
+            progress_step(stop - pos)
         pos = cut.end() - 1 if cut else stop_all
     return _compact(labels), np.concatenate(columns), np.concatenate(parents), \
         list_end.end() - 1
