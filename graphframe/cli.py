@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from typing import Any, List, Optional, Sequence, TextIO
 
 import readers
@@ -167,7 +168,10 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
     try:
-        result = args.run(args, out)
+        with warnings.catch_warnings(record=True) as notes:
+            result = args.run(args, out)
+        for note in notes:  # e.g. nodes a flame graph had to leave out
+            err.write(f"graphframe: note: {note.message}\n")
         if isinstance(result, commands.DiffReport):
             out.write(result.text)
             out.flush()
