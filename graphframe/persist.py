@@ -340,7 +340,12 @@ def _read_table(zf: zipfile.ZipFile, member: str, path: Path) -> pa.Table:
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ReadError(path, f"{member} is damaged ({exc})", position=member) from exc
     try:
-        return pq.read_table(pa.BufferReader(data))
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        text = [f.name for f in parquet.schema_arrow
+                if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+        if text:  # text stays dictionary-encoded: decoded once per distinct value
+            parquet = pq.ParquetFile(pa.BufferReader(data), read_dictionary=text)
+        return parquet.read()
     except (pa.ArrowException, OSError) as exc:
         raise ReadError(path, f"{member} is not a readable Parquet table ({exc})",
                         position=member) from exc

@@ -188,8 +188,30 @@ NULL_KINDS = tuple(_NULLS)
 
 
 def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
-    """Array for a DataFrame/Index from a stored Arrow column and its codec."""
+    """Array for a DataFrame/Index from a stored Arrow column and its codec.
+
+    Text columns may arrive dictionary-encoded (the loader reads them so):
+    ``object`` columns and ``str`` columns with Python storage are then
+    built with one string object per distinct value, which is both faster
+    than decoding every row and what :func:`graphframe.GraphFrame.from_raw`
+    builds (a name repeated over ranks is one object).
+    """
     kind = codec["kind"]
+    if pa.types.is_dictionary(column.type):
+        if kind == "object" or (kind == "extension" and codec.get("storage") == "python"):
+            if not (pa.types.is_string(column.type.value_type)
+                    or pa.types.is_large_string(column.type.value_type)):
+                raise ValueError(f"the column holds {column.type.value_type} values, "
+                                 "not text")
+            if kind == "object" and codec["type"] != "string":
+                raise ValueError(f"the column holds text, not {codec['type']}")
+            values, missing = shared_objects(column)
+            if kind == "extension":
+                return pd.array(values, dtype=extension_dtype(codec))
+            if missing.any():
+                values[missing] = _NULLS[codec["null"]]
+            return _objects(values)
+        column = column.cast(column.type.value_type)
     if kind == "numpy":
         dtype = np.dtype(codec["dtype"])
         values = column.to_numpy() if column.null_count == 0 else column.to_pandas().to_numpy()
@@ -221,6 +243,32 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
         out[:] = [from_tagged(json.loads(v)) for v in column.to_pylist()]
         return _objects(out)
     raise ValueError(f"unknown column codec {kind!r}")
+
+
+def shared_objects(column: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """``(object array, missing mask)`` of a dictionary-encoded text column; each
+    distinct value (per chunk) is one Python string shared by its rows.
+
+    Examples
+    --------
+    >>> col = pa.array(["a", "b", None, "a"]).dictionary_encode()
+    >>> values, missing = shared_objects(col)
+    >>> values.tolist(), missing.tolist(), values[0] is values[3]
+    (['a', 'b', None, 'a'], [False, False, True, False], True)
+    """
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    values, missing = [], []
+    for chunk in chunks:
+        distinct = np.asarray(chunk.dictionary.to_numpy(zero_copy_only=False), dtype=object)
+        codes = chunk.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.intp)
+        part = distinct[codes] if len(distinct) else np.full(len(chunk), None, dtype=object)
+        gap = np.asarray(chunk.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        part[gap] = None
+        values.append(part)
+        missing.append(gap)
+    if not values:
+        return np.empty(0, dtype=object), np.zeros(0, dtype=bool)
+    return np.concatenate(values), np.concatenate(missing)
 
 
 def _objects(values: np.ndarray) -> np.ndarray:

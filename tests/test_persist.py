@@ -383,6 +383,17 @@ def test_unknown_manifest_fields_are_ignored(tmp_path):
     assert_same(example_graphframe(), load(path))
 
 
+def test_loaded_text_shares_one_object_per_distinct_value(tmp_path):
+    gf = example_graphframe()
+    back = roundtrip(gf, tmp_path)
+    names = back.dataframe["name"].to_numpy(dtype=object)
+    main_rows = np.flatnonzero(names == "main")
+    assert len(main_rows) == 4  # one per rank, one string object for all of them
+    assert len({id(names[i]) for i in main_rows}) == 1
+    frames = back.graph.attrs["name"].to_numpy(dtype=object)
+    assert frames[0] == "main"
+
+
 # --------------------------------------------------------------- real data
 def _corpus_inputs():
     manifest = SHARED_DATA / "MANIFEST.md"
