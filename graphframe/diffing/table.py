@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 import pandas as pd
 
+from ..build import INFER_STRING
 from ..errors import GraphframeError, MetricError
 from .core import significant
 
@@ -214,9 +215,9 @@ def _table(d: Any, col: Any, rows: np.ndarray, by: str) -> pd.DataFrame:
     delta = df[f"{col} delta"].to_numpy(dtype=np.float64)[rows]
     nodes = df.index.to_numpy()[rows]
     out = pd.DataFrame({
-        "name": df["name"].to_numpy(dtype=object)[rows],
-        "path": _paths(d, nodes, by),
-        "status": df["status"].to_numpy(dtype=object)[rows],
+        "name": _text(df["name"].to_numpy(dtype=object)[rows]),
+        "path": _text(_paths(d, nodes, by)),
+        "status": _text(df["status"].to_numpy(dtype=object)[rows]),
         "before": before,
         "after": df[f"{col} after"].to_numpy(dtype=np.float64)[rows],
         "delta": delta,
@@ -240,6 +241,13 @@ def change_percent(before: np.ndarray, delta: np.ndarray) -> np.ndarray:
                         delta / before * 100.0)
 
 
+def _text(values: np.ndarray) -> Any:
+    """Text cells as ``str`` with Python storage on pandas 3 (no per-row copy), else objects."""
+    if INFER_STRING and len(values) and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
+    return pd.Series(values, dtype=object).array
+
+
 def _paths(d: Any, nodes: np.ndarray, by: str) -> np.ndarray:
     """Call path (names joined by " > ") of ``nodes`` along first parents.
 
@@ -259,11 +267,11 @@ def _paths(d: Any, nodes: np.ndarray, by: str) -> np.ndarray:
         return names[nodes]
     parent = graph.parent
     need = np.zeros(n, dtype=bool)
-    frontier = np.unique(nodes)
-    need[frontier] = True
-    while frontier.size:
+    need[nodes] = True
+    frontier = nodes
+    while frontier.size:  # repeats are harmless: a frontier never outgrows the last one
         up = parent[frontier]
-        up = np.unique(up[up >= 0])
+        up = up[up >= 0]
         frontier = up[~need[up]]
         need[frontier] = True
     ids = np.flatnonzero(need)
