@@ -140,8 +140,14 @@ def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
     if not isinstance(dtype, np.dtype):
         if not hasattr(dtype, "__from_arrow__"):
             raise SaveError(f"{where} has dtype {dtype}, which cannot be saved")
-        return pa.array(values.array if isinstance(values, pd.Series) else values),\
-            {"kind": "extension", "dtype": str(dtype), **_string_details(dtype)}
+        codec = {"kind": "extension", "dtype": str(dtype), **_string_details(dtype)}
+        if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+            text = np.asarray(values, dtype=object)
+            try:
+                return text_dictionary(text), codec
+            except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+                pass
+        return pa.array(values.array if isinstance(values, pd.Series) else values), codec
     return _encode_object(np.asarray(values, dtype=object), where)
 
 
@@ -162,14 +168,31 @@ def _encode_object(values: np.ndarray, where: str) -> Tuple[pa.Array, Dict[str, 
         null = kinds.pop() if kinds else "None"
         clean = values if not missing.any() else np.where(missing, None, values)
         try:
-            array = pa.array(clean, type=_OBJECT_TYPES[inferred], from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            array = text_dictionary(clean) if inferred == "string" else \
+                pa.array(clean, type=_OBJECT_TYPES[inferred], from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
             pass
         else:
             return array, {"kind": "object", "type": inferred, "null": null}
     text = [json.dumps(to_tagged(v, f"{where} row {i}"), allow_nan=False)
             for i, v in enumerate(values.tolist())]
     return pa.array(text, type=pa.large_string()), {"kind": "json"}
+
+
+def text_dictionary(values: np.ndarray) -> pa.DictionaryArray:
+    """Text (an object array; None/NaN missing) as a dictionary array: each distinct
+    string is converted once, and Parquet stores it dictionary-encoded anyway.
+
+    Examples
+    --------
+    >>> arr = text_dictionary(np.array(["b", "a", None, "b"], dtype=object))
+    >>> arr.dictionary.to_pylist(), arr.indices.to_pylist()
+    (['b', 'a'], [0, 1, None, 0])
+    """
+    codes, distinct = pd.factorize(values, use_na_sentinel=True)
+    dictionary = pa.array(np.asarray(distinct, dtype=object), type=pa.large_string())
+    indices = pa.array(codes.astype(np.int32), mask=codes < 0)
+    return pa.DictionaryArray.from_arrays(indices, dictionary)
 
 
 def _null_kind(value: Any) -> str:
@@ -259,7 +282,8 @@ def shared_objects(column: Any) -> Tuple[np.ndarray, np.ndarray]:
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     values, missing = [], []
     for chunk in chunks:
-        distinct = np.asarray(chunk.dictionary.to_numpy(zero_copy_only=False), dtype=object)
+        distinct = np.empty(len(chunk.dictionary), dtype=object)
+        distinct[:] = chunk.dictionary.to_pylist()
         codes = chunk.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.intp)
         part = distinct[codes] if len(distinct) else np.full(len(chunk), None, dtype=object)
         gap = np.asarray(chunk.is_null().to_numpy(zero_copy_only=False), dtype=bool)
