@@ -159,6 +159,11 @@ def _string_details(dtype: Any) -> Dict[str, Any]:
 
 
 def _encode_object(values: np.ndarray, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
+    if len(values) and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        try:  # text without missing values: the common case, one pass
+            return text_dictionary(values), {"kind": "object", "type": "string", "null": "None"}
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+            pass
     missing = pd.isna(values)
     kinds = {_null_kind(v) for v in values[missing].tolist()} if missing.any() else set()
     inferred = pd.api.types.infer_dtype(values, skipna=True)
