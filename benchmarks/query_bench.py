@@ -1,24 +1,26 @@
 """Benchmark: a 3-step call-path query, graphframe vs Hatchet, on the same data.
 
-Builds a random calling-context tree (``--nodes`` x ``--ranks``) with
+Builds a random calling-context tree (nodes x ranks) with
 ``readers.ProfileBuilder``'s bulk path, runs
 
     [{"name": "solve_.*"}, "*", {"name": "MPI_.*", "time (inc)": ">= T"}]
 
 (a name regex, a wildcard, then a name regex and a metric threshold, with
 ``multi_index_mode="any"`` when there are ranks) with graphframe in both
-dialects, then the same query with Hatchet (``/work/hvenv/bin/python``, or
-``--hatchet-python``) on a Hatchet GraphFrame holding the same tree and rows,
-and prints the times and the matched node counts.
+dialects, then the same query with Hatchet (a separate interpreter with
+``llnl-hatchet``, which needs pandas < 3: ``--hatchet-python``) on a Hatchet
+GraphFrame holding the same tree and rows, checks which nodes each matched,
+prints the times and writes them as JSON (``--json``).
 
 Usage::
 
-    python -m benchmarks.query_bench                      # 10,000 x 16 and 1,000,000 x 1
-    python -m benchmarks.query_bench --nodes 10000 --ranks 16
-    python -m benchmarks.query_bench --nodes 1000000 --ranks 1 --no-hatchet
+    python -m benchmarks.query_bench                       # 10,000 x 16 and 1,000,000 x 1
+    python -m benchmarks.query_bench --sizes 10000x16 --hatchet-python ../benchvenv/bin/python
+    python -m benchmarks.query_bench --sizes 1000000x1 --repeat 2 --no-hatchet \\
+        --json benchmarks/results/query-ours-pandas3.json
 
 Hatchet runs only up to ``--hatchet-max-nodes`` (default 20,000) nodes: it
-needs minutes there and hours at a million nodes.
+needs about a minute there and hours at a million nodes.
 """
 
 from __future__ import annotations
@@ -31,15 +33,21 @@ import sys
 import tempfile
 import textwrap
 import time
-from typing import Any, Dict, List, Tuple
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from graphframe import GraphFrame
 from graphframe.query import ObjectQuery, StringQuery, matched_nodes
+from graphframe.query.matcher import match_path
+from graphframe.query.session import Session
 from readers import ProfileBuilder
 
-HATCHET_PYTHON = "/work/hvenv/bin/python"
+from .measure import memory_kb, release_free_memory, reset_peak
+from .report import REPO, environment
+
+HATCHET_PYTHON = str(REPO.parent / "benchvenv" / "bin" / "python")
 THRESHOLD = 40.0
 
 
@@ -86,19 +94,46 @@ def string_query() -> str:
             f'AND q."time (inc)" >= {THRESHOLD}')
 
 
-def time_ours(gf: GraphFrame, mode: str, repeat: int = 3) -> Tuple[float, float, np.ndarray]:
-    best_obj = best_str = float("inf")
+def time_ours(gf: GraphFrame, mode: str, repeat: int) -> Dict[str, Any]:
+    """Times of both dialects (``repeat`` each), a phase breakdown and the peak memory."""
+    obj_times: List[float] = []
+    str_times: List[float] = []
     ids = None
     for _ in range(repeat):
         t0 = time.perf_counter()
         ids = matched_nodes(gf, ObjectQuery(object_query(), multi_index_mode=mode))
-        best_obj = min(best_obj, time.perf_counter() - t0)
+        obj_times.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         ids_s = matched_nodes(gf, StringQuery(string_query(), multi_index_mode=mode))
-        best_str = min(best_str, time.perf_counter() - t0)
+        str_times.append(time.perf_counter() - t0)
         if not np.array_equal(ids, ids_s):
             raise AssertionError("the two dialects disagree")
-    return best_obj, best_str, ids
+    phases = _phases(gf, mode, repeat)
+    release_free_memory()
+    before = memory_kb()["rss"]
+    peak_kb = None
+    if reset_peak():
+        matched_nodes(gf, ObjectQuery(object_query(), multi_index_mode=mode))
+        peak_kb = memory_kb()["hwm"] - before
+    return {"object_times": obj_times, "string_times": str_times,
+            "object_best_s": min(obj_times), "string_best_s": min(str_times),
+            "predicates_s": phases[0], "matching_s": phases[1], "peak_delta_kb": peak_kb,
+            "matched": int(len(ids)), "ids": ids}
+
+
+def _phases(gf: GraphFrame, mode: str, repeat: int) -> Tuple[float, float]:
+    """Best-of-``repeat`` seconds evaluating the predicates, then matching (object dialect)."""
+    query = ObjectQuery(object_query(), multi_index_mode=mode)
+    stars = [q == "*" for q, _ in query.query_pattern]
+    best = [float("inf"), float("inf")]
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        session = Session(gf.graph, gf.dataframe)
+        masks = [session.context.node_mask(pred) for _, pred in query.query_pattern]
+        t1 = time.perf_counter()
+        match_path(session.structure, masks, stars)
+        best = [min(best[0], t1 - t0), min(best[1], time.perf_counter() - t1)]
+    return best[0], best[1]
 
 
 HATCHET_SCRIPT = textwrap.dedent("""
@@ -134,19 +169,21 @@ HATCHET_SCRIPT = textwrap.dedent("""
     df = pd.DataFrame(cols, index=index)
     gf = GraphFrame(graph, df, ["time"], ["time (inc)"])
     query = json.loads(sys.argv[2])
-    query[1] = query[1]
     mode = sys.argv[3]
     t0 = time.perf_counter()
     matched = QueryEngine().apply(ObjectQuery(query, multi_index_mode=mode), gf.graph, gf.dataframe)
     elapsed = time.perf_counter() - t0
     uid = sorted(int(df.loc[m, "uid"]) if ranks == 1 else int(df.xs(m, level="node")["uid"].iloc[0])
                  for m in matched)
-    print(json.dumps({"seconds": elapsed, "uids": uid}))
+    import hatchet as _h
+    versions = {"python": sys.version.split()[0], "pandas": pd.__version__,
+                "numpy": np.__version__, "llnl-hatchet": getattr(_h, "__version__", None)}
+    print(json.dumps({"seconds": elapsed, "uids": uid, "versions": versions}))
 """)
 
 
 def time_hatchet(data: Dict[str, np.ndarray], inc: np.ndarray, mode: str,
-                 python: str) -> Dict[str, Any]:
+                 python: str, timeout: float) -> Dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         arrays = os.path.join(tmp, "data.npz")
         np.savez(arrays, parent=data["parent"], names=data["names"], times=data["times"], inc=inc)
@@ -154,7 +191,7 @@ def time_hatchet(data: Dict[str, np.ndarray], inc: np.ndarray, mode: str,
         with open(script, "w") as f:
             f.write(HATCHET_SCRIPT)
         out = subprocess.run([python, script, arrays, json.dumps(object_query()), mode],
-                             capture_output=True, text=True, check=True)
+                             capture_output=True, text=True, check=True, timeout=timeout)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -167,48 +204,96 @@ def inclusive_by_input(gf: GraphFrame, nodes: int, ranks: int) -> np.ndarray:
     return inc
 
 
-def run(nodes: int, ranks: int, hatchet: bool, python: str) -> None:
+def run(nodes: int, ranks: int, repeat: int, hatchet: Optional[str],
+        python: str, timeout: float) -> Dict[str, Any]:
+    """One size: build the data, time graphframe, then Hatchet (unless ``hatchet`` says why not)."""
     t0 = time.perf_counter()
     data = generate(nodes, ranks)
     gf = build_graphframe(data)
     build_s = time.perf_counter() - t0
     mode = "any" if ranks > 1 else "off"
-    obj_s, str_s, ids = time_ours(gf, mode)
+    ours = time_ours(gf, mode, repeat)
+    ids = ours.pop("ids")
     uid_of_node = np.zeros(gf.graph.num_nodes, dtype=np.int64)
     flat = gf.dataframe.reset_index()
     uid_of_node[flat["node"].to_numpy()] = flat["uid"].to_numpy()
     ours_uids = sorted(uid_of_node[ids].tolist())
+    record: Dict[str, Any] = {
+        "nodes": nodes, "ranks": ranks, "rows": len(gf.dataframe),
+        "depth": int(gf.graph.depth.max()), "mode": mode, "build_s": build_s, "ours": ours}
     print(f"{nodes:,} nodes x {ranks} ranks ({len(gf.dataframe):,} rows, depth "
-          f"{int(gf.graph.depth.max())}); built in {build_s:.2f} s")
-    print(f"  graphframe object dialect: {obj_s * 1e3:9.1f} ms   string dialect: "
-          f"{str_s * 1e3:9.1f} ms   matched {len(ids):,} nodes")
-    if not hatchet:
-        print("  Hatchet: not run")
-        return
-    res = time_hatchet(data, inclusive_by_input(gf, nodes, ranks), mode, python)
-    same = res["uids"] == ours_uids
-    extra = len(set(ours_uids) - set(res["uids"]))
+          f"{record['depth']}); built in {build_s:.2f} s")
+    print(f"  graphframe object dialect: {ours['object_best_s'] * 1e3:9.1f} ms   string "
+          f"dialect: {ours['string_best_s'] * 1e3:9.1f} ms   (best of {repeat}; predicates "
+          f"{ours['predicates_s'] * 1e3:.1f} ms, matching {ours['matching_s'] * 1e3:.1f} ms)   "
+          f"matched {ours['matched']:,} nodes")
+    if hatchet is not None:
+        print(f"  Hatchet: not run ({hatchet})")
+        record["hatchet"] = {"skipped": hatchet}
+        return record
+    res = time_hatchet(data, inclusive_by_input(gf, nodes, ranks), mode, python, timeout)
+    theirs = set(res["uids"])
+    extra = len(set(ours_uids) - theirs)
+    record["hatchet"] = {"seconds": res["seconds"], "matched": len(res["uids"]),
+                         "same_nodes": res["uids"] == ours_uids,
+                         "subset_of_ours": theirs <= set(ours_uids),
+                         "only_ours": extra, "versions": res["versions"],
+                         "speedup": res["seconds"] / ours["object_best_s"]}
     print(f"  Hatchet object dialect:    {res['seconds'] * 1e3:9.1f} ms   matched "
-          f"{len(res['uids']):,} nodes; speed-up x{res['seconds'] / obj_s:,.0f}; "
-          + ("same nodes" if same else
+          f"{len(res['uids']):,} nodes; speed-up x{record['hatchet']['speedup']:,.0f}; "
+          + ("same nodes" if res["uids"] == ours_uids else
              f"graphframe also matches {extra} nodes Hatchet's lazy '*' misses"
-             if set(res["uids"]) <= set(ours_uids) else "DIFFERENT node sets"))
+             if theirs <= set(ours_uids) else "DIFFERENT node sets"))
+    return record
 
 
-def main(argv: Any = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--nodes", type=int, action="append")
-    parser.add_argument("--ranks", type=int, action="append")
+def parse_sizes(text: str) -> List[Tuple[int, int]]:
+    """``"10000x16,1e6x1"`` -> ``[(10000, 16), (1000000, 1)]``.
+
+    Examples
+    --------
+    >>> parse_sizes("10000x16,1e6x1")
+    [(10000, 16), (1000000, 1)]
+    """
+    sizes = []
+    for part in text.split(","):
+        nodes, _, ranks = part.strip().partition("x")
+        sizes.append((int(float(nodes)), int(ranks or 1)))
+    return sizes
+
+
+def main(argv: Any = None) -> Dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.query_bench",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="10000x16,1000000x1",
+                        help="nodes x ranks, comma-separated (default: %(default)s)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per dialect (best is kept)")
     parser.add_argument("--no-hatchet", action="store_true")
-    parser.add_argument("--hatchet-python", default=HATCHET_PYTHON)
+    parser.add_argument("--hatchet-python", default=HATCHET_PYTHON,
+                        help="an interpreter with llnl-hatchet (default: %(default)s)")
     parser.add_argument("--hatchet-max-nodes", type=int, default=20_000)
+    parser.add_argument("--hatchet-timeout", type=float, default=1800.0)
+    parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args(argv)
-    sizes = list(zip(args.nodes or [10_000, 1_000_000], args.ranks or [16, 1]))
-    for nodes, ranks in sizes:
-        use_hatchet = (not args.no_hatchet and nodes <= args.hatchet_max_nodes
-                       and os.path.exists(args.hatchet_python))
-        run(nodes, ranks, use_hatchet, args.hatchet_python)
+    load_at_start = os.getloadavg() if hasattr(os, "getloadavg") else None
+    results = []
+    for nodes, ranks in parse_sizes(args.sizes):
+        why_not = ("--no-hatchet" if args.no_hatchet else
+                   f"more than --hatchet-max-nodes {args.hatchet_max_nodes}"
+                   if nodes > args.hatchet_max_nodes else
+                   f"no interpreter at {args.hatchet_python}"
+                   if not os.path.exists(args.hatchet_python) else None)
+        results.append(run(nodes, ranks, args.repeat, why_not, args.hatchet_python,
+                           args.hatchet_timeout))
         sys.stdout.flush()
+    report = {"environment": environment(False), "load_at_start": load_at_start,
+              "settings": {"sizes": args.sizes, "repeat": args.repeat, "threshold": THRESHOLD,
+                           "object_query": object_query(), "string_query": string_query(),
+                           "hatchet_python": None if args.no_hatchet else args.hatchet_python},
+              "results": results}
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    return report
 
 
 if __name__ == "__main__":

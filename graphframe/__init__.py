@@ -46,7 +46,7 @@ def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
     >>> read(p).dataframe["time"].tolist()
     [3.0]
     """
-    return GraphFrame.from_raw(readers.read(path, format=format, **options))
+    return GraphFrame.read(path, format=format, **options)
 
 
 def load(path: Any) -> GraphFrame:

@@ -16,24 +16,36 @@ from .graph import Graph
 INT = np.int64
 
 
-def parts_from_raw(raw: RawProfile) -> Dict[str, Any]:
+def parts_from_raw(raw: RawProfile, private: bool = False) -> Dict[str, Any]:
     """Graph, dataframe and metric declarations built from ``raw``.
 
     Node ids are renumbered into graphframe's pre-order; the dataframe is
-    indexed by ``node`` (then the profile's index levels) and sorted.
+    indexed by ``node`` (then the profile's index levels) and sorted. When
+    ``raw.edges`` has an ``order`` column, every node's children keep the
+    source's order: a first-parent edge is placed by its child's local id, an
+    extra edge by its ``order`` value (a first-parent edge first on a tie).
+
+    The dataframe's arrays are always writable. Columns already in order are
+    not copied: with copy-on-write (pandas 3) they are shared lazily with
+    ``raw`` (a write copies while ``raw`` is alive); on pandas 2 they are
+    copied unless ``private`` says that nobody else holds ``raw``.
     """
     if not raw.validated:  # readers validate when they build; never twice
         raw.validate()
     ids = raw.nodes[NODE].to_numpy().astype(INT, copy=False)
     lookup = _IdLookup(ids)
     parent = lookup(raw.nodes[PARENT].to_numpy().astype(INT, copy=False))
-    extra = None
+    extra = child_order = None
     if raw.edges is not None and len(raw.edges):
         extra = (lookup(raw.edges[PARENT].to_numpy()), lookup(raw.edges["child"].to_numpy()))
+        if "order" in raw.edges.columns:
+            keys = raw.edges["order"].to_numpy().astype(INT, copy=False)
+            child_order = (2 * ids, 2 * keys + 1)
     attrs = raw.nodes[list(raw.frame_columns)]
-    graph, order = Graph.build(attrs, parent, extra, ordered=raw.ordered)
+    graph, order = Graph.build(attrs, parent, extra, ordered=raw.ordered,
+                               child_order=child_order)
     new_id = st.invert(order, len(order))
-    dataframe = _dataframe(raw, lookup, new_id)
+    dataframe = _dataframe(raw, lookup, new_id, shared=not private)
     return dict(
         graph=graph,
         dataframe=dataframe,
@@ -42,6 +54,7 @@ def parts_from_raw(raw: RawProfile) -> Dict[str, Any]:
         default_metric=raw.default_metric,
         metadata=dict(raw.metadata),
         inclusive_of=dict(raw.inclusive_of),
+        aggregations=dict(raw.aggregations),
     )
 
 
@@ -62,7 +75,8 @@ class _IdLookup:
         return np.where(refs < 0, -1, pos)
 
 
-def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray) -> pd.DataFrame:
+def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
+               shared: bool) -> pd.DataFrame:
     m = raw.metrics
     levels = list(raw.index_levels)
     row_pos = lookup(m[NODE].to_numpy())
@@ -86,11 +100,11 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray) -> pd.Dat
     for col in m.columns:
         if col == NODE or col in levels:
             continue
-        columns[col] = _take(shared_strings(m[col]), order)
+        columns[col] = _take(shared_strings(m[col]), order, shared)
     del order
     for col, values in _node_columns(raw).items():
         if col not in columns:
-            columns[col] = _take(values, pos_sorted)
+            columns[col] = _take(values, pos_sorted, shared)
     del pos_sorted
     ordered = {c: columns[c] for c in _column_order(raw, list(columns))}
     return frame_from_columns(ordered, index)
@@ -219,12 +233,13 @@ def index_arrays(index: pd.Index) -> List[np.ndarray]:
 
 
 def take_rows(df: pd.DataFrame, order: Optional[np.ndarray]) -> Dict[Any, Any]:
-    """Column data of ``df`` in row ``order`` (None: as is), without the index."""
+    """Column data of ``df`` in row ``order`` (None: as is, see :func:`column_data`),
+    without the index; pass it to :func:`frame_from_columns`."""
     out: Dict[Any, Any] = {}
     for col in df.columns:
         series = df[col]
         if order is None:
-            out[col] = series.to_numpy() if isinstance(series.dtype, np.dtype) else series.array
+            out[col] = column_data(series)
         elif isinstance(series.dtype, np.dtype):
             out[col] = series.to_numpy()[order]
         else:
@@ -245,16 +260,51 @@ def private_copy(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame:
-    """A DataFrame from column arrays and an index (arrays not copied where pandas allows)."""
-    return pd.DataFrame(columns, index=index, copy=False)
+    """A DataFrame from column arrays (or Series from :func:`column_data`) and an index.
+
+    Arrays are not copied where pandas allows; a Series is given ``index``
+    (never aligned on its own index) and, with copy-on-write, shared lazily.
+    """
+    data = {k: v.set_axis(index) if isinstance(v, pd.Series) else v for k, v in columns.items()}
+    return pd.DataFrame(data, index=index, copy=False)
 
 
-def _take(values: pd.Series, positions) -> Any:
+def _take(values: pd.Series, positions, shared: bool) -> Any:
     if positions is None:
-        return values.to_numpy() if isinstance(values.dtype, np.dtype) else values.array
+        return column_data(values, shared)
     if isinstance(values.dtype, np.dtype) and values.dtype.kind in "biufc":
         return values.to_numpy()[positions]
     return values.take(positions).array
+
+
+def column_data(values: pd.Series, shared: bool = True) -> Any:
+    """A column's data for a new frame: writable, and never writable through ``values``.
+
+    With copy-on-write (pandas 3) the Series itself is returned, so the new
+    frame shares it lazily: the first write copies while ``values``' frame is
+    alive and happens in place once it is gone. On pandas 2 the array is
+    copied when ``shared`` (someone else holds ``values``). Arrays that are
+    read-only at the source (e.g. ``np.frombuffer`` views a reader made) are
+    copied in any case, since nobody could ever write to them.
+
+    Examples
+    --------
+    >>> src = pd.Series(np.frombuffer(np.arange(3.0).tobytes()))
+    >>> df = frame_from_columns({"t": column_data(src)}, pd.RangeIndex(3))
+    >>> df.loc[0, "t"] = 5.0
+    >>> df["t"].tolist(), src.tolist()
+    ([5.0, 1.0, 2.0], [0.0, 1.0, 2.0])
+    """
+    if isinstance(values.dtype, np.dtype):
+        base = np.asarray(values.array)
+        if not base.flags.writeable:
+            return base.copy()
+        if COPY_ON_WRITE:
+            return values
+        return base.copy() if shared else base
+    if COPY_ON_WRITE:
+        return values
+    return values.array.copy() if shared else values.array
 
 
 def _column_order(raw: RawProfile, present: List[str]) -> List[str]:

@@ -34,10 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     tree.add_argument("--format", choices=readers.formats(), help="input format (default: detect)")
     tree.add_argument("--metric", "-m", action="append", metavar="M",
                       help="metric column to show; repeat to show several")
-    tree.add_argument("--depth", "-d", type=int, default=10000, help="print nodes above this depth")
-    tree.add_argument("--rank", type=int, default=0, help="rank to show (default 0)")
-    tree.add_argument("--thread", type=int, default=0, help="thread to show (default 0)")
-    tree.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
+    tree.add_argument("--depth", "-d", type=non_negative_int, default=10000,
+                      help="print nodes above this depth")
+    tree.add_argument("--rank", type=int, help="rank to show (default: the lowest, 0 normally)")
+    tree.add_argument("--thread", type=int,
+                      help="thread to show (default: the lowest, 0 normally)")
+    tree.add_argument("--precision", type=non_negative_int, default=3,
+                      help="decimals (default 3)")
     tree.add_argument("--name-column", default="name", help="column used as the node label")
     tree.add_argument("--expand-name", action="store_true", help="do not shorten long names")
     colour = tree.add_mutually_exclusive_group()
@@ -56,6 +59,27 @@ def build_parser() -> argparse.ArgumentParser:
     _add_convert(sub)
     _add_info(sub)
     return parser
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0 (a usage error otherwise, never a traceback).
+
+    Examples
+    --------
+    >>> non_negative_int("3")
+    3
+    >>> non_negative_int("-2")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-2' is not an integer >= 0
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 0")
+    return value
 
 
 def _add_diff(sub: Any) -> None:

@@ -21,6 +21,7 @@ from .diffing import format_changes, ranked_changes, regressions
 from .diffing.core import diff
 from .diffing.table import resolve_metric
 from .errors import GraphframeError, MetricError
+from .export import literal_json
 from .graphframe import GraphFrame
 
 #: Exit status when ``--fail-above`` finds a regression (1 = error, 2 = usage).
@@ -142,8 +143,8 @@ WRITERS: Dict[str, Writer] = {
     "json": Writer((".json",), False, lambda gf, o: gf.to_json(),
                    "Hatchet's to_json layout (GraphFrame.from_json reads it)"),
     "literal": Writer((".literal.json",), False,
-                      lambda gf, o: json.dumps(gf.to_literal(rank=o["rank"],
-                                                             thread=o["thread"])),
+                      lambda gf, o: literal_json(gf.to_literal(rank=o["rank"],
+                                                               thread=o["thread"])),
                       "Hatchet's literal (nested dicts, one rank)"),
     "dot": Writer((".dot", ".gv"), False,
                   lambda gf, o: gf.to_dot(o["metric"], rank=o["rank"], thread=o["thread"],

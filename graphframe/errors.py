@@ -22,17 +22,30 @@ class MetricError(GraphframeError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class ArgumentError(GraphframeError, ValueError):
+    """An argument is out of range or names something that does not exist (a rank,
+    a colormap, a negative precision...)."""
+
+
 class GraphMismatchError(GraphframeError, ValueError):
     """A dataframe does not agree with its graph (unknown node ids, missing level)."""
 
 
+class OperationError(GraphframeError, ValueError):
+    """An operation cannot run with the arguments given: an operand that is not a
+    GraphFrame, an unknown aggregation, a column that cannot be summed, a
+    tree-only operation on a call graph."""
+
+
 __all__ = [
+    "ArgumentError",
     "EmptyFilter",
     "GraphMismatchError",
     "GraphframeError",
     "InvalidFilter",
     "MetricError",
     "MultiplePathError",
+    "OperationError",
     "ProfileError",
     "ReadError",
     "UnknownFormatError",

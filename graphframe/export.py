@@ -1,21 +1,37 @@
-"""Exports to Hatchet's literal and JSON layouts (both readable back losslessly)."""
+"""Exports to Hatchet's literal and JSON layouts (both readable back losslessly).
+
+``to_dict``/``to_json`` write Hatchet's layout plus one key Hatchet ignores,
+``"graphframe"``, holding what Hatchet's layout cannot say: the graph's
+``ordered`` flag, the metric declarations, the exact dtype of every column
+(see :mod:`graphframe.json_columns`), the real (possibly non-string) column
+names and the metadata as tagged JSON. :mod:`graphframe.json_doc` reads it
+back exactly. Literals are written as JSON text by :func:`literal_json`, an
+iterative encoder (``json.dumps`` recurses once per nesting level).
+"""
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
+from readers.literal import DECLARATIONS_KEY, literal_declarations
+
+from .build import index_arrays
 from .frame import python_scalar
+from .json_columns import encode_json_column, json_default
+from .persist_codec import to_tagged
 from .rowselect import node_rows
 
 NID_KEY = "_hatchet_nid"
+#: Version of the ``"graphframe"`` key written by :func:`to_dict`.
+JSON_VERSION = 1
 
 
-def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
+def to_literal(gf: Any, name: str = "name", rank: Optional[int] = None,
+               thread: Optional[int] = None,
                cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                ) -> List[Dict[str, Any]]:
     """Hatchet's literal: a list of root dicts ``{frame, metrics, children}``.
@@ -24,12 +40,18 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
     written once, with its children, at its first occurrence; every other
     occurrence is a reference (frame and metrics, no children) and all
     nodes carry ``metrics["_hatchet_nid"]`` so :meth:`GraphFrame.from_literal`
-    rebuilds the same graph. ``include_nid`` forces the ids on (True) or off
-    (False); by default they are written only for graphs that need them.
-    A ``name`` key is written only when the display name differs from the
-    frame's ``name`` (e.g. HPCToolkit loops, whose frames have no name).
-    For multi-rank data the ``(rank, thread)`` row of each node is exported.
-    Unlike Hatchet, NaN metric values stay NaN (Hatchet writes 0.0).
+    rebuilds the same graph. The ids written are graphframe's node ids (a
+    pre-order); a literal read with other ids is written back renumbered.
+    ``include_nid`` forces the ids on (True) or off (False); by default they
+    are written only for graphs that need them. A ``name`` key is written
+    only when the display name differs from the frame's ``name`` (e.g.
+    HPCToolkit loops, whose frames have no name). For multi-rank data the
+    ``(rank, thread)`` row of each node is exported (default: the lowest
+    rank and thread the data has). Unlike Hatchet, NaN
+    metric values stay NaN (Hatchet writes 0.0). When the metric declarations
+    differ from what a reader derives from the names (``(inc)`` means
+    inclusive, ``time`` is the default), or the graph is ``ordered``, the
+    first root carries them under a ``"graphframe"`` key (Hatchet ignores it).
 
     Examples
     --------
@@ -41,7 +63,8 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
     """
     graph = gf.graph
     df = gf.dataframe
-    metrics = [c for c in df.columns if c in set(gf.exc_metrics) | set(gf.inc_metrics)]
+    declared = set(gf.exc_metrics) | set(gf.inc_metrics)
+    metrics = [c for c in df.columns if c in declared]
     rows = node_rows(df, graph.num_nodes, rank=rank, thread=thread)
     has_row = rows >= 0
     metric_values = {m: _per_node(df[m], rows, has_row) for m in metrics}
@@ -50,14 +73,15 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
     cat_values = {c: _per_node(df[c], rows, has_row) for c in cats}
     with_nid = (not graph.is_forest) if include_nid is None else include_nid
     frames = graph.frame_dicts()
+    has = has_row.tolist()
 
     def node_dict(v: int) -> Dict[str, Any]:
-        frame = dict(frames[v])
+        frame = frames[v]
         entry: Dict[str, Any] = {}
         if names[v] is not None and names[v] != frame.get("name"):
             entry["name"] = names[v]
-        entry["frame"] = frame
-        values = {m: metric_values[m][v] for m in metrics if has_row[v]}
+        entry["frame"] = dict(frame)
+        values = {m: metric_values[m][v] for m in metrics} if has[v] else {}
         if with_nid:
             values[NID_KEY] = v
         entry["metrics"] = values
@@ -81,7 +105,27 @@ def to_literal(gf: Any, name: str = "name", rank: int = 0, thread: int = 0,
             entry["children"] = []
             for c in reversed(children):
                 stack.append((c, entry["children"]))
+    declarations = _literal_declarations(gf, metrics)
+    if declarations is not None and result:
+        result[0] = {**result[0], DECLARATIONS_KEY: declarations}
     return result
+
+
+def _literal_declarations(gf: Any, metrics: List[Any]) -> Optional[Dict[str, Any]]:
+    """The declarations to write, or None when the names already say them."""
+    if not all(isinstance(m, str) for m in metrics):
+        return None  # a literal's metric keys are strings
+    ours = {"exc_metrics": [m for m in metrics if m in gf.exc_metrics],
+            "inc_metrics": [m for m in metrics if m in gf.inc_metrics],
+            "inclusive_of": {k: v for k, v in gf.inclusive_of.items()
+                             if k in metrics and v in metrics},
+            "default_metric": gf.default_metric if gf.default_metric in metrics else None}
+    derived = literal_declarations(metrics)
+    if ours["default_metric"] is None:
+        ours["default_metric"] = derived["default_metric"]
+    if gf.graph.ordered:  # siblings and roots in source order, not frame order
+        ours["ordered"] = True
+    return None if ours == derived else ours
 
 
 def _per_node(column: pd.Series, rows: np.ndarray, has_row: np.ndarray) -> List[Any]:
@@ -91,14 +135,86 @@ def _per_node(column: pd.Series, rows: np.ndarray, has_row: np.ndarray) -> List[
     return [x if ok else None for x, ok in zip(out, has_row.tolist())]
 
 
+# ---------------------------------------------------------------- literal text
+def literal_json(literal: Any) -> str:
+    """JSON text of a literal (or any JSON-able nesting) at any depth.
+
+    ``json.dumps`` recurses once per level and fails beyond a few hundred
+    levels of nested children; this encoder walks the structure with an
+    explicit stack and hands flat containers (a frame, a metrics dict) to
+    :mod:`json` whole. The text equals ``json.dumps(literal)`` (NaN written
+    as ``NaN``; numpy scalars as numbers).
+
+    Examples
+    --------
+    >>> node = {"frame": {"name": "leaf"}, "metrics": {"time": 1.0}}
+    >>> for i in range(5000):
+    ...     node = {"frame": {"name": f"f{i}"}, "metrics": {"time": 1.0}, "children": [node]}
+    >>> text = literal_json([node])
+    >>> text[:60]
+    '[{"frame": {"name": "f4999"}, "metrics": {"time": 1.0}, "chi'
+    >>> literal_json({"a": [1, 2.5, None, {"b": []}], "c": {}}) == json.dumps(
+    ...     {"a": [1, 2.5, None, {"b": []}], "c": {}})
+    True
+    """
+    encode = json.JSONEncoder(default=json_default).encode
+    nested = (dict, list, tuple)
+    out: List[str] = []
+    # the stack holds text to emit (str) and containers still to open
+    stack: List[Any] = [literal if isinstance(literal, nested) else encode(literal)]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            values = v.values()
+            if not any(isinstance(x, nested) for x in values):
+                out.append(encode(v))
+                continue
+            out.append("{")
+            stack.append("}")
+            items = list(v.items())
+            for i in range(len(items) - 1, -1, -1):
+                key, value = items[i]
+                stack.append(value if isinstance(value, nested) else encode(value))
+                stack.append((", " if i else "") + encode(key if isinstance(key, str)
+                                                          else str(key)) + ": ")
+        elif isinstance(v, (list, tuple)):
+            if not any(isinstance(x, nested) for x in v):
+                out.append(encode(v))
+                continue
+            out.append("[")
+            stack.append("]")
+            for i in range(len(v) - 1, -1, -1):
+                value = v[i]
+                stack.append(value if isinstance(value, nested) else encode(value))
+                if i:
+                    stack.append(", ")
+    return "".join(out)
+
+
+# ------------------------------------------------------------------ to_dict
 def to_dict(gf: Any) -> Dict[str, Any]:
-    """Hatchet's ``to_dict`` layout, plus ``default_metric``, ``metadata``, ``column_order``.
+    """Hatchet's ``to_dict`` layout plus ``default_metric``, ``metadata``,
+    ``column_order`` and the ``"graphframe"`` key (see the module docs);
+    ``aggregations`` too when the GraphFrame declares any.
 
     One ``{id: {"data": frame, "children": [ids]}}`` table per root (a node
     reachable from two roots is listed under both), the index level names,
-    one record per dataframe row, and the metric lists.
+    one record per dataframe row, and the metric lists. Children are listed
+    in the graph's child order.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> d = to_dict(GraphFrame.from_lists(("a", "b")))
+    >>> d["graph"], d["dataframe"][1]
+    ([{0: {'data': {'name': 'a', 'type': 'None'}, 'children': [1]}, 1: {'data': {'name': 'b', 'type': 'None'}, 'children': []}}], {'node': 1, 'time': 1.0, 'name': 'b', 'time (inc)': 1.0})
+    >>> d["graphframe"]["columns"][0]
+    {'name': 'time', 'key': 'time', 'codec': {'kind': 'numpy', 'dtype': '<f8'}}
     """
     graph = gf.graph
+    df = gf.dataframe
     ptr, kids = graph.child_ptr.tolist(), graph.child_idx.tolist()
     tables = []
     frames = graph.frame_dicts()
@@ -114,36 +230,88 @@ def to_dict(gf: Any) -> Dict[str, Any]:
             stack.extend(reversed(children))
         # keep pre-order (ids ascending) with the root first
         tables.append({k: table[k] for k in [root] + sorted(set(table) - {root})})
-    flat = gf.dataframe.reset_index()
-    names = [str(c) if not isinstance(c, str) else c for c in flat.columns]
-    columns = [_json_values(flat[c]) for c in flat.columns]
-    records = [dict(zip(names, row)) for row in zip(*columns)]
-    return {
+    level_names = list(df.index.names)
+    level_keys = [str(n) for n in level_names]
+    keys = _record_keys(list(df.columns), set(level_keys))
+    index_codecs, index_values = [], []
+    for i, values in enumerate(index_arrays(df.index)):
+        plain, codec = encode_json_column(pd.Series(values), f"index level {level_names[i]!r}")
+        index_codecs.append(codec)
+        index_values.append(plain)
+    column_specs, column_values = [], []
+    for col, key in zip(df.columns, keys):
+        plain, codec = encode_json_column(df[col], f"column {col!r}")
+        column_specs.append({"name": to_tagged(col, "a column name"), "key": key,
+                             "codec": codec})
+        column_values.append(plain)
+    records = [dict(zip(level_keys + keys, row)) for row in zip(*index_values, *column_values)]
+    out = {
         "graph": tables,
-        "dataframe_indices": list(gf.dataframe.index.names),
+        "dataframe_indices": level_keys,
         "dataframe": records,
-        "inclusive_metrics": list(gf.inc_metrics),
-        "exclusive_metrics": list(gf.exc_metrics),
+        "inclusive_metrics": [str(m) for m in gf.inc_metrics],
+        "exclusive_metrics": [str(m) for m in gf.exc_metrics],
         "default_metric": gf.default_metric,
-        "metadata": gf.metadata,
-        "column_order": [c for c in gf.dataframe.columns],
+        "metadata": _plain_json(gf.metadata),
+        "column_order": list(keys),
+        "graphframe": {
+            "version": JSON_VERSION,
+            "ordered": graph.ordered,
+            "exc_metrics": to_tagged(list(gf.exc_metrics), "exc_metrics"),
+            "inc_metrics": to_tagged(list(gf.inc_metrics), "inc_metrics"),
+            "inclusive_of": to_tagged(dict(gf.inclusive_of), "inclusive_of"),
+            "default_metric": to_tagged(gf.default_metric, "default_metric"),
+            "metadata": to_tagged(gf.metadata, "metadata"),
+            "index": [{"name": to_tagged(n, "an index level name"), "codec": c}
+                      for n, c in zip(level_names, index_codecs)],
+            "columns": column_specs,
+            "columns_dtype": "object" if df.columns.dtype == object else str(df.columns.dtype),
+            "frames": _frame_specs(graph),
+            "aggregations": to_tagged(dict(gf.aggregations), "aggregations"),
+        },
     }
+    if gf.aggregations:  # only when declared: Hatchet's layout otherwise
+        out["aggregations"] = {str(c): k for c, k in gf.aggregations.items()}
+    return out
 
 
-def _json_values(column: pd.Series) -> List[Any]:
-    values = column.tolist()
-    return [None if isinstance(v, float) and math.isnan(v) else
-            (None if v is pd.NA or v is pd.NaT else python_scalar(v)) for v in values]
+def _frame_specs(graph: Any) -> List[Dict[str, Any]]:
+    specs = []
+    for key in graph.attrs.columns:
+        _, codec = encode_json_column(graph.attrs[key], f"frame attribute {key!r}")
+        specs.append({"name": to_tagged(key, "a frame key"), "codec": codec})
+    return specs
+
+
+def _record_keys(columns: List[Any], taken: set) -> List[str]:
+    """A distinct record key per column: its name, as text when it is not a string."""
+    keys = []
+    used = set(taken)
+    for col in columns:
+        key = col if isinstance(col, str) else str(col)
+        base, i = key, 1
+        while key in used:
+            key = f"{base} ({i})"
+            i += 1
+        used.add(key)
+        keys.append(key)
+    return keys
+
+
+def _plain_json(value: Any) -> Any:
+    """Metadata as plain JSON for other tools (the exact copy is in the "graphframe" key)."""
+    return json.loads(json.dumps(value, default=json_default, skipkeys=True))
 
 
 def to_json(gf: Any) -> str:
-    """:func:`to_dict` as JSON text; NaN is written as ``null``, infinities as ``Infinity``."""
-    return json.dumps(to_dict(gf), default=_json_default)
+    """:func:`to_dict` as JSON text; NaN is written as ``null``, infinities as ``Infinity``.
 
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> text = to_json(GraphFrame.from_lists(("a", "b")))
+    >>> text[:50]
+    '{"graph": [{"0": {"data": {"name": "a", "type": "N'
+    """
+    return json.dumps(to_dict(gf), default=json_default)
 
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return str(value)

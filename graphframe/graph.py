@@ -34,6 +34,7 @@ from .graph_inputs import parse_lists, union_inputs
 from .graph_layout import canonical_layout
 
 INT = np.int64
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
 
 
 class Graph:
@@ -83,6 +84,7 @@ class Graph:
         ordered: bool = False,
         sibling_key: Optional[np.ndarray] = None,
         codes: Optional[np.ndarray] = None,
+        child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
     ) -> Tuple["Graph", np.ndarray]:
         """Build a graph from row positions; return it and ``order``.
 
@@ -103,15 +105,30 @@ class Graph:
             Frame codes of the input rows when the caller already has them
             (equal codes <=> equal frames, ordered like the frames); saves
             recomputing them.
+        child_order : (array, array), optional
+            A key per first-parent edge (indexed by child position; roots
+            ignored) and per extra edge: each node's child list is sorted by
+            it. Without it, child lists hold the first-parent edges in input
+            order, then the extra edges in input order.
 
         Returns
         -------
         graph : Graph
         order : numpy.ndarray
             ``order[new_id]`` = input position of that node.
+
+        Examples
+        --------
+        >>> attrs = pd.DataFrame({"name": ["a", "b", "x", "c", "y"]})
+        >>> g, order = Graph.build(attrs, [-1, 0, 1, 0, 3], ([3], [2]),
+        ...                        child_order=([0, 1, 2, 3, 5], [4]))
+        >>> [[n.frame["name"] for n in g.node(i).children] for i in range(len(g))]
+        [['b', 'c'], ['x'], [], ['x', 'y'], []]
+        >>> [g.frame(int(c))["name"] for c in g.child_idx[g.child_ptr[3]:g.child_ptr[4]]]
+        ['x', 'y']
         """
         lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
-                               sibling_key=sibling_key, codes=codes)
+                               sibling_key=sibling_key, codes=codes, child_order=child_order)
         graph = cls(roots=lay.roots, parent=lay.parent, parent_ptr=lay.parent_ptr,
                     parent_idx=lay.parent_idx, child_ptr=lay.child_ptr,
                     child_idx=lay.child_idx, depth=lay.depth, attrs=lay.attrs,
@@ -230,8 +247,41 @@ class Graph:
 
     @property
     def attrs(self) -> pd.DataFrame:
-        """Frame attribute table (treat as read-only)."""
-        return self._attrs
+        """Frame attribute table, one row per node (a missing value: key absent).
+
+        A copy: changing it never changes the graph (with pandas' copy-on-write
+        it costs nothing until it is written to).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> table = g.attrs
+        >>> table.loc[0, "name"] = "changed"
+        >>> g.attrs["name"].tolist()
+        ['a', 'b']
+        """
+        return self._attrs.copy(deep=not _COPY_ON_WRITE)
+
+    def attr_names(self) -> Tuple[Any, ...]:
+        """The frame attribute keys (columns of :attr:`attrs`), without copying the table.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).attr_names()
+        ('name', 'type')
+        """
+        return tuple(self._attrs.columns)
+
+    def attr_values(self, key: Any) -> np.ndarray:
+        """One frame attribute of every node, as a new object array (None where absent).
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).attr_values("name").tolist()
+        ['a', 'b']
+        """
+        values = self._attrs[key].to_numpy(dtype=object)
+        return np.where(pd.isna(values), None, values)
 
     @property
     def ordered(self) -> bool:
@@ -362,6 +412,14 @@ class Graph:
 
         With ``attrs`` (a key or list of keys) yield frame values instead of
         nodes. ``visited``, if given, is filled with ``{node id: 1}``.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", ("b", "c"), "d"))
+        >>> [n.frame["name"] for n in g.traverse(order="post")]
+        ['c', 'b', 'd', 'a']
+        >>> list(g.traverse(attrs="name"))
+        ['a', 'b', 'c', 'd']
         """
         if order == "pre":
             ids = self.preorder()
@@ -375,7 +433,14 @@ class Graph:
             yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
 
     def enumerate_traverse(self) -> None:
-        """Kept for Hatchet compatibility: ids are always in pre-order already."""
+        """Kept for Hatchet compatibility: ids are always in pre-order already.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> g.enumerate_traverse() is None
+        True
+        """
 
     # --------------------------------------------------------------- union
     def union(self, other: "Graph", return_mappings: bool = False) -> Any:
@@ -413,11 +478,25 @@ class Graph:
 
     # ---------------------------------------------------------------- misc
     def is_tree(self) -> bool:
-        """True for exactly one root and no node with several parents."""
+        """True for exactly one root and no node with several parents.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).is_tree(), Graph.from_lists(("a",), ("b",)).is_tree()
+        (True, False)
+        """
         return self._forest and len(self._roots) == 1
 
     def copy(self) -> "Graph":
-        """An equal graph (the arrays are immutable and shared)."""
+        """An equal graph (the arrays are immutable and shared).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> h = g.copy()
+        >>> h == g, h is g, h.parent is g.parent
+        (True, False, True)
+        """
         return Graph(roots=self._roots, parent=self._parent, parent_ptr=self._parent_ptr,
                      parent_idx=self._parent_idx, child_ptr=self._child_ptr,
                      child_idx=self._child_idx, depth=self._depth, attrs=self._attrs,
@@ -435,18 +514,40 @@ class Graph:
         return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"
 
     def to_networkx(self):
-        """A ``networkx.DiGraph`` with frame attributes as node data."""
+        """A ``networkx.DiGraph`` with frame attributes as node data.
+
+        ``G.graph["roots"]`` lists the roots and ``G.graph["ordered"]`` the
+        flag; each node's out-edges follow the graph's child order.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> nxg = g.to_networkx()
+        >>> nxg.graph["roots"], [nxg.nodes[c]["name"] for c in nxg.successors(0)]
+        ([0], ['solve', 'io'])
+        """
         return graph_nx.to_networkx(self)
 
     @classmethod
     def from_networkx(cls, nx_graph) -> "Graph":
         """Build a graph from a ``networkx.DiGraph`` (see :meth:`to_networkx`).
 
-        Node data become frame attributes; roots are the nodes without
-        predecessors. Node ids follow graphframe's pre-order numbering.
+        Node data become frame attributes; roots are ``G.graph["roots"]`` when
+        present (so a root on a cycle is kept), else the nodes without
+        predecessors. Node ids follow graphframe's pre-order numbering; child
+        order follows the out-edge order, and ``G.graph["ordered"]`` sets
+        :attr:`ordered`. ``from_networkx(g.to_networkx())`` is ``g`` again,
+        with the same ids.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> nxg = nx.DiGraph([("main", "solve"), ("solve", "main")], roots=["main"])
+        >>> g = Graph.from_networkx(nxg)
+        >>> [n.frame["name"] for n in g.roots], [p.frame["name"] for p in g.roots[0].parents]
+        (['main'], ['solve'])
         """
-        attrs, parent, extra = graph_nx.arrays_from_networkx(nx_graph)
-        graph, _ = cls.build(attrs, parent, extra)
+        parts = graph_nx.parts_from_networkx(nx_graph)
+        graph, _ = cls.build(parts.attrs, parts.parent, parts.extra, ordered=parts.ordered,
+                             child_order=parts.child_order)
         return graph
-
-

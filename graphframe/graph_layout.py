@@ -3,7 +3,9 @@
 :func:`canonical_layout` is the array work behind :meth:`Graph.build`: it
 numbers nodes in pre-order (siblings by frame code, or by source order for
 ordered sources), picks each node's first parent (the one it is discovered
-from) and builds the parent and child lists.
+from) and builds the parent and child lists. Child lists keep the source's
+order: first-parent edges in input order, then the extra edges, unless
+``child_order`` gives every edge an explicit place.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class Layout:
 def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
                      extra_edges: Optional[Tuple[Sequence[int], Sequence[int]]] = None,
                      *, ordered: bool = False, sibling_key: Optional[np.ndarray] = None,
-                     codes: Optional[np.ndarray] = None) -> Layout:
+                     codes: Optional[np.ndarray] = None,
+                     child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Layout:
     """See :meth:`Graph.build` for the parameters."""
     parent = np.asarray(parent, dtype=INT)
     n = len(parent)
@@ -48,10 +51,20 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
     nonroot = np.flatnonzero(parent >= 0)
     src = parent[nonroot]
     dst = nonroot
-    if extra_edges is not None and len(extra_edges[0]):
+    n_extra = 0 if extra_edges is None else len(extra_edges[0])
+    key = None
+    if child_order is not None:
+        key = np.concatenate([np.asarray(child_order[0], dtype=INT)[nonroot],
+                              np.asarray(child_order[1], dtype=INT)[:n_extra]])
+    if n_extra:
         src = np.concatenate([src, np.asarray(extra_edges[0], dtype=INT)])
         dst = np.concatenate([dst, np.asarray(extra_edges[1], dtype=INT)])
-        src, dst = dedupe_edges(src, dst, n)
+        if key is not None:  # the first occurrence in child order wins
+            by_key = np.argsort(key, kind="stable")
+            src, dst, key = src[by_key], dst[by_key], key[by_key]
+        src, dst, keep = dedupe_edges(src, dst, n)
+        if key is not None:
+            key = key[keep]
     forest = len(src) == len(nonroot)
     if codes is None and not ordered and sibling_key is None:
         codes = frame_codes(attrs)
@@ -73,7 +86,12 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
     via_new = via[order]
     new_parent = np.where(via_new >= 0, inv[np.maximum(via_new, 0)], -1)
     nsrc, ndst = inv[src], inv[dst]
-    child_ptr, child_idx = st.csr(nsrc, ndst, n)
+    if key is None:  # first-parent edges in input order, then the extra edges
+        child_ptr, child_idx = st.csr(nsrc, ndst, n)
+    else:
+        child_ptr = np.zeros(n + 1, dtype=INT)
+        np.cumsum(np.bincount(nsrc, minlength=n), out=child_ptr[1:])
+        child_idx = ndst[np.lexsort((key, nsrc))]
     primary = new_parent[ndst] == nsrc
     by_parent = np.lexsort((nsrc, ~primary, ndst))
     parent_ptr = np.zeros(n + 1, dtype=INT)
@@ -93,9 +111,10 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
     )
 
 
-def dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Edges without repeats, first occurrences kept in input order."""
+def dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int
+                 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edges without repeats, first occurrences kept in input order (and their positions)."""
     key = src * max(n, 1) + dst
     _, first = np.unique(key, return_index=True)
     keep = np.sort(first)
-    return src[keep], dst[keep]
+    return src[keep], dst[keep], keep

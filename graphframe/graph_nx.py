@@ -1,8 +1,15 @@
-"""Conversion between graphframe graphs and ``networkx.DiGraph``."""
+"""Conversion between graphframe graphs and ``networkx.DiGraph``.
+
+:func:`to_networkx` records the roots (``G.graph["roots"]``) and the
+``ordered`` flag (``G.graph["ordered"]``), and adds every node's out-edges in
+the graph's child order, so that :func:`from_networkx` gives back the same
+graph (ids, child order, flag) even when a root lies on a cycle and so has a
+predecessor.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import Any, List, Tuple
 
 import networkx as nx
 import numpy as np
@@ -13,6 +20,8 @@ from readers.builder import records_to_frame
 from .errors import GraphMismatchError
 from .structure import segment_owner
 
+INT = np.int64
+
 
 def to_networkx(graph: Any) -> nx.DiGraph:
     """A DiGraph whose nodes are the ids and whose node data are the frames.
@@ -22,10 +31,10 @@ def to_networkx(graph: Any) -> nx.DiGraph:
     >>> from graphframe import Graph
     >>> g = Graph.from_lists(("a", "b", "c"))
     >>> nxg = g.to_networkx()
-    >>> sorted(nxg.edges()), nxg.nodes[1]["name"]
-    ([(0, 1), (0, 2)], 'b')
+    >>> sorted(nxg.edges()), nxg.nodes[1]["name"], nxg.graph["roots"]
+    ([(0, 1), (0, 2)], 'b', [0])
     """
-    out = nx.DiGraph()
+    out = nx.DiGraph(roots=graph.root_ids.tolist(), ordered=bool(graph.ordered))
     for i, frame in enumerate(graph.frame_dicts()):
         out.add_node(i, **frame)
     owner = segment_owner(graph.child_ptr)
@@ -33,8 +42,25 @@ def to_networkx(graph: Any) -> nx.DiGraph:
     return out
 
 
-def arrays_from_networkx(nx_graph: nx.DiGraph) -> Tuple[pd.DataFrame, np.ndarray, tuple]:
-    """Frame table, first-parent array and extra edges for ``Graph.build``."""
+class NetworkxParts:
+    """What :meth:`Graph.build` needs, taken from a DiGraph."""
+
+    def __init__(self, attrs: pd.DataFrame, parent: np.ndarray, extra: Tuple[Any, Any],
+                 child_order: Tuple[np.ndarray, np.ndarray], ordered: bool) -> None:
+        self.attrs = attrs
+        self.parent = parent
+        self.extra = extra
+        self.child_order = child_order
+        self.ordered = ordered
+
+
+def parts_from_networkx(nx_graph: nx.DiGraph) -> NetworkxParts:
+    """Frame table, first parents, extra edges and child order for ``Graph.build``.
+
+    Roots are ``nx_graph.graph["roots"]`` when present, else the nodes
+    without predecessors. Node data (or a ``frame`` mapping in it) become the
+    frame; a node without data is named ``str(node)``.
+    """
     nodes = list(nx_graph.nodes())
     if not nodes:
         raise GraphMismatchError("the networkx graph has no nodes")
@@ -47,12 +73,12 @@ def arrays_from_networkx(nx_graph: nx.DiGraph) -> Tuple[pd.DataFrame, np.ndarray
         if not attrs:
             attrs = {"name": str(n)}
         records.append(attrs)
-    roots = [n for n in nodes if nx_graph.in_degree(n) == 0]
-    if not roots:
-        raise GraphMismatchError("every node of the networkx graph has a predecessor: no root")
-    parent = np.full(len(nodes), -1, dtype=np.int64)
+    roots = _roots(nx_graph, nodes)
+    edges = list(nx_graph.edges())
+    src = np.fromiter((position[u] for u, _ in edges), dtype=INT, count=len(edges))
+    dst = np.fromiter((position[v] for _, v in edges), dtype=INT, count=len(edges))
+    parent = np.full(len(nodes), -1, dtype=INT)
     seen = set(roots)
-    extra_src, extra_dst = [], []
     for root in roots:  # breadth-first: first discovery gives the first parent
         for u, v in nx.bfs_edges(nx_graph, root):
             if v not in seen:
@@ -61,8 +87,28 @@ def arrays_from_networkx(nx_graph: nx.DiGraph) -> Tuple[pd.DataFrame, np.ndarray
     if len(seen) != len(nodes):
         missing = next(n for n in nodes if n not in seen)
         raise GraphMismatchError(f"node {missing!r} cannot be reached from any root")
-    for u, v in nx_graph.edges():
-        if parent[position[v]] != position[u]:
-            extra_src.append(position[u])
-            extra_dst.append(position[v])
-    return records_to_frame(records), parent, (extra_src, extra_dst)
+    primary = parent[dst] == src
+    key = np.arange(len(edges), dtype=INT)
+    primary_key = np.zeros(len(nodes), dtype=INT)
+    primary_key[dst[primary]] = key[primary]
+    return NetworkxParts(records_to_frame(records), parent, (src[~primary], dst[~primary]),
+                         (primary_key, key[~primary]),
+                         bool(nx_graph.graph.get("ordered", False)))
+
+
+def _roots(nx_graph: nx.DiGraph, nodes: List[Any]) -> List[Any]:
+    given = nx_graph.graph.get("roots")
+    if given is not None:
+        roots = list(given)
+        unknown = [r for r in roots if r not in nx_graph]
+        if unknown or not roots:
+            raise GraphMismatchError(
+                f"G.graph['roots'] names {unknown[0]!r}, which is not a node" if unknown
+                else "G.graph['roots'] is empty")
+        return roots
+    roots = [n for n in nodes if nx_graph.in_degree(n) == 0]
+    if not roots:
+        raise GraphMismatchError(
+            "every node of the networkx graph has a predecessor: no root (name the roots "
+            "in G.graph['roots'])")
+    return roots

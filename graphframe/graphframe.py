@@ -16,15 +16,16 @@ import pandas as pd
 import readers
 from readers import RawProfile
 from readers.hatchet_json import parse_hatchet_json
-from readers.jsonfile import loads_json
+from readers.jsonfile import load_json, loads_json
 from readers.literal import parse_literal
 
-from . import diffing, export, persist
+from . import diffing, export, json_doc, persist
 from .build import level_ids, parts_from_raw, private_copy
 from .errors import GraphMismatchError
 from .graph import Graph
 from .metrics import default_pairs
 from .ops import aggregate, arithmetic, inclusive
+from .ops.merge_rules import check_aggregations
 from .ops import filter as filtering
 from .ops import squash as squashing
 from .ops import union
@@ -57,6 +58,11 @@ class GraphFrame(ReaderConstructors):
     inclusive_of : mapping, optional
         Exclusive metric -> inclusive partner; derived from the names
         (``X`` -> ``X (inc)``, ``X (exc)`` -> ``X``) when omitted.
+    aggregations : mapping, optional
+        Column -> how its values combine when rows merge: ``"sum"``,
+        ``"min"``, ``"max"``, ``"mean"`` or ``"first"``. Unlisted columns:
+        ``"sum"`` for declared metrics, ``"first"`` otherwise (see
+        ``docs/operations.md``, "Metric semantics").
 
     Examples
     --------
@@ -84,6 +90,7 @@ class GraphFrame(ReaderConstructors):
         default_metric: Optional[str] = "time",
         metadata: Optional[Mapping[str, Any]] = None,
         inclusive_of: Optional[Mapping[str, str]] = None,
+        aggregations: Optional[Mapping[str, str]] = None,
     ) -> None:
         if graph is None:
             raise ValueError("GraphFrame needs a graph")
@@ -101,16 +108,42 @@ class GraphFrame(ReaderConstructors):
         pairs = default_pairs(self.exc_metrics, self.inc_metrics)
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
+        self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
+
+    @property
+    def aggregations(self) -> Dict[str, str]:
+        """Declared column -> aggregation (``"sum"``, ``"min"``, ``"max"``, ``"mean"``,
+        ``"first"``) used when rows merge; a new dict on every access."""
+        return dict(self._aggregations)
 
     # ------------------------------------------------------- construction
     @classmethod
     def from_raw(cls, raw: RawProfile) -> "GraphFrame":
-        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`."""
+        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`.
+
+        The GraphFrame never shares writable data with ``raw``.
+
+        Examples
+        --------
+        >>> import readers
+        >>> b = readers.ProfileBuilder("example")
+        >>> main = b.add_node({"name": "main"})
+        >>> b.add_row(main, {"time": 2.0})
+        >>> GraphFrame.from_raw(b.build(exc_metrics=["time"])).dataframe["time"].tolist()
+        [2.0]
+        """
         return cls(**parts_from_raw(raw))
 
     @classmethod
     def from_literal(cls, graph_dict: Sequence[Mapping[str, Any]]) -> "GraphFrame":
         """Build from Hatchet's literal format (a list of nested node dicts).
+
+        A node that appears several times carries the same
+        ``metrics["_hatchet_nid"]``; the first occurrence defines it, the
+        others are references (extra parents). Bad input raises
+        :class:`~readers.errors.ReadError` naming the node's position; a
+        reference whose values differ from the node's warns
+        (:class:`readers.literal.LiteralWarning`). See :mod:`readers.literal`.
 
         Examples
         --------
@@ -119,12 +152,23 @@ class GraphFrame(ReaderConstructors):
         ...     {"frame": {"name": "b"}, "metrics": {"time": 2.0}}]}])
         >>> gf.dataframe["time"].tolist()
         [1.0, 2.0]
+        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": "x"}}])
+        Traceback (most recent call last):
+        ...
+        readers.errors.ReadError: <literal>: [0]: metric 'time' is not a number: 'x' (expected a number (or null))
         """
-        return cls.from_raw(parse_literal(graph_dict, source="<literal>"))
+        return cls(**parts_from_raw(parse_literal(graph_dict, source="<literal>"), private=True))
 
     @classmethod
     def from_lists(cls, *lists: Any) -> "GraphFrame":
-        """A GraphFrame with ``time`` = 1.0 per node over ``Graph.from_lists``."""
+        """A GraphFrame with ``time`` = 1.0 per node over ``Graph.from_lists``.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
+        """
         graph = Graph.from_lists(*lists)
         n = graph.num_nodes
         names = graph.attrs["name"].to_numpy(dtype=object)
@@ -134,50 +178,136 @@ class GraphFrame(ReaderConstructors):
         return gf.update_inclusive_columns()
 
     @classmethod
-    def from_json(cls, json_spec: str) -> "GraphFrame":
-        """Inverse of :meth:`to_json` (also reads Hatchet's ``to_json`` output)."""
-        return cls.from_raw(parse_hatchet_json(loads_json(json_spec, "<json>"), "<json>"))
+    def from_json(cls, json_spec: Union[str, Mapping[str, Any]]) -> "GraphFrame":
+        """Inverse of :meth:`to_json` (also reads Hatchet's ``to_json`` output).
+
+        Text written by :meth:`to_json` gives back an equal GraphFrame: the
+        same node ids, child order and ``ordered`` flag, the dataframe with
+        its dtypes, the metric declarations and the metadata. Hatchet's
+        documents are read with Hatchet's meaning. A :meth:`to_dict` result
+        is accepted as well.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> back = GraphFrame.from_json(gf.to_json())
+        >>> back.graph == gf.graph and back.dataframe.equals(gf.dataframe)
+        True
+        """
+        doc = json_spec if isinstance(json_spec, Mapping) else loads_json(json_spec, "<json>")
+        return cls._from_json_doc(doc, "<json>")
+
+    @classmethod
+    def _from_json_doc(cls, doc: Any, source: Any) -> "GraphFrame":
+        parts = json_doc.parts_from_doc(doc, source)
+        if parts is None:
+            parts = parts_from_raw(parse_hatchet_json(doc, source), private=True)
+        return cls(**parts)
 
     @classmethod
     def read(cls, path: Any, format: Optional[str] = None, **options: Any) -> "GraphFrame":
-        """Read any supported profile; see :func:`graphframe.read`."""
-        return cls.from_raw(readers.read(path, format=format, **options))
+        """Read any supported profile; see :func:`graphframe.read`.
+
+        A file written by :meth:`to_json` is read back exactly, as by
+        :meth:`from_json`.
+
+        Examples
+        --------
+        >>> import json, os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "p.json")
+        >>> with open(p, "w") as f:
+        ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 3.0}}], f)
+        >>> GraphFrame.read(p).dataframe["time"].tolist()
+        [3.0]
+        """
+        name = format if format is not None else readers.sniff(path)
+        if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
+            return cls._from_json_doc(load_json(path), path)
+        raw = readers.read(path, format=name, **options)
+        return cls(**parts_from_raw(raw, private=True))
 
 
     # ------------------------------------------------------------- copies
     def copy(self) -> "GraphFrame":
-        """A new GraphFrame sharing the (immutable) graph; dataframe copied."""
+        """A new GraphFrame sharing the (immutable) graph; dataframe copied.
+
+        Changing the copy's dataframe never changes this one (with pandas'
+        copy-on-write the data is copied only when written to).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> other = gf.copy()
+        >>> other.dataframe.loc[1, "time"] = 5.0
+        >>> gf.dataframe["time"].tolist(), other.dataframe["time"].tolist()
+        ([1.0, 1.0], [1.0, 5.0])
+        >>> other.graph is gf.graph
+        True
+        """
         return GraphFrame(self.graph, private_copy(self.dataframe), self.exc_metrics,
                           self.inc_metrics, self.default_metric,
-                          _copy.copy(self.metadata), self.inclusive_of)
+                          _copy.copy(self.metadata), self.inclusive_of, self._aggregations)
 
     def deepcopy(self) -> "GraphFrame":
-        """Like :meth:`copy` with a deep copy of the dataframe and metadata."""
+        """Like :meth:`copy` with a deep copy of the dataframe and metadata.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.metadata["runs"] = [1]
+        >>> other = gf.deepcopy()
+        >>> other.metadata["runs"].append(2)
+        >>> gf.metadata["runs"], other.graph == gf.graph
+        ([1], True)
+        """
         return GraphFrame(self.graph.copy(), self.dataframe.copy(deep=True),
                           list(self.exc_metrics), list(self.inc_metrics),
                           self.default_metric, _copy.deepcopy(self.metadata),
-                          dict(self.inclusive_of))
+                          dict(self.inclusive_of), self._aggregations)
 
     def _replace(self, **changes: Any) -> "GraphFrame":
         fields = dict(graph=self.graph, dataframe=self.dataframe,
                       exc_metrics=self.exc_metrics, inc_metrics=self.inc_metrics,
                       default_metric=self.default_metric, metadata=self.metadata,
-                      inclusive_of=self.inclusive_of)
+                      inclusive_of=self.inclusive_of, aggregations=self._aggregations)
         fields.update(changes)
+        columns = fields["dataframe"].columns  # columns an operation dropped lose their entry
+        fields["aggregations"] = {c: k for c, k in (fields["aggregations"] or {}).items()
+                                  if c in columns}
         return GraphFrame(**fields)
 
     # ------------------------------------------------------------ metrics
     def show_metric_columns(self) -> List[str]:
-        """Exclusive then inclusive metric names (a new list)."""
+        """Exclusive then inclusive metric names (a new list).
+
+        Examples
+        --------
+        >>> GraphFrame.from_lists(("main", "solve")).show_metric_columns()
+        ['time', 'time (inc)']
+        """
         return list(self.exc_metrics) + list(self.inc_metrics)
 
     def update_inclusive_columns(self) -> "GraphFrame":
         """A new GraphFrame whose inclusive columns are recomputed from the exclusive ones.
 
-        Each exclusive metric ``X`` gets its partner (``inclusive_of``; by
-        default ``X (inc)``, or ``Y`` for ``Y (exc)``). Trees and forests are
-        summed level by level over a (node x rank/thread) matrix; graphs with
+        Every exclusive metric that is summed when rows merge (see
+        :attr:`aggregations`) gets its inclusive partner (``inclusive_of``; by
+        default ``X (inc)``, or ``Y`` for ``Y (exc)``), per (node, rank,
+        thread) row. Trees and forests are summed level by level; graphs with
         shared nodes count every distinct descendant once (Hatchet's rule).
+        NaN and missing rows mean "no value".
+
+        Returns
+        -------
+        GraphFrame
+            A new GraphFrame; ``inc_metrics`` gains any new partner.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> df = gf.dataframe.assign(time=[1.0, 2.0, 3.0, 4.0])
+        >>> gf._replace(dataframe=df).update_inclusive_columns().dataframe["time (inc)"].tolist()
+        [10.0, 2.0, 7.0, 4.0]
         """
         return inclusive.update_inclusive_columns(self)
 
@@ -185,8 +315,29 @@ class GraphFrame(ReaderConstructors):
                                    ) -> "GraphFrame":
         """A new GraphFrame with exclusive columns derived from inclusive ones.
 
-        ``exc = inc - sum(inc of direct children)`` per row; ``X (inc)`` gives
-        ``X``, any other inclusive ``Y`` gives ``Y (exc)``.
+        ``exc = inc - sum(inc of direct children)`` per row (a child without
+        a value counts as 0). ``X (inc)`` gives ``X`` (unless ``X`` already
+        is an exclusive metric); any other inclusive ``Y`` gives ``Y (exc)``.
+        Inclusive metrics that are not summed (see :attr:`aggregations`) are
+        skipped.
+
+        Parameters
+        ----------
+        inc_metrics : list of str, optional
+            The inclusive metrics to derive from (default: all of them).
+
+        Returns
+        -------
+        GraphFrame
+            A new GraphFrame; ``exc_metrics`` gains the new columns.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> cycles = gf.dataframe.rename(columns={"time (inc)": "cycles"})[["name", "cycles"]]
+        >>> inc_only = GraphFrame(gf.graph, cycles, [], ["cycles"])
+        >>> inc_only.generate_exclusive_columns().dataframe["cycles (exc)"].tolist()
+        [1.0, 1.0, 1.0, 1.0]
         """
         return inclusive.generate_exclusive_columns(self, inc_metrics)
 
@@ -194,14 +345,66 @@ class GraphFrame(ReaderConstructors):
                     function: Any = None) -> "GraphFrame":
         """A new GraphFrame with ``out_columns`` = sums of ``columns`` over each subtree.
 
-        Trees and forests only (see :meth:`subgraph_sum` for call graphs).
-        ``out_columns`` defaults to ``columns`` (overwritten in the copy).
+        Trees and forests only; see :meth:`subgraph_sum` for call graphs.
+
+        Parameters
+        ----------
+        columns : list of str
+            Numeric columns to sum.
+        out_columns : list of str, optional
+            Where to write the sums (default: overwrite ``columns`` in the copy).
+        function : None, np.sum or "sum"
+            Only summation is supported (Hatchet's default).
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        MetricError
+            A column does not exist.
+        OperationError
+            A column is not numeric, another function is asked for, or the
+            graph has shared nodes.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.subtree_sum(["time"], ["total"]).dataframe["total"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
         """
         return inclusive.sum_columns(self, columns, out_columns, function, require_forest=True)
 
     def subgraph_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
                      function: Any = None) -> "GraphFrame":
-        """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once."""
+        """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once.
+
+        Parameters
+        ----------
+        columns : list of str
+            Numeric columns to sum.
+        out_columns : list of str, optional
+            Where to write the sums (default: overwrite ``columns`` in the copy).
+        function : None, np.sum or "sum"
+            Only summation is supported.
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        A diamond ``a -> {b, c} -> d``: ``d`` counts once for ``a``.
+
+        >>> from graphframe import Graph
+        >>> g, _ = Graph.build(pd.DataFrame({"name": list("abcd")}), [-1, 0, 0, 1], ([2], [3]))
+        >>> df = pd.DataFrame({"time": 1.0, "name": g.attrs["name"].to_numpy()},
+        ...                   index=pd.Index(range(4), name="node"))
+        >>> out = GraphFrame(g, df, ["time"], []).subgraph_sum(["time"], ["total"])
+        >>> dict(zip(out.dataframe["name"], out.dataframe["total"]))
+        {'a': 4.0, 'b': 2.0, 'd': 1.0, 'c': 2.0}
+        """
         return inclusive.sum_columns(self, columns, out_columns, function)
 
     # --------------------------------------------------------- operations
@@ -210,10 +413,36 @@ class GraphFrame(ReaderConstructors):
                multi_index_mode: str = "off") -> "GraphFrame":
         """A new GraphFrame with the rows ``filter_obj`` selects.
 
-        ``filter_obj`` is a boolean mask over the rows (fast), a callable on a
-        row (``row["node"]`` is a Node), or a query. Squashed by default.
-        Raises :class:`EmptyFilter` when nothing is left and
-        :class:`InvalidFilter` for anything else.
+        Parameters
+        ----------
+        filter_obj : boolean mask, callable or query
+            A boolean mask over the rows (a Series aligned with the dataframe,
+            an array or a list; the fast form), a callable called once per
+            row as in Hatchet (the row holds the index levels and columns,
+            ``row["node"]`` is a Node), or a query (object dialect list,
+            string dialect, or a query object; every row of the nodes on a
+            matching path is kept; see :meth:`query`).
+        squash : bool
+            Squash the result (drop nodes without rows), as Hatchet does.
+        update_inc_cols : bool
+            Recompute inclusive columns when squashing.
+        num_procs, rec_limit
+            Accepted for Hatchet compatibility and ignored: nothing runs in
+            other processes and the recursion limit is never changed.
+        multi_index_mode : str
+            How queries treat several rows per node (see ``docs/query.md``).
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        EmptyFilter
+            No row is left.
+        InvalidFilter
+            ``filter_obj`` is not a filter, or the callable failed on a row
+            (the row is named, the callable's exception chained).
 
         Examples
         --------
@@ -225,6 +454,8 @@ class GraphFrame(ReaderConstructors):
         └─ 1.000 f
         >>> kept.dataframe.loc[0, "time (inc)"]
         np.float64(3.0)
+        >>> gf.filter(lambda row: row["node"].frame["name"] in "abc").dataframe["name"].tolist()
+        ['a', 'b', 'c']
         """
         return filtering.filter_rows(self, filter_obj, squash, update_inc_cols, num_procs,
                                      rec_limit, multi_index_mode)
@@ -233,22 +464,127 @@ class GraphFrame(ReaderConstructors):
         """A new GraphFrame whose graph holds exactly the nodes that have rows.
 
         Kept nodes are rewired to their nearest kept ancestors, siblings with
-        equal frames merge (metrics summed), ids are renumbered in pre-order
-        and inclusive columns recomputed (unless ``update_inc_cols=False``).
+        equal frames merge (their rows combined by each column's aggregation:
+        metrics summed and attributes first by default), ids are renumbered
+        in pre-order without gaps.
+
+        Parameters
+        ----------
+        update_inc_cols : bool
+            Recompute inclusive columns afterwards.
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("a", ("b", "x", "y"), ("c", "x")))
+        >>> part = gf.filter(gf.dataframe["name"].isin(["a", "x", "y"]), squash=False)
+        >>> out = part.squash()
+        >>> print(out.tree(metric_column=["time", "time (inc)"], render_header=False), end="")
+        1.000 4.000 a
+        ├─ 2.000 2.000 x
+        └─ 1.000 1.000 y
         """
         return squashing.squash(self, update_inc_cols)
 
     def unify(self, other: "GraphFrame") -> "tuple[GraphFrame, GraphFrame]":
         """Both GraphFrames re-keyed onto the union of their graphs (new objects).
 
-        Returns ``(self', other')``; neither input changes (Hatchet mutates
-        both). ``self'`` gets Hatchet's extra rows for nodes only in ``other``
-        and a ``_missing_node`` column when the node sets differ.
+        Nodes are matched by call path; in graphs with shared nodes, children
+        with equal frames are matched through every parent. Neither input
+        changes (Hatchet mutates both). As in Hatchet, the left result gets
+        one row per row of ``other`` whose node has no row on the left
+        (metrics NaN, attributes copied) and a ``_missing_node`` column (0
+        both, 1 left only, 2 right only) when the node sets differ.
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+
+        Returns
+        -------
+        (GraphFrame, GraphFrame)
+            ``self`` and ``other`` on the union graph (one shared Graph).
+
+        Raises
+        ------
+        GraphMismatchError
+            The index levels differ.
+        OperationError
+            ``other`` is not a GraphFrame.
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> ua, ub = a.unify(b)
+        >>> ua.dataframe[["name", "time", "_missing_node"]]
+               name  time  _missing_node
+        node
+        0      main   1.0              0
+        1        io   NaN              2
+        2     solve   1.0              1
+        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph
+        ([0, 1], True)
         """
         return union.unify(self, other)
 
     def add(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self + other`` on the unified graph (see ``graphframe.ops.arithmetic``).
+        """``self + other`` on the unified graph, row by row (see ``docs/operations.md``).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side. Default (Hatchet's values):
+            a left-only row keeps its value, a right-only row is NaN. With a
+            ``fill_value`` (e.g. 0) added and removed nodes get real values
+            and inclusive columns are recomputed.
+
+        Returns
+        -------
+        GraphFrame
+            With ``_missing_node`` (0 both, 1 left only, 2 right only).
+
+        Raises
+        ------
+        GraphMismatchError
+            The index levels differ.
+        OperationError
+            ``other`` is not a GraphFrame (``gf + 5`` raises TypeError).
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> (a + b).dataframe[["name", "time", "_missing_node"]]
+               name  time  _missing_node
+        node
+        0      main   2.0              0
+        1        io   NaN              2
+        2     solve   1.0              1
+        >>> a.add(b, fill_value=0).dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 1.0]
+        """
+        return arithmetic.arithmetic(self, other, "add", fill_value)
+
+    def sub(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self - other`` on the unified graph; ``fill_value=0`` gives real deltas.
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
 
         Examples
         --------
@@ -262,31 +598,65 @@ class GraphFrame(ReaderConstructors):
         1        io   1.0         1.0              1
         2     solve  -1.0        -1.0              2
         """
-        return arithmetic.arithmetic(self, other, "add", fill_value)
-
-    def sub(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self - other``; ``fill_value=0`` gives real deltas for added/removed nodes."""
         return arithmetic.arithmetic(self, other, "sub", fill_value)
 
     def mul(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self * other`` on the unified graph."""
+        """``self * other`` on the unified graph (inclusive columns multiplied row by row).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> double = a._replace(dataframe=a.dataframe.assign(time=2.0))
+        >>> a.mul(double).dataframe["time"].tolist()
+        [2.0, 2.0]
+        """
         return arithmetic.arithmetic(self, other, "mul", fill_value)
 
     def div(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
-        """``self / other`` on the unified graph."""
+        """``self / other`` on the unified graph (inclusive columns divided row by row).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> double = a._replace(dataframe=a.dataframe.assign(time=2.0))
+        >>> (a / double).dataframe["time"].tolist()
+        [0.5, 0.5]
+        """
         return arithmetic.arithmetic(self, other, "div", fill_value)
 
     def __add__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.add(other)
+        return self.add(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __sub__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.sub(other)
+        return self.sub(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __mul__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.mul(other)
+        return self.mul(other) if isinstance(other, GraphFrame) else NotImplemented
 
     def __truediv__(self, other: "GraphFrame") -> "GraphFrame":
-        return self.div(other)
+        return self.div(other) if isinstance(other, GraphFrame) else NotImplemented
 
     # in-place forms rebind the name to a new object; the old one is unchanged
     __iadd__ = __add__
@@ -295,19 +665,117 @@ class GraphFrame(ReaderConstructors):
     __itruediv__ = __truediv__
 
     def drop_index_levels(self, function: Any = np.mean) -> "GraphFrame":
-        """A new GraphFrame indexed by ``node`` only; metrics aggregated with ``function``."""
+        """A new GraphFrame indexed by ``node`` only.
+
+        Declared metrics are aggregated over each node's rows with
+        ``function``; every other column keeps its first value.
+
+        Parameters
+        ----------
+        function : callable or str
+            Anything pandas' ``agg`` accepts: ``np.mean`` (default),
+            ``np.max``, ``"sum"``...
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        OperationError
+            pandas cannot aggregate with ``function``.
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> df = pd.concat([a.dataframe.assign(rank=r, time=1.0 + r) for r in range(4)])
+        >>> ranks = a._replace(dataframe=df.set_index("rank", append=True).sort_index())
+        >>> ranks.drop_index_levels().dataframe["time"].tolist()
+        [2.5, 2.5]
+        >>> ranks.drop_index_levels(np.max).dataframe["time"].tolist()
+        [4.0, 4.0]
+        """
         return aggregate.drop_index_levels(self, function)
 
     def groupby_aggregate(self, groupby_function: Any, agg_function: Any) -> "GraphFrame":
-        """A new GraphFrame whose nodes are groups of rows (e.g. by ``module``)."""
+        """A new GraphFrame whose nodes are groups of rows ("super nodes").
+
+        Rows are grouped per key and per (rank, thread), so the index levels
+        survive; a super node's frame is ``{"name": key, "type": <by>}``;
+        an edge joins two groups when any old edge does; missing keys form
+        the group ``"<missing>"``.
+
+        Parameters
+        ----------
+        groupby_function : str, list of str or callable
+            A column, several columns (keys are tuples) or, as in pandas, a
+            callable applied to every index label (the row's Node, or the
+            tuple ``(Node, rank, ...)``).
+        agg_function : str, callable or dict
+            How declared metrics are aggregated (pandas' ``agg``); a dict
+            maps columns to functions. Other columns are dropped, except
+            the new ``name``.
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        MetricError
+            A column to group by or to aggregate does not exist.
+        OperationError
+            pandas cannot aggregate with ``agg_function``.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "dot"), "io"))
+        >>> df = gf.dataframe.assign(module=["app", "libc", "blas", "blas"])
+        >>> out = gf._replace(dataframe=df).groupby_aggregate("module", "sum")
+        >>> out.dataframe[["name", "time"]]
+              name  time
+        node
+        0      app   1.0
+        1     blas   2.0
+        2     libc   1.0
+        >>> [c.frame["name"] for c in out.graph.roots[0].children]
+        ['blas', 'libc']
+        """
         return aggregate.groupby_aggregate(self, groupby_function, agg_function)
 
     # ---- query language methods (issue 7) ----
     def query(self, query: Any, multi_index_mode: str = "off") -> List[Any]:
         """The nodes on any call path matching ``query``, in pre-order.
 
-        ``query`` is an object-dialect list, a string-dialect query or a query
-        object (see ``docs/query.md``); ``gf.filter(query)`` keeps their rows.
+        ``gf.filter(query)`` keeps the rows of the same nodes. See
+        ``docs/query.md`` for both dialects and the differences from Hatchet.
+
+        Parameters
+        ----------
+        query : list, str or query object
+            An object-dialect list (``[{"name": "MPI_.*"}, "*"]``), a
+            string-dialect query (``'MATCH (p)->("*") WHERE p."name" =~
+            "MPI_.*"'``; keywords upper-case), or a query object
+            (``ObjectQuery``, ``StringQuery``, ``QueryMatcher``, compounds).
+            A callable predicate in a query is called once per row with the
+            row as Hatchet passes it (``row.name`` is the Node).
+        multi_index_mode : {"off", "all", "any"}
+            For lists and strings on data with rank/thread levels: a node
+            satisfies a condition when "any" / "all" of its rows do; "off"
+            refuses column conditions there. A query object keeps its own.
+
+        Returns
+        -------
+        list of Node
+            The matched nodes, ascending id (pre-order).
+
+        Raises
+        ------
+        QuerySyntaxError
+            A string query that does not parse (with the position).
+        InvalidQueryPath, InvalidQueryFilter
+            A malformed query, or a condition that does not fit the data
+            (the message names the query node and column).
 
         Examples
         --------
@@ -323,19 +791,138 @@ class GraphFrame(ReaderConstructors):
     # ---- end of query language methods ----
 
     # ------------------------------------------------------------- output
-    def tree(self, metric_column: Union[None, str, Sequence[str]] = None, **options: Any) -> str:
-        """Render the graph as text, Hatchet style. See :func:`render_tree`."""
-        return render_tree(self, metric_column=metric_column, **options)
+    def tree(self, metric_column: Union[None, str, Sequence[str]] = None,
+             annotation_column: Optional[str] = None, precision: int = 3,
+             name_column: str = "name", expand_name: bool = False,
+             context_column: Optional[str] = "file", rank: Optional[int] = None,
+             thread: Optional[int] = None, depth: Optional[int] = 10000,
+             highlight_name: bool = False,
+             colormap: str = "RdYlGn", invert_colormap: bool = False,
+             colormap_annotations: Any = None, render_header: bool = True,
+             min_value: Optional[float] = None, max_value: Optional[float] = None,
+             color: bool = False, unicode: bool = True, legend: Optional[bool] = None,
+             **hatchet_names: Any) -> str:
+        """Render the graph as an indented text tree, Hatchet's layout.
 
-    def to_literal(self, name: str = "name", rank: int = 0, thread: int = 0,
+        Each line is ``<value>[ <more values>][ [<annotation>]] <name>[ ◀|▶][ <context>]``.
+        Roots and children appear in ascending id order; a node with several
+        parents is printed under each, its subtree only the first time.
+
+        Parameters
+        ----------
+        metric_column : str or list, optional
+            Metric to print (default: :attr:`default_metric`, else the first
+            declared metric; a profile without metrics prints names only). A
+            list prints several: the first colours the line.
+        annotation_column : str, optional
+            A column printed in brackets before the name (``_pattern``
+            columns as arrows).
+        precision : int
+            Decimals of the values (>= 0).
+        name_column : str
+            Column (or frame attribute) used as the label.
+        expand_name : bool
+            Print long names in full instead of ``first...last``.
+        context_column : str, optional
+            Column printed after the name when the dataframe has it.
+        rank, thread : int, optional
+            The row shown for each node (default: the lowest the data has,
+            0 normally; Hatchet's default is 0); a value the data does not
+            have is an error listing the ones it has.
+        depth : int, optional
+            Print nodes with depth below this (None: everything).
+        highlight_name : bool
+            Highlight user code names (colour only).
+        colormap : str
+            One of ``RdYlGn, BrBG, PiYG, PRGn, PuOr, RdBu, RdGy, RdYlBu, Spectral``.
+        invert_colormap : bool
+            Reverse the colormap.
+        colormap_annotations : str, list or dict, optional
+            Colours of the annotation values (colour only).
+        render_header : bool
+            Start with a header line naming the metrics and rank.
+        min_value, max_value : float, optional
+            Colour range (default: the finite values shown; 0 is honoured).
+        color : bool
+            ANSI colours (the caller decides; the CLI checks the terminal).
+        unicode : bool
+            Box-drawing glyphs, or ASCII when False.
+        legend : bool, optional
+            Append the colour legend (default: when ``color``).
+        **hatchet_names
+            Hatchet's old keyword names ``metric``, ``name``, ``expand_names``,
+            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each).
+
+        Raises
+        ------
+        MetricError
+            A named column does not exist.
+        ArgumentError
+            Any other bad value (negative precision or depth, unknown
+            colormap, missing rank or thread).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> print(gf.tree(metric_column=["time (inc)", "time"], render_header=False), end="")
+        4.000 1.000 main
+        ├─ 1.000 1.000 io
+        └─ 2.000 1.000 solve
+           └─ 1.000 1.000 mpi
+        >>> print(gf.tree(depth=1, precision=1, unicode=False), end="")
+        graphframe v0.1.0 - time
+        <BLANKLINE>
+        1.0 main
+        """
+        return render_tree(
+            self, metric_column=metric_column, annotation_column=annotation_column,
+            precision=precision, name_column=name_column, expand_name=expand_name,
+            context_column=context_column, rank=rank, thread=thread, depth=depth,
+            highlight_name=highlight_name, colormap=colormap, invert_colormap=invert_colormap,
+            colormap_annotations=colormap_annotations, render_header=render_header,
+            min_value=min_value, max_value=max_value, color=color, unicode=unicode,
+            legend=legend, **hatchet_names)
+
+    def to_literal(self, name: str = "name", rank: Optional[int] = None,
+                   thread: Optional[int] = None,
                    cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                    ) -> List[Dict[str, Any]]:
-        """Hatchet's literal format; see :func:`graphframe.export.to_literal`."""
+        """Hatchet's literal format: a list of nested ``{frame, metrics, children}`` dicts.
+
+        Children keep the graph's child order; a node with several parents
+        is written once and referenced elsewhere through ``_hatchet_nid``
+        (graphframe's node ids); ``rank``/``thread`` pick the row exported
+        (default: the lowest the data has, 0 normally).
+        :meth:`from_literal` reads it back (declarations included). See
+        :func:`graphframe.export.to_literal`; write it as JSON text of any
+        depth with :func:`graphframe.export.literal_json`.
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.to_literal()
+        [{'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0}, 'children': [{'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0}}]}]
+        >>> GraphFrame.from_literal(gf.to_literal()).graph == gf.graph
+        True
+        """
         return export.to_literal(self, name=name, rank=rank, thread=thread,
                                  cat_columns=cat_columns, include_nid=include_nid)
 
     def to_dict(self) -> Dict[str, Any]:
-        """Hatchet's ``to_dict`` layout plus our declarations; see ``export``."""
+        """Hatchet's ``to_dict`` layout plus a ``"graphframe"`` key Hatchet ignores.
+
+        ``graph`` (one ``{id: {"data": frame, "children": [ids]}}`` table per
+        root), ``dataframe_indices``, ``dataframe`` (one record per row),
+        ``exclusive_metrics``, ``inclusive_metrics``; the extra key holds
+        what makes :meth:`from_json` exact (dtypes, ``ordered``, declarations,
+        tagged metadata). See :func:`graphframe.export.to_dict`.
+
+        Examples
+        --------
+        >>> d = GraphFrame.from_lists(("main", "solve")).to_dict()
+        >>> d["dataframe_indices"], d["dataframe"][0]
+        (['node'], {'node': 0, 'time': 1.0, 'name': 'main', 'time (inc)': 2.0})
+        """
         return export.to_dict(self)
 
     def to_json(self) -> str:
@@ -344,16 +931,19 @@ class GraphFrame(ReaderConstructors):
         Returns
         -------
         str
-            Hatchet's ``to_json`` layout plus our declarations
-            (``default_metric``, ``metadata``, ``column_order``);
-            :meth:`from_json` reads it back losslessly.
+            Hatchet's ``to_json`` layout plus a ``"graphframe"`` key (which
+            Hatchet ignores). Lossless: :meth:`from_json` (and
+            :func:`graphframe.read` of the file) gives back an equal
+            GraphFrame; Hatchet's ``from_json`` reads it too.
 
         Examples
         --------
         >>> gf = GraphFrame.from_lists(("main", "solve"))
-        >>> back = GraphFrame.from_json(gf.to_json())
-        >>> back.dataframe["time (inc)"].tolist(), back.graph == gf.graph
-        ([2.0, 1.0], True)
+        >>> text = gf.to_json()
+        >>> text[:26]
+        '{"graph": [{"0": {"data": '
+        >>> GraphFrame.from_json(text).dataframe.equals(gf.dataframe)
+        True
         """
         return export.to_json(self)
 

@@ -59,12 +59,28 @@ class Node(int):
 
     @property
     def parents(self) -> List["Node"]:
-        """All parents, first parent first."""
+        """All parents, first parent first.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "solve"))
+        >>> g.node(1).parents, g.node(0).parents
+        ([Node({'name': 'main', 'type': 'None'})], [])
+        """
         return [Node(p, self._graph) for p in self._graph.parents_of(int(self)).tolist()]
 
     @property
     def children(self) -> List["Node"]:
-        """Children in ascending id (pre-order) order."""
+        """Children in ascending id (pre-order) order.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "solve", "io"))
+        >>> [c.frame["name"] for c in g.node(0).children]
+        ['io', 'solve']
+        """
         return [Node(c, self._graph) for c in self._graph.children_of(int(self)).tolist()]
 
     def paths(self) -> List[Tuple["Node", ...]]:
@@ -72,6 +88,16 @@ class Node(int):
 
         A path never repeats a node, so cycles do not make it endless; the
         number of paths can grow exponentially on DAGs.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> import pandas as pd
+        >>> g, _ = Graph.build(pd.DataFrame({"name": ["a", "b", "c", "d"]}),
+        ...                    [-1, 0, 0, 1], ([2], [3]))  # d under b and c
+        >>> d = g.node(2)  # ids are a pre-order: a b d c
+        >>> [[n.frame["name"] for n in p] for p in d.paths()]
+        [['a', 'b', 'd'], ['a', 'c', 'd']]
         """
         g = self._graph
         roots = set(g.root_ids.tolist())
@@ -102,7 +128,22 @@ class Node(int):
         return [tuple(Node(i, g) for i in p) for p in found]
 
     def path(self) -> Tuple["Node", ...]:
-        """The single root-to-node path; :class:`MultiplePathError` if several."""
+        """The single root-to-node path; :class:`MultiplePathError` if several.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> import pandas as pd
+        >>> g = Graph.from_lists(("main", ("solve", "mpi")))
+        >>> [n.frame["name"] for n in g.node(2).path()]
+        ['main', 'solve', 'mpi']
+        >>> d, _ = Graph.build(pd.DataFrame({"name": ["a", "b", "c", "d"]}),
+        ...                    [-1, 0, 0, 1], ([2], [3]))
+        >>> d.node(2).path()
+        Traceback (most recent call last):
+        ...
+        graphframe.errors.MultiplePathError: node 2 {'name': 'd', 'type': 'None'} has 2 paths: a -> b -> d; a -> c -> d
+        """
         paths = self.paths()
         if len(paths) != 1:
             shown = "; ".join(" -> ".join(n.frame.get("name", str(n.frame)) for n in p)
@@ -118,6 +159,15 @@ class Node(int):
 
         Each node is yielded once; children in ascending id order. With
         ``attrs`` yield frame values instead of nodes.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> list(g.node(2).traverse(attrs="name"))
+        ['solve', 'mpi']
+        >>> [n.frame["name"] for n in g.node(0).traverse(order="post")]
+        ['io', 'mpi', 'solve', 'main']
         """
         if order not in ("pre", "post"):
             raise ValueError("order must be 'pre' or 'post'")

@@ -9,7 +9,8 @@ themselves) holding, in this order:
     The manifest: ``{"format": "graphframe", "version": 1, "writer": ...}``,
     graph facts (``num_nodes``, ``num_edges``, ``ordered``, ``forest``), the
     metric declarations (``exc_metrics``, ``inc_metrics``, ``inclusive_of``,
-    ``default_metric``), ``metadata`` and, for each table, its columns: the
+    ``default_metric``, ``aggregations``; archives written before
+    ``aggregations`` existed lack it and load with none), ``metadata`` and, for each table, its columns: the
     real name (tagged JSON, so any hashable name survives), the Parquet field
     and a codec that rebuilds the exact pandas dtype (see ``persist_codec``).
 ``nodes.parquet``
@@ -179,6 +180,8 @@ def _tables(gf: Any) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, Any]]:
                          for k, v in gf.inclusive_of.items()],
         "default_metric": to_tagged(gf.default_metric, "default_metric"),
         "metadata": to_tagged(gf.metadata, "metadata"),
+        "aggregations": [[to_tagged(k, "a column name"), v]
+                         for k, v in gf.aggregations.items()],
     }
     tables = [("nodes.parquet", pa.table(dict(zip(node_fields, node_columns)))),
               ("edges.parquet", edges),
@@ -263,7 +266,7 @@ def read_parts(path: Any) -> Dict[str, Any]:
     >>> from graphframe import GraphFrame
     >>> p = GraphFrame.from_lists(("a", "b")).save(os.path.join(tempfile.mkdtemp(), "x.gfz"))
     >>> sorted(read_parts(p))
-    ['dataframe', 'default_metric', 'exc_metrics', 'graph', 'inc_metrics', 'inclusive_of', 'metadata']
+    ['aggregations', 'dataframe', 'default_metric', 'exc_metrics', 'graph', 'inc_metrics', 'inclusive_of', 'metadata']
     """
     path = Path(os.fspath(path))
     if not path.exists():
@@ -294,7 +297,9 @@ def read_parts(path: Any) -> Dict[str, Any]:
                  metadata=decode_field(manifest["metadata"], "metadata", path),
                  inclusive_of={decode_field(k, "inclusive_of", path):
                                decode_field(v, "inclusive_of", path)
-                               for k, v in manifest["inclusive_of"]})
+                               for k, v in manifest["inclusive_of"]},
+                 aggregations={decode_field(k, "aggregations", path): v  # absent from
+                               for k, v in manifest.get("aggregations", [])})  # older archives
     return parts
 
 

@@ -113,6 +113,14 @@ def _check(m: Dict[str, Any]) -> None:
             raise ManifestProblem(where, "is not a pair", "[exclusive name, inclusive name]")
         for k, name in enumerate(pair):
             _hashable(_tagged(name, f"{where}[{k}]"), f"{where}[{k}]")
+    if not isinstance(m.get("aggregations", []), list):  # optional: absent from older files
+        raise ManifestProblem("aggregations", f"is {_what(m['aggregations'])}",
+                              "a list of [column, aggregation] pairs")
+    for i, pair in enumerate(m.get("aggregations", [])):
+        where = f"aggregations[{i}]"
+        if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[1], str):
+            raise ManifestProblem(where, f"is {_what(pair)}", "[column name, aggregation name]")
+        _hashable(_tagged(pair[0], f"{where}[0]"), f"{where}[0]")
     if "default_metric" not in m:
         raise ManifestProblem("default_metric", "is missing", "a metric name or null")
     _hashable(_tagged(m["default_metric"], "default_metric"), "default_metric")

@@ -156,8 +156,14 @@ class ProfileBuilder:
         metadata: Optional[Mapping[str, Any]] = None,
         ordered: bool = False,
         columns: Optional[Sequence[str]] = None,
+        aggregations: Optional[Mapping[str, str]] = None,
     ) -> RawProfile:
-        """Concatenate the collected tables, validate them, return a RawProfile."""
+        """Concatenate the collected tables, validate them, return a RawProfile.
+
+        ``aggregations`` (column -> ``"sum"``/``"min"``/``"max"``/``"mean"``/
+        ``"first"``) says how columns combine when rows merge; see
+        :class:`RawProfile`.
+        """
         self._flush_node_rows()
         nodes = _concat(self._node_blocks, [NODE, PARENT])
         node_columns = None
@@ -189,6 +195,7 @@ class ProfileBuilder:
             metadata=meta,
             ordered=ordered,
             columns=None if columns is None else tuple(columns),
+            aggregations=dict(aggregations or {}),
         )
         return raw.validate(self.source)
 

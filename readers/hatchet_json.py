@@ -8,8 +8,11 @@
      "exclusive_metrics": [...], "inclusive_metrics": [...]}
 
 One dict per root; the first key of each is that root. graphframe writes
-three optional keys too (``default_metric``, ``metadata``, ``column_order``)
-that Hatchet ignores.
+optional keys too (``default_metric``, ``metadata``, ``column_order``,
+``aggregations`` when declared, and ``graphframe``, which holds exact dtypes, child order and declarations) that
+Hatchet ignores. This reader gives Hatchet's meaning of a document;
+``GraphFrame.from_json`` and ``graphframe.read`` read graphframe's own
+documents exactly (``graphframe/json_doc.py``).
 """
 
 from __future__ import annotations
@@ -96,9 +99,11 @@ def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
     metadata = dict(doc["metadata"]) if isinstance(doc.get("metadata"), dict) else {
         "format": "hatchet-json"}
     order = doc.get("column_order")
+    aggregations = doc.get("aggregations")
     return builder.build(exc, inc, inclusive_of=pairs, default_metric=default,
                          metadata=metadata,
-                         columns=order if isinstance(order, list) else None)
+                         columns=order if isinstance(order, list) else None,
+                         aggregations=aggregations if isinstance(aggregations, dict) else None)
 
 
 def _add_graph(builder: ProfileBuilder, graph: Any, source: Any) -> None:

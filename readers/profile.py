@@ -20,7 +20,10 @@ Layout
     taken from the frame's ``name``.
 ``edges``
     Optional extra ``(parent, child)`` pairs for nodes with several parents
-    (call graphs). Together with ``parent`` they give every edge once.
+    (call graphs). Together with ``parent`` they give every edge once. An
+    optional integer ``order`` column places each extra edge among its
+    parent's children: children are listed by their first-parent edge's
+    child id and the extra edges' ``order`` (without it, extra edges come last).
 ``metrics``
     One row per (node, index levels...) with column ``node``, one column per
     entry of ``index_levels`` (``rank``, ``thread``...) and one column per
@@ -41,6 +44,11 @@ from .errors import ProfileError
 #: Column names reserved in ``nodes`` and ``metrics``.
 NODE = "node"
 PARENT = "parent"
+
+#: How a column's values may combine when rows merge (``RawProfile.aggregations``).
+AGGREGATIONS = ("sum", "min", "max", "mean", "first")
+#: Aggregations that need numbers.
+NUMERIC_AGGREGATIONS = ("sum", "mean")
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +81,13 @@ class RawProfile:
         order) and must be kept instead of sorting siblings by frame.
     columns : tuple of str, optional
         Preferred order of the dataframe columns.
+    aggregations : mapping, optional
+        Column -> how its values combine when rows merge (squash merging
+        siblings, unify merging rows): one of ``"sum"``, ``"min"``,
+        ``"max"``, ``"mean"``, ``"first"``. A column not listed: ``"sum"``
+        for declared metrics, ``"first"`` for every other column. Only
+        ``"sum"`` metrics get inclusive partners. Declare ``"max"`` for a
+        maximum over calls, ``"mean"`` for an average, and so on.
 
     Examples
     --------
@@ -98,6 +113,7 @@ class RawProfile:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     ordered: bool = False
     columns: Optional[Tuple[str, ...]] = None
+    aggregations: Mapping[str, str] = field(default_factory=dict)
     #: set by a successful :meth:`validate`; tables must not change afterwards
     validated: bool = field(default=False, init=False, repr=False, compare=False)
 
@@ -155,6 +171,7 @@ class RawProfile:
                            f"edge {col}", allow_root=False)
         _check_acyclic_parents(ids, position, src)
         _check_metrics(self, ids, src)
+        _check_aggregations(self, src)
         object.__setattr__(self, "validated", True)
         return self
 
@@ -273,6 +290,26 @@ def _check_metrics(raw: RawProfile, ids: np.ndarray, src: Any) -> None:
         raise ProfileError(src, f"default metric '{raw.default_metric}' has no column",
                            position="metrics", expected="a metric column")
     _check_unique_rows(m, node_ids, raw.index_levels, src)
+
+
+def _check_aggregations(raw: RawProfile, src: Any) -> None:
+    """Every entry names a dataframe column and a known way to combine it."""
+    if not isinstance(raw.aggregations, Mapping):
+        raise ProfileError(src, f"aggregations is a {type(raw.aggregations).__name__}",
+                           position="aggregations", expected="a mapping column -> kind")
+    reserved = {NODE, *raw.index_levels}
+    node_cols = (list(raw.node_columns.columns) if raw.node_columns is not None else ["name"])
+    for col, kind in raw.aggregations.items():
+        if col in reserved or (col not in raw.metrics.columns and col not in node_cols):
+            raise ProfileError(src, f"aggregation declared for {col!r}, which is not a column",
+                               position="aggregations", expected="a metric or attribute column")
+        if kind not in AGGREGATIONS:
+            raise ProfileError(src, f"unknown aggregation {kind!r} for column {col!r}",
+                               position="aggregations", expected=" or ".join(AGGREGATIONS))
+        if kind in NUMERIC_AGGREGATIONS and col in raw.metrics.columns \
+                and not pd.api.types.is_numeric_dtype(raw.metrics[col]):
+            raise ProfileError(src, f"aggregation {kind!r} for the non-numeric column {col!r}",
+                               position="aggregations", expected="'min', 'max' or 'first'")
 
 
 def _check_unique_rows(m: pd.DataFrame, node_ids, levels, src) -> None:

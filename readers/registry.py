@@ -141,11 +141,19 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
     >>> _ = read(p, progress=lambda done, total, what: seen.append((done, total)))
     >>> seen[0], seen[-1]
     ((0, 1), (1, 1))
+    >>> read(p, format="nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    readers.errors.UnknownFormatError: .../prof.json: unknown format 'nope' (expected one of the formats: literal, ...)
     """
-    name = format if format is not None else sniff(path)
-    info = format_info(name)
-    if format is not None:
+    if format is None:
+        name = sniff(path)
+    elif format not in _table():
+        raise UnknownFormatError(path, formats(), f"unknown format {format!r}")
+    else:
+        name = format
         _first_path(path)  # existence check with a clear message
+    info = format_info(name)
     if progress is None or progress is False:
         return info.read(path, **options)
     if reports_progress(info):

@@ -78,3 +78,46 @@ def test_module_entry_point_runs():
     missing = subprocess.run([sys.executable, "-m", "graphframe", "tree", "/no/such/file"],
                              capture_output=True, text=True, check=False)
     assert missing.returncode == 1 and missing.stderr.startswith("graphframe: error:")
+
+
+# ----------------------------------------------------- bad user input (audit 7, 8, 9)
+def test_a_rank_the_profile_lacks_exits_1_with_one_line():
+    code, out, err = run("tree", "--example", "--rank", "99")
+    assert (code, out) == (1, "")
+    assert err == "graphframe: error: rank=99 does not exist; the ranks are 0, 1, 2, 3\n"
+
+
+def test_bad_option_values_are_usage_errors_without_a_traceback(capsys):
+    for argv in (["--precision", "-2"], ["--precision", "x"], ["--depth", "-1"]):
+        code, out, _ = run("tree", "--example", *argv)
+        err = capsys.readouterr().err  # argparse writes usage errors to sys.stderr
+        assert code == 2 and out == ""
+        assert err.endswith(f"graphframe tree: error: argument {argv[0]}"
+                            f"{'/-d' if argv[0] == '--depth' else ''}: "
+                            f"'{argv[1]}' is not an integer >= 0\n")
+    code, _, err = run("tree", "--example", "--name-column", "nope")
+    assert code == 1 and err.count("\n") == 1 and "name_column='nope'" in err
+    code, _, err = run("tree", "--example", "--thread", "2")
+    assert code == 1 and err.count("\n") == 1 and "has no thread level" in err
+
+
+def test_tree_of_a_structure_only_profile(shared_data):
+    code, out, err = run("tree", str(shared_data / "hpctoolkit" /
+                                     "hpcviewer-bug-nometric-xml-database"), "--no-color")
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == "graphframe v0.1.0 \u2014 structure only (no metrics)"
+    assert out.splitlines()[3] == "└─ 525:main <unknown file> [a.out]"
+
+
+def test_convert_a_deep_profile_to_a_literal(tmp_path):
+    depth = 3000  # json.dumps fails beyond ~450 nested nodes
+    text = "".join('{"frame": {"name": "f%d"}, "metrics": {"time": 1.0}, "children": [' % i
+                   for i in range(depth)) + "]}" * depth
+    src = tmp_path / "deep.json"
+    src.write_text("[" + text + "]")
+    out = tmp_path / "out.json"
+    code, _, err = run("convert", str(src), str(out), "--to", "literal")
+    assert (code, err) == (0, "")
+    assert out.read_text() == "[" + text.replace(', "children": []', "") + "]"
+    code, _, err = run("convert", str(src), str(tmp_path / "out2.json"), "--to", "json")
+    assert (code, err) == (0, "")

@@ -284,3 +284,11 @@ def test_convert_to_an_archive_that_cannot_be_written(files, tmp_path):
     assert (code, out) == (1, "")
     assert err == f"graphframe: error: {folder}: cannot save the archive there: it is a " \
                   "directory\n"
+
+
+def test_diff_with_a_rank_the_profiles_lack(tmp_path):
+    before, after = pair(ranks=2)
+    b, a = before.save(tmp_path / "b.gfz"), after.save(tmp_path / "a.gfz")
+    code, out, err = run("diff", b, a, "--rank", "7")
+    assert (code, out) == (1, "")
+    assert err == "graphframe: error: rank=7 does not exist; the ranks are 0, 1\n"

@@ -374,3 +374,41 @@ def test_regressions_of_a_large_diff_are_fast_and_exact():
     for v in bad.index[:: len(bad) // 50]:
         names = [n.frame["name"] for n in d.graph.node(int(v)).path()]
         assert bad.loc[v, "path"] == " > ".join(names)
+
+
+def test_nodes_of_one_side_merged_by_the_union_add_up():
+    # before: two separate u's (under p and under q); after: one u shared by p and q
+    before = gf_from_edges(["main", "p", "u", "q", "u"], [-1, 0, 1, 0, 3],
+                           times=[1, 1, 2, 1, 3])
+    after = gf_from_edges(["main", "p", "u", "q"], [-1, 0, 1, 0], times=[1, 1, 4, 1],
+                          extra=[(3, 2)])
+    d = diff(before, after, "time", inclusive=False)
+    assert (d.dataframe["name"] == "u").sum() == 1
+    u = d.dataframe[d.dataframe["name"] == "u"].iloc[0]
+    assert (u["time before"], u["time after"], u["time delta"], u["status"]) == \
+        (5.0, 4.0, -1.0, "common")
+    assert d.dataframe["time before"].sum() == before.dataframe["time"].sum()
+
+
+def test_a_rank_the_profiles_lack_is_our_error():
+    before, after = pair()  # ranks 0 and 1
+    with pytest.raises(GraphframeError, match=r"rank=7 does not exist; the ranks are 0, 1"):
+        diff(before, after, rank=7)
+    with pytest.raises(GraphframeError, match="rank=7"):
+        diff(before, after, "time", rank=7, by="name")
+    _, single = pair(ranks=0)  # a profile without a rank level cannot pick a rank
+    with pytest.raises(GraphframeError, match="rank=1 does not exist: the data has no rank"):
+        diff(before, single, rank=1)
+
+
+def test_metrics_that_are_not_summed_get_no_computed_inclusive_partner():
+    gfs = []
+    for times in ([1.0, 0.5, 2.0, 5.0], [1.0, 0.5, 3.0, 5.0]):
+        gf = exclusive_only(gf_from_edges(["main", "io", "solve", "spmv"], [-1, 0, 0, 2],
+                                          times=times))
+        df = gf.dataframe.assign(mem=[10.0, 20.0, 30.0, 40.0])
+        gfs.append(type(gf)(gf.graph, df, ["time", "mem"], [], default_metric="time",
+                            aggregations={"mem": "max"}))
+    d = diff(*gfs)
+    assert d.metadata["diff"]["metrics"] == ["time", "mem", "time (inc)"]
+    assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]

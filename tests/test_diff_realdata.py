@@ -185,7 +185,6 @@ def test_exclusive_only_caliper_json_pair_is_diffed_inclusively(shared_data):
 CALLGRIND = "gprof2dot/generated-callgrind"
 
 
-@pytest.mark.xfail(reason="needs the DAG union fix (fix-ops)", strict=False)
 def test_call_graph_pair_never_adds_and_removes_one_function_under_one_caller(shared_data):
     """The same program's call graph at two levels of detail (the full one adds libc and
     the loader). A function called from the same caller in both must be matched, not

@@ -19,7 +19,7 @@ def spec_tree():
     lambda gf: list(gf.dataframe["name"].isin(["a", "c", "f"])),           # list of bools
     lambda gf: (lambda row: row["name"] in ("a", "c", "f")),               # per-row callable
     lambda gf: (lambda row: row["node"].frame["name"] in ("a", "c", "f")),  # Node in the row
-    lambda gf: (lambda df: df["name"].isin(["a", "c", "f"])),              # vectorisable
+    lambda gf: (lambda row: row.name in (0, 2, 5)),                       # row position
 ])
 def test_filter_keep_a_c_f_every_form(make_filter):
     gf = spec_tree()
@@ -54,10 +54,53 @@ def test_filter_errors():
         gf.filter(pd.Series([True] * 3))
 
 
-def test_callable_that_only_works_per_row_falls_back():
+def test_callable_that_only_works_per_row():
     gf = spec_tree()
     out = gf.filter(lambda row: row["time"] > 0 and row["name"] in ("a", "b"))
     assert names_preorder(out) == ["a", "b"]
+
+
+def test_callable_is_called_once_per_row_with_hatchet_rows():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    seen = []
+
+    def keep(row):
+        seen.append((row.name, int(row["node"]), row["rank"], row["name"], row["time"],
+                     row.get("thread", "-"), "time" in row, row.time))
+        return row["rank"] == 1
+
+    out = gf.filter(keep, squash=False)
+    assert seen == [(0, 0, 0, "main", 1.0, "-", True, 1.0), (1, 0, 1, "main", 11.0, "-", True, 11.0),
+                    (2, 1, 0, "x", 2.0, "-", True, 2.0), (3, 1, 1, "x", 12.0, "-", True, 12.0),
+                    (4, 2, 0, "y", 3.0, "-", True, 3.0), (5, 2, 1, "y", 13.0, "-", True, 13.0)]
+    assert out.dataframe.index.tolist() == [(0, 1), (1, 1), (2, 1)]
+    rows = []
+    gf.filter(lambda row: rows.append(row) or True)
+    first = rows[0]
+    assert type(first["time"]) is float and type(first["rank"]) is int
+    assert first["node"].frame["name"] == "main"
+    assert first.index.tolist() == ["node", "rank", "time", "name", "time (inc)"]
+    assert list(first)[1:] == [0, 1.0, "main", 6.0] and len(first) == 5
+    assert first[["rank", "time"]].tolist() == [0, 1.0]
+
+
+def test_callable_on_a_column_is_not_applied_to_the_whole_frame():
+    # Per row, row["time (inc)"] is a number: .max() does not exist (as in Hatchet);
+    # evaluating the callable on the whole table first kept only the root instead
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0])
+    with pytest.raises(InvalidFilter, match=r"row 0 \(node=0\): AttributeError") as info:
+        gf.filter(lambda r: r["time (inc)"] == r["time (inc)"].max())
+    assert isinstance(info.value.__cause__, AttributeError)
+    # an outlier filter written per row, with the threshold computed outside
+    limit = gf.dataframe["time"].mean() + 0.5 * gf.dataframe["time"].std()
+    out = gf.filter(lambda r: r["time"] > limit, squash=False)
+    assert out.dataframe["name"].tolist() == ["y"]
+
+
+def test_callable_answers_none_and_nan_mean_drop():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0])
+    out = gf.filter(lambda r: {"main": True, "x": None, "y": float("nan")}[r["name"]])
+    assert names_preorder(out) == ["main"]
 
 
 def test_filter_is_per_row_on_ranks():

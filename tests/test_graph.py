@@ -2,7 +2,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import graphframe
 from graphframe import Frame, Graph, MultiplePathError
+from graphframe.errors import GraphMismatchError
 
 
 def names(nodes):
@@ -140,8 +142,56 @@ def test_networkx_round_trip_keeps_structure_and_frames():
 def test_from_networkx_rejects_a_graph_without_roots():
     import networkx as nx
 
-    with pytest.raises(Exception, match="no root"):
+    with pytest.raises(GraphMismatchError, match=r"no root \(name the roots in G.graph"):
         Graph.from_networkx(nx.DiGraph([(0, 1), (1, 0)]))
+    with pytest.raises(GraphMismatchError, match="G.graph\\['roots'\\] names 7, which is not a node"):
+        Graph.from_networkx(nx.DiGraph([(0, 1)], roots=[7]))
+
+
+@pytest.mark.filterwarnings("ignore::readers.literal.LiteralWarning")
+def test_networkx_round_trip_with_a_root_on_a_cycle_keeps_ids_and_child_order(shared_data):
+    gf = graphframe.read(shared_data / "literal" / "hatchet_graph_literal_duplicates.json")
+    g = gf.graph
+    nxg = g.to_networkx()
+    assert nxg.graph == {"roots": [0], "ordered": False}
+    back = Graph.from_networkx(nxg)
+    assert back == g
+    for name in ("root_ids", "parent", "parent_ptr", "parent_idx", "child_ptr", "child_idx",
+                 "depth"):
+        assert getattr(back, name).tolist() == getattr(g, name).tolist(), name
+
+
+def test_networkx_round_trip_of_an_ordered_graph_with_source_child_order():
+    # children listed against frame order, and a reference edge before an own child
+    attrs = pd.DataFrame({"name": ["r", "z", "x", "m", "a"]})
+    g, _ = Graph.build(attrs, [-1, 0, 1, 0, 3], ([3], [2]), ordered=True,
+                       child_order=([0, 1, 2, 3, 6], [5]))
+    back = Graph.from_networkx(g.to_networkx())
+    assert back.ordered
+    assert back.child_idx.tolist() == g.child_idx.tolist()
+    assert [back.frame(int(c))["name"] for c in back.child_idx] == ["z", "m", "x", "x", "a"]
+
+
+def test_child_order_places_extra_edges_among_first_parent_edges():
+    attrs = pd.DataFrame({"name": ["a", "b", "x", "c", "y"]})
+    plain, _ = Graph.build(attrs, [-1, 0, 1, 0, 3], ([3], [2]))
+    keyed, _ = Graph.build(attrs, [-1, 0, 1, 0, 3], ([3], [2]), child_order=([0, 1, 2, 3, 5], [4]))
+    c = 3
+
+    def kids(g):
+        return [g.frame(int(k))["name"] for k in g.child_idx[g.child_ptr[c]:g.child_ptr[c + 1]]]
+    assert kids(plain) == ["y", "x"] and kids(keyed) == ["x", "y"]
+    assert plain == keyed and plain.parent.tolist() == keyed.parent.tolist()
+
+
+def test_attrs_is_a_copy_the_graph_never_sees_changes_to():
+    g = Graph.from_lists(("a", "b"))
+    h = g.copy()
+    table = g.attrs
+    table.loc[0, "name"] = "changed"
+    table["extra"] = 1
+    assert g.attrs["name"].tolist() == ["a", "b"] and h.attrs["name"].tolist() == ["a", "b"]
+    assert list(g.attrs.columns) == ["name", "type"] and g.frame(0)["name"] == "a"
 
 
 def test_node_is_an_int_view():

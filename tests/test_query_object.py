@@ -219,12 +219,11 @@ def test_invalid_paths(bad, message):
 
 def test_callable_predicates():
     gf = spec_tree()
-    # vectorisable: one call on the whole table
+    # called per row, as in Hatchet (see test_query_callables.py)
     assert ids(gf, [(".", lambda row: row["time (inc)"] > 2), {"name": "c"}]) == [1, 2, 5, 6]
-    # per row only: the row's name is the Node (Hatchet's row.name._depth)
+    # the row's name is the Node (Hatchet's row.name._depth)
     assert ids(gf, [lambda row: row.name._depth == 2 and row["name"] == "c"]) == [2, 6]
     assert ids(gf, [{"name": "b"}, ("+", lambda row: len(row.name.children) == 0)]) == [1, 2]
-    # a whole-table result that disagrees with per-row calls is not trusted
     gf2 = gf_from_edges(["m", "a", "b"], [-1, 0, 0], times=[1.0, 2.0, 9.0])
     assert ids(gf2, [lambda row: row["time"] > row["time"].mean()]) == []
 

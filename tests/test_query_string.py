@@ -163,10 +163,41 @@ def test_named_nodes_without_conditions_are_fine():
     assert ids(gf, 'MATCH (".")->("+")') == list(range(8))
 
 
-def test_keywords_any_case_and_free_layout():
+def test_free_layout():
     gf = spec_tree()
-    text = 'match (p)\n  -> ( "." )->(q)\nwhere p."name" = "b"\n  and not q."name" = "x"'
+    text = 'MATCH (p)\n  -> ( "." )->(q)\nWHERE p."name" = "b"\n  AND NOT q."name" = "x"'
     assert ids(gf, text) == [1, 3, 4]
+
+
+@pytest.mark.parametrize("text, position, word", [
+    ('match (p)', 0, "MATCH"),
+    ('MATCH (p) where p IS LEAF', 10, "WHERE"),
+    ('MATCH (p) WHERE p IS LEAF and p."time" > 1', 26, "AND"),
+    ('MATCH (p) WHERE not p IS LEAF', 16, "NOT"),
+    ('MATCH (p) WHERE p is LEAF', 18, "IS"),
+    ('MATCH (p) WHERE p IS leaf', 21, "LEAF"),
+    ('MATCH (p) WHERE p."name" starts WITH "a"', 25, "STARTS"),
+])
+def test_keywords_are_upper_case(text, position, word):
+    # Hatchet's grammar matches upper-case keywords only; a lower-case keyword is a name
+    with pytest.raises(QuerySyntaxError, match=f"keywords are upper-case: {word}") as err:
+        parse_string_dialect(text)
+    assert err.value.position == position
+
+
+def test_lower_case_keywords_are_names():
+    gf = spec_tree()
+    for name in ("leaf", "none", "inf", "nan", "match", "where", "is", "not", "and", "or",
+                 "xor", "with", "contains", "starts", "ends"):
+        assert ids(gf, f'MATCH ({name})') == list(range(8)), name
+        text = f'MATCH ({name})->("*", x) WHERE {name}."name" = "b" AND x IS LEAF'
+        assert ids(gf, text) == [1, 2], name
+        assert ids(gf, f'MATCH (".", {name}) WHERE {name} IS NOT LEAF') == [0, 1, 3, 5], name
+    assert ids(gf, 'MATCH (p)->(leaf) WHERE p."name" = "d" AND leaf IS LEAF') == [3, 4]
+    assert ids(gf, 'MATCH (Leaf) WHERE NOT Leaf IS LEAF') == [0, 1, 3, 5]
+    # upper-case keywords are reserved words, not names
+    with pytest.raises(QuerySyntaxError, match="unexpected LEAF"):
+        parse_string_dialect("MATCH (LEAF)")
 
 
 def test_string_escapes():
@@ -286,3 +317,42 @@ def test_redundant_conditions_warn():
         warnings.simplefilter("error")
         assert ids(gf, 'MATCH (p) WHERE p."depth" > -1') == list(range(8))
         assert ids(gf, 'MATCH (p) WHERE p."depth" = -1') == [2, 4, 6, 7]
+
+
+# dag(): main0 -> {x1, y4}; x1 -> z2; y4 -> z2 (z has two parents); z2 -> w3
+# downward paths from main: main-x-z-w and main-y-z-w
+@pytest.mark.parametrize("text, expected", [
+    # "+": one or more nodes satisfying the node's conditions
+    ('MATCH ("+", p) WHERE p."name" =~ "x|z"', [1, 2]),
+    ('MATCH (p)->("+")->(q) WHERE p."name" = "main" AND q."name" = "w"', [0, 1, 2, 3, 4]),
+    ('MATCH (p)->("+", q) WHERE p."name" = "y" AND q."name" =~ "z|w"', [2, 3, 4]),
+    ('MATCH (p)->("+", q) WHERE p."name" = "main" AND q."name" =~ "y|z"', [0, 2, 4]),
+    ('MATCH ("+", p)->(q) WHERE p."name" =~ "[xy]" AND q."name" = "z"', [1, 2, 4]),
+    ('MATCH (p)->("+", q) WHERE p."name" = "w" AND q."name" = "w"', []),
+    ('MATCH (p)->("+") WHERE p."name" = "z"', [2, 3]),
+    ('MATCH (p)->("+") WHERE p."name" = "w"', []),
+    # counts: exactly k nodes
+    ('MATCH (p)->(2)->(q) WHERE p."name" = "main" AND q."name" = "w"', [0, 1, 2, 3, 4]),
+    ('MATCH (p)->(2) WHERE p."name" = "main"', [0, 1, 2, 4]),
+    ('MATCH (p)->(1)->(q) WHERE p."name" = "y" AND q."name" = "w"', [2, 3, 4]),
+    ('MATCH (p)->(3)->(q) WHERE p."name" = "main" AND q."name" = "w"', []),
+    ('MATCH (3, p) WHERE p."name" =~ "main|y|z"', [0, 2, 4]),
+    ('MATCH (2, p)->(q) WHERE p."name" =~ "x|z" AND q IS LEAF', [1, 2, 3]),
+    ('MATCH (p)->(2, q) WHERE p."name" = "main" AND q."name" =~ "x|y"', []),
+    ("MATCH (4)", [0, 1, 2, 3, 4]),
+    ("MATCH (5)", []),
+])
+def test_plus_and_counts_on_a_dag(text, expected):
+    gf = dag()
+    assert gf.graph.attrs["name"].tolist() == ["main", "x", "z", "w", "y"]
+    assert ids(gf, text) == expected
+
+
+def test_plus_and_counts_through_a_cycle():
+    # main0 -> f1 -> g2 -> f1 (recursion)
+    gf = gf_from_edges(["main", "f", "g"], [-1, 0, 1], extra=[(2, 1)])
+    assert gf.graph.attrs["name"].tolist() == ["main", "f", "g"]
+    assert ids(gf, 'MATCH (p)->("+", q) WHERE p."name" = "main" AND q."name" =~ "f|g"') == [0, 1, 2]
+    assert ids(gf, 'MATCH (p)->(3)->(q) WHERE p."name" = "main" AND q."name" = "g"') == [0, 1, 2]
+    assert ids(gf, 'MATCH (p)->(2)->(q) WHERE p."name" = "main" AND q."name" = "g"') == []
+    assert ids(gf, 'MATCH ("+", p)->(q) WHERE p."name" = "g" AND q."name" = "main"') == []

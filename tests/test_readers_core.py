@@ -146,3 +146,12 @@ def test_iterative_decoder_agrees_with_json_module():
     from readers.jsonfile import _IterativeDecoder
 
     assert _IterativeDecoder(text, None).decode() == json.loads(text)
+
+
+def test_an_unknown_format_name_is_reported_against_the_file(tmp_path):
+    p = tmp_path / "prof.json"
+    p.write_text("[]")
+    with pytest.raises(UnknownFormatError) as info:
+        readers.read(p, format="nope")
+    assert info.value.source == str(p)
+    assert str(info.value).startswith(f"{p}: unknown format 'nope' (expected one of the formats: ")

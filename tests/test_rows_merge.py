@@ -1,5 +1,5 @@
 """remap_rows merging rows whose nodes map together: the reduceat path against
-pandas' groupby (sum with min_count=1, first) that defines the rule."""
+pandas' groupby (sum with min_count=1, min, max, mean, first) that defines the rule."""
 
 import numpy as np
 import pandas as pd
@@ -10,12 +10,12 @@ from graphframe.ops.rows import merge_duplicate_rows, remap_rows
 from test_properties import SETTINGS
 
 
-def reference(df, new_of_old, metrics):
+def reference(df, new_of_old, rules):
     node = new_of_old[df.index.get_level_values("node").to_numpy()]
     keyed = df.set_axis(pd.MultiIndex.from_arrays(
         [node] + [df.index.get_level_values(n) for n in df.index.names[1:]],
         names=df.index.names) if df.index.nlevels > 1 else pd.Index(node, name="node"))
-    return merge_duplicate_rows(keyed.sort_index(kind="stable"), metrics)
+    return merge_duplicate_rows(keyed.sort_index(kind="stable"), rules)
 
 
 @st.composite
@@ -35,13 +35,42 @@ def frames(draw):
     return df, new_of_old
 
 
+KINDS = ["sum", "min", "max", "mean", "first"]
+
+
 @SETTINGS
-@given(frames())
-def test_merging_matches_pandas_groupby(case):
+@given(frames(), st.sampled_from(KINDS), st.sampled_from(KINDS), st.sampled_from(KINDS))
+def test_merging_matches_pandas_groupby(case, time_kind, count_kind, line_kind):
     df, new_of_old = case
     got = remap_rows(df, new_of_old, ["time", "count"])
     pd.testing.assert_frame_equal(got, reference(df, new_of_old, ["time", "count"]),
                                   check_index_type=False)
+    rules = {"time": time_kind, "count": count_kind, "line": line_kind}
+    got = remap_rows(df, new_of_old, rules)
+    new_keys = pd.MultiIndex.from_arrays([new_of_old[df.index.get_level_values("node")],
+                                          df.index.get_level_values("rank")])
+    if not new_keys.has_duplicates:  # nothing merges: columns keep their dtype
+        assert got.dtypes.tolist() == df.dtypes.tolist()
+        return
+    pd.testing.assert_frame_equal(got, reference(df, new_of_old, rules), check_index_type=False)
+
+
+def test_merge_by_declared_aggregation():
+    index = pd.MultiIndex.from_arrays([[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1]],
+                                      names=["node", "rank"])
+    df = pd.DataFrame({"min#t": [1.0, np.nan, 2.0, np.nan, 4.0, 8.0],
+                       "max#t": [1.0, 5.0, 2.0, 3.0, 4.0, 8.0],
+                       "avg#t": [1.0, 5.0, 3.0, np.nan, 4.0, 8.0],
+                       "calls": np.array([1, 2, 3, 4, 5, 6], dtype=np.int64),
+                       "name": ["b", "a", "a", "c", "c", "c"]}, index=index)
+    rules = {"min#t": "min", "max#t": "max", "avg#t": "mean", "calls": "max", "name": "min"}
+    out = remap_rows(df, np.array([0, 0, 1]), rules)
+    assert out.index.tolist() == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert out["min#t"].iloc[0] == 1.0 and np.isnan(out["min#t"].iloc[1])
+    assert out["max#t"].tolist() == [2.0, 5.0, 4.0, 8.0]
+    assert out["avg#t"].tolist() == [2.0, 5.0, 4.0, 8.0]
+    assert out["calls"].tolist() == [3, 4, 5, 6] and out["calls"].dtype == np.int64
+    assert out["name"].tolist() == ["a", "a", "c", "c"]
 
 
 def test_merge_exact_values():

@@ -4,8 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import graphframe
 from graphframe import Graph, GraphFrame, MetricError
+from graphframe.errors import ArgumentError
 from graphframe.examples import example_graphframe
+from readers import ProfileBuilder
 
 ESC = "\033["
 
@@ -112,7 +115,7 @@ def test_bad_metric_and_colormap_and_keywords():
         gf.tree(metric_column="nope")
     with pytest.raises(MetricError, match="not numeric"):
         gf.tree(metric_column="name")
-    with pytest.raises(ValueError, match="unknown colormap 'Jet'"):
+    with pytest.raises(ArgumentError, match="unknown colormap 'Jet'"):
         gf.tree(color=True, colormap="Jet")
     with pytest.raises(TypeError, match="unexpected keyword"):
         gf.tree(bogus=1)
@@ -140,3 +143,100 @@ def test_large_tree_renders_in_linear_time():
                       index=pd.Index(np.arange(n), name="node"))
     out = GraphFrame(g, df, ["time"], []).tree(render_header=False)
     assert out.count("\n") == n
+
+
+# ----------------------------------------------------- argument checks (audit 7, 8)
+def test_a_rank_or_thread_the_data_lacks_is_an_error_naming_the_ones_it_has():
+    gf = example_graphframe()
+    with pytest.raises(ArgumentError, match=r"^rank=99 does not exist; the ranks are 0, 1, 2, 3$"):
+        gf.tree(rank=99)
+    with pytest.raises(ArgumentError, match="thread=1 does not exist: the data has no thread "
+                                            r"level \(index levels: node, rank\)"):
+        gf.tree(thread=1)
+    with pytest.raises(ArgumentError, match="rank=99 does not exist"):
+        gf.to_flamegraph(rank=99)
+    with pytest.raises(ArgumentError, match="rank=5 does not exist"):
+        gf.to_dot(rank=5)
+    with pytest.raises(ArgumentError, match="rank=5 does not exist"):
+        gf.to_literal(rank=5)
+    with pytest.raises(ArgumentError, match="rank=5 does not exist"):
+        graphframe.diff(gf, gf, rank=5)
+    assert gf.tree(rank=3, render_header=False).splitlines()[0] == "0.100 main"
+
+
+@pytest.mark.parametrize("options, error, message", [
+    ({"annotation_column": "nope"}, MetricError,
+     "annotation_column='nope' does not exist in the dataframe; columns: time, name, time (inc)"),
+    ({"name_column": "nope"}, MetricError,
+     "name_column='nope' is neither a dataframe column nor a frame attribute"),
+    ({"precision": -1}, ArgumentError, "precision=-1 is not allowed (expected an integer >= 0)"),
+    ({"precision": 2.5}, ArgumentError, "precision=2.5 is not allowed"),
+    ({"depth": -1}, ArgumentError, "depth=-1 is not allowed (expected an integer >= 0)"),
+    ({"depth": "2"}, ArgumentError, "depth='2' is not allowed"),
+    ({"colormap": "Jet"}, ArgumentError, "unknown colormap 'Jet'; choose one of BrBG, PRGn"),
+    ({"colormap": "Jet", "color": True}, ArgumentError, "unknown colormap 'Jet'"),
+    ({"colormap_annotations": "Jet"}, ArgumentError, "unknown colormap_annotations 'Jet'"),
+    ({"min_value": "low"}, ArgumentError, "min_value='low' is not a number"),
+])
+def test_bad_tree_arguments_raise_our_errors(options, error, message):
+    with pytest.raises(error) as info:
+        simple().tree(**options)
+    assert message in str(info.value)
+
+
+def test_depth_none_prints_everything_and_name_column_may_be_a_frame_attribute():
+    gf = simple()
+    assert gf.tree(depth=None, render_header=False) == gf.tree(render_header=False)
+    lit = [{"frame": {"name": "main", "file": "m.c"}, "metrics": {"time": 1.0}}]
+    assert GraphFrame.from_literal(lit).tree(name_column="file", render_header=False) == \
+        "1.000 m.c\n"
+
+
+def test_a_profile_without_metrics_prints_its_structure():
+    b = ProfileBuilder("structure")
+    main = b.add_node({"name": "main"})
+    b.add_node({"name": "solve"}, parent=main)
+    b.add_node({"name": "io"}, parent=main)
+    for i in range(3):
+        b.add_row(i, {})
+    gf = GraphFrame.from_raw(b.build())
+    assert gf.default_metric is None
+    assert gf.tree() == ("graphframe v0.1.0 \u2014 structure only (no metrics)\n\n"
+                         "main\n├─ io\n└─ solve\n")
+    assert gf.tree(render_header=False, unicode=False, color=True) == "main\n|- io\n`- solve\n"
+    with pytest.raises(MetricError, match="metric_column='time' does not exist"):
+        gf.tree(metric_column="time")
+
+
+def test_structure_only_real_profile(shared_data):
+    gf = graphframe.read(shared_data / "hpctoolkit" / "hpcviewer-bug-nometric-xml-database")
+    lines = gf.tree(render_header=False).splitlines()
+    assert lines[0] == "<program root> /tmp/tmp.exbc9HFH6I/monitor/src/main.c"
+    assert lines[1] == "└─ 525:main <unknown file> [a.out]"
+    assert len(lines) == 5
+
+
+def test_tree_signature_lists_every_option():
+    import inspect
+
+    params = list(inspect.signature(GraphFrame.tree).parameters)
+    assert params == ["self", "metric_column", "annotation_column", "precision", "name_column",
+                      "expand_name", "context_column", "rank", "thread", "depth",
+                      "highlight_name", "colormap", "invert_colormap", "colormap_annotations",
+                      "render_header", "min_value", "max_value", "color", "unicode", "legend",
+                      "hatchet_names"]
+    with pytest.warns(DeprecationWarning, match='"name=" is deprecated'):
+        assert simple().tree(name="name", render_header=False).startswith("1.000 a")
+
+
+def test_by_default_the_lowest_rank_is_shown():
+    # one file of a per-rank set holds rank 1 only: the default must not fail
+    b = ProfileBuilder("rank1", index_levels=("rank",))
+    main = b.add_node({"name": "main"})
+    b.add_row(main, {"time": 2.0}, rank=1)
+    gf = GraphFrame.from_raw(b.build(exc_metrics=["time"], default_metric="time"))
+    assert gf.tree() == "graphframe v0.1.0 \u2014 time (rank 1)\n\n2.000 main\n"
+    assert gf.to_literal() == [{"frame": {"name": "main"}, "metrics": {"time": 2.0}}]
+    with pytest.raises(ArgumentError, match="rank=0 does not exist; the ranks are 1"):
+        gf.tree(rank=0)
+    assert "time (rank 1)" in gf._repr_html_()

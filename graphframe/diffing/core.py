@@ -14,7 +14,9 @@ is not a sum of ratios).
 Rules
 -----
 - **Matching** (``by="path"``, default): nodes are matched by call path, on
-  the union of both graphs (:meth:`Graph.union`). ``by="name"``: a flat
+  the union of both graphs (:meth:`Graph.union`). In call graphs the union
+  also merges equal-frame children of matched nodes over every edge, so two
+  nodes of one side can become one union node: their values add up. ``by="name"``: a flat
   profile keyed by the ``name`` column (see ``flat.py``).
 - **One value per node**: each profile is first reduced to one value per
   node: the mean over its ranks/threads by default (``aggregate``: ``"sum"``,
@@ -59,6 +61,7 @@ from ..build import frame_from_columns
 from ..errors import GraphMismatchError, MetricError
 from ..metrics import inclusive_name
 from ..ops.inclusive import subgraph_sums
+from ..ops.merge_rules import summed
 from ..render.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
 
@@ -237,7 +240,8 @@ def _with_partners(before: Any, after: Any, metrics: List[Any]) -> Tuple[List[An
     An exclusive metric's declared inclusive partner is used when both
     profiles have it as a numeric column; otherwise it is computed on both
     sides (unless the name is taken by some other column, which is left
-    alone). An inclusive metric brings its exclusive partner when both have it.
+    alone, or the metric is not summed: a declared ``max``/``min``/``mean``
+    aggregation has no inclusive sum). An inclusive metric brings its exclusive partner when both have it.
     """
     out = list(metrics)
     computed: Dict[Any, Any] = {}
@@ -251,7 +255,8 @@ def _with_partners(before: Any, after: Any, metrics: List[Any]) -> Tuple[List[An
             if all(declared):
                 out.append(partner)
             elif all(declared[i] or partner not in gf.dataframe.columns
-                     for i, gf in enumerate((before, after))):
+                     for i, gf in enumerate((before, after))) \
+                    and summed(before, m) and summed(after, m):
                 out.append(partner)
                 computed[m] = partner
         else:
@@ -315,8 +320,12 @@ def _by_path(before, after, vb, va, metrics):
 
 
 def _spread(values: np.ndarray, mapping: np.ndarray, n: int) -> np.ndarray:
+    """Values on the union graph; nodes of one side that the union merged add up."""
+    clean = np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
     out = np.zeros(n, dtype=np.float64)
-    out[mapping] = np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
+    out[mapping] = clean
+    if len(mapping) and np.bincount(mapping, minlength=n).max() > 1:
+        out = np.bincount(mapping, weights=clean, minlength=n)
     return out
 
 

@@ -18,21 +18,34 @@ values.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Sequence, Union
+from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
 
 from ..build import level_ids, private_copy
 from .. import structure as st
+from ..errors import MetricError, OperationError
 from ..frame import is_missing
 from ..graph import Graph
+from ..node import Node
 
 INT = np.int64
 MISSING_KEY = "<missing>"
 
 _NAMED = {np.mean: "mean", np.sum: "sum", np.max: "max", np.min: "min", np.median: "median",
           np.std: "std", np.var: "var", sum: "sum", max: "max", min: "min"}
+
+
+def _aggregate(grouped: Any, function: Any, what: str, shown: Any = None) -> pd.DataFrame:
+    """``grouped.agg(function)``; a function pandas cannot apply raises OperationError."""
+    try:
+        return grouped.agg(function if isinstance(function, dict) else _agg_name(function))
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+        raise OperationError(
+            f"{what}: cannot aggregate with {function if shown is None else shown!r} "
+            f"({type(exc).__name__}: {exc}); use a function such as np.mean or a pandas "
+            "aggregation name such as 'sum', 'mean', 'max'") from exc
 
 
 def _agg_name(function: Any) -> Any:
@@ -46,6 +59,8 @@ def drop_index_levels(gf: Any, function: Any = np.mean) -> Any:
     """New GraphFrame indexed by ``node`` only."""
     df = gf.dataframe
     if list(df.index.names) == ["node"]:
+        _aggregate(pd.DataFrame({"x": [1.0, 2.0]}).groupby(np.zeros(2, dtype=INT)), function,
+                   "drop_index_levels")  # the same check as with levels to drop
         return gf._replace(dataframe=private_copy(df))
     grouped = df.groupby(level="node", sort=True)
     metrics = [c for c in df.columns
@@ -54,7 +69,7 @@ def drop_index_levels(gf: Any, function: Any = np.mean) -> Any:
     others = [c for c in df.columns if c not in set(metrics)]
     parts = []
     if metrics:
-        parts.append(grouped[metrics].agg(_agg_name(function)))
+        parts.append(_aggregate(grouped[metrics], function, "drop_index_levels"))
     if others:
         parts.append(grouped[others].first())
     out = pd.concat(parts, axis=1)[list(df.columns)]
@@ -66,9 +81,7 @@ def groupby_aggregate(gf: Any, groupby_function: Union[str, Sequence[str], Calla
                       agg_function: Any) -> Any:
     """New GraphFrame whose nodes are the groups of ``groupby_function``."""
     df = gf.dataframe
-    keys, label = _group_keys(df, groupby_function)
-    codes, uniques = pd.factorize(keys, sort=True, use_na_sentinel=False)
-    names = [MISSING_KEY if is_missing(u) else u for u in _as_labels(uniques)]
+    codes, names, label = group_codes(gf, groupby_function)
     k = len(names)
     group_of_node = _group_of_node(gf.graph.num_nodes, df, codes)
     graph, new_of_group = _super_graph(gf.graph, group_of_node, names, label)
@@ -79,10 +92,10 @@ def groupby_aggregate(gf: Any, groupby_function: Union[str, Sequence[str], Calla
     metric_cols = [c for c in df.columns if c in set(gf.exc_metrics) | set(gf.inc_metrics)
                    and pd.api.types.is_numeric_dtype(df[c])]
     grouped = work.groupby(["node", *levels], sort=True)
-    agg = _normalise_agg(agg_function, metric_cols)
-    out = grouped.agg(agg) if agg else pd.DataFrame(index=grouped.size().index)
-    out["name"] = np.asarray(names, dtype=object)[
-        st.invert(new_of_group, k)[level_ids(out.index)]]
+    agg = _normalise_agg(agg_function, metric_cols, df)
+    out = (_aggregate(grouped, agg, "groupby_aggregate", agg_function) if agg
+           else pd.DataFrame(index=grouped.size().index))
+    out["name"] = object_array(names)[st.invert(new_of_group, k)[level_ids(out.index)]]
     exc = [m for m in gf.exc_metrics if m in out.columns]
     inc = [m for m in gf.inc_metrics if m in out.columns]
     return gf._replace(graph=graph, dataframe=out, exc_metrics=exc, inc_metrics=inc,
@@ -90,23 +103,91 @@ def groupby_aggregate(gf: Any, groupby_function: Union[str, Sequence[str], Calla
                                      if e in exc and i in inc})
 
 
-def _group_keys(df: pd.DataFrame, by: Any):
+def group_codes(gf: Any, by: Any) -> Tuple[np.ndarray, List[Any], str]:
+    """``(group of each row, group names, label)`` for ``groupby_aggregate``.
+
+    ``by`` is a column, a list of columns (a group per distinct tuple of
+    values, named by that tuple) or a callable applied to every index label,
+    as pandas' ``groupby`` does: the label is the row's ``Node`` for an index
+    of ``node`` only, else the tuple ``(Node, rank, ...)``. Groups are sorted
+    by key; a missing key (or part of a key) is named ``"<missing>"``.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("main", "solve", "io"))
+    >>> codes, names, label = group_codes(gf, lambda node: node.depth)
+    >>> codes.tolist(), names
+    ([0, 1, 1], [0, 1])
+    """
+    df = gf.dataframe
     if callable(by) and not isinstance(by, str):
-        keys = by(df)
-        return np.asarray(keys, dtype=object), getattr(by, "__name__", "group")
-    columns = [by] if isinstance(by, str) else list(by)
+        codes, names = _factorize(_callable_keys(gf, by))
+        return codes, names, getattr(by, "__name__", "group")
+    if isinstance(by, str) or not isinstance(by, (list, tuple)):
+        columns = [by]
+    else:
+        columns = list(by)
+    if not columns:
+        raise OperationError("groupby_aggregate needs at least one column to group by")
     for c in columns:
-        if c not in df.columns:
-            raise KeyError(f"groupby_aggregate: no column {c!r}")
-    if len(columns) == 1:
-        return df[columns[0]].to_numpy(dtype=object), columns[0]
-    tuples = np.empty(len(df), dtype=object)
-    tuples[:] = list(zip(*(df[c].tolist() for c in columns)))
-    return tuples, ", ".join(columns)
+        if not _has_column(df, c):
+            raise MetricError(f"groupby_aggregate: no column {c!r}; the dataframe has "
+                              f"{[str(x) for x in df.columns]}")
+    parts = [_factorize(df[c]) for c in columns]
+    if len(parts) == 1:
+        return parts[0][0], parts[0][1], str(columns[0])
+    stacked = np.stack([codes for codes, _ in parts], axis=1)
+    keys, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    names = [tuple(part[1][code] for part, code in zip(parts, row)) for row in keys.tolist()]
+    return inverse.reshape(-1).astype(INT), names, ", ".join(str(c) for c in columns)
+
+
+def _has_column(df: pd.DataFrame, column: Any) -> bool:
+    try:
+        return column in df.columns
+    except TypeError:  # unhashable
+        return False
+
+
+def _callable_keys(gf: Any, by: Callable) -> np.ndarray:
+    """``by`` applied to every index label (Nodes in the ``node`` position)."""
+    df = gf.dataframe
+    graph = gf.graph
+    node = level_ids(df.index)
+    cache: Dict[int, Node] = {}
+
+    def as_node(i: int) -> Node:
+        found = cache.get(i)
+        if found is None:
+            found = cache[i] = Node(i, graph)
+        return found
+
+    if not isinstance(df.index, pd.MultiIndex):
+        keys = [by(as_node(i)) for i in node.tolist()]
+    else:
+        pos = list(df.index.names).index("node")
+        keys = []
+        for label, i in zip(df.index.tolist(), node.tolist()):
+            label = list(label)
+            label[pos] = as_node(i)
+            keys.append(by(tuple(label)))
+    return object_array(keys)
+
+
+def _factorize(values: Any) -> Tuple[np.ndarray, List[Any]]:
+    codes, uniques = pd.factorize(values, sort=True, use_na_sentinel=False)
+    names = [MISSING_KEY if is_missing(u) else u for u in _as_labels(uniques)]
+    return np.asarray(codes, dtype=INT), names
 
 
 def _as_labels(uniques: Any) -> List[Any]:
     return [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
+
+
+def object_array(values: Sequence[Any]) -> np.ndarray:
+    """A 1-D object array of ``values`` (tuples stay elements)."""
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def _group_of_node(n: int, df: pd.DataFrame, codes: np.ndarray) -> np.ndarray:
@@ -134,7 +215,10 @@ def _super_graph(graph: Graph, group_of_node: np.ndarray, names: List[Any], labe
     return new_graph, st.invert(order, k)
 
 
-def _normalise_agg(agg: Any, metrics: List[Any]) -> Dict[Any, Any]:
+def _normalise_agg(agg: Any, metrics: List[Any], df: pd.DataFrame) -> Dict[Any, Any]:
     if isinstance(agg, dict):
+        unknown = [c for c in agg if not _has_column(df, c)]
+        if unknown:
+            raise MetricError(f"groupby_aggregate: no column {unknown[0]!r} to aggregate")
         return {c: _agg_name(f) for c, f in agg.items()}
     return {c: _agg_name(agg) for c in metrics}

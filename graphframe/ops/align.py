@@ -161,7 +161,11 @@ def _distinct(pos: np.ndarray, n: int) -> bool:
 
 
 def metric_values(df: pd.DataFrame, col: Any, pos: Positions, n_rows: int) -> np.ndarray:
-    """Column ``col`` of ``df`` as float64 at its output rows (NaN where ``df`` has none)."""
+    """Column ``col`` of ``df`` as float64 at its output rows (NaN where ``df`` has none).
+
+    With ``pos`` a slice the result may be a view of ``df``'s data: combine it,
+    never store it as is.
+    """
     values = df[col].to_numpy(dtype=np.float64, na_value=np.nan)
     if isinstance(pos, slice):
         return values
@@ -173,9 +177,13 @@ def metric_values(df: pd.DataFrame, col: Any, pos: Positions, n_rows: int) -> np
 def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Positions,
                      pos_r: Positions, n_rows: int) -> Any:
     """An attribute column: the left value where the left has the row, else the right's
-    (missing where neither frame has the column)."""
+    (missing where neither frame has the column). Always a new array: the result
+    never shares memory with either frame."""
     if isinstance(pos_l, slice) and col in df_l.columns:
-        return df_l[col].array
+        series = df_l[col]
+        if isinstance(series.dtype, np.dtype):
+            return series.to_numpy(copy=True)
+        return series.array.copy()
     src_l = np.full(n_rows, -1, dtype=INT)
     src_r = np.full(n_rows, -1, dtype=INT)
     n_l = len(df_l)

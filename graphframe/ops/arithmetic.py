@@ -37,8 +37,9 @@ import numpy as np
 from ..build import frame_from_columns, level_ids
 from ..errors import GraphMismatchError
 from .align import align_frames, attribute_values, columns_of, metric_values, new_node_ids
+from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows
-from .union import MISSING_CODE, union_graphs
+from .union import MISSING_CODE, check_operand, union_graphs
 
 INT = np.int64
 
@@ -50,6 +51,7 @@ OPS: Dict[str, Callable[[Any, Any], Any]] = {
 def arithmetic(left: Any, right: Any, op: str, fill_value: Optional[float] = None) -> Any:
     """``left <op> right`` as a new GraphFrame (see module docs)."""
     func = OPS[op]
+    check_operand(left, right, op)
     if list(left.dataframe.index.names) != list(right.dataframe.index.names):
         raise GraphMismatchError(
             f"cannot {op} GraphFrames indexed by {list(left.dataframe.index.names)} and "
@@ -65,10 +67,8 @@ def arithmetic(left: Any, right: Any, op: str, fill_value: Optional[float] = Non
     al = align_frames(df_l, map_l, df_r, map_r)
     if al is None:  # a side has nodes with equal call paths: merge their rows first
         ident = np.arange(graph.num_nodes, dtype=np.int64)
-        df_l = remap_rows(df_l, ident if map_l is None else map_l,
-                          left.exc_metrics + left.inc_metrics)
-        df_r = remap_rows(df_r, ident if map_r is None else map_r,
-                          right.exc_metrics + right.inc_metrics)
+        df_l = remap_rows(df_l, ident if map_l is None else map_l, merge_rules(left))
+        df_r = remap_rows(df_r, ident if map_r is None else map_r, merge_rules(right))
         map_l = map_r = None
         al = align_frames(df_l, None, df_r, None)
     pos_l, pos_r, n_rows = al.pos_l, al.pos_r, al.n_rows
@@ -89,7 +89,8 @@ def arithmetic(left: Any, right: Any, op: str, fill_value: Optional[float] = Non
     pairs = dict(right.inclusive_of)
     pairs.update(left.inclusive_of)
     result = left._replace(graph=graph, dataframe=out_df, exc_metrics=exc, inc_metrics=inc,
-                           metadata=dict(left.metadata), inclusive_of=pairs)
+                           metadata=dict(left.metadata), inclusive_of=pairs,
+                           aggregations=combined_aggregations(left, right))
     if fill_value is not None and op in ("add", "sub") and any(m in pairs for m in exc):
         result = result.update_inclusive_columns()
     return result
@@ -106,10 +107,8 @@ def _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value
                         metric_values(df_r, col, pos_r, n_rows))
         has_l = in_l if col in df_l.columns else np.zeros(n_rows, dtype=bool)
         has_r = in_r if col in df_r.columns else np.zeros(n_rows, dtype=bool)
-        lv = (metric_values(df_l, col, pos_l, n_rows) if col in df_l.columns
-              else np.full(n_rows, np.nan))
-        rv = (metric_values(df_r, col, pos_r, n_rows) if col in df_r.columns
-              else np.full(n_rows, np.nan))
+        lv = _own_values(df_l, col, pos_l, n_rows)
+        rv = _own_values(df_r, col, pos_r, n_rows)
         if fill_value is None:
             out = func(lv, rv)
             only_l = has_l & ~has_r
@@ -121,3 +120,11 @@ def _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value
         out = func(lv, rv)
         out[~(has_l | has_r)] = np.nan
         return out
+
+
+def _own_values(df, col, pos, n_rows) -> np.ndarray:
+    """:func:`metric_values` as an array this module may write into (NaN: no column)."""
+    if col not in df.columns:
+        return np.full(n_rows, np.nan)
+    values = metric_values(df, col, pos, n_rows)
+    return values.copy() if isinstance(pos, slice) else values

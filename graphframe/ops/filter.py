@@ -5,13 +5,13 @@ Forms of ``filter_obj``:
 * a boolean mask aligned with the dataframe's rows (a boolean Series with the
   same index, or an array of ``len(dataframe)``) - the fast, vectorised form:
   ``gf.filter(gf.dataframe["time"] > 5.0)``;
-* a callable on a row (Hatchet's form). The row is a Series holding the
-  columns and the index levels, with ``row["node"]`` a :class:`Node`, so
-  ``row["node"].frame["name"]`` works. The callable is first tried once on the
-  whole table (with ``node`` as a column of Nodes); if that returns a boolean
-  Series aligned with the rows it is used as the mask (``lambda r: r["time"] >
-  5`` then costs one vectorised comparison), otherwise the callable is
-  applied row by row;
+* a callable on a row (Hatchet's form), called once per row: the row reads
+  like the Series Hatchet passes (index levels then columns, Python scalars,
+  ``row.name`` the row's position), with ``row["node"]`` a :class:`Node`, so
+  ``row["node"].frame["name"]`` works. A light row object answers item and
+  attribute access; anything else is answered by a real Series built on
+  demand (:mod:`graphframe.ops.rowview`). An exception from the callable is
+  re-raised as :class:`InvalidFilter` naming the row;
 * a query (object or string dialect, or a query object): every row of the
   nodes on a matching path is kept (see ``graphframe.query``).
 
@@ -30,6 +30,7 @@ import pandas as pd
 from ..build import level_ids
 from ..errors import EmptyFilter, InvalidFilter
 from ..node import Node
+from .rowview import Row, RowTable
 from ..query import matched_nodes
 
 
@@ -81,19 +82,41 @@ def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
 
 
 def _callable_mask(gf: Any, func: Any) -> np.ndarray:
-    flat = gf.dataframe.reset_index()
-    nodes = np.empty(gf.graph.num_nodes, dtype=object)
-    nodes[:] = [Node(i, gf.graph) for i in range(gf.graph.num_nodes)]
-    flat["node"] = nodes[flat["node"].to_numpy(dtype=np.int64)]
-    try:
-        whole = func(flat)
-    except Exception:  # noqa: BLE001 - not vectorisable: fall back to rows
-        whole = None
-    if isinstance(whole, pd.Series) and whole.index.equals(flat.index) and (
-            whole.dtype == bool or str(whole.dtype) == "boolean"):
-        return whole.fillna(False).to_numpy(dtype=bool)
-    result = flat.apply(func, axis=1)
-    return np.asarray(result.fillna(False), dtype=bool) if len(flat) else np.zeros(0, bool)
+    """``func`` called once per row, as Hatchet does (see :mod:`graphframe.ops.rowview`)."""
+    df = gf.dataframe
+    flat = df.reset_index()
+    node_of_row = level_ids(df.index)
+    graph = gf.graph
+
+    def nodes() -> np.ndarray:
+        used = np.unique(node_of_row)
+        table = np.empty(graph.num_nodes, dtype=object)
+        table[used] = [Node(int(i), graph) for i in used.tolist()]
+        return table[node_of_row]
+
+    table = RowTable(flat, special={"node": nodes})
+    keep = np.zeros(len(flat), dtype=bool)
+    for i in range(len(flat)):
+        try:
+            result = func(Row(table, i))
+            keep[i] = _truth(result)
+        except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
+            where = ", ".join(f"{lv}={flat.iloc[i][lv]}" for lv in df.index.names)
+            raise InvalidFilter(
+                f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
+                "It is called once per row with the row's values (row[\"time\"] is a number); "
+                "for a whole-column condition pass a boolean mask instead, e.g. "
+                "gf.filter(gf.dataframe[\"time\"] > 5)") from exc
+    return keep
+
+
+def _truth(result: Any) -> bool:
+    """Truth of a callable's answer; a missing value (None, NaN, NA) is False."""
+    if result is None or result is pd.NA:
+        return False
+    if isinstance(result, float) and result != result:
+        return False
+    return bool(result)
 
 
 def _is_query(obj: Any) -> bool:

@@ -8,9 +8,9 @@ level.
 
 Graphs with shared nodes (call graphs, DAGs, cycles) follow Hatchet: a node's
 inclusive value is the sum over its *distinct* descendants (itself included),
-so a node reached by two paths is counted once. Reachability is computed on
-the condensation of the graph (strongly connected components, so cycles are
-fine) as packed bitsets, then applied to the matrix in blocks.
+so a node reached by two paths is counted once. The first-parent forest is
+summed like a tree and only reachability towards the shared nodes is tracked
+(see :mod:`graphframe.ops.shared_sums`), so mostly-tree graphs stay linear.
 
 In both cases NaN means "no value": sums skip NaN and a cell whose whole
 subtree holds no value stays NaN (``sum(min_count=1)``). Missing
@@ -21,23 +21,25 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 
 from .. import structure as st
 from ..build import private_copy
+from ..errors import MetricError, OperationError
 from ..metrics import exclusive_name, inclusive_name
+from .merge_rules import summed
 from .rowmatrix import RowLayout
+from .shared_sums import shared_sums
 
 
 def update_inclusive_columns(gf: Any) -> Any:
     """New GraphFrame with the inclusive partner of every exclusive metric recomputed."""
     if not gf.exc_metrics:
-        return gf._replace()
+        return gf._replace(dataframe=private_copy(gf.dataframe))
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
-               if m in df.columns and pd.api.types.is_numeric_dtype(df[m])]
+               if m in df.columns and pd.api.types.is_numeric_dtype(df[m]) and summed(gf, m)]
     targets: Dict[Any, Any] = {m: gf.inclusive_of.get(m, inclusive_name(m)) for m in numeric}
     sums = subgraph_sums(gf.graph, df, list(targets))
     out = private_copy(df)
@@ -62,7 +64,7 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
         else:
             if present is None:
                 present = np.ones(mat.shape, dtype=np.int64)
-            mat, present = _reach_sum(graph, mat, present)
+            mat, present = shared_sums(graph, mat, present)
         results.append(layout.from_matrix(mat, present))
     return results
 
@@ -70,37 +72,6 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
 def _forest_sum(graph: Any, mat: np.ndarray) -> None:
     for level, targets, starts in graph.level_plan():
         mat[targets] += np.add.reduceat(mat[level], starts, axis=0)
-
-
-def reach_bitsets(graph: Any) -> np.ndarray:
-    """Packed reachability: row ``v`` has bit ``u`` set iff ``u`` is reachable from ``v``."""
-    n = graph.num_nodes
-    nxg = nx.DiGraph()
-    nxg.add_nodes_from(range(n))
-    owner = st.segment_owner(graph.child_ptr)
-    nxg.add_edges_from(zip(owner.tolist(), graph.child_idx.tolist()))
-    cond = nx.condensation(nxg)
-    scc_of = np.array([cond.graph["mapping"][v] for v in range(n)], dtype=np.int64)
-    n_bytes = (n + 7) // 8
-    reach = np.zeros((cond.number_of_nodes(), n_bytes), dtype=np.uint8)
-    ids = np.arange(n)
-    np.bitwise_or.at(reach, (scc_of, ids >> 3), (0x80 >> (ids & 7)).astype(np.uint8))
-    for s in reversed(list(nx.topological_sort(cond))):
-        for t in cond.successors(s):
-            reach[s] |= reach[t]
-    return reach[scc_of]
-
-
-def _reach_sum(graph: Any, mat: np.ndarray, present: np.ndarray, block: int = 2048):
-    n = graph.num_nodes
-    reach = reach_bitsets(graph)
-    out = np.empty_like(mat)
-    out_present = np.empty_like(present)
-    for start in range(0, n, block):
-        rows = np.unpackbits(reach[start:start + block], axis=1, count=n).astype(np.float64)
-        out[start:start + block] = rows @ mat
-        out_present[start:start + block] = (rows @ present).astype(np.int64)
-    return out, out_present
 
 
 def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> Any:
@@ -118,7 +89,8 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
     pairs = dict(gf.inclusive_of)
     owner = st.segment_owner(gf.graph.child_ptr)
     for inc in wanted:
-        if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]):
+        if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]) \
+                or not summed(gf, inc):
             continue
         exc = exclusive_name(inc)
         if exc in exc_metrics:
@@ -136,19 +108,39 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
 _SUM = {None, np.sum, sum, "sum"}
 
 
+def _is_sum(function: Any) -> bool:
+    try:
+        return function in _SUM
+    except TypeError:  # unhashable
+        return False
+
+
 def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = None,
                 function: Any = None, require_forest: bool = False) -> Any:
     """New GraphFrame with ``out_columns`` = subtree (subgraph) sums of ``columns``."""
-    columns = list(columns)
-    out_columns = columns if out_columns is None else list(out_columns)
+    what = "subtree_sum" if require_forest else "subgraph_sum"
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    out_columns = columns if out_columns is None else (
+        [out_columns] if isinstance(out_columns, str) else list(out_columns))
     if len(out_columns) != len(columns):
-        raise ValueError("out_columns must have as many entries as columns")
-    if function not in _SUM:
-        raise ValueError("only summation is supported (function=None, np.sum or 'sum')")
+        raise OperationError(f"{what}: out_columns has {len(out_columns)} names for "
+                             f"{len(columns)} columns")
+    if not _is_sum(function):
+        raise OperationError(f"{what}: only summation is supported (function=None, np.sum "
+                             f"or 'sum'), not {function!r}")
     if require_forest and not gf.graph.is_forest:
-        raise ValueError("subtree_sum needs a tree or forest; use subgraph_sum for call graphs")
-    sums = subgraph_sums(gf.graph, gf.dataframe, columns)
-    out = private_copy(gf.dataframe)
+        raise OperationError("subtree_sum needs a tree or forest; use subgraph_sum for call "
+                             "graphs (each shared descendant counted once)")
+    df = gf.dataframe
+    for col in columns:
+        if col not in df.columns:
+            raise MetricError(f"{what}: no column {col!r}; the dataframe has "
+                              f"{[str(c) for c in df.columns]}")
+        if not pd.api.types.is_numeric_dtype(df[col]) or pd.api.types.is_bool_dtype(df[col]):
+            raise OperationError(f"{what}: column {col!r} holds {df[col].dtype} values, "
+                                 "not numbers; only numeric columns can be summed")
+    sums = subgraph_sums(gf.graph, df, columns)
+    out = private_copy(df)
     for name, values in zip(out_columns, sums):
         out[name] = values
     return gf._replace(dataframe=out)

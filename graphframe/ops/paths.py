@@ -23,7 +23,8 @@ INT = np.int64
 
 def intern_paths(parent: np.ndarray, codes: np.ndarray, depth: np.ndarray,
                  occurrence: bool = False, order_key: Optional[np.ndarray] = None,
-                 sibling_group: Optional[np.ndarray] = None) -> Tuple[np.ndarray, int]:
+                 sibling_group: Optional[np.ndarray] = None,
+                 rank: Optional[np.ndarray] = None) -> Tuple[np.ndarray, int]:
     """Path id per node (dense, ``0..k-1``) and ``k``.
 
     Parameters
@@ -43,6 +44,9 @@ def intern_paths(parent: np.ndarray, codes: np.ndarray, depth: np.ndarray,
     sibling_group : array, optional
         Who counts as siblings for ``occurrence`` (default: ``parent``; give
         roots of different graphs different negative groups).
+    rank : array, optional
+        The occurrence of every node given explicitly (overrides
+        ``occurrence``), e.g. counted over every edge of a call graph.
 
     Examples
     --------
@@ -63,9 +67,12 @@ def intern_paths(parent: np.ndarray, codes: np.ndarray, depth: np.ndarray,
         par = parent[level]
         parent_path = np.where(par >= 0, path[np.maximum(par, 0)], -1) + 1
         key = parent_path * n_codes + codes[level]
-        if occurrence:
-            rank = _occurrence(group[level], codes[level], order_key[level])
-            key = key * (int(rank.max()) + 1) + rank
+        if rank is not None:
+            occ = rank[level]
+            key = key * (int(occ.max()) + 1) + occ
+        elif occurrence:
+            occ = _occurrence(group[level], codes[level], order_key[level])
+            key = key * (int(occ.max()) + 1) + occ
         uniq, inverse = np.unique(key, return_inverse=True)
         path[level] = inverse.reshape(-1) + next_id
         next_id += len(uniq)

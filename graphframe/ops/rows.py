@@ -2,14 +2,16 @@
 
 When an operation maps old node ids to new ones, every row gets its new id,
 rows are sorted by (node, other levels) and rows that now share a key are
-merged: declared metrics are summed (``min_count=1``: all-NaN stays NaN) and
+merged, each column by its rule (:mod:`graphframe.ops.merge_rules`): by
+default declared metrics are summed (``min_count=1``: all-NaN stays NaN) and
 every other column keeps its first value (Hatchet's rule; attributes such as
-names, files and line numbers are never summed).
+names, files and line numbers are never summed); a column declared ``"min"``,
+``"max"`` or ``"mean"`` combines that way (missing values skipped).
 """
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence
+from typing import Any, Dict, List, Mapping, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -20,12 +22,25 @@ from ..build import (frame_from_columns, index_arrays, level_ids, make_index, so
 INT = np.int64
 
 
-def remap_rows(df: pd.DataFrame, new_of_old: np.ndarray, metrics: Sequence[Any],
+Rules = Union[Mapping[Any, str], Sequence[Any]]
+
+
+def as_rules(rules: Rules) -> Dict[Any, str]:
+    """``{column: kind}``; a plain sequence names the summed metrics (others: first)."""
+    if isinstance(rules, Mapping):
+        return dict(rules)
+    return {c: "sum" for c in rules}
+
+
+def remap_rows(df: pd.DataFrame, new_of_old: np.ndarray, rules: Rules,
                keep: np.ndarray = None) -> pd.DataFrame:
     """Rows of ``df`` with node ids mapped through ``new_of_old``, sorted, merged.
 
+    ``rules`` maps columns to how they merge (``"sum"``, ``"min"``, ``"max"``,
+    ``"mean"``, ``"first"``; unlisted: first), or lists the summed metrics.
     ``keep`` optionally selects rows first (a boolean mask over rows).
     """
+    rules = as_rules(rules)
     if keep is not None:
         df = df[keep]
     fast = _permute_node_runs(df, new_of_old)
@@ -43,7 +58,7 @@ def remap_rows(df: pd.DataFrame, new_of_old: np.ndarray, metrics: Sequence[Any],
     names = list(df.index.names)
     starts = _group_starts(levels)
     if starts is not None:
-        merged = _merge_sorted_groups(df, order, starts, levels, names, metrics)
+        merged = _merge_sorted_groups(df, order, starts, levels, names, rules)
         if merged is not None:
             return merged
     index = (make_index(levels, names) if _all_int(levels)
@@ -53,7 +68,7 @@ def remap_rows(df: pd.DataFrame, new_of_old: np.ndarray, metrics: Sequence[Any],
     else:
         out = frame_from_columns(take_rows(df, order), index)
     if starts is not None:
-        out = merge_duplicate_rows(out, metrics)
+        out = merge_duplicate_rows(out, rules)
     return out
 
 
@@ -72,33 +87,24 @@ def _group_starts(levels: List[np.ndarray]):
 
 
 def _merge_sorted_groups(df: pd.DataFrame, order, starts: np.ndarray, levels: List[np.ndarray],
-                         names: List[Any], metrics: Sequence[Any]):
+                         names: List[Any], rules: Mapping[Any, str]):
     """Rows with equal keys merged without a pandas groupby (keys already sorted by
-    ``order``): numeric metrics summed per run with ``reduceat`` (all-missing stays
-    NaN), other columns keep the first value of each run. None when a column needs
-    pandas' general rules (extension or boolean metrics, missing attribute values)."""
-    metric_set = set(metrics)
+    ``order``): numeric columns combined per run with ``reduceat`` (missing values
+    skipped; all-missing stays NaN), other columns keep the first value of each
+    run. None when a column needs pandas' general rules (extension or boolean
+    metrics, missing attribute values, min/max of text)."""
     first = starts if order is None else order[starts]
     data = {}
     for col in df.columns:
         series = df[col]
-        is_metric = col in metric_set and pd.api.types.is_numeric_dtype(series.dtype)
-        if is_metric:
+        kind = rules.get(col, "first")
+        if kind != "first" and pd.api.types.is_numeric_dtype(series.dtype):
             if not (isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu"):
                 return None
             values = series.to_numpy()
-            values = values if order is None else values[order]
-            if values.dtype.kind == "f":
-                missing = np.isnan(values)
-                counts = np.add.reduceat(~missing, starts)
-                values = np.where(missing, 0.0, values)
-                total = np.add.reduceat(values, starts)
-                total[counts == 0] = np.nan
-            else:  # summed in 64 bits, kept in the column's type (as pandas does)
-                wide = np.uint64 if values.dtype.kind == "u" else np.int64
-                total = np.add.reduceat(values.astype(wide, copy=False), starts)
-                total = total.astype(values.dtype, copy=False)
-            data[col] = total
+            data[col] = _reduce_runs(values if order is None else values[order], starts, kind)
+        elif kind in ("min", "max"):
+            return None  # min/max of text: pandas' rules
         else:
             if bool(series.isna().any()):
                 return None  # pandas' first() skips missing values: keep its exact rule
@@ -107,6 +113,29 @@ def _merge_sorted_groups(df: pd.DataFrame, order, starts: np.ndarray, levels: Li
     index = make_index([lv[starts] for lv in levels], names) if _all_int(levels) \
         else pd.MultiIndex.from_arrays([lv[starts] for lv in levels], names=names)
     return frame_from_columns(data, index)
+
+
+def _reduce_runs(values: np.ndarray, starts: np.ndarray, kind: str) -> np.ndarray:
+    """Combine each run of ``values`` (runs begin at ``starts``) as pandas' groupby
+    would: ``sum`` (min_count=1), ``min``, ``max``, ``mean``, skipping NaN."""
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+        if kind in ("min", "max"):  # fmin/fmax skip NaN; an all-NaN run stays NaN
+            return (np.fmin if kind == "min" else np.fmax).reduceat(values, starts)
+        counts = np.add.reduceat(~missing, starts)
+        total = np.add.reduceat(np.where(missing, 0.0, values), starts)
+        if kind == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                total = (total / counts).astype(values.dtype, copy=False)
+        total[counts == 0] = np.nan
+        return total
+    if kind in ("min", "max"):
+        return (np.minimum if kind == "min" else np.maximum).reduceat(values, starts)
+    wide = np.uint64 if values.dtype.kind == "u" else np.int64
+    total = np.add.reduceat(values.astype(wide, copy=False), starts)
+    if kind == "mean":
+        return total / np.diff(np.r_[starts, len(values)])
+    return total.astype(values.dtype, copy=False)  # summed in 64 bits, kept in the column's type
 
 
 def _permute_node_runs(df: pd.DataFrame, new_of_old: np.ndarray):
@@ -200,17 +229,28 @@ def _all_int(levels: List[np.ndarray]) -> bool:
     return all(np.asarray(lv).dtype.kind in "iu" for lv in levels)
 
 
-def merge_duplicate_rows(df: pd.DataFrame, metrics: Sequence[Any]) -> pd.DataFrame:
-    """Group rows with equal index: metrics summed (min_count=1), others first."""
+def merge_duplicate_rows(df: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """Group rows with equal index; each column combined by its rule (pandas' groupby).
+
+    ``sum`` is ``sum(min_count=1)`` (all-NaN stays NaN) and applies to numeric
+    columns only (a declared metric holding text keeps its first value);
+    ``min``, ``max``, ``mean`` skip missing values; everything else is ``first``.
+    """
+    rules = as_rules(rules)
     names = list(df.index.names)
     grouped = df.groupby(level=names, sort=True)
-    metric_cols = [c for c in df.columns if c in set(metrics)
-                   and pd.api.types.is_numeric_dtype(df[c])]
-    other_cols = [c for c in df.columns if c not in set(metric_cols)]
+    by_kind: Dict[str, List[Any]] = {}
+    for col in df.columns:
+        kind = rules.get(col, "first")
+        if kind in ("sum", "mean") and not pd.api.types.is_numeric_dtype(df[col]):
+            kind = "first"
+        by_kind.setdefault(kind, []).append(col)
     parts = []
-    if metric_cols:
-        parts.append(grouped[metric_cols].sum(min_count=1))
-    if other_cols:
-        parts.append(grouped[other_cols].first())
+    for kind, cols in by_kind.items():
+        part = grouped[cols]
+        if kind == "sum":
+            parts.append(part.sum(min_count=1))
+        else:
+            parts.append(getattr(part, kind)())
     merged = pd.concat(parts, axis=1) if len(parts) > 1 else parts[0]
     return merged[list(df.columns)]

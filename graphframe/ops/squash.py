@@ -5,8 +5,9 @@ ancestors along every path (an edge ``P -> K`` exists iff some old path goes
 from kept ``P`` to kept ``K`` through removed nodes only); a kept node
 reachable from a root through removed nodes only becomes a root (a kept old
 root stays one). Then siblings with equal frames merge, recursively (their
-children are pooled), and their rows merge: metrics summed, other columns
-first value. Node ids are renumbered in pre-order (no gaps, unlike Hatchet).
+children are pooled), and their rows merge by each column's aggregation
+(:mod:`graphframe.ops.merge_rules`; by default metrics summed, other columns
+first value). Node ids are renumbered in pre-order (no gaps, unlike Hatchet).
 
 Forests are handled with arrays only: nearest kept ancestors by pointer
 jumping, sibling merging by interning call paths one depth level at a time.
@@ -24,6 +25,7 @@ from ..build import level_ids
 from .. import structure as st
 from ..graph import Graph
 from .paths import intern_paths, nearest_kept_ancestor, representatives
+from .merge_rules import merge_rules
 from .rows import remap_rows
 
 INT = np.int64
@@ -36,8 +38,7 @@ def squash(gf: Any, update_inc_cols: bool = True) -> Any:
     kept = np.zeros(graph.num_nodes, dtype=bool)
     kept[node_of_row] = True
     new_graph, new_of_old = squash_graph(graph, kept)
-    metrics = list(gf.exc_metrics) + list(gf.inc_metrics)
-    df = remap_rows(gf.dataframe, new_of_old, metrics)
+    df = remap_rows(gf.dataframe, new_of_old, merge_rules(gf))
     out = gf._replace(graph=new_graph, dataframe=df)
     return out.update_inclusive_columns() if update_inc_cols else out
 

@@ -11,10 +11,11 @@ from typing import Any, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns, level_ids
-from ..errors import GraphMismatchError
+from ..build import frame_from_columns, level_ids, private_copy
+from ..errors import GraphMismatchError, OperationError
 from ..graph import Graph
 from .align import align_frames, attribute_values, metric_values, new_node_ids
+from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows, stack_disjoint
 
 INT = np.int64
@@ -33,15 +34,18 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
     ``_missing_node`` column (0 both, 1 left only, 2 right only) when the
     two node sets differ. Neither input changes.
     """
+    check_operand(left, right, "unify")
     if list(left.dataframe.index.names) != list(right.dataframe.index.names):
         raise GraphMismatchError(
             f"cannot unify GraphFrames indexed by {list(left.dataframe.index.names)} and "
             f"{list(right.dataframe.index.names)}; drop or add index levels first")
     if left.graph is right.graph:
-        return left._replace(), right._replace()
+        return (left._replace(dataframe=private_copy(left.dataframe)),
+                right._replace(dataframe=private_copy(right.dataframe)))
     graph, map_l, map_r = union_graphs(left.graph, right.graph)
     metrics_l = left.exc_metrics + left.inc_metrics
-    df_r = remap_rows(right.dataframe, map_r, right.exc_metrics + right.inc_metrics)
+    rules_l = merge_rules(left)
+    df_r = remap_rows(right.dataframe, map_r, merge_rules(right))
     side = np.zeros(graph.num_nodes, dtype=np.int8)
     side[new_node_ids(left.dataframe, map_l)] |= 1
     right_nodes = new_node_ids(right.dataframe, map_r)
@@ -49,17 +53,25 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
     present = side[side > 0]
     extra = right.dataframe[side[right_nodes] == 2] if (present == 2).any() else None
     if not (present != 3).any():
-        df_l = remap_rows(left.dataframe, map_l, metrics_l)
+        df_l = remap_rows(left.dataframe, map_l, rules_l)
     elif extra is None:  # left-only nodes, no right-only ones: no rows to add
-        df_l = _append_right_only(remap_rows(left.dataframe, map_l, metrics_l), df_r, side,
+        df_l = _append_right_only(remap_rows(left.dataframe, map_l, rules_l), df_r, side,
                                   metrics_l)
     else:
         df_l = _with_right_only_rows(left.dataframe, map_l, extra, map_r, side, metrics_l)
         if df_l is None:  # the left has nodes with equal call paths: merge their rows first
-            df_l = remap_rows(left.dataframe, map_l, metrics_l)
+            df_l = remap_rows(left.dataframe, map_l, rules_l)
             df_l = _append_right_only(df_l, df_r, side, metrics_l)
-    return (left._replace(graph=graph, dataframe=df_l),
+    return (left._replace(graph=graph, dataframe=df_l,
+                          aggregations=combined_aggregations(left, right)),
             right._replace(graph=graph, dataframe=df_r))
+
+
+def check_operand(left: Any, right: Any, what: str) -> None:
+    """``right`` must be a GraphFrame (of ``left``'s class)."""
+    if not isinstance(right, type(left)):
+        raise OperationError(f"{what} needs a GraphFrame as the other operand, not "
+                             f"{type(right).__name__}")
 
 
 def _with_right_only_rows(df_l: pd.DataFrame, map_l: np.ndarray, extra: pd.DataFrame,
@@ -79,7 +91,8 @@ def _with_right_only_rows(df_l: pd.DataFrame, map_l: np.ndarray, extra: pd.DataF
         if col == "_missing_node":
             data[col] = None  # keeps its place; filled below
         elif col in metrics:
-            data[col] = metric_values(df_l, col, al.pos_l, al.n_rows)
+            values = metric_values(df_l, col, al.pos_l, al.n_rows)
+            data[col] = values.copy() if isinstance(al.pos_l, slice) else values
         else:
             data[col] = attribute_values(df_l, extra, col, al.pos_l, al.pos_r, al.n_rows)
     index = al.index()

@@ -40,7 +40,9 @@ from .compat import (AbstractQuery, AndQuery, CypherQuery, IntersectionQuery, Na
 from .errors import (BadNumberNaryQueryArgs, InvalidQueryFilter, InvalidQueryPath,
                      MultiIndexModeMismatch, QueryError, QuerySyntaxError,
                      RedundantQueryFilterWarning)
-from .predicates import CallablePredicate, Predicate
+from .errors import QueryConditionError
+from .predicates import CallablePredicate, Predicate, Vectorised, vectorised
+from .rows import Row
 from .session import Session
 
 
@@ -78,12 +80,13 @@ def matched_nodes(gf: Any, query: Any, multi_index_mode: str = "off") -> np.ndar
 
 __all__ = [
     "AbstractQuery", "AndQuery", "Atom", "BadNumberNaryQueryArgs", "CallablePredicate",
+    "combine_via_conjunction", "combine_via_disjunction", "combine_via_exclusive_disjunction",
     "CompoundQuery", "ConjunctionQuery", "CypherQuery", "DisjunctionQuery",
     "ExclusiveDisjunctionQuery", "IntersectionQuery", "InvalidQueryFilter", "InvalidQueryPath",
-    "MultiIndexModeMismatch", "NaryQuery", "NegationQuery", "NotQuery", "ObjectQuery", "OrQuery",
-    "Predicate", "Query", "QueryBase", "QueryEngine", "QueryError", "QueryMatcher",
-    "QuerySyntaxError", "RedundantQueryFilterWarning", "Session", "StringQuery",
-    "SymDifferenceQuery", "UnionQuery", "XorQuery", "combine_via_conjunction",
-    "combine_via_disjunction", "combine_via_exclusive_disjunction", "is_hatchet_query",
-    "matched_nodes", "negate_query", "parse_cypher_query", "parse_string_dialect",
+    "is_hatchet_query", "matched_nodes", "MultiIndexModeMismatch", "NaryQuery", "negate_query",
+    "NegationQuery", "NotQuery", "ObjectQuery", "OrQuery", "parse_cypher_query",
+    "parse_string_dialect", "Predicate", "Query", "QueryBase", "QueryConditionError",
+    "QueryEngine", "QueryError", "QueryMatcher", "QuerySyntaxError",
+    "RedundantQueryFilterWarning", "Row", "Session", "StringQuery", "SymDifferenceQuery",
+    "UnionQuery", "vectorised", "Vectorised", "XorQuery",
 ]

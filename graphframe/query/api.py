@@ -7,27 +7,58 @@ combines with ``&`` (both), ``|`` (either), ``^`` (an odd number of) and ``~``
 
 from __future__ import annotations
 
-from collections import defaultdict
 from functools import reduce
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Iterator, List, Optional, Union
 
 import numpy as np
 
 from ..errors import InvalidFilter
 from ..node import Node
 from .atoms import check_mode
-from .errors import BadNumberNaryQueryArgs, InvalidQueryPath
-from .object_dialect import Step, as_predicate, compile_object_query, expand
+from .errors import BadNumberNaryQueryArgs, InvalidQueryFilter, InvalidQueryPath, with_context
+from .object_dialect import Step, as_predicate, compile_object_query, describe, expand
 from .parser import MatchQuery, SetExpr, Where, parse
-from .predicates import Predicate, true_predicate
 from .session import Session
+from .string_dialect import compile_match
 
 
 class QueryBase:
-    """What every query object can do: ``apply`` and the set operators."""
+    """Base of every query object: ``apply`` and the set operators (Hatchet's ``AbstractQuery``).
+
+    ``a & b``, ``a | b``, ``a ^ b`` and ``~a`` build a
+    :class:`ConjunctionQuery`, :class:`DisjunctionQuery`,
+    :class:`ExclusiveDisjunctionQuery` and :class:`NegationQuery` (Hatchet's
+    new-style queries have no ``~``; here every query object has it).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> leaves, below_b = ObjectQuery([{"depth": -1}]), ObjectQuery([{"name": "b"}, "*"])
+    >>> [int(n) for n in (leaves & below_b).apply(gf)], [int(n) for n in (~leaves).apply(gf)]
+    ([2], [0, 1])
+    """
 
     def apply(self, gf: Any) -> List[Node]:
-        """The nodes of ``gf`` this query matches, in pre-order (ascending id)."""
+        """The nodes of ``gf`` this query matches.
+
+        Parameters
+        ----------
+        gf : GraphFrame
+            The data to query.
+
+        Returns
+        -------
+        list of Node
+            In pre-order (ascending id).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+        >>> [n.frame["name"] for n in ObjectQuery([{"name": "b"}, "."]).apply(gf)]
+        ['b', 'c']
+        """
         ids = np.flatnonzero(Session(gf.graph, gf.dataframe).mask(self))
         return [Node(int(i), gf.graph) for i in ids]
 
@@ -55,6 +86,11 @@ class Query(QueryBase):
     ``"+"`` (one or more) or an integer count; a predicate is a callable on a
     node's row, a dict of object-dialect conditions, or None (any node).
 
+    Parameters
+    ----------
+    multi_index_mode : {"off", "all", "any"}
+        How a node's rows combine when there are rank/thread levels.
+
     Examples
     --------
     >>> from graphframe import GraphFrame
@@ -67,15 +103,77 @@ class Query(QueryBase):
     def __init__(self, multi_index_mode: str = "off") -> None:
         self.multi_index_mode = check_mode(multi_index_mode)
         self.query_pattern: List[Step] = []
+        self._num_nodes = 0
 
     def match(self, quantifier: Union[str, int] = ".", predicate: Any = None) -> "Query":
-        """Start the path (an existing path is discarded)."""
+        """Start the path with its first query node (an existing path is discarded).
+
+        Parameters
+        ----------
+        quantifier : {".", "*", "+"} or int
+            How many consecutive nodes this query node consumes: one, zero or
+            more, one or more, or exactly that many (>= 1).
+        predicate : dict, callable or None
+            A dict of object-dialect conditions, a callable on a node's row
+            (see :class:`~graphframe.query.predicates.CallablePredicate`), or
+            None for any node.
+
+        Returns
+        -------
+        Query
+            ``self``, so calls chain.
+
+        Raises
+        ------
+        InvalidQueryPath
+            A bad quantifier or predicate.
+        InvalidQueryFilter
+            A bad condition (for example a regex that does not compile).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+        >>> [int(n) for n in Query().match("*", {"name": "a|b"}).apply(gf)]
+        [0, 1]
+        """
         self.query_pattern = []
+        self._num_nodes = 0
         self._add_node(quantifier, predicate)
         return self
 
     def rel(self, quantifier: Union[str, int] = ".", predicate: Any = None) -> "Query":
-        """Append a query node: a child of the previous one."""
+        """Append a query node, matched by the children of the previous one's nodes.
+
+        Parameters
+        ----------
+        quantifier : {".", "*", "+"} or int
+            As in :meth:`match`.
+        predicate : dict, callable or None
+            As in :meth:`match`.
+
+        Returns
+        -------
+        Query
+            ``self``, so calls chain.
+
+        Raises
+        ------
+        InvalidQueryPath
+            Before :meth:`match`, or a bad quantifier or predicate.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+        >>> q = Query().match(".", {"name": "a"}).rel(".", lambda row: row["name"] != "d")
+        >>> [int(n) for n in q.apply(gf)]
+        [0, 1]
+        >>> Query().rel("*")
+        Traceback (most recent call last):
+        ...
+        graphframe.query.errors.InvalidQueryPath: a query must start with a call to 'match'
+        """
         if not self.query_pattern:
             raise InvalidQueryPath("a query must start with a call to 'match'")
         self._add_node(quantifier, predicate)
@@ -84,8 +182,13 @@ class Query(QueryBase):
     relation = rel
 
     def _add_node(self, quantifier: Union[str, int], predicate: Any) -> None:
-        self.query_pattern.extend(expand(quantifier, as_predicate(predicate,
-                                                                  self.multi_index_mode)))
+        label = f"query node {self._num_nodes} {describe(predicate)}"
+        try:
+            steps = expand(quantifier, as_predicate(predicate, self.multi_index_mode, label))
+        except (InvalidQueryPath, InvalidQueryFilter) as exc:
+            raise with_context(exc, f"query node {self._num_nodes}") from exc
+        self.query_pattern.extend(steps)
+        self._num_nodes += 1
 
     def __len__(self) -> int:
         return len(self.query_pattern)
@@ -111,6 +214,23 @@ class Query(QueryBase):
 class ObjectQuery(Query):
     """A query in the object dialect (a list; see ``object_dialect``).
 
+    Parameters
+    ----------
+    query : list
+        Query nodes: ``"."``, ``"*"``, ``"+"``, an int, a dict of conditions,
+        a callable, or a ``(quantifier, dict or callable)`` tuple.
+    multi_index_mode : {"off", "all", "any"}
+        How a node's rows combine when there are rank/thread levels.
+
+    Raises
+    ------
+    InvalidQueryPath
+        A malformed list (with the position of the bad query node).
+    InvalidQueryFilter
+        A condition that can never be evaluated (a bad regex, a bad
+        comparison string); conditions that depend on the data's types are
+        checked when the query is applied.
+
     Examples
     --------
     >>> from graphframe import GraphFrame
@@ -123,6 +243,7 @@ class ObjectQuery(Query):
     def __init__(self, query: List[Any], multi_index_mode: str = "off") -> None:
         super().__init__(multi_index_mode)
         self.query_pattern = compile_object_query(query, self.multi_index_mode)
+        self._num_nodes = len(query)
 
 
 class StringQuery(Query):
@@ -134,6 +255,20 @@ class StringQuery(Query):
     (``alternatives``); ``query_pattern`` is the first one.
     Braced compounds (``{MATCH ...} OR {MATCH ...}``) are built by
     :func:`parse_string_dialect`.
+
+    Parameters
+    ----------
+    cypher_query : str
+        One ``MATCH`` query (keywords upper-case).
+    multi_index_mode : {"off", "all", "any"}
+        How a node's rows combine when there are rank/thread levels.
+
+    Raises
+    ------
+    QuerySyntaxError
+        The text does not parse (with the position); an ``InvalidQueryPath``.
+    InvalidQueryPath
+        Not a str, or a braced compound.
 
     Examples
     --------
@@ -163,46 +298,36 @@ class StringQuery(Query):
         return obj
 
     def _set(self, tree: MatchQuery, where: Optional[Where]) -> None:
-        mode = self.multi_index_mode
-        per_alternative = _node_predicates(tree, where, mode)
-        self.alternatives = [
-            [step for node, pred in zip(tree.path, preds)
-             for step in expand(node.quantifier, pred)]
-            for preds in per_alternative]
+        self.alternatives = compile_match(tree, where, self.multi_index_mode)
         self.query_pattern = self.alternatives[0]
 
     def _alternatives(self) -> List[List[Step]]:
         return self.alternatives
 
 
-def _node_predicates(tree: MatchQuery, where: Optional[Where], mode: str) -> List[List[Any]]:
-    """Per alternative, one predicate per MATCH node."""
-    true = true_predicate(mode)
-    size = len(tree.path)
-    if where is None:
-        return [[true] * size]
-    referenced = {cond.name for term in where.terms for cond in term}
-    if len(referenced) == 1:
-        # every term constrains the same node: one alternative, an OR on that node
-        index = tree.names[referenced.pop()]
-        preds: List[Any] = [true] * size
-        preds[index] = Predicate([[(c.atom, c.negated) for c in term] for term in where.terms],
-                                 mode)
-        return [preds]
-    alternatives = []
-    for term in where.terms:
-        literals: Dict[int, list] = defaultdict(list)
-        for cond in term:
-            literals[tree.names[cond.name]].append((cond.atom, cond.negated))
-        alternatives.append([Predicate([literals[i]], mode) if i in literals else true
-                             for i in range(size)])
-    return alternatives
-
-
 class CompoundQuery(QueryBase):
-    """Base of queries that combine the node sets of subqueries.
+    """Base of queries that combine the node sets of subqueries (Hatchet's ``NaryQuery``).
 
-    Subqueries may be query objects, object-dialect lists or query strings.
+    Parameters
+    ----------
+    *queries : query object, list or str
+        The subqueries: query objects, object-dialect lists or string-dialect
+        queries (a single tuple of them is accepted too). Lists and strings
+        use ``multi_index_mode="off"``; build an :class:`ObjectQuery` or
+        :class:`StringQuery` for another mode.
+
+    Raises
+    ------
+    BadNumberNaryQueryArgs
+        Too few subqueries (two; one for :class:`NegationQuery`).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> q = DisjunctionQuery([{"name": "b"}], 'MATCH (p) WHERE p."name" = "d"')
+    >>> [type(s).__name__ for s in q.subqueries], [int(n) for n in q.apply(gf)]
+    (['ObjectQuery', 'StringQuery'], [1, 3])
     """
 
     min_subqueries = 2
@@ -227,28 +352,88 @@ class CompoundQuery(QueryBase):
 
 
 class ConjunctionQuery(CompoundQuery):
-    """Nodes matched by every subquery (``a & b``)."""
+    """Nodes matched by every subquery (``a & b``; set intersection).
+
+    Parameters
+    ----------
+    *queries : query object, list or str
+        Two or more subqueries (see :class:`CompoundQuery`).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> q = ConjunctionQuery([{"depth": -1}], [{"name": "b"}, "*"])
+    >>> [n.frame["name"] for n in q.apply(gf)]
+    ['c']
+    """
 
     def _combine(self, masks: List[np.ndarray]) -> np.ndarray:
         return reduce(np.logical_and, masks)
 
 
 class DisjunctionQuery(CompoundQuery):
-    """Nodes matched by at least one subquery (``a | b``)."""
+    """Nodes matched by at least one subquery (``a | b``; set union).
+
+    Parameters
+    ----------
+    *queries : query object, list or str
+        Two or more subqueries (see :class:`CompoundQuery`).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> q = DisjunctionQuery([{"name": "c"}], [{"name": "d"}])
+    >>> [n.frame["name"] for n in q.apply(gf)]
+    ['c', 'd']
+    """
 
     def _combine(self, masks: List[np.ndarray]) -> np.ndarray:
         return reduce(np.logical_or, masks)
 
 
 class ExclusiveDisjunctionQuery(CompoundQuery):
-    """Nodes matched by an odd number of subqueries (``a ^ b``)."""
+    """Nodes matched by an odd number of subqueries (``a ^ b``; symmetric difference).
+
+    Parameters
+    ----------
+    *queries : query object, list or str
+        Two or more subqueries (see :class:`CompoundQuery`).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> q = ExclusiveDisjunctionQuery([{"depth": -1}], [{"name": "b"}, "*"])
+    >>> [n.frame["name"] for n in q.apply(gf)]
+    ['b', 'd']
+    """
 
     def _combine(self, masks: List[np.ndarray]) -> np.ndarray:
         return reduce(np.logical_xor, masks)
 
 
 class NegationQuery(CompoundQuery):
-    """Nodes the single subquery does not match (``~a``)."""
+    """Nodes the single subquery does not match (``~a``; the complement).
+
+    Parameters
+    ----------
+    query : query object, list or str
+        Exactly one subquery.
+
+    Raises
+    ------
+    BadNumberNaryQueryArgs
+        Not exactly one subquery.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("a", ("b", "c"), "d"))
+    >>> [n.frame["name"] for n in NegationQuery([{"depth": -1}]).apply(gf)]
+    ['a', 'b']
+    """
 
     min_subqueries = 1
 

@@ -8,13 +8,14 @@ matches a regex, ``time (inc) >= 5``, ``file IS NONE`` ...) or a node property
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Tuple
 
 import numpy as np
 import pandas as pd
 
 from .errors import InvalidQueryFilter
+from .rows import Row
 
 MODES = ("off", "all", "any")
 
@@ -33,6 +34,9 @@ class Atom:
     :data:`NUMBER_OPS`, :data:`MISSING_OPS`, or ``"object"`` (the object
     dialect's value-typed rule: a regex for string values, a number or a
     comparison string for numeric values). ``value`` is the operand.
+    ``source`` is ``(query text, offset)`` for string-dialect conditions, so
+    errors found at evaluation point at the condition; it takes no part in
+    equality (equal conditions share one evaluation).
 
     Examples
     --------
@@ -44,6 +48,7 @@ class Atom:
     op: str = ""
     key: Any = None
     value: Any = None
+    source: Any = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         if self.kind == "leaf":
@@ -91,6 +96,8 @@ def row_table(row: Any) -> Tuple[pd.DataFrame, Any, bool]:
             level = row.index.get_level_values("node")
             node = level[0]
         return row, node, isinstance(row.index, pd.MultiIndex)
+    if isinstance(row, Row):
+        row = row.series
     if isinstance(row, pd.Series):
         return pd.DataFrame([row.to_dict()]), row.name, False
     if isinstance(row, dict) or hasattr(row, "keys"):

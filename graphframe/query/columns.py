@@ -3,7 +3,10 @@
 Numeric columns: one numpy comparison. Other columns (strings, objects,
 categoricals): ``pandas.factorize`` once, the condition once per distinct
 value, then a gather by code. Missing values (None/NaN) have code -1, which
-indexes the extra last slot of the per-value result.
+indexes the extra last slot of the per-value result. A column holding
+unhashable values (lists, dicts) cannot be factorised: every row is its own
+value then, so missing-value tests work and other conditions report the
+column and the value they cannot compare.
 """
 
 from __future__ import annotations
@@ -65,7 +68,10 @@ class ColumnData:
         else:
             values = series if isinstance(dtype, pd.CategoricalDtype) else \
                 series.to_numpy(dtype=object)  # python strings: the fastest hash path
-            codes, uniques = pd.factorize(values, use_na_sentinel=True)
+            try:
+                codes, uniques = pd.factorize(values, use_na_sentinel=True)
+            except TypeError:  # unhashable values (lists, dicts)
+                codes, uniques = _each_row_a_value(np.asarray(values, dtype=object))
             self.codes = np.asarray(codes, dtype=np.int64)
             self.uniques = list(uniques)
             self.values = None
@@ -73,6 +79,15 @@ class ColumnData:
     def gather(self, per_value: np.ndarray) -> np.ndarray:
         """Per-row result from a per-distinct-value result (last slot: missing)."""
         return per_value[self.codes]
+
+
+def _each_row_a_value(values: np.ndarray) -> Tuple[np.ndarray, List[Any]]:
+    """Codes and values without hashing: row i is value i; None/NaN get code -1."""
+    missing = np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values),
+                          dtype=bool, count=len(values))
+    codes = np.full(len(values), -1, dtype=np.int64)
+    codes[~missing] = np.arange(int((~missing).sum()))
+    return codes, values[~missing].tolist()
 
 
 class Columns:
@@ -163,6 +178,9 @@ def _typed_rule(data: ColumnData, atom: Atom) -> np.ndarray:
             return compare(data.values, op, atom.value)
         return _missing_op(np.asarray(data.values, dtype=np.float64), op)
     per = np.zeros(len(data.uniques) + 1, dtype=bool)
+    per[-1] = _missing_result(atom)
+    if op == "isnone":  # any present value is not None, whatever its type
+        return data.gather(per)
     strings, numbers = _split_values(data.uniques, key)
     if op in STRING_OPS:
         if numbers:
@@ -173,8 +191,6 @@ def _typed_rule(data: ColumnData, atom: Atom) -> np.ndarray:
         else:
             func = _STRING_FUNCS[op]
             per[[i for i, _ in strings]] = [func(s, atom.value) for _, s in strings]
-    elif op == "isnone":
-        pass
     else:
         if strings:
             raise _mismatch(key, "strings", op)
@@ -183,7 +199,6 @@ def _typed_rule(data: ColumnData, atom: Atom) -> np.ndarray:
             idx = [i for i, _ in numbers]
             per[idx] = compare(vals, op, atom.value) if op in NUMBER_OPS else \
                 _missing_op(vals, op)
-    per[-1] = _missing_result(atom)
     return data.gather(per)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..errors import GraphframeError
 
@@ -31,7 +31,28 @@ class RedundantQueryFilterWarning(UserWarning):
     """A condition can never hold (for example ``depth < 0``)."""
 
 
-class QuerySyntaxError(InvalidQueryPath, InvalidQueryFilter):
+class _Located:
+    """Text, position and the message with a caret, for errors at a place in a query."""
+
+    problem: str
+    text: str
+    position: int
+    expected: "tuple[str, ...]"
+    line: int
+    column: int
+
+    def _locate(self, problem: str, text: str, position: int, expected: Sequence[str]) -> str:
+        self.problem, self.text, self.position = problem, text, int(position)
+        self.expected = tuple(expected)
+        self.line, self.column, message = located_message(problem, text, self.position,
+                                                          self.expected)
+        return message
+
+    def __reduce__(self):
+        return (type(self), (self.problem, self.text, self.position, self.expected))
+
+
+class QuerySyntaxError(_Located, InvalidQueryPath, InvalidQueryFilter):
     """A string-dialect query (or a comparison string) does not parse.
 
     It is both an :class:`InvalidQueryPath` (what Hatchet raises for a bad
@@ -61,23 +82,72 @@ class QuerySyntaxError(InvalidQueryPath, InvalidQueryFilter):
 
     def __init__(self, problem: str, text: str, position: int,
                  expected: Sequence[str] = ()) -> None:
-        self.problem = problem
-        self.text = text
-        self.position = int(position)
-        self.expected = tuple(expected)
-        before = text[:self.position]
-        self.line = before.count("\n") + 1
-        self.column = self.position - (before.rfind("\n") + 1) + 1
-        super().__init__(self._message())
+        super().__init__(self._locate(problem, text, position, expected))
 
-    def __reduce__(self):
-        return (type(self), (self.problem, self.text, self.position, self.expected))
 
-    def _message(self) -> str:
-        where = f" at line {self.line}, column {self.column}"
-        wanted = f" (expected {', '.join(self.expected)})" if self.expected else ""
-        lines = self.text.split("\n")
-        src = lines[self.line - 1] if self.line - 1 < len(lines) else ""
-        caret = " " * (self.column - 1) + "^"
-        return f"{self.problem}{where}{wanted}\n  {src}\n  {caret}"
+class QueryConditionError(_Located, InvalidQueryFilter):
+    """A string-dialect condition does not fit the data, at its place in the query.
+
+    Raised when the query is evaluated (for example a type mismatch:
+    ``q."name" > 3`` on a column of strings). Same attributes as
+    :class:`QuerySyntaxError`.
+
+    Examples
+    --------
+    >>> err = QueryConditionError("Type mismatch in filter", 'MATCH (q) WHERE q."name" > 3', 25)
+    >>> print(err)
+    Type mismatch in filter at line 1, column 26
+      MATCH (q) WHERE q."name" > 3
+                               ^
+    """
+
+    def __init__(self, problem: str, text: str, position: int,
+                 expected: Sequence[str] = ()) -> None:
+        super().__init__(self._locate(problem, text, position, expected))
+
+
+def located_message(problem: str, text: str, position: int,
+                    expected: Sequence[str] = ()) -> "tuple[int, int, str]":
+    r"""``(line, column, message)``: the problem, where it is, and the line with a caret.
+
+    Examples
+    --------
+    >>> print(located_message("unexpected 'x'", "MATCH\n(p) x", 10, ("end of query",))[2])
+    unexpected 'x' at line 2, column 5 (expected end of query)
+      (p) x
+          ^
+    """
+    before = text[:position]
+    line = before.count("\n") + 1
+    column = position - (before.rfind("\n") + 1) + 1
+    where = f" at line {line}, column {column}"
+    wanted = f" (expected {', '.join(expected)})" if expected else ""
+    lines = text.split("\n")
+    src = lines[line - 1] if line - 1 < len(lines) else ""
+    caret = " " * (column - 1) + "^"
+    return line, column, f"{problem}{where}{wanted}\n  {src}\n  {caret}"
+
+
+def with_context(exc: QueryError, context: Optional[str]) -> QueryError:
+    """A copy of ``exc`` whose message starts with ``context`` (where the problem is).
+
+    Located errors keep their query text and position. The caller raises
+    the copy ``from exc``.
+
+    Examples
+    --------
+    >>> print(with_context(InvalidQueryFilter("bad value"), "query node 2"))
+    query node 2: bad value
+    >>> err = with_context(QuerySyntaxError("no number", ">= x", 3), "column 'time'")
+    >>> err.problem, err.position
+    ("column 'time': no number", 3)
+    """
+    if not context:
+        return exc
+    if isinstance(exc, _Located):
+        return type(exc)(f"{context}: {exc.problem}", exc.text, exc.position, exc.expected)
+    try:
+        return type(exc)(f"{context}: {exc}")
+    except TypeError:  # a subclass with another signature: keep the original
+        return exc
 

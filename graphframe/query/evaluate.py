@@ -7,7 +7,14 @@ numeric columns by numpy comparisons; string columns by evaluating the
 condition once per *distinct* value (``pandas.factorize``) and gathering the
 result by code, so a regex runs once per distinct name, not once per row.
 Rows are reduced to nodes with ``multi_index_mode`` ("any": some row holds,
-"all": every row holds). Callables are the only per-node path.
+"all": every row holds). Callables are the only per-row path: called once per
+row with a cheap Series-like row (``rows.Row``), or once per node with the
+node's rows when there are rank/thread levels, exactly what Hatchet passes;
+a function marked with ``vectorised`` is called once on the whole table.
+
+Errors found while evaluating a predicate start with the predicate's label
+(which query node) and, for column conditions, the column; string-dialect
+conditions point at their place in the query text.
 """
 
 from __future__ import annotations
@@ -22,9 +29,9 @@ from ..node import Node
 from .atoms import Atom, check_mode, node_properties, row_table
 from .columns import Columns
 from .comparison import compare
-from .errors import MultiIndexModeMismatch
-
-_SAMPLE = 8
+from .errors import (InvalidQueryFilter, MultiIndexModeMismatch, QueryConditionError,
+                     QuerySyntaxError, with_context)
+from .rows import RowTable, as_bool_rows
 
 
 class EvalContext:
@@ -95,10 +102,13 @@ class EvalContext:
         """Boolean array over node ids: which nodes satisfy ``predicate`` (cached)."""
         key = id(predicate)
         if key not in self._masks:
-            if hasattr(predicate, "terms"):
-                mask = self._dnf_mask(predicate)
-            else:
-                mask = self._callable_mask(predicate)
+            try:
+                if hasattr(predicate, "terms"):
+                    mask = self._dnf_mask(predicate)
+                else:
+                    mask = self._callable_mask(predicate)
+            except InvalidQueryFilter as exc:
+                raise with_context(exc, getattr(predicate, "label", None)) from exc
             self._masks[key] = mask
             self._keep.append(predicate)
         return self._masks[key]
@@ -145,7 +155,15 @@ class EvalContext:
         if atom.kind != "column":
             return self._node_literal(atom)[self.node_of_row]
         if atom not in self._rows:
-            self._rows[atom] = self.columns.rows(atom)
+            try:
+                self._rows[atom] = self.columns.rows(atom)
+            except QuerySyntaxError as exc:  # a comparison string of the object dialect
+                raise with_context(exc, f"column {atom.key!r}") from exc
+            except InvalidQueryFilter as exc:
+                if atom.source is None:
+                    raise
+                text, position = atom.source
+                raise QueryConditionError(str(exc), text, position) from exc
         return self._rows[atom]
 
     def _reduce(self, rows: np.ndarray, mode: str) -> np.ndarray:
@@ -161,21 +179,71 @@ class EvalContext:
 
     # -------------------------------------------------------------- callables
     def _callable_mask(self, predicate: Any) -> np.ndarray:
-        check_mode(predicate.multi_index_mode)
+        mode = check_mode(predicate.multi_index_mode)
         func = predicate.func
         out = np.zeros(self.n, dtype=bool)
         if not len(self.df):
             return out
+        if predicate.is_vectorised:
+            if self.multi and mode == "off":
+                raise MultiIndexModeMismatch(
+                    "the data has several rows per node: pass multi_index_mode='any' or 'all' "
+                    "to say how a vectorised predicate's rows combine")
+            try:
+                result = func(self.df)
+            except Exception as exc:  # noqa: BLE001 - a user function failed: say where
+                raise self._failure(func, exc, _UNSET, None) from exc
+            rows = as_bool_rows(result, self.df)
+            return self._reduce(rows, mode)
         if self.multi:
             for node, sub in self._with_node_views().groupby(level="node", sort=False):
-                out[int(node)] = bool(func(sub))
+                out[int(node)] = self._truth(func, sub, node)
             return out
-        rows = self._vectorised_call(func)
-        if rows is None:
-            rows = np.fromiter((bool(func(self._row(i))) for i in range(len(self.df))),
-                               dtype=bool, count=len(self.df))
-        out[self.node_of_row[rows]] = True
+        out[self.node_of_row[self._per_row(func)]] = True
         return out
+
+    def _per_row(self, func: Any) -> np.ndarray:
+        """Row positions where ``func(row)`` is true; one call per row (the hot loop)."""
+        table = RowTable(self.df, self.node_of_row.tolist(), self.node_view)
+        row = table.row
+        hits = []
+        i, result = -1, _UNSET
+        try:
+            for i in range(len(self.df)):
+                result = _UNSET
+                result = func(row(i))
+                if result:
+                    hits.append(i)
+        except Exception as exc:  # noqa: BLE001 - a user function failed: say where
+            raise self._failure(func, exc, result, self.node_of_row[i]) from exc
+        return np.array(hits, dtype=np.int64)
+
+    def _truth(self, func: Any, arg: Any, node: Any) -> bool:
+        """``bool(func(arg))``, errors naming ``node`` (None: the whole table)."""
+        result = _UNSET
+        try:
+            result = func(arg)
+            return bool(result)
+        except Exception as exc:  # noqa: BLE001 - a user function failed: say where
+            raise self._failure(func, exc, result, node) from exc
+
+    def _failure(self, func: Any, exc: Exception, result: Any, node: Any) -> InvalidQueryFilter:
+        if result is _UNSET:
+            return InvalidQueryFilter(f"the predicate {_name(func)} raised "
+                                      f"{type(exc).__name__}: {exc}{self._on(node)}")
+        return InvalidQueryFilter(
+            f"the predicate {_name(func)} returned a {type(result).__name__} whose truth "
+            f"value is undefined ({exc}); return True or False{self._on(node)}")
+
+    def _on(self, node: Any) -> str:
+        """`` on node 3 (MPI_Send)``; '' when the call was on the whole table."""
+        if node is None:
+            return ""
+        node = int(node)
+        view = self.node_view(node) if self.node_view is not None else None
+        frame = getattr(view, "frame", None)
+        name = frame.get("name") if frame is not None else None
+        return f" on node {node}" + (f" ({name})" if name is not None else "")
 
     def _with_node_views(self) -> pd.DataFrame:
         """The table with Node objects in its ``node`` level (Hatchet's rows hold Nodes)."""
@@ -188,24 +256,10 @@ class EvalContext:
         views[:] = [self.node_view(v) for v in values.tolist()]
         return self.df.set_axis(index.set_levels(pd.Index(views, dtype=object), level=level))
 
-    def _row(self, i: int) -> pd.Series:
-        row = self.df.iloc[i]
-        row.name = self.node_view(self.node_of_row[i]) if self.node_view else row.name
-        return row
 
-    def _vectorised_call(self, func: Any) -> Optional[np.ndarray]:
-        """One call on the whole table, trusted when it agrees with per-row calls."""
-        try:
-            whole = func(self.df)
-        except Exception:  # noqa: BLE001 - the callable is not vectorisable: use rows
-            return None
-        if not (isinstance(whole, pd.Series) and whole.index.equals(self.df.index)
-                and (whole.dtype == bool or str(whole.dtype) == "boolean")):
-            return None
-        rows = whole.fillna(False).to_numpy(dtype=bool)
-        n = len(rows)
-        sample = np.unique(np.r_[0, n - 1, np.linspace(0, n - 1, _SAMPLE).astype(np.int64)])
-        for i in sample.tolist():
-            if bool(func(self._row(i))) != rows[i]:
-                return None
-        return rows
+_UNSET = object()
+
+
+def _name(func: Any) -> str:
+    name = getattr(func, "__name__", None) or type(func).__name__
+    return repr(name) if name != "<lambda>" else "<lambda>"

@@ -3,7 +3,8 @@
 Token kinds: ``STRING`` (single or double quotes; ``\\"``, ``\\'`` and
 ``\\\\`` are escapes, any other backslash is kept, so regexes such as
 ``"MPI_\\w+"`` need no doubling), ``NUMBER`` (int or float, optionally signed),
-``NAME`` (an identifier), ``KEYWORD`` (a reserved word, any case), ``PUNCT``
+``NAME`` (an identifier), ``KEYWORD`` (a reserved word: upper-case only, as
+in Hatchet's grammar, so ``leaf`` or ``match`` is a name), ``PUNCT``
 (``( ) { } , . -> = =~ != <> < <= > >=``) and ``EOF``. Anything else is a
 :class:`QuerySyntaxError` at that character.
 """
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, List
 
-from .errors import QuerySyntaxError
+from .errors import InvalidQueryPath, QuerySyntaxError
 
 KEYWORDS = frozenset({
     "MATCH", "WHERE", "AND", "OR", "XOR", "NOT", "IS", "LEAF", "NONE", "NAN", "INF",
@@ -58,7 +59,9 @@ def tokenize(text: str) -> List[Token]:
      ('STRING', 'time'), ('PUNCT', '>='), ('NUMBER', -1.5), ('EOF', None)]
     """
     if not isinstance(text, str):
-        raise TypeError(f"a string-dialect query is a str, not a {type(text).__name__}")
+        hint = " (decode the bytes first)" if isinstance(text, (bytes, bytearray)) else ""
+        raise InvalidQueryPath(
+            f"a string-dialect query is a str, not {type(text).__name__}{hint}")
     tokens: List[Token] = []
     pos, size = 0, len(text)
     while True:
@@ -84,8 +87,8 @@ def tokenize(text: str) -> List[Token]:
         name = _NAME.match(text, pos)
         if name:
             word = name.group()
-            if word.upper() in KEYWORDS:
-                tokens.append(Token("KEYWORD", word.upper(), pos, name.end()))
+            if word in KEYWORDS:
+                tokens.append(Token("KEYWORD", word, pos, name.end()))
             else:
                 tokens.append(Token("NAME", word, pos, name.end()))
             pos = name.end()

@@ -19,11 +19,12 @@ means "is a leaf"). A key that is not a column makes the condition false.
 from __future__ import annotations
 
 from numbers import Real
-from typing import Any, List, Mapping, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
 from .atoms import Atom
-from .comparison import parse_comparison
-from .errors import InvalidQueryFilter, InvalidQueryPath, QuerySyntaxError
+from .columns import compile_regex
+from .comparison import is_comparison, parse_comparison
+from .errors import InvalidQueryFilter, InvalidQueryPath, QuerySyntaxError, with_context
 from .predicates import CallablePredicate, Predicate, true_predicate
 
 Step = Tuple[str, Any]      # ("." or "*", predicate)
@@ -52,8 +53,11 @@ def expand(quantifier: Any, predicate: Any) -> List[Step]:
         f"a quantifier is '.', '*', '+' or a positive integer, not {quantifier!r}")
 
 
-def as_predicate(spec: Any, multi_index_mode: str) -> Any:
+def as_predicate(spec: Any, multi_index_mode: str, label: Optional[str] = None) -> Any:
     """A predicate from a dict of conditions, a callable, a compiled predicate or None.
+
+    ``label`` (where the predicate comes from, for error messages) is given
+    to new predicates; a compiled predicate is returned unchanged.
 
     Examples
     --------
@@ -65,9 +69,9 @@ def as_predicate(spec: Any, multi_index_mode: str) -> Any:
     if isinstance(spec, (Predicate, CallablePredicate)):
         return spec
     if isinstance(spec, Mapping):
-        return dict_predicate(spec, multi_index_mode)
+        return dict_predicate(spec, multi_index_mode, label)
     if callable(spec):
-        return CallablePredicate(spec, multi_index_mode)
+        return CallablePredicate(spec, multi_index_mode, label)
     raise InvalidQueryPath(
         f"a query node's predicate is a dict of conditions or a callable, not {spec!r}")
 
@@ -88,22 +92,38 @@ def compile_object_query(query: Any, multi_index_mode: str = "off") -> List[Step
             f"an object-dialect query is a list of query nodes, not a {type(query).__name__}")
     steps: List[Step] = []
     for position, element in enumerate(query):
+        label = f"query node {position} {describe(element)}"
         try:
-            steps.extend(_element_steps(element, multi_index_mode))
-        except QuerySyntaxError:
-            raise
+            steps.extend(_element_steps(element, multi_index_mode, label))
         except (InvalidQueryPath, InvalidQueryFilter) as exc:
-            raise type(exc)(f"query node {position}: {exc}") from exc
+            raise with_context(exc, f"query node {position}") from exc
     if not steps:
         raise InvalidQueryPath("the query has no query nodes")
     return steps
 
 
-def _element_steps(element: Any, mode: str) -> List[Step]:
+def describe(element: Any, limit: int = 60) -> str:
+    """A short text for a query node in error messages.
+
+    Examples
+    --------
+    >>> describe({"time (inc)": ">= two"}), describe(len), describe(("*", lambda r: True))
+    ("{'time (inc)': '>= two'}", 'len', "('*', <lambda>)")
+    """
+    if isinstance(element, tuple):
+        text = "(" + ", ".join(describe(e, limit) for e in element) + ")"
+    elif callable(element) and not isinstance(element, Mapping):
+        text = getattr(element, "__name__", None) or type(element).__name__
+    else:
+        text = repr(element)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _element_steps(element: Any, mode: str, label: str) -> List[Step]:
     if isinstance(element, (str, int)) and not isinstance(element, bool):
         return expand(element, true_predicate(mode))
     if isinstance(element, Mapping):
-        return expand(".", dict_predicate(element, mode))
+        return expand(".", dict_predicate(element, mode, label))
     if isinstance(element, tuple):
         if len(element) != 2:
             raise InvalidQueryPath(
@@ -116,16 +136,22 @@ def _element_steps(element: Any, mode: str) -> List[Step]:
         if not isinstance(spec, Mapping) and not callable(spec):
             raise InvalidQueryPath(
                 f"the second value of a tuple query node is a dict or a callable, not {spec!r}")
-        return expand(quantifier, as_predicate(spec, mode))
+        return expand(quantifier, as_predicate(spec, mode, label))
     if callable(element):
-        return expand(".", CallablePredicate(element, mode))
+        return expand(".", CallablePredicate(element, mode, label))
     raise InvalidQueryPath(
         "a query node is a quantifier ('.', '*', '+', int), a dict, a (quantifier, dict) "
         f"tuple or a callable, not {element!r}")
 
 
-def dict_predicate(conditions: Mapping[Any, Any], multi_index_mode: str = "off") -> Predicate:
+def dict_predicate(conditions: Mapping[Any, Any], multi_index_mode: str = "off",
+                   label: Optional[str] = None) -> Predicate:
     """A predicate from an object-dialect dict (all conditions must hold).
+
+    A string value that can be neither a regex (for a string column) nor a
+    comparison (for a numeric column) is refused here, before any data is
+    seen: a bad regex is an :class:`InvalidQueryFilter`, a bad comparison a
+    :class:`QuerySyntaxError`.
 
     Examples
     --------
@@ -139,7 +165,7 @@ def dict_predicate(conditions: Mapping[Any, Any], multi_index_mode: str = "off")
         values = value if isinstance(value, (list, tuple)) else [value]
         for single in values:
             literals.append((_atom(key, single), False))
-    return Predicate([literals], multi_index_mode)
+    return Predicate([literals], multi_index_mode, label)
 
 
 def _atom(key: Any, value: Any) -> Atom:
@@ -154,8 +180,24 @@ def _atom(key: Any, value: Any) -> Atom:
         raise InvalidQueryFilter(
             f"{key!r} is a number: filter it with a number or a comparison string such as "
             f"'>= 2', not {value!r}")
-    if isinstance(value, (str, Real)):
+    if isinstance(value, str):
+        _check_pattern(key, value)
+        return Atom("column", "object", key, value)
+    if isinstance(value, Real):
         return Atom("column", "object", key, value)
     raise InvalidQueryFilter(
         f"the condition on {key!r} must be a regex string, a number or a comparison string "
         f"such as '>= 5', not {value!r}")
+
+
+def _check_pattern(key: Any, value: str) -> None:
+    """Refuse a string that is neither a valid regex nor (if it looks like one) a comparison."""
+    try:
+        compile_regex(value)
+    except InvalidQueryFilter as exc:
+        if not is_comparison(value):
+            raise InvalidQueryFilter(f"column {key!r}: {exc}") from exc
+        try:
+            parse_comparison(value)
+        except QuerySyntaxError as bad:
+            raise with_context(bad, f"column {key!r}") from bad

@@ -1,7 +1,8 @@
 """Recursive-descent parser of the string dialect (text -> syntax tree).
 
-Grammar (keywords in any case; ``AND`` binds tighter than ``XOR``, which
-binds tighter than ``OR``)::
+Grammar (keywords are upper-case, as in Hatchet; ``AND`` binds tighter
+than ``XOR``, which binds tighter than ``OR``; braces nest at most
+:data:`MAX_NESTING` deep)::
 
     query     := match | sets(braced_query)
     braced_query := "{" query "}"
@@ -29,12 +30,12 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from .atoms import Atom
 from .errors import QuerySyntaxError, RedundantQueryFilterWarning
-from .lexer import Token, tokenize
+from .lexer import KEYWORDS, Token, tokenize
 
 
 @dataclass
@@ -80,6 +81,8 @@ class MatchQuery:
 
 
 _SET_LEVELS = ("OR", "XOR", "AND")
+#: deepest nesting of braces; each level costs a few Python frames of the parser
+MAX_NESTING = 64
 _COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -102,6 +105,7 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.i = 0
+        self.nesting = 0
 
     # ------------------------------------------------------------- tokens
     def peek(self) -> Token:
@@ -130,6 +134,8 @@ class _Parser:
         return self.take()
 
     def error(self, tok: Token, problem: str, expected: Tuple[str, ...] = ()) -> QuerySyntaxError:
+        if tok.kind == "NAME" and tok.value.upper() in KEYWORDS:
+            problem += f" (keywords are upper-case: {tok.value.upper()})"
         return QuerySyntaxError(problem, self.text, tok.start, expected)
 
     # -------------------------------------------------------------- query
@@ -161,10 +167,21 @@ class _Parser:
         return operands[0] if len(operands) == 1 else SetExpr(op, operands)
 
     def braced_query(self) -> Any:
-        self.expect("PUNCT", "{", "'{'")
+        self.open_brace()
         inner = self.query()
-        self.expect("PUNCT", "}", "'}'")
+        self.close_brace()
         return inner
+
+    def open_brace(self) -> None:
+        """Take a '{', refusing nesting deeper than MAX_NESTING (the parser recurses)."""
+        tok = self.expect("PUNCT", "{", "'{'")
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise self.error(tok, f"nesting too deep: more than {MAX_NESTING} levels of braces")
+
+    def close_brace(self) -> None:
+        self.expect("PUNCT", "}", "'}'")
+        self.nesting -= 1
 
     def match(self) -> MatchQuery:
         self.expect("KEYWORD", "MATCH")
@@ -216,12 +233,12 @@ class _Parser:
 
     # --------------------------------------------------------- conditions
     def braced_conditions(self, names: Dict[str, int]) -> Any:
-        self.expect("PUNCT", "{", "'{'")
+        self.open_brace()
         if self.at("PUNCT", "{"):
             inner = self.sets(lambda: self.braced_conditions(names), 0)
         else:
             inner = self.conditions(names)
-        self.expect("PUNCT", "}", "'}'")
+        self.close_brace()
         return inner
 
     def conditions(self, names: Dict[str, int]) -> Where:
@@ -256,7 +273,10 @@ class _Parser:
             return Condition(tok.value, Atom("leaf"), negated)
         self.expect("PUNCT", ".", "'.' then a quoted column name, or IS [NOT] LEAF")
         key = self.prop()
+        operator_at = self.peek().start
         atom, negated = self.operation(key)
+        if atom.kind == "column":  # evaluation errors (type mismatches) point here
+            atom = replace(atom, source=(self.text, operator_at))
         return Condition(tok.value, atom, negated)
 
     def prop(self) -> Any:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Dict, List
 
+from ..errors import ArgumentError
+
 #: Six 256-colour indices per colormap, high values first.
 COLORMAPS: Dict[str, List[int]] = {
     "RdYlGn": [196, 208, 220, 46, 34, 22],
@@ -36,9 +38,15 @@ def palette(name: str, invert: bool = False) -> List[str]:
     >>> palette("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown colormap 'nope'; choose one of BrBG, PRGn, PiYG, PuOr, RdBu, RdGy, RdYlBu, RdYlGn, Spectral
+    graphframe.errors.ArgumentError: unknown colormap 'nope'; choose one of BrBG, PRGn, PiYG, PuOr, RdBu, RdGy, RdYlBu, RdYlGn, Spectral
     """
-    if name not in COLORMAPS:
-        raise ValueError(f"unknown colormap {name!r}; choose one of {', '.join(sorted(COLORMAPS))}")
+    check_colormap(name)
     codes = [f"\033[38;5;{c}m" for c in COLORMAPS[name]]
     return codes[::-1] if invert else codes
+
+
+def check_colormap(name: object, what: str = "colormap") -> None:
+    """Raise :class:`ArgumentError` unless ``name`` is a known colormap."""
+    if not isinstance(name, str) or name not in COLORMAPS:
+        raise ArgumentError(f"unknown {what} {name!r}; choose one of "
+                            f"{', '.join(sorted(COLORMAPS))}")

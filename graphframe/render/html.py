@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import inclusive_name
+from ..ops import merge_rules
 from ..ops.inclusive import subgraph_sums
+from ..rowselect import level_value
 from .nodevalues import display_names, node_values
 
 BAR_PX = 80
@@ -61,7 +63,7 @@ def summary(gf: Any) -> str:
 
 def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
                 max_children: int = 8, max_lines: int = 150, open_depth: int = 2,
-                rank: int = 0, thread: int = 0) -> str:
+                rank: Optional[int] = None, thread: Optional[int] = None) -> str:
     """HTML for Jupyter's ``_repr_html_``.
 
     Parameters
@@ -74,8 +76,8 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     max_depth, max_children, max_lines, open_depth : int
         How much of the tree is written (levels, children per node, node lines
         in all) and how many levels start expanded.
-    rank, thread : int
-        Row shown per node.
+    rank, thread : int, optional
+        Row shown per node (default: the lowest the data has).
 
     Examples
     --------
@@ -93,7 +95,8 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     if summed:
         values = _subtree_sums(gf.graph, values)
         label = f"{inclusive_name(column)}, summed from {column}"
-    where = f" (rank {rank})" if "rank" in gf.dataframe.index.names else ""
+    shown = level_value(gf.dataframe.index, "rank", rank)
+    where = f" (rank {shown})" if shown is not None else ""
     head += f"<br><span style='opacity:0.7'>{html.escape(label)}{where}</span>"
     names = display_names(gf)
     items, root_extra, skipped = _walk(gf.graph, values, max_depth, max_children, max_lines,
@@ -111,7 +114,7 @@ def _column(gf: Any, metric: Optional[str]) -> Tuple[Any, bool]:
         metric = gf.inclusive_of.get(base)
         if metric not in df.columns:
             metric = base
-            summed = base in gf.exc_metrics
+            summed = base in gf.exc_metrics and merge_rules.summed(gf, base)
     if metric not in df.columns or not np.issubdtype(np.asarray(df[metric]).dtype, np.number):
         return None, False
     return metric, summed

@@ -19,8 +19,8 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from .._version import __version__
-from ..errors import MetricError
-from ..rowselect import node_rows
+from ..errors import ArgumentError, MetricError
+from ..rowselect import level_value, node_rows
 from . import colors as C
 from .nodevalues import check_metric
 
@@ -37,21 +37,22 @@ _RENAMED = {"metric": "metric_column", "name": "name_column", "expand_names": "e
 def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
                 annotation_column: Optional[str] = None, precision: int = 3,
                 name_column: str = "name", expand_name: bool = False,
-                context_column: Optional[str] = "file", rank: int = 0, thread: int = 0,
-                depth: int = 10000, highlight_name: bool = False, colormap: str = "RdYlGn",
-                invert_colormap: bool = False, colormap_annotations: Any = None,
-                render_header: bool = True, min_value: Optional[float] = None,
-                max_value: Optional[float] = None, color: bool = False, unicode: bool = True,
-                legend: Optional[bool] = None, **renamed: Any) -> str:
+                context_column: Optional[str] = "file", rank: Optional[int] = None,
+                thread: Optional[int] = None, depth: Optional[int] = 10000, highlight_name: bool = False,
+                colormap: str = "RdYlGn", invert_colormap: bool = False,
+                colormap_annotations: Any = None, render_header: bool = True,
+                min_value: Optional[float] = None, max_value: Optional[float] = None,
+                color: bool = False, unicode: bool = True, legend: Optional[bool] = None,
+                **renamed: Any) -> str:
     """Render ``gf`` as an indented text tree.
 
-    Parameters are Hatchet's (``metric_column`` may be a list: the first is
-    primary, the others are printed after it), plus ``color`` (ANSI colours,
-    off by default), ``unicode`` (box-drawing glyphs, or ASCII when False)
-    and ``legend`` (default: shown when ``color`` is on). Hatchet's old
-    keyword names (``metric=``, ``name=``...) are accepted with a
-    ``DeprecationWarning``. ``min_value``/``max_value`` override the colour
-    range (0 is honoured).
+    Parameters are those of :meth:`GraphFrame.tree`, which documents them.
+    Every argument is checked before anything is rendered: an unknown
+    column raises :class:`~graphframe.errors.MetricError`, any other bad
+    value (a negative precision or depth, an unknown colormap, a rank the
+    data does not have) :class:`~graphframe.errors.ArgumentError`. A profile
+    without metrics (no default metric and none declared) is printed as its
+    structure: names only.
 
     Examples
     --------
@@ -63,6 +64,10 @@ def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
     |- 2.000 1.000 b
     |  `- 1.000 1.000 c
     `- 1.000 1.000 d
+    >>> render_tree(gf, precision=-1)
+    Traceback (most recent call last):
+    ...
+    graphframe.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
     """
     options = _rename(renamed)
     metric_column = options.pop("metric_column", metric_column)
@@ -71,7 +76,14 @@ def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
     context_column = options.pop("context_column", context_column)
     invert_colormap = options.pop("invert_colormap", invert_colormap)
     metrics = _metric_list(gf, metric_column)
-    show_legend = color if legend is None else legend
+    precision = _count(precision, "precision")
+    max_depth = None if depth is None else _count(depth, "depth")
+    C.check_colormap(colormap)
+    if isinstance(colormap_annotations, str):
+        C.check_colormap(colormap_annotations, "colormap_annotations")
+    _check_columns(gf, annotation_column, name_column)
+    min_value, max_value = _number(min_value, "min_value"), _number(max_value, "max_value")
+    show_legend = (color if legend is None else legend) and bool(metrics)
     glyphs = GLYPHS[bool(unicode)]
     table = _NodeTable(gf, metrics, rank, thread)
     lo, hi = table.value_range(min_value, max_value)
@@ -82,7 +94,7 @@ def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
     parts: List[str] = []
     if render_header:
         parts.append(_header(metrics, gf, rank, unicode))
-    parts.extend(_walk(gf.graph, bodies, depth, glyphs))
+    parts.extend(_walk(gf.graph, bodies, max_depth, glyphs))
     if show_legend:
         parts.append(_legend(metrics[0], lo, hi, cmap, color, glyphs))
     return "".join(parts)
@@ -94,7 +106,7 @@ def _rename(renamed: Dict[str, Any]) -> Dict[str, Any]:
         if key not in _RENAMED:
             raise TypeError(f"tree() got an unexpected keyword argument {key!r}")
         warnings.warn(f'tree(): "{key}=" is deprecated, use "{_RENAMED[key]}="',
-                      DeprecationWarning, stacklevel=3)
+                      DeprecationWarning, stacklevel=4)
         out[_RENAMED[key]] = value
     return out
 
@@ -102,16 +114,46 @@ def _rename(renamed: Dict[str, Any]) -> Dict[str, Any]:
 def _metric_list(gf: Any, metric_column: Any) -> List[Any]:
     if metric_column is None:
         metric_column = gf.default_metric
+        if metric_column is None:  # no default: the first declared metric, if any
+            declared = [m for m in gf.show_metric_columns() if m in gf.dataframe.columns]
+            if not declared:
+                return []  # a structure-only profile: print the names
+            metric_column = declared[0]
     metrics = list(metric_column) if isinstance(metric_column, list) else [metric_column]
     if not metrics:
         raise MetricError("tree(): metric_column is an empty list")
     return [check_metric(gf, m, what="metric_column") for m in metrics]
 
 
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ArgumentError(f"{what}={value!r} is not allowed (expected an integer >= 0)")
+    return int(value)
+
+
+def _number(value: Any, what: str) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ArgumentError(f"{what}={value!r} is not a number")
+    return float(value)
+
+
+def _check_columns(gf: Any, annotation_column: Any, name_column: Any) -> None:
+    columns = gf.dataframe.columns
+    if annotation_column is not None and annotation_column not in columns:
+        raise MetricError(f"annotation_column={annotation_column!r} does not exist in the "
+                          f"dataframe; columns: {', '.join(map(str, columns))}")
+    if name_column not in columns and name_column not in gf.graph.attr_names():
+        raise MetricError(f"name_column={name_column!r} is neither a dataframe column nor a "
+                          f"frame attribute; columns: {', '.join(map(str, columns))}")
+
+
 class _NodeTable:
     """One row per node (the rank/thread asked for), as arrays."""
 
-    def __init__(self, gf: Any, metrics: List[Any], rank: int, thread: int) -> None:
+    def __init__(self, gf: Any, metrics: List[Any], rank: Optional[int],
+                 thread: Optional[int]) -> None:
         self.df = gf.dataframe
         self.n = gf.graph.num_nodes
         self.rows = node_rows(self.df, self.n, rank=rank, thread=thread)
@@ -132,7 +174,7 @@ class _NodeTable:
         return [v if ok else None for v, ok in zip(picked, self.has_row.tolist())]
 
     def value_range(self, min_value, max_value):
-        primary = self.values[0]
+        primary = self.values[0] if self.values else np.zeros(0)
         finite = primary[np.isfinite(primary)]
         lo = float(finite.min()) if len(finite) else float("nan")
         hi = float(finite.max()) if len(finite) else float("nan")
@@ -145,19 +187,22 @@ def _bodies(gf, table, metrics, precision, name_column, expand_name, context_col
     """The text of each node's line after the indentation prefix."""
     fmt = f"{{:.{int(precision)}f}}"
     end = C.RESET if color else ""
-    primary = table.values[0]
-    shade = _shades(primary, lo, hi, cmap, color)
-    text = [s + fmt.format(v) + end for s, v in zip(shade, primary.tolist())]
     faint = C.FAINT if color else ""
-    for values in table.values[1:]:
-        text = [t + " " + faint + fmt.format(v) + end for t, v in zip(text, values.tolist())]
+    if metrics:
+        primary = table.values[0]
+        shade = _shades(primary, lo, hi, cmap, color)
+        text = [s + fmt.format(v) + end for s, v in zip(shade, primary.tolist())]
+        for values in table.values[1:]:
+            text = [t + " " + faint + fmt.format(v) + end for t, v in zip(text, values.tolist())]
+    else:  # structure only: the line starts with the annotation or the name
+        text = [""] * table.n
     if annotation_column is not None:
         text = _annotate(text, table, annotation_column, colormap_annotations, color)
     names = _names(gf, table, name_column, expand_name)
     if highlight and color:
         names = [n if ("<unknown procedure>" in n or "<unknown file>" in n)
                  else C.HIGHLIGHT + n + C.RESET for n in names]
-    text = [t + " " + n for t, n in zip(text, names)]
+    text = [(t + " " + n) if t else n for t, n in zip(text, names)]
     if "_missing_node" in gf.dataframe.columns:
         side = table.numbers("_missing_node")
         left = " " + (C.LEFT if color else "") + glyphs["left"] + end
@@ -185,10 +230,10 @@ def _shades(values: np.ndarray, lo: float, hi: float, cmap: List[str], color: bo
 def _names(gf, table, name_column, expand_name) -> List[str]:
     if name_column in gf.dataframe.columns:
         names = table.objects(name_column)
-    else:
-        names = [None] * table.n
-    if "name" in gf.graph.attrs.columns and any(n is None for n in names):
-        fallback = gf.graph.attrs["name"].tolist()
+    else:  # a frame attribute (checked by the caller)
+        names = gf.graph.attr_values(name_column).tolist()
+    if "name" in gf.graph.attr_names() and any(n is None for n in names):
+        fallback = gf.graph.attr_values("name").tolist()
         names = [f if n is None else n for n, f in zip(names, fallback)]
     out = [n if type(n) is str else str(n) for n in names]
     if not expand_name:
@@ -200,7 +245,7 @@ def _annotate(text, table, column, colormap_annotations, color):
     values = table.objects(column)
     end = C.RESET if color else ""
     if "_pattern" in str(column):
-        return [t + " " + PATTERN_SYMBOLS.get(str(v), str(v)) for t, v in zip(text, values)]
+        return [_join(t, PATTERN_SYMBOLS.get(str(v), str(v))) for t, v in zip(text, values)]
     if color and colormap_annotations:
         keys = sorted({str(v) for v in values})
         if isinstance(colormap_annotations, dict):
@@ -209,12 +254,19 @@ def _annotate(text, table, column, colormap_annotations, color):
             cmap = (C.palette(colormap_annotations) if isinstance(colormap_annotations, str)
                     else list(colormap_annotations))
             codes = {k: cmap[i % len(cmap)] for i, k in enumerate(keys)}
-        return [t + " [" + codes[str(v)] + str(v) + end + "]" for t, v in zip(text, values)]
-    return [t + " [" + str(v) + "]" for t, v in zip(text, values)]
+        return [_join(t, "[" + codes[str(v)] + str(v) + end + "]") for t, v in zip(text, values)]
+    return [_join(t, "[" + str(v) + "]") for t, v in zip(text, values)]
 
 
-def _walk(graph: Any, bodies: List[str], max_depth: int, glyphs: Dict[str, str]) -> List[str]:
+def _join(text: str, more: str) -> str:
+    return text + " " + more if text else more
+
+
+def _walk(graph: Any, bodies: List[str], max_depth: Optional[int],
+          glyphs: Dict[str, str]) -> List[str]:
     """Lines of the tree: iterative depth-first walk over ascending child ids."""
+    if max_depth is None:
+        max_depth = graph.num_nodes + 1  # deeper than any node
     ptr, idx = graph.sorted_children()
     ptr, idx = ptr.tolist(), idx.tolist()
     depth = graph.depth.tolist()
@@ -244,10 +296,11 @@ def _walk(graph: Any, bodies: List[str], max_depth: int, glyphs: Dict[str, str])
     return lines
 
 
-def _header(metrics: List[Any], gf: Any, rank: int, unicode: bool) -> str:
+def _header(metrics: List[Any], gf: Any, rank: Optional[int], unicode: bool) -> str:
     dash = "\u2014" if unicode else "-"
-    shown = ", ".join(str(m) for m in metrics)
-    where = f" (rank {rank})" if "rank" in gf.dataframe.index.names else ""
+    shown = ", ".join(str(m) for m in metrics) if metrics else "structure only (no metrics)"
+    shown_rank = level_value(gf.dataframe.index, "rank", rank)
+    where = f" (rank {shown_rank})" if shown_rank is not None else ""
     return f"graphframe v{__version__} {dash} {shown}{where}\n\n"
 
 
