@@ -241,7 +241,8 @@ def _with_partners(before: Any, after: Any, metrics: List[Any]) -> Tuple[List[An
     profiles have it as a numeric column; otherwise it is computed on both
     sides (unless the name is taken by some other column, which is left
     alone, or the metric is not summed: a declared ``max``/``min``/``mean``
-    aggregation has no inclusive sum). An inclusive metric brings its exclusive partner when both have it.
+    aggregation has no inclusive sum). An inclusive metric brings its
+    exclusive partner when both have it.
     """
     out = list(metrics)
     computed: Dict[Any, Any] = {}
