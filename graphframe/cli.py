@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from typing import Any, List, Optional, Sequence, TextIO
 
 import readers
@@ -88,20 +89,25 @@ def _add_diff(sub: Any) -> None:
                     "(inclusive and exclusive) and the tree of changed call paths. With "
                     f"--fail-above, exits with status {commands.EXIT_REGRESSION} when a node "
                     "regressed by more than that percentage, so it can guard performance in CI.",
-        epilog="A node regressed by more than PCT when its inclusive value grew by more than "
-               "PCT percent of its own before value (added nodes: infinitely). Only changes "
-               "of at least --threshold percent of the before total count.")
+        epilog="A node regressed by more than PCT when its inclusive value (or, with "
+               "--fail-kind exclusive, its own exclusive value) grew by more than PCT percent "
+               "of its before value (added nodes: infinitely). Only changes of at least "
+               "--threshold percent of the before total count. When the profiles have no "
+               "inclusive values, they are summed from the exclusive ones.")
     diff.add_argument("before", help="the reference profile (file, database or .gfz)")
     diff.add_argument("after", help="the profile to compare with it")
     diff.add_argument("--metric", "-m", help="metric to compare (default: the default metric)")
     diff.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
                       help="noise threshold: ignore changes under PCT%% of the before total "
                            "(default 1)")
-    diff.add_argument("--top", type=int, default=10, metavar="N",
+    diff.add_argument("--top", type=_positive_int, default=10, metavar="N",
                       help="rows in each ranked table (default 10)")
     diff.add_argument("--fail-above", type=float, metavar="PCT",
-                      help=f"exit with status {commands.EXIT_REGRESSION} if a node regressed "
-                           "by more than PCT%%")
+                      help=f"exit with status {commands.EXIT_REGRESSION} if a node's inclusive "
+                           "value (see --fail-kind) grew by more than PCT%%")
+    diff.add_argument("--fail-kind", choices=commands.FAIL_KINDS, default="inclusive",
+                      help="what --fail-above tests: a node's inclusive value, itself and "
+                           "everything it calls (default), or its exclusive value")
     diff.add_argument("--by", choices=("path", "name"), default="path",
                       help="match nodes by call path (default) or by function name (flat)")
     diff.add_argument("--normalize", action="store_true",
@@ -151,6 +157,16 @@ def _add_info(sub: Any) -> None:
     inf.set_defaults(run=_run_info)
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} rows: give 1 or more")
+    return value
+
+
 def _colour_options(parser: argparse.ArgumentParser) -> None:
     colour = parser.add_mutually_exclusive_group()
     colour.add_argument("--color", dest="color", action="store_true", default=None,
@@ -176,7 +192,10 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
     except SystemExit as exc:  # argparse reports usage errors itself
         return int(exc.code or 0)
     try:
-        result = args.run(args, out)
+        with warnings.catch_warnings(record=True) as notes:
+            result = args.run(args, out)
+        for note in notes:  # e.g. nodes a flame graph had to leave out
+            err.write(f"graphframe: note: {note.message}\n")
         if isinstance(result, commands.DiffReport):
             out.write(result.text)
             out.flush()
@@ -219,7 +238,7 @@ def _run_diff(args: argparse.Namespace, out: TextIO) -> commands.DiffReport:
                                 normalize=args.normalize, aggregate=args.aggregate,
                                 rank=args.rank, depth=args.depth, tree=not args.no_tree,
                                 color=color, unicode=unicode, precision=args.precision,
-                                progress=args.progress)
+                                progress=args.progress, fail_kind=args.fail_kind)
 
 
 def _run_convert(args: argparse.Namespace, out: TextIO) -> str:

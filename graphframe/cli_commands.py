@@ -6,8 +6,6 @@ take plain values and return the text to print, so they are easy to test.
 
 from __future__ import annotations
 
-import inspect
-
 import json
 import os
 from dataclasses import dataclass
@@ -29,24 +27,21 @@ from .graphframe import GraphFrame
 #: Exit status when ``--fail-above`` finds a regression (1 = error, 2 = usage).
 EXIT_REGRESSION = 3
 
+#: What ``--fail-above`` can test: a node's inclusive or its exclusive value.
+FAIL_KINDS = ("inclusive", "exclusive")
+
 
 def open_profile(path: str, format: Optional[str] = None, progress: bool = False) -> GraphFrame:
     """A GraphFrame from a saved archive or any format :func:`graphframe.read` knows.
 
-    With ``progress``, readers that report progress (``progress=`` keyword)
-    draw a bar on stderr; the others read silently.
+    With ``progress`` a bar is drawn on stderr while the input is read (tqdm
+    when it is installed, else a text bar; see :mod:`readers.progress`).
     """
     if format in (None, "graphframe") and persist.is_archive(path):
         return GraphFrame.load(path)
     if format == "graphframe":
         return GraphFrame.load(path)
-    options = {}
-    if progress:
-        name = format if format is not None else readers.sniff(path)
-        if "progress" in inspect.signature(readers.format_info(name).read).parameters:
-            options["progress"] = True
-        format = name
-    return GraphFrame.read(path, format=format, **options)
+    return GraphFrame.read(path, format=format, progress=True if progress else None)
 
 
 # ------------------------------------------------------------------- diff
@@ -64,55 +59,64 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
                 by: str = "path", normalize: bool = False, aggregate: str = "mean",
                 rank: Optional[int] = None, depth: int = 10000, tree: bool = True,
                 color: bool = False, unicode: bool = True, precision: int = 3,
-                progress: bool = False) -> DiffReport:
-    """Everything ``graphframe diff`` prints, and its exit status."""
+                progress: bool = False, fail_kind: str = "inclusive") -> DiffReport:
+    """Everything ``graphframe diff`` prints, and its exit status.
+
+    The ranked tables show the metric's inclusive form, then its exclusive
+    form; an inclusive form the profiles lack is computed from the exclusive
+    values (see :func:`graphframe.diff`). ``fail_kind`` says which form
+    ``fail_above`` tests.
+    """
+    if isinstance(top, bool) or int(top) != top or top < 1:
+        raise UsageError(f"--top {top}: give a number of rows, 1 or more")
+    if fail_kind not in FAIL_KINDS:
+        raise UsageError(f"--fail-kind {fail_kind}: choose {' or '.join(FAIL_KINDS)}")
     before = open_profile(before_path, progress=progress)
     after = open_profile(after_path, progress=progress)
-    d = diff(before, after, _with_partners(before, after, metric), by=by, normalize=normalize,
-             threshold=threshold, aggregate=aggregate, rank=rank)
-    inc = resolve_metric(d, None if metric is None else metric, "inclusive")
+    d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,
+             aggregate=aggregate, rank=rank)
+    info = d.metadata["diff"]
+    inc = resolve_metric(d, metric, "inclusive")
+    exc = _exclusive_form(d, metric)
     arrow = "→" if unicode else "->"
     how = f"rank {rank}" if rank is not None else f"{aggregate} over ranks"
     unit = " (percent of total)" if normalize else ""
     parts = [f"graphframe diff: {before_path} {arrow} {after_path}\n",
-             f"metric {inc}{unit}, {how}, matched by "
+             f"metric {_label(d, inc, exc)}{unit}, {how}, matched by "
              f"{'call path' if by == 'path' else 'function name'}, "
              f"noise threshold {threshold:g}% of the before total\n\n"]
-    parts.append(format_changes(ranked_changes(d, metric, "inclusive", top),
-                                f"Largest changes, inclusive ({inc}):", precision) + "\n")
-    exc = _exclusive_form(d, metric)
+    parts.append(format_changes(ranked_changes(d, inc, "as-is", top),
+                                f"Largest changes, {info['kinds'][inc]} ({inc}):",
+                                precision) + "\n")
     if exc is not None and exc != inc:
         parts.append(format_changes(ranked_changes(d, exc, "as-is", top),
                                     f"Largest changes, exclusive ({exc}):", precision) + "\n")
     if tree:
         parts.append(f"Changed call paths ({inc}, delta and before {arrow} after):\n")
-        parts.append(d.diff_tree(metric, depth=depth, changed_only=True, color=color,
-                                 unicode=unicode, precision=precision,
+        parts.append(d.diff_tree(inc, kind="as-is", depth=depth, changed_only=True,
+                                 color=color, unicode=unicode, precision=precision,
                                  render_header=False) or "  (none)\n")
     report = DiffReport("".join(parts))
     if fail_above is not None:
-        bad = regressions(d, fail_above, metric)
+        bad = regressions(d, fail_above, metric, kind=fail_kind)
+        tested = bad.attrs["metric"]
         if len(bad):
             names = ", ".join(str(n) for n in bad["name"].tolist()[:5])
             more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
             report.error = (f"graphframe: {len(bad)} node(s) regressed by more than "
-                            f"{fail_above:g}% ({inc}): {names}{more}\n")
+                            f"{fail_above:g}% ({fail_kind} {tested}): {names}{more}\n")
             report.status = EXIT_REGRESSION
         else:
-            report.text += f"\nNo node regressed by more than {fail_above:g}% ({inc}).\n"
+            report.text += (f"\nNo node regressed by more than {fail_above:g}% "
+                            f"({fail_kind} {tested}).\n")
     return report
 
 
-def _with_partners(before: GraphFrame, after: GraphFrame, metric: Optional[str]) -> Any:
-    """``metric`` plus its inclusive/exclusive partner when both profiles have it."""
-    if metric is None:
-        return None
-    wanted = [metric]
-    for exc, inc in before.inclusive_of.items():
-        partner = inc if exc == metric else exc if inc == metric else None
-        if partner is not None and all(partner in gf.dataframe.columns for gf in (before, after)):
-            wanted.append(partner)
-    return wanted
+def _label(d: GraphFrame, inc: Any, exc: Any) -> str:
+    """``time (inc)``, with a note when graphframe computed it from ``time``."""
+    if inc in d.metadata["diff"]["computed_inclusive"] and exc is not None:
+        return f"{inc} (summed from {exc}: the profiles have no inclusive values)"
+    return str(inc)
 
 
 def _exclusive_form(d: GraphFrame, metric: Optional[str]) -> Optional[str]:

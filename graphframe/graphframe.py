@@ -929,9 +929,13 @@ class GraphFrame(ReaderConstructors):
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON text (NaN written as ``null``).
 
-        Lossless: :meth:`from_json` (and :func:`graphframe.read` of the
-        file) gives back an equal GraphFrame; Hatchet's ``from_json`` reads
-        it too.
+        Returns
+        -------
+        str
+            Hatchet's ``to_json`` layout plus a ``"graphframe"`` key (which
+            Hatchet ignores). Lossless: :meth:`from_json` (and
+            :func:`graphframe.read` of the file) gives back an equal
+            GraphFrame; Hatchet's ``from_json`` reads it too.
 
         Examples
         --------
@@ -949,33 +953,168 @@ class GraphFrame(ReaderConstructors):
              **options: Any) -> "GraphFrame":
         """Changes from ``self`` (before) to ``after``; see :func:`graphframe.diff`.
 
+        Parameters
+        ----------
+        after : GraphFrame
+            The profile compared with this one.
+        metric : str or list of str, optional
+            Metrics to compare (default: every declared metric both have).
+            An exclusive metric brings its inclusive partner, computed from
+            the exclusive values when a profile has none (``inclusive=False``
+            turns that off).
+        **options
+            ``by`` ("path" or "name"), ``normalize``, ``threshold`` (noise,
+            percent of the before total), ``aggregate``, ``rank``,
+            ``thread``, ``inclusive``: see :func:`graphframe.diff`.
+
+        Returns
+        -------
+        GraphFrame
+            Over the union of both graphs, one row per node: ``m before``,
+            ``m after``, ``m delta``, ``m ratio`` per metric, ``status``
+            (common, added, removed) and ``significant``.
+
         Examples
         --------
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "solve", "io"))
-        >>> a.diff(b).dataframe["status"].tolist()
+        >>> d = a.diff(b)
+        >>> d.dataframe["status"].tolist()
         ['common', 'added', 'common']
+        >>> d.dataframe["time (inc) delta"].tolist()
+        [1.0, 1.0, 0.0]
         """
         return diffing.diff(self, after, metric, **options)
 
     def ranked_changes(self, metric: Any = None, kind: str = "inclusive",
                        top: Optional[int] = 20, significant_only: bool = True) -> pd.DataFrame:
-        """Largest changes of a diff result; see :func:`graphframe.diffing.ranked_changes`."""
+        """Largest changes of a diff result, biggest ``|delta|`` first.
+
+        See :func:`graphframe.diffing.ranked_changes`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            A diffed metric (default: the diff's primary metric).
+        kind : {"inclusive", "exclusive", "as-is"}
+            Rank by the metric's inclusive (default) or exclusive form.
+        top : int, optional
+            Keep this many rows (0 or more; None: all).
+        significant_only : bool
+            Leave out unchanged nodes and changes under the noise threshold.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``node``: ``name``, ``path``, ``status``, ``before``,
+            ``after``, ``delta``, ``change %``.
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve", "io"))
+        >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
+        >>> a.diff(b).ranked_changes(kind="exclusive")[["path", "status", "delta"]]
+                   path   status  delta
+        node
+        1     main > io  removed   -1.0
+        2    main > mpi    added    1.0
+        """
         return diffing.ranked_changes(self, metric, kind, top, significant_only)
 
     def diff_tree(self, metric: Any = None, **options: Any) -> str:
-        """A diff result as a tree of deltas; see :func:`render_diff_tree`."""
+        """A diff result as a tree of deltas; see :func:`render_diff_tree`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            A diffed metric (default: the primary one).
+        **options
+            ``kind`` ("inclusive", "exclusive", "as-is"), ``precision``,
+            ``depth``, ``name_column``, ``expand_name``, ``changed_only``,
+            ``color``, ``unicode``, ``render_header``.
+
+        Returns
+        -------
+        str
+            One line per node: signed delta, name, ``(before → after,
+            change)`` and an ``[added]``/``[removed]`` tag.
+
+        Examples
+        --------
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
+        >>> print(a.diff(b).diff_tree(render_header=False, unicode=False), end="")
+        +1.000 main (2.000 -> 3.000, +50.0%)
+        |- +1.000 mpi (0.000 -> 1.000, new) [added]
+        `- +0.000 solve (1.000 -> 1.000, +0.0%)
+        """
         return render_diff_tree(self, metric, **options)
 
     def to_dot(self, metric: Optional[str] = None, name: str = "name", rank: int = 0,
                thread: int = 0, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
-        """Graphviz DOT text, Hatchet's layout; see :func:`render_dot`."""
+        """Graphviz DOT text, Hatchet's layout; see :func:`render_dot`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            Column that colours the nodes (default: the default metric).
+        name : str
+            Column labelling the nodes.
+        rank, thread : int
+            Row used per node when ``aggregate`` is None.
+        threshold : float
+            Leave out nodes below ``threshold`` times the largest value.
+        aggregate : {"sum", "mean", "min", "max"}, optional
+            Combine all ranks/threads of a node instead of picking one row.
+
+        Returns
+        -------
+        str
+            A ``digraph``; a node with several parents is written once.
+
+        Examples
+        --------
+        >>> dot = GraphFrame.from_lists(("main", "solve")).to_dot()
+        >>> dot.splitlines()[0], dot.count("->")
+        ('strict digraph {', 1)
+        """
         return render_dot(self, metric, name, rank, thread, threshold, aggregate)
 
     def to_flamegraph(self, metric: Optional[str] = None, name: str = "name", rank: int = 0,
                       thread: int = 0, threshold: float = 0.0, separator: str = "; ",
                       aggregate: Optional[str] = None, scale: float = 1.0) -> str:
-        """Folded stacks (``a; b; c 12``); see :func:`render_flamegraph`."""
+        """Folded stacks (``a; b; c 12``) for flame graph tools; see :func:`render_flamegraph`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            Column written (default: the default metric); use an exclusive one.
+        name : str
+            Column labelling the frames.
+        rank, thread : int
+            Row used per node when ``aggregate`` is None.
+        threshold : float
+            Leave out lines below ``threshold`` times the largest value.
+        separator : str
+            Between frames (Hatchet's ``"; "``); inside names its non-blank
+            part becomes ``_``.
+        aggregate : {"sum", "mean", "min", "max"}, optional
+            Combine all ranks/threads of a node instead of picking one row.
+        scale : float
+            Multiply values before rounding to integers.
+
+        Returns
+        -------
+        str
+            One ``path value`` line per node in pre-order; negative values
+            are left out with a ``FlameGraphWarning``.
+
+        Examples
+        --------
+        >>> print(GraphFrame.from_lists(("main", "solve")).to_flamegraph(scale=10), end="")
+        main 10
+        main; solve 10
+        """
         return render_flamegraph(self, metric, name, rank, thread, threshold, separator,
                                  aggregate, scale)
 
@@ -986,13 +1125,68 @@ class GraphFrame(ReaderConstructors):
     def save(self, path: Any, compression: str = "snappy") -> Any:
         """Write a lossless archive (Parquet tables); read it back with ``graphframe.load``.
 
-        See :mod:`graphframe.persist` for the file layout. Returns the path.
+        See :mod:`graphframe.persist` and ``docs/guide/archive-format.md``
+        for the file layout.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Conventionally ends in ``.gfz``; replaced atomically.
+        compression : str
+            Parquet compression: ``"snappy"``, ``"zstd"``, ``"gzip"`` or ``"none"``.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written. The same GraphFrame always gives the same bytes.
+
+        Raises
+        ------
+        SaveError
+            The metadata holds a value the format cannot store.
+        WriteError
+            The file cannot be written there (missing folder, a directory...).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> path = gf.save(os.path.join(tempfile.mkdtemp(), "run.gfz"))
+        >>> GraphFrame.load(path).dataframe.equals(gf.dataframe)
+        True
         """
         return persist.save(self, path, compression)
 
     @classmethod
     def load(cls, path: Any) -> "GraphFrame":
-        """Read a file written by :meth:`save`; see :func:`graphframe.load`."""
+        """Read a file written by :meth:`save`; see :func:`graphframe.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            A ``.gfz`` archive.
+
+        Returns
+        -------
+        GraphFrame
+            Equal to the one saved: same node ids, graph arrays, dataframe
+            (dtypes included), declarations and metadata.
+
+        Raises
+        ------
+        ReadError
+            Naming the file (and the member or manifest field) for anything
+            that is not a complete archive of a supported version.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from graphframe.examples import example_graphframe
+        >>> gf = example_graphframe()
+        >>> back = GraphFrame.load(gf.save(os.path.join(tempfile.mkdtemp(), "x.gfz")))
+        >>> back.graph == gf.graph, back.metadata == gf.metadata
+        (True, True)
+        """
         return cls(**persist.read_parts(path))
 
     def _repr_html_(self) -> str:

@@ -29,11 +29,18 @@ themselves) holding, in this order:
 Any Parquet reader can open the three tables (unzip first). Node ids are
 stored as they are, so loading gives back the same ids, the same graph
 arrays and an equal dataframe. A file whose ``version`` is newer than
-:data:`FORMAT_VERSION` is refused with a clear error rather than misread.
+:data:`FORMAT_VERSION` is refused with a clear error rather than misread,
+and a manifest whose fields have the wrong shape (an edited file) is a
+``ReadError`` naming the field (see ``persist_schema``).
+
+Archives are byte-reproducible: members have a fixed timestamp
+(1980-01-01), fixed permissions and a fixed order, so saving the same
+GraphFrame twice gives identical files.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -52,8 +59,9 @@ from . import structure as st
 from .build import make_index
 from ._version import __version__
 from .graph import Graph
-from .persist_codec import (SaveError, decode_column, decode_names, encode_column,
+from .persist_codec import (SaveError, WriteError, decode_column, encode_column,
                             encode_names, from_tagged, to_tagged)
+from .persist_schema import check_fields, check_ids, check_manifest, decode_field
 
 FORMAT_NAME = "graphframe"
 FORMAT_VERSION = 1
@@ -62,7 +70,11 @@ SUFFIX = ".gfz"
 INT = np.int64
 _MAGIC = b"PK\x03\x04"
 
-__all__ = ["FORMAT_VERSION", "SaveError", "is_archive", "read_manifest", "read_parts", "save"]
+#: Timestamp of every member (the earliest a ZIP file can hold): reproducible bytes.
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+__all__ = ["FORMAT_VERSION", "SaveError", "WriteError", "is_archive", "read_manifest",
+           "read_parts", "save"]
 
 
 def save(gf: Any, path: Any, compression: str = "snappy") -> Path:
@@ -89,20 +101,36 @@ def save(gf: Any, path: Any, compression: str = "snappy") -> Path:
     """
     path = Path(os.fspath(path))
     tables, manifest = _tables(gf)
+    if path.is_dir():
+        raise WriteError(f"{path}: cannot save the archive there: it is a directory")
     tmp = path.with_name(path.name + ".tmp")
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
-            zf.writestr(MANIFEST, json.dumps(manifest, indent=1, allow_nan=False))
+            _write_member(zf, MANIFEST, json.dumps(manifest, indent=1, allow_nan=False).encode())
             for member, table in tables:
                 buffer = io.BytesIO()
                 pq.write_table(table, buffer, compression=compression,
                                use_dictionary=_dictionary_fields(table))
-                zf.writestr(member, buffer.getbuffer())
+                _write_member(zf, member, buffer.getbuffer())
         os.replace(tmp, path)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if isinstance(exc, FileNotFoundError) and not path.parent.is_dir():
+            why = f"the folder {path.parent} does not exist"
+        raise WriteError(f"{path}: cannot save the archive: {why}") from exc
     finally:
-        if tmp.exists():
+        with contextlib.suppress(OSError):
             tmp.unlink()
     return path
+
+
+def _write_member(zf: zipfile.ZipFile, name: str, data: Any) -> None:
+    """A stored member with a fixed timestamp and permissions (reproducible bytes)."""
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    info.compress_type = zipfile.ZIP_STORED
+    info.external_attr = 0o644 << 16
+    info.create_system = 3  # Unix, whatever the platform
+    zf.writestr(info, data)
 
 
 def _tables(gf: Any) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, Any]]:
@@ -249,21 +277,29 @@ def read_parts(path: Any) -> Dict[str, Any]:
         nodes = _read_table(zf, "nodes.parquet", path)
         edges = _read_table(zf, "edges.parquet", path)
         rows = _read_table(zf, "metrics.parquet", path)
+    check_fields(manifest["nodes"]["columns"], nodes, "nodes", "nodes.parquet", path)
+    for key in ("index", "columns"):
+        check_fields(manifest["metrics"][key], rows, f"metrics.{key}", "metrics.parquet", path)
     try:
-        graph = _graph(manifest, nodes, edges)
-        dataframe = _dataframe(manifest, rows)
-        parts = dict(graph=graph, dataframe=dataframe,
-                     exc_metrics=decode_names(manifest["exc_metrics"]),
-                     inc_metrics=decode_names(manifest["inc_metrics"]),
-                     default_metric=from_tagged(manifest["default_metric"]),
-                     metadata=from_tagged(manifest["metadata"]),
-                     inclusive_of={from_tagged(k): from_tagged(v)
-                                   for k, v in manifest["inclusive_of"]},
-                     aggregations={from_tagged(k): v  # absent from older archives
-                                   for k, v in manifest.get("aggregations", [])})
+        graph = _graph(manifest, nodes, edges, path)
+        dataframe = _dataframe(manifest, rows, path)
+        check_ids(dataframe, graph.num_nodes)
     except (KeyError, ValueError, TypeError, IndexError, pa.ArrowException) as exc:
+        if isinstance(exc, ReadError):
+            raise
         raise ReadError(path, f"the archive is inconsistent ({type(exc).__name__}: {exc})",
                         expected="a file written by GraphFrame.save") from exc
+    parts = dict(graph=graph, dataframe=dataframe,
+                 exc_metrics=decode_field(manifest["exc_metrics"], "exc_metrics", path),
+                 inc_metrics=decode_field(manifest["inc_metrics"], "inc_metrics", path),
+                 default_metric=decode_field(manifest["default_metric"], "default_metric",
+                                             path),
+                 metadata=decode_field(manifest["metadata"], "metadata", path),
+                 inclusive_of={decode_field(k, "inclusive_of", path):
+                               decode_field(v, "inclusive_of", path)
+                               for k, v in manifest["inclusive_of"]},
+                 aggregations={decode_field(k, "aggregations", path): v  # absent from
+                               for k, v in manifest.get("aggregations", [])})  # older archives
     return parts
 
 
@@ -297,6 +333,7 @@ def _manifest(zf: zipfile.ZipFile, path: Path) -> Dict[str, Any]:
                         f"({manifest.get('writer', 'a newer graphframe')}), but this "
                         f"graphframe {__version__} reads versions up to {FORMAT_VERSION}",
                         position=MANIFEST, expected="upgrade graphframe to load this file")
+    check_manifest(manifest, path)
     return manifest
 
 
@@ -308,13 +345,29 @@ def _read_table(zf: zipfile.ZipFile, member: str, path: Path) -> pa.Table:
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ReadError(path, f"{member} is damaged ({exc})", position=member) from exc
     try:
-        return pq.read_table(pa.BufferReader(data))
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        text = [f.name for f in parquet.schema_arrow
+                if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+        if text:  # text stays dictionary-encoded: decoded once per distinct value
+            parquet = pq.ParquetFile(pa.BufferReader(data), read_dictionary=text)
+        return parquet.read()
     except (pa.ArrowException, OSError) as exc:
         raise ReadError(path, f"{member} is not a readable Parquet table ({exc})",
                         position=member) from exc
 
 
-def _graph(manifest: Dict[str, Any], nodes: pa.Table, edges: pa.Table) -> Graph:
+def _decode(table: pa.Table, spec: Dict[str, Any], member: str, path: Path) -> Any:
+    """One stored column decoded with its codec; a ReadError naming it if they disagree."""
+    try:
+        return decode_column(table.column(spec["field"]), spec["codec"])
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError, OverflowError,
+            pa.ArrowException) as exc:
+        raise ReadError(path, f"column {spec['field']!r} does not match its codec "
+                        f"{spec['codec']} ({type(exc).__name__}: {exc})", position=member,
+                        expected="the column GraphFrame.save wrote") from exc
+
+
+def _graph(manifest: Dict[str, Any], nodes: pa.Table, edges: pa.Table, path: Path) -> Graph:
     info = manifest["graph"]
     n, m = int(info["num_nodes"]), int(info["num_edges"])
     parent = _ints(nodes, "parent")
@@ -339,7 +392,7 @@ def _graph(manifest: Dict[str, Any], nodes: pa.Table, edges: pa.Table) -> Graph:
             (parent_idx[parent_ptr[has_parent]] != parent[has_parent]).any():
         raise ValueError("the parent column disagrees with the edges")
     specs = manifest["nodes"]["columns"]
-    attrs = _frame([decode_column(nodes.column(c["field"]), c["codec"]) for c in specs],
+    attrs = _frame([_decode(nodes, c, "nodes.parquet", path) for c in specs],
                    [from_tagged(c["name"]) for c in specs], pd.RangeIndex(n),
                    object_names=False)
     return Graph(roots=np.flatnonzero(parent < 0).astype(INT), parent=parent,
@@ -355,12 +408,11 @@ def _ints(table: pa.Table, field: str) -> np.ndarray:
     return np.ascontiguousarray(column.to_numpy(), dtype=INT)
 
 
-def _dataframe(manifest: Dict[str, Any], rows: pa.Table) -> pd.DataFrame:
+def _dataframe(manifest: Dict[str, Any], rows: pa.Table, path: Path) -> pd.DataFrame:
     info = manifest["metrics"]
     if rows.num_rows != int(info["num_rows"]):
         raise ValueError(f"expected {info['num_rows']} dataframe rows, found {rows.num_rows}")
-    levels = [_as_index(decode_column(rows.column(d["field"]), d["codec"]))
-              for d in info["index"]]
+    levels = [_as_index(_decode(rows, d, "metrics.parquet", path)) for d in info["index"]]
     names = [from_tagged(d["name"]) for d in info["index"]]
     if len(levels) == 1:
         index = levels[0].rename(names[0])
@@ -369,7 +421,7 @@ def _dataframe(manifest: Dict[str, Any], rows: pa.Table) -> pd.DataFrame:
     else:
         index = pd.MultiIndex.from_arrays(levels, names=names)
     columns = [from_tagged(d["name"]) for d in info["columns"]]
-    data = [decode_column(rows.column(d["field"]), d["codec"]) for d in info["columns"]]
+    data = [_decode(rows, d, "metrics.parquet", path) for d in info["columns"]]
     return _frame(data, columns, index, object_names=info.get("columns_dtype") == "|O")
 
 

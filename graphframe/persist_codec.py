@@ -45,6 +45,15 @@ class SaveError(GraphframeError, ValueError):
     """A GraphFrame holds something the archive format cannot store."""
 
 
+class WriteError(GraphframeError, OSError):
+    """An archive could not be written where it was asked to go.
+
+    Raised by ``save`` for a missing folder, a target that is a directory,
+    a permission or a full disk; the message names the target path (never
+    the temporary file) and the cause is chained. It is also an ``OSError``.
+    """
+
+
 # ------------------------------------------------------------ tagged JSON
 def to_tagged(value: Any, where: str = "value") -> Any:
     """A JSON-compatible form of ``value`` that :func:`from_tagged` inverts exactly.
@@ -113,6 +122,8 @@ def _hashable(key: Any) -> Any:
 # ---------------------------------------------------------------- columns
 _OBJECT_TYPES = {"string": pa.large_string(), "integer": pa.int64(),
                  "floating": pa.float64(), "boolean": pa.bool_()}
+#: Value types of the ``object`` codec.
+OBJECT_TYPES = tuple(_OBJECT_TYPES)
 
 
 def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
@@ -129,8 +140,14 @@ def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
     if not isinstance(dtype, np.dtype):
         if not hasattr(dtype, "__from_arrow__"):
             raise SaveError(f"{where} has dtype {dtype}, which cannot be saved")
-        return pa.array(values.array if isinstance(values, pd.Series) else values),\
-            {"kind": "extension", "dtype": str(dtype), **_string_details(dtype)}
+        codec = {"kind": "extension", "dtype": str(dtype), **_string_details(dtype)}
+        if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+            text = np.asarray(values, dtype=object)
+            try:
+                return text_dictionary(text), codec
+            except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+                pass
+        return pa.array(values.array if isinstance(values, pd.Series) else values), codec
     return _encode_object(np.asarray(values, dtype=object), where)
 
 
@@ -142,6 +159,11 @@ def _string_details(dtype: Any) -> Dict[str, Any]:
 
 
 def _encode_object(values: np.ndarray, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
+    if len(values) and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        try:  # text without missing values: the common case, one pass
+            return text_dictionary(values), {"kind": "object", "type": "string", "null": "None"}
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+            pass
     missing = pd.isna(values)
     kinds = {_null_kind(v) for v in values[missing].tolist()} if missing.any() else set()
     inferred = pd.api.types.infer_dtype(values, skipna=True)
@@ -151,14 +173,31 @@ def _encode_object(values: np.ndarray, where: str) -> Tuple[pa.Array, Dict[str, 
         null = kinds.pop() if kinds else "None"
         clean = values if not missing.any() else np.where(missing, None, values)
         try:
-            array = pa.array(clean, type=_OBJECT_TYPES[inferred], from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            array = text_dictionary(clean) if inferred == "string" else \
+                pa.array(clean, type=_OBJECT_TYPES[inferred], from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
             pass
         else:
             return array, {"kind": "object", "type": inferred, "null": null}
     text = [json.dumps(to_tagged(v, f"{where} row {i}"), allow_nan=False)
             for i, v in enumerate(values.tolist())]
     return pa.array(text, type=pa.large_string()), {"kind": "json"}
+
+
+def text_dictionary(values: np.ndarray) -> pa.DictionaryArray:
+    """Text (an object array; None/NaN missing) as a dictionary array: each distinct
+    string is converted once, and Parquet stores it dictionary-encoded anyway.
+
+    Examples
+    --------
+    >>> arr = text_dictionary(np.array(["b", "a", None, "b"], dtype=object))
+    >>> arr.dictionary.to_pylist(), arr.indices.to_pylist()
+    (['b', 'a'], [0, 1, None, 0])
+    """
+    codes, distinct = pd.factorize(values, use_na_sentinel=True)
+    dictionary = pa.array(np.asarray(distinct, dtype=object), type=pa.large_string())
+    indices = pa.array(codes.astype(np.int32), mask=codes < 0)
+    return pa.DictionaryArray.from_arrays(indices, dictionary)
 
 
 def _null_kind(value: Any) -> str:
@@ -172,11 +211,35 @@ def _null_kind(value: Any) -> str:
 
 
 _NULLS = {"None": None, "NA": pd.NA, "NaT": pd.NaT, "nan": float("nan")}
+#: Kinds of missing value the ``object`` codec records.
+NULL_KINDS = tuple(_NULLS)
 
 
 def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
-    """Array for a DataFrame/Index from a stored Arrow column and its codec."""
+    """Array for a DataFrame/Index from a stored Arrow column and its codec.
+
+    Text columns may arrive dictionary-encoded (the loader reads them so):
+    ``object`` columns and ``str`` columns with Python storage are then
+    built with one string object per distinct value, which is both faster
+    than decoding every row and what :func:`graphframe.GraphFrame.from_raw`
+    builds (a name repeated over ranks is one object).
+    """
     kind = codec["kind"]
+    if pa.types.is_dictionary(column.type):
+        if kind == "object" or (kind == "extension" and codec.get("storage") == "python"):
+            if not (pa.types.is_string(column.type.value_type)
+                    or pa.types.is_large_string(column.type.value_type)):
+                raise ValueError(f"the column holds {column.type.value_type} values, "
+                                 "not text")
+            if kind == "object" and codec["type"] != "string":
+                raise ValueError(f"the column holds text, not {codec['type']}")
+            values, missing = shared_objects(column)
+            if kind == "extension":
+                return pd.array(values, dtype=extension_dtype(codec))
+            if missing.any():
+                values[missing] = _NULLS[codec["null"]]
+            return _objects(values)
+        column = column.cast(column.type.value_type)
     if kind == "numpy":
         dtype = np.dtype(codec["dtype"])
         values = column.to_numpy() if column.null_count == 0 else column.to_pandas().to_numpy()
@@ -190,6 +253,10 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
         return pd.Categorical.from_codes(codes, categories=_categories(codec),
                                          ordered=codec["ordered"])
     if kind == "object":
+        stored = _OBJECT_TYPES[codec["type"]]
+        if not (column.type == stored or (pa.types.is_string(column.type)
+                                          and pa.types.is_large_string(stored))):
+            raise ValueError(f"the column holds {column.type} values, not {codec['type']}")
         values = column.to_numpy(zero_copy_only=False)
         if column.null_count:
             mask = np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)
@@ -204,6 +271,33 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
         out[:] = [from_tagged(json.loads(v)) for v in column.to_pylist()]
         return _objects(out)
     raise ValueError(f"unknown column codec {kind!r}")
+
+
+def shared_objects(column: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """``(object array, missing mask)`` of a dictionary-encoded text column; each
+    distinct value (per chunk) is one Python string shared by its rows.
+
+    Examples
+    --------
+    >>> col = pa.array(["a", "b", None, "a"]).dictionary_encode()
+    >>> values, missing = shared_objects(col)
+    >>> values.tolist(), missing.tolist(), values[0] is values[3]
+    (['a', 'b', None, 'a'], [False, False, True, False], True)
+    """
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    values, missing = [], []
+    for chunk in chunks:
+        distinct = np.empty(len(chunk.dictionary), dtype=object)
+        distinct[:] = chunk.dictionary.to_pylist()
+        codes = chunk.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.intp)
+        part = distinct[codes] if len(distinct) else np.full(len(chunk), None, dtype=object)
+        gap = np.asarray(chunk.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        part[gap] = None
+        values.append(part)
+        missing.append(gap)
+    if not values:
+        return np.empty(0, dtype=object), np.zeros(0, dtype=bool)
+    return np.concatenate(values), np.concatenate(missing)
 
 
 def _objects(values: np.ndarray) -> np.ndarray:

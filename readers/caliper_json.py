@@ -35,13 +35,15 @@ from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_
 from .errors import ReadError
 from .jsonfile import loads_json
 from .profile import RawProfile
+from .progress import Progress, ProgressArg
 from .registry import FormatInfo, looks_like_json
 
 INT = np.int64
 SECTIONS = ("data", "columns", "column_metadata", "nodes")
 
 
-def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
+def read_caliper_json(path: Any, *, node_ordering: bool = True,
+                      progress: ProgressArg = None) -> RawProfile:
     """Read a Caliper json-split file (a path or an open text/binary stream).
 
     Parameters
@@ -52,6 +54,9 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
         Order siblings by the file's ``Node order`` column when it has one
         (Caliper's first-seen order); otherwise, and when False, siblings are
         ordered by frame like every other reader.
+    progress : bool, str or callable, optional
+        Report the bytes of the data and node lists as they are decoded
+        (see :mod:`readers.progress`).
 
     Examples
     --------
@@ -77,7 +82,14 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True) -> RawProfile:
                 box = [_map(fh)]
         except OSError as exc:
             raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
-    return decode_caliper_json(box, source, node_ordering=node_ordering)
+    if progress is None or progress is False:
+        return decode_caliper_json(box, source, node_ordering=node_ordering)
+    report = Progress(progress, len(box[0]), f"bytes of {os.path.basename(str(source))}")
+    report.start()
+    raw = decode_caliper_json(box, source, node_ordering=node_ordering,
+                              progress_step=report.step)
+    report.finish()
+    return raw
 
 
 def _map(fh: Any) -> Any:
@@ -90,8 +102,8 @@ def _map(fh: Any) -> Any:
         return fh.read()
 
 
-def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True
-                        ) -> RawProfile:
+def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True,
+                        progress_step: Any = None) -> RawProfile:
     """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
     as the text is no longer needed, so the file's bytes can be freed early).
 
@@ -107,6 +119,8 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
         The file named in errors.
     node_ordering : bool
         See :func:`read_caliper_json`.
+    progress_step : callable, optional
+        Called with a number of bytes as each block is decoded (fast path).
 
     Returns
     -------
@@ -120,7 +134,7 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
     >>> raw.metrics["t"].tolist()
     [1.5]
     """
-    fast = decode_fast(box[0])
+    fast = decode_fast(box[0], progress_step)
     if fast is None:
         data = box.pop()
         if isinstance(data, mmap.mmap):

@@ -21,7 +21,7 @@ import mmap
 import re
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
@@ -64,10 +64,14 @@ class FastDoc:
     doc: Dict[str, Any]
 
 
-def decode_fast(raw: Any) -> Optional[FastDoc]:
+def decode_fast(raw: Any, progress_step: Optional[Callable[[int], None]] = None
+                ) -> Optional[FastDoc]:
     """The :class:`FastDoc` of ``raw`` (bytes, or a read-only ``mmap`` of the
     file, whose pages are released as they are decoded), or None if the fast
     path does not apply.
+
+    ``progress_step(n)``, when given, is called as each block of ``n`` bytes
+    of the data and node lists is decoded.
 
     Examples
     --------
@@ -90,13 +94,13 @@ def decode_fast(raw: Any) -> Optional[FastDoc]:
         end -= 1
     if end <= start or raw[end] != _CLOSE:
         return None
-    cells = _data_rows(raw, start, end)
+    cells = _data_rows(raw, start, end, progress_step)
     if cells is None:
         return None
     nodes_match = _NODES.search(raw, end)
     if nodes_match is None:
         return None
-    nodes = _node_objects(raw, nodes_match.end() - 1)
+    nodes = _node_objects(raw, nodes_match.end() - 1, progress_step)
     if nodes is None:
         return None
     labels, columns, parents, nodes_end = nodes
@@ -112,7 +116,7 @@ def decode_fast(raw: Any) -> Optional[FastDoc]:
 
 
 # ----------------------------------------------------------------- data
-def _data_rows(raw: Any, start: int, end: int) -> Optional[np.ndarray]:
+def _data_rows(raw: Any, start: int, end: int, progress_step=None) -> Optional[np.ndarray]:
     """Rows of the data list ``raw[start:end + 1]``, parsed a block of rows at a time
     (the file's bytes are only viewed, never copied whole) into one column-major
     matrix, so that each column is a contiguous array."""
@@ -147,6 +151,8 @@ def _data_rows(raw: Any, start: int, end: int) -> Optional[np.ndarray]:
         done += len(block)
         del block
         release(raw, pos, close + 1)
+        if progress_step is not None:
+            progress_step(close + 1 - pos)
         pos = close + 1
         if pos < last:
             nxt = raw.find(b"[", pos, last)
@@ -235,7 +241,8 @@ def _arrow_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
 
 
 # ---------------------------------------------------------------- nodes
-def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarray, np.ndarray, int]]:
+def _node_objects(raw: bytes, start: int, progress_step=None
+                  ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray, int]]:
     """``(labels, columns, parents, end)`` of the node list opened at ``raw[start]``.
 
     The list ends at the first ``}]``; blocks are cut between two objects
@@ -284,6 +291,8 @@ def _node_objects(raw: bytes, start: int) -> Optional[Tuple[List[str], np.ndarra
         del block_columns, objects
         parents.append(block_parent_array)
         release(raw, pos, stop)
+        if progress_step is not None:
+            progress_step(stop - pos)
         pos = cut.end() - 1 if cut else stop_all
     return _compact(labels), np.concatenate(columns), np.concatenate(parents), \
         list_end.end() - 1

@@ -50,6 +50,7 @@ from .builder import ProfileBuilder
 from .errors import ReadError, _describe_source as _describe
 from .jsonfile import load_json
 from .profile import PARENT, RawProfile
+from .progress import Progress, ProgressArg
 from .registry import FormatInfo, looks_like_json
 
 NID_KEY = "_hatchet_nid"
@@ -65,8 +66,11 @@ class LiteralWarning(UserWarning):
     """A literal is readable but inconsistent (e.g. a shared node's values differ)."""
 
 
-def read_literal(path: Any) -> RawProfile:
+def read_literal(path: Any, progress: ProgressArg = None) -> RawProfile:
     """Read a literal (list of nested node dicts) stored as JSON.
+
+    ``progress`` (see :mod:`readers.progress`) reports nodes as they are
+    decoded, out of the file's count of ``"frame"`` keys.
 
     Examples
     --------
@@ -80,7 +84,25 @@ def read_literal(path: Any) -> RawProfile:
     >>> list(raw.nodes["name"]), raw.exc_metrics
     (['a', 'b'], ('time',))
     """
-    return parse_literal(load_json(path), source=path)
+    if progress is None or progress is False:
+        return parse_literal(load_json(path), source=path)
+    report = Progress(progress, _frame_count(path), "nodes of the literal")
+    report.start()
+    roots = load_json(path)
+    if not isinstance(roots, (list, tuple)):
+        return parse_literal(roots, source=path)
+    raw = _LiteralParser(path, report).parse(roots)
+    report.finish()
+    return raw
+
+
+def _frame_count(path: Any) -> int:
+    """How many ``"frame"`` keys the file holds: the node count, for progress reports."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().count(b'"frame"')
+    except OSError as exc:
+        raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
 
 
 def parse_literal(roots: Any, source: Any = None) -> RawProfile:
@@ -119,8 +141,9 @@ class _Defined:
 
 
 class _LiteralParser:
-    def __init__(self, source: Any) -> None:
+    def __init__(self, source: Any, report: Any = None) -> None:
         self.source = source
+        self.report = report
         self.builder = ProfileBuilder(source)
         self.metric_names: Dict[str, None] = {}
         self.attribute_names: Dict[str, None] = {}
@@ -135,9 +158,13 @@ class _LiteralParser:
     def parse(self, roots: Sequence[Any]) -> RawProfile:
         # explicit stack of (node dict, parent local id, trail index)
         stack = [(d, -1, self._trail(-1, i)) for i, d in reversed(list(enumerate(roots)))]
+        done = 0
         while stack:
             item, parent, where = stack.pop()
             node = self._visit(item, parent, where)
+            done += 1
+            if self.report is not None and not done % 8192:
+                self.report.step(8192)
             children = item.get("children")
             if children is None:
                 continue

@@ -9,6 +9,7 @@ input reads it.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Callable, Dict, List, Union
 
 from .errors import ReadError, UnknownFormatError
 from .profile import RawProfile
+from .progress import Progress, ProgressArg
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -107,7 +109,8 @@ def sniff(path: Any) -> str:
     raise UnknownFormatError(path, formats())
 
 
-def read(path: Any, format: str | None = None, **options: Any) -> RawProfile:
+def read(path: Any, format: str | None = None, progress: ProgressArg = None,
+         **options: Any) -> RawProfile:
     """Decode ``path`` into a :class:`RawProfile`.
 
     Parameters
@@ -117,6 +120,11 @@ def read(path: Any, format: str | None = None, **options: Any) -> RawProfile:
         (e.g. one Caliper file per rank).
     format : str, optional
         A name from :func:`formats`; sniffed from the input when omitted.
+    progress : bool, str or callable, optional
+        Report progress (see :mod:`readers.progress`): ``True`` draws a bar
+        on stderr (tqdm when installed), a callable receives ``(done,
+        total, what)``. Accepted by every format: readers that measure their
+        work report it as it advances, the others report start and end.
     **options
         Passed to the format's reader (each reader documents its keywords).
 
@@ -129,17 +137,46 @@ def read(path: Any, format: str | None = None, **options: Any) -> RawProfile:
     ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}], f)
     >>> read(p).num_nodes
     1
+    >>> seen = []
+    >>> _ = read(p, progress=lambda done, total, what: seen.append((done, total)))
+    >>> seen[0], seen[-1]
+    ((0, 1), (1, 1))
     >>> read(p, format="nope")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     readers.errors.UnknownFormatError: .../prof.json: unknown format 'nope' (expected one of the formats: literal, ...)
     """
     if format is None:
-        return format_info(sniff(path)).read(path, **options)
-    if format not in _table():
+        name = sniff(path)
+    elif format not in _table():
         raise UnknownFormatError(path, formats(), f"unknown format {format!r}")
-    _first_path(path)  # existence check with a clear message
-    return _table()[format].read(path, **options)
+    else:
+        name = format
+        _first_path(path)  # existence check with a clear message
+    info = format_info(name)
+    if progress is None or progress is False:
+        return info.read(path, **options)
+    if reports_progress(info):
+        return info.read(path, progress=progress, **options)
+    report = Progress(progress, 1, f"{name} read of {_label(path)}")
+    report.start()
+    raw = info.read(path, **options)
+    report.finish()
+    return raw
+
+
+def reports_progress(info: FormatInfo) -> bool:
+    """True when the format's reader takes ``progress=`` itself (measured progress)."""
+    try:
+        return "progress" in inspect.signature(info.read).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _label(path: Any) -> str:
+    if isinstance(path, (list, tuple)):
+        return f"{len(path)} files"
+    return Path(os.fspath(path)).name or str(path)
 
 
 def _first_path(path: Any) -> Path:

@@ -66,7 +66,8 @@ def test_diff_fail_above_exit_codes(files):
     b, a = files
     code, out, err = run("diff", b, a, "--threshold", "0", "--fail-above", "30", "--no-tree")
     assert code == 3
-    assert err == "graphframe: 2 node(s) regressed by more than 30% (time (inc)): solve, mpi\n"
+    assert err == ("graphframe: 2 node(s) regressed by more than 30% (inclusive time (inc)): "
+                   "solve, mpi\n")
     assert "Largest changes" in out
     code, out, err = run("diff", b, a, "--threshold", "0", "--fail-above", "50", "--no-tree",
                          "--metric", "time (inc)")
@@ -74,7 +75,7 @@ def test_diff_fail_above_exit_codes(files):
     # default noise threshold is 1% of the total (0.085): mpi's +1 still counts; 15% hides it
     code, out, err = run("diff", b, a, "--threshold", "15", "--fail-above", "40", "--no-tree")
     assert (code, err) == (0, "")
-    assert out.endswith("\nNo node regressed by more than 40% (time (inc)).\n")
+    assert out.endswith("\nNo node regressed by more than 40% (inclusive time (inc)).\n")
     # a profile against itself never fails
     code, out, err = run("diff", b, b, "--fail-above", "0")
     assert code == 0 and "(no changes above the noise threshold)" in out
@@ -214,3 +215,80 @@ def test_diff_metric_brings_its_partner(files):
     assert (code, err) == (0, "")
     assert "Largest changes, inclusive (time (inc)):" in out
     assert "Largest changes, exclusive (time):" in out
+
+
+@pytest.fixture
+def exclusive_only(tmp_path):
+    """The pair of ``files`` without inclusive columns (like Caliper's json-split)."""
+    paths = []
+    for name, gf in zip(("before", "after"), pair(ranks=0)):
+        gf = gf._replace(dataframe=gf.dataframe.drop(columns=["time (inc)"]), inc_metrics=[],
+                         inclusive_of={})
+        paths.append(gf.save(tmp_path / f"{name}-exc.gfz"))
+    return paths
+
+
+def test_diff_of_exclusive_only_profiles_shows_both_forms(exclusive_only, files):
+    b, a = exclusive_only
+    code, out, err = run("diff", b, a, "--threshold", "0", "--top", "4", "--no-color")
+    assert (code, err) == (0, "")
+    # the inclusive form is summed from the exclusive values: the same output as for
+    # profiles that carry inclusive columns, apart from the note on the metric line
+    expected = DIFF_OUTPUT.format(b=b, a=a).replace(
+        "metric time (inc),", "metric time (inc) (summed from time: the profiles have no "
+        "inclusive values),")
+    assert out == expected
+
+
+def test_fail_kind_chooses_inclusive_or_exclusive(exclusive_only):
+    b, a = exclusive_only
+    # inclusive (default): solve +35.7%, mpi new; main grew 23.5% only
+    code, _, err = run("diff", b, a, "--threshold", "0", "--fail-above", "30", "--no-tree")
+    assert code == 3
+    assert err == ("graphframe: 2 node(s) regressed by more than 30% (inclusive time (inc)): "
+                   "solve, mpi\n")
+    # exclusive: mpi new, solve's own time +25%, spmv +20%
+    code, _, err = run("diff", b, a, "--threshold", "0", "--fail-above", "21", "--no-tree",
+                       "--fail-kind", "exclusive")
+    assert code == 3
+    assert err == ("graphframe: 2 node(s) regressed by more than 21% (exclusive time): "
+                   "mpi, solve\n")
+    code, out, err = run("diff", b, a, "--threshold", "0", "--fail-above", "30", "--no-tree",
+                         "--fail-kind", "exclusive")
+    assert code == 3 and err.endswith("(exclusive time): mpi\n")
+    assert run("diff", b, a, "--fail-above", "1", "--fail-kind", "both")[0] == 2
+
+
+def test_top_must_be_positive(files, capsys):
+    b, a = files
+    for bad in ("-1", "0"):
+        code, out, _ = run("diff", b, a, "--top", bad)
+        assert (code, out) == (2, "")
+        err = capsys.readouterr().err  # argparse writes usage errors to sys.stderr
+        assert f"argument --top: {bad} rows: give 1 or more" in err
+    from graphframe.cli_commands import UsageError, diff_report
+    with pytest.raises(UsageError, match="--top -1: give a number of rows, 1 or more"):
+        diff_report(str(b), str(a), top=-1)
+
+
+def test_convert_to_an_archive_that_cannot_be_written(files, tmp_path):
+    b, _ = files
+    target = tmp_path / "nodir" / "x.gfz"
+    code, out, err = run("convert", b, target)
+    assert (code, out) == (1, "")
+    assert err == (f"graphframe: error: {target}: cannot save the archive: the folder "
+                   f"{target.parent} does not exist\n")
+    folder = tmp_path / "folder.gfz"
+    folder.mkdir()
+    code, out, err = run("convert", b, folder)
+    assert (code, out) == (1, "")
+    assert err == f"graphframe: error: {folder}: cannot save the archive there: it is a " \
+                  "directory\n"
+
+
+def test_diff_with_a_rank_the_profiles_lack(tmp_path):
+    before, after = pair(ranks=2)
+    b, a = before.save(tmp_path / "b.gfz"), after.save(tmp_path / "a.gfz")
+    code, out, err = run("diff", b, a, "--rank", "7")
+    assert (code, out) == (1, "")
+    assert err == "graphframe: error: rank=7 does not exist; the ranks are 0, 1\n"

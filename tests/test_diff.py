@@ -210,7 +210,7 @@ def test_errors():
     with pytest.raises(GraphframeError, match="not a diff result"):
         ranked_changes(before)
     with pytest.raises(MetricError, match="was not diffed"):
-        ranked_changes(diff(before, after, "time"), metric="time (inc)")
+        ranked_changes(diff(before, after, "time", inclusive=False), metric="time (inc)")
 
 
 def test_inputs_are_not_changed():
@@ -257,3 +257,158 @@ def test_regressions_relative_to_the_node_and_noise():
     # with a noise threshold of 15% of the total (1.275), mpi's +1 no longer counts
     quiet = diff(before, after, threshold=15.0)
     assert regressions(quiet, 30.0)["name"].tolist() == ["solve"]
+
+
+# ---------------------------------------------------------- inclusive partners
+def exclusive_only(gf):
+    """``gf`` without its inclusive column (like Caliper's json-split profiles)."""
+    return gf._replace(dataframe=gf.dataframe.drop(columns=["time (inc)"]), inc_metrics=[],
+                       inclusive_of={})
+
+
+@pytest.mark.parametrize("options", [{}, {"rank": 1}, {"aggregate": "min"},
+                                     {"aggregate": "sum", "normalize": True},
+                                     {"by": "name"}])
+def test_exclusive_only_profiles_get_their_inclusive_partner(options):
+    before, after = pair()
+    full = diff(before, after, **options)
+    d = diff(exclusive_only(before), exclusive_only(after), **options)
+    assert d.metadata["diff"]["metrics"] == ["time", "time (inc)"]
+    assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
+    assert full.metadata["diff"]["computed_inclusive"] == []
+    assert d.inc_metrics == ["time (inc) before", "time (inc) after", "time (inc) delta"]
+    assert d.inclusive_of["time delta"] == "time (inc) delta"
+    pd.testing.assert_frame_equal(d.dataframe, full.dataframe)
+    assert d.metadata["diff"]["totals"] == full.metadata["diff"]["totals"]
+
+
+def test_inclusive_partner_on_one_side_only_is_computed_on_both():
+    before, after = pair(ranks=0)
+    # before's declared inclusive values are deliberately wrong: both sides are summed
+    wrong = before.dataframe.assign(**{"time (inc)": 100.0})
+    d = diff(before._replace(dataframe=wrong), exclusive_only(after), "time")
+    assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
+    assert col(d, "time (inc) before") == {"main": 8.5, "io": 0.5, "solve": 7.0, "mpi": 0.0,
+                                           "spmv": 5.0}
+    assert col(d, "time (inc) after")["main"] == 10.5
+
+
+def test_inclusive_false_and_explicit_inclusive_metric():
+    before, after = pair(ranks=0)
+    d = diff(exclusive_only(before), exclusive_only(after), inclusive=False)
+    assert d.metadata["diff"]["metrics"] == ["time"] and d.inc_metrics == []
+    # ranked tables and the tree show the exclusive metric as it is, and say so
+    table = ranked_changes(d)
+    assert table.attrs["metric"] == "time"
+    with pytest.raises(MetricError, match="has no inclusive partner in the diff"):
+        regressions(d, 10.0)
+    assert regressions(d, 10.0, kind="exclusive")["name"].tolist() == ["mpi", "spmv", "solve"]
+    # an inclusive metric brings its exclusive partner along
+    d = diff(before, after, "time (inc)")
+    assert d.metadata["diff"]["metrics"] == ["time (inc)", "time"]
+    assert d.metadata["diff"]["computed_inclusive"] == []
+
+
+def test_a_column_named_like_the_partner_is_left_alone():
+    before, after = pair(ranks=0)
+    taken = [gf._replace(dataframe=exclusive_only(gf).dataframe.assign(**{"time (inc)": "x"}),
+                         inc_metrics=[], inclusive_of={}) for gf in (before, after)]
+    d = diff(*taken)
+    assert d.metadata["diff"]["metrics"] == ["time"]
+    assert d.dataframe["time (inc)"].tolist() == ["x"] * 5
+
+
+def test_regressions_kind_exclusive_tests_the_nodes_own_value():
+    before, after = pair(ranks=0)
+    d = diff(exclusive_only(before), exclusive_only(after))
+    # inclusive: main grew 2 of 8.5 = 23.5% although its own time did not change
+    assert regressions(d, 20.0)["name"].tolist() == ["solve", "main", "mpi"]
+    inc = regressions(d, 20.0)
+    assert (inc.attrs["metric"], inc.attrs["kind"]) == ("time (inc)", "inclusive")
+    exc = regressions(d, 20.0, kind="exclusive")
+    assert exc["name"].tolist() == ["mpi", "solve"]
+    assert (exc.attrs["metric"], exc.attrs["kind"]) == ("time", "exclusive")
+    with pytest.raises(ValueError, match="kind='as-is'"):
+        regressions(d, 20.0, kind="as-is")
+
+
+def test_ranked_changes_top_must_be_a_count():
+    d = diff(*pair(ranks=0))
+    assert len(ranked_changes(d, top=0)) == 0
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="give a number of rows"):
+            ranked_changes(d, top=bad)
+
+
+# ---------------------------------------------------------- call paths of many rows
+def test_paths_on_a_dag_follow_first_parents():
+    before = gf_from_edges(["a", "b", "c", "d"], [-1, 0, 1, 0], times=[1, 2, 3, 4],
+                           extra=[(3, 2)])
+    after = gf_from_edges(["a", "b", "c", "d", "x"], [-1, 0, 1, 0, 2], times=[1, 2, 5, 4, 7],
+                          extra=[(3, 2)])
+    table = ranked_changes(diff(before, after), kind="exclusive", top=None,
+                           significant_only=False)
+    assert dict(zip(table["name"], table["path"])) == {
+        "x": "a > b > c > x", "c": "a > b > c", "a": "a", "b": "a > b", "d": "a > d"}
+    flat = ranked_changes(diff(before, after, by="name"), top=None)
+    assert flat["path"].tolist() == flat["name"].tolist()
+
+
+def test_regressions_of_a_large_diff_are_fast_and_exact():
+    import time
+
+    from benchmarks.generate import generate
+    raw = generate(100_000, ranks=0, seed=1)
+    before = GraphFrame.from_raw(raw)
+    df = before.dataframe
+    slower = df.assign(time=df["time"] * np.where(np.arange(len(df)) % 3 == 0, 1.5, 1.0))
+    after = before._replace(dataframe=slower)
+    d = diff(before, after)
+    start = time.perf_counter()
+    bad = regressions(d, 10.0)
+    every = ranked_changes(d, top=None)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.5, elapsed  # was 2.4 s here (a Python walk per row)
+    assert len(bad) > 30_000 and len(every) >= len(bad)
+    # spot-check paths against Node.path()
+    for v in bad.index[:: len(bad) // 50]:
+        names = [n.frame["name"] for n in d.graph.node(int(v)).path()]
+        assert bad.loc[v, "path"] == " > ".join(names)
+
+
+def test_nodes_of_one_side_merged_by_the_union_add_up():
+    # before: two separate u's (under p and under q); after: one u shared by p and q
+    before = gf_from_edges(["main", "p", "u", "q", "u"], [-1, 0, 1, 0, 3],
+                           times=[1, 1, 2, 1, 3])
+    after = gf_from_edges(["main", "p", "u", "q"], [-1, 0, 1, 0], times=[1, 1, 4, 1],
+                          extra=[(3, 2)])
+    d = diff(before, after, "time", inclusive=False)
+    assert (d.dataframe["name"] == "u").sum() == 1
+    u = d.dataframe[d.dataframe["name"] == "u"].iloc[0]
+    assert (u["time before"], u["time after"], u["time delta"], u["status"]) == \
+        (5.0, 4.0, -1.0, "common")
+    assert d.dataframe["time before"].sum() == before.dataframe["time"].sum()
+
+
+def test_a_rank_the_profiles_lack_is_our_error():
+    before, after = pair()  # ranks 0 and 1
+    with pytest.raises(GraphframeError, match=r"rank=7 does not exist; the ranks are 0, 1"):
+        diff(before, after, rank=7)
+    with pytest.raises(GraphframeError, match="rank=7"):
+        diff(before, after, "time", rank=7, by="name")
+    _, single = pair(ranks=0)  # a profile without a rank level cannot pick a rank
+    with pytest.raises(GraphframeError, match="rank=1 does not exist: the data has no rank"):
+        diff(before, single, rank=1)
+
+
+def test_metrics_that_are_not_summed_get_no_computed_inclusive_partner():
+    gfs = []
+    for times in ([1.0, 0.5, 2.0, 5.0], [1.0, 0.5, 3.0, 5.0]):
+        gf = exclusive_only(gf_from_edges(["main", "io", "solve", "spmv"], [-1, 0, 0, 2],
+                                          times=times))
+        df = gf.dataframe.assign(mem=[10.0, 20.0, 30.0, 40.0])
+        gfs.append(type(gf)(gf.graph, df, ["time", "mem"], [], default_metric="time",
+                            aggregations={"mem": "max"}))
+    d = diff(*gfs)
+    assert d.metadata["diff"]["metrics"] == ["time", "mem", "time (inc)"]
+    assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]

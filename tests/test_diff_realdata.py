@@ -151,3 +151,54 @@ def test_cli_on_a_real_pair(shared_data):
     code = main(["diff", str(shared_data / LULESH_27), str(shared_data / LULESH_64),
                  "--fail-above", "5", "--no-tree"], stdout=io.StringIO(), stderr=err)
     assert code == 3 and "regressed by more than 5%" in err.getvalue()
+
+
+RUNTIME = "caliper/generated/runtime-profile"
+
+
+def test_exclusive_only_caliper_json_pair_is_diffed_inclusively(shared_data):
+    """json-split profiles carry exclusive times only: the inclusive view is summed."""
+    need("caliper-json")
+    before = graphframe.read(shared_data / RUNTIME / "rp-json-split-1rank.json")
+    after = graphframe.read(shared_data / RUNTIME / "rp-json-split-4ranks.json")
+    assert before.inc_metrics == [] and after.inc_metrics == []
+    d = diff(before, after)
+    assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
+    full = diff(before.update_inclusive_columns(), after.update_inclusive_columns())
+    np.testing.assert_allclose(d.dataframe["time (inc) delta"], full.dataframe["time (inc) delta"])
+    table = ranked_changes(d, top=3)
+    assert table.attrs["metric"] == "time (inc)"
+    # main's own time barely moved; its subtree (halo exchange, reductions) grew a lot
+    main_row = d.dataframe[d.dataframe["name"] == "main"].iloc[0]
+    assert abs(main_row["time delta"]) < 0.05 and main_row["time (inc) delta"] > 0.5
+    assert table["path"].tolist()[0] == "main"
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["diff", str(shared_data / RUNTIME / "rp-json-split-1rank.json"),
+                 str(shared_data / RUNTIME / "rp-json-split-4ranks.json"), "--no-color",
+                 "--top", "2"], stdout=out, stderr=err)
+    text = out.getvalue()
+    assert code == 0 and "Largest changes, inclusive (time (inc)):" in text
+    assert "Largest changes, exclusive (time):" in text
+    assert "\n+0.7" in text  # the tree's first line: main's inclusive growth
+
+
+CALLGRIND = "gprof2dot/generated-callgrind"
+
+
+def test_call_graph_pair_never_adds_and_removes_one_function_under_one_caller(shared_data):
+    """The same program's call graph at two levels of detail (the full one adds libc and
+    the loader). A function called from the same caller in both must be matched, not
+    reported once as removed and once as added."""
+    need("gprof-dot")
+    before = graphframe.read(shared_data / CALLGRIND / "workload.callgrind.dot")
+    after = graphframe.read(shared_data / CALLGRIND / "workload.callgrind.full.dot")
+    d = diff(before, after)
+    g, status = d.graph, d.dataframe["status"].to_numpy()
+    seen = {}
+    for v in range(g.num_nodes):
+        callers = [p.frame for p in g.node(v).parents] or [None]
+        for caller in callers:
+            seen.setdefault((g.frame(v), caller), set()).add(status[v])
+    both = sorted(str(frame["name"]) for (frame, _), s in seen.items()
+                  if {"added", "removed"} <= s)
+    assert both == []

@@ -87,3 +87,44 @@ def test_html_line_budget():
     assert len(lines_of(html)) == 20
     assert "… more nodes not shown (the view stops at 20 lines" in html
     assert html.count("<details") == html.count("</details>")
+
+
+def bar_widths(html):
+    """Filled width (px) of every node's bar, in document order."""
+    return [int(w) for w in re.findall(r"<span style='display:inline-block;width:(\d+)px;"
+                                       r"height:0.7em;background:#(?:d62728|2ca02c)", html)]
+
+
+def test_exclusive_only_profiles_show_inclusive_sums_and_unclipped_bars():
+    import numpy as np
+
+    from benchmarks.generate import generate
+    gf = GraphFrame.from_raw(generate(10000, 16))
+    assert gf.inc_metrics == [] and gf.exc_metrics == ["time"]
+    html = gf._repr_html_()
+    assert "time (inc), summed from time (rank 0)" in html
+    shown = lines_of(html)
+    total = gf.dataframe.xs(0, level="rank")["time"].sum()
+    assert shown[0][1] == "main" and float(shown[0][0]) == round(total, 3)
+    widths = bar_widths(html)
+    assert widths[0] == 80 and widths.count(80) == 1  # only the root is full
+    # every bar is its value over the root's, children ranked by their inclusive values
+    values = np.array([float(v) for v, _ in shown])
+    np.testing.assert_array_equal(widths, np.rint(values / values[0] * 80).astype(int))
+    # the same as a profile that carries the inclusive column
+    full = gf.update_inclusive_columns()
+    assert lines_of(full._repr_html_()) == shown
+
+
+def test_bars_are_scaled_by_the_largest_value_shown():
+    # an exclusive metric asked for explicitly: the root's own time is small
+    gf = gf_from_edges(["main", "a", "b"], [-1, 0, 0], times=[1.0, 4.0, 2.0])
+    html = render_html(gf, metric="time")
+    assert [n for _, n in lines_of(html)] == ["main", "a", "b"]
+    assert bar_widths(html) == [20, 80, 40]
+    # diffs: a child's delta can be larger than the root's
+    d = diff(gf, gf_from_edges(["main", "a", "b"], [-1, 0, 0], times=[1.0, 8.0, -2.0]))
+    html = d._repr_html_()
+    assert dict((n, v) for v, n in lines_of(html)) == {"main": "0.000", "a": "4.000",
+                                                       "b": "-4.000"}
+    assert bar_widths(html) == [0, 80, 80]

@@ -230,6 +230,170 @@ def test_damaged_members(tmp_path):
         load(path)
 
 
+def test_save_errors_name_the_target_not_the_temporary_file(tmp_path):
+    from graphframe.persist import WriteError
+    gf = example_graphframe()
+    target = tmp_path / "no" / "dir" / "x.gfz"
+    with pytest.raises(WriteError) as info:
+        gf.save(target)
+    assert str(info.value) == (f"{target}: cannot save the archive: the folder "
+                               f"{target.parent} does not exist")
+    assert isinstance(info.value, graphframe.GraphframeError)
+    assert isinstance(info.value, OSError)  # code catching OSError keeps working
+    assert isinstance(info.value.__cause__, FileNotFoundError)
+    folder = tmp_path / "folder.gfz"
+    folder.mkdir()
+    with pytest.raises(WriteError) as info:
+        gf.save(folder)
+    assert str(info.value) == f"{folder}: cannot save the archive there: it is a directory"
+    assert ".tmp" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.gfz"]  # nothing left over
+
+
+def test_save_into_a_read_only_folder(tmp_path):
+    import os
+    if os.geteuid() == 0:
+        pytest.skip("root can write into read-only folders")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        from graphframe.persist import WriteError
+        with pytest.raises(WriteError, match="locked/x.gfz: cannot save the archive: "
+                                             "Permission denied"):
+            example_graphframe().save(locked / "x.gfz")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_archives_are_byte_reproducible(tmp_path, monkeypatch):
+    import time
+    gf = example_graphframe()
+    first = gf.save(tmp_path / "a.gfz").read_bytes()
+    later = time.time() + 3 * 86400  # another day: the zip timestamps would differ
+    monkeypatch.setattr(time, "time", lambda: later)
+    second = gf.save(tmp_path / "b.gfz").read_bytes()
+    assert first == second
+    # and a copy of the GraphFrame (new objects, same values) gives the same bytes too
+    assert gf.deepcopy().save(tmp_path / "c.gfz").read_bytes() == first
+    with zipfile.ZipFile(tmp_path / "a.gfz") as zf:
+        assert {i.date_time for i in zf.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        assert zf.namelist() == ["graphframe.json", "nodes.parquet", "edges.parquet",
+                                 "metrics.parquet"]
+
+
+def _set(path_in_manifest, value):
+    """A manifest edit: set ``a.b[2].c`` (a list of keys) to ``value``."""
+    def edit(m):
+        target = m
+        for key in path_in_manifest[:-1]:
+            target = target[key]
+        if value is _DELETE:
+            del target[path_in_manifest[-1]]
+        else:
+            target[path_in_manifest[-1]] = value
+        return m
+    return edit
+
+
+_DELETE = "<delete>"
+
+#: (edit, field named in the message, expected)
+BAD_MANIFESTS = [
+    (["metadata"], "x", "'metadata' is str 'x'", "an object"),
+    (["metadata"], {"$bytes": 5}, "'metadata' holds a malformed tagged value", "tagged JSON"),
+    (["metadata"], _DELETE, "'metadata' is missing", "an object"),
+    (["graph"], [], "'graph' is list []", "an object"),
+    (["graph", "num_nodes"], "20", "'graph.num_nodes' is str '20'", "a whole number"),
+    (["graph", "num_nodes"], -1, "'graph.num_nodes' is -1", "0 or more"),
+    (["graph", "ordered"], "yes", "'graph.ordered' is str 'yes'", "true or false"),
+    (["nodes", "columns"], {}, "'nodes.columns' is dict {}", "a list of column"),
+    (["nodes", "columns", 0], "frame.name", "'nodes.columns[0]' is str", "an object with"),
+    (["nodes", "columns", 0, "field"], 3, "'nodes.columns[0].field' is int 3",
+     "the name of a Parquet column"),
+    (["metrics", "index"], [], "'metrics.index' is empty", "at least the 'node' level"),
+    (["metrics", "columns", 0, "codec", "dtype"], "bogus",
+     "'metrics.columns[0].codec.dtype' is 'bogus', which cannot be used",
+     "a numpy dtype such as '<f8'"),
+    (["metrics", "columns", 0, "codec", "dtype"], "|O",
+     "'metrics.columns[0].codec.dtype' is '|O'", "a numeric, boolean or datetime"),
+    (["metrics", "columns", 0, "codec", "dtype"], 8,
+     "'metrics.columns[0].codec.dtype' is int 8", "a numpy dtype"),
+    (["metrics", "columns", 0, "codec", "kind"], "pickle",
+     "'metrics.columns[0].codec.kind' is str 'pickle'", "one of numpy, extension"),
+    (["metrics", "columns", 0, "codec"], None, "'metrics.columns[0].codec' is null",
+     "an object"),
+    (["metrics", "columns", 0, "name"], [1, 2], "'metrics.columns[0].name' is list [1, 2]",
+     "a name"),
+    (["metrics", "num_rows"], 1.5, "'metrics.num_rows' is float 1.5", "a whole number"),
+    (["exc_metrics"], "time", "'exc_metrics' is str 'time'", "a list of metric names"),
+    (["inclusive_of"], [["time"]], "'inclusive_of[0]' is not a pair", "[exclusive name"),
+    (["default_metric"], {"$scalar": 1, "dtype": "zz"},
+     "'default_metric' holds a malformed tagged value", "tagged JSON"),
+]
+
+
+@pytest.mark.parametrize("keys, value, problem, expected", BAD_MANIFESTS,
+                         ids=[".".join(map(str, b[0])) + f"={b[1]!r}"[:20]
+                              for b in BAD_MANIFESTS])
+def test_hand_edited_manifests_are_read_errors_naming_the_field(tmp_path, keys, value, problem,
+                                                                  expected):
+    path = write_archive(tmp_path / "edited.gfz", manifest=_set(keys, value))
+    for reader in (load, read_manifest):
+        with pytest.raises(ReadError) as info:
+            reader(path)
+        text = str(info.value)
+        assert text.startswith(f"{path}: graphframe.json: field {problem}"), text
+        assert f"(expected {expected}" in text, text
+
+
+def test_codecs_that_do_not_fit_their_columns(tmp_path):
+    def codec(kind, **extra):
+        return _set(["metrics", "columns", 1, "codec"], {"kind": kind, **extra})
+    m = read_manifest(example_graphframe().save(tmp_path / "x.gfz"))
+    assert m["metrics"]["columns"][1]["field"] == "name"
+    cases = [
+        (codec("object", type="integer", null="None"), "object"),  # names are not ints
+        (codec("categorical", ordered=False, categories=["a"],
+               categories_codec={"kind": "object", "type": "string", "null": "None"}),
+         "categorical"),
+        (codec("extension", dtype="Int64"), "extension"),
+    ]
+    for i, (edit, kind) in enumerate(cases):
+        path = write_archive(tmp_path / f"c{i}.gfz", manifest=edit)
+        with pytest.raises(ReadError, match=r"metrics.parquet: column 'name' does not match "
+                                            r"its codec \{'kind': '" + kind):
+            load(path)
+    path = write_archive(tmp_path / "f.gfz",
+                         manifest=_set(["metrics", "columns", 1, "field"], "nom"))
+    with pytest.raises(ReadError, match=r"graphframe.json: field 'metrics.columns\[1\].field' "
+                                        r"names the column 'nom', which metrics.parquet does "
+                                        r"not have"):
+        load(path)
+    path = write_archive(tmp_path / "i.gfz",
+                         manifest=_set(["metrics", "columns", 1, "codec"],
+                                       {"kind": "object", "type": "strange", "null": "None"}))
+    with pytest.raises(ReadError, match=r"'metrics.columns\[1\].codec.type' is str 'strange'"):
+        load(path)
+
+
+def test_unknown_manifest_fields_are_ignored(tmp_path):
+    path = write_archive(tmp_path / "extra.gfz",
+                         manifest=lambda m: {**m, "added_later": {"anything": [1]}})
+    assert_same(example_graphframe(), load(path))
+
+
+def test_loaded_text_shares_one_object_per_distinct_value(tmp_path):
+    gf = example_graphframe()
+    back = roundtrip(gf, tmp_path)
+    names = back.dataframe["name"].to_numpy(dtype=object)
+    main_rows = np.flatnonzero(names == "main")
+    assert len(main_rows) == 4  # one per rank, one string object for all of them
+    assert len({id(names[i]) for i in main_rows}) == 1
+    frames = back.graph.attrs["name"].to_numpy(dtype=object)
+    assert frames[0] == "main"
+
+
 # --------------------------------------------------------------- real data
 def _corpus_inputs():
     manifest = SHARED_DATA / "MANIFEST.md"

@@ -196,3 +196,49 @@ def test_json_and_literal_stay_lossless():
     assert again.graph == one.graph
     pd.testing.assert_frame_equal(again.dataframe[one.dataframe.columns], one.dataframe,
                                   check_exact=True)
+
+
+def test_flamegraph_keeps_names_with_the_separator_in_one_frame():
+    gf = GraphFrame.from_lists(("main", ("a; b", "c\nd")))
+    assert gf.to_flamegraph() == "main 1\nmain; a_ b 1\nmain; a_ b; c d 1\n"
+    # any separator: its non-blank part is what cannot appear inside a name
+    assert gf.to_flamegraph(separator="|").splitlines()[1] == "main|a; b 1"
+    odd = GraphFrame.from_lists(("x|y", "z"))
+    assert odd.to_flamegraph(separator=" | ") == "x_y 1\nx_y | z 1\n"
+    for bad in ("", "\n"):
+        with pytest.raises(ValueError, match="separator="):
+            gf.to_flamegraph(separator=bad)
+
+
+def test_flamegraph_leaves_out_negative_values_with_a_warning():
+    from graphframe import diff
+    from graphframe.render.flamegraph import FlameGraphWarning
+    before = GraphFrame.from_lists(("main", "a", "b"))
+    after = GraphFrame.from_literal([{"frame": {"name": "main"}, "metrics": {"time": 1.0},
+                                      "children": [{"frame": {"name": "a"},
+                                                    "metrics": {"time": 3.0}},
+                                                   {"frame": {"name": "b"},
+                                                    "metrics": {"time": -1.0}}]}])
+    d = diff(before, after)
+    with pytest.warns(FlameGraphWarning, match=r"left out 1 node\(s\) whose time delta value "
+                                               r"is negative"):
+        text = d.to_flamegraph()
+    assert text == "main 0\nmain; a 2\n"  # zero is written (as Hatchet does), -2 is not
+    with pytest.warns(FlameGraphWarning, match="left out 1 node"):
+        assert after.to_flamegraph() == "main 1\nmain; a 3\n"
+
+
+def test_convert_prints_the_note_on_stderr(tmp_path):
+    import io
+
+    from graphframe.cli import main
+    gf = GraphFrame.from_literal([{"frame": {"name": "main"}, "metrics": {"time": 1.0},
+                                   "children": [{"frame": {"name": "b"},
+                                                 "metrics": {"time": -1.0}}]}])
+    path = gf.save(tmp_path / "neg.gfz")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["convert", str(path), "-", "--to", "folded"], stdout=out, stderr=err) == 0
+    assert out.getvalue() == "main 1\n"
+    assert err.getvalue() == ("graphframe: note: to_flamegraph left out 1 node(s) whose time "
+                              "value is negative: flame graph tools cannot draw negative "
+                              "weights\n")

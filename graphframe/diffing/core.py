@@ -14,7 +14,9 @@ is not a sum of ratios).
 Rules
 -----
 - **Matching** (``by="path"``, default): nodes are matched by call path, on
-  the union of both graphs (:meth:`Graph.union`). ``by="name"``: a flat
+  the union of both graphs (:meth:`Graph.union`). In call graphs the union
+  also merges equal-frame children of matched nodes over every edge, so two
+  nodes of one side can become one union node: their values add up. ``by="name"``: a flat
   profile keyed by the ``name`` column (see ``flat.py``).
 - **One value per node**: each profile is first reduced to one value per
   node: the mean over its ranks/threads by default (``aggregate``: ``"sum"``,
@@ -31,6 +33,16 @@ Rules
   share (percentage points). The total of an exclusive metric is its sum
   over nodes; an inclusive metric uses its exclusive partner's total, or
   the sum over roots when it has none.
+- **Inclusive partners** (``inclusive=True``, default): every diffed
+  exclusive metric ``m`` is diffed together with its inclusive partner
+  (``inclusive_of``, by default ``m (inc)``). When both profiles declare it,
+  their values are used; when either lacks it, it is computed on both sides
+  from ``m`` exactly as :meth:`GraphFrame.update_inclusive_columns` would
+  (sums over each node's subtree, each distinct descendant of a call graph
+  once), before the values are reduced to one per node. The computed names
+  are listed in ``metadata["diff"]["computed_inclusive"]``. An inclusive
+  metric brings its exclusive partner along when both profiles have it.
+  ``inclusive=False`` diffs exactly the metrics asked for.
 - **Noise threshold**: a change is significant when ``|delta| > 0`` and
   ``|delta| >= threshold / 100 * total`` (before's total of that metric, in
   the units of the values). ``significant`` holds this test for the primary
@@ -47,6 +59,9 @@ import pandas as pd
 
 from ..build import frame_from_columns
 from ..errors import GraphMismatchError, MetricError
+from ..metrics import inclusive_name
+from ..ops.inclusive import subgraph_sums
+from ..ops.merge_rules import summed
 from ..render.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
 
@@ -57,12 +72,14 @@ STATUS = ("common", "added", "removed")
 
 def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None, *,
          by: str = "path", normalize: bool = False, threshold: float = 0.0,
-         aggregate: str = "mean", rank: Optional[int] = None, thread: int = 0) -> Any:
+         aggregate: str = "mean", rank: Optional[int] = None, thread: int = 0,
+         inclusive: bool = True) -> Any:
     """Compare two profiles; return a GraphFrame of before/after/delta/ratio columns.
 
     Parameters
     ----------
     before, after : GraphFrame
+        The reference profile and the one compared with it.
     metric : str or list of str, optional
         Metrics to compare (default: every declared metric both have).
     by : {"path", "name"}
@@ -75,6 +92,19 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
         How a node's ranks/threads are combined into one value.
     rank, thread : int, optional
         Use this rank's (and thread's) row instead of ``aggregate``.
+    inclusive : bool
+        Also diff the inclusive partner of every exclusive metric, computing
+        it from the exclusive values when a profile has none (default True;
+        see "Inclusive partners" in the module docs).
+
+    Returns
+    -------
+    GraphFrame
+        One row per node of the union graph: ``m before``, ``m after``,
+        ``m delta``, ``m ratio`` for every diffed metric ``m``, then
+        ``status`` and ``significant``; ``metadata["diff"]`` records the
+        choices, which :func:`ranked_changes`, :func:`regressions` and
+        ``diff_tree`` read.
 
     Examples
     --------
@@ -89,15 +119,20 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
     1        io          1.0         0.0        -1.0  removed
     2       mpi          0.0         1.0         1.0    added
     3     solve          1.0         1.0         0.0   common
+    >>> d.metadata["diff"]["metrics"]          # the inclusive partner comes along
+    ['time', 'time (inc)']
     """
     if by not in ("path", "name"):
         raise ValueError(f"by={by!r}: choose 'path' or 'name'")
     metrics = _metrics(before, after, metric)
-    kinds, pairs = _declarations(before, after, metrics)
+    computed: Dict[Any, Any] = {}
+    if inclusive:
+        metrics, computed = _with_partners(before, after, metrics)
+    kinds, pairs = _declarations(before, after, metrics, computed)
     agg = None if rank is not None else aggregate
     r = 0 if rank is None else rank
-    vb = node_value_table(before, metrics, r, thread, agg)
-    va = node_value_table(after, metrics, r, thread, agg)
+    vb = _value_table(before, metrics, computed, r, thread, agg)
+    va = _value_table(after, metrics, computed, r, thread, agg)
     totals_b = {m: _total(before, vb, m, pairs) for m in metrics}
     totals_a = {m: _total(after, va, m, pairs) for m in metrics}
     if by == "path":
@@ -126,7 +161,8 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
     inc = [f"{m} {s}" for m in metrics if kinds[m] == "inclusive" for s in SUFFIXES[:3]]
     inclusive_of = {f"{e} {s}": f"{i} {s}" for e, i in pairs.items() for s in SUFFIXES[:3]}
     info = {"by": by, "metrics": list(metrics), "primary": primary, "kinds": kinds,
-            "inclusive_of": dict(pairs), "normalize": bool(normalize),
+            "inclusive_of": dict(pairs), "computed_inclusive": list(computed.values()),
+            "normalize": bool(normalize),
             "threshold": float(threshold), "aggregate": agg, "rank": rank,
             "thread": thread if rank is not None else None,
             "totals": {"before": totals_b, "after": totals_a},
@@ -174,20 +210,77 @@ def _numeric(gf: Any, m: Any) -> bool:
     return m in gf.dataframe.columns and pd.api.types.is_numeric_dtype(gf.dataframe[m])
 
 
-def _declarations(before: Any, after: Any, metrics: List[Any]) -> Tuple[Dict[Any, str], Dict]:
+def _declarations(before: Any, after: Any, metrics: List[Any],
+                  computed: Dict[Any, Any]) -> Tuple[Dict[Any, str], Dict]:
     """Kind of each metric (before's declaration first) and exc -> inc pairs among them."""
     kinds = {}
     for m in metrics:
-        if m in before.inc_metrics or (m not in before.exc_metrics and m in after.inc_metrics):
+        if m in computed.values() or m in before.inc_metrics or \
+                (m not in before.exc_metrics and m in after.inc_metrics):
             kinds[m] = "inclusive"
         else:
             kinds[m] = "exclusive"
     pairs = {}
-    for source in (after.inclusive_of, before.inclusive_of):
+    for source in (after.inclusive_of, before.inclusive_of, computed):
         for e, i in source.items():
             if e in metrics and i in metrics:
                 pairs[e] = i
     return kinds, pairs
+
+
+def _exclusive(before: Any, after: Any, m: Any) -> bool:
+    if m in before.exc_metrics:
+        return True
+    return m not in before.inc_metrics and m in after.exc_metrics
+
+
+def _with_partners(before: Any, after: Any, metrics: List[Any]) -> Tuple[List[Any], Dict]:
+    """``metrics`` plus their partners; ``{exclusive: inclusive}`` for partners to compute.
+
+    An exclusive metric's declared inclusive partner is used when both
+    profiles have it as a numeric column; otherwise it is computed on both
+    sides (unless the name is taken by some other column, which is left
+    alone, or the metric is not summed: a declared ``max``/``min``/``mean``
+    aggregation has no inclusive sum). An inclusive metric brings its
+    exclusive partner when both have it.
+    """
+    out = list(metrics)
+    computed: Dict[Any, Any] = {}
+    for m in metrics:
+        if _exclusive(before, after, m):
+            partner = before.inclusive_of.get(m, after.inclusive_of.get(m, inclusive_name(m)))
+            if partner in out:
+                continue
+            declared = [partner in gf.inc_metrics and _numeric(gf, partner)
+                        for gf in (before, after)]
+            if all(declared):
+                out.append(partner)
+            elif all(declared[i] or partner not in gf.dataframe.columns
+                     for i, gf in enumerate((before, after))) \
+                    and summed(before, m) and summed(after, m):
+                out.append(partner)
+                computed[m] = partner
+        else:
+            partner = next((e for gf in (before, after) for e, i in gf.inclusive_of.items()
+                            if i == m), None)
+            if partner is not None and partner not in out and \
+                    _numeric(before, partner) and _numeric(after, partner):
+                out.append(partner)
+    return out, computed
+
+
+def _value_table(gf: Any, metrics: List[Any], computed: Dict[Any, Any], rank: int,
+                 thread: int, agg: Optional[str]) -> Dict[Any, np.ndarray]:
+    """One value per node of every metric; computed partners summed over subtrees first."""
+    made = set(computed.values())
+    table = node_value_table(gf, [m for m in metrics if m not in made], rank, thread, agg)
+    if computed:
+        sums = subgraph_sums(gf.graph, gf.dataframe, list(computed))
+        frame = pd.DataFrame({inc: values for inc, values in zip(computed.values(), sums)},
+                             index=gf.dataframe.index, copy=False)
+        partial = type(gf)(gf.graph, frame, [], list(computed.values()), default_metric=None)
+        table.update(node_value_table(partial, list(computed.values()), rank, thread, agg))
+    return table
 
 
 def _total(gf: Any, values: Dict[Any, np.ndarray], m: Any, pairs: Dict) -> float:
@@ -228,8 +321,12 @@ def _by_path(before, after, vb, va, metrics):
 
 
 def _spread(values: np.ndarray, mapping: np.ndarray, n: int) -> np.ndarray:
+    """Values on the union graph; nodes of one side that the union merged add up."""
+    clean = np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
     out = np.zeros(n, dtype=np.float64)
-    out[mapping] = np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
+    out[mapping] = clean
+    if len(mapping) and np.bincount(mapping, minlength=n).max() > 1:
+        out = np.bincount(mapping, weights=clean, minlength=n)
     return out
 
 

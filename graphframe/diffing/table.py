@@ -4,11 +4,17 @@
 one metric, in its inclusive or exclusive form. ``change %`` is ``delta /
 before * 100`` (``inf`` for an added node, NaN when both sides are 0).
 
-A **regression** (``regressions(d, fail_above)``) is a node whose inclusive
-value grew (``delta > 0``) by more than ``fail_above`` percent of its own
-before value, among the significant changes (the diff's noise threshold,
-percent of before's total, applied to that metric). An added node that is
-significant is a regression (its change is infinite).
+A **regression** (``regressions(d, fail_above, kind=...)``) is a node whose
+inclusive value (``kind="inclusive"``, the default) or exclusive value
+(``kind="exclusive"``) grew (``delta > 0``) by more than ``fail_above``
+percent of its own before value, among the significant changes (the diff's
+noise threshold, percent of before's total, applied to that metric). An
+added node that is significant is a regression (its change is infinite).
+
+Call paths (the ``path`` column) are built only for the rows returned, one
+depth level at a time with numpy string concatenation over the needed
+ancestors, so ``top=None`` and ``regressions`` stay fast on million-node
+diffs.
 """
 
 from __future__ import annotations
@@ -19,8 +25,12 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 import pandas as pd
 
+from ..build import INFER_STRING
 from ..errors import GraphframeError, MetricError
 from .core import significant
+
+#: Between the names of a call path in the ``path`` column.
+PATH_SEPARATOR = " > "
 
 KINDS = ("inclusive", "exclusive", "as-is")
 
@@ -34,12 +44,15 @@ def diff_info(d: Any) -> Dict[str, Any]:
     return info
 
 
-def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive") -> Any:
+def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive",
+                   strict: bool = False) -> Any:
     """The base metric a diff view shows: ``metric`` in its ``kind`` form.
 
     ``kind="inclusive"`` maps an exclusive metric to its inclusive partner,
     ``"exclusive"`` maps back; a metric without the requested partner is an
-    error. ``"as-is"`` keeps ``metric``.
+    error, except that the default metric (``metric=None``) without an
+    inclusive partner is shown as it is unless ``strict``. ``"as-is"``
+    keeps ``metric``. :func:`metric_kind` tells which form was chosen.
 
     Examples
     --------
@@ -58,7 +71,7 @@ def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive") -> Any:
     pairs = info["inclusive_of"]
     if kind == "inclusive" and info["kinds"][m] == "exclusive":
         if m not in pairs:
-            if metric is None:
+            if metric is None and not strict:
                 return m
             raise MetricError(f"metric {m!r} has no inclusive partner in the diff")
         return pairs[m]
@@ -68,6 +81,19 @@ def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive") -> Any:
             raise MetricError(f"metric {m!r} has no exclusive partner in the diff")
         return partner
     return m
+
+
+def metric_kind(d: Any, column: Any) -> str:
+    """``"inclusive"`` or ``"exclusive"``: how the diff declared the metric ``column``.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame, diff
+    >>> d = diff(GraphFrame.from_lists(("a", "b")), GraphFrame.from_lists(("a", "c")))
+    >>> metric_kind(d, "time"), metric_kind(d, "time (inc)")
+    ('exclusive', 'inclusive')
+    """
+    return diff_info(d)["kinds"][column]
 
 
 def ranked_changes(d: Any, metric: Any = None, kind: str = "inclusive",
@@ -106,40 +132,39 @@ def ranked_changes(d: Any, metric: Any = None, kind: str = "inclusive",
     """
     info = diff_info(d)
     col = resolve_metric(d, metric, kind)
+    if top is not None and (isinstance(top, bool) or int(top) != top or top < 0):
+        raise ValueError(f"top={top!r}: give a number of rows (0 or more) or None for all")
     df = d.dataframe
     delta = df[f"{col} delta"].to_numpy(dtype=np.float64)
-    before = df[f"{col} before"].to_numpy(dtype=np.float64)
-    keep = np.ones(len(df), dtype=bool)
+    rows = np.arange(len(df), dtype=np.int64)
     if significant_only:
-        keep = significant(delta, info["totals"]["before"][col], info["threshold"])
-    rows = np.flatnonzero(keep)
-    size = np.abs(np.nan_to_num(delta[rows], nan=-1.0))
-    if top is not None and 0 < int(top) < len(rows):
-        # only the top rows need sorting: partition first (ties at the cut keep low ids)
-        cut = np.partition(size, len(size) - int(top))[len(size) - int(top)]
-        chosen = np.flatnonzero(size >= cut)
-        rows, size = rows[chosen], size[chosen]
-    rows = rows[np.lexsort((rows, -size))]
-    if top is not None:
-        rows = rows[:max(int(top), 0)]
-    sub = df.iloc[rows]
-    nodes = sub.index.to_numpy()
-    out = pd.DataFrame({
-        "name": sub["name"].to_numpy(dtype=object),
-        "path": _paths(d, nodes, info["by"]),
-        "status": sub["status"].to_numpy(dtype=object),
-        "before": before[rows],
-        "after": sub[f"{col} after"].to_numpy(dtype=np.float64),
-        "delta": delta[rows],
-        "change %": change_percent(before[rows], delta[rows]),
-    }, index=pd.Index(nodes, name="node"))
-    out.attrs["metric"] = col
-    out.attrs["by"] = info["by"]
-    return out
+        rows = np.flatnonzero(significant(delta, info["totals"]["before"][col],
+                                          info["threshold"]))
+    return _table(d, col, _by_size(rows, delta, top), info["by"])
 
 
-def regressions(d: Any, fail_above: float, metric: Any = None) -> pd.DataFrame:
-    """Significant nodes whose inclusive value grew by more than ``fail_above`` percent.
+def regressions(d: Any, fail_above: float, metric: Any = None,
+                kind: str = "inclusive") -> pd.DataFrame:
+    """Significant nodes whose value grew by more than ``fail_above`` percent.
+
+    Parameters
+    ----------
+    d : GraphFrame
+        A result of :func:`graphframe.diff`.
+    fail_above : float
+        Percent of a node's own before value (``change %``).
+    metric : str, optional
+        A diffed metric (default: the diff's primary metric).
+    kind : {"inclusive", "exclusive"}
+        Test the metric's inclusive form (a node and everything it calls;
+        the default) or its exclusive form (the node's own value). A metric
+        without that form is a :class:`MetricError`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :func:`ranked_changes`, biggest ``delta`` first;
+        ``attrs`` holds ``metric`` and ``kind``.
 
     Examples
     --------
@@ -151,11 +176,55 @@ def regressions(d: Any, fail_above: float, metric: Any = None) -> pd.DataFrame:
     node
     0     main      50.0
     1      mpi       inf
+    >>> regressions(diff(a, b), 10.0, kind="exclusive")["name"].tolist()
+    ['mpi']
     """
-    table = ranked_changes(d, metric, kind="inclusive", top=None, significant_only=True)
-    bad = (table["delta"] > 0) & (table["change %"] > float(fail_above))
-    out = table[bad.to_numpy()]
-    out.attrs["metric"] = table.attrs["metric"]
+    if kind not in ("inclusive", "exclusive"):
+        raise ValueError(f"kind={kind!r}: choose 'inclusive' or 'exclusive'")
+    info = diff_info(d)
+    col = resolve_metric(d, metric, kind, strict=True)
+    if info["kinds"][col] != kind:
+        raise MetricError(f"metric {col!r} has no {kind} form in this diff; diff with "
+                          "inclusive=True (the default) or test kind='exclusive'")
+    df = d.dataframe
+    delta = df[f"{col} delta"].to_numpy(dtype=np.float64)
+    before = df[f"{col} before"].to_numpy(dtype=np.float64)
+    keep = significant(delta, info["totals"]["before"][col], info["threshold"])
+    with np.errstate(invalid="ignore"):
+        keep &= (delta > 0) & (change_percent(before, delta) > float(fail_above))
+    out = _table(d, col, _by_size(np.flatnonzero(keep), delta, None), info["by"])
+    out.attrs["kind"] = kind
+    return out
+
+
+def _by_size(rows: np.ndarray, delta: np.ndarray, top: Optional[int]) -> np.ndarray:
+    """``rows`` by decreasing ``|delta|`` (NaN last, ties by position), cut to ``top``."""
+    size = np.abs(np.nan_to_num(delta[rows], nan=-1.0))
+    if top is not None and 0 < int(top) < len(rows):
+        # only the top rows need sorting: partition first (ties at the cut keep low ids)
+        cut = np.partition(size, len(size) - int(top))[len(size) - int(top)]
+        chosen = np.flatnonzero(size >= cut)
+        rows, size = rows[chosen], size[chosen]
+    rows = rows[np.lexsort((rows, -size))]
+    return rows if top is None else rows[:int(top)]
+
+
+def _table(d: Any, col: Any, rows: np.ndarray, by: str) -> pd.DataFrame:
+    df = d.dataframe
+    before = df[f"{col} before"].to_numpy(dtype=np.float64)[rows]
+    delta = df[f"{col} delta"].to_numpy(dtype=np.float64)[rows]
+    nodes = df.index.to_numpy()[rows]
+    out = pd.DataFrame({
+        "name": _text(df["name"].to_numpy(dtype=object)[rows]),
+        "path": _text(_paths(d, nodes, by)),
+        "status": _text(df["status"].to_numpy(dtype=object)[rows]),
+        "before": before,
+        "after": df[f"{col} after"].to_numpy(dtype=np.float64)[rows],
+        "delta": delta,
+        "change %": change_percent(before, delta),
+    }, index=pd.Index(nodes, name="node"))
+    out.attrs["metric"] = col
+    out.attrs["by"] = by
     return out
 
 
@@ -172,18 +241,54 @@ def change_percent(before: np.ndarray, delta: np.ndarray) -> np.ndarray:
                         delta / before * 100.0)
 
 
-def _paths(d: Any, nodes: np.ndarray, by: str) -> List[str]:
-    """Call path (names joined by " > ") of a few nodes, walking up first parents."""
-    name_of = d.dataframe["name"]  # one row per node, indexed by node id
-    parent = d.graph.parent
-    out = []
-    for v in nodes.tolist():
-        parts: List[str] = []
-        while v >= 0:
-            parts.append(str(name_of.get(v, "")))
-            v = int(parent[v]) if by == "path" else -1
-        out.append(" > ".join(reversed(parts)))
-    return out
+def _text(values: np.ndarray) -> Any:
+    """Text cells as ``str`` with Python storage on pandas 3 (no per-row copy), else objects."""
+    if INFER_STRING and len(values) and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
+    return pd.Series(values, dtype=object).array
+
+
+def _paths(d: Any, nodes: np.ndarray, by: str) -> np.ndarray:
+    """Call path (names joined by " > ") of ``nodes`` along first parents.
+
+    Only the nodes asked for and their ancestors are visited: the needed
+    ancestors are marked level by level upwards, then paths are built
+    downwards, one numpy concatenation per depth.
+    """
+    graph = d.graph
+    n = graph.num_nodes
+    names = np.full(n, "", dtype=object)
+    values = d.dataframe["name"].to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=False) != "string":
+        values = np.array([str(v) for v in values.tolist()] or [], dtype=object)
+    names[d.dataframe.index.to_numpy()] = values
+    nodes = np.asarray(nodes, dtype=np.int64)
+    if by != "path" or not len(nodes):
+        return names[nodes]
+    parent = graph.parent
+    need = np.zeros(n, dtype=bool)
+    need[nodes] = True
+    frontier = nodes
+    while frontier.size:  # repeats are harmless: a frontier never outgrows the last one
+        up = parent[frontier]
+        up = up[up >= 0]
+        frontier = up[~need[up]]
+        need[frontier] = True
+    ids = np.flatnonzero(need)
+    depth = graph.depth[ids]
+    ids = ids[np.argsort(depth, kind="stable")]
+    bounds = np.flatnonzero(np.diff(np.sort(depth))) + 1
+    paths = np.empty(n, dtype=object)
+    for level in np.split(ids, bounds):
+        up = parent[level]
+        top = up < 0
+        if top.all():
+            paths[level] = names[level]
+            continue
+        paths[level[top]] = names[level[top]]
+        inner = level[~top]
+        paths[inner] = paths[up[~top]] + PATH_SEPARATOR + names[inner]
+    return paths[nodes]
 
 
 def format_changes(table: pd.DataFrame, title: str, precision: int = 3,

@@ -6,7 +6,9 @@ Each line::
 
 with Hatchet's tree glyphs and walk (ascending ids; a shared node's subtree
 printed once). With ``color`` regressions (delta > 0) are red, improvements
-green and changes under the noise threshold faint. ``changed_only`` keeps
+green and changes under the noise threshold faint; an ``[added]`` or
+``[removed]`` tag has the colour of its delta (an added node is a cost, red;
+a removed one a saving, green). ``changed_only`` keeps
 significant nodes and their ancestors and drops the rest.
 """
 
@@ -118,8 +120,8 @@ def _bodies(before, after, delta, sig, status, names, precision, color, unicode)
             shade = (RED if dv > 0 else GREEN) if s else C.FAINT
             value = shade + value + C.RESET
             detail = C.FAINT + detail + C.RESET
-            if mark:
-                mark = " " + (GREEN if st_ == "added" else RED) + mark[1:] + C.RESET
+            if mark:  # the tag takes its delta's colour: an added node costs (red)
+                mark = " " + shade + mark[1:] + C.RESET
         out.append(f"{value} {nm}{detail}{mark}\n")
     return out
 

@@ -12,15 +12,34 @@ so every parent comes before its children): linear in the output size, no
 per-node path search. A node with several parents (a call graph) is written
 once, under the path it was first discovered by (the path ``tree()`` expands
 it under), so no value is counted twice; cycles are therefore harmless.
+
+Two rules keep the output readable by every flame graph tool (deliberate
+differences from Hatchet, which writes names and values as they are):
+
+- a name that contains the separator's non-blank part (``;`` for the
+  default ``"; "``) has each occurrence replaced by ``_``, so ``"a; b"``
+  stays one frame (``a_ b``) instead of becoming two; line breaks become
+  spaces;
+- nodes whose rounded value is negative (a diff's deltas, for example) are
+  left out, with a :class:`FlameGraphWarning` saying how many: flame graph
+  tools reject negative weights. Zero values are written, as Hatchet does.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, List, Optional
 
 import numpy as np
 
 from .nodevalues import check_metric, display_names, node_values
+
+#: What replaces the separator inside a name.
+SEPARATOR_STANDIN = "_"
+
+
+class FlameGraphWarning(UserWarning):
+    """Nodes were left out of folded stacks (negative values cannot be drawn)."""
 
 
 def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
@@ -44,6 +63,7 @@ def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
         largest written value), as ``to_dot`` does (Hatchet ignores it).
     separator : str
         Between frames; Hatchet writes ``"; "``, most tools also read ``";"``.
+        Its non-blank part is replaced by ``_`` inside names.
     aggregate : {"sum", "mean", "min", "max"}, optional
         Combine all ranks/threads of a node instead of picking one row.
     scale : float
@@ -55,7 +75,8 @@ def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
     str
         Lines in pre-order; rounding is half-to-even, like Python's
         ``round``. Nodes without a finite value (no row, NaN, inf) are left out; line
-        breaks inside names become spaces.
+        breaks inside names become spaces. Nodes whose rounded value is
+        negative are left out with a :class:`FlameGraphWarning`.
 
     Examples
     --------
@@ -69,14 +90,29 @@ def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
     >>> print(render_flamegraph(gf, metric="time (inc)", separator=";")
     ...       .splitlines()[0])
     main 4
+    >>> odd = GraphFrame.from_lists(("main", "a; b"))
+    >>> print(render_flamegraph(odd), end="")
+    main 1
+    main; a_ b 1
     """
+    if not isinstance(separator, str) or not separator or "\n" in separator \
+            or "\r" in separator:
+        raise ValueError(f"separator={separator!r}: give a non-empty string without line breaks")
     metric = check_metric(gf, metric)
     values = node_values(gf, metric, rank=rank, thread=thread, aggregate=aggregate) * scale
     keep = np.isfinite(values)
     if threshold and keep.any():
         keep &= values >= threshold * np.max(values[keep])
-    weights = np.rint(np.where(keep, values, 0.0)).astype(np.int64).tolist()
-    names = [_clean(s) for s in display_names(gf, name)]
+    rounded = np.rint(np.where(keep, values, 0.0))
+    negative = keep & (rounded < 0)
+    if negative.any():
+        warnings.warn(f"to_flamegraph left out {int(negative.sum())} node(s) whose {metric} "
+                      "value is negative: flame graph tools cannot draw negative weights",
+                      FlameGraphWarning, stacklevel=3)
+        keep &= ~negative
+    weights = rounded.astype(np.int64).tolist()
+    core = separator.strip() or separator
+    names = [_clean(s, core) for s in display_names(gf, name)]
     paths = call_paths(gf.graph.parent, names, separator)
     return "".join([f"{p} {w}\n" for p, w, k in zip(paths, weights, keep.tolist()) if k])
 
@@ -95,7 +131,9 @@ def call_paths(parent: np.ndarray, names: List[str], separator: str) -> List[str
     return paths
 
 
-def _clean(label: str) -> str:
+def _clean(label: str, core: str) -> str:
     if "\n" in label or "\r" in label:
-        return label.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+        label = label.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if core in label:
+        label = label.replace(core, SEPARATOR_STANDIN)
     return label

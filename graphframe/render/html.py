@@ -5,17 +5,29 @@ Only the top of the profile is shown (``max_depth`` levels, the
 more", and at most ``max_lines`` nodes in all), so the HTML stays small for
 million-node profiles. Nodes are
 ``<details>`` elements (collapsible without JavaScript); levels below
-``open_depth`` start collapsed. Bars are proportional to the value over the
-largest root's value. Everything shown is HTML-escaped.
+``open_depth`` start collapsed. Everything shown is HTML-escaped.
+
+Values are inclusive: the default metric's inclusive partner, or, when the
+profile has only exclusive values, their sums over each subtree (computed
+for the row shown, as ``update_inclusive_columns`` would), so a node's bar
+covers what it calls and children are ranked by what they cost in all.
+Bars are proportional to ``|value|`` over the largest ``|value|`` among
+the nodes shown, so no bar is ever clipped (exclusive metrics asked for
+explicitly, and diffs with negative deltas, stay in proportion too).
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
+import pandas as pd
+
+from ..metrics import inclusive_name
+from ..ops import merge_rules
+from ..ops.inclusive import subgraph_sums
 from ..rowselect import level_value
 from .nodevalues import display_names, node_values
 
@@ -58,8 +70,9 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     ----------
     gf : GraphFrame
     metric : str, optional
-        Column shown (default: the inclusive partner of the default metric,
-        else the default metric). Non-numeric or missing: no tree, summary only.
+        Column shown (default: the inclusive partner of the default metric;
+        when there is none and the default metric is exclusive, its sums
+        over each subtree). Non-numeric or missing: no tree, summary only.
     max_depth, max_children, max_lines, open_depth : int
         How much of the tree is written (levels, children per node, node lines
         in all) and how many levels start expanded.
@@ -74,39 +87,54 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     (1, True, True)
     """
     head = f"<b>GraphFrame</b>: {html.escape(summary(gf))}"
-    column = _column(gf, metric)
+    column, summed = _column(gf, metric)
     if column is None or gf.graph.num_nodes == 0:
         return f'<div style="{STYLE}">{head}</div>'
     values = node_values(gf, column, rank=rank, thread=thread)
+    label = str(column)
+    if summed:
+        values = _subtree_sums(gf.graph, values)
+        label = f"{inclusive_name(column)}, summed from {column}"
     shown = level_value(gf.dataframe.index, "rank", rank)
     where = f" (rank {shown})" if shown is not None else ""
-    head += f"<br><span style='opacity:0.7'>{html.escape(str(column))}{where}</span>"
+    head += f"<br><span style='opacity:0.7'>{html.escape(label)}{where}</span>"
     names = display_names(gf)
-    roots = gf.graph.root_ids
-    top = np.nanmax(np.abs(values[roots])) if np.isfinite(values[roots]).any() else 0.0
-    body = _tree(gf.graph, values, names, top, max_depth, max_children, max_lines, open_depth)
+    items, root_extra, skipped = _walk(gf.graph, values, max_depth, max_children, max_lines,
+                                       open_depth)
+    body = _render(items, values.tolist(), names, skipped, max_lines) + "".join(root_extra)
     return f'<div class="graphframe" style="{STYLE}">{head}{body}</div>'
 
 
-def _column(gf: Any, metric: Optional[str]) -> Any:
+def _column(gf: Any, metric: Optional[str]) -> Tuple[Any, bool]:
+    """``(column shown, whether to sum it over subtrees)``; ``(None, False)``: no tree."""
     df = gf.dataframe
+    summed = False
     if metric is None:
         base = gf.default_metric
-        metric = gf.inclusive_of.get(base, base)
+        metric = gf.inclusive_of.get(base)
         if metric not in df.columns:
             metric = base
+            summed = base in gf.exc_metrics and merge_rules.summed(gf, base)
     if metric not in df.columns or not np.issubdtype(np.asarray(df[metric]).dtype, np.number):
-        return None
-    return metric
+        return None, False
+    return metric, summed
 
 
-def _tree(graph, values, names, top, max_depth, max_children, max_lines, open_depth) -> str:
+def _subtree_sums(graph: Any, values: np.ndarray) -> np.ndarray:
+    """Each node's value plus its descendants' (NaN: no value), like inclusive columns."""
+    frame = pd.DataFrame({"v": values},
+                         index=pd.Index(np.arange(graph.num_nodes, dtype=np.int64), name="node"))
+    return subgraph_sums(graph, frame, ["v"])[0]
+
+
+def _walk(graph, values, max_depth, max_children, max_lines, open_depth):
+    """What to show, in document order: ``("open"|"leaf", node, flag)`` and ``("text", s)``;
+    then the "n more" line of the roots and the count of nodes left out."""
     ptr, idx = graph.sorted_children()
     ptr, idx = ptr.tolist(), idx.tolist()
     vals = values.tolist()
     expanded = [False] * graph.num_nodes
-    parts: List[str] = []
-    # stack items: ("node", id, depth) or ("text", html)
+    items: List[Tuple[str, Any, Any]] = []
     root_extra: List[str] = []
     roots = _largest(graph.root_ids.tolist(), vals, max_children, root_extra)
     stack: List[Any] = [("node", r, 0) for r in reversed(roots)]
@@ -114,31 +142,47 @@ def _tree(graph, values, names, top, max_depth, max_children, max_lines, open_de
     while stack:
         item = stack.pop()
         if item[0] == "text":
-            parts.append(item[1])
+            items.append(("text", item[1], None))
             continue
         _, v, depth = item
         if shown_lines >= max_lines:
             skipped += 1
             continue
         shown_lines += 1
-        line = _line(vals[v], names[v], top)
         kids = idx[ptr[v]:ptr[v + 1]]
         if not kids or depth + 1 >= max_depth or expanded[v]:
-            more = " …" if kids and not expanded[v] else ""
-            parts.append(f"<div style='margin-left:1.1em'>{line}{more}</div>")
+            items.append(("leaf", v, bool(kids) and not expanded[v]))
             continue
         expanded[v] = True
-        opened = " open" if depth + 1 < open_depth else ""
-        parts.append(f"<details{opened} style='margin-left:1.1em'><summary>{line}</summary>")
+        items.append(("open", v, depth + 1 < open_depth))
         extra: List[str] = []
         shown = _largest(kids, vals, max_children, extra)
         stack.append(("text", (extra[0] if extra else "") + "</details>"))
         for c in reversed(shown):
             stack.append(("node", c, depth + 1))
+    return items, root_extra, skipped
+
+
+def _render(items, vals: List[float], names: List[str], skipped: int, max_lines: int) -> str:
+    shown = [vals[v] for kind, v, _ in items if kind != "text"]
+    sizes = [abs(x) for x in shown if x == x and abs(x) != float("inf")]
+    top = max(sizes) if sizes else 0.0
+    parts: List[str] = []
+    for kind, v, flag in items:
+        if kind == "text":
+            parts.append(v)
+        elif kind == "leaf":
+            more = " …" if flag else ""
+            parts.append(f"<div style='margin-left:1.1em'>{_line(vals[v], names[v], top)}"
+                         f"{more}</div>")
+        else:
+            opened = " open" if flag else ""
+            parts.append(f"<details{opened} style='margin-left:1.1em'><summary>"
+                         f"{_line(vals[v], names[v], top)}</summary>")
     if skipped:
         parts.append(f"<div style='opacity:0.6'>… more nodes not shown (the view stops at "
                      f"{max_lines} lines; render_html(gf, max_lines=...) shows more)</div>")
-    return "".join(parts) + "".join(root_extra)
+    return "".join(parts)
 
 
 def _largest(nodes: List[int], vals: List[float], limit: int, extra: List[str]) -> List[int]:
