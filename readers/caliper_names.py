@@ -160,8 +160,10 @@ def _combine(ops: Tuple[str, ...]) -> str:
 def declare(specs: Sequence[ColumnSpec], present: Iterable[str]) -> Dict[str, Any]:
     """Metric declarations for the columns ``present`` in the output.
 
-    Returns ``exc_metrics``, ``inc_metrics``, ``inclusive_of`` and
-    ``default_metric`` (keywords of ``ProfileBuilder.build``).
+    Returns ``exc_metrics``, ``inc_metrics``, ``inclusive_of``,
+    ``default_metric`` and ``aggregations`` (keywords of
+    ``ProfileBuilder.build``): columns whose Caliper aggregation is ``min#``,
+    ``max#`` or ``avg#`` combine as a minimum, maximum or mean when rows merge.
 
     The default metric is ``time`` when there is one, else ``time (inc)``, else
     Hatchet's ``avg#inclusive#sum#time.duration``, else the first inclusive,
@@ -173,6 +175,9 @@ def declare(specs: Sequence[ColumnSpec], present: Iterable[str]) -> Dict[str, An
     >>> d = declare(specs, ["time (inc)", "time"])
     >>> d["exc_metrics"], d["inc_metrics"], d["inclusive_of"], d["default_metric"]
     (['time'], ['time (inc)'], {'time': 'time (inc)'}, 'time')
+    >>> declare([classify("max#sum#time.duration", "Max time/rank")],
+    ...         ["Max time/rank"])["aggregations"]
+    {'Max time/rank': 'max'}
     """
     present = set(present)
     metrics = [s for s in specs if s.role == METRIC and s.name in present]
@@ -195,7 +200,11 @@ def declare(specs: Sequence[ColumnSpec], present: Iterable[str]) -> Dict[str, An
             break
     if default is None:
         default = (inc + exc + [None])[0]
-    return dict(exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default)
+    # Caliper names its aggregation in the attribute (min#, max#, avg#): rows that
+    # merge later (squash, unify) combine such columns the same way, never by a sum
+    aggregations = {s.name: s.combine for s in metrics if s.combine in ("min", "max", "mean")}
+    return dict(exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
+                aggregations=aggregations)
 
 
 def _unique(names: Iterable[str]) -> List[str]:

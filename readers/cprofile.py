@@ -231,6 +231,7 @@ def _build(keys: List[Key], counts: List[Tuple[Optional[int], Optional[int]]],
     return builder.build(
         exc_metrics=["time"], inc_metrics=["time (inc)"], inclusive_of={"time": "time (inc)"},
         default_metric="time", metadata={"format": "cprofile"},
+        aggregations={"numcalls": "sum", "nativecalls": "sum"},  # counts add up on merges
         columns=["file", "line", "name", "numcalls", "nativecalls", "time (inc)", "time",
                  "caller_calls"])
 

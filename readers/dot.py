@@ -271,6 +271,8 @@ def _build(t: DotTables, text: str, source: Any) -> RawProfile:
              "process", "file", "dot_id", "caller_calls"]
     return builder.build(
         exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
+        # counts of calls and samples add up when rows merge (squash, unify)
+        aggregations={c: "sum" for c in ("calls", "samples") if c in columns},
         metadata={"format": "gprof2dot", "graph_attributes": dict(t.attributes),
                   "label_layout": {"measures": list(labels.layout.events),
                                    "counts": list(labels.layout.counts),

@@ -284,6 +284,7 @@ def _assemble(rows: pd.DataFrame, nodes: _Nodes, metrics: List[str],
     return builder.build(
         exc_metrics=exc, inc_metrics=inc, inclusive_of=dict(zip(exc, inc)),
         default_metric=inc[0], metadata={"format": "tau", "attributes": attributes},
+        aggregations={"Calls": "sum", "Subrs": "sum"},  # counts add up when rows merge
         columns=order + ["group"])
 
 

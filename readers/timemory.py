@@ -318,8 +318,23 @@ class _Walk:
         stats += [c for c in stat_columns if c.endswith(" (inc)")]
         return builder.build(
             exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
-            metadata={"format": "timemory"},
+            metadata={"format": "timemory"}, aggregations=_aggregations(stat_columns, columns),
             columns=["type", "name", "file", "line", "pid", "count", "thread", *stats])
+
+
+#: How timemory's statistics combine when rows merge (``stddev`` has no exact
+#: rule and keeps the first value, like every undeclared attribute).
+_STAT_AGGREGATIONS = {"sum": "sum", "sqr": "sum", "min": "min", "max": "max", "mean": "mean"}
+
+
+def _aggregations(stat_columns: List[str], columns: Dict[str, Any]) -> Dict[str, str]:
+    """``count`` and the statistics columns (``min.wall_clock``...) by their prefix."""
+    out = {"count": "sum"} if "count" in columns else {}
+    for col in stat_columns:
+        kind = _STAT_AGGREGATIONS.get(col.split(".", 1)[0])
+        if kind is not None and not col.startswith("sum."):  # sum.* are declared metrics
+            out[col] = kind
+    return out
 
 
 def _ids(value: Any, walk: _Walk, pos: str) -> Any:
