@@ -13,31 +13,36 @@ CSR parent lists (``parent_ptr``/``parent_idx``, first parent first) and CSR
 child lists (``child_ptr``/``child_idx``, in the source's order), ``depth``
 (along first discovery) and ``attrs``, the frame attribute table (one row per
 node; a missing value means the key is absent from that frame).
+
+Walks (pre/post-order, level plans, child lists in id order) come from the
+``graph_traversal`` mixin, ``union`` and the networkx conversion from the
+``graph_interop`` mixin.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
 
 from readers.builder import records_to_frame
 
-from . import graph_nx
 from . import structure as st
 from .frame import Frame, is_missing, python_scalar
 from .frame_codes import frame_codes
 from .graph_equality import graphs_equal
-from .node import Node
-from .graph_inputs import parse_lists, union_inputs
+from .graph_interop import GraphInterop
+from .graph_inputs import parse_lists
 from .graph_layout import canonical_layout
+from .graph_traversal import GraphTraversal
+from .node import Node
 
 INT = np.int64
 _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
 
 
-class Graph:
+class Graph(GraphTraversal, GraphInterop):
     """Immutable call graph (tree, forest, DAG or cyclic) over integer node ids.
 
     Build one with :meth:`Graph.build` (arrays), :meth:`Graph.from_lists`
@@ -305,24 +310,6 @@ class Graph:
             self._cache["codes"] = frame_codes(self._attrs)
         return self._cache["codes"]
 
-    def sorted_children(self) -> Tuple[np.ndarray, np.ndarray]:
-        """CSR child lists with each node's children in ascending id order."""
-        if "sorted_children" not in self._cache:
-            owner = st.segment_owner(self._child_ptr)
-            idx = self._child_idx[np.lexsort((self._child_idx, owner))]
-            idx.flags.writeable = False
-            self._cache["sorted_children"] = (self._child_ptr, idx)
-        return self._cache["sorted_children"]
-
-    def children_of(self, node: int) -> np.ndarray:
-        """Children of ``node`` in ascending id order."""
-        ptr, idx = self.sorted_children()
-        return idx[ptr[node]:ptr[node + 1]]
-
-    def parents_of(self, node: int) -> np.ndarray:
-        """Parents of ``node``, first parent first."""
-        return self._parent_idx[self._parent_ptr[node]:self._parent_ptr[node + 1]]
-
     def frame(self, node: int) -> Frame:
         """The :class:`Frame` of ``node``."""
         row = self._attrs.iloc[int(node)]
@@ -356,125 +343,6 @@ class Graph:
 
     __getitem__ = node
 
-    # ----------------------------------------------------------- traversal
-    def preorder(self) -> np.ndarray:
-        """Ids in pre-order (``0..n-1`` by construction)."""
-        return np.arange(self.num_nodes, dtype=INT)
-
-    def postorder(self) -> np.ndarray:
-        """Ids in post-order: each node after the children it discovers."""
-        if "post" not in self._cache:
-            if self._forest:
-                size = self.subtree_sizes()
-                position = np.arange(self.num_nodes) - self._depth + size - 1
-                post = st.invert(position, self.num_nodes)
-            else:
-                ptr, idx = self.sorted_children()
-                post = st.general_postorder(self.num_nodes, self._roots, ptr, idx)
-            post.flags.writeable = False
-            self._cache["post"] = post
-        return self._cache["post"]
-
-    def level_plan(self) -> List[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Bottom-up summation plan for forests (deepest level first).
-
-        One ``(nodes, parents, starts)`` triple per depth level below the
-        roots: ``nodes`` ascending, ``starts`` the offsets where their parent
-        changes (parents of one level are non-decreasing in pre-order) and
-        ``parents`` the distinct parents, so ``x[parents] +=
-        np.add.reduceat(x[nodes], starts)`` adds a level into its parents.
-        """
-        if not self._forest:
-            raise ValueError("the level plan is defined for trees and forests only")
-        if "plan" not in self._cache:
-            plan = []
-            for level in reversed(st.levels(self._depth)[1:]):
-                par = self._parent[level]
-                starts = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
-                plan.append((level, par[starts], starts))
-            self._cache["plan"] = plan
-        return self._cache["plan"]
-
-    def subtree_sizes(self) -> np.ndarray:
-        """Number of nodes in each node's subtree (forests only)."""
-        if not self._forest:
-            raise ValueError("subtree sizes are defined for trees and forests only")
-        if "size" not in self._cache:
-            size = np.ones(self.num_nodes, dtype=INT)
-            for level, targets, starts in self.level_plan():
-                size[targets] += np.add.reduceat(size[level], starts)
-            self._cache["size"] = size
-        return self._cache["size"]
-
-    def traverse(self, order: str = "pre", attrs: Any = None,
-                 visited: Optional[dict] = None) -> Iterator[Any]:
-        """Yield every node once, in pre- or post-order (Hatchet's ``traverse``).
-
-        With ``attrs`` (a key or list of keys) yield frame values instead of
-        nodes. ``visited``, if given, is filled with ``{node id: 1}``.
-
-        Examples
-        --------
-        >>> g = Graph.from_lists(("a", ("b", "c"), "d"))
-        >>> [n.frame["name"] for n in g.traverse(order="post")]
-        ['c', 'b', 'd', 'a']
-        >>> list(g.traverse(attrs="name"))
-        ['a', 'b', 'c', 'd']
-        """
-        if order == "pre":
-            ids = self.preorder()
-        elif order == "post":
-            ids = self.postorder()
-        else:
-            raise ValueError("order must be 'pre' or 'post'")
-        for i in ids.tolist():
-            if visited is not None:
-                visited[i] = visited.get(i, 0) + 1
-            yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
-
-    def enumerate_traverse(self) -> None:
-        """Kept for Hatchet compatibility: ids are always in pre-order already.
-
-        Examples
-        --------
-        >>> g = Graph.from_lists(("a", "b"))
-        >>> g.enumerate_traverse() is None
-        True
-        """
-
-    # --------------------------------------------------------------- union
-    def union(self, other: "Graph", return_mappings: bool = False) -> Any:
-        """The union of two graphs, matching nodes by call path.
-
-        Nodes of both graphs are interned together by call path (frame
-        sequence from a root along first parents), one ``np.unique`` per depth
-        level over ``(parent path, frame code, occurrence)``; the occurrence
-        keeps duplicate siblings of one graph distinct and pairs them one to
-        one with the other graph's (Hatchet's sorted merge does the same).
-        Every other edge (second parents, recursion) is carried over. The
-        result is renumbered like every graph; for two ``ordered`` graphs the
-        left graph's order comes first, then the right graph's new nodes in
-        the order they are first seen. With ``return_mappings`` also return
-        ``old id -> new id`` arrays for both graphs.
-
-        Examples
-        --------
-        >>> a = Graph.from_lists(("a", "b", ("c", "x")))
-        >>> b = Graph.from_lists(("a", "c", ("d", "y")))
-        >>> u, ma, mb = a.union(b, return_mappings=True)
-        >>> [n.frame["name"] for n in u.traverse()]
-        ['a', 'b', 'c', 'x', 'd', 'y']
-        >>> ma.tolist(), mb.tolist()
-        ([0, 1, 2, 3], [0, 2, 4, 5])
-        """
-        parts = union_inputs(self, other)
-        graph, order = Graph.build(parts.attrs, parts.parent, parts.extra, ordered=parts.ordered,
-                                   sibling_key=parts.sibling_key, codes=parts.codes)
-        na, k, path = self.num_nodes, parts.num_paths, parts.path
-        if not return_mappings:
-            return graph
-        new_of_path = st.invert(order, k)
-        return graph, new_of_path[path[:na]], new_of_path[path[na:]]
 
     # ---------------------------------------------------------------- misc
     def is_tree(self) -> bool:
@@ -512,42 +380,3 @@ class Graph:
     def __repr__(self) -> str:
         kind = "tree" if self.is_tree() else ("forest" if self._forest else "graph")
         return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"
-
-    def to_networkx(self):
-        """A ``networkx.DiGraph`` with frame attributes as node data.
-
-        ``G.graph["roots"]`` lists the roots and ``G.graph["ordered"]`` the
-        flag; each node's out-edges follow the graph's child order.
-
-        Examples
-        --------
-        >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
-        >>> nxg = g.to_networkx()
-        >>> nxg.graph["roots"], [nxg.nodes[c]["name"] for c in nxg.successors(0)]
-        ([0], ['solve', 'io'])
-        """
-        return graph_nx.to_networkx(self)
-
-    @classmethod
-    def from_networkx(cls, nx_graph) -> "Graph":
-        """Build a graph from a ``networkx.DiGraph`` (see :meth:`to_networkx`).
-
-        Node data become frame attributes; roots are ``G.graph["roots"]`` when
-        present (so a root on a cycle is kept), else the nodes without
-        predecessors. Node ids follow graphframe's pre-order numbering; child
-        order follows the out-edge order, and ``G.graph["ordered"]`` sets
-        :attr:`ordered`. ``from_networkx(g.to_networkx())`` is ``g`` again,
-        with the same ids.
-
-        Examples
-        --------
-        >>> import networkx as nx
-        >>> nxg = nx.DiGraph([("main", "solve"), ("solve", "main")], roots=["main"])
-        >>> g = Graph.from_networkx(nxg)
-        >>> [n.frame["name"] for n in g.roots], [p.frame["name"] for p in g.roots[0].parents]
-        (['main'], ['solve'])
-        """
-        parts = graph_nx.parts_from_networkx(nx_graph)
-        graph, _ = cls.build(parts.attrs, parts.parent, parts.extra, ordered=parts.ordered,
-                             child_order=parts.child_order)
-        return graph
