@@ -157,8 +157,9 @@ def shared_strings(values: pd.Series) -> pd.Series:
     300-400 MB instead of 128 MB, and every ``take`` of it (filter, squash,
     unify) is several times slower. The dtype is still ``str`` (same methods,
     same missing value); columns of other dtypes are returned unchanged. Every
-    dataframe :func:`parts_from_raw` builds holds its text this way, whatever
-    the reader, so frames from different sources compare equal.
+    dataframe :func:`parts_from_raw` builds holds its text this way (``type``,
+    ``file`` and ``module`` as categoricals, see :func:`prepare_column`),
+    whatever the reader, so frames from different sources compare equal.
 
     Examples
     --------
