@@ -12,6 +12,7 @@ from readers.profile import NODE, PARENT
 
 from . import structure as st
 from .build_grid import find_grid, grid_columns, grid_index
+from .categories import as_categorical
 from .graph import Graph
 
 INT = np.int64
@@ -97,7 +98,7 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
     grid = find_grid(m, levels, lookup, new_id)
     if grid is not None:  # one block of rows per rank: no row-sized index arrays
         index = grid_index(grid, [NODE] + levels)
-        columns = grid_columns(raw, grid, levels, node_columns, consume, shared_strings)
+        columns = grid_columns(raw, grid, levels, node_columns, consume, prepare_column)
         del node_columns
         ordered = {c: columns.pop(c) for c in _column_order(raw, list(columns))}
         return frame_from_columns(ordered, index)
@@ -117,7 +118,7 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
     for col in list(m.columns):
         if col == NODE or col in levels:
             continue
-        columns[col] = _take(shared_strings(m[col]), order, shared)
+        columns[col] = _take(prepare_column(m[col]), order, shared)
         if consume:
             del m[col]
     del order
@@ -131,9 +132,16 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
 
 def _node_columns(raw: RawProfile) -> Dict[str, pd.Series]:
     if raw.node_columns is not None:
-        return {c: shared_strings(raw.node_columns[c].reset_index(drop=True))
+        return {c: prepare_column(raw.node_columns[c].reset_index(drop=True))
                 for c in raw.node_columns.columns}
-    return {"name": shared_strings(raw.nodes["name"].reset_index(drop=True))}
+    return {"name": prepare_column(raw.nodes["name"].reset_index(drop=True))}
+
+
+def prepare_column(values: pd.Series) -> pd.Series:
+    """A raw column as the dataframe holds it: ``type``, ``file`` and ``module`` as
+    Categorical (:mod:`graphframe.categories`), other text via :func:`shared_strings`."""
+    compact = as_categorical(values)
+    return compact if compact is not values else shared_strings(values)
 
 
 #: pandas 3 stores text columns as ``str`` (pandas 2: object arrays, left as they are)
@@ -149,8 +157,9 @@ def shared_strings(values: pd.Series) -> pd.Series:
     300-400 MB instead of 128 MB, and every ``take`` of it (filter, squash,
     unify) is several times slower. The dtype is still ``str`` (same methods,
     same missing value); columns of other dtypes are returned unchanged. Every
-    dataframe :func:`parts_from_raw` builds holds its text this way, whatever
-    the reader, so frames from different sources compare equal.
+    dataframe :func:`parts_from_raw` builds holds its text this way (``type``,
+    ``file`` and ``module`` as categoricals, see :func:`prepare_column`),
+    whatever the reader, so frames from different sources compare equal.
 
     Examples
     --------

@@ -52,9 +52,15 @@ def test_dataframe_dtypes_stay_what_users_expect(old_db):
     df = graphframe.read(old_db).dataframe
     assert list(df.columns) == ["time (inc)", "time", "nid", "name", "type", "file", "line",
                                 "module"]
-    # text stays text: "str" on pandas 3 (Python storage), object on pandas 2, as Hatchet's
+    # names stay text: "str" on pandas 3 (Python storage), object on pandas 2, as Hatchet's
     text_dtype = "str" if pd.Series(["x"]).dtype != object else object
-    assert [df[c].dtype == text_dtype for c in ("name", "type", "file", "module")] == [True] * 4
+    assert df["name"].dtype == text_dtype
+    # type, file and module are categorical, categories sorted (graphframe.categories)
+    for c in ("type", "file", "module"):
+        assert isinstance(df[c].dtype, pd.CategoricalDtype) and not df[c].dtype.ordered
+        cats = df[c].cat.categories
+        assert cats.tolist() == sorted(df[c].dropna().unique().tolist())
+    assert df["type"].cat.categories.tolist() == ["L", "PF", "S"]
     assert [df[c].dtype for c in ("time (inc)", "time")] == [np.float64, np.float64]
     assert [df[c].dtype for c in ("nid", "line")] == [np.int32, np.int32]
     # one object per distinct text, whatever the row
@@ -88,6 +94,6 @@ def test_consuming_build_lowers_the_peak(tmp_path):
     plain, df_bytes = _peaks(db, consume=False)
     consumed, _ = _peaks(db, consume=True)
     # without consuming, the raw metric columns live on next to their copies in the frame
-    # (pandas 3: 14.6 against 18.9 MB; pandas 2: 20.2 against 25.3 MB, for a 9.4 MB frame)
+    # (pandas 3: 10.7 against 15.2 MB; pandas 2: 16.6 against 21.5 MB, for a 6.0 MB frame)
     assert consumed < 0.85 * plain
-    assert consumed < 2.5 * df_bytes
+    assert consumed < 3 * df_bytes

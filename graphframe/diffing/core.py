@@ -58,6 +58,7 @@ import numpy as np
 import pandas as pd
 
 from ..build import frame_from_columns
+from ..categories import as_categorical
 from ..errors import GraphMismatchError, MetricError
 from ..metrics import inclusive_name
 from ..ops.inclusive import subgraph_sums
@@ -352,7 +353,7 @@ def _attributes(before, after, map_b, map_a, n, metrics) -> Dict[Any, Any]:
             else:
                 continue
             values[mapping[has]] = side[has]
-        out[col] = pd.Series(values).infer_objects().array
+        out[col] = as_categorical(pd.Series(values, name=col).infer_objects()).array
     return out
 
 
