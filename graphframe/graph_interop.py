@@ -38,6 +38,7 @@ class GraphInterop:
 
         Examples
         --------
+        >>> from graphframe import Graph
         >>> a = Graph.from_lists(("a", "b", ("c", "x")))
         >>> b = Graph.from_lists(("a", "c", ("d", "y")))
         >>> u, ma, mb = a.union(b, return_mappings=True)
@@ -64,6 +65,7 @@ class GraphInterop:
 
         Examples
         --------
+        >>> from graphframe import Graph
         >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
         >>> nxg = g.to_networkx()
         >>> nxg.graph["roots"], [nxg.nodes[c]["name"] for c in nxg.successors(0)]
@@ -84,6 +86,7 @@ class GraphInterop:
 
         Examples
         --------
+        >>> from graphframe import Graph
         >>> import networkx as nx
         >>> nxg = nx.DiGraph([("main", "solve"), ("solve", "main")], roots=["main"])
         >>> g = Graph.from_networkx(nxg)

@@ -97,6 +97,7 @@ class GraphTraversal:
 
         Examples
         --------
+        >>> from graphframe import Graph
         >>> g = Graph.from_lists(("a", ("b", "c"), "d"))
         >>> [n.frame["name"] for n in g.traverse(order="post")]
         ['c', 'b', 'd', 'a']
@@ -119,6 +120,7 @@ class GraphTraversal:
 
         Examples
         --------
+        >>> from graphframe import Graph
         >>> g = Graph.from_lists(("a", "b"))
         >>> g.enumerate_traverse() is None
         True

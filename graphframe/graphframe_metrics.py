@@ -36,6 +36,7 @@ class MetricMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
         >>> df = gf.dataframe.assign(time=[1.0, 2.0, 3.0, 4.0])
         >>> gf._replace(dataframe=df).update_inclusive_columns().dataframe["time (inc)"].tolist()
@@ -65,6 +66,7 @@ class MetricMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
         >>> cycles = gf.dataframe.rename(columns={"time (inc)": "cycles"})[["name", "cycles"]]
         >>> inc_only = GraphFrame(gf.graph, cycles, [], ["cycles"])
@@ -102,6 +104,7 @@ class MetricMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
         >>> gf.subtree_sum(["time"], ["total"]).dataframe["total"].tolist()
         [4.0, 1.0, 2.0, 1.0]
@@ -129,7 +132,8 @@ class MetricMethods:
         --------
         A diamond ``a -> {b, c} -> d``: ``d`` counts once for ``a``.
 
-        >>> from graphframe import Graph
+        >>> import pandas as pd
+        >>> from graphframe import Graph, GraphFrame
         >>> g, _ = Graph.build(pd.DataFrame({"name": list("abcd")}), [-1, 0, 0, 1], ([2], [3]))
         >>> df = pd.DataFrame({"time": 1.0, "name": g.attrs["name"].to_numpy()},
         ...                   index=pd.Index(range(4), name="node"))
@@ -162,6 +166,9 @@ class MetricMethods:
 
         Examples
         --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> df = pd.concat([a.dataframe.assign(rank=r, time=1.0 + r) for r in range(4)])
         >>> ranks = a._replace(dataframe=df.set_index("rank", append=True).sort_index())
@@ -204,6 +211,7 @@ class MetricMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "dot"), "io"))
         >>> df = gf.dataframe.assign(module=["app", "libc", "blas", "blas"])
         >>> out = gf._replace(dataframe=df).groupby_aggregate("module", "sum")

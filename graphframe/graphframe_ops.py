@@ -60,6 +60,8 @@ class OperationMethods:
 
         Examples
         --------
+        >>> import numpy as np
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("a", ("b", "c", "d"), ("e", "f")))
         >>> kept = gf.filter(gf.dataframe["name"].isin(["a", "c", "f"]))
         >>> print(kept.tree(render_header=False), end="")
@@ -93,6 +95,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("a", ("b", "x", "y"), ("c", "x")))
         >>> part = gf.filter(gf.dataframe["name"].isin(["a", "x", "y"]), squash=False)
         >>> out = part.squash()
@@ -132,6 +135,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> ua, ub = a.unify(b)
@@ -173,6 +177,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> (a + b).dataframe[["name", "time", "_missing_node"]]
@@ -202,6 +207,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> diff = b.sub(a, fill_value=0)
@@ -230,6 +236,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> double = a._replace(dataframe=a.dataframe.assign(time=2.0))
         >>> a.mul(double).dataframe["time"].tolist()
@@ -253,6 +260,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> double = a._replace(dataframe=a.dataframe.assign(time=2.0))
         >>> (a / double).dataframe["time"].tolist()
@@ -295,6 +303,7 @@ class OperationMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("MPI_Send", "ibv_post"), ("solve", "MPI_Recv")))
         >>> [n.frame["name"] for n in gf.query([{"name": "MPI_.*"}, "*"])]
         ['MPI_Send', 'ibv_post', 'MPI_Recv']

@@ -98,6 +98,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
         >>> print(gf.tree(metric_column=["time (inc)", "time"], render_header=False), end="")
         4.000 1.000 main
@@ -134,6 +135,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", "solve"))
         >>> gf.to_literal()
         [{'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0}, 'children': [{'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0}}]}]
@@ -154,6 +156,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> d = GraphFrame.from_lists(("main", "solve")).to_dict()
         >>> d["dataframe_indices"], d["dataframe"][0]
         (['node'], {'node': 0, 'time': 1.0, 'name': 'main', 'time (inc)': 2.0})
@@ -173,6 +176,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", "solve"))
         >>> text = gf.to_json()
         >>> text[:26]
@@ -209,6 +213,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "solve", "io"))
         >>> d = a.diff(b)
@@ -244,6 +249,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve", "io"))
         >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
         >>> a.diff(b).ranked_changes(kind="exclusive")[["path", "status", "delta"]]
@@ -274,6 +280,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
         >>> print(a.diff(b).diff_tree(render_header=False, unicode=False), end="")
@@ -307,6 +314,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> dot = GraphFrame.from_lists(("main", "solve")).to_dot()
         >>> dot.splitlines()[0], dot.count("->")
         ('strict digraph {', 1)
@@ -344,6 +352,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> print(GraphFrame.from_lists(("main", "solve")).to_flamegraph(scale=10), end="")
         main 10
         main; solve 10
@@ -382,6 +391,7 @@ class OutputMethods:
 
         Examples
         --------
+        >>> from graphframe import GraphFrame
         >>> import os, tempfile
         >>> gf = GraphFrame.from_lists(("main", "solve"))
         >>> path = gf.save(os.path.join(tempfile.mkdtemp(), "run.gfz"))
