@@ -56,6 +56,26 @@ def as_categorical(values: pd.Series) -> pd.Series:
                      name=values.name, copy=False)
 
 
+def drop_unused_categories(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with the categories no row uses removed from its categorical columns.
+
+    After a filter, the values of the rows it removed would otherwise linger as
+    categories (``value_counts`` listing them with 0, pandas 2's
+    ``groupby(observed=False)`` showing them as empty groups). ``df`` must be a
+    frame nobody else holds (a filter's fresh result); it is changed and returned.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"file": pd.Categorical(["a.c", "b.c"])}).iloc[[1]].copy()
+    >>> drop_unused_categories(df)["file"].cat.categories.tolist()
+    ['b.c']
+    """
+    for col in CATEGORICAL_COLUMNS:
+        if col in df.columns and isinstance(df[col].dtype, pd.CategoricalDtype):
+            df[col] = df[col].cat.remove_unused_categories()
+    return df
+
+
 def union_categories(*pieces: pd.Series) -> List[pd.Series]:
     """The Series over the sorted union of their categories, when any is categorical,
     so that ``pandas.concat`` of them stays categorical.

@@ -3,6 +3,8 @@ and what a pandas user sees (graphframe.categories)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -135,7 +137,11 @@ def test_queries_and_context_column_read_categoricals(left):
 
 def test_groupby_aggregate_has_no_unobserved_groups(left):
     only_app = left.filter(lambda row: row["module"] == "app", squash=False)
-    assert only_app.dataframe["module"].cat.categories.tolist() == ["app", "libm"]
+    assert only_app.dataframe["module"].cat.categories.tolist() == ["app"]  # filter drops
+    # a frame that still lists an unused category (built by hand) groups the same way
+    df = only_app.dataframe.copy()
+    df["module"] = df["module"].cat.add_categories(["libm"])
+    only_app = GraphFrame(only_app.graph, df, only_app.exc_metrics, only_app.inc_metrics)
     out = only_app.groupby_aggregate("module", "sum").dataframe
     assert out["name"].tolist() == ["app"] and out["time"].tolist() == [4.0]
 
@@ -164,3 +170,20 @@ def test_what_a_pandas_user_sees(left):
     groups = filtered.groupby("module", observed=True)["time"].sum()
     assert groups.to_dict() == {"app": 4.0}
     assert filtered["module"].value_counts().to_dict() == {"app": 2, "libm": 0}
+
+
+def test_filter_drops_the_categories_of_removed_rows():
+    from tests.helpers import gf_from_edges
+
+    gf = gf_from_edges(["main", "a", "b"], [-1, 0, 0], [1.0, 2.0, 3.0])
+    df = gf.dataframe.copy()
+    df["file"] = pd.Categorical(["m.c", "a.c", "b.c"])
+    gf = GraphFrame(gf.graph, df, gf.exc_metrics, gf.inc_metrics)
+    out = gf.filter(gf.dataframe["name"] != "b", squash=False)
+    assert out.dataframe["file"].cat.categories.tolist() == ["a.c", "m.c"]
+    assert out.dataframe["file"].value_counts().to_dict() == {"a.c": 1, "m.c": 1}
+    assert gf.dataframe["file"].cat.categories.tolist() == ["a.c", "b.c", "m.c"]  # input kept
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pandas 2: no SettingWithCopyWarning on the result
+        out.dataframe.loc[out.dataframe.index[0], "time"] = 9.0
+    assert gf.dataframe["time"].iloc[0] == 1.0

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..build import level_ids
+from ..categories import drop_unused_categories
 from ..errors import EmptyFilter, InvalidFilter
 from ..node import Node
 from .rowview import Row, RowTable
@@ -41,7 +42,9 @@ def filter_rows(gf: Any, filter_obj: Any, squash: bool = True, update_inc_cols: 
     mask = row_mask(gf, filter_obj, multi_index_mode)
     if not mask.any():
         raise EmptyFilter("the filter removed every row")
-    out = gf._replace(dataframe=gf.dataframe[mask])
+    # a new frame (not a slice of the input's: no SettingWithCopyWarning on
+    # pandas 2 when the user assigns into it), without categories of dropped rows
+    out = gf._replace(dataframe=drop_unused_categories(gf.dataframe[mask].copy(deep=False)))
     if squash:
         return out.squash(update_inc_cols=update_inc_cols)
     return out
