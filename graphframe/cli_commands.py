@@ -196,7 +196,7 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
     if out_path == "-" and writer.binary:
         raise UsageError(f"the {fmt} format is binary and cannot be written to stdout")
     gf = open_profile(in_path, in_format, progress=progress)
-    opts = dict(metric=None, rank=0, thread=0, aggregate=None, separator="; ", scale=1.0)
+    opts = dict(metric=None, rank=None, thread=None, aggregate=None, separator="; ", scale=1.0)
     opts.update({k: v for k, v in options.items() if v is not None})
     if fmt == "graphframe":
         gf.save(out_path)

@@ -290,8 +290,8 @@ class OutputMethods:
         """
         return render_diff_tree(self, metric, **options)
 
-    def to_dot(self, metric: Optional[str] = None, name: str = "name", rank: int = 0,
-               thread: int = 0, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
+    def to_dot(self, metric: Optional[str] = None, name: str = "name",
+               rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
         """Graphviz DOT text, Hatchet's layout; see :func:`render_dot`.
 
         Parameters
@@ -321,8 +321,8 @@ class OutputMethods:
         """
         return render_dot(self, metric, name, rank, thread, threshold, aggregate)
 
-    def to_flamegraph(self, metric: Optional[str] = None, name: str = "name", rank: int = 0,
-                      thread: int = 0, threshold: float = 0.0, separator: str = "; ",
+    def to_flamegraph(self, metric: Optional[str] = None, name: str = "name",
+                      rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, separator: str = "; ",
                       aggregate: Optional[str] = None, scale: float = 1.0) -> str:
         """Folded stacks (``a; b; c 12``) for flame graph tools; see :func:`render_flamegraph`.
 

@@ -242,3 +242,20 @@ def test_convert_prints_the_note_on_stderr(tmp_path):
     assert err.getvalue() == ("graphframe: note: to_flamegraph left out 1 node(s) whose time "
                               "value is negative: flame graph tools cannot draw negative "
                               "weights\n")
+
+
+def test_exports_default_to_the_lowest_rank_the_data_has():
+    """A profile holding rank 1 alone is exported (not an error, not empty)."""
+    import pandas as pd
+    from graphframe import GraphFrame
+
+    gf = GraphFrame.from_lists(("main", "solve"))
+    df = gf.dataframe.copy()
+    df["rank"] = 1
+    df = df.set_index("rank", append=True)
+    only1 = GraphFrame(gf.graph, df, gf.exc_metrics, gf.inc_metrics, default_metric="time")
+    folded = only1.to_flamegraph().splitlines()
+    assert len(folded) == 2 and folded[0].startswith("main ")
+    assert only1.to_dot().count("label=") == 2
+    assert '"startValue"' in only1.to_speedscope()
+    assert only1.to_flamegraph() == only1.to_flamegraph(rank=1)

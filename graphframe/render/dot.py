@@ -77,8 +77,8 @@ def _reds_table() -> np.ndarray:
     return np.stack([np.interp(steps, knots, control[:, c]) for c in range(3)], axis=1)
 
 
-def render_dot(gf: Any, metric: Optional[str] = None, name: str = "name", rank: int = 0,
-               thread: int = 0, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
+def render_dot(gf: Any, metric: Optional[str] = None, name: str = "name",
+               rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
     """DOT text of ``gf`` (see the module docs for the layout).
 
     Parameters
@@ -88,8 +88,9 @@ def render_dot(gf: Any, metric: Optional[str] = None, name: str = "name", rank: 
         Colours and threshold use this column (default ``gf.default_metric``).
     name : str
         Column used for the labels.
-    rank, thread : int
+    rank, thread : int, optional
         Row used per node when ``aggregate`` is None.
+        Default: the lowest the data has (a file of rank 1 alone shows rank 1).
     threshold : float
         Fraction of the column's maximum below which nodes are left out.
     aggregate : {"sum", "mean", "min", "max"}, optional

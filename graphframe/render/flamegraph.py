@@ -43,7 +43,7 @@ class FlameGraphWarning(UserWarning):
 
 
 def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
-                      rank: int = 0, thread: int = 0, threshold: float = 0.0,
+                      rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0,
                       separator: str = "; ", aggregate: Optional[str] = None,
                       scale: float = 1.0) -> str:
     """Folded-stack text of ``gf``.
@@ -56,8 +56,9 @@ def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
         the values of nested frames, so use an exclusive metric.
     name : str
         Column holding each frame's label (Hatchet ignores this argument).
-    rank, thread : int
+    rank, thread : int, optional
         Row used per node when ``aggregate`` is None.
+        Default: the lowest the data has (a file of rank 1 alone shows rank 1).
     threshold : float
         Leave out lines whose value is below ``threshold * max`` (the
         largest written value), as ``to_dot`` does (Hatchet ignores it).

@@ -41,7 +41,7 @@ def check_metric(gf: Any, metric: Any, what: str = "metric") -> Any:
     return metric
 
 
-def node_values(gf: Any, column: Any, rank: int = 0, thread: int = 0,
+def node_values(gf: Any, column: Any, rank: Optional[int] = None, thread: Optional[int] = None,
                 aggregate: Optional[str] = None) -> np.ndarray:
     """Float value per node of ``column``: the ``rank``/``thread`` row or an aggregate.
 
@@ -50,9 +50,10 @@ def node_values(gf: Any, column: Any, rank: int = 0, thread: int = 0,
     gf : GraphFrame
     column : str
         A numeric dataframe column.
-    rank, thread : int
+    rank, thread : int, optional
         Row picked per node when ``aggregate`` is None (levels the index
         does not have are ignored).
+        Default: the lowest the data has (a file of rank 1 alone shows rank 1).
     aggregate : {"sum", "mean", "min", "max"}, optional
         Reduce all rows of each node instead, skipping NaN.
 
@@ -75,7 +76,7 @@ def node_values(gf: Any, column: Any, rank: int = 0, thread: int = 0,
     return node_value_table(gf, [column], rank, thread, aggregate)[column]
 
 
-def node_value_table(gf: Any, columns: List[Any], rank: int = 0, thread: int = 0,
+def node_value_table(gf: Any, columns: List[Any], rank: Optional[int] = None, thread: Optional[int] = None,
                      aggregate: Optional[str] = None) -> Dict[Any, np.ndarray]:
     """:func:`node_values` for several columns (the row lookup is shared).
 

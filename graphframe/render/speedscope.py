@@ -25,7 +25,7 @@ UNITS = ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "byte
 
 
 def render_speedscope(gf: Any, metric: Optional[str] = None, name: str = "name",
-                      rank: int = 0, thread: int = 0, aggregate: Optional[str] = None,
+                      rank: Optional[int] = None, thread: Optional[int] = None, aggregate: Optional[str] = None,
                       all_ranks: bool = False, unit: str = "none",
                       title: Optional[str] = None) -> str:
     """speedscope JSON text of ``gf``.
@@ -37,8 +37,9 @@ def render_speedscope(gf: Any, metric: Optional[str] = None, name: str = "name",
         Sample weights (default ``gf.default_metric``; use an exclusive metric).
     name : str
         Column used as frame names.
-    rank, thread : int
+    rank, thread : int, optional
         Row used per node when neither ``aggregate`` nor ``all_ranks`` is set.
+        Default: the lowest the data has (a file of rank 1 alone shows rank 1).
     aggregate : {"sum", "mean", "min", "max"}, optional
         One profile combining all ranks/threads of each node.
     all_ranks : bool
