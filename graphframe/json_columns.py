@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .frame import python_scalar
-from .persist_codec import extension_dtype, from_tagged, to_tagged
+from .persist_codec import extension_dtype, from_tagged, null_kind, to_tagged
 
 _NULLS = {"None": None, "NA": pd.NA, "NaT": pd.NaT, "nan": float("nan")}
 
@@ -142,7 +142,7 @@ def _codec(series: pd.Series) -> Dict[str, Any]:
             codec.update(storage=dtype.storage, na="nan" if na is not pd.NA else "NA")
         return codec
     missing = pd.isna(series.to_numpy(dtype=object))
-    kinds = {_null_kind(v) for v in series[missing].tolist()} if missing.any() else set()
+    kinds = {null_kind(v) for v in series[missing].tolist()} if missing.any() else set()
     return {"kind": "object", "null": kinds.pop() if len(kinds) == 1 else "None"}
 
 
@@ -156,7 +156,7 @@ def _plain_is_exact(series: pd.Series, codec: Dict[str, Any]) -> bool:
     if kind == "object":
         values = series.to_numpy(dtype=object)
         missing = pd.isna(values)
-        nulls = {_null_kind(v) for v in values[missing].tolist()} if missing.any() else set()
+        nulls = {null_kind(v) for v in values[missing].tolist()} if missing.any() else set()
         return len(nulls) <= 1 and pd.api.types.infer_dtype(values, skipna=True) in (
             "string", "empty")
     return False
@@ -183,13 +183,3 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except (TypeError, ValueError):
         return False
-
-
-def _null_kind(value: Any) -> str:
-    if value is None:
-        return "None"
-    if value is pd.NA:
-        return "NA"
-    if value is pd.NaT:
-        return "NaT"
-    return "nan"

@@ -165,7 +165,7 @@ def _encode_object(values: np.ndarray, where: str) -> Tuple[pa.Array, Dict[str, 
         except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
             pass
     missing = pd.isna(values)
-    kinds = {_null_kind(v) for v in values[missing].tolist()} if missing.any() else set()
+    kinds = {null_kind(v) for v in values[missing].tolist()} if missing.any() else set()
     inferred = pd.api.types.infer_dtype(values, skipna=True)
     if inferred == "empty":
         inferred = "string"
@@ -200,7 +200,8 @@ def text_dictionary(values: np.ndarray) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(indices, dictionary)
 
 
-def _null_kind(value: Any) -> str:
+def null_kind(value: Any) -> str:
+    """Which missing value ``value`` is: ``None``, ``pd.NA``, ``pd.NaT`` or NaN."""
     if value is None:
         return "None"
     if value is pd.NA:

@@ -168,23 +168,34 @@ def read_header(fh, block: Block) -> Tuple[int, int, str]:
     return nodes, metrics, prefix + "f8"
 
 
+def _open(block: Block):
+    """The block's file, opened for reading (a ReadError if it cannot be)."""
+    try:
+        return open(block.path, "rb")
+    except OSError as exc:
+        raise ReadError(block.path, f"cannot open the file: {exc.strerror}") from exc
+
+
+def _checked_header(fh, block: Block, nodes: int, metrics: int) -> Tuple[int, int, str]:
+    """The block's header, which must declare the first file's shape."""
+    n, m, dtype = read_header(fh, block)
+    if (n, m) != (nodes, metrics):
+        raise ReadError(block.path, f"the header declares {n} nodes x {m} metrics, "
+                        f"unlike the first file ({nodes} x {metrics})",
+                        position=f"byte {block.offset + 24}",
+                        expected=f"{nodes} nodes and {metrics} metrics")
+    return n, m, dtype
+
+
 def read_block(block: Block, nodes: int, metrics: int) -> np.ndarray:
     """Values of one block as a ``(nodes, metrics)`` float64 array in the file's byte order
     (converted when copied out, so a block never exists twice).
 
     ``nodes``/``metrics`` are what the first block declared; every block must agree.
     """
-    try:
-        fh = open(block.path, "rb")
-    except OSError as exc:
-        raise ReadError(block.path, f"cannot open the file: {exc.strerror}") from exc
+    fh = _open(block)
     with fh:
-        n, m, dtype = read_header(fh, block)
-        if (n, m) != (nodes, metrics):
-            raise ReadError(block.path, f"the header declares {n} nodes x {m} metrics, "
-                            f"unlike the first file ({nodes} x {metrics})",
-                            position=f"byte {block.offset + 24}",
-                            expected=f"{nodes} nodes and {metrics} metrics")
+        n, m, dtype = _checked_header(fh, block, nodes, metrics)
         values = np.fromfile(fh, dtype=dtype, count=n * m)
     if len(values) != n * m:  # the file shrank between the size check and the read
         raise ReadError(block.path, f"only {len(values)} of {n * m} values could be read",
@@ -202,18 +213,10 @@ def read_rows(block: Block, rows: np.ndarray, nodes: int, metrics: int) -> np.nd
     rows = np.asarray(rows, dtype=np.int64)
     if len(rows) > 64:
         return read_block(block, nodes, metrics)[rows].astype(np.float64)
-    try:
-        fh = open(block.path, "rb")
-    except OSError as exc:
-        raise ReadError(block.path, f"cannot open the file: {exc.strerror}") from exc
+    fh = _open(block)
     out = np.empty((len(rows), metrics))
     with fh:
-        n, m, dtype = read_header(fh, block)
-        if (n, m) != (nodes, metrics):
-            raise ReadError(block.path, f"the header declares {n} nodes x {m} metrics, "
-                            f"unlike the first file ({nodes} x {metrics})",
-                            position=f"byte {block.offset + 24}",
-                            expected=f"{nodes} nodes and {metrics} metrics")
+        n, m, dtype = _checked_header(fh, block, nodes, metrics)
         for k, row in enumerate(rows.tolist()):
             at = block.offset + HEADER_SIZE + 8 * m * row
             fh.seek(at)
