@@ -10,7 +10,7 @@ Forms of ``filter_obj``:
   ``row.name`` the row's position), with ``row["node"]`` a :class:`Node`, so
   ``row["node"].frame["name"]`` works. A light row object answers item and
   attribute access; anything else is answered by a real Series built on
-  demand (:mod:`graphframe.ops.rowview`). An exception from the callable is
+  demand (:mod:`graphframe.query.rows`, the same rows query callables get). An exception from the callable is
   re-raised as :class:`InvalidFilter` naming the row;
 * a query (object or string dialect, or a query object): every row of the
   nodes on a matching path is kept (see ``graphframe.query``).
@@ -31,7 +31,7 @@ from ..build import level_ids
 from ..categories import drop_unused_categories
 from ..errors import EmptyFilter, InvalidFilter
 from ..node import Node
-from .rowview import Row, RowTable
+from ..query.rows import Row, RowTable
 from ..query import matched_nodes
 
 
@@ -85,26 +85,26 @@ def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
 
 
 def _callable_mask(gf: Any, func: Any) -> np.ndarray:
-    """``func`` called once per row, as Hatchet does (see :mod:`graphframe.ops.rowview`)."""
+    """``func`` called once per row, as Hatchet does (see :mod:`graphframe.query.rows`)."""
     df = gf.dataframe
     flat = df.reset_index()
     node_of_row = level_ids(df.index)
     graph = gf.graph
 
-    def nodes() -> np.ndarray:
-        used = np.unique(node_of_row)
-        table = np.empty(graph.num_nodes, dtype=object)
-        table[used] = [Node(int(i), graph) for i in used.tolist()]
-        return table[node_of_row]
-
-    table = RowTable(flat, special={"node": nodes})
+    # Hatchet's rows: reset_index() with Nodes in "node", named by their position
+    used = np.unique(node_of_row)
+    views = np.empty(graph.num_nodes, dtype=object)
+    views[used] = [Node(int(i), graph) for i in used.tolist()]
+    flat["node"] = views[node_of_row]
+    table = RowTable(flat, list(range(len(flat))), python_scalars=True)
     keep = np.zeros(len(flat), dtype=bool)
     for i in range(len(flat)):
         try:
             result = func(Row(table, i))
             keep[i] = _truth(result)
         except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
-            where = ", ".join(f"{lv}={flat.iloc[i][lv]}" for lv in df.index.names)
+            key = df.index[i] if df.index.nlevels > 1 else (df.index[i],)
+            where = ", ".join(f"{lv}={v}" for lv, v in zip(df.index.names, key))
             raise InvalidFilter(
                 f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
                 "It is called once per row with the row's values (row[\"time\"] is a number); "

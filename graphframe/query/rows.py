@@ -40,6 +40,10 @@ class RowTable:
     node_view : callable, optional
         ``node_view(label)`` -> what ``row.name`` is (the Node); without it,
         ``row.name`` is the row label.
+    python_scalars : bool
+        Values as Python objects (``float``, ``int``, ``str``), as the rows of
+        ``DataFrame.apply(func, axis=1)`` hold them (Hatchet's ``filter``);
+        by default, as ``dataframe.loc[label]`` holds them (Hatchet's queries).
 
     Examples
     --------
@@ -52,8 +56,10 @@ class RowTable:
     """
 
     def __init__(self, dataframe: pd.DataFrame, labels: List[Any],
-                 node_view: Optional[Callable[[Any], Any]] = None) -> None:
+                 node_view: Optional[Callable[[Any], Any]] = None,
+                 python_scalars: bool = False) -> None:
         self.df = dataframe
+        self.python_scalars = python_scalars
         self.labels = labels
         self.node_view = node_view
         self.columns = dataframe.columns
@@ -78,7 +84,8 @@ class RowTable:
         """Values of column ``j`` as a row holds them (Python objects or numpy scalars)."""
         values = self._values[j]
         if values is None:
-            values = _scalars(self.df.iloc[:, j], self._dtype)
+            column = self.df.iloc[:, j]
+            values = column.tolist() if self.python_scalars else _scalars(column, self._dtype)
             self._values[j] = values
         return values
 
