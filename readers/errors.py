@@ -106,3 +106,17 @@ def _describe_source(source: Any) -> str:
     if isinstance(name, str):
         return name
     return f"<{type(source).__name__}>"
+
+
+def brief(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters, for naming a bad value in an error.
+
+    Examples
+    --------
+    >>> brief("x" * 100)[-5:]
+    'xx...'
+    >>> brief([1, 2])
+    '[1, 2]'
+    """
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from json.decoder import scanstring
+import numbers
 from typing import Any, List, Union
 
 from .errors import ReadError
@@ -190,3 +191,15 @@ class _IterativeDecoder:
             raise self.fail(pos, "missing ':' after an object key", "':'")
         keys.append(key)
         return self.skip(pos + 1)
+
+
+def is_json_number(value: Any) -> bool:
+    """A JSON number as the decoder gives it (int or float, never a bool).
+
+    Examples
+    --------
+    >>> is_json_number(3), is_json_number(2.5), is_json_number(True), is_json_number("1")
+    (True, True, False, False)
+    """
+    t = type(value)
+    return t is float or t is int or (t is not bool and isinstance(value, numbers.Real))

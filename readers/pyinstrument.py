@@ -18,15 +18,14 @@ when the file has them, ``class_name`` and ``await time``/``await time (inc)``.
 
 from __future__ import annotations
 
-import numbers
 from pathlib import Path
 from typing import Any, Dict, List
 
 import numpy as np
 
 from .builder import ProfileBuilder
-from .errors import ReadError
-from .jsonfile import load_json
+from .errors import ReadError, brief
+from .jsonfile import is_json_number, load_json
 from .profile import RawProfile
 from .pyinstrument_session import is_session, parse_session
 from .registry import FormatInfo, looks_like_json
@@ -126,7 +125,7 @@ class _Walk:
             line = frame.get("line_no")
             if line is not None and not (isinstance(line, int) and not isinstance(line, bool)
                                          and 0 <= line <= _INT64_MAX):
-                raise self.error(me, f"'line_no' is {_short(line)}",
+                raise self.error(me, f"'line_no' is {brief(line)}",
                                  f"an integer line number from 0 to {_INT64_MAX}")
             await_time = frame.get("await_time")
             if await_time is not None:
@@ -146,12 +145,12 @@ class _Walk:
                 stack.append((children[pos], me, pos))
 
     def seconds(self, node: int, value: Any, key: str) -> float:
-        if not _is_number(value):
-            raise self.error(node, f"{key!r} is {_short(value)}", "a number of seconds")
+        if not is_json_number(value):
+            raise self.error(node, f"{key!r} is {brief(value)}", "a number of seconds")
         try:
             return float(value)
         except OverflowError as exc:
-            raise self.error(node, f"{key!r} ({_short(value)}) is too large for a float",
+            raise self.error(node, f"{key!r} ({brief(value)}) is too large for a float",
                              "a number of seconds") from exc
 
     def error(self, node: int, problem: str, expected: str) -> ReadError:
@@ -201,14 +200,6 @@ class _Walk:
                                       "is_application_code"])
 
 
-def _is_number(v: Any) -> bool:
-    t = type(v)
-    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
-
-
-def _short(obj: Any) -> str:
-    text = repr(obj)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _sniff(path: Path, head: bytes) -> bool:

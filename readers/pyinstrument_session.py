@@ -28,13 +28,13 @@ class seen for the most time at that node).
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from .builder import ProfileBuilder
-from .errors import ReadError
+from .errors import ReadError, brief
+from .jsonfile import is_json_number
 from .profile import RawProfile
 
 SESSION_KEYS = ("start_time", "duration", "sample_count", "target_description", "cpu_time",
@@ -102,16 +102,16 @@ class _Tree:
     def add(self, record: Any, k: int) -> None:
         where = f"frame_records[{k}]"
         if not (isinstance(record, list) and len(record) == 2 and isinstance(record[0], list)):
-            raise ReadError(self.source, f"the sample is {_short(record)}", position=where,
+            raise ReadError(self.source, f"the sample is {brief(record)}", position=where,
                             expected="[[frame, ...], seconds]")
         stack, seconds = record
-        if not _is_number(seconds):
-            raise ReadError(self.source, f"the sample's time is {_short(seconds)}",
+        if not is_json_number(seconds):
+            raise ReadError(self.source, f"the sample's time is {brief(seconds)}",
                             position=f"{where}[1]", expected="a number of seconds")
         try:
             seconds = float(seconds)
         except OverflowError as exc:
-            raise ReadError(self.source, f"the sample's time ({_short(seconds)}) is too large",
+            raise ReadError(self.source, f"the sample's time ({brief(seconds)}) is too large",
                             position=f"{where}[1]", expected="a number of seconds") from exc
         if not stack:
             raise ReadError(self.source, "the sample has an empty stack",
@@ -120,7 +120,7 @@ class _Tree:
         ids = self.ids
         for d, info in enumerate(stack):
             if not isinstance(info, str):
-                raise ReadError(self.source, f"a frame is {_short(info)}",
+                raise ReadError(self.source, f"a frame is {brief(info)}",
                                 position=f"{where}[0][{d}]",
                                 expected="a frame string 'function\\x00file\\x00line'")
             cut = info.find("\x01")
@@ -208,11 +208,3 @@ class _Tree:
         return out
 
 
-def _is_number(v: Any) -> bool:
-    t = type(v)
-    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
-
-
-def _short(obj: Any) -> str:
-    text = repr(obj)
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -23,7 +23,6 @@ declared metrics (additive); ``min``, ``max``, ``sqr``, ``mean`` and
 
 from __future__ import annotations
 
-import numbers
 import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -31,8 +30,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .builder import ProfileBuilder
-from .errors import ReadError
-from .jsonfile import load_json
+from .errors import ReadError, brief
+from .jsonfile import is_json_number, load_json
 from .profile import RawProfile
 from .registry import FormatInfo, looks_like_json
 from .rowfill import complete_rows
@@ -167,7 +166,7 @@ def _mpi_size(value: Any, source: Any, where: str) -> int:
     if value is None:
         return 0
     if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31):
-        raise ReadError(source, f"'mpi_size' is {_short(value)}", position=where,
+        raise ReadError(source, f"'mpi_size' is {brief(value)}", position=where,
                         expected="the number of MPI ranks (an integer from 0 to 2**31 - 1)")
     return value
 
@@ -238,7 +237,7 @@ class _Walk:
             raise self.error(pos + ".node", f"missing {exc}",
                              "inclusive/exclusive entry and stats objects") from exc
         if type(laps) is not int or not 0 <= laps <= _INT64_MAX:
-            raise self.error(pos + ".node.inclusive.entry", f"'laps' is {_short(laps)}",
+            raise self.error(pos + ".node.inclusive.entry", f"'laps' is {brief(laps)}",
                              f"an integer count from 0 to {_INT64_MAX}")
         row["count"] = laps
         self.stats(row, exc_stats, "", pos + ".node.exclusive.stats")
@@ -262,12 +261,12 @@ class _Walk:
             else:
                 pairs = [(self.metric, value)]
             for label, v in pairs:
-                if not _is_number(v):
-                    raise self.error(pos, f"{stat}.{label} is {_short(v)}", "a number")
+                if not is_json_number(v):
+                    raise self.error(pos, f"{stat}.{label} is {brief(v)}", "a number")
                 try:
                     row[f"{stat}.{label}{suffix}"] = float(v)
                 except OverflowError as exc:
-                    raise self.error(pos, f"{stat}.{label} ({_short(v)}) is too large for a "
+                    raise self.error(pos, f"{stat}.{label} ({brief(v)}) is too large for a "
                                      "float", "a number") from exc
 
     def build(self) -> RawProfile:
@@ -345,17 +344,13 @@ def _ids(value: Any, walk: _Walk, pos: str) -> Any:
         return value
     if isinstance(value, list) and value and all(_is_id(v) for v in value):
         return value[0] if len(value) == 1 else ",".join(str(v) for v in value)
-    raise walk.error(pos, f"the id list is {_short(value)}",
+    raise walk.error(pos, f"the id list is {brief(value)}",
                      f"a list of integer ids from 0 to {_INT64_MAX}")
 
 
 def _is_id(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= _INT64_MAX
 
-
-def _short(obj: Any) -> str:
-    text = repr(obj)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _column(values: List[Any]) -> np.ndarray:
@@ -371,10 +366,6 @@ def _column(values: List[Any]) -> np.ndarray:
     except (TypeError, ValueError):
         return np.array(values, dtype=object)
 
-
-def _is_number(v: Any) -> bool:
-    t = type(v)
-    return t is float or t is int or (t is not bool and isinstance(v, numbers.Real))
 
 
 def _sniff(path: Path, head: bytes) -> bool:
