@@ -23,16 +23,18 @@ from readers.hatchet_json import parse_hatchet_json
 from readers.jsonfile import load_json, loads_json
 from readers.literal import parse_literal
 
-from . import json_doc, persist
-from .build import node_id_range, parts_from_raw, private_copy
+from .io.json import document as json_doc
+from .io import archive as persist
+from .model.dataframe import node_id_range, private_copy
+from .io.build import parts_from_raw
 from .errors import GraphMismatchError
-from .graph import Graph
+from .model.graph import Graph
 from .graphframe_metrics import MetricMethods
 from .graphframe_ops import OperationMethods
 from .graphframe_output import OutputMethods
-from .metrics import default_pairs
+from .model.metrics import default_pairs
 from .ops.merge_rules import check_aggregations
-from .reader_constructors import ReaderConstructors
+from .io.reader_constructors import ReaderConstructors
 from .render.html import summary
 
 

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
 
-from . import diffing, export, persist
+from . import diffing
+from .io.json import export
+from .io import archive as persist
 from .render.diff_tree import render_diff_tree
 from .render.dot import render_dot
 from .render.flamegraph import render_flamegraph
@@ -130,8 +132,8 @@ class OutputMethods:
         (graphframe's node ids); ``rank``/``thread`` pick the row exported
         (default: the lowest the data has, 0 normally).
         :meth:`from_literal` reads it back (declarations included). See
-        :func:`graphframe.export.to_literal`; write it as JSON text of any
-        depth with :func:`graphframe.export.literal_json`.
+        :func:`graphframe.io.json.export.to_literal`; write it as JSON text of any
+        depth with :func:`graphframe.io.json.export.literal_json`.
 
         Examples
         --------
@@ -152,7 +154,7 @@ class OutputMethods:
         root), ``dataframe_indices``, ``dataframe`` (one record per row),
         ``exclusive_metrics``, ``inclusive_metrics``; the extra key holds
         what makes :meth:`from_json` exact (dtypes, ``ordered``, declarations,
-        tagged metadata). See :func:`graphframe.export.to_dict`.
+        tagged metadata). See :func:`graphframe.io.json.export.to_dict`.
 
         Examples
         --------
@@ -367,7 +369,7 @@ class OutputMethods:
     def save(self, path: Any, compression: str = "snappy") -> Any:
         """Write a lossless archive (Parquet tables); read it back with ``graphframe.load``.
 
-        See :mod:`graphframe.persist` and ``docs/guide/archive-format.md``
+        See :mod:`graphframe.io.archive` and ``docs/guide/archive-format.md``
         for the file layout.
 
         Parameters

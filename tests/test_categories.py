@@ -1,5 +1,5 @@
 """type, file and module as sorted Categorical: the rule, every operation keeps it,
-and what a pandas user sees (graphframe.categories)."""
+and what a pandas user sees (graphframe.model.categories)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 import graphframe
 from graphframe import GraphFrame
-from graphframe.categories import CATEGORICAL_COLUMNS, as_categorical, union_categories
+from graphframe.model.categories import CATEGORICAL_COLUMNS, as_categorical, union_categories
 from graphframe.ops.rows import stack_disjoint
 from benchmarks.writers.hpctoolkit import write_hpctoolkit
 from tests.hpctoolkit_helpers import sample_profile

@@ -15,7 +15,7 @@ import graphframe
 from graphframe import diff
 from graphframe.cli import main
 from graphframe.diffing import ranked_changes, regressions
-from graphframe.render.nodevalues import node_values
+from graphframe.model.nodevalues import node_values
 
 CALIPER = "caliper/thicket"
 LULESH_27 = f"{CALIPER}/mpi_scaling_cali/27_cores.cali"

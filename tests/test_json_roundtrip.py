@@ -10,7 +10,7 @@ import pytest
 import graphframe
 from graphframe import GraphFrame, ReadError
 from graphframe.examples import example_graphframe
-from graphframe.export import JSON_VERSION
+from graphframe.io.json.export import JSON_VERSION
 from tests.conftest import SHARED_DATA
 from tests.helpers import gf_from_edges
 from tests.test_literal import LITERALS

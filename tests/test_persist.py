@@ -13,8 +13,8 @@ import graphframe
 import readers
 from graphframe import GraphFrame, ReadError, diff, load
 from graphframe.examples import example_graphframe
-from graphframe.persist import FORMAT_VERSION, is_archive, read_manifest
-from graphframe.persist_codec import SaveError, from_tagged, to_tagged
+from graphframe.io.archive import FORMAT_VERSION, is_archive, read_manifest
+from graphframe.io.codec import SaveError, from_tagged, to_tagged
 from tests.conftest import SHARED_DATA
 from tests.helpers import gf_from_edges
 
@@ -231,7 +231,7 @@ def test_damaged_members(tmp_path):
 
 
 def test_save_errors_name_the_target_not_the_temporary_file(tmp_path):
-    from graphframe.persist import WriteError
+    from graphframe.io.archive import WriteError
     gf = example_graphframe()
     target = tmp_path / "no" / "dir" / "x.gfz"
     with pytest.raises(WriteError) as info:
@@ -258,7 +258,7 @@ def test_save_into_a_read_only_folder(tmp_path):
     locked.mkdir()
     locked.chmod(0o500)
     try:
-        from graphframe.persist import WriteError
+        from graphframe.io.archive import WriteError
         with pytest.raises(WriteError, match="locked/x.gfz: cannot save the archive: "
                                              "Permission denied"):
             example_graphframe().save(locked / "x.gfz")

@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe.node import Node
-from graphframe.query import (InvalidQueryFilter, MultiIndexModeMismatch, ObjectQuery, Query,
-                              Row, matched_nodes, vectorised)
+from graphframe.model.node import Node
+from graphframe.query import (InvalidQueryFilter, MultiIndexModeMismatch, ObjectQuery, Query, Row,
+                              matched_nodes, vectorised)
 
 from helpers import gf_from_edges
 from test_query_api import ranked

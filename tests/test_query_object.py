@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from graphframe import GraphFrame
-from graphframe.query import (InvalidQueryFilter, InvalidQueryPath, ObjectQuery,
-                              QuerySyntaxError, matched_nodes)
+from graphframe.query import (InvalidQueryFilter, InvalidQueryPath, ObjectQuery, QuerySyntaxError,
+                              matched_nodes)
 from readers import ProfileBuilder
 
 from helpers import gf_from_edges

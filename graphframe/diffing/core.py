@@ -57,13 +57,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns
-from ..categories import as_categorical
+from ..model.dataframe import frame_from_columns
+from ..model.categories import as_categorical
 from ..errors import GraphMismatchError, MetricError
-from ..metrics import inclusive_name
+from ..model.metrics import inclusive_name
 from ..ops.inclusive import subgraph_sums
 from ..ops.merge_rules import summed
-from ..render.nodevalues import first_row_objects, node_value_table
+from ..model.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
 
 INT = np.int64

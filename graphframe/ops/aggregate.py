@@ -23,12 +23,12 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids, private_copy
-from .. import structure as st
+from ..model.dataframe import level_ids, private_copy
+from ..kernels import structure as st
 from ..errors import MetricError, OperationError
-from ..frame import is_missing
-from ..graph import Graph
-from ..node import Node
+from ..model.frame import is_missing
+from ..model.graph import Graph
+from ..model.node import Node
 
 INT = np.int64
 MISSING_KEY = "<missing>"

@@ -34,7 +34,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from ..build import frame_from_columns, level_ids
+from ..model.dataframe import frame_from_columns, level_ids
 from ..errors import GraphMismatchError
 from .align import align_frames, attribute_values, columns_of, metric_values, new_node_ids
 from .merge_rules import combined_aggregations, merge_rules

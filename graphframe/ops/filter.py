@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
-from ..categories import drop_unused_categories
+from ..model.dataframe import level_ids
+from ..model.categories import drop_unused_categories
 from ..errors import EmptyFilter, InvalidFilter
-from ..node import Node
+from ..model.node import Node
 from ..query.rows import Row, RowTable
 from ..query import matched_nodes
 

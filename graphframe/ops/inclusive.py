@@ -24,10 +24,10 @@ from typing import Any, Dict, List, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import structure as st
-from ..build import private_copy
+from ..kernels import structure as st
+from ..model.dataframe import private_copy
 from ..errors import MetricError, OperationError
-from ..metrics import exclusive_name, inclusive_name
+from ..model.metrics import exclusive_name, inclusive_name
 from .merge_rules import summed
 from .rowmatrix import RowLayout
 from .shared_sums import shared_sums

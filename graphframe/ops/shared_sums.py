@@ -46,8 +46,8 @@ from typing import Any, List, Tuple
 import networkx as nx
 import numpy as np
 
-from .. import structure as st
-from .paths import nearest_kept_ancestor
+from ..kernels import structure as st
+from ..kernels.paths import nearest_kept_ancestor
 
 INT = np.int64
 BLOCK = 4096  # rows per block of the bits x own-sums product

@@ -21,10 +21,10 @@ from typing import Any, Dict, List, Set, Tuple
 
 import numpy as np
 
-from ..build import level_ids
-from .. import structure as st
-from ..graph import Graph
-from .paths import intern_paths, nearest_kept_ancestor, representatives
+from ..model.dataframe import level_ids
+from ..kernels import structure as st
+from ..model.graph import Graph
+from ..kernels.paths import intern_paths, nearest_kept_ancestor, representatives
 from .merge_rules import merge_rules
 from .rows import remap_rows
 

@@ -11,9 +11,9 @@ from typing import Any, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns, level_ids, private_copy
+from ..model.dataframe import frame_from_columns, level_ids, private_copy
 from ..errors import GraphMismatchError, OperationError
-from ..graph import Graph
+from ..model.graph import Graph
 from .align import align_frames, attribute_values, metric_values, new_node_ids
 from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows, stack_disjoint

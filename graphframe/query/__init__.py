@@ -32,9 +32,9 @@ from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery, ExclusiveDi
                   NegationQuery, ObjectQuery, Query, QueryBase, StringQuery, coerce_query,
                   parse_string_dialect)
 from .atoms import Atom
-from .compat import (AbstractQuery, AndQuery, CypherQuery, IntersectionQuery, NaryQuery,
-                     NotQuery, OrQuery, QueryEngine, QueryMatcher, SymDifferenceQuery,
-                     UnionQuery, XorQuery, combine_via_conjunction, combine_via_disjunction,
+from .compat import (AbstractQuery, AndQuery, CypherQuery, IntersectionQuery, NaryQuery, NotQuery,
+                     OrQuery, QueryEngine, QueryMatcher, SymDifferenceQuery, UnionQuery, XorQuery,
+                     combine_via_conjunction, combine_via_disjunction,
                      combine_via_exclusive_disjunction, is_hatchet_query, negate_query,
                      parse_cypher_query)
 from .errors import (BadNumberNaryQueryArgs, InvalidQueryFilter, InvalidQueryPath,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
 
-from ..node import Node
+from ..model.node import Node
 from .atoms import check_mode
 from .errors import InvalidQueryFilter, InvalidQueryPath, with_context
 from .object_dialect import Step, as_predicate, compile_object_query, describe, expand

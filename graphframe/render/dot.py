@@ -34,7 +34,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from .nodevalues import check_metric, display_names, node_values
+from ..model.nodevalues import check_metric, display_names, node_values
 
 #: ColorBrewer "Reds" (9 classes), light to dark, as 0-255 RGB.
 REDS_9 = [(255, 245, 240), (254, 224, 210), (252, 187, 161), (252, 146, 114),

@@ -32,7 +32,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from .nodevalues import check_metric, display_names, node_values
+from ..model.nodevalues import check_metric, display_names, node_values
 
 #: What replaces the separator inside a name.
 SEPARATOR_STANDIN = "_"

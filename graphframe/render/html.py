@@ -25,11 +25,11 @@ import numpy as np
 
 import pandas as pd
 
-from ..metrics import inclusive_name
+from ..model.metrics import inclusive_name
 from ..ops import merge_rules
 from ..ops.inclusive import subgraph_sums
-from ..rowselect import level_value
-from .nodevalues import display_names, node_values
+from ..model.rowselect import level_value
+from ..model.nodevalues import display_names, node_values
 
 BAR_PX = 80
 STYLE = ("font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; "

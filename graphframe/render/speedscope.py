@@ -15,10 +15,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..frame import is_missing
+from ..model.frame import is_missing
 from .._version import __version__
-from ..build import level_ids
-from .nodevalues import check_metric, display_names, node_values
+from ..model.dataframe import level_ids
+from ..model.nodevalues import check_metric, display_names, node_values
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
 UNITS = ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes")

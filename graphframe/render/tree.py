@@ -20,9 +20,9 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ArgumentError, MetricError
-from ..rowselect import level_value, node_rows
+from ..model.rowselect import level_value, node_rows
 from . import colors as C
-from .nodevalues import check_metric
+from ..model.nodevalues import check_metric
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},

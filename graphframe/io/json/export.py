@@ -3,8 +3,8 @@
 ``to_dict``/``to_json`` write Hatchet's layout plus one key Hatchet ignores,
 ``"graphframe"``, holding what Hatchet's layout cannot say: the graph's
 ``ordered`` flag, the metric declarations, the exact dtype of every column
-(see :mod:`graphframe.json_columns`), the real (possibly non-string) column
-names and the metadata as tagged JSON. :mod:`graphframe.json_doc` reads it
+(see :mod:`graphframe.io.json.columns`), the real (possibly non-string) column
+names and the metadata as tagged JSON. :mod:`graphframe.io.json.document` reads it
 back exactly. Literals are written as JSON text by :func:`literal_json`, an
 iterative encoder (``json.dumps`` recurses once per nesting level).
 """
@@ -19,11 +19,11 @@ import pandas as pd
 
 from readers.literal import DECLARATIONS_KEY, literal_declarations
 
-from .build import index_arrays
-from .frame import python_scalar
-from .json_columns import encode_json_column, json_default
-from .persist_codec import to_tagged
-from .rowselect import node_rows
+from ...model.dataframe import index_arrays
+from ...model.frame import python_scalar
+from .columns import encode_json_column, json_default
+from ..codec import to_tagged
+from ...model.rowselect import node_rows
 
 NID_KEY = "_hatchet_nid"
 #: Version of the ``"graphframe"`` key written by :func:`to_dict`.

@@ -12,11 +12,11 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from . import structure as st
+from ..kernels import structure as st
 from .frame import Frame
 from .frame_codes import joint_frame_codes
-from .ops.congruence import edge_occurrence, merge_equal_children
-from .ops.paths import intern_paths, representatives
+from ..kernels.congruence import edge_occurrence, merge_equal_children
+from ..kernels.paths import intern_paths, representatives
 
 INT = np.int64
 
@@ -41,7 +41,7 @@ def union_inputs(a: Any, b: Any) -> UnionInputs:
     Forests: one ``np.unique`` per depth level over ``(parent path, frame
     code, occurrence)``. Graphs with shared nodes: the same interning seeds
     the classes, then children with equal frames are merged over *every*
-    edge until stable (:func:`graphframe.ops.congruence.merge_equal_children`),
+    edge until stable (:func:`graphframe.kernels.congruence.merge_equal_children`),
     so a node matched through a second parent is still one node.
     """
     na, nb = a.num_nodes, b.num_nodes

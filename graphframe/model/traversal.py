@@ -1,8 +1,8 @@
 """Graph's walks: child/parent lists in id order, pre- and post-order, level plans.
 
-Mixed into :class:`~graphframe.graph.Graph`; reads its arrays and caches its
+Mixed into :class:`~graphframe.model.graph.Graph`; reads its arrays and caches its
 results in the graph's ``_cache`` (a graph never changes). The array
-algorithms themselves are in :mod:`graphframe.structure`.
+algorithms themselves are in :mod:`graphframe.kernels.structure`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from . import structure as st
+from ..kernels import structure as st
 from .node import Node
-from .structure import INT
+from ..kernels.structure import INT
 
 
 class GraphTraversal:

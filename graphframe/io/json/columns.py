@@ -18,7 +18,7 @@ becomes object...) is kept in a small *codec* per column:
 :func:`encode_json_column` checks that the codec rebuilds the column exactly;
 when it cannot (tuples, mixed null kinds, ...), the codec also carries the
 exact values as tagged JSON (``values``). A value that even tagged JSON cannot
-hold raises :class:`~graphframe.persist_codec.SaveError` naming the column.
+hold raises :class:`~graphframe.io.codec.SaveError` naming the column.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 import pandas as pd
 
-from .frame import python_scalar
-from .persist_codec import extension_dtype, from_tagged, null_kind, to_tagged
+from ...model.frame import python_scalar
+from ..codec import extension_dtype, from_tagged, null_kind, to_tagged
 
 _NULLS = {"None": None, "NA": pd.NA, "NaT": pd.NaT, "nan": float("nan")}
 

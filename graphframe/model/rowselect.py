@@ -7,8 +7,8 @@ from typing import Any, Optional
 import numpy as np
 import pandas as pd
 
-from .build import level_ids
-from .errors import ArgumentError
+from .dataframe import level_ids
+from ..errors import ArgumentError
 
 
 def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,

@@ -17,8 +17,8 @@ import pandas as pd
 
 from readers.builder import records_to_frame
 
-from .errors import GraphMismatchError
-from .structure import segment_owner
+from ..errors import GraphMismatchError
+from ..kernels.structure import segment_owner
 
 INT = np.int64
 

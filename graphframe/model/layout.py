@@ -16,7 +16,7 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from . import structure as st
+from ..kernels import structure as st
 from .frame_codes import dense_codes, frame_codes
 
 INT = np.int64

@@ -1,7 +1,7 @@
 """Reading graphframe's ``to_json`` documents back exactly.
 
-A document written by :func:`graphframe.export.to_dict` carries a
-``"graphframe"`` key (format version :data:`~graphframe.export.JSON_VERSION`)
+A document written by :func:`graphframe.io.json.export.to_dict` carries a
+``"graphframe"`` key (format version :data:`~graphframe.io.json.export.JSON_VERSION`)
 beside Hatchet's layout. :func:`parts_from_doc` rebuilds from it the same
 node ids, child order, ``ordered`` flag, frame attribute table, dataframe
 (values, dtypes, index, column names and order), metric declarations and
@@ -23,12 +23,12 @@ import pandas as pd
 
 from readers.errors import ReadError
 
-from . import structure as st
-from .build import frame_from_columns, make_index
+from ...kernels import structure as st
+from ...model.dataframe import frame_from_columns, make_index
 from .export import JSON_VERSION
-from .graph import Graph
-from .json_columns import decode_json_column, object_series
-from .persist_codec import from_tagged
+from ...model.graph import Graph
+from .columns import decode_json_column, object_series
+from ..codec import from_tagged
 
 INT = np.int64
 

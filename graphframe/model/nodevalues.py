@@ -14,9 +14,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
+from .dataframe import level_ids
 from ..errors import MetricError
-from ..rowselect import node_rows
+from .rowselect import node_rows
 
 AGGREGATES = ("sum", "mean", "min", "max")
 

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .errors import GraphframeError
+from ..errors import GraphframeError
 
 
 class SaveError(GraphframeError, ValueError):

@@ -16,7 +16,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .. import structure as st
+from . import structure as st
 
 INT = np.int64
 

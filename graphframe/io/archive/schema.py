@@ -1,6 +1,6 @@
 """Checking an archive's manifest (``graphframe.json``) before anything is decoded.
 
-A manifest is written by :func:`graphframe.persist.save`, but a file can be
+A manifest is written by :func:`graphframe.io.archive.save`, but a file can be
 edited or damaged by hand. :func:`check_manifest` walks every field that
 loading reads and raises :class:`~graphframe.ReadError` naming the archive,
 the field (``metrics.columns[2].codec.dtype``) and what was expected, so no
@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from readers.errors import ReadError
 
-from .persist_codec import NULL_KINDS, OBJECT_TYPES, extension_dtype, from_tagged
+from ..codec import NULL_KINDS, OBJECT_TYPES, extension_dtype, from_tagged
 
 MANIFEST = "graphframe.json"
 CODEC_KINDS = ("numpy", "extension", "categorical", "object", "json")
@@ -159,7 +159,7 @@ def _columns(specs: List[Any], field: str) -> None:
 
 
 def codec(c: Dict[str, Any], field: str) -> None:
-    """Check one column codec (see :mod:`graphframe.persist_codec`)."""
+    """Check one column codec (see :mod:`graphframe.io.codec`)."""
     kind = c.get("kind")
     if kind not in CODEC_KINDS:
         raise ManifestProblem(f"{field}.kind", f"is {_what(kind)}",

@@ -1,17 +1,17 @@
 """Graph's union with another graph and its conversion to and from networkx.
 
-Mixed into :class:`~graphframe.graph.Graph`. Each method is thin: the call-path
-interning of a union is in :mod:`graphframe.graph_inputs`, the networkx
-conversion in :mod:`graphframe.graph_nx`.
+Mixed into :class:`~graphframe.model.graph.Graph`. Each method is thin: the call-path
+interning of a union is in :mod:`graphframe.model.inputs`, the networkx
+conversion in :mod:`graphframe.model.nx_convert`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import graph_nx
-from . import structure as st
-from .graph_inputs import union_inputs
+from . import nx_convert as graph_nx
+from ..kernels import structure as st
+from .inputs import union_inputs
 
 if TYPE_CHECKING:
     from .graph import Graph

@@ -16,13 +16,13 @@ import numpy as np
 
 import readers
 
-from . import persist
-from .diffing import format_changes, ranked_changes, regressions
-from .diffing.core import diff
-from .diffing.table import resolve_metric
-from .errors import GraphframeError, MetricError
-from .export import literal_json
-from .graphframe import GraphFrame
+from ..io import archive as persist
+from ..diffing import format_changes, ranked_changes, regressions
+from ..diffing.core import diff
+from ..diffing.table import resolve_metric
+from ..errors import GraphframeError, MetricError
+from ..io.json.export import literal_json
+from ..graphframe import GraphFrame
 
 #: Exit status when ``--fail-above`` finds a regression (1 = error, 2 = usage).
 EXIT_REGRESSION = 3

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Tuple
 
-from .errors import MultiplePathError
+from ..errors import MultiplePathError
 
 
 class Node(int):

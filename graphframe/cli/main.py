@@ -10,10 +10,10 @@ from typing import Any, List, Optional, Sequence, TextIO
 
 import readers
 
-from . import cli_commands as commands
-from ._version import __version__
-from .errors import GraphframeError
-from .examples import example_graphframe
+from . import commands
+from .._version import __version__
+from ..errors import GraphframeError
+from ..examples import example_graphframe
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """Merging equal children over every edge of a graph, until stable.
 
-Call-path interning (:mod:`graphframe.ops.paths`) follows first parents only.
+Call-path interning (:mod:`graphframe.kernels.paths`) follows first parents only.
 In a graph with shared nodes that is not enough: a node reached through a
 second parent must still be the same node as the other graph's child of that
 parent with the same frame. :func:`merge_equal_children` refines a node

@@ -28,14 +28,14 @@ import pandas as pd
 
 from readers.builder import records_to_frame
 
-from . import structure as st
+from ..kernels import structure as st
 from .frame import Frame, is_missing, python_scalar
 from .frame_codes import frame_codes
-from .graph_equality import graphs_equal
-from .graph_interop import GraphInterop
-from .graph_inputs import parse_lists
-from .graph_layout import canonical_layout
-from .graph_traversal import GraphTraversal
+from .equality import graphs_equal
+from .interop import GraphInterop
+from .inputs import parse_lists
+from .layout import canonical_layout
+from .traversal import GraphTraversal
 from .node import Node
 
 INT = np.int64

@@ -55,13 +55,13 @@ import pyarrow.parquet as pq
 
 from readers.errors import ReadError
 
-from . import structure as st
-from .build import make_index
-from ._version import __version__
-from .graph import Graph
-from .persist_codec import (SaveError, WriteError, decode_column, encode_column,
-                            encode_names, from_tagged, to_tagged)
-from .persist_schema import check_fields, check_ids, check_manifest, decode_field
+from ...kernels import structure as st
+from ...model.dataframe import make_index
+from ..._version import __version__
+from ...model.graph import Graph
+from ..codec import (SaveError, WriteError, decode_column, encode_column, encode_names,
+                     from_tagged, to_tagged)
+from .schema import check_fields, check_ids, check_manifest, decode_field
 
 FORMAT_NAME = "graphframe"
 FORMAT_VERSION = 1
