@@ -10,22 +10,24 @@ Examples
 
 from typing import Any, Optional
 
-import readers
-
 from ._version import __version__
+from .diffing import diff
 from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError, MultiplePathError,
                      ReadError, UnknownFormatError)
-from .diffing import diff
-from .model.frame import Frame
-from .model.graph import Graph
 from .graphframe import GraphFrame
-from .model.node import Node
+from .io import dispatch
+from .model import Frame, Graph, Node
 from .query import (ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery, NegationQuery,
                     ObjectQuery, Query, QueryMatcher, StringQuery, parse_string_dialect)
 
 
 def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
-    """Read a profile of any supported format into a :class:`GraphFrame`.
+    """Read a profile of any supported format, or a saved archive, into a :class:`GraphFrame`.
+
+    What ``path`` is, is decided in one place (:mod:`graphframe.io.dispatch`):
+    a graphframe archive (``.gfz``, by its first bytes), a JSON document
+    written by :meth:`GraphFrame.to_json` (read back exactly), or any format
+    :mod:`readers` recognises.
 
     Parameters
     ----------
@@ -44,12 +46,14 @@ def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
     ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 3.0}}], f)
     >>> read(p).dataframe["time"].tolist()
     [3.0]
+    >>> read(GraphFrame.from_lists(("a", "b")).save(p + ".gfz")).graph.num_nodes
+    2
     """
     return GraphFrame.read(path, format=format, **options)
 
 
 def load(path: Any) -> GraphFrame:
-    """Read a GraphFrame written by :meth:`GraphFrame.save` (see :mod:`graphframe.io.archive`).
+    """Read a GraphFrame written by :meth:`GraphFrame.save` (archives only; see :mod:`graphframe.io.archive`).
 
     Examples
     --------
@@ -77,8 +81,14 @@ def __getattr__(name: str) -> Any:
 
 
 def formats() -> list:
-    """Names of the formats :func:`read` understands."""
-    return readers.formats()
+    """Names of the formats :func:`read` understands: the readers', then ``"graphframe"``.
+
+    Examples
+    --------
+    >>> formats()[-1]
+    'graphframe'
+    """
+    return dispatch.formats()
 
 
 __all__ = [

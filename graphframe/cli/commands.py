@@ -6,7 +6,6 @@ take plain values and return the text to print, so they are easy to test.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,7 @@ import numpy as np
 
 import readers
 
-from ..io import archive as persist
+from ..io import archive, dispatch
 from ..diffing import format_changes, ranked_changes, regressions
 from ..diffing.core import diff
 from ..diffing.table import resolve_metric
@@ -32,16 +31,12 @@ FAIL_KINDS = ("inclusive", "exclusive")
 
 
 def open_profile(path: str, format: Optional[str] = None, progress: bool = False) -> GraphFrame:
-    """A GraphFrame from a saved archive or any format :func:`graphframe.read` knows.
+    """A GraphFrame from anything :func:`graphframe.read` reads (saved archives included).
 
     With ``progress`` a bar is drawn on stderr while the input is read (tqdm
     when it is installed, else a text bar; see :mod:`readers.progress`).
     """
-    if format in (None, "graphframe") and persist.is_archive(path):
-        return GraphFrame.load(path)
-    if format == "graphframe":
-        return GraphFrame.load(path)
-    return GraphFrame.read(path, format=format, progress=True if progress else None)
+    return GraphFrame.read(path, format=format, **({"progress": True} if progress else {}))
 
 
 # ------------------------------------------------------------------- diff
@@ -215,12 +210,12 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
 def info(path: str, format: Optional[str] = None, width: int = 100,
          progress: bool = False) -> str:
     """What ``graphframe info`` prints: format, graph, rows, metrics, columns, metadata."""
-    if format in (None, "graphframe") and persist.is_archive(path):
-        manifest = persist.read_manifest(path)
+    kind = format or dispatch.sniff(path)
+    if kind == dispatch.ARCHIVE:
+        manifest = archive.read_manifest(path)
         kind = f"graphframe archive, format version {manifest['version']} " \
                f"(written by {manifest.get('writer', '?')})"
     else:
-        kind = format or readers.sniff(path)
         kind = f"{kind} ({readers.format_info(kind).description})"
     gf = open_profile(path, format, progress=progress)
     g, df = gf.graph, gf.dataframe

@@ -11,9 +11,13 @@ from typing import Any, List, Optional, Sequence, TextIO
 import readers
 
 from . import commands
+from ..io import dispatch
 from .._version import __version__
 from ..errors import GraphframeError
 from ..examples import example_graphframe
+
+
+ARCHIVE_DESCRIPTION = "graphframe archive written by GraphFrame.save (.gfz; graphframe.load)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("path", nargs="?", help="profile file or database directory")
     src.add_argument("--example", action="store_true",
                      help="use the built-in example profile (an MPI solver on 4 ranks)")
-    tree.add_argument("--format", choices=readers.formats(), help="input format (default: detect)")
+    tree.add_argument("--format", choices=dispatch.formats(), help="input format (default: detect)")
     tree.add_argument("--metric", "-m", action="append", metavar="M",
                       help="metric column to show; repeat to show several")
     tree.add_argument("--depth", "-d", type=non_negative_int, default=10000,
@@ -133,7 +137,7 @@ def _add_convert(sub: Any) -> None:
     conv.add_argument("input", metavar="IN", help="profile to read")
     conv.add_argument("output", metavar="OUT", help="file to write, or - for standard output")
     conv.add_argument("--to", choices=list(commands.WRITERS), help="output format")
-    conv.add_argument("--from", dest="in_format", choices=readers.formats() + ["graphframe"],
+    conv.add_argument("--from", dest="in_format", choices=dispatch.formats(),
                       help="input format (default: detect)")
     conv.add_argument("--metric", "-m", help="metric for dot, folded and speedscope")
     conv.add_argument("--rank", type=int, help="rank written by single-rank formats (default 0)")
@@ -151,7 +155,7 @@ def _add_info(sub: Any) -> None:
                          description="Describe a profile: its format, graph shape, rows and "
                                      "index levels, metric declarations and metadata.")
     inf.add_argument("path", help="profile file, database directory or .gfz archive")
-    inf.add_argument("--format", choices=readers.formats() + ["graphframe"],
+    inf.add_argument("--format", choices=dispatch.formats(),
                      help="input format (default: detect)")
     _progress_option(inf)
     inf.set_defaults(run=_run_info)
@@ -257,6 +261,7 @@ def _run_formats(args: argparse.Namespace, out: TextIO) -> str:
     lines: List[str] = []
     for name in readers.formats():
         lines.append(f"{name:16} {readers.format_info(name).description}\n")
+    lines.append(f"{dispatch.ARCHIVE:16} {ARCHIVE_DESCRIPTION}\n")
     return "".join(lines)
 
 

@@ -17,6 +17,7 @@ import pandas as pd
 from .dataframe import level_ids
 from ..errors import MetricError
 from .rowselect import node_rows
+from .fields import metric_columns
 
 AGGREGATES = ("sum", "mean", "min", "max")
 
@@ -35,7 +36,7 @@ def check_metric(gf: Any, metric: Any, what: str = "metric") -> Any:
     if metric not in gf.dataframe.columns:
         raise MetricError(
             f"{what}={metric!r} does not exist in the dataframe; available metrics: "
-            f"{', '.join(map(str, gf.show_metric_columns())) or 'none'}")
+            f"{', '.join(map(str, metric_columns(gf))) or 'none'}")
     if not pd.api.types.is_numeric_dtype(gf.dataframe[metric]):
         raise MetricError(f"{what}={metric!r} is not numeric")
     return metric

@@ -31,12 +31,13 @@ from ..model.metrics import exclusive_name, inclusive_name
 from .merge_rules import summed
 from .rowmatrix import RowLayout
 from .shared_sums import shared_sums
+from ..model.fields import GF, replace
 
 
-def update_inclusive_columns(gf: Any) -> Any:
+def update_inclusive_columns(gf: GF) -> GF:
     """New GraphFrame with the inclusive partner of every exclusive metric recomputed."""
     if not gf.exc_metrics:
-        return gf._replace(dataframe=private_copy(gf.dataframe))
+        return replace(gf, dataframe=private_copy(gf.dataframe))
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
                if m in df.columns and pd.api.types.is_numeric_dtype(df[m]) and summed(gf, m)]
@@ -48,7 +49,7 @@ def update_inclusive_columns(gf: Any) -> Any:
     inc_metrics = list(gf.inc_metrics) + [v for v in targets.values() if v not in gf.inc_metrics]
     pairs = dict(gf.inclusive_of)
     pairs.update(targets)
-    return gf._replace(dataframe=out, inc_metrics=inc_metrics, inclusive_of=pairs)
+    return replace(gf, dataframe=out, inc_metrics=inc_metrics, inclusive_of=pairs)
 
 
 def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np.ndarray]:
@@ -74,7 +75,7 @@ def _forest_sum(graph: Any, mat: np.ndarray) -> None:
         mat[targets] += np.add.reduceat(mat[level], starts, axis=0)
 
 
-def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> Any:
+def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
     """New GraphFrame with exclusive columns derived from inclusive ones.
 
     ``exc = inc - sum(inc of direct children)`` per row (a child without a
@@ -102,7 +103,7 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
         out[exc] = values
         exc_metrics.append(exc)
         pairs[exc] = inc
-    return gf._replace(dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
+    return replace(gf, dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
 
 
 _SUM = {None, np.sum, sum, "sum"}
@@ -115,8 +116,8 @@ def _is_sum(function: Any) -> bool:
         return False
 
 
-def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = None,
-                function: Any = None, require_forest: bool = False) -> Any:
+def sum_columns(gf: GF, columns: Sequence[Any], out_columns: Sequence[Any] = None,
+                function: Any = None, require_forest: bool = False) -> GF:
     """New GraphFrame with ``out_columns`` = subtree (subgraph) sums of ``columns``."""
     what = "subtree_sum" if require_forest else "subgraph_sum"
     columns = [columns] if isinstance(columns, str) else list(columns)
@@ -143,4 +144,4 @@ def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = No
     out = private_copy(df)
     for name, values in zip(out_columns, sums):
         out[name] = values
-    return gf._replace(dataframe=out)
+    return replace(gf, dataframe=out)

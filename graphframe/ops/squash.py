@@ -17,7 +17,7 @@ graph.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Set, Tuple
+from typing import Dict, List, Set, Tuple
 
 import numpy as np
 
@@ -25,13 +25,15 @@ from ..model.dataframe import level_ids
 from ..kernels import structure as st
 from ..model.graph import Graph
 from ..kernels.paths import intern_paths, nearest_kept_ancestor, representatives
+from .inclusive import update_inclusive_columns
 from .merge_rules import merge_rules
 from .rows import remap_rows
+from ..model.fields import GF, replace
 
 INT = np.int64
 
 
-def squash(gf: Any, update_inc_cols: bool = True) -> Any:
+def squash(gf: GF, update_inc_cols: bool = True) -> GF:
     """New GraphFrame whose graph holds exactly the nodes with rows."""
     graph = gf.graph
     node_of_row = level_ids(gf.dataframe.index)
@@ -39,8 +41,8 @@ def squash(gf: Any, update_inc_cols: bool = True) -> Any:
     kept[node_of_row] = True
     new_graph, new_of_old = squash_graph(graph, kept)
     df = remap_rows(gf.dataframe, new_of_old, merge_rules(gf))
-    out = gf._replace(graph=new_graph, dataframe=df)
-    return out.update_inclusive_columns() if update_inc_cols else out
+    out = replace(gf, graph=new_graph, dataframe=df)
+    return update_inclusive_columns(out) if update_inc_cols else out
 
 
 def squash_graph(graph: Graph, kept: np.ndarray) -> Tuple[Graph, np.ndarray]:

@@ -44,9 +44,10 @@ from .errors import QueryConditionError
 from .predicates import CallablePredicate, Predicate, Vectorised, vectorised
 from .rows import Row
 from .session import Session
+from ..model.fields import GraphFrameLike
 
 
-def matched_nodes(gf: Any, query: Any, multi_index_mode: str = "off") -> np.ndarray:
+def matched_nodes(gf: GraphFrameLike, query: Any, multi_index_mode: str = "off") -> np.ndarray:
     """Ids (ascending) of the nodes on any path matching ``query``.
 
     Parameters

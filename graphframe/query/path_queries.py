@@ -19,6 +19,7 @@ from .object_dialect import Step, as_predicate, compile_object_query, describe, 
 from .parser import MatchQuery, SetExpr, Where, parse
 from .session import Session
 from .string_dialect import compile_match
+from ..model.fields import GraphFrameLike
 
 if TYPE_CHECKING:
     from .compound import (ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery,
@@ -53,7 +54,7 @@ class QueryBase:
         if symbol is not None:
             QueryBase._compound_classes[symbol] = cls
 
-    def apply(self, gf: Any) -> List[Node]:
+    def apply(self, gf: GraphFrameLike) -> List[Node]:
         """The nodes of ``gf`` this query matches.
 
         Parameters

@@ -62,6 +62,7 @@ from ...model.graph import Graph
 from ..codec import (SaveError, WriteError, decode_column, encode_column, encode_names,
                      from_tagged, to_tagged)
 from .schema import check_fields, check_ids, check_manifest, decode_field
+from ...model.fields import GraphFrameLike
 
 FORMAT_NAME = "graphframe"
 FORMAT_VERSION = 1
@@ -77,7 +78,7 @@ __all__ = ["FORMAT_VERSION", "SaveError", "WriteError", "is_archive", "read_mani
            "read_parts", "save"]
 
 
-def save(gf: Any, path: Any, compression: str = "snappy") -> Path:
+def save(gf: GraphFrameLike, path: Any, compression: str = "snappy") -> Path:
     """Write ``gf`` to ``path`` as a graphframe archive; return the path.
 
     Parameters
@@ -133,7 +134,7 @@ def _write_member(zf: zipfile.ZipFile, name: str, data: Any) -> None:
     zf.writestr(info, data)
 
 
-def _tables(gf: Any) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, Any]]:
+def _tables(gf: GraphFrameLike) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, Any]]:
     g = gf.graph
     node_fields, node_columns = ["parent", "depth"], [pa.array(g.parent), pa.array(g.depth)]
     node_desc = []

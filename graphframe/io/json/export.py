@@ -24,13 +24,14 @@ from ...model.frame import python_scalar
 from .columns import encode_json_column, json_default
 from ..codec import to_tagged
 from ...model.rowselect import node_rows
+from ...model.fields import GraphFrameLike
 
 NID_KEY = "_hatchet_nid"
 #: Version of the ``"graphframe"`` key written by :func:`to_dict`.
 JSON_VERSION = 1
 
 
-def to_literal(gf: Any, name: str = "name", rank: Optional[int] = None,
+def to_literal(gf: GraphFrameLike, name: str = "name", rank: Optional[int] = None,
                thread: Optional[int] = None,
                cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                ) -> List[Dict[str, Any]]:
@@ -111,7 +112,7 @@ def to_literal(gf: Any, name: str = "name", rank: Optional[int] = None,
     return result
 
 
-def _literal_declarations(gf: Any, metrics: List[Any]) -> Optional[Dict[str, Any]]:
+def _literal_declarations(gf: GraphFrameLike, metrics: List[Any]) -> Optional[Dict[str, Any]]:
     """The declarations to write, or None when the names already say them."""
     if not all(isinstance(m, str) for m in metrics):
         return None  # a literal's metric keys are strings
@@ -194,7 +195,7 @@ def literal_json(literal: Any) -> str:
 
 
 # ------------------------------------------------------------------ to_dict
-def to_dict(gf: Any) -> Dict[str, Any]:
+def to_dict(gf: GraphFrameLike) -> Dict[str, Any]:
     """Hatchet's ``to_dict`` layout plus ``default_metric``, ``metadata``,
     ``column_order`` and the ``"graphframe"`` key (see the module docs);
     ``aggregations`` too when the GraphFrame declares any.
@@ -303,7 +304,7 @@ def _plain_json(value: Any) -> Any:
     return json.loads(json.dumps(value, default=json_default, skipkeys=True))
 
 
-def to_json(gf: Any) -> str:
+def to_json(gf: GraphFrameLike) -> str:
     """:func:`to_dict` as JSON text; NaN is written as ``null``, infinities as ``Infinity``.
 
     Examples
