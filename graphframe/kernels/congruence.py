@@ -20,6 +20,8 @@ round).
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 INT = np.int64
@@ -83,7 +85,8 @@ def _compress(root: np.ndarray) -> None:
 
 
 def merge_equal_children(label: np.ndarray, src: np.ndarray, dst: np.ndarray,
-                         codes: np.ndarray, rank: np.ndarray) -> np.ndarray:
+                         codes: np.ndarray, rank: np.ndarray,
+                         start: Optional[np.ndarray] = None) -> np.ndarray:
     """Refine ``label`` (per node: the smallest node of its class) until children
     with equal ``(class of parent, frame code, rank)`` over every edge share a class.
 
@@ -98,6 +101,11 @@ def merge_equal_children(label: np.ndarray, src: np.ndarray, dst: np.ndarray,
         Frame code per node.
     rank : array of int
         Occurrence of each edge (see :func:`edge_occurrence`).
+    start : array of int, optional
+        The edges to look at in the first round (default: all). A caller
+        whose ``label`` is already closed under the rule for the other edges
+        (e.g. interned along a spanning forest) passes the edges out of the
+        classes that also have other edges.
 
     Returns
     -------
@@ -125,16 +133,16 @@ def merge_equal_children(label: np.ndarray, src: np.ndarray, dst: np.ndarray,
     up = np.asarray(label, dtype=INT).copy()
     src = np.asarray(src, dtype=INT)
     dst = np.asarray(dst, dtype=INT)
-    code_dst = np.asarray(codes, dtype=INT)[dst]
+    codes = np.asarray(codes, dtype=INT)
     rank = np.asarray(rank, dtype=INT)
-    out_edges = _Csr(src, n)
-    members = _Members(up, n)
-    active = np.arange(len(src), dtype=INT)
+    out_edges = members = None  # built on the first merge: most calls merge nothing
+    active = np.arange(len(src), dtype=INT) if start is None else np.asarray(start, dtype=INT)
     while len(active):
         cls = _find(up, src[active])
-        order = np.lexsort((rank[active], code_dst[active], cls))
+        code_dst = codes[dst[active]]
+        order = np.lexsort((rank[active], code_dst, cls))
         e = active[order]
-        k_cls, k_code, k_rank = cls[order], code_dst[e], rank[e]
+        k_cls, k_code, k_rank = cls[order], code_dst[order], rank[e]
         new = np.ones(len(e), dtype=bool)
         new[1:] = ((k_cls[1:] != k_cls[:-1]) | (k_code[1:] != k_code[:-1])
                    | (k_rank[1:] != k_rank[:-1]))
@@ -143,8 +151,12 @@ def merge_equal_children(label: np.ndarray, src: np.ndarray, dst: np.ndarray,
         join = child != first
         if not join.any():
             break
+        if members is None:
+            out_edges, members = _Groups(src, n), _Members(up, n)
         touched = members.join(up, child[join], first[join])
         active = out_edges.of(touched)
+    if members is None:  # nothing merged: the labels were closed already
+        return up
     return _find(up, np.arange(n, dtype=INT))
 
 
@@ -160,33 +172,48 @@ def _find(up: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     return root
 
 
-class _Csr:
-    """Edges grouped by source node."""
+class _Groups:
+    """Positions of ``keys`` grouped by value, for ``of(values)``: the positions whose key
+    is one of ``values``.
 
-    def __init__(self, src: np.ndarray, n: int) -> None:
-        self.order = np.argsort(src, kind="stable")
-        self.ptr = np.zeros(n + 1, dtype=INT)
-        np.cumsum(np.bincount(src, minlength=n), out=self.ptr[1:])
+    The first lookups scan the keys (one pass, no sort), which is all most
+    calls need; from the fifth on an index built once (one sort) answers, so
+    a long cascade of merges stays linear in what it touches.
+    """
 
-    def of(self, nodes: np.ndarray) -> np.ndarray:
-        """Indices of the edges leaving ``nodes``."""
-        counts = self.ptr[nodes + 1] - self.ptr[nodes]
-        starts = np.repeat(self.ptr[nodes] - np.cumsum(counts) + counts, counts)
+    SCANS = 4
+
+    def __init__(self, keys: np.ndarray, n: int) -> None:
+        self.keys = keys
+        self.n = n
+        self.scans = 0
+        self.order: Optional[np.ndarray] = None
+        self.ptr: Optional[np.ndarray] = None
+
+    def of(self, values: np.ndarray) -> np.ndarray:
+        if self.order is None and self.scans < self.SCANS:
+            self.scans += 1
+            table = np.zeros(self.n, dtype=bool)
+            table[values] = True
+            return np.flatnonzero(table[self.keys])
+        if self.order is None:
+            self.order = np.argsort(self.keys, kind="stable")
+            self.ptr = np.zeros(self.n + 1, dtype=INT)
+            np.cumsum(np.bincount(self.keys, minlength=self.n), out=self.ptr[1:])
+        values = np.asarray(values, dtype=INT)
+        counts = self.ptr[values + 1] - self.ptr[values]
+        starts = np.repeat(self.ptr[values] - np.cumsum(counts) + counts, counts)
         return self.order[starts + np.arange(int(counts.sum()), dtype=INT)]
 
 
 class _Members:
-    """Members of every class: the initial classes by one sort, merged ones stored."""
+    """Members of every class: the initial classes looked up in the labels, merged ones
+    stored."""
 
     def __init__(self, label: np.ndarray, n: int) -> None:
-        self.seed = _Csr(label, n)
+        self.label = label.copy()
+        self.seed = _Groups(self.label, n)
         self.merged: dict = {}
-
-    def of(self, root: int) -> np.ndarray:
-        found = self.merged.get(root)
-        if found is not None:
-            return found
-        return self.seed.order[self.seed.ptr[root]:self.seed.ptr[root + 1]]
 
     def join(self, up: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Join the classes (roots) ``a[i]`` and ``b[i]``; return every member of the
@@ -198,10 +225,16 @@ class _Members:
         moved = new_root != labs
         up[labs[moved]] = new_root[moved]
         involved = moved | np.isin(labs, new_root[moved])
+        pairs = list(zip(labs[involved].tolist(), new_root[involved].tolist()))
+        fresh = [lab for lab, _ in pairs if lab not in self.merged]
+        seeded = self.seed.of(np.asarray(fresh, dtype=INT))
+        seeded = seeded[np.argsort(self.label[seeded], kind="stable")]
+        bounds = np.searchsorted(self.label[seeded], fresh)
+        own = dict(zip(fresh, np.split(seeded, bounds[1:]))) if fresh else {}
         groups: dict = {}
-        for lab, root in zip(labs[involved].tolist(), new_root[involved].tolist()):
-            groups.setdefault(root, []).append(self.merged.pop(lab, None)
-                                               if lab in self.merged else self.of(lab))
+        for lab, root in pairs:
+            groups.setdefault(root, []).append(self.merged.pop(lab) if lab in self.merged
+                                               else own[lab])
         grown = []
         for root, parts in groups.items():
             self.merged[root] = np.concatenate(parts)

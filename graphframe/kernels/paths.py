@@ -111,6 +111,37 @@ def nearest_kept_ancestor(parent: np.ndarray, kept: np.ndarray) -> np.ndarray:
         p[need] = p[p[need]]
 
 
+def nearest_marked(parent: np.ndarray, marked: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """For each of ``nodes``, its nearest ancestor-or-self (along ``parent``) that is
+    ``marked``; -1 when none is.
+
+    A few queries walk up their chains (one vectorised step per level); many
+    use :func:`nearest_kept_ancestor` over the whole forest.
+
+    Examples
+    --------
+    >>> parent = np.array([-1, 0, 1, 2, 1])
+    >>> marked = np.array([False, True, False, False, False])
+    >>> nearest_marked(parent, marked, np.array([3, 4, 0, 1])).tolist()
+    [1, 1, -1, 1]
+    """
+    nodes = np.asarray(nodes, dtype=INT)
+    if 8 * len(nodes) > len(parent):
+        above = nearest_kept_ancestor(parent, marked)
+        return np.where(marked[nodes], nodes, above[nodes])
+    out = np.where(marked[nodes], nodes, -1)
+    todo = np.flatnonzero(out < 0)
+    at = nodes[todo]
+    while len(todo):
+        at = parent[at]
+        alive = at >= 0
+        todo, at = todo[alive], at[alive]
+        hit = marked[at]
+        out[todo[hit]] = at[hit]
+        todo, at = todo[~hit], at[~hit]
+    return out
+
+
 def representatives(group: np.ndarray, k: int) -> np.ndarray:
     """Smallest member of each group ``0..k-1`` (groups must all be non-empty)."""
     rep = np.full(k, np.iinfo(INT).max, dtype=INT)

@@ -2,8 +2,9 @@
 
 Everything here takes and returns numpy arrays of integer node ids. Forests
 (every node has at most one parent) use vectorised level-by-level or
-pointer-jumping algorithms; general graphs (several parents, cycles) use an
-iterative depth-first walk with a visited mask.
+pointer-jumping algorithms; the pre-order of general graphs (several
+parents, cycles) is in :mod:`graphframe.kernels.preorder`, their post-order
+an iterative depth-first walk with a visited mask.
 """
 
 from __future__ import annotations
@@ -56,8 +57,11 @@ def levels(depth: np.ndarray) -> List[np.ndarray]:
     """Node ids grouped by depth, shallowest first (ids ascending in a level)."""
     if len(depth) == 0:
         return []
+    counts = np.bincount(depth)
+    if len(counts) <= np.iinfo(np.int16).max:  # a 16-bit key sorts by radix: linear time
+        depth = depth.astype(np.int16)
     order = np.argsort(depth, kind="stable")
-    bounds = np.cumsum(np.bincount(depth))
+    bounds = np.cumsum(counts)
     return np.split(order, bounds[:-1])
 
 
@@ -101,36 +105,6 @@ def forest_preorder(parent: np.ndarray, roots: np.ndarray, sibling_key: np.ndarr
     order = np.empty(n, dtype=INT)
     order[position] = np.arange(n, dtype=INT)
     return order
-
-
-def general_preorder(n: int, roots: np.ndarray, child_ptr: np.ndarray,
-                     child_idx: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pre-order of any graph (first discovery, children in CSR order).
-
-    Returns ``(order, depth, via)``: the visit order, each node's depth at its
-    first discovery and the parent it was discovered from (-1 for roots).
-    Nodes unreachable from ``roots`` are not in ``order``. Iterative, with a
-    visited mask, so cycles and deep chains are safe.
-    """
-    visited = np.zeros(n, dtype=bool)
-    depth = np.full(n, -1, dtype=INT)
-    via = np.full(n, -1, dtype=INT)
-    order: List[int] = []
-    ptr = child_ptr.tolist()
-    kids = child_idx.tolist()
-    stack = [(int(r), 0, -1) for r in reversed(roots.tolist())]
-    while stack:
-        v, d, p = stack.pop()
-        if visited[v]:
-            continue
-        visited[v] = True
-        depth[v] = d
-        via[v] = p
-        order.append(v)
-        for c in reversed(kids[ptr[v]:ptr[v + 1]]):
-            if not visited[c]:
-                stack.append((c, d + 1, v))
-    return np.asarray(order, dtype=INT), depth, via
 
 
 def general_postorder(n: int, roots: np.ndarray, child_ptr: np.ndarray,
@@ -179,11 +153,42 @@ def bfs_parents(n: int, src: np.ndarray, dst: np.ndarray, roots: np.ndarray) -> 
         par = np.repeat(frontier, counts)
         fresh = first[cand] == -2
         cand, par = cand[fresh], par[fresh]
-        uniq, pick = np.unique(cand, return_index=True)
-        keep = np.sort(pick)
+        keep = first_occurrences(cand, n)
         first[cand[keep]] = par[keep]
         frontier = cand[keep]
     return first
+
+
+def first_occurrences(values: np.ndarray, n: int) -> np.ndarray:
+    """Positions of the first occurrence of each distinct value (values in ``0..n-1``),
+    ascending; no sort.
+
+    Examples
+    --------
+    >>> first_occurrences(np.array([3, 1, 3, 0, 1]), 4).tolist()
+    [0, 1, 3]
+    """
+    where = np.empty(n, dtype=INT)
+    where[values[::-1]] = np.arange(len(values) - 1, -1, -1, dtype=INT)  # earliest wins
+    return np.flatnonzero(where[values] == np.arange(len(values), dtype=INT))
+
+
+def sort_keys(*keys: np.ndarray) -> np.ndarray:
+    """``np.lexsort(keys)`` (last key primary), through one combined integer key when
+    the keys' ranges allow it (one stable sort instead of several passes).
+
+    Examples
+    --------
+    >>> sort_keys(np.array([0, 1, 0]), np.array([2, 1, 1])).tolist()
+    [2, 1, 0]
+    """
+    spans = [int(k.max()) - int(k.min()) + 1 if len(k) else 1 for k in keys]
+    if len(keys[0]) == 0 or float(np.prod([float(s) for s in spans])) >= 2.0 ** 62:
+        return np.lexsort(keys)
+    combined = np.zeros(len(keys[0]), dtype=INT)
+    for k, span in zip(reversed(keys), reversed(spans)):
+        combined = combined * span + (np.asarray(k, dtype=INT) - int(k.min()))
+    return np.argsort(combined, kind="stable")
 
 
 def invert(order: np.ndarray, n: int) -> np.ndarray:

@@ -33,7 +33,7 @@ from .frame import Frame, is_missing, python_scalar
 from .frame_codes import frame_codes
 from .equality import graphs_equal
 from .interop import GraphInterop
-from .inputs import parse_lists
+from .lists import parse_lists
 from .layout import canonical_layout
 from .traversal import GraphTraversal
 from .node import Node
@@ -178,8 +178,7 @@ class Graph(GraphTraversal, GraphInterop):
         # an edge is "extra" unless it is the first-parent edge of its child
         is_first = np.zeros(len(src), dtype=bool)
         cand = np.flatnonzero(primary)
-        _, pick = np.unique(dst[cand], return_index=True)
-        is_first[cand[pick]] = True
+        is_first[cand[st.first_occurrences(dst[cand], n)]] = True
         extra = (src[~is_first], dst[~is_first])
         return cls.build(attrs, first.clip(min=-1), extra, ordered=ordered,
                          sibling_key=sibling_key, codes=codes)

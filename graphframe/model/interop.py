@@ -1,20 +1,19 @@
 """Graph's union with another graph and its conversion to and from networkx.
 
 Mixed into :class:`~graphframe.model.graph.Graph`. Each method is thin: the call-path
-interning of a union is in :mod:`graphframe.model.inputs`, the networkx
+interning of a union is in :mod:`graphframe.model.union`, the networkx
 conversion in :mod:`graphframe.model.nx_convert`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
-from . import nx_convert as graph_nx
 from ..kernels import structure as st
-from .inputs import union_inputs
+from . import nx_convert
+from .union import union_inputs
 
-if TYPE_CHECKING:
-    from .graph import Graph
+G = TypeVar("G", bound="GraphInterop")
 
 
 class GraphInterop:
@@ -22,7 +21,7 @@ class GraphInterop:
 
     __slots__ = ()
 
-    def union(self, other: "Graph", return_mappings: bool = False) -> Any:
+    def union(self: G, other: G, return_mappings: bool = False) -> Any:
         """The union of two graphs, matching nodes by call path.
 
         Nodes of both graphs are interned together by call path (frame
@@ -71,10 +70,10 @@ class GraphInterop:
         >>> nxg.graph["roots"], [nxg.nodes[c]["name"] for c in nxg.successors(0)]
         ([0], ['solve', 'io'])
         """
-        return graph_nx.to_networkx(self)
+        return nx_convert.to_networkx(self)
 
     @classmethod
-    def from_networkx(cls, nx_graph) -> "Graph":
+    def from_networkx(cls: "type[G]", nx_graph: Any) -> G:
         """Build a graph from a ``networkx.DiGraph`` (see :meth:`to_networkx`).
 
         Node data become frame attributes; roots are ``G.graph["roots"]`` when
@@ -93,7 +92,7 @@ class GraphInterop:
         >>> [n.frame["name"] for n in g.roots], [p.frame["name"] for p in g.roots[0].parents]
         (['main'], ['solve'])
         """
-        parts = graph_nx.parts_from_networkx(nx_graph)
+        parts = nx_convert.parts_from_networkx(nx_graph)
         graph, _ = cls.build(parts.attrs, parts.parent, parts.extra, ordered=parts.ordered,
                              child_order=parts.child_order)
         return graph

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..kernels import structure as st
+from ..kernels.preorder import general_preorder
 from .frame_codes import dense_codes, frame_codes
 
 INT = np.int64
@@ -56,15 +57,19 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
     if child_order is not None:
         key = np.concatenate([np.asarray(child_order[0], dtype=INT)[nonroot],
                               np.asarray(child_order[1], dtype=INT)[:n_extra]])
-    if n_extra:
+    if n_extra and key is not None:  # the first occurrence in child order wins
         src = np.concatenate([src, np.asarray(extra_edges[0], dtype=INT)])
         dst = np.concatenate([dst, np.asarray(extra_edges[1], dtype=INT)])
-        if key is not None:  # the first occurrence in child order wins
-            by_key = np.argsort(key, kind="stable")
-            src, dst, key = src[by_key], dst[by_key], key[by_key]
-        src, dst, keep = dedupe_edges(src, dst, n)
-        if key is not None:
-            key = key[keep]
+        by_key = np.argsort(key, kind="stable")
+        src, dst, keep = dedupe_edges(src[by_key], dst[by_key], n)
+        key = key[by_key][keep]
+    elif n_extra:  # first-parent edges first: an extra edge repeating one is dropped
+        ex_src = np.asarray(extra_edges[0], dtype=INT)
+        ex_dst = np.asarray(extra_edges[1], dtype=INT)
+        new = parent[ex_dst] != ex_src
+        ex_src, ex_dst, _ = dedupe_edges(ex_src[new], ex_dst[new], n)
+        src = np.concatenate([src, ex_src])
+        dst = np.concatenate([dst, ex_dst])
     forest = len(src) == len(nonroot)
     if codes is None and not ordered and sibling_key is None:
         codes = frame_codes(attrs)
@@ -76,11 +81,11 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
         order = st.forest_preorder(parent, roots_in, sibling_key, depth_in)
         via = parent
     else:
-        by_key = np.lexsort((dst, sibling_key[dst], src))
+        by_key = st.sort_keys(dst, sibling_key[dst], src)
         ptr = np.zeros(n + 1, dtype=INT)
         np.cumsum(np.bincount(src, minlength=n), out=ptr[1:])
         root_order = roots_in[np.lexsort((roots_in, sibling_key[roots_in]))]
-        order, depth_in, via = st.general_preorder(n, root_order, ptr, dst[by_key])
+        order, depth_in, via = general_preorder(n, root_order, ptr, dst[by_key])
     inv = st.invert(order, n)
     depth = depth_in[order]
     via_new = via[order]
@@ -93,7 +98,7 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
         np.cumsum(np.bincount(nsrc, minlength=n), out=child_ptr[1:])
         child_idx = ndst[np.lexsort((key, nsrc))]
     primary = new_parent[ndst] == nsrc
-    by_parent = np.lexsort((nsrc, ~primary, ndst))
+    by_parent = st.sort_keys(nsrc, (~primary).astype(INT), ndst)
     parent_ptr = np.zeros(n + 1, dtype=INT)
     np.cumsum(np.bincount(ndst, minlength=n), out=parent_ptr[1:])
     return Layout(
@@ -114,7 +119,10 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
 def dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int
                  ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Edges without repeats, first occurrences kept in input order (and their positions)."""
-    key = src * max(n, 1) + dst
-    _, first = np.unique(key, return_index=True)
-    keep = np.sort(first)
+    key = dst * max(n, 1) + src
+    if len(key) < 2 or bool(np.all(key[1:] >= key[:-1])):  # listed by (child, parent)
+        keep = np.flatnonzero(np.r_[True, key[1:] != key[:-1]][:len(key)])
+    else:
+        _, first = np.unique(key, return_index=True)
+        keep = np.sort(first)
     return src[keep], dst[keep], keep

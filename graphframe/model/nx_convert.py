@@ -4,21 +4,22 @@
 ``ordered`` flag (``G.graph["ordered"]``), and adds every node's out-edges in
 the graph's child order, so that :func:`from_networkx` gives back the same
 graph (ids, child order, flag) even when a root lies on a cycle and so has a
-predecessor.
+predecessor. networkx is imported when a conversion runs, not with graphframe.
 """
 
 from __future__ import annotations
 
-from typing import Any, List, Tuple
+from typing import TYPE_CHECKING, Any, List, Tuple
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 
 from readers.builder import records_to_frame
 
 from ..errors import GraphMismatchError
-from ..kernels.structure import segment_owner
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 INT = np.int64
 
@@ -34,10 +35,12 @@ def to_networkx(graph: Any) -> nx.DiGraph:
     >>> sorted(nxg.edges()), nxg.nodes[1]["name"], nxg.graph["roots"]
     ([(0, 1), (0, 2)], 'b', [0])
     """
+    import networkx as nx
+
     out = nx.DiGraph(roots=graph.root_ids.tolist(), ordered=bool(graph.ordered))
     for i, frame in enumerate(graph.frame_dicts()):
         out.add_node(i, **frame)
-    owner = segment_owner(graph.child_ptr)
+    owner = graph.edge_sources()
     out.add_edges_from(zip(owner.tolist(), graph.child_idx.tolist()))
     return out
 
@@ -79,8 +82,10 @@ def parts_from_networkx(nx_graph: nx.DiGraph) -> NetworkxParts:
     dst = np.fromiter((position[v] for _, v in edges), dtype=INT, count=len(edges))
     parent = np.full(len(nodes), -1, dtype=INT)
     seen = set(roots)
+    from networkx import bfs_edges
+
     for root in roots:  # breadth-first: first discovery gives the first parent
-        for u, v in nx.bfs_edges(nx_graph, root):
+        for u, v in bfs_edges(nx_graph, root):
             if v not in seen:
                 seen.add(v)
                 parent[position[v]] = position[u]

@@ -21,10 +21,26 @@ class GraphTraversal:
 
     __slots__ = ()
 
+    def edge_sources(self) -> np.ndarray:
+        """The parent of every entry of :attr:`child_idx` (so edge ``i`` is
+        ``edge_sources()[i] -> child_idx[i]``); read-only, cached.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> Graph.from_lists(("a", ("b", "c"), "d")).edge_sources().tolist()
+        [0, 0, 1]
+        """
+        if "edge_sources" not in self._cache:
+            owner = st.segment_owner(self._child_ptr)
+            owner.flags.writeable = False
+            self._cache["edge_sources"] = owner
+        return self._cache["edge_sources"]
+
     def sorted_children(self) -> Tuple[np.ndarray, np.ndarray]:
         """CSR child lists with each node's children in ascending id order."""
         if "sorted_children" not in self._cache:
-            owner = st.segment_owner(self._child_ptr)
+            owner = self.edge_sources()
             idx = self._child_idx[np.lexsort((self._child_idx, owner))]
             idx.flags.writeable = False
             self._cache["sorted_children"] = (self._child_ptr, idx)

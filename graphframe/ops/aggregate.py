@@ -202,7 +202,7 @@ def _group_of_node(n: int, df: pd.DataFrame, codes: np.ndarray) -> np.ndarray:
 def _super_graph(graph: Graph, group_of_node: np.ndarray, names: List[Any], label: Any):
     """Graph over groups; returns it and the group -> new id map."""
     k = len(names)
-    owner = st.segment_owner(graph.child_ptr)
+    owner = graph.edge_sources()
     gs, gd = group_of_node[owner], group_of_node[graph.child_idx]
     ok = (gs >= 0) & (gd >= 0) & (gs != gd)
     roots = np.unique(group_of_node[graph.root_ids])

@@ -24,13 +24,12 @@ from typing import Any, Dict, List, Sequence
 import numpy as np
 import pandas as pd
 
-from ..kernels import structure as st
 from ..model.dataframe import private_copy
 from ..errors import MetricError, OperationError
 from ..model.metrics import exclusive_name, inclusive_name
 from .merge_rules import summed
 from .rowmatrix import RowLayout
-from .shared_sums import shared_sums
+from .shared_sums import SharedSums
 from ..model.fields import GF, replace
 
 
@@ -55,17 +54,16 @@ def update_inclusive_columns(gf: GF) -> GF:
 def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np.ndarray]:
     """For each column, the per-row sum over the row's node and its descendants."""
     layout = RowLayout.of(dataframe, graph.num_nodes)
+    shared = None if graph.is_forest or not len(columns) else SharedSums(graph)
     results = []
     for col in columns:
         mat, present = layout.to_matrix(dataframe[col].to_numpy(dtype=np.float64, na_value=np.nan))
-        if graph.is_forest:
+        if shared is None:
             _forest_sum(graph, mat)
             if present is not None:
                 _forest_sum(graph, present)
         else:
-            if present is None:
-                present = np.ones(mat.shape, dtype=np.int64)
-            mat, present = shared_sums(graph, mat, present)
+            mat, present = shared(mat, present)
         results.append(layout.from_matrix(mat, present))
     return results
 
@@ -88,7 +86,7 @@ def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
     out = private_copy(df)
     exc_metrics = list(gf.exc_metrics)
     pairs = dict(gf.inclusive_of)
-    owner = st.segment_owner(gf.graph.child_ptr)
+    owner = gf.graph.edge_sources()
     for inc in wanted:
         if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]) \
                 or not summed(gf, inc):

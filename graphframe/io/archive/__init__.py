@@ -145,7 +145,7 @@ def _tables(gf: GraphFrameLike) -> Tuple[List[Tuple[str, pa.Table]], Dict[str, A
         node_columns.append(array)
         node_desc.append({"name": to_tagged(name, "a frame key"), "field": field,
                           "codec": codec})
-    owner = st.segment_owner(g.child_ptr)
+    owner = g.edge_sources()
     edges = pa.table({"parent": owner, "child": g.child_idx, "parent_rank": _parent_ranks(g)})
     df = gf.dataframe
     levels = list(df.index.names)
@@ -206,7 +206,7 @@ def _parent_ranks(g: Graph) -> np.ndarray:
     m = g.num_edges
     if not m:
         return np.zeros(0, dtype=INT)
-    owner = st.segment_owner(g.child_ptr)
+    owner = g.edge_sources()
     # key each edge and each parent-list entry by (child, parent)
     n = max(g.num_nodes, 1)
     edge_key = g.child_idx.astype(INT) * n + owner

@@ -1,19 +1,18 @@
-"""Inputs for building graphs: nested lists, and the union of two graphs.
+"""The union of two graphs: both graphs' nodes interned together by call path.
 
-These functions prepare arrays for :meth:`Graph.build`; they never import
-``Graph`` (which calls them).
+:func:`union_inputs` prepares the arrays :meth:`Graph.build` needs for the
+union (``Graph.union`` calls it); it never imports ``Graph``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 import pandas as pd
 
 from ..kernels import structure as st
-from .frame import Frame
 from .frame_codes import joint_frame_codes
 from ..kernels.congruence import edge_occurrence, merge_equal_children
 from ..kernels.paths import intern_paths, representatives
@@ -50,7 +49,7 @@ def union_inputs(a: Any, b: Any) -> UnionInputs:
     parent = np.concatenate([a.parent, np.where(b.parent >= 0, b.parent + na, -1)])
     depth = np.concatenate([a.depth, b.depth])
     siblings = np.where(parent >= 0, parent, np.repeat([-1, -2], [na, nb]))
-    src = np.concatenate([st.segment_owner(a.child_ptr), st.segment_owner(b.child_ptr) + na])
+    src = np.concatenate([a.edge_sources(), b.edge_sources() + na])
     dst = np.concatenate([a.child_idx, b.child_idx + na])
     ordered = a.ordered and b.ordered
     if a.is_forest and b.is_forest:
@@ -90,39 +89,3 @@ def _general_union(attrs, codes, parent, depth, src, dst, ordered, roots_a, root
     first = st.bfs_parents(k, csrc, cdst, np.unique(path[roots])).clip(min=-1)
     return UnionInputs(attrs.iloc[rep], first, (csrc, cdst), ordered,
                        rep if ordered else None, codes[rep], path, k)
-
-
-def parse_lists(roots: Sequence[Any]) -> Tuple[List[dict], List[int]]:
-    """Frames and first parents (pre-order) of Hatchet-style nested lists."""
-    frames: List[dict] = []
-    parents: List[int] = []
-
-    def as_frame(item: Any) -> dict:
-        if isinstance(item, str):
-            return {"name": item, "type": "None"}
-        if isinstance(item, Frame):
-            return dict(item.attrs)
-        if isinstance(item, dict):
-            return dict(item)
-        raise ValueError(f"cannot make a node from {item!r}: use a string, dict or Frame")
-
-    stack: List[Tuple[Any, int]] = []
-    for root in reversed(roots):
-        if not isinstance(root, (list, tuple)):
-            raise ValueError("Graph.from_lists: each root must be a list or tuple")
-        stack.append((root, -1))
-    while stack:
-        item, parent = stack.pop()
-        if isinstance(item, (list, tuple)):
-            if not item:
-                raise ValueError("Graph.from_lists: empty list")
-            head, kids = item[0], item[1:]
-        else:
-            head, kids = item, ()
-        frames.append(as_frame(head))
-        parents.append(parent)
-        me = len(frames) - 1
-        for kid in reversed(kids):
-            stack.append((kid, me))
-    return frames, parents
-
