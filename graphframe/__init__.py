@@ -11,7 +11,6 @@ Examples
 from typing import Any, Optional
 
 from ._version import __version__
-from .diffing import diff
 from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError, MultiplePathError,
                      ReadError, UnknownFormatError)
 from .graphframe import GraphFrame
@@ -73,9 +72,11 @@ _MOVED = {"structure": "graphframe.kernels.structure"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        import importlib
+    import importlib
 
+    if name == "diff":  # the diff loads with its first use (fast start)
+        return importlib.import_module("graphframe.diffing").diff
+    if name in _MOVED:
         return importlib.import_module(_MOVED[name])
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
 

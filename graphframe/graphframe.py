@@ -21,7 +21,6 @@ import pandas as pd
 
 from readers import RawProfile
 
-from . import diffing
 from .errors import GraphMismatchError
 from .io import archive
 from .io.build import parts_from_raw
@@ -38,7 +37,6 @@ from .ops import filter as filtering
 from .ops import squash as squashing
 from .ops.merge_rules import check_aggregations
 from .query import matched_nodes
-from .render.diff_tree import render_diff_tree
 from .render.dot import render_dot
 from .render.flamegraph import render_flamegraph
 from .render.html import render_html, summary
@@ -1005,7 +1003,9 @@ class GraphFrame(ReaderConstructors):
         >>> d.dataframe["time (inc) delta"].tolist()
         [1.0, 1.0, 0.0]
         """
-        return diffing.diff(self, after, metric, **options)
+        from .diffing import diff  # the diff loads with its first use (fast start)
+
+        return diff(self, after, metric, **options)
 
     def ranked_changes(self, metric: Any = None, kind: str = "inclusive",
                        top: Optional[int] = 20, significant_only: bool = True) -> pd.DataFrame:
@@ -1041,10 +1041,12 @@ class GraphFrame(ReaderConstructors):
         1     main > io  removed   -1.0
         2    main > mpi    added    1.0
         """
-        return diffing.ranked_changes(self, metric, kind, top, significant_only)
+        from .diffing import ranked_changes
+
+        return ranked_changes(self, metric, kind, top, significant_only)
 
     def diff_tree(self, metric: Any = None, **options: Any) -> str:
-        """A diff result as a tree of deltas; see :func:`render_diff_tree`.
+        """A diff result as a tree of deltas; see :func:`graphframe.render.diff_tree.render_diff_tree`.
 
         Parameters
         ----------
@@ -1071,6 +1073,8 @@ class GraphFrame(ReaderConstructors):
         |- +1.000 mpi (0.000 -> 1.000, new) [added]
         `- +0.000 solve (1.000 -> 1.000, +0.0%)
         """
+        from .render.diff_tree import render_diff_tree
+
         return render_diff_tree(self, metric, **options)
 
     def to_dot(self, metric: Optional[str] = None, name: str = "name",

@@ -266,7 +266,8 @@ def test_top_must_be_positive(files, capsys):
         assert (code, out) == (2, "")
         err = capsys.readouterr().err  # argparse writes usage errors to sys.stderr
         assert f"argument --top: {bad} rows: give 1 or more" in err
-    from graphframe.cli.commands import UsageError, diff_report
+    from graphframe.cli.common import UsageError
+    from graphframe.cli.diff import diff_report
     with pytest.raises(UsageError, match="--top -1: give a number of rows, 1 or more"):
         diff_report(str(b), str(a), top=-1)
 

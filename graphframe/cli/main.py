@@ -10,8 +10,9 @@ from typing import Any, List, Optional, Sequence, TextIO
 
 import readers
 
-from . import commands
 from ..io import dispatch
+from . import convert, info
+from .common import EXIT_REGRESSION, FAIL_KINDS, Report, UsageError, open_profile
 from .._version import __version__
 from ..errors import GraphframeError
 from ..examples import example_graphframe
@@ -91,7 +92,7 @@ def _add_diff(sub: Any) -> None:
         "diff", help="compare two profiles: ranked changes and a tree of deltas",
         description="Compare two profiles of the same program. Prints the largest changes "
                     "(inclusive and exclusive) and the tree of changed call paths. With "
-                    f"--fail-above, exits with status {commands.EXIT_REGRESSION} when a node "
+                    f"--fail-above, exits with status {EXIT_REGRESSION} when a node "
                     "regressed by more than that percentage, so it can guard performance in CI.",
         epilog="A node regressed by more than PCT when its inclusive value (or, with "
                "--fail-kind exclusive, its own exclusive value) grew by more than PCT percent "
@@ -107,9 +108,9 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--top", type=_positive_int, default=10, metavar="N",
                       help="rows in each ranked table (default 10)")
     diff.add_argument("--fail-above", type=float, metavar="PCT",
-                      help=f"exit with status {commands.EXIT_REGRESSION} if a node's inclusive "
+                      help=f"exit with status {EXIT_REGRESSION} if a node's inclusive "
                            "value (see --fail-kind) grew by more than PCT%%")
-    diff.add_argument("--fail-kind", choices=commands.FAIL_KINDS, default="inclusive",
+    diff.add_argument("--fail-kind", choices=FAIL_KINDS, default="inclusive",
                       help="what --fail-above tests: a node's inclusive value, itself and "
                            "everything it calls (default), or its exclusive value")
     diff.add_argument("--by", choices=("path", "name"), default="path",
@@ -133,10 +134,10 @@ def _add_convert(sub: Any) -> None:
         description="Convert a profile (any readable format or a .gfz archive) to one of the "
                     "formats graphframe writes. The output format comes from OUT's extension "
                     "or --to; OUT may be - (standard output) for text formats.",
-        epilog="Formats: " + "; ".join(commands.writer_help()))
+        epilog="Formats: " + "; ".join(convert.writer_help()))
     conv.add_argument("input", metavar="IN", help="profile to read")
     conv.add_argument("output", metavar="OUT", help="file to write, or - for standard output")
-    conv.add_argument("--to", choices=list(commands.WRITERS), help="output format")
+    conv.add_argument("--to", choices=convert.output_formats(), help="output format")
     conv.add_argument("--from", dest="in_format", choices=dispatch.formats(),
                       help="input format (default: detect)")
     conv.add_argument("--metric", "-m", help="metric for dot, folded and speedscope")
@@ -200,14 +201,14 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
             result = args.run(args, out)
         for note in notes:  # e.g. nodes a flame graph had to leave out
             err.write(f"graphframe: note: {note.message}\n")
-        if isinstance(result, commands.DiffReport):
+        if isinstance(result, Report):
             out.write(result.text)
             out.flush()
             err.write(result.error)
             return result.status
         out.write(result)
         out.flush()
-    except commands.UsageError as exc:
+    except UsageError as exc:
         err.write(f"graphframe: error: {exc}\n")
         return 2
     except GraphframeError as exc:
@@ -220,7 +221,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
 
 
 def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
-    gf = example_graphframe() if args.example else commands.open_profile(args.path, args.format,
+    gf = example_graphframe() if args.example else open_profile(args.path, args.format,
                                                                              progress=args.progress)
     metric = None
     if args.metric:
@@ -233,10 +234,12 @@ def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
                    render_header=not args.no_header)
 
 
-def _run_diff(args: argparse.Namespace, out: TextIO) -> commands.DiffReport:
+def _run_diff(args: argparse.Namespace, out: TextIO) -> Report:
+    from .diff import diff_report  # the diff loads when a diff runs (fast start)
+
     unicode = not args.ascii and _can_encode(out, "├─│└→")
     color = _use_color(out) if args.color is None else args.color
-    return commands.diff_report(args.before, args.after, metric=args.metric,
+    return diff_report(args.before, args.after, metric=args.metric,
                                 threshold=args.threshold, top=args.top,
                                 fail_above=args.fail_above, by=args.by,
                                 normalize=args.normalize, aggregate=args.aggregate,
@@ -246,7 +249,7 @@ def _run_diff(args: argparse.Namespace, out: TextIO) -> commands.DiffReport:
 
 
 def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
-    text = commands.convert(args.input, args.output, to=args.to, in_format=args.in_format,
+    text = convert.convert(args.input, args.output, to=args.to, in_format=args.in_format,
                             metric=args.metric, rank=args.rank, thread=args.thread,
                             aggregate=args.aggregate, separator=args.separator,
                             scale=args.scale, progress=args.progress)
@@ -254,7 +257,7 @@ def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
 
 
 def _run_info(args: argparse.Namespace, out: TextIO) -> str:
-    return commands.info(args.path, args.format, progress=args.progress)
+    return info.info(args.path, args.format, progress=args.progress)
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:

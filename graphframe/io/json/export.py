@@ -137,6 +137,21 @@ def _per_node(column: pd.Series, rows: np.ndarray, has_row: np.ndarray) -> List[
 
 
 # ---------------------------------------------------------------- literal text
+def to_literal_json(gf: GraphFrameLike, name: str = "name", rank: Optional[int] = None,
+                    thread: Optional[int] = None, cat_columns: Sequence[str] = (),
+                    include_nid: Optional[bool] = None) -> str:
+    """:func:`to_literal` as JSON text (:func:`literal_json`): ``convert``'s literal format.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> to_literal_json(GraphFrame.from_lists(("main",)))[:40]
+    '[{"frame": {"name": "main", "type": "Non'
+    """
+    return literal_json(to_literal(gf, name=name, rank=rank, thread=thread,
+                                   cat_columns=cat_columns, include_nid=include_nid))
+
+
 def literal_json(literal: Any) -> str:
     """JSON text of a literal (or any JSON-able nesting) at any depth.
 
