@@ -27,7 +27,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from .structure import forest_depth, levels, segment_owner
+from .structure import forest_depth, levels, on_parent_cycles, segment_owner
 
 INT = np.int64
 
@@ -64,10 +64,16 @@ class _Blocks:
         owner = segment_owner(ptr)
         is_head = np.bincount(idx, minlength=n) != 1
         is_head[roots] = True
-        self.is_head = is_head
         tree_edge = ~is_head[idx]
         self.tparent = np.full(n, -1, dtype=INT)
         self.tparent[idx[tree_edge]] = owner[tree_edge]
+        looped = on_parent_cycles(self.tparent)  # unreachable: a cycle nothing enters
+        if looped.any():
+            is_head |= looped
+            tree_edge = ~is_head[idx]
+            self.tparent = np.full(n, -1, dtype=INT)
+            self.tparent[idx[tree_edge]] = owner[tree_edge]
+        self.is_head = is_head
         tedge = np.full(n, -1, dtype=INT)
         tedge[idx[tree_edge]] = np.flatnonzero(tree_edge)
         self.idepth = forest_depth(self.tparent)

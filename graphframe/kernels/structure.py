@@ -53,6 +53,26 @@ def forest_depth(parent: np.ndarray) -> np.ndarray:
             return depth
 
 
+def on_parent_cycles(parent: np.ndarray) -> np.ndarray:
+    """Nodes whose parent chain never ends: on a cycle of parent links or below one.
+
+    Pointer jumping for ``log2(n) + 1`` rounds resolves every chain that ends
+    at a root; whatever is still pointing somewhere is caught in a loop.
+
+    Examples
+    --------
+    >>> on_parent_cycles(np.array([-1, 0, 3, 2, 3])).tolist()
+    [False, False, True, True, True]
+    """
+    anc = np.asarray(parent, dtype=INT).copy()
+    for _ in range(len(anc).bit_length() + 1):
+        live = np.flatnonzero(anc >= 0)
+        if len(live) == 0:
+            break
+        anc[live] = anc[anc[live]]
+    return anc >= 0
+
+
 def levels(depth: np.ndarray) -> List[np.ndarray]:
     """Node ids grouped by depth, shallowest first (ids ascending in a level)."""
     if len(depth) == 0:

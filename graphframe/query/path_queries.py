@@ -8,7 +8,7 @@ The public names are re-exported by :mod:`graphframe.query.api`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
 
@@ -20,10 +20,6 @@ from .parser import MatchQuery, SetExpr, Where, parse
 from .session import Session
 from .string_dialect import compile_match
 from ..model.fields import GraphFrameLike
-
-if TYPE_CHECKING:
-    from .compound import (ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery,
-                           NegationQuery)
 
 
 class QueryBase:
@@ -80,16 +76,17 @@ class QueryBase:
     def _node_mask(self, session: Session) -> np.ndarray:
         raise NotImplementedError
 
-    def __and__(self, other: Any) -> "ConjunctionQuery":
+    # the results are the compound classes registered above (typed as their base here)
+    def __and__(self, other: Any) -> "QueryBase":  # a ConjunctionQuery
         return self._compound_classes["&"](self, other)
 
-    def __or__(self, other: Any) -> "DisjunctionQuery":
+    def __or__(self, other: Any) -> "QueryBase":  # a DisjunctionQuery
         return self._compound_classes["|"](self, other)
 
-    def __xor__(self, other: Any) -> "ExclusiveDisjunctionQuery":
+    def __xor__(self, other: Any) -> "QueryBase":  # an ExclusiveDisjunctionQuery
         return self._compound_classes["^"](self, other)
 
-    def __invert__(self) -> "NegationQuery":
+    def __invert__(self) -> "QueryBase":  # a NegationQuery
         return self._compound_classes["~"](self)
 
 

@@ -10,7 +10,8 @@ import pytest
 from graphframe import load, read
 from graphframe.cli import main
 from graphframe.examples import example_graphframe
-from tests.test_diff import pair
+from tests.helpers import pair
+from tests.helpers import replaced
 
 
 def run(*argv):
@@ -222,7 +223,7 @@ def exclusive_only(tmp_path):
     """The pair of ``files`` without inclusive columns (like Caliper's json-split)."""
     paths = []
     for name, gf in zip(("before", "after"), pair(ranks=0)):
-        gf = gf._replace(dataframe=gf.dataframe.drop(columns=["time (inc)"]), inc_metrics=[],
+        gf = replaced(gf, dataframe=gf.dataframe.drop(columns=["time (inc)"]), inc_metrics=[],
                          inclusive_of={})
         paths.append(gf.save(tmp_path / f"{name}-exc.gfz"))
     return paths

@@ -3,8 +3,8 @@
 import pytest
 
 from graphframe import GraphframeError, diff
-from graphframe.render.diff_tree import render_diff_tree
-from tests.test_diff import pair
+from tests.helpers import pair
+from tests.helpers import replaced
 
 TREE = """\
 +2.000 main (8.500 → 10.500, +23.5%)
@@ -23,7 +23,7 @@ def d():
 
 def test_inclusive_tree_exact(d):
     assert d.diff_tree(render_header=False) == TREE
-    assert render_diff_tree(d, render_header=False) == TREE
+    assert d.diff_tree(render_header=False) == TREE
 
 
 def test_header_ascii_exclusive_and_precision(d):
@@ -59,7 +59,7 @@ def test_depth_and_long_names(d):
     assert d.diff_tree(depth=1, render_header=False) == TREE.splitlines(keepends=True)[0]
     before, after = pair(ranks=0)
     long = "x" * 50
-    renamed = after._replace(dataframe=after.dataframe.assign(
+    renamed = replaced(after, dataframe=after.dataframe.assign(
         name=after.dataframe["name"].replace({"mpi": long})))
     text = diff(before, renamed).diff_tree(render_header=False)
     assert "xxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx (0.000" in text

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 
-from helpers import by_name, gf_from_edges
+from tests.helpers import by_name, gf_from_edges, replaced
 
 
 def test_drop_index_levels_mean_max_and_attributes():
@@ -34,7 +34,7 @@ def module_frame():
     modules = {"main": "app", "solve": "libsolver", "dot": "libsolver", "io": None,
                "write": "libc"}
     df["module"] = df["name"].map(modules)
-    return gf._replace(dataframe=df)
+    return replaced(gf, dataframe=df)
 
 
 def test_groupby_module_with_missing_keys_builds_super_nodes():
@@ -58,12 +58,12 @@ def test_groupby_name_and_dict_of_aggregations():
 
 def test_generate_exclusive_columns_inverts_inclusive():
     gf = gf_from_edges(["a", "b", "c", "d"], [-1, 0, 1, 0], [1.0, 2.0, 3.0, 4.0], ranks=2)
-    only_inc = gf._replace(dataframe=gf.dataframe.drop(columns=["time"]), exc_metrics=[],
+    only_inc = replaced(gf, dataframe=gf.dataframe.drop(columns=["time"]), exc_metrics=[],
                            inclusive_of={})
     back = only_inc.generate_exclusive_columns()
     assert back.exc_metrics == ["time"]
     pd.testing.assert_series_equal(back.dataframe["time"], gf.dataframe["time"])
-    renamed = gf._replace(dataframe=gf.dataframe.rename(columns={"time (inc)": "cycles"}),
+    renamed = replaced(gf, dataframe=gf.dataframe.rename(columns={"time (inc)": "cycles"}),
                           inc_metrics=["cycles"], inclusive_of={})
     out = renamed.generate_exclusive_columns(["cycles"])
     assert out.exc_metrics == ["time", "cycles (exc)"]
@@ -113,7 +113,7 @@ def test_groupby_several_columns_names_groups_by_tuples():
     gf = module_frame()
     df = gf.dataframe.copy()
     df["kind"] = ["a", "b", "b", "a", "a"]  # node order: main io write solve dot
-    out = gf._replace(dataframe=df).groupby_aggregate(["module", "kind"], "sum")
+    out = replaced(gf, dataframe=df).groupby_aggregate(["module", "kind"], "sum")
     assert by_name(out) == {("app", "a"): 1.0, ("<missing>", "b"): 8.0, ("libc", "b"): 16.0,
                             ("libsolver", "a"): 6.0}
     assert dict(out.graph.node(0).frame) == {"name": ("app", "a"), "type": "module, kind"}
@@ -194,7 +194,7 @@ def test_cpi_drop_index_levels_matches_hatchet(cpi):
 
 
 def test_cpi_generate_exclusive_columns_reproduces_time(cpi):
-    only_inc = cpi._replace(dataframe=cpi.dataframe.drop(columns=["time"]), exc_metrics=[],
+    only_inc = replaced(cpi, dataframe=cpi.dataframe.drop(columns=["time"]), exc_metrics=[],
                             inclusive_of={})
     back = only_inc.generate_exclusive_columns()
     assert back.exc_metrics == ["time"]

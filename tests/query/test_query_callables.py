@@ -4,11 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe.model.node import Node
+from graphframe import Node
 from graphframe.query import (InvalidQueryFilter, MultiIndexModeMismatch, ObjectQuery, Query, Row,
                               matched_nodes, vectorised)
 
-from helpers import gf_from_edges
+from tests.helpers import gf_from_edges, replaced
 from test_query_api import ranked
 from test_query_object import spec_tree
 
@@ -67,7 +67,7 @@ def test_the_row_behaves_like_hatchets_series():
     df = gf.dataframe.copy()
     df["calls"] = np.array([3, 4, 5], dtype=np.int64)
     df["file"] = pd.Series(["m.c", None, "b.c"], index=df.index, dtype=object)
-    gf = gf._replace(dataframe=df)
+    gf = replaced(gf, dataframe=df)
     rows = []
     assert ids(gf, [lambda row: rows.append(row) or True]) == [0, 1, 2]
     for node, row in enumerate(rows):

@@ -9,7 +9,7 @@ from graphframe.query import (InvalidQueryFilter, InvalidQueryPath, ObjectQuery,
                               matched_nodes)
 from readers import ProfileBuilder
 
-from helpers import gf_from_edges
+from tests.helpers import gf_from_edges, replaced
 
 SIDE_EFFECTS = []
 
@@ -168,7 +168,7 @@ def test_missing_columns_and_missing_values():
     gf = gf_from_edges(["m", "a", "b"], [-1, 0, 0])
     df = gf.dataframe.copy()
     df["file"] = pd.Series(["x.c", None, np.nan], index=df.index, dtype=object)
-    gf = gf._replace(dataframe=df)
+    gf = replaced(gf, dataframe=df)
     assert ids(gf, [{"nonexistent": 5}]) == []
     assert ids(gf, [{"nonexistent": "x"}, "*"]) == []
     assert names(gf, [{"file": "x.*"}]) == ["m"]  # None/NaN never match (Hatchet raises)

@@ -12,7 +12,7 @@ from graphframe.query import (BadNumberNaryQueryArgs, ConjunctionQuery, CypherQu
                               ObjectQuery, Query, QueryEngine, QueryMatcher, StringQuery,
                               matched_nodes, parse_cypher_query)
 
-from helpers import gf_from_edges, tree_text
+from tests.helpers import gf_from_edges, tree_text
 from test_query_object import spec_tree
 
 LEAF = [{"depth": -1}]

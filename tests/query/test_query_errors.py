@@ -11,7 +11,7 @@ from graphframe.query import (CypherQuery, InvalidQueryFilter, InvalidQueryPath,
                               matched_nodes, parse_cypher_query, parse_string_dialect)
 from graphframe.query.parser import MAX_NESTING
 
-from helpers import gf_from_edges
+from tests.helpers import gf_from_edges, replaced
 from test_query_object import spec_tree
 
 
@@ -52,7 +52,7 @@ def with_lists():
     gf = gf_from_edges(["m", "a", "b"], [-1, 0, 0])
     df = gf.dataframe.copy()
     df["lst"] = pd.Series([[1, 2], None, [3]], index=df.index, dtype=object)
-    return gf._replace(dataframe=df)
+    return replaced(gf, dataframe=df)
 
 
 @pytest.mark.parametrize("query", [

@@ -9,7 +9,7 @@ from graphframe import GraphFrame
 from graphframe.errors import MetricError, OperationError, ProfileError
 from readers import ProfileBuilder, RawProfile
 
-from helpers import by_name, names_preorder
+from tests.helpers import by_name, names_preorder, replaced
 
 DECLARED = {"max#time": "max", "min#time": "min", "avg#time": "mean", "calls": "sum"}
 
@@ -65,12 +65,12 @@ def test_only_summed_metrics_get_inclusive_partners():
     assert by_name(gf.squash(), "calls (inc)")["main"] == 11
     # generate_exclusive_columns skips inclusive metrics that are not summed
     peak = gf.dataframe.rename(columns={"max#time": "peak (inc)"})
-    inc_only = gf._replace(dataframe=peak, exc_metrics=["time", "calls"],
+    inc_only = replaced(gf, dataframe=peak, exc_metrics=["time", "calls"],
                            inc_metrics=["time (inc)", "calls (inc)", "peak (inc)"],
                            aggregations={"peak (inc)": "max"})
     out = inc_only.generate_exclusive_columns()
     assert "peak" not in out.dataframe.columns and out.exc_metrics == ["time", "calls"]
-    out2 = inc_only._replace(aggregations={}).generate_exclusive_columns()
+    out2 = replaced(inc_only, aggregations={}).generate_exclusive_columns()
     assert "peak" in out2.dataframe.columns
 
 

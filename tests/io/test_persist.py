@@ -16,40 +16,8 @@ from graphframe.examples import example_graphframe
 from graphframe.io.archive import FORMAT_VERSION, is_archive, read_manifest
 from graphframe.io.codec import SaveError, from_tagged, to_tagged
 from tests.conftest import SHARED_DATA
-from tests.helpers import gf_from_edges
-
-GRAPH_ARRAYS = ("root_ids", "parent", "parent_ptr", "parent_idx", "child_ptr", "child_idx",
-                "depth")
-
-
-def same_value(a, b):
-    """Equality that treats NaN as equal to NaN and checks numpy types."""
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, dict):
-        return isinstance(b, dict) and list(a) == list(b) and all(
-            same_value(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(map(same_value, a, b))
-    if isinstance(a, np.ndarray):
-        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
-    return type(a) is type(b) and a == b
-
-
-def assert_same(gf, back):
-    for name in GRAPH_ARRAYS:
-        np.testing.assert_array_equal(getattr(gf.graph, name), getattr(back.graph, name),
-                                      err_msg=name)
-    pd.testing.assert_frame_equal(gf.graph.attrs, back.graph.attrs, check_exact=True)
-    assert gf.graph.ordered == back.graph.ordered
-    assert gf.graph.is_forest == back.graph.is_forest
-    assert gf.graph == back.graph
-    pd.testing.assert_frame_equal(gf.dataframe, back.dataframe, check_exact=True)
-    assert gf.exc_metrics == back.exc_metrics and gf.inc_metrics == back.inc_metrics
-    assert gf.inclusive_of == back.inclusive_of
-    assert gf.default_metric == back.default_metric
-    assert same_value(gf.metadata, back.metadata), (gf.metadata, back.metadata)
-
+from tests.corpus import assert_same, corpus_inputs, same_value
+from tests.helpers import gf_from_edges, replaced
 
 def roundtrip(gf, tmp_path, name="p.gfz"):
     path = gf.save(tmp_path / name)
@@ -121,7 +89,7 @@ def test_columns_of_every_kind(tmp_path):
     meta = {"t": (1, 2), "nan": float("nan"), "d": {1: [2, 3]}, "arr": np.arange(3),
             "b": b"xy", "$key": None, "np": np.int64(3), "f": np.float32(0.5),
             "nested": {"list": [{"x": -math.inf}]}}
-    roundtrip(gf._replace(dataframe=df, metadata=meta), tmp_path)
+    roundtrip(replaced(gf, dataframe=df, metadata=meta), tmp_path)
 
 
 def test_frames_with_missing_keys_and_numbers(tmp_path):
@@ -137,13 +105,13 @@ def test_diff_results_unsquashed_filters_and_empty_frames(tmp_path):
     roundtrip(diff(a, b), tmp_path, "diff.gfz")
     kept = a.filter(a.dataframe["name"] != "io", squash=False)
     roundtrip(kept, tmp_path, "unsquashed.gfz")
-    empty = a._replace(dataframe=a.dataframe.iloc[:0])
+    empty = replaced(a, dataframe=a.dataframe.iloc[:0])
     roundtrip(empty, tmp_path, "empty.gfz")
 
 
 def test_metadata_that_cannot_be_saved(tmp_path):
     gf = example_graphframe()
-    bad = gf._replace(metadata={"runs": [1, {"when": object()}]})
+    bad = replaced(gf, metadata={"runs": [1, {"when": object()}]})
     with pytest.raises(SaveError, match=r"metadata\['runs'\]\[1\]\['when'\] holds a object"):
         bad.save(tmp_path / "bad.gfz")
     assert list(tmp_path.iterdir()) == []  # nothing half-written
@@ -395,24 +363,7 @@ def test_loaded_text_shares_one_object_per_distinct_value(tmp_path):
 
 
 # --------------------------------------------------------------- real data
-def _corpus_inputs():
-    manifest = SHARED_DATA / "MANIFEST.md"
-    if not manifest.is_file():
-        return []
-    table = manifest.read_text().split("## Datasets", 1)[1].split("## Companion", 1)[0]
-    paths = [line.split("|")[1].strip() for line in table.splitlines()
-             if line.startswith("| ") and not line.startswith("| path")]
-    found = []
-    for rel in paths:
-        try:
-            readers.sniff(SHARED_DATA / rel)
-        except graphframe.GraphframeError:
-            continue
-        found.append(rel)
-    return found
-
-
-@pytest.mark.parametrize("rel", _corpus_inputs())
+@pytest.mark.parametrize("rel", corpus_inputs())
 def test_every_readable_corpus_file_round_trips(rel, tmp_path):
     """Grows as readers are merged: every corpus file some reader recognises."""
     try:
@@ -425,7 +376,7 @@ def test_every_readable_corpus_file_round_trips(rel, tmp_path):
 
 
 def test_the_corpus_has_readable_files_or_says_why():
-    files = _corpus_inputs()
+    files = corpus_inputs()
     if not files:
         pytest.skip("no reader in this checkout recognises a file of the corpus yet "
                     f"(formats: {', '.join(readers.formats())})")

@@ -6,7 +6,7 @@ import pytest
 
 from graphframe import EmptyFilter, GraphFrame, InvalidFilter
 
-from helpers import by_name, gf_from_edges, names_preorder, tree_text
+from tests.helpers import by_name, gf_from_edges, names_preorder, replaced, tree_text
 
 
 def spec_tree():
@@ -139,7 +139,7 @@ def test_squash_on_three_level_index_sums_merged_rows_and_keeps_attributes():
     gf = gf_from_edges(["a", "b", "x", "c", "x"], [-1, 0, 1, 0, 3], ranks=2, threads=2)
     df = gf.dataframe.copy()
     df["file"] = "f.c"
-    gf = gf._replace(dataframe=df)
+    gf = replaced(gf, dataframe=df)
     out = gf.filter(gf.dataframe["name"].isin(["a", "x"]))
     assert out.dataframe.index.names == ["node", "rank", "thread"]
     x = out.dataframe.xs(1, level="node")

@@ -12,9 +12,8 @@ from graphframe import GraphFrame, ReadError
 from graphframe.examples import example_graphframe
 from graphframe.io.json.export import JSON_VERSION
 from tests.conftest import SHARED_DATA
-from tests.helpers import gf_from_edges
-from tests.test_literal import LITERALS
-from tests.test_persist import _corpus_inputs, assert_same
+from tests.helpers import gf_from_edges, replaced
+from tests.corpus import LITERAL_FILES, assert_same, corpus_inputs
 
 
 def roundtrip(gf, tmp_path=None):
@@ -79,7 +78,7 @@ def test_columns_of_every_kind():
     df["7"] = [3, 4, 5]
     meta = {"t": (1, 2), "nan": float("nan"), "d": {1: [2, 3]}, "np": np.int64(3),
             "nested": {"list": [{"x": -math.inf}]}}
-    gf2 = gf._replace(dataframe=df, metadata=meta)
+    gf2 = replaced(gf, dataframe=df, metadata=meta)
     back = roundtrip(gf2)
     assert back.dataframe["calls"].tolist() == [(1, 2), ("x", None), ()]
     assert back.dataframe["u64"].dtype == np.uint64
@@ -95,7 +94,7 @@ def test_columns_of_every_kind():
 def test_index_levels_rank_and_thread_and_empty_frames():
     gf = gf_from_edges(list("abcde"), [-1, 0, 0, 1, 2], extra=[(2, 3)], ranks=2, threads=3)
     roundtrip(gf)
-    roundtrip(gf._replace(dataframe=gf.dataframe.iloc[:0]))
+    roundtrip(replaced(gf, dataframe=gf.dataframe.iloc[:0]))
 
 
 def test_hatchet_documents_are_read_with_hatchets_meaning():
@@ -149,7 +148,7 @@ def test_to_dict_is_accepted_too():
 def _files():
     if not SHARED_DATA.is_dir():
         return []
-    return _corpus_inputs() + [f"literal/{n}.json" for n in LITERALS] + [
+    return corpus_inputs() + [f"literal/{n}" for n in LITERAL_FILES] + [
         "json/hatchet-graph-literal.json"]
 
 

@@ -7,20 +7,7 @@ import pytest
 import graphframe
 from graphframe import GraphFrame, GraphframeError, MetricError, diff
 from graphframe.diffing import outermost, ranked_changes, regressions, significant
-from tests.helpers import gf_from_edges
-
-
-def pair(ranks=2):
-    """before: main -> (io, solve -> spmv); after: io gone, solve slower, mpi added.
-
-    Times per node (rank r adds 10 * r): before main 1, io 0.5, solve 2, spmv 5;
-    after main 1, solve 2.5, spmv 6, mpi 1.
-    """
-    before = gf_from_edges(["main", "io", "solve", "spmv"], [-1, 0, 0, 2],
-                           times=[1.0, 0.5, 2.0, 5.0], ranks=ranks)
-    after = gf_from_edges(["main", "solve", "spmv", "mpi"], [-1, 0, 1, 1],
-                          times=[1.0, 2.5, 6.0, 1.0], ranks=ranks)
-    return before, after
+from tests.helpers import pair, gf_from_edges, replaced
 
 
 def col(d, name):
@@ -201,7 +188,7 @@ def test_errors():
     before, after = pair()
     with pytest.raises(MetricError, match="metric 'nope' is not a numeric column of the before"):
         diff(before, after, "nope")
-    other = after._replace(dataframe=after.dataframe.rename(columns={"time": "t"}),
+    other = replaced(after, dataframe=after.dataframe.rename(columns={"time": "t"}),
                            exc_metrics=["t"], inc_metrics=[], inclusive_of={})
     with pytest.raises(MetricError, match="of the after profile"):
         diff(before, other, "time")
@@ -262,7 +249,7 @@ def test_regressions_relative_to_the_node_and_noise():
 # ---------------------------------------------------------- inclusive partners
 def exclusive_only(gf):
     """``gf`` without its inclusive column (like Caliper's json-split profiles)."""
-    return gf._replace(dataframe=gf.dataframe.drop(columns=["time (inc)"]), inc_metrics=[],
+    return replaced(gf, dataframe=gf.dataframe.drop(columns=["time (inc)"]), inc_metrics=[],
                        inclusive_of={})
 
 
@@ -286,7 +273,7 @@ def test_inclusive_partner_on_one_side_only_is_computed_on_both():
     before, after = pair(ranks=0)
     # before's declared inclusive values are deliberately wrong: both sides are summed
     wrong = before.dataframe.assign(**{"time (inc)": 100.0})
-    d = diff(before._replace(dataframe=wrong), exclusive_only(after), "time")
+    d = diff(replaced(before, dataframe=wrong), exclusive_only(after), "time")
     assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
     assert col(d, "time (inc) before") == {"main": 8.5, "io": 0.5, "solve": 7.0, "mpi": 0.0,
                                            "spmv": 5.0}
@@ -311,7 +298,7 @@ def test_inclusive_false_and_explicit_inclusive_metric():
 
 def test_a_column_named_like_the_partner_is_left_alone():
     before, after = pair(ranks=0)
-    taken = [gf._replace(dataframe=exclusive_only(gf).dataframe.assign(**{"time (inc)": "x"}),
+    taken = [replaced(gf, dataframe=exclusive_only(gf).dataframe.assign(**{"time (inc)": "x"}),
                          inc_metrics=[], inclusive_of={}) for gf in (before, after)]
     d = diff(*taken)
     assert d.metadata["diff"]["metrics"] == ["time"]
@@ -362,7 +349,7 @@ def test_regressions_of_a_large_diff_are_fast_and_exact():
     before = GraphFrame.from_raw(raw)
     df = before.dataframe
     slower = df.assign(time=df["time"] * np.where(np.arange(len(df)) % 3 == 0, 1.5, 1.0))
-    after = before._replace(dataframe=slower)
+    after = replaced(before, dataframe=slower)
     d = diff(before, after)
     start = time.perf_counter()
     bad = regressions(d, 10.0)

@@ -9,6 +9,7 @@ from graphframe import Graph, GraphFrame, MetricError
 from graphframe.errors import ArgumentError
 from graphframe.examples import example_graphframe
 from readers import ProfileBuilder
+from tests.helpers import replaced
 
 ESC = "\033["
 
@@ -47,7 +48,7 @@ def test_context_annotation_and_missing_node_decorations():
     df["file"] = ["a.c", "b.c", "c.c", "d.c"]
     df["note"] = ["x", "y", "z", "w"]
     df["_missing_node"] = [0, 1, 2, 0]
-    gf2 = gf._replace(dataframe=df)
+    gf2 = replaced(gf, dataframe=df)
     out = gf2.tree(annotation_column="note", render_header=False)
     assert out == ("1.000 [x] a a.c\n├─ 1.000 [y] b ◀  b.c\n│  └─ 1.000 [z] c ▶  c.c\n"
                    "└─ 1.000 [w] d d.c\n")
@@ -86,7 +87,7 @@ def test_colour_legend_and_highlight():
     gf = simple()
     df = gf.dataframe.copy()
     df["time"] = [0.0, 5.0, 10.0, -1.0]
-    gf = gf._replace(dataframe=df)
+    gf = replaced(gf, dataframe=df)
     out = gf.tree(color=True, render_header=False, highlight_name=True)
     lines = out.splitlines()
     assert lines[0] == f"{ESC}38;5;22m0.000{ESC}0m {ESC}48;5;246m{ESC}38;5;232ma{ESC}0m"

@@ -7,7 +7,7 @@ import pytest
 from graphframe import Graph
 from graphframe.errors import GraphMismatchError
 
-from helpers import by_name, gf_from_edges, tree_text
+from tests.helpers import by_name, gf_from_edges, replaced, tree_text
 
 
 def names(g):
@@ -125,7 +125,7 @@ def test_arithmetic_aligns_ranks_and_merges_metric_lists():
     right = gf_from_edges(["main", "g"], [-1, 0], [5.0, 7.0], ranks=2)
     df = right.dataframe.copy()
     df["bytes"] = 100.0
-    right = right._replace(dataframe=df, exc_metrics=["time", "bytes"])
+    right = replaced(right, dataframe=df, exc_metrics=["time", "bytes"])
     out = left.add(right, fill_value=0)
     assert out.exc_metrics == ["time", "bytes"]
     assert out.dataframe.loc[(0, 1), "time"] == 1 + 10 + 5 + 10
@@ -310,7 +310,7 @@ def test_metric_on_one_side_only_with_identical_rows():
     a = gf_from_edges(["main", "f"], [-1, 0], [1.0, 2.0], ranks=2)
     df = a.dataframe.copy()
     df["bytes"] = [1.0, 2.0, 3.0, 4.0]
-    b = a._replace(dataframe=df, exc_metrics=["time", "bytes"])
+    b = replaced(a, dataframe=df, exc_metrics=["time", "bytes"])
     before = b.dataframe.copy()
     out = a.sub(b, fill_value=0)
     assert out.dataframe["bytes"].tolist() == [-1.0, -2.0, -3.0, -4.0]

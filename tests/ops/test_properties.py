@@ -6,31 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import gf_from_edges
-
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def forests(draw, max_nodes=25, names="abc", unique_siblings=False, dag=False):
-    n = draw(st.integers(1, max_nodes))
-    parent = [-1] + [draw(st.integers(-1 if i < 3 else 0, i - 1)) for i in range(1, n)]
-    if unique_siblings:
-        names_out = [f"n{i}" for i in range(n)]
-    else:
-        names_out = [draw(st.sampled_from(names)) for _ in range(n)]
-    times = [float(draw(st.integers(0, 50))) for _ in range(n)]
-    extra = []
-    if dag and n > 2:
-        for _ in range(draw(st.integers(0, 3))):
-            child = draw(st.integers(1, n - 1))
-            src = draw(st.integers(0, child - 1))
-            if src != parent[child]:
-                extra.append((src, child))
-    ranks = draw(st.sampled_from([0, 2]))
-    return gf_from_edges(names_out, parent, times, extra=extra, ranks=ranks)
-
+from tests.helpers import gf_from_edges, replaced
+from tests.strategies import SETTINGS, forests, pairs, shared_graphs
 
 def reachable_sum(gf):
     """Brute force: per node, the sum of time over distinct reachable nodes."""
@@ -94,15 +71,10 @@ def call_paths(gf):
     return {tuple(n.frame["name"] for n in node.path()) for node in gf.graph.traverse()}
 
 
-def same_levels(a, b):
-    return list(a.dataframe.index.names) == list(b.dataframe.index.names)
-
-
 @SETTINGS
-@given(forests(), forests())
-def test_add_then_sub_gives_back_the_left_operand(a, b):
-    if not same_levels(a, b):
-        return
+@given(pairs())
+def test_add_then_sub_gives_back_the_left_operand(operands):
+    a, b = operands
     result = a.add(b, fill_value=0).sub(b, fill_value=0)
     u, _ = a.unify(b)
     left_rows = u.dataframe[u.dataframe.get("_missing_node", 0) != 2] if "_missing_node" in \
@@ -115,11 +87,10 @@ def test_add_then_sub_gives_back_the_left_operand(a, b):
 
 
 @SETTINGS
-@given(forests(dag=True, unique_siblings=True), forests(dag=True, unique_siblings=True))
-def test_add_then_sub_gives_back_the_left_operand_on_dags(a, b):
+@given(pairs(dag=True, unique_siblings=True))
+def test_add_then_sub_gives_back_the_left_operand_on_dags(operands):
     # unique names: no two nodes of one operand can share a call path
-    if not same_levels(a, b):
-        return
+    a, b = operands
     result = a.add(b, fill_value=0).sub(b, fill_value=0)
     u, _ = a.unify(b)
     df = u.dataframe
@@ -131,10 +102,9 @@ def test_add_then_sub_gives_back_the_left_operand_on_dags(a, b):
 
 
 @SETTINGS
-@given(forests(), forests())
-def test_unify_is_deterministic_and_holds_both_path_sets(a, b):
-    if not same_levels(a, b):
-        return
+@given(pairs())
+def test_unify_is_deterministic_and_holds_both_path_sets(operands):
+    a, b = operands
     ua, ub = a.unify(b)
     again, _ = a.unify(b)
     assert ua.graph == again.graph
@@ -169,7 +139,7 @@ def with_attributes(gf):
     df = gf.dataframe.copy()
     df["line"] = np.arange(len(df), dtype=np.int64) + 10
     df["file"] = [f"f{i % 3}.c" for i in range(len(df))]
-    return gf._replace(dataframe=df)
+    return replaced(gf, dataframe=df)
 
 
 def scribble(gf):
@@ -190,7 +160,7 @@ def operations(a, b):
         lambda: a.squash(),
         lambda: a.squash(update_inc_cols=False),
         lambda: a.update_inclusive_columns(),
-        lambda: a._replace(exc_metrics=[], inclusive_of={}).update_inclusive_columns(),
+        lambda: replaced(a, exc_metrics=[], inclusive_of={}).update_inclusive_columns(),
         lambda: a.generate_exclusive_columns(),
         lambda: a.subgraph_sum(["time"], ["t"]),
         lambda: a.drop_index_levels(),
@@ -203,7 +173,7 @@ def operations(a, b):
         lambda: a.sub(a, fill_value=0),
         lambda: a * a,
     ]
-    if same_levels(a, b):
+    if list(a.dataframe.index.names) == list(b.dataframe.index.names):
         ops += [lambda: a.unify(b)[0], lambda: a.unify(b)[1], lambda: a + b,
                 lambda: a.sub(b, fill_value=0), lambda: a * b, lambda: a / b,
                 lambda: b.unify(a)[0], lambda: b - a]
@@ -233,27 +203,6 @@ def test_writing_into_a_same_graph_difference_leaves_the_operand_alone():
     out.dataframe.loc[(0, 0), "line"] = 4242
     out.dataframe.loc[(0, 0), "file"] = "x.c"
     assert g.dataframe.loc[(0, 0), "line"] == 10 and g.dataframe.loc[(0, 0), "file"] == "f0.c"
-
-
-@st.composite
-def shared_graphs(draw, max_nodes=40, max_extra=15, cycles=False):
-    """Random trees plus extra edges (forward only, or anywhere with ``cycles``), with
-    NaN values and missing rows sprinkled in."""
-    n = draw(st.integers(2, max_nodes))
-    parent = [-1] + [draw(st.integers(-1 if i < 2 else 0, i - 1)) for i in range(1, n)]
-    extra = set()
-    for _ in range(draw(st.integers(0, max_extra))):
-        child = draw(st.integers(0 if cycles else 1, n - 1))
-        src = draw(st.integers(0, n - 1 if cycles else child - 1))
-        if src != parent[child]:
-            extra.add((src, child))
-    times = [draw(st.sampled_from([0.0, 1.0, 2.5, 7.0, 100.0, float("nan")])) for _ in range(n)]
-    gf = gf_from_edges([f"n{i}" for i in range(n)], parent, times, extra=sorted(extra),
-                       ranks=draw(st.sampled_from([0, 2])))
-    drop = np.array(draw(st.lists(st.booleans(), min_size=len(gf.dataframe),
-                                  max_size=len(gf.dataframe))))
-    drop[0] = False
-    return gf._replace(dataframe=gf.dataframe[~drop])
 
 
 def brute_inclusive(gf):
@@ -296,10 +245,9 @@ def edge_names(g):
 
 
 @SETTINGS
-@given(shared_graphs(max_nodes=12, max_extra=6), shared_graphs(max_nodes=12, max_extra=6))
-def test_dag_union_merges_equal_children_over_every_edge(a, b):
-    if not same_levels(a, b):
-        return
+@given(pairs(shared_graphs, max_nodes=12, max_extra=6))
+def test_dag_union_merges_equal_children_over_every_edge(operands):
+    a, b = operands
     u, ma, mb = a.graph.union(b.graph, return_mappings=True)
     again = a.graph.union(b.graph, return_mappings=True)
     assert u == again[0] and np.array_equal(ma, again[1]) and np.array_equal(mb, again[2])

@@ -5,9 +5,9 @@ import re
 
 from graphframe import GraphFrame, diff
 from graphframe.examples import example_graphframe
-from graphframe.render.html import render_html, summary
-from tests.helpers import gf_from_edges
-from tests.test_diff import pair
+from graphframe.render.registry import RENDERERS
+from tests.helpers import gf_from_edges, replaced
+from tests.helpers import pair
 
 
 def lines_of(html):
@@ -24,8 +24,8 @@ def test_repr_is_one_short_line():
                          "2 ranks x 3 threads; metrics: time, time (inc) [default time]>")
     forest = gf_from_edges(["a", "b"], [-1, -1])
     assert "(forest of 2 trees)" in repr(forest)
-    many = forest._replace(exc_metrics=[f"m{i}" for i in range(9)], inc_metrics=[])
-    assert summary(many).endswith("metrics: m0, m1, m2, m3, m4, m5, ... (+3) [default time]")
+    many = replaced(forest, exc_metrics=[f"m{i}" for i in range(9)], inc_metrics=[])
+    assert repr(many)[len("<GraphFrame: "):-1].endswith("metrics: m0, m1, m2, m3, m4, m5, ... (+3) [default time]")
 
 
 def test_html_shows_the_top_of_the_profile():
@@ -49,22 +49,22 @@ def test_html_shows_the_top_of_the_profile():
 def test_html_limits_escaping_and_dags():
     names = ["<script>alert(1)</script>"] + [f"f{i:02d}" for i in range(12)]
     gf = gf_from_edges(names, [-1] + [0] * 12, times=[1.0] + [float(i) for i in range(12)])
-    html = render_html(gf, max_children=5)
+    html = RENDERERS["html"].render(gf, max_children=5)
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert [n for _, n in lines_of(html)][1:] == ["f11", "f10", "f09", "f08", "f07"]
     assert "… 7 more" in html
     dag = gf_from_edges(list("abcd"), [-1, 0, 1, 0], extra=[(3, 2)])
-    html = render_html(dag, max_depth=10)
+    html = RENDERERS["html"].render(dag, max_depth=10)
     # c is reached twice; its subtree is expanded once
     assert [n for _, n in lines_of(html)] == ["a", "b", "c", "d", "c"]
     deep = gf_from_edges([f"n{i}" for i in range(30)], [-1] + list(range(29)))
-    html = render_html(deep, max_depth=3)
+    html = RENDERERS["html"].render(deep, max_depth=3)
     assert len(lines_of(html)) == 3 and html.count("…") == 1
 
 
 def test_html_without_a_numeric_metric_and_for_diffs():
     gf = GraphFrame.from_lists(("main", "solve"))
-    text = gf._replace(default_metric="name")._repr_html_()
+    text = replaced(gf, default_metric="name")._repr_html_()
     assert "<details" not in text and "2 nodes (tree)" in text
     d = diff(*pair(ranks=0))
     html = d._repr_html_()
@@ -83,7 +83,7 @@ def test_html_line_budget():
     names = ["root"] + [f"c{i}" for i in range(10)] + [f"g{i}" for i in range(100)]
     parent = [-1] + [0] * 10 + [1 + i // 10 for i in range(100)]
     gf = gf_from_edges(names, parent)
-    html = render_html(gf, max_children=10, max_lines=20)
+    html = RENDERERS["html"].render(gf, max_children=10, max_lines=20)
     assert len(lines_of(html)) == 20
     assert "… more nodes not shown (the view stops at 20 lines" in html
     assert html.count("<details") == html.count("</details>")
@@ -119,7 +119,7 @@ def test_exclusive_only_profiles_show_inclusive_sums_and_unclipped_bars():
 def test_bars_are_scaled_by_the_largest_value_shown():
     # an exclusive metric asked for explicitly: the root's own time is small
     gf = gf_from_edges(["main", "a", "b"], [-1, 0, 0], times=[1.0, 4.0, 2.0])
-    html = render_html(gf, metric="time")
+    html = RENDERERS["html"].render(gf, metric="time")
     assert [n for _, n in lines_of(html)] == ["main", "a", "b"]
     assert bar_widths(html) == [20, 80, 40]
     # diffs: a child's delta can be larger than the root's

@@ -11,7 +11,7 @@ from graphframe.query import (DisjunctionQuery, ExclusiveDisjunctionQuery, Conju
                               RedundantQueryFilterWarning, StringQuery, matched_nodes,
                               parse_string_dialect)
 
-from helpers import gf_from_edges
+from tests.helpers import gf_from_edges, replaced
 from test_query_object import chain, dag, lazy_tree, spec_tree
 
 SIDE_EFFECTS = []
@@ -81,7 +81,7 @@ def table():
     df = gf.dataframe.copy()
     files = {"main": "a.c", "MPI_Send": None, "MPI_Recv": "b.c", "solve": np.nan, "io": "a.h"}
     df["file"] = pd.Series([files[n] for n in df["name"]], index=df.index, dtype=object)
-    return gf._replace(dataframe=df)
+    return replaced(gf, dataframe=df)
 
 
 @pytest.mark.parametrize("where, expected", [
@@ -132,7 +132,7 @@ def test_tuple_column_keys():
     gf = gf_from_edges(["m", "a", "b"], [-1, 0, 0], times=[1.0, 2.0, 3.0])
     df = gf.dataframe[["time", "name"]].copy()
     df.columns = pd.MultiIndex.from_tuples([("time", "max"), ("name", "")])
-    gf2 = gf._replace(dataframe=df, exc_metrics=[], inc_metrics=[])
+    gf2 = replaced(gf, dataframe=df, exc_metrics=[], inc_metrics=[])
     assert names(gf2, 'MATCH (p) WHERE p.("time", "max") >= 2') == ["a", "b"]
     assert names(gf2, [{("time", "max"): "< 2"}]) == ["m"]
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from graphframe.query import matched_nodes
 
-from helpers import gf_from_edges
+from tests.helpers import gf_from_edges
 
 NAMES = "abc"
 REGEXES = ["a", "b", "[ab]", ".*", "c|a"]
