@@ -1,7 +1,7 @@
 """Benchmark: reading Caliper json-split (and .cali) with graphframe vs Hatchet.
 
 Generates a random calling-context tree with ``ProfileBuilder``'s bulk path,
-writes it with :mod:`benchmarks.writers.caliper`, then times, each in a fresh
+writes it with :mod:`readers.testing.writers.caliper`, then times, each in a fresh
 process under ``/usr/bin/time -v`` (for the peak resident set size):
 
 * graphframe: ``readers.read`` (decoding) and ``GraphFrame.from_raw`` (the
@@ -31,8 +31,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from readers import ProfileBuilder, RawProfile
-
-from .writers.caliper import write_cali, write_caliper_json
+from readers.testing import write_cali, write_caliper_json
 
 REPO = Path(__file__).resolve().parent.parent
 HATCHET_PYTHON = "/work/hvenv/bin/python"

@@ -165,10 +165,10 @@ def main(argv=None) -> None:
     if not db.exists():
         raw = random_profile(args.nodes, args.ranks)
         if args.layout == "old":
-            from benchmarks.writers.hpctoolkit import write_hpctoolkit
+            from readers.testing import write_hpctoolkit
             write_hpctoolkit(raw, db)
         else:
-            from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+            from readers.testing import write_hpctoolkit_latest
             write_hpctoolkit_latest(raw, db)
     size = sum(p.stat().st_size for p in db.iterdir())
     metric_bytes = metric_file_bytes(db)

@@ -13,7 +13,7 @@ from readers.cprofile import read_cprofile
 from readers.dot import read_dot
 from readers.hpctoolkit import read_hpctoolkit
 from readers.hpctoolkit_latest import read_hpctoolkit_latest
-from readers.jsonfile import loads_json
+from readers.common.jsonfile import loads_json
 from readers.pyinstrument import read_pyinstrument
 from readers.tau import read_tau
 from readers.timemory import parse_timemory, read_timemory
@@ -60,7 +60,7 @@ class ReaderConstructors:
         Examples
         --------
         >>> import tempfile
-        >>> from benchmarks.writers.hpctoolkit import write_example_database
+        >>> from readers.testing import write_example_database
         >>> from graphframe import GraphFrame
         >>> db = write_example_database(tempfile.mkdtemp())
         >>> gf = GraphFrame.from_hpctoolkit(db)
@@ -127,8 +127,8 @@ class ReaderConstructors:
         Examples
         --------
         >>> import tempfile
-        >>> from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
-        >>> from tests.hpctoolkit_helpers import sample_profile
+        >>> from readers.testing import write_hpctoolkit_latest
+        >>> from readers.testing import sample_profile
         >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, max_depth=1)

@@ -24,7 +24,7 @@ from .caliper_pyreader import reader_records
 from .caliper_ranks import merge_rank_tables
 from .caliper_records import RecordTable, to_raw_profile
 from .errors import ReadError
-from .jsonfile import loads_json
+from .common.jsonfile import loads_json
 from .profile import RawProfile
 from .progress import Progress, ProgressArg
 from .registry import FormatInfo

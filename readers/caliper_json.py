@@ -33,7 +33,7 @@ from .caliper_jsonsniff import looks_like_json_split
 from .caliper_jsoncells import node_refs, order, ranks, short as _short, values as value_column
 from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
 from .errors import ReadError
-from .jsonfile import loads_json
+from .common.jsonfile import loads_json
 from .profile import RawProfile
 from .progress import Progress, ProgressArg
 from .registry import FormatInfo, looks_like_json

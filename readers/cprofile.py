@@ -9,7 +9,7 @@ A pstats file is ``marshal.dumps`` of a dict::
 time spent in the function itself and ``ct`` the cumulative time including
 callees (recursion counted once). Each function becomes one node; each caller
 record an edge, so the result is a call graph (recursion is a cycle, never an
-endless chain; see :mod:`readers.callgraph` for the choice of roots).
+endless chain; see :mod:`readers.common.callgraph` for the choice of roots).
 
 Columns (Hatchet's names): ``file``, ``line``, ``name``, ``numcalls`` (=
 ``cc``, primitive calls), ``nativecalls`` (= ``nc``, all calls), ``time
@@ -40,7 +40,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .builder import ProfileBuilder
-from .callgraph import parents_from_edges
+from .common.callgraph import parents_from_edges
 from .cprofile_marshal import check_marshal
 from .errors import ReadError
 from .profile import RawProfile

@@ -17,7 +17,7 @@ the callee's total cost due to that call and the call count.
 
 The result is a call *graph*: one node per DOT node; a function called from
 several places has several parents; recursion and gprof cycles are cycles
-(see :mod:`readers.callgraph`). Columns (present when the file has them):
+(see :mod:`readers.common.callgraph`). Columns (present when the file has them):
 
 ``name``, ``module``, ``process``
     From the label (``name`` falls back to the node id when empty).
@@ -54,7 +54,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .builder import ProfileBuilder
-from .callgraph import parents_from_edges
+from .common.callgraph import parents_from_edges
 from .dot_fast import DotTables, parse_lines, scan_tables
 from .dot_labels import NUM, Labels, decode_labels, edge_calls, kind_of, label_lines
 from .dot_syntax import DotGraph, line_col, parse_dot

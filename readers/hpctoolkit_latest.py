@@ -84,8 +84,8 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     Examples
     --------
     >>> import tempfile
-    >>> from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
-    >>> from tests.hpctoolkit_helpers import sample_profile
+    >>> from readers.testing import write_hpctoolkit_latest
+    >>> from readers.testing import sample_profile
     >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
     >>> raw = read_hpctoolkit_latest(db)
     >>> raw.index_levels, raw.inc_metrics, raw.node_columns["type"].tolist()[:4]

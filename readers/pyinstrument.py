@@ -8,7 +8,7 @@ tree of frames under ``root_frame``; each frame has ``function``,
 ``file_path_short``, ``file_path``, ``line_no``, ``time`` (inclusive seconds),
 ``is_application_code``, ``children`` and, in newer versions, ``await_time``
 and ``class_name``. Trees are walked with an explicit stack and the JSON is
-loaded by :func:`readers.jsonfile.load_json`, so depth is unlimited.
+loaded by :func:`readers.common.jsonfile.load_json`, so depth is unlimited.
 
 Columns: ``name`` (function), ``file`` (``file_path_short``), ``line``,
 ``time`` (exclusive = frame time minus its children's), ``time (inc)``
@@ -25,7 +25,7 @@ import numpy as np
 
 from .builder import ProfileBuilder
 from .errors import ReadError, brief
-from .jsonfile import is_json_number, load_json
+from .common.jsonfile import is_json_number, load_json
 from .profile import RawProfile
 from .pyinstrument_session import is_session, parse_session
 from .registry import FormatInfo, looks_like_json

@@ -34,7 +34,7 @@ import numpy as np
 
 from .builder import ProfileBuilder
 from .errors import ReadError, brief
-from .jsonfile import is_json_number
+from .common.jsonfile import is_json_number
 from .profile import RawProfile
 
 SESSION_KEYS = ("start_time", "duration", "sample_count", "target_description", "cpu_time",

@@ -26,8 +26,8 @@ HEAD_BYTES = 4096
 
 #: Reader modules, in sniffing order (most specific first).
 READER_MODULES = (
-    "readers.literal",
-    "readers.hatchet_json",
+    "readers.hatchet.literal",
+    "readers.hatchet.json_layout",
     "readers.caliper_json",
     "readers.caliper",
     "readers.hpctoolkit",

@@ -36,7 +36,7 @@ from .builder import ProfileBuilder
 from .errors import ReadError
 from .profile import RawProfile
 from .registry import FormatInfo
-from .rowfill import complete_rows, first_per_node
+from .common.rowfill import complete_rows, first_per_node
 from .tau_text import TauFile, clean_timer, describe_timer, parse_profile_text, split_callpath
 
 _FILE = re.compile(r"^profile\.(\d+)\.(\d+)\.(\d+)$")

@@ -31,10 +31,10 @@ import numpy as np
 
 from .builder import ProfileBuilder
 from .errors import ReadError, brief
-from .jsonfile import is_json_number, load_json
+from .common.jsonfile import is_json_number, load_json
 from .profile import RawProfile
 from .registry import FormatInfo, looks_like_json
-from .rowfill import complete_rows
+from .common.rowfill import complete_rows
 
 _PATTERNS = (  # region label forms: (regex, how the name is made)
     (re.compile(r"^\[(?P<func>.*)\]\[(?P<file>.*)\]$"), "func"),

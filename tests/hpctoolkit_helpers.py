@@ -1,50 +1,16 @@
-"""Small HPCToolkit inputs built with the project's writers, shared by the HPCToolkit tests."""
+"""Small HPCToolkit inputs built with the project's writers, shared by the HPCToolkit tests.
+
+The sample tree itself (``TREE``, ``own_value``, ``sample_profile``) lives in
+:mod:`readers.testing.samples`; the expectations and the context-kinds tree are here.
+"""
 
 from __future__ import annotations
 
 from readers import ProfileBuilder
+from readers.testing.samples import TREE, own_value, sample_profile
 
-#: (name, kind, file, line, parent index) in document order; recursion (solve -> solve),
-#: a loop, statements in three files, and a statement after a nested procedure in
-#: another file (the case Hatchet gets wrong).
-TREE = [
-    ("main", "function", "a.c", 1, -1),       # 0
-    ("loop", "loop", "a.c", 5, 0),            # 1
-    ("stmt", "statement", "a.c", 6, 1),       # 2
-    ("solve", "function", "b.c", 20, 1),      # 3
-    ("stmt", "statement", "b.c", 21, 3),      # 4
-    ("solve", "function", "b.c", 20, 3),      # 5  recursion
-    ("stmt", "statement", "b.c", 22, 5),      # 6
-    ("helper", "function", "c.h", 2, 0),      # 7
-    ("stmt", "statement", "c.h", 3, 7),       # 8
-    ("stmt", "statement", "a.c", 9, 0),       # 9  after helper (c.h) in document order
-]
-
-
-def own_value(node: int, rank: int, thread: int) -> float:
-    """The exclusive value the tests give ``node`` on (rank, thread)."""
-    return float((node + 1) * (1 + 10 * rank + 100 * thread))
-
-
-def sample_profile(ranks=(0, 1), threads=(0, 1), metrics=("time",)):
-    """A RawProfile of :data:`TREE` with exclusive metrics only (the writer sums them up)."""
-    levels = ("rank", "thread") if len(threads) > 1 or threads != (0,) else ("rank",)
-    b = ProfileBuilder("sample", index_levels=levels)
-    ids = []
-    for name, kind, fname, line, parent in TREE:
-        if kind == "function":
-            frame = {"type": "function", "name": name}
-            cols = {"file": fname, "line": line, "module": "app"}
-        else:
-            frame = {"type": kind, "file": fname, "line": line}
-            cols = {"file": fname, "line": line, "module": None}
-        ids.append(b.add_node(frame, ids[parent] if parent >= 0 else -1, columns=cols))
-    for node in range(len(TREE)):
-        for r in ranks:
-            for t in threads:
-                values = {m: own_value(node, r, t) * (k + 1) for k, m in enumerate(metrics)}
-                b.add_row(ids[node], values, rank=r, thread=t)
-    return b.build(exc_metrics=list(metrics), default_metric=metrics[0])
+__all__ = ["KINDS_EXPECTED", "KINDS_TREE", "TREE", "expected_inclusive", "kinds_profile",
+           "own_value", "sample_profile"]
 
 
 def expected_inclusive(node: int, rank: int, thread: int, factor: float = 1.0) -> float:

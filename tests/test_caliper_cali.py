@@ -10,7 +10,7 @@ import pytest
 import graphframe
 import readers
 from benchmarks.read_caliper import random_profile
-from benchmarks.writers.caliper import write_cali
+from readers.testing import write_cali
 from readers import ReadError
 from readers import caliper_cali, caliper_calitext
 from readers.caliper import read_caliper

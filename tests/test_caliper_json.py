@@ -10,10 +10,10 @@ import pytest
 import graphframe
 import readers
 from benchmarks.read_caliper import random_profile
-from benchmarks.writers.caliper import write_caliper_json
+from readers.testing import write_caliper_json
 from readers import ReadError
 from readers.caliper_json import read_caliper_json
-from readers.jsonfile import MAX_DEPTH, loads_json
+from readers.common.jsonfile import MAX_DEPTH, loads_json
 
 VALUE, LABEL = {"is_value": True}, {"is_value": False}
 

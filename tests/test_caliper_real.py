@@ -15,7 +15,7 @@ import graphframe
 import readers
 from readers import ReadError
 from readers.caliper import read_caliper
-from readers.conformance import check_reader
+from readers.testing import check_reader
 
 from reference import describe as _describe
 

@@ -13,7 +13,7 @@ import graphframe
 from graphframe import GraphFrame
 from graphframe.categories import CATEGORICAL_COLUMNS, as_categorical, union_categories
 from graphframe.ops.rows import stack_disjoint
-from benchmarks.writers.hpctoolkit import write_hpctoolkit
+from readers.testing import write_hpctoolkit
 from tests.hpctoolkit_helpers import sample_profile
 
 def _node(name, file, module, t, children=()):

@@ -14,7 +14,7 @@ import pytest
 
 import readers
 from graphframe import GraphFrame
-from readers.conformance import check_reader
+from readers.testing import check_reader
 from readers.cprofile import parse_pstats_bytes, read_cprofile
 from readers.errors import ReadError
 

@@ -8,7 +8,7 @@ import pytest
 
 import readers
 from graphframe import GraphFrame
-from readers.conformance import check_reader
+from readers.testing import check_reader
 from readers.dot import decode_edge_label, decode_node_label, parse_gprof_dot, read_dot
 from readers.dot_fast import DotTables, parse_lines, scan_tables
 from readers.dot_syntax import parse_dot
@@ -448,7 +448,7 @@ def test_compare_output_is_refused(tmp_path):
 
 def test_parents_match_a_networkx_reference():
     import networkx as nx
-    from readers.callgraph import parents_from_edges
+    from readers.common.callgraph import parents_from_edges
 
     def reference(n, src, dst, w):
         g = nx.DiGraph()

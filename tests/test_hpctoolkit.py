@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import readers
-from benchmarks.writers.hpctoolkit import write_example_database, write_hpctoolkit
+from readers.testing import write_example_database, write_hpctoolkit
 from graphframe import GraphFrame
 from readers import ReadError
 from readers.hpctoolkit import read_hpctoolkit
@@ -181,7 +181,7 @@ def test_sniffing_and_registry(tmp_path):
 
 @pytest.mark.parametrize("layout", ["old", "latest"])
 def test_deep_call_chain(tmp_path, layout):
-    from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+    from readers.testing import write_hpctoolkit_latest
     from readers import ProfileBuilder
     from readers.hpctoolkit_latest import read_hpctoolkit_latest
 

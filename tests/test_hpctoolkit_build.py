@@ -14,8 +14,8 @@ import pytest
 import graphframe
 import readers
 from benchmarks.read_hpctoolkit import random_profile
-from benchmarks.writers.hpctoolkit import write_hpctoolkit
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_hpctoolkit
+from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from graphframe.build import parts_from_raw
 from tests.hpctoolkit_helpers import sample_profile

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers import ReadError
 from readers.hpctoolkit_derived import NOTE

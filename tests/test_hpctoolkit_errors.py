@@ -9,7 +9,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from benchmarks.writers.hpctoolkit import SPEC_XML, write_example_database, write_hpctoolkit
+from readers.testing.writers.hpctoolkit import SPEC_XML, write_example_database, write_hpctoolkit
 from readers import ReadError
 from readers.hpctoolkit import read_hpctoolkit
 from tests.hpctoolkit_helpers import sample_profile

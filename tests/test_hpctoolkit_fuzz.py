@@ -11,8 +11,8 @@ import time
 import numpy as np
 import pytest
 
-from benchmarks.writers.hpctoolkit import write_example_database, write_hpctoolkit
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_example_database, write_hpctoolkit
+from readers.testing import write_hpctoolkit_latest
 from readers import ReadError
 from readers.hpctoolkit import read_hpctoolkit
 from readers.hpctoolkit_latest import read_hpctoolkit_latest

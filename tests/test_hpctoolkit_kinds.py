@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers.hpctoolkit_kinds import KINDS
 from tests.hpctoolkit_helpers import KINDS_EXPECTED, KINDS_TREE, kinds_profile

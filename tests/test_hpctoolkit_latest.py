@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import readers
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers import ProfileBuilder, ReadError
 from readers.hpctoolkit_latest import read_hpctoolkit_latest

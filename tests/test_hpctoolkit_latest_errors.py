@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_hpctoolkit_latest
 from readers import ReadError
 from readers.hpctoolkit_latest import read_hpctoolkit_latest
 from tests.hpctoolkit_helpers import sample_profile
@@ -142,7 +142,7 @@ def test_random_corruption_only_raises_read_error(tmp_path):
     import random
     import shutil
 
-    from benchmarks.writers.hpctoolkit import write_hpctoolkit
+    from readers.testing import write_hpctoolkit
     from readers.hpctoolkit import read_hpctoolkit
 
     sources = [(write_hpctoolkit_latest(sample_profile(), tmp_path / "v4"), read_hpctoolkit_latest),

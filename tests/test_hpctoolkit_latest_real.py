@@ -9,7 +9,7 @@ import pytest
 
 from graphframe import GraphFrame
 from readers import ReadError
-from readers.conformance import check_reader
+from readers.testing import check_reader
 from readers.hpctoolkit_latest import read_hpctoolkit_latest
 from readers.hpctoolkit_metadb import read_meta_db
 from readers.hpctoolkit_profiledb import ProfileDb

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.writers.hpctoolkit import write_hpctoolkit
-from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+from readers.testing import write_hpctoolkit
+from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers import ProfileBuilder, ReadError
 from readers.hpctoolkit import read_hpctoolkit

@@ -9,7 +9,7 @@ import pytest
 
 from graphframe import GraphFrame
 from readers import ReadError
-from readers.conformance import check_reader
+from readers.testing import check_reader
 from readers.hpctoolkit import read_hpctoolkit
 from readers.hpctoolkit_metricdb import metricdb_values
 from tests.reference import assert_matches, describe

@@ -5,7 +5,7 @@ import pytest
 
 import readers
 from graphframe import GraphFrame
-from readers.conformance import check_reader
+from readers.testing import check_reader
 from readers.errors import ReadError
 from readers.tau import read_tau
 from readers.tau_text import describe_timer

@@ -1,14 +1,11 @@
-"""RawProfile, the builder, the registry and the JSON loader."""
-
-import json
+"""RawProfile, ProfileBuilder and ReadError (the neutral contract of readers/)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import readers
-from readers import ProfileBuilder, ProfileError, RawProfile, ReadError, UnknownFormatError
-from readers.jsonfile import load_json, loads_json
+from readers import ProfileBuilder, ProfileError, RawProfile, ReadError
 
 
 def small_builder():
@@ -90,68 +87,3 @@ def test_read_error_message_names_source_position_and_expectation():
     err = ReadError("f.json", "bad thing", position="line 3", expected="a number")
     assert str(err) == "f.json: line 3: bad thing (expected a number)"
     assert isinstance(err, readers.GraphframeError) and isinstance(err, ValueError)
-
-
-def test_registry_lists_formats_and_sniffs(tmp_path):
-    assert readers.formats()[:2] == ["literal", "hatchet-json"]
-    p = tmp_path / "x.json"
-    p.write_text(json.dumps([{"frame": {"name": "a"}, "metrics": {}}]))
-    assert readers.sniff(p) == "literal"
-    q = tmp_path / "y.json"
-    q.write_text(json.dumps({"graph": [], "dataframe": [], "dataframe_indices": ["node"]}))
-    assert readers.sniff(q) == "hatchet-json"
-
-
-def test_unknown_input_lists_known_formats(tmp_path):
-    p = tmp_path / "notes.txt"
-    p.write_text("hello")
-    with pytest.raises(UnknownFormatError) as info:
-        readers.read(p)
-    assert "literal" in str(info.value) and "hatchet-json" in str(info.value)
-    assert str(p) in str(info.value)
-    with pytest.raises(UnknownFormatError, match="unknown format 'nope'"):
-        readers.read(p, format="nope")
-
-
-def test_missing_path_is_a_read_error(tmp_path):
-    with pytest.raises(ReadError, match="no such file"):
-        readers.read(tmp_path / "absent.json")
-    with pytest.raises(ReadError, match="no such file"):
-        readers.read(tmp_path / "absent.json", format="literal")
-    with pytest.raises(ReadError, match="empty list"):
-        readers.read([])
-
-
-def test_json_loader_survives_deep_nesting_and_reports_positions(tmp_path):
-    deep = "[" * 100_000 + "]" * 100_000
-    doc = loads_json(deep)
-    depth = 0
-    while doc:
-        doc, depth = doc[0], depth + 1
-    assert depth == 99_999
-    nested = loads_json('{"a": [1, 2.5, "x\\n", true, null, {"b": -1e3}]}' + " ")
-    assert nested == {"a": [1, 2.5, "x\n", True, None, {"b": -1000.0}]}
-    with pytest.raises(ReadError, match=r"line 2, column 3"):
-        loads_json('[1,\n  x]', "t.json")
-    with pytest.raises(ReadError, match="line 1"):
-        loads_json("[" * 5000 + "1,", "deep-truncated.json")
-    p = tmp_path / "bin.json"
-    p.write_bytes(b"\xff\xfe[")
-    with pytest.raises(ReadError, match="not UTF-8"):
-        load_json(p)
-
-
-def test_iterative_decoder_agrees_with_json_module():
-    text = json.dumps({"k": [{"x": [1, 2, {"y": "z"}]}, [], {}, "s\u00e9", 3.25, False]})
-    from readers.jsonfile import _IterativeDecoder
-
-    assert _IterativeDecoder(text, None).decode() == json.loads(text)
-
-
-def test_an_unknown_format_name_is_reported_against_the_file(tmp_path):
-    p = tmp_path / "prof.json"
-    p.write_text("[]")
-    with pytest.raises(UnknownFormatError) as info:
-        readers.read(p, format="nope")
-    assert info.value.source == str(p)
-    assert str(info.value).startswith(f"{p}: unknown format 'nope' (expected one of the formats: ")

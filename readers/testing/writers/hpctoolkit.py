@@ -4,7 +4,7 @@
   ``*.metric-db`` file per (rank, thread) as hpcprof-mpi writes them, or all
   of them packed into one ``experiment-1.mdb`` (``packed=True``, hpcprof 2020).
 * :func:`write_example_database`: the small database of HATCHET_SPEC.md §4.1.
-* The current layout (meta.db/profile.db) is in :mod:`benchmarks.writers.hpctoolkit_latest`.
+* The current layout (meta.db/profile.db) is in :mod:`readers.testing.writers.hpctoolkit_latest`.
 
 Node kinds come from the frame ``type``: ``loop`` -> ``<L>``, ``statement`` ->
 ``<S>``, anything else -> a procedure frame ``<PF>``; a procedure below another
@@ -24,7 +24,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 import pandas as pd
 
-from readers.hpctoolkit_metricdb import MAGIC
+from ...hpctoolkit_metricdb import MAGIC
 
 LEXICAL = ("loop", "statement")
 

@@ -16,8 +16,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
-from readers import RawProfile
-from readers.profile import NODE, PARENT
+from ...profile import NODE, PARENT, RawProfile
 
 #: graphframe/Hatchet metric names -> Caliper's attribute names.
 NATIVE = {"time": "sum#time.duration", "time (inc)": "inclusive#sum#time.duration"}

@@ -11,8 +11,8 @@ import graphframe
 import readers
 from graphframe import GraphFrame, ReadError
 from graphframe.export import literal_json
-from readers.jsonfile import loads_json
-from readers.literal import LiteralWarning
+from readers.common.jsonfile import loads_json
+from readers.hatchet import LiteralWarning
 
 LITERALS = ["hatchet_graph_literal", "hatchet_dag_literal1", "hatchet_dag_literal2",
             "hatchet_graph_literal_duplicates", "hatchet_graph_inc_metric_only"]
@@ -155,7 +155,7 @@ def test_real_literals_round_trip(shared_data, name):
     assert out == lit
 
 
-@pytest.mark.filterwarnings("ignore::readers.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
 @pytest.mark.parametrize("name", LITERALS[:4])
 def test_real_literal_tree_matches_hatchet(shared_data, name):
     gf = GraphFrame.from_literal(json.loads((shared_data / "literal" / f"{name}.json").read_text()))
@@ -164,7 +164,7 @@ def test_real_literal_tree_matches_hatchet(shared_data, name):
     assert gf.tree(render_header=False) == body
 
 
-@pytest.mark.filterwarnings("ignore::readers.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
 def test_real_literal_facts(shared_data):
     gf = graphframe.read(shared_data / "literal" / "hatchet_graph_literal.json")
     assert gf.graph.num_nodes == 24 and len(gf.graph.roots) == 2
@@ -182,17 +182,17 @@ def test_hatchet_to_json_file_reads(shared_data):
     assert gf.dataframe["time"].tolist() == lit.dataframe["time"].tolist()
 
 
-@pytest.mark.filterwarnings("ignore::readers.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
 @pytest.mark.parametrize("name", LITERALS)
 def test_literal_reader_conformance(shared_data, tmp_path, name):
-    from readers.conformance import check_reader
+    from readers.testing import check_reader
 
     raw = check_reader(shared_data / "literal" / f"{name}.json", "literal", tmp_path)
     assert raw.metadata["format"] == "literal"
 
 
 def test_hatchet_json_reader_conformance(shared_data, tmp_path):
-    from readers.conformance import check_reader
+    from readers.testing import check_reader
 
     check_reader(shared_data / "json" / "hatchet-graph-literal.json", "hatchet-json", tmp_path)
 

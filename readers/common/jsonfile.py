@@ -23,7 +23,8 @@ from json.decoder import scanstring
 import numbers
 from typing import Any, List, Union
 
-from .errors import ReadError
+from ..errors import ReadError
+from .source import decode_text, read_source
 
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 _WS = re.compile(r"[ \t\n\r]*")
@@ -34,12 +35,13 @@ _CONSTANTS = {"true": True, "false": False, "null": None,
 
 
 def load_json(path: Any) -> Any:
-    """Read and decode the JSON file at ``path`` (see :func:`loads_json`).
+    """Read and decode the JSON file or stream ``path`` (see :func:`loads_json`).
 
     Parameters
     ----------
-    path : str or path-like
-        The file (UTF-8, with or without a byte-order mark).
+    path : str, path-like or file-like
+        The file (UTF-8, with or without a byte-order mark), or an open text
+        or binary stream.
 
     Examples
     --------
@@ -52,18 +54,12 @@ def load_json(path: Any) -> Any:
     ...     doc, depth = doc[0], depth + 1
     >>> depth
     4999
+    >>> import io
+    >>> load_json(io.BytesIO(b'{"a": 1}'))
+    {'a': 1}
     """
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ReadError(path, "the file is not UTF-8 text", position=f"byte {exc.start}",
-                        expected="a UTF-8 encoded JSON document") from exc
-    return loads_json(text, path)
+    data, source = read_source(path)
+    return loads_json(decode_text(data, source, "a UTF-8 encoded JSON document"), source)
 
 
 def loads_json(text: str, source: Any = None) -> Any:
@@ -93,6 +89,24 @@ def loads_json(text: str, source: Any = None) -> Any:
         raise ReadError(source, f"invalid JSON: {exc.msg}",
                         position=f"line {exc.lineno}, column {exc.colno}",
                         expected="a complete, well-formed JSON document") from exc
+
+
+def as_document(doc: Any, source: Any = None) -> Any:
+    """``doc`` decoded when it is JSON text (``str`` or UTF-8 ``bytes``), else as is.
+
+    The pure ``parse_x`` functions of the JSON formats take either the text or
+    the document already loaded.
+
+    Examples
+    --------
+    >>> as_document(b'[1, 2]'), as_document([1, 2])
+    ([1, 2], [1, 2])
+    """
+    if isinstance(doc, (bytes, bytearray)):
+        doc = decode_text(bytes(doc), source, "a UTF-8 encoded JSON document")
+    if isinstance(doc, str):
+        return loads_json(doc, source)
+    return doc
 
 
 class _IterativeDecoder:

@@ -20,9 +20,7 @@ from typing import Any, Dict, Optional, Union
 import numpy as np
 import pandas as pd
 
-from graphframe import structure
-from readers import RawProfile
-from readers.profile import NODE, PARENT
+from ...profile import NODE, PARENT, RawProfile
 
 #: File suffix for ``python -m benchmarks.generate``.
 SUFFIX = ".literal.json"
@@ -38,12 +36,16 @@ def write_literal(raw: RawProfile, path: Union[str, Path], rank: Optional[int] =
 
     Examples
     --------
-    >>> import os, tempfile, graphframe
-    >>> from benchmarks.generate import generate
-    >>> p = write_literal(generate(50, ranks=2), os.path.join(tempfile.mkdtemp(), "g.json"))
-    >>> gf = graphframe.read(p)
-    >>> len(gf.dataframe), list(gf.dataframe.columns)
-    (50, ['name', 'time', 'file', 'line'])
+    >>> import os, tempfile, readers
+    >>> b = readers.ProfileBuilder("demo", index_levels=("rank",))
+    >>> ids = b.add_nodes([-1, 0, 0], {"name": ["main", "solve", "io"]},
+    ...                   columns={"file": ["a.c", "b.c", "c.c"]})
+    >>> b.add_rows([0, 1, 2, 0, 1, 2], {"time": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]},
+    ...            rank=[0, 0, 0, 1, 1, 1])
+    >>> p = write_literal(b.build(["time"]), os.path.join(tempfile.mkdtemp(), "g.json"))
+    >>> raw = readers.read(p)
+    >>> raw.nodes["name"].tolist(), raw.metrics["time"].tolist(), raw.node_columns["file"].tolist()
+    (['main', 'solve', 'io'], [1.0, 2.0, 3.0], ['a.c', 'b.c', 'c.c'])
     """
     if raw.edges is not None and len(raw.edges):
         raise ValueError("write_literal writes trees and forests; this profile has shared nodes")
@@ -56,9 +58,8 @@ def write_literal(raw: RawProfile, path: Union[str, Path], rank: Optional[int] =
         return np.where(refs < 0, -1, found)
 
     parent = position(raw.nodes[PARENT].to_numpy().astype(np.int64))
-    depth = structure.forest_depth(parent)
-    roots = np.flatnonzero(parent < 0)
-    order = structure.forest_preorder(parent, roots, np.arange(len(ids)), depth)
+    depth = _forest_depth(parent)
+    order = _forest_preorder(parent, depth)
     pieces = _node_heads(raw, position, rank, thread, attributes)
     has_kids = np.bincount(parent[parent >= 0], minlength=len(ids)) > 0
     tails = _tails(depth[order], has_kids[order])
@@ -71,6 +72,48 @@ def write_literal(raw: RawProfile, path: Union[str, Path], rank: Optional[int] =
         out.write("]\n")
     tmp.replace(path)
     return path
+
+
+def _forest_depth(parent: np.ndarray) -> np.ndarray:
+    """Depth of every node of a forest (pointer jumping: O(n log depth))."""
+    depth = (parent >= 0).astype(np.int64)
+    ancestor = parent.copy()
+    active = np.flatnonzero(ancestor >= 0)
+    while len(active):
+        depth[active] += depth[ancestor[active]]
+        ancestor[active] = ancestor[ancestor[active]]
+        active = active[ancestor[active] >= 0]
+    return depth
+
+
+def _forest_preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Nodes in pre-order, siblings (and roots) in node-table order.
+
+    Vectorised per depth level: subtree sizes bottom-up, then each node's
+    position is its parent's plus one plus the sizes of the siblings before it.
+    """
+    n = len(parent)
+    by_depth = np.argsort(depth, kind="stable")
+    levels = np.split(by_depth, np.cumsum(np.bincount(depth, minlength=1))[:-1])
+    size = np.ones(n, dtype=np.int64)
+    for level in reversed(levels[1:]):
+        np.add.at(size, parent[level], size[level])
+    siblings = np.argsort(parent, kind="stable")  # grouped by parent, table order inside
+    sizes = size[siblings]
+    before = np.cumsum(sizes) - sizes
+    first = np.ones(n, dtype=bool)
+    first[1:] = parent[siblings][1:] != parent[siblings][:-1]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    offset = np.empty(n, dtype=np.int64)
+    offset[siblings] = before - before[group_start]
+    position = np.empty(n, dtype=np.int64)
+    for level in levels:
+        has_parent = parent[level] >= 0
+        position[level] = np.where(has_parent, position[np.maximum(parent[level], 0)] + 1, 0) \
+            + offset[level]
+    order = np.empty(n, dtype=np.int64)
+    order[position] = np.arange(n, dtype=np.int64)
+    return order
 
 
 def _node_heads(raw: RawProfile, position, rank, thread, attributes: bool) -> np.ndarray:

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from benchmarks.writers.hpctoolkit import _Tree, _dense_values, _metric_pairs
+from .hpctoolkit import _Tree, _dense_values, _metric_pairs
 
 KINDS = ["SUMMARY", "NODE", "RANK", "THREAD", "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"]
 LEXICAL = {"function": 0, "loop": 1, "statement": 2, "line": 2, "instruction": 3}

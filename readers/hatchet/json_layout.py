@@ -25,20 +25,53 @@ from typing import Any, Dict, List
 import numpy as np
 import pandas as pd
 
-from .builder import ProfileBuilder
-from .errors import ReadError
-from .jsonfile import load_json
-from .profile import RawProfile
-from .registry import FormatInfo, looks_like_json
+from ..builder import ProfileBuilder
+from ..errors import ReadError
+from ..common.jsonfile import as_document
+from ..common.source import read_source
+from ..profile import RawProfile
+from ..registry import FormatInfo, looks_like_json
 
 
 def read_hatchet_json(path: Any) -> RawProfile:
-    """Read a file written by ``to_json`` (Hatchet's or ours)."""
-    return parse_hatchet_json(load_json(path), source=path)
+    """Read a file written by ``to_json`` (Hatchet's or ours) with Hatchet's meaning.
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The JSON file, or an open text or binary stream of it.
+
+    Returns
+    -------
+    RawProfile
+
+    Examples
+    --------
+    >>> import io, json
+    >>> doc = {"graph": [{"0": {"data": {"name": "a", "type": "function"}, "children": []}}],
+    ...        "dataframe_indices": ["node"], "dataframe": [{"node": 0, "name": "a", "time": 1.0}],
+    ...        "exclusive_metrics": ["time"], "inclusive_metrics": []}
+    >>> read_hatchet_json(io.StringIO(json.dumps(doc))).metrics["time"].tolist()
+    [1.0]
+    """
+    data, source = read_source(path)
+    return parse_hatchet_json(data, source=source)
 
 
 def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
-    """Decode a ``to_dict``-shaped document.
+    """Decode a ``to_dict``-shaped document: its JSON text (``str``/``bytes``) or
+    the dict already loaded.
+
+    Parameters
+    ----------
+    doc : dict, str or bytes
+        The document.
+    source : any, optional
+        Names the input in errors.
+
+    Returns
+    -------
+    RawProfile
 
     Examples
     --------
@@ -53,6 +86,7 @@ def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
     >>> parse_hatchet_json(doc).num_nodes
     2
     """
+    doc = as_document(doc, source)
     if not isinstance(doc, dict):
         raise ReadError(source, "the document is not a JSON object", position="top level",
                         expected="an object with 'graph' and 'dataframe'")

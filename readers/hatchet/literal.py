@@ -46,12 +46,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from .builder import ProfileBuilder
-from .errors import ReadError, _describe_source as _describe
-from .jsonfile import load_json
-from .profile import PARENT, RawProfile
-from .progress import Progress, ProgressArg
-from .registry import FormatInfo, looks_like_json
+from ..builder import ProfileBuilder
+from ..errors import ReadError, _describe_source as _describe
+from ..common.jsonfile import as_document
+from ..common.source import read_source
+from ..profile import PARENT, RawProfile
+from ..progress import Progress, ProgressArg
+from ..registry import FormatInfo, looks_like_json
 
 NID_KEY = "_hatchet_nid"
 #: Key of the first root that carries metric declarations (see module docs).
@@ -69,8 +70,17 @@ class LiteralWarning(UserWarning):
 def read_literal(path: Any, progress: ProgressArg = None) -> RawProfile:
     """Read a literal (list of nested node dicts) stored as JSON.
 
-    ``progress`` (see :mod:`readers.progress`) reports nodes as they are
-    decoded, out of the file's count of ``"frame"`` keys.
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The JSON file, or an open text or binary stream of it.
+    progress : bool, str or callable, optional
+        Report nodes as they are decoded, out of the text's count of
+        ``"frame"`` keys (see :mod:`readers.progress`).
+
+    Returns
+    -------
+    RawProfile
 
     Examples
     --------
@@ -83,36 +93,50 @@ def read_literal(path: Any, progress: ProgressArg = None) -> RawProfile:
     >>> raw = read_literal(p)
     >>> list(raw.nodes["name"]), raw.exc_metrics
     (['a', 'b'], ('time',))
+    >>> import io
+    >>> read_literal(io.StringIO('[{"frame": {"name": "a"}, "metrics": {}}]')).num_nodes
+    1
     """
+    data, source = read_source(path)
     if progress is None or progress is False:
-        return parse_literal(load_json(path), source=path)
-    report = Progress(progress, _frame_count(path), "nodes of the literal")
+        return parse_literal(data, source=source)
+    frames = data.count(b'"frame"' if isinstance(data, bytes) else '"frame"')
+    report = Progress(progress, frames, "nodes of the literal")
     report.start()
-    roots = load_json(path)
+    roots = as_document(data, source)
+    del data
     if not isinstance(roots, (list, tuple)):
-        return parse_literal(roots, source=path)
-    raw = _LiteralParser(path, report).parse(roots)
+        return parse_literal(roots, source=source)
+    raw = _LiteralParser(source, report).parse(roots)
     report.finish()
     return raw
 
 
-def _frame_count(path: Any) -> int:
-    """How many ``"frame"`` keys the file holds: the node count, for progress reports."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read().count(b'"frame"')
-    except OSError as exc:
-        raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
-
-
 def parse_literal(roots: Any, source: Any = None) -> RawProfile:
-    """Decode a literal already loaded into Python objects.
+    """Decode a literal: its JSON text (``str`` or ``bytes``) or the list of
+    root dicts already loaded.
 
-    Raises :class:`ReadError` naming the node (as a path such as
-    ``[0].children[2]``) for anything the module docs list as a check.
+    Parameters
+    ----------
+    roots : list of dict, str or bytes
+        The literal.
+    source : any, optional
+        Names the input in errors.
+
+    Returns
+    -------
+    RawProfile
+
+    Raises
+    ------
+    ReadError
+        Naming the node (as a path such as ``[0].children[2]``) for anything
+        the module docs list as a check.
 
     Examples
     --------
+    >>> parse_literal('[{"frame": {"name": "a"}, "metrics": {"time": 1.5}}]').metrics["time"].tolist()
+    [1.5]
     >>> lit = [{"frame": {"name": "a"}, "metrics": {"time": 1.0, "_hatchet_nid": 0},
     ...         "children": [{"frame": {"name": "b"}, "metrics": {"_hatchet_nid": 0}}]}]
     >>> parse_literal(lit)
@@ -120,6 +144,7 @@ def parse_literal(roots: Any, source: Any = None) -> RawProfile:
     ...
     readers.errors.ReadError: <input>: [0].children[0]: _hatchet_nid 0 refers to the node at [0] whose frame is {'name': 'a'}, but this frame is {'name': 'b'} (expected the same frame at every occurrence of a _hatchet_nid)
     """
+    roots = as_document(roots, source)
     if not isinstance(roots, (list, tuple)):
         raise ReadError(source, f"the literal is a {type(roots).__name__}",
                         position="top level", expected="a list of root node dicts")

@@ -2,7 +2,7 @@
 
 Used by the test suite for each format and usable by third-party readers::
 
-    from readers.conformance import check_reader
+    from readers.testing import check_reader
     check_reader("profile.cali", "caliper", tmp_dir)
 """
 
@@ -15,9 +15,9 @@ from typing import Any, Optional
 
 import pandas as pd
 
-from . import registry
-from .errors import ReadError
-from .profile import RawProfile
+from .. import registry
+from ..errors import ReadError
+from ..profile import RawProfile
 
 
 def check_reader(path: Any, format: str, tmp_dir: Any, *, truncate: bool = True,
