@@ -176,7 +176,7 @@ class ReaderConstructors:
 
         See Also
         --------
-        readers.caliper.read_caliper_any, readers.caliper_json.read_caliper_json
+        readers.caliper.read_caliper_any, readers.caliper.jsonsplit.reader.read_caliper_json
             The readers, and ``docs/readers/caliper.md`` for the layout.
 
         Examples

@@ -35,16 +35,16 @@ import numpy as np
 import pandas as pd
 
 from .errors import ReadError
-from .progress import Progress, ProgressArg
+from .hpctoolkit_checks import check_complete, check_totals
 from .hpctoolkit_common import (assemble, basename, is_inclusive_name,
                                 level_column, metric_display_name, narrow_int, rank_selection,
                                 row_index, select_names)
-from .hpctoolkit_checks import check_complete, check_totals
 from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .hpctoolkit_summary import summary_profile
 from .hpctoolkit_xml import (CallingContextTree, experiment_totals, int_column,
                              parse_experiment_xml)
 from .profile import RawProfile
+from .progress import Progress, ProgressArg
 from .registry import FormatInfo
 
 NODE_COLUMNS = ("nid", "name", "type", "file", "line", "module")

@@ -49,7 +49,7 @@ def check_complete(blocks: List[Block], directory: Path) -> None:
     cpu = pairs[pairs[:, 1] < GPU_THREADS]
     threads = np.unique(cpu[:, 1])
     last = int(ranks[-1])
-    expected = f"one metric file (or .mdb profile) per rank and thread"
+    expected = "one metric file (or .mdb profile) per rank and thread"
     gap = np.flatnonzero(ranks != np.arange(len(ranks)))
     if len(gap):  # ranks are sorted and distinct: the first mismatch is the first gap
         missing = int(gap[0])

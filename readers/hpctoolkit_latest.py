@@ -30,14 +30,14 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 
 from .errors import ReadError
-from .progress import Progress, ProgressArg
 from .hpctoolkit_common import (assemble, level_column, narrow_int, rank_selection,
                                 row_index, select_names)
 from .hpctoolkit_derived import derived_metrics
 from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
-from .hpctoolkit_prune import keep_mask, prune
 from .hpctoolkit_profiledb import ProfileDb, identity_table
+from .hpctoolkit_prune import keep_mask, prune
 from .profile import RawProfile
+from .progress import Progress, ProgressArg
 from .registry import FormatInfo
 
 TIME_METRICS = ("CPUTIME (sec)", "CPUTIME (usec)", "REALTIME (sec)", "REALTIME (usec)")

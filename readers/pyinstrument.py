@@ -24,8 +24,8 @@ from typing import Any, Dict, List
 import numpy as np
 
 from .builder import ProfileBuilder
-from .errors import ReadError, brief
 from .common.jsonfile import is_json_number, load_json
+from .errors import ReadError, brief
 from .profile import RawProfile
 from .pyinstrument_session import is_session, parse_session
 from .registry import FormatInfo, looks_like_json

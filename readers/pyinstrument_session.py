@@ -33,8 +33,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .builder import ProfileBuilder
-from .errors import ReadError, brief
 from .common.jsonfile import is_json_number
+from .errors import ReadError, brief
 from .profile import RawProfile
 
 SESSION_KEYS = ("start_time", "duration", "sample_count", "target_description", "cpu_time",

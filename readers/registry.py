@@ -28,8 +28,8 @@ HEAD_BYTES = 4096
 READER_MODULES = (
     "readers.hatchet.literal",
     "readers.hatchet.json_layout",
-    "readers.caliper_json",
-    "readers.caliper",
+    "readers.caliper.jsonsplit.reader",
+    "readers.caliper.reader",
     "readers.hpctoolkit",
     "readers.hpctoolkit_latest",
     "readers.dot",

@@ -33,10 +33,10 @@ import numpy as np
 import pandas as pd
 
 from .builder import ProfileBuilder
+from .common.rowfill import complete_rows, first_per_node
 from .errors import ReadError
 from .profile import RawProfile
 from .registry import FormatInfo
-from .common.rowfill import complete_rows, first_per_node
 from .tau_text import TauFile, clean_timer, describe_timer, parse_profile_text, split_callpath
 
 _FILE = re.compile(r"^profile\.(\d+)\.(\d+)\.(\d+)$")

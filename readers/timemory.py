@@ -30,11 +30,11 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .builder import ProfileBuilder
-from .errors import ReadError, brief
 from .common.jsonfile import is_json_number, load_json
+from .common.rowfill import complete_rows
+from .errors import ReadError, brief
 from .profile import RawProfile
 from .registry import FormatInfo, looks_like_json
-from .common.rowfill import complete_rows
 
 _PATTERNS = (  # region label forms: (regex, how the name is made)
     (re.compile(r"^\[(?P<func>.*)\]\[(?P<file>.*)\]$"), "func"),

@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from ..builder import ProfileBuilder
-from ..errors import ReadError
 from ..common.jsonfile import as_document
 from ..common.source import read_source
+from ..errors import ReadError
 from ..profile import RawProfile
 from ..registry import FormatInfo, looks_like_json
 

@@ -47,9 +47,9 @@ import numpy as np
 import pandas as pd
 
 from ..builder import ProfileBuilder
-from ..errors import ReadError, _describe_source as _describe
 from ..common.jsonfile import as_document
 from ..common.source import read_source
+from ..errors import ReadError, _describe_source as _describe
 from ..profile import PARENT, RawProfile
 from ..progress import Progress, ProgressArg
 from ..registry import FormatInfo, looks_like_json

@@ -16,18 +16,19 @@ import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .caliper_cali import cali_records
-from .caliper_calitext import decode_cali_content, read_cali_text, read_source
-from .caliper_json import decode_caliper_json, parse_caliper_json, read_caliper_json
-from .caliper_names import parse_metadata
-from .caliper_pyreader import reader_records
-from .caliper_ranks import merge_rank_tables
-from .caliper_records import RecordTable, to_raw_profile
-from .errors import ReadError
-from .common.jsonfile import loads_json
-from .profile import RawProfile
-from .progress import Progress, ProgressArg
-from .registry import FormatInfo
+from ..common.jsonfile import loads_json
+from ..common.source import read_source
+from ..errors import ReadError
+from ..profile import RawProfile
+from ..progress import Progress, ProgressArg
+from ..registry import FormatInfo
+from .cali.decode import cali_records
+from .cali.text import decode_cali_content, read_cali_text
+from .jsonsplit.reader import decode_caliper_json, parse_caliper_json, read_caliper_json
+from .names import parse_metadata
+from .pyreader import reader_records
+from .ranks import merge_rank_tables
+from .records import RecordTable, to_raw_profile
 
 
 def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
@@ -92,6 +93,42 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
         table = decoded[0][0]
     else:
         table = merge_rank_tables(decoded, files, source=_describe(path))
+    return to_raw_profile(table, node_ordering=node_ordering)
+
+
+def parse_caliper(data: Any, source: Any = None, *, native: bool = False,
+                  string_attributes: Sequence[str] = (), node_ordering: bool = True) -> RawProfile:
+    """Decode ``.cali`` content already in memory (``str`` or ``bytes``).
+
+    Parameters
+    ----------
+    data : str or bytes
+        The text of one ``.cali`` file.
+    source : any, optional
+        Names the input in errors.
+    native, string_attributes, node_ordering
+        As for :func:`read_caliper`.
+
+    Returns
+    -------
+    RawProfile
+
+    Examples
+    --------
+    >>> raw = parse_caliper("__rec=node,id=12,attr=10,data=268,parent=3\\n"
+    ...                     "__rec=node,id=13,attr=8,data=region,parent=12\\n"
+    ...                     "__rec=node,id=14,attr=10,data=2113,parent=5\\n"
+    ...                     "__rec=node,id=15,attr=8,data=sum#time.duration,parent=14\\n"
+    ...                     "__rec=node,id=16,attr=13,data=main\\n"
+    ...                     "__rec=ctx,ref=16,attr=15,data=1.5\\n")
+    >>> raw.nodes["name"].tolist(), raw.metrics["time"].tolist()
+    (['main'], [1.5])
+    """
+    if not isinstance(data, (str, bytes, bytearray)):
+        raise ReadError(source, f"the .cali content is a {type(data).__name__}",
+                        expected="the text of a .cali file (str or bytes)")
+    options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)))
+    table, _ = _content_table([data, source if source is not None else "<input>"], options)
     return to_raw_profile(table, node_ordering=node_ordering)
 
 

@@ -3,7 +3,7 @@
 Hatchet's ``from_caliperreader`` accepts such an object; its records are dicts
 of text values (a list where an attribute repeats along a context chain) with
 the nested call path under ``path``. They go through the same steps as our
-own ``.cali`` decoder (:func:`readers.caliper_cali.assemble`), so both give the
+own ``.cali`` decoder (:func:`readers.caliper.cali.decode.assemble`), so both give the
 same profile for the same file.
 """
 
@@ -14,12 +14,12 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from .caliper_assemble import Decoded, PathTree, _convert_texts, assemble
-from .caliper_calimeta import (PROP_AGGREGATABLE, PROP_GLOBAL, PROP_HIDDEN, PROP_NESTED,
+from ..errors import ReadError
+from .assemble import Decoded, PathTree, _convert_texts, assemble
+from .cali.meta import (PROP_AGGREGATABLE, PROP_GLOBAL, PROP_HIDDEN, PROP_NESTED,
                                PROP_VALUE)
-from .caliper_names import CALLPATH_ATTRIBUTE, parse_metadata
-from .caliper_records import RecordTable
-from .errors import ReadError
+from .names import CALLPATH_ATTRIBUTE, parse_metadata
+from .records import RecordTable
 
 INT = np.int64
 

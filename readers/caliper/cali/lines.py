@@ -1,10 +1,10 @@
 """Collecting the records of a ``.cali`` file as its lines are split.
 
-:class:`Lines` receives the lines :mod:`readers.caliper_calitext` does not
+:class:`Lines` receives the lines :mod:`readers.caliper.cali.text` does not
 decode inline (escaped text, unusual field orders, globals) and the arrays the
 inline loop fills; :meth:`Lines.pack` packs each block's value texts per
 signature, and :meth:`Lines.finish` turns everything into a
-:class:`~readers.caliper_calimeta.CaliText`.
+:class:`~readers.caliper.cali.meta.CaliText`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any, Dict, List, Tuple, Union
 
 import numpy as np
 
-from .caliper_calimeta import (BOOTSTRAP, INVALID_ID, MAX_ID, CaliText, IdIndex, add_value,
+from ...errors import ReadError
+from ..records import forest_depth
+from .meta import (BOOTSTRAP, INVALID_ID, MAX_ID, CaliText, IdIndex, add_value,
                                chain_entries, check_attr_refs, define_attributes, ref_matrix)
-from .caliper_records import forest_depth
-from .errors import ReadError
 
 INT = np.int64
 _USUAL_CTX = re.compile(r"ref=([0-9=]*),attr=([0-9=]*),data=([^,\r]*)")

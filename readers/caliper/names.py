@@ -89,7 +89,7 @@ class ColumnSpec:
     non-additive) or ``label`` (text), ``inclusive`` applies to metrics, and
     ``combine`` says how duplicate records of one (node, rank) merge:
     ``sum``, ``min``, ``max``, ``mean`` (``avg#`` columns: a weighted
-    average, see :mod:`readers.caliper_averages`) or ``first``.
+    average, see :mod:`readers.caliper.averages`) or ``first``.
     """
 
     name: str

@@ -9,12 +9,12 @@ import pytest
 
 import graphframe
 import readers
-from benchmarks.read_caliper import random_profile
+from readers.testing.samples import random_tree_profile as random_profile
 from readers.testing import write_cali
 from readers import ReadError
-from readers import caliper_cali, caliper_calitext
+from readers.caliper.cali import decode as caliper_cali, text as caliper_calitext
 from readers.caliper import read_caliper
-from readers.caliper_averages import UnweightedAverageWarning
+from readers.caliper import UnweightedAverageWarning
 
 
 # ------------------------------------------------------- a tiny .cali writer

@@ -1,7 +1,7 @@
 """json-split cells -> typed arrays, every bad cell a located :class:`ReadError`.
 
 A column of ``data`` arrives as a sequence of cells: a float array from the fast
-path (:mod:`readers.caliper_jsonfast`, nulls as NaN), or the json module's
+path (:mod:`readers.caliper.jsonsplit.fast`, nulls as NaN), or the json module's
 values. Numbers follow Python's ``float``: ``1e400`` is infinity; an integer
 literal too large for a float (``float(10**400)`` raises) is an error, as are
 ``true``/``false`` (Caliper writes no JSON booleans), a column mixing numbers
@@ -15,8 +15,8 @@ from typing import Any, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import MAX_RANK
-from .errors import ReadError
+from ...errors import ReadError
+from ..names import MAX_RANK
 
 INT = np.int64
 _NUMBER_TYPES = (int, float)

@@ -9,10 +9,10 @@ import pytest
 
 import graphframe
 import readers
-from benchmarks.read_caliper import random_profile
+from readers.testing.samples import random_tree_profile as random_profile
 from readers.testing import write_caliper_json
 from readers import ReadError
-from readers.caliper_json import read_caliper_json
+from readers.caliper import read_caliper_json
 from readers.common.jsonfile import MAX_DEPTH, loads_json
 
 VALUE, LABEL = {"is_value": True}, {"is_value": False}

@@ -11,7 +11,7 @@ module turns it into a :class:`~readers.RawProfile`:
 2. records of the same (node, rank) merge (event traces, timeseries
    snapshots, secondary keys): metrics by their operator (``sum`` adds,
    ``min``/``max`` keep the extreme, ``avg`` is weighted by each record's
-   number of values, see :mod:`readers.caliper_averages`), other values keep
+   number of values, see :mod:`readers.caliper.averages`), other values keep
    the first;
 3. every (node, rank) gets exactly one row: nodes a record never named (path
    prefixes) and ranks a node never ran on get a row whose metrics are 0;
@@ -27,11 +27,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from .builder import ProfileBuilder
-from .caliper_averages import average_parts, is_average, merge_averages
-from .caliper_names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, declare
-from .errors import ReadError
-from .profile import RawProfile
+from ..builder import ProfileBuilder
+from ..errors import ReadError
+from ..profile import RawProfile
+from .averages import average_parts, is_average, merge_averages
+from .names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, declare
 
 INT = np.int64
 
@@ -198,7 +198,7 @@ def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.nda
                     size: int, source: Any = None) -> Dict[str, np.ndarray]:
     """One value per (node, rank) cell of the grid, for every column.
 
-    ``avg#`` columns merge as weighted averages (:mod:`readers.caliper_averages`).
+    ``avg#`` columns merge as weighted averages (:mod:`readers.caliper.averages`).
     """
     n = len(key)
     if n and bool(np.all(key[1:] > key[:-1])):

@@ -20,12 +20,12 @@ from typing import Any, Dict, List, Sequence, Set, Tuple
 import numpy as np
 import pandas as pd
 
-from .caliper_assemble import Decoded, PathTree, _convert_texts, _parses, assemble
-from .caliper_jsonfast import EXACT_FLOATS
-from .caliper_calimeta import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
-from .caliper_names import CALLPATH_ATTRIBUTE
-from .caliper_records import RecordTable, forest_depth
-from .errors import ReadError
+from ...errors import ReadError
+from ..assemble import Decoded, PathTree, _convert_texts, _parses, assemble
+from ..jsonsplit.fast import EXACT_FLOATS
+from ..names import CALLPATH_ATTRIBUTE
+from ..records import RecordTable, forest_depth
+from .meta import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
 
 INT = np.int64
 
@@ -46,7 +46,6 @@ def decode_records(cali: CaliText) -> Decoded:
     levels = _levels(cali.depth)
     hier = _hierarchy_attributes(cali, by_name)
     tree, node_path = _node_paths(cali, hier, levels)
-    m = len(cali.rec_line)
     refs = cali.refs
     rec_path = _record_paths(cali, refs, node_path, tree)
     del node_path

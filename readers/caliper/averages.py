@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import METRIC, ColumnSpec
+from .names import METRIC, ColumnSpec
 
 #: Caliper's names of the per-entry snapshot count.
 COUNT_NAMES = ("count", "aggregate.count")
@@ -66,7 +66,7 @@ def average_parts(columns: Sequence[Tuple[ColumnSpec, np.ndarray]]
 
     Examples
     --------
-    >>> from readers.caliper_names import classify
+    >>> from readers.caliper.names import classify
     >>> cols = [(classify("avg#t"), np.array([2.0, 4.0])),
     ...         (classify("sum#t"), np.array([6.0, 4.0]))]
     >>> parts = average_parts(cols)["avg#t"]

@@ -1,7 +1,7 @@
 """Caliper's metadata tree, in arrays: attributes, context nodes, references.
 
 The predefined ("bootstrap") nodes, the attribute property bits, the
-:class:`CaliText` container :mod:`readers.caliper_calitext` fills, and the
+:class:`CaliText` container :mod:`readers.caliper.cali.text` fills, and the
 lookups that resolve node ids, attributes and global values.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from .errors import ReadError
+from ...errors import ReadError
 
 INT = np.int64
 

@@ -26,17 +26,18 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
+from ...common.jsonfile import loads_json
+from ...common.source import is_stream, read_source
+from ...errors import ReadError
+from ...profile import RawProfile
+from ...progress import Progress, ProgressArg
+from ...registry import FormatInfo, looks_like_json
+from ..names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
                             SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
-from .caliper_jsonfast import decode_fast, explicit_parents
-from .caliper_jsonsniff import looks_like_json_split
-from .caliper_jsoncells import node_refs, order, ranks, short as _short, values as value_column
-from .caliper_records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
-from .errors import ReadError
-from .common.jsonfile import loads_json
-from .profile import RawProfile
-from .progress import Progress, ProgressArg
-from .registry import FormatInfo, looks_like_json
+from ..records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
+from .cells import node_refs, order, ranks, short as _short, values as value_column
+from .fast import decode_fast, explicit_parents
+from .sniff import looks_like_json_split
 
 INT = np.int64
 SECTIONS = ("data", "columns", "column_metadata", "nodes")
@@ -70,11 +71,10 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True,
     >>> raw.metrics["time"].tolist(), raw.exc_metrics, raw.ordered
     ([2.0, 1.0], ('time',), True)
     """
-    if hasattr(path, "read"):
-        source = getattr(path, "name", None) or "<stream>"
-        box = [path.read()]
-        if isinstance(box[0], str):
-            box[0] = box[0].encode("utf-8")
+    if is_stream(path):
+        data, source = read_source(path)
+        box = [data.encode("utf-8") if isinstance(data, str) else data]
+        del data
     else:
         source = os.fspath(path)
         try:
@@ -107,7 +107,7 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
     """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
     as the text is no longer needed, so the file's bytes can be freed early).
 
-    The fast path (:mod:`readers.caliper_jsonfast`) decodes the usual layout in
+    The fast path (:mod:`readers.caliper.jsonsplit.fast`) decodes the usual layout in
     blocks; anything else goes through the general JSON decoder.
 
     Parameters
@@ -167,12 +167,13 @@ def _text(data: bytes, source: Any) -> str:
 
 
 def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
-    """Decode an already-parsed json-split document (see :func:`read_caliper_json`).
+    """Decode a json-split document: its text (``str`` or ``bytes``), or the dict
+    the json module returns (see :func:`read_caliper_json`).
 
     Parameters
     ----------
-    doc : dict
-        The document as the json module returns it.
+    doc : dict, str or bytes
+        The document; text goes through the same fast decoder as files.
     source : path-like, optional
         What to name in errors.
     node_ordering : bool
@@ -190,7 +191,13 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
     >>> raw = parse_caliper_json(doc, "doc")
     >>> raw.metrics["time"].tolist(), raw.metadata["cluster"]
     ([2.0], 'quartz')
+    >>> import json
+    >>> parse_caliper_json(json.dumps(doc)).metrics["time"].tolist()
+    [2.0]
     """
+    if isinstance(doc, (str, bytes, bytearray)):
+        box = [doc.encode("utf-8") if isinstance(doc, str) else bytes(doc)]
+        return decode_caliper_json(box, source, node_ordering=node_ordering)
     return to_raw_profile(json_records(doc, source), node_ordering=node_ordering,
                           fmt="caliper-json")
 

@@ -17,8 +17,8 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from .caliper_records import Hierarchy, RecordTable, forest_depth
-from .errors import ReadError
+from ..errors import ReadError
+from .records import Hierarchy, RecordTable, forest_depth
 
 INT = np.int64
 

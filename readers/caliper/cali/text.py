@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, List, Optional
 
-from .caliper_calilines import Lines
-from .caliper_calimeta import Attribute, CaliText
-from .errors import ReadError
+from ...common.source import read_source
+from ...errors import ReadError
+from .lines import Lines
+from .meta import Attribute, CaliText
 
 __all__ = ["Attribute", "CaliText", "read_cali_text", "decode_cali_text"]
 
@@ -91,28 +92,6 @@ def decode_cali_content(box: List[Any], progress_step: Optional[Callable[[int], 
     box.clear()
     del data  # the records hold what they need: free the file's bytes first
     return parsed.finish()
-
-
-def read_source(path: Any) -> Tuple[Union[bytes, str], Any]:
-    """The contents of a file or an open stream, and the name to report it by
-    (a stream's ``name``, else ``<stream>``)."""
-    if hasattr(path, "read"):
-        source = getattr(path, "name", None)
-        source = source if isinstance(source, str) else "<stream>"
-        try:
-            data = path.read()
-        except (OSError, ValueError) as exc:
-            raise ReadError(source, f"cannot read the stream: {exc}") from exc
-        if not isinstance(data, (bytes, str)):
-            raise ReadError(source, f"the stream's read() returned {type(data).__name__}",
-                            expected="a text or binary stream")
-        return data, source
-    source = os.fspath(path)
-    try:
-        with open(source, "rb") as fh:
-            return fh.read(), source
-    except OSError as exc:
-        raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
 
 
 def decode_cali_text(text: str, source: Any = None) -> CaliText:

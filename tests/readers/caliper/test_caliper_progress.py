@@ -4,7 +4,7 @@ import os
 
 import readers
 from graphframe import GraphFrame
-from readers import caliper_calitext
+from readers.caliper.cali import text as caliper_calitext
 
 CALI = ("__rec=node,id=12,attr=10,data=268,parent=3\n"
         "__rec=node,id=13,attr=8,data=region,parent=12\n"

@@ -1,6 +1,6 @@
 """Caliper records -> RecordTable: the steps after decoding, shared by the
-``.cali`` decoder (:mod:`readers.caliper_cali`) and caliper-reader objects
-(:mod:`readers.caliper_pyreader`).
+``.cali`` decoder (:mod:`readers.caliper.cali.decode`) and caliper-reader objects
+(:mod:`readers.caliper.pyreader`).
 
 A decoder hands over a :class:`Decoded`: each record's call path (a node of a
 :class:`PathTree`) and one typed value per record for every attribute.
@@ -17,10 +17,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .caliper_names import (CALLPATH_ATTRIBUTE, MAX_RANK, MODULE_ATTRIBUTE, ORDER, RANK,
+from ..errors import ReadError
+from .names import (CALLPATH_ATTRIBUTE, MAX_RANK, MODULE_ATTRIBUTE, ORDER, RANK,
                             RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
-from .caliper_records import Hierarchy, RecordTable, forest_depth
-from .errors import ReadError
+from .records import Hierarchy, RecordTable, forest_depth
 
 INT = np.int64
 SPOT_CHANNEL = "spot.channel"
