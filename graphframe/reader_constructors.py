@@ -11,8 +11,7 @@ from typing import Any, Optional, Sequence, Union
 from readers.caliper import read_caliper, read_caliper_any
 from readers.cprofile import read_cprofile
 from readers.dot import read_dot
-from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit_latest import read_hpctoolkit_latest
+from readers.hpctoolkit import read_hpctoolkit, read_hpctoolkit_latest
 from readers.common.jsonfile import loads_json
 from readers.pyinstrument import read_pyinstrument
 from readers.tau import read_tau
@@ -121,7 +120,7 @@ class ReaderConstructors:
         Hatchet's other options (``exclude_*_function_details``,
         ``directory_mapping``, ``metric_scopes``, ``summary_metrics``...) are
         not supported; filter the GraphFrame instead. See
-        :func:`readers.hpctoolkit_latest.read_hpctoolkit_latest` and
+        :func:`readers.hpctoolkit.read_hpctoolkit_latest` and
         ``docs/readers/hpctoolkit.md``.
 
         Examples

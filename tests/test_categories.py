@@ -14,7 +14,7 @@ from graphframe import GraphFrame
 from graphframe.categories import CATEGORICAL_COLUMNS, as_categorical, union_categories
 from graphframe.ops.rows import stack_disjoint
 from readers.testing import write_hpctoolkit
-from tests.hpctoolkit_helpers import sample_profile
+from readers.testing import sample_profile
 
 def _node(name, file, module, t, children=()):
     return {"frame": {"name": name, "type": "function"}, "metrics": {"time": t},

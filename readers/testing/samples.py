@@ -52,7 +52,7 @@ def sample_profile(ranks: Sequence[int] = (0, 1), threads: Sequence[int] = (0, 1
     (('rank',), 10, [1.0, 2.0, 3.0])
     >>> import tempfile
     >>> from readers.testing import write_hpctoolkit_latest
-    >>> from readers.hpctoolkit_latest import read_hpctoolkit_latest
+    >>> from readers.hpctoolkit import read_hpctoolkit_latest
     >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
     >>> read_hpctoolkit_latest(db).nodes["name"].tolist()[:3]
     ['main thread', 'function: main', 'loop a.c:5']

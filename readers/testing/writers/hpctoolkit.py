@@ -24,7 +24,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 import pandas as pd
 
-from ...hpctoolkit_metricdb import MAGIC
+from ...hpctoolkit.experiment.metricdb import MAGIC
 
 LEXICAL = ("loop", "statement")
 

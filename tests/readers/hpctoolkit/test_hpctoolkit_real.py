@@ -11,7 +11,7 @@ from graphframe import GraphFrame
 from readers import ReadError
 from readers.testing import check_reader
 from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit_metricdb import metricdb_values
+from readers.hpctoolkit.experiment.metricdb import metricdb_values
 from tests.reference import assert_matches, describe
 
 CPI = "hpctoolkit/hatchet-cpi-database"

@@ -18,7 +18,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from .errors import ReadError
+from ...errors import ReadError
 
 #: CPU/real time metric names read as ``time`` (the first present), as hpctoolkit_latest does.
 TIME_METRICS = ("CPUTIME (sec)", "CPUTIME (usec)", "REALTIME (sec)", "REALTIME (usec)")

@@ -29,16 +29,16 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from .errors import ReadError
-from .hpctoolkit_common import (assemble, level_column, narrow_int, rank_selection,
+from ...errors import ReadError
+from ...profile import RawProfile
+from ...progress import Progress, ProgressArg
+from ...registry import FormatInfo
+from ..common import (assemble, level_column, narrow_int, rank_selection,
                                 row_index, select_names)
-from .hpctoolkit_derived import derived_metrics
-from .hpctoolkit_metadb import MetaDb, read_meta_db, tree_arrays
-from .hpctoolkit_profiledb import ProfileDb, identity_table
-from .hpctoolkit_prune import keep_mask, prune
-from .profile import RawProfile
-from .progress import Progress, ProgressArg
-from .registry import FormatInfo
+from .derived import derived_metrics
+from .metadb import MetaDb, read_meta_db, tree_arrays
+from .profiledb import ProfileDb, identity_table
+from .prune import keep_mask, prune
 
 TIME_METRICS = ("CPUTIME (sec)", "CPUTIME (usec)", "REALTIME (sec)", "REALTIME (usec)")
 NODE_COLUMNS = ("ctx_id", "name", "type", "file", "line", "module")

@@ -35,7 +35,7 @@ from xml.parsers import expat
 
 import numpy as np
 
-from .errors import ReadError
+from ...errors import ReadError
 
 BLOCK = 1 << 20
 

@@ -34,7 +34,7 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
-from .errors import ReadError
+from ...errors import ReadError
 
 MAGIC = b"HPCPROF-metricdb__"
 HEADER_SIZE = 32

@@ -17,7 +17,7 @@ from typing import Any, Tuple
 
 import numpy as np
 
-from .errors import ReadError
+from ...errors import ReadError
 
 MAGIC = b"HPCTOOLKIT"
 FOOTERS = {b"meta": b"_meta.db", b"prof": b"_prof.db", b"ctxt": b"__ctx.db"}

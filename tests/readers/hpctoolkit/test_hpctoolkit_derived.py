@@ -10,9 +10,9 @@ import pytest
 from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers import ReadError
-from readers.hpctoolkit_derived import NOTE
-from readers.hpctoolkit_yaml import parse_yaml
-from tests.hpctoolkit_helpers import sample_profile
+from readers.hpctoolkit.latest.derived import NOTE
+from readers.hpctoolkit.latest.miniyaml import parse_yaml
+from readers.testing import sample_profile
 
 DERIVED = "hpctoolkit/hpcviewer-derived-metrics-v4-database"
 

@@ -20,8 +20,8 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from .errors import ReadError
-from .hpctoolkit_metricdb import Block, read_rows
+from ...errors import ReadError
+from .metricdb import Block, read_rows
 
 #: Relative difference tolerated between the files' total and experiment.xml's (which is
 #: printed with 6 significant digits: at most 5e-6 off).

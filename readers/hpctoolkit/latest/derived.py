@@ -17,8 +17,8 @@ import warnings
 from pathlib import Path
 from typing import Any, Dict, Iterator
 
-from .errors import ReadError
-from .hpctoolkit_yaml import parse_yaml
+from ...errors import ReadError
+from .miniyaml import parse_yaml
 
 NOTE = ("formulas of hpcviewer's derived metrics (metrics/default.yaml), not evaluated: "
         "X[scope] is metric X summed over a propagation scope; 'execution' is the column "

@@ -16,11 +16,11 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from .errors import ReadError
-from .hpctoolkit_common import (assemble, is_inclusive_name, metric_display_name, row_index,
+from ...errors import ReadError
+from ...profile import RawProfile
+from ..common import (assemble, is_inclusive_name, metric_display_name, row_index,
                                 select_names)
-from .hpctoolkit_xml import CallingContextTree
-from .profile import RawProfile
+from .xmltree import CallingContextTree
 
 
 def summary_profile(directory: Path, xml_path: Path, cct: CallingContextTree,

@@ -15,8 +15,8 @@ from readers.testing import write_example_database, write_hpctoolkit
 from readers.testing import write_hpctoolkit_latest
 from readers import ReadError
 from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit_latest import read_hpctoolkit_latest
-from tests.hpctoolkit_helpers import sample_profile
+from readers.hpctoolkit import read_hpctoolkit_latest
+from readers.testing import sample_profile
 
 HUGE = "99999999999999999999999"  # needs 77 bits
 

@@ -10,9 +10,9 @@ import pytest
 from graphframe import GraphFrame
 from readers import ReadError
 from readers.testing import check_reader
-from readers.hpctoolkit_latest import read_hpctoolkit_latest
-from readers.hpctoolkit_metadb import read_meta_db
-from readers.hpctoolkit_profiledb import ProfileDb
+from readers.hpctoolkit import read_hpctoolkit_latest
+from readers.hpctoolkit.latest.metadb import read_meta_db
+from readers.hpctoolkit.latest.profiledb import ProfileDb
 
 ROOT = "hpctoolkit/"
 # (database, our column holding what Hatchet calls "time", the file's metric name)

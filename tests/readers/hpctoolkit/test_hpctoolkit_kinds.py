@@ -8,8 +8,8 @@ import pytest
 
 from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
-from readers.hpctoolkit_kinds import KINDS
-from tests.hpctoolkit_helpers import KINDS_EXPECTED, KINDS_TREE, kinds_profile
+from readers.hpctoolkit.latest.kinds import KINDS
+from tests.readers.hpctoolkit.hpctoolkit_helpers import KINDS_EXPECTED, KINDS_TREE, kinds_profile
 
 
 @pytest.fixture(scope="module")

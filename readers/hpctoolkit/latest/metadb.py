@@ -16,9 +16,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .hpctoolkit_common import basename
-from .hpctoolkit_dbfile import DbFile
-from .hpctoolkit_kinds import context_kind, mark_call_sites
+from ..common import basename
+from .dbfile import DbFile
+from .kinds import context_kind, mark_call_sites
 
 KINDS = {0: "function", 1: "loop", 2: "line", 3: "instruction"}
 ENTRY_NAMES = {0: "unknown entry", 1: "main thread", 2: "application thread"}
@@ -267,7 +267,7 @@ def tree_arrays(tree: ContextTree) -> Dict[str, np.ndarray]:
     """The tree's lists as arrays (ctx ids and parents as int64, text as object).
 
     ``kind`` is the frame type (Hatchet's lexical type); ``type`` the finer
-    context kind of :mod:`readers.hpctoolkit_kinds`; ``entry`` the entry
+    context kind of :mod:`readers.hpctoolkit.latest.kinds`; ``entry`` the entry
     point code of the roots that are entry points (-1 elsewhere).
     """
     parent = np.array(tree.parent, dtype=np.int64)

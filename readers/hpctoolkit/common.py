@@ -19,8 +19,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import ReadError
-from .profile import NODE, PARENT, RawProfile
+from ..errors import ReadError
+from ..profile import NODE, PARENT, RawProfile
 
 #: Metric names Hatchet renames to ``time`` / ``time (inc)``.
 TIME_NAMES = {

@@ -1,8 +1,8 @@
 """HPCToolkit database, old layout: ``experiment.xml`` + ``*.metric-db`` (or ``experiment*.mdb``).
 
 Reads the calling-context tree from ``experiment.xml`` (streamed, safely:
-see :mod:`readers.hpctoolkit_xml`) and the per-rank/per-thread values from the
-metric files (:mod:`readers.hpctoolkit_metricdb`). Frames, names and columns
+see :mod:`readers.hpctoolkit.experiment.xmltree`) and the per-rank/per-thread values from the
+metric files (:mod:`readers.hpctoolkit.experiment.metricdb`). Frames, names and columns
 follow Hatchet's ``from_hpctoolkit``:
 
 * procedures (``PF``/``Pr``): frame ``{"type": "function", "name": ...}``; a
@@ -34,18 +34,18 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 import pandas as pd
 
-from .errors import ReadError
-from .hpctoolkit_checks import check_complete, check_totals
-from .hpctoolkit_common import (assemble, basename, is_inclusive_name,
+from ...errors import ReadError
+from ...profile import RawProfile
+from ...progress import Progress, ProgressArg
+from ...registry import FormatInfo
+from ..common import (assemble, basename, is_inclusive_name,
                                 level_column, metric_display_name, narrow_int, rank_selection,
                                 row_index, select_names)
-from .hpctoolkit_metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
-from .hpctoolkit_summary import summary_profile
-from .hpctoolkit_xml import (CallingContextTree, experiment_totals, int_column,
+from .checks import check_complete, check_totals
+from .metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
+from .summary import summary_profile
+from .xmltree import (CallingContextTree, experiment_totals, int_column,
                              parse_experiment_xml)
-from .profile import RawProfile
-from .progress import Progress, ProgressArg
-from .registry import FormatInfo
 
 NODE_COLUMNS = ("nid", "name", "type", "file", "line", "module")
 

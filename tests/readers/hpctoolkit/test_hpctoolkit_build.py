@@ -18,7 +18,7 @@ from readers.testing import write_hpctoolkit
 from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from graphframe.build import parts_from_raw
-from tests.hpctoolkit_helpers import sample_profile
+from readers.testing import sample_profile
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from readers.testing.writers.hpctoolkit import SPEC_XML, write_example_database, write_hpctoolkit
 from readers import ReadError
 from readers.hpctoolkit import read_hpctoolkit
-from tests.hpctoolkit_helpers import sample_profile
+from readers.testing import sample_profile
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import pytest
 
 from readers.testing import write_hpctoolkit_latest
 from readers import ReadError
-from readers.hpctoolkit_latest import read_hpctoolkit_latest
-from tests.hpctoolkit_helpers import sample_profile
+from readers.hpctoolkit import read_hpctoolkit_latest
+from readers.testing import sample_profile
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers import ProfileBuilder, ReadError
 from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit_latest import read_hpctoolkit_latest
-from tests.hpctoolkit_helpers import TREE, expected_inclusive, sample_profile
+from readers.hpctoolkit import read_hpctoolkit_latest
+from tests.readers.hpctoolkit.hpctoolkit_helpers import TREE, expected_inclusive, sample_profile
 
 PROFILES = [(r, t) for r in (0, 1) for t in (0, 1)]
 

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from .hpctoolkit_dbfile import DbFile
+from .dbfile import DbFile
 
 VALUE = np.dtype([("metric", "<u2"), ("value", "<f8")])
 INDEX = np.dtype([("ctx", "<u4"), ("start", "<u8")])
