@@ -249,15 +249,13 @@ class ReaderConstructors:
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod
-    def from_gprof_dot(cls, filename: Any, *, parser: str = "fast") -> Any:
+    def from_gprof_dot(cls, filename: Any) -> Any:
         """Read a DOT call graph written by gprof2dot (gprof, callgrind, perf, pstats...).
 
         Parameters
         ----------
-        filename : str or path-like
-            The ``.dot`` file.
-        parser : {"fast", "pydot"}
-            Our DOT parser (default) or pydot (slow; for cross-checking).
+        filename : str, path-like or file-like
+            The ``.dot`` file, or an open stream of it.
 
         Returns
         -------
@@ -288,7 +286,7 @@ class ReaderConstructors:
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         """
-        return cls.from_raw(read_dot(filename, parser=parser))
+        return cls.from_raw(read_dot(filename))
 
     @classmethod
     def from_cprofile(cls, filename: Any) -> Any:

@@ -32,11 +32,11 @@ READER_MODULES = (
     "readers.caliper.reader",
     "readers.hpctoolkit.experiment.reader",
     "readers.hpctoolkit.latest.reader",
-    "readers.dot",
-    "readers.cprofile",
-    "readers.pyinstrument",
-    "readers.timemory",
-    "readers.tau",
+    "readers.dot.reader",
+    "readers.cprofile.reader",
+    "readers.pyinstrument.reader",
+    "readers.timemory.reader",
+    "readers.tau.reader",
 )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import graphframe
 from graphframe import GraphFrame
-from readers.dot import parse_gprof_dot
+from readers.dot import parse_dot
 
 
 def _squash_leaves(gf: GraphFrame) -> GraphFrame:
@@ -60,7 +60,7 @@ def test_dot_call_counts_add_up_when_nodes_merge():
             '\tfoo -> leafa [label="30.00%\\n4\\xd7"];\n'
             '\tbar -> leafb [label="40.00%\\n5\\xd7"];\n'
             "}\n").replace("\\xd7", "\u00d7")
-    gf = GraphFrame.from_raw(parse_gprof_dot(text, "t.dot"))
+    gf = GraphFrame.from_raw(parse_dot(text, "t.dot"))
     assert gf.aggregations == {"calls": "sum"}
     out = _squash_leaves(gf)
     leaf = out.dataframe[out.dataframe["name"] == "leaf"].iloc[0]
@@ -88,7 +88,7 @@ def test_tau_counts_are_declared_as_sums(shared_data):
 
 
 def test_timemory_statistics_merge_by_their_prefix():
-    from tests.test_timemory import doc, dummy, tnode
+    from tests.readers.timemory.test_timemory import doc, dummy, tnode
 
     tree = [dummy([tnode("main", 10.0, 1.0, hash_=2, children=[
         tnode("foo", 3.0, 1.0, hash_=3, children=[tnode("leaf", 2.0, 2.0, hash_=5)]),

@@ -15,7 +15,7 @@ import pytest
 import readers
 from graphframe import GraphFrame
 from readers.testing import check_reader
-from readers.cprofile import parse_pstats_bytes, read_cprofile
+from readers.cprofile import parse_cprofile, read_cprofile
 from readers.errors import ReadError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -154,11 +154,11 @@ def test_truncated_dump(tmp_path):
     # '{' ')' 3 then 'z'/'Z' + size 4 + "a.py": cut inside the file name
     cut = data[:6]
     with pytest.raises(ReadError) as info:
-        parse_pstats_bytes(cut, source="cut.pstats")
+        parse_cprofile(cut, source="cut.pstats")
     assert info.value.position == "byte 3 of 6"
     assert info.value.problem == "the marshal data is corrupt: the data ends inside a string"
     with pytest.raises(ReadError) as info:
-        parse_pstats_bytes(data[:-1], source="cut.pstats")  # the closing '0' of the dict
+        parse_cprofile(data[:-1], source="cut.pstats")  # the closing '0' of the dict
     assert info.value.position == f"byte {len(data) - 1} of {len(data) - 1}"
     assert "the data ends where an object was expected" in info.value.problem
 
@@ -177,7 +177,7 @@ def test_truncated_dump(tmp_path):
 ])
 def test_corrupted_sizes_are_located_before_marshal_runs(data, position, problem):
     with pytest.raises(ReadError) as info:
-        parse_pstats_bytes(data, source="bad.pstats")
+        parse_cprofile(data, source="bad.pstats")
     assert info.value.position == position
     assert problem in info.value.problem
 
@@ -217,7 +217,7 @@ def test_counts_beyond_64_bits_are_errors_not_wrapped(stats, position, problem):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no RuntimeWarning from a silent wrap either
         with pytest.raises(ReadError) as info:
-            parse_pstats_bytes(marshal.dumps(stats), source="x.pstats")
+            parse_cprofile(marshal.dumps(stats), source="x.pstats")
     assert info.value.position == position
     assert problem in info.value.problem
 
@@ -226,7 +226,7 @@ def test_largest_counts_are_kept_exactly():
     big = 2**63 - 1
     data = marshal.dumps({("a.py", 1, "f"): (big, big, 0.1, 0.1, {}),
                           ("a.py", 2, "g"): (1, 1, 0.1, 0.1, {("a.py", 1, "f"): (big, 1, 0.1, 0.1)})})
-    raw = parse_pstats_bytes(data, source="x.pstats")
+    raw = parse_cprofile(data, source="x.pstats")
     assert raw.metrics["numcalls"].tolist() == [big, 1]
     assert raw.metrics["caller_calls"].iloc[1] == (("a.py:1(f)", big),)
 
@@ -241,14 +241,14 @@ def test_largest_counts_are_kept_exactly():
 ])
 def test_wrong_shape(tmp_path, obj, position, problem):
     with pytest.raises(ReadError) as info:
-        parse_pstats_bytes(marshal.dumps(obj), source="x.pstats")
+        parse_cprofile(marshal.dumps(obj), source="x.pstats")
     assert info.value.position == position
     assert problem in info.value.problem
 
 
 def test_caller_without_own_record_becomes_a_node():
     data = marshal.dumps({("a.py", 1, "f"): (2, 2, 0.5, 0.5, {("b.py", 9, "g"): (2, 2, 0.5, 0.5)})})
-    gf = GraphFrame.from_raw(parse_pstats_bytes(data, "x.pstats"))
+    gf = GraphFrame.from_raw(parse_cprofile(data, "x.pstats"))
     df = gf.dataframe.set_index("name")
     assert np.isnan(df.loc["g", "time"]) and df.loc["f", "time"] == 0.5
 

@@ -1,6 +1,6 @@
 """A fast parser for the Graphviz DOT language (pure, over text).
 
-:func:`parse_dot` turns DOT text into a :class:`DotGraph`: node statements
+:func:`parse_graph` turns DOT text into a :class:`DotGraph`: node statements
 (id -> attributes, in declaration order) and edges ``(src, dst, attributes)``.
 It follows the DOT grammar (``strict``, ``graph``/``digraph``, node, edge and
 attribute statements with scoped ``node [...]``/``edge [...]`` defaults,
@@ -10,8 +10,9 @@ strings) and reports malformed input with the line and column.
 Why not pydot at run time: pydot (pyparsing) needs about 3 s for a 116 KB
 gprof2dot file and, on a syntax error, prints to stdout and returns ``None``
 without a position. This parser reads the same file in a few tens of
-milliseconds; ``readers.dot.read_dot(path, parser="pydot")`` still offers
-pydot, and the tests check that both agree on every real file.
+milliseconds, and the tests check that pydot and the reader agree on every
+real file. gprof2dot's own output is read by the faster whole-text scan of
+:mod:`readers.dot.scan`; this parser reads any other DOT and locates errors.
 
 Attribute values and ids are returned as DOT gives them after removing the
 quotes: ``\\"`` becomes ``"`` and backslash-newline continuations are
@@ -25,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import ReadError
+from ..errors import ReadError
 
 _TOKEN = re.compile(
     r"""(?P<ws>[ \t\r\n\f\v\ufeff]+|//[^\n]*|/\*.*?\*/|(?:(?<=\n)|^)\#[^\n]*)
@@ -104,12 +105,12 @@ def tokenize(text: str, source: Any = None) -> List[Tuple[str, str, int]]:
     return tokens
 
 
-def parse_dot(text: str, source: Any = None) -> DotGraph:
+def parse_graph(text: str, source: Any = None) -> DotGraph:
     """Parse DOT text holding exactly one graph.
 
     Examples
     --------
-    >>> g = parse_dot('digraph { node [shape=box]; "a b" [label="x\\\\ny"]; '
+    >>> g = parse_graph('digraph { node [shape=box]; "a b" [label="x\\\\ny"]; '
     ...               '"a b" -> c -> d [label=2]; c [label=c]; d; }')
     >>> g.nodes
     {'a b': {'shape': 'box', 'label': 'x\\\\ny'}, 'c': {'shape': 'box', 'label': 'c'}, 'd': {'shape': 'box'}}

@@ -1,6 +1,6 @@
 """pyinstrument output: JSON trees (``pyinstrument -r json``, pyinstrument 3-5)
 and raw sessions (``pyinstrument -r session``, see
-:mod:`readers.pyinstrument_session`).
+:mod:`readers.pyinstrument.session`).
 
 The document holds session facts (``start_time``, ``duration``,
 ``sample_count``, ``program`` or ``target_description``, ``cpu_time``) and a
@@ -23,12 +23,13 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from .builder import ProfileBuilder
-from .common.jsonfile import is_json_number, load_json
-from .errors import ReadError, brief
-from .profile import RawProfile
-from .pyinstrument_session import is_session, parse_session
-from .registry import FormatInfo, looks_like_json
+from ..builder import ProfileBuilder
+from ..common.jsonfile import as_document, is_json_number
+from ..common.source import read_source
+from ..errors import ReadError, brief
+from ..profile import RawProfile
+from ..registry import FormatInfo, looks_like_json
+from .session import is_session, parse_session
 
 _INT64_MAX = 2**63 - 1
 _SESSION_KEYS = ("start_time", "duration", "sample_count", "program", "target_description",
@@ -37,6 +38,16 @@ _SESSION_KEYS = ("start_time", "duration", "sample_count", "program", "target_de
 
 def read_pyinstrument(path: Any) -> RawProfile:
     """Read pyinstrument JSON: a rendered tree (``-r json``) or a session (``-r session``).
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The JSON file, or an open text or binary stream of it.
+
+    Returns
+    -------
+    RawProfile
+        See :func:`parse_pyinstrument`.
 
     Examples
     --------
@@ -51,18 +62,19 @@ def read_pyinstrument(path: Any) -> RawProfile:
     >>> raw.nodes["name"].tolist(), raw.metrics[["time", "time (inc)"]].values.tolist()
     (['<module>', 'work'], [[0.25, 1.0], [0.75, 0.75]])
     """
-    return parse_pyinstrument(load_json(path), source=path)
+    data, source = read_source(path)
+    return parse_pyinstrument(data, source=source)
 
 
 def parse_pyinstrument(doc: Any, source: Any = None) -> RawProfile:
-    """Decode pyinstrument JSON already loaded: a tree or a session.
+    """Decode pyinstrument JSON (text, bytes or the loaded dict): a tree or a session.
 
     Parameters
     ----------
-    doc : dict
+    doc : dict, str or bytes
         ``pyinstrument -r json`` output (``root_frame``: a tree of frames) or
         a saved session (``frame_records``: stacks of samples; see
-        :func:`readers.pyinstrument_session.parse_session`).
+        :func:`readers.pyinstrument.session.parse_session`).
     source : any, optional
         Names the input in errors.
 
@@ -77,6 +89,7 @@ def parse_pyinstrument(doc: Any, source: Any = None) -> RawProfile:
     >>> parse_pyinstrument(session).metrics[["time", "time (inc)"]].values.tolist()
     [[0.25, 1.0], [0.75, 0.75]]
     """
+    doc = as_document(doc, source)
     if is_session(doc):
         return parse_session(doc, source)
     if not isinstance(doc, dict) or "root_frame" not in doc:

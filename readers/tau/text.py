@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .errors import ReadError
+from ..errors import ReadError
 
 _FIRST = re.compile(r"^(\d+)\s+templated_functions(?:_MULTI_(\S+))?\s*$")
 _HEADER = re.compile(r"^#\s*Name\s+Calls\s+Subrs\s+Excl\s+Incl\b")

@@ -8,7 +8,7 @@ from graphframe import GraphFrame
 from readers.testing import check_reader
 from readers.errors import ReadError
 from readers.tau import read_tau
-from readers.tau_text import describe_timer
+from readers.tau.text import describe_timer
 
 META = ("<metadata><attribute><name>Metric Name</name><value>{metric}</value></attribute>"
         "<attribute><name>Node Name</name><value>n&amp;1</value></attribute></metadata>")

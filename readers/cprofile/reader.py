@@ -19,7 +19,7 @@ written as pstats prints it (``file:line(function)``) and the number of calls
 on that edge.
 
 marshal is only used because pstats files *are* marshal data: the bytes are
-first walked by :func:`readers.cprofile_marshal.check_marshal` (every size
+first walked by :func:`readers.cprofile.marshal_check.check_marshal` (every size
 must fit in the file, no code objects, back-references only to finished
 objects; the first flaw is reported with its byte offset), then go through
 :func:`marshal.loads` inside a guard that turns every failure into
@@ -39,12 +39,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .builder import ProfileBuilder
-from .common.callgraph import parents_from_edges
-from .cprofile_marshal import check_marshal
-from .errors import ReadError
-from .profile import RawProfile
-from .registry import FormatInfo
+from ..builder import ProfileBuilder
+from ..common.callgraph import parents_from_edges
+from ..common.source import read_source
+from ..errors import ReadError
+from ..profile import RawProfile
+from ..registry import FormatInfo
+from .marshal_check import check_marshal
 
 _EXPECTED = "a pstats file written by Python 3 (python -m cProfile -o FILE, or Stats.dump_stats)"
 _FLAG_REF = 0x80
@@ -54,6 +55,16 @@ Key = Tuple[str, int, str]
 
 def read_cprofile(path: Any) -> RawProfile:
     """Read a pstats file (``python -m cProfile -o FILE`` / ``Stats.dump_stats``).
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The file, or an open binary stream of it.
+
+    Returns
+    -------
+    RawProfile
+        See :func:`parse_cprofile`.
 
     Examples
     --------
@@ -70,14 +81,14 @@ def read_cprofile(path: Any) -> RawProfile:
     >>> int(row["numcalls"].iloc[0]), int(row["nativecalls"].iloc[0])
     (1, 15)
     """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
-    return parse_pstats_bytes(data, source=path)
+    data, source = read_source(path)
+    if isinstance(data, str):
+        raise ReadError(source, "the stream gives text; pstats files are binary",
+                        expected="a file path or a binary stream (open(path, 'rb'))")
+    return parse_cprofile(data, source=source)
 
 
-def parse_pstats_bytes(data: bytes, source: Any = None) -> RawProfile:
+def parse_cprofile(data: bytes, source: Any = None) -> RawProfile:
     """Decode the bytes of a pstats file (see :func:`read_cprofile`).
 
     Parameters
@@ -97,7 +108,7 @@ def parse_pstats_bytes(data: bytes, source: Any = None) -> RawProfile:
     --------
     >>> import marshal
     >>> data = marshal.dumps({("app.py", 3, "work"): (2, 5, 0.5, 0.75, {})})
-    >>> raw = parse_pstats_bytes(data, "app.pstats")
+    >>> raw = parse_cprofile(data, "app.pstats")
     >>> raw.metrics[["numcalls", "nativecalls", "time", "time (inc)"]].values.tolist()
     [[2.0, 5.0, 0.5, 0.75]]
     >>> parse_pstats_bytes(data[:9], "cut.pstats")
@@ -141,6 +152,10 @@ def _python2(source: Any) -> ReadError:
                      "format is not supported (Python 3 cannot decode it)",
                      position="byte 0", expected=_EXPECTED + "; re-create the profile with "
                      "Python 3")
+
+
+#: The name this function had before the readers were split into packages.
+parse_pstats_bytes = parse_cprofile
 
 
 def parse_stats(stats: Dict[Any, Any], source: Any = None) -> RawProfile:

@@ -29,12 +29,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .builder import ProfileBuilder
-from .common.jsonfile import is_json_number, load_json
-from .common.rowfill import complete_rows
-from .errors import ReadError, brief
-from .profile import RawProfile
-from .registry import FormatInfo, looks_like_json
+from ..builder import ProfileBuilder
+from ..common.jsonfile import as_document, is_json_number, load_json
+from ..common.rowfill import complete_rows
+from ..common.source import is_stream, read_source
+from ..errors import ReadError, brief
+from ..profile import RawProfile
+from ..registry import FormatInfo, looks_like_json
 
 _PATTERNS = (  # region label forms: (regex, how the name is made)
     (re.compile(r"^\[(?P<func>.*)\]\[(?P<file>.*)\]$"), "func"),
@@ -71,10 +72,20 @@ def parse_region(prefix: str) -> Tuple[str, Optional[str], Optional[int]]:
 
 
 def read_timemory(path: Any, *, select: Optional[List[str]] = None) -> RawProfile:
-    """Read a timemory ``*.tree.json`` file, or every one in a directory.
+    """Read a timemory ``*.tree.json`` file, every one in a directory, or a stream.
 
-    ``select`` keeps only the named components (lower case, e.g.
-    ``["wall_clock"]``).
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        A ``*.tree.json`` file, a directory of them (components merged), or an
+        open text or binary stream of one.
+    select : list of str, optional
+        Keep only the named components (lower case, e.g. ``["wall_clock"]``).
+
+    Returns
+    -------
+    RawProfile
+        See :func:`parse_timemory`.
 
     Examples
     --------
@@ -90,6 +101,9 @@ def read_timemory(path: Any, *, select: Optional[List[str]] = None) -> RawProfil
     >>> raw.nodes["name"].tolist(), raw.metrics[["sum.wall_clock", "sum.wall_clock (inc)"]].values.tolist()
     (['main', 'io'], [[1.0, 2.0], [0.5, 1.0]])
     """
+    if is_stream(path):
+        data, source = read_source(path)
+        return parse_timemory(data, source=source, select=select)
     p = Path(path)
     if p.is_dir():
         files = sorted(p.glob("*.tree.json"))
@@ -113,11 +127,11 @@ def _components(doc: Any, source: Any) -> Dict[str, Any]:
 
 def parse_timemory(doc: Any, source: Any = None, *, select: Optional[List[str]] = None
                    ) -> RawProfile:
-    """Decode a timemory tree document already loaded from JSON.
+    """Decode a timemory tree document: its JSON text (``str``/``bytes``) or the loaded dict.
 
     Parameters
     ----------
-    doc : dict
+    doc : dict, str or bytes
         ``{"timemory": {COMPONENT: {..., "mpi"|"upc"|"upcxx"|"graph": [...]}}}``.
     source : any, optional
         Names the input in errors.
@@ -139,7 +153,11 @@ def parse_timemory(doc: Any, source: Any = None, *, select: Optional[List[str]] 
     >>> raw = parse_timemory(doc, "wall.tree.json")
     >>> raw.nodes["name"].tolist(), raw.metrics[["count", "sum.wall_clock"]].values.tolist()
     (['main'], [[3.0, 1.0]])
+    >>> import json
+    >>> parse_timemory(json.dumps(doc)).metrics["sum.wall_clock"].tolist()
+    [1.0]
     """
+    doc = as_document(doc, source)
     walk = _Walk(source)
     for key, data in _components(doc, source).items():
         metric = key.replace("tim::", "").replace("component::", "").lower()

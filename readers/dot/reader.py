@@ -12,7 +12,7 @@ cost: ``97.95%``, ``(0.00%)``; with ``--node-label`` also absolute total
 and self time: ``0.9``, ``(0.25)``), optionally a sample count (``36×``,
 ``--show-samples``) and the call count (``2×``). Every node of a file has the
 same measure lines, so the labels are decoded with one layout inferred from
-the whole file (:mod:`readers.dot_labels`). Edge labels carry the share of
+the whole file (:mod:`readers.dot.labels`). Edge labels carry the share of
 the callee's total cost due to that call and the call count.
 
 The result is a call *graph*: one node per DOT node; a function called from
@@ -43,31 +43,29 @@ several places has several parents; recursion and gprof cycles are cycles
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from .builder import ProfileBuilder
-from .common.callgraph import parents_from_edges
-from .dot_fast import DotTables, parse_lines, scan_tables
-from .dot_labels import NUM, Labels, decode_labels, edge_calls, kind_of, label_lines
-from .dot_syntax import DotGraph, line_col, parse_dot
-from .errors import ReadError
-from .profile import RawProfile
-from .registry import FormatInfo
+from ..builder import ProfileBuilder
+from ..common.callgraph import parents_from_edges
+from ..common.source import decode_text, read_source
+from ..errors import ReadError
+from ..profile import RawProfile
+from ..registry import FormatInfo
+from .labels import NUM, Labels, decode_labels, edge_calls, kind_of, label_lines
+from .scan import DotTables, scan_tables
+from .syntax import DotGraph, line_col, parse_graph
 
-__all__ = ["NodeLabel", "decode_edge_label", "decode_node_label", "label_lines",
+__all__ = ["NodeLabel", "decode_edge_label", "decode_node_label", "label_lines", "parse_dot",
            "parse_gprof_dot", "read_dot"]
 
 NAN = math.nan
 _EXPECTED_DOT = "a labelled node statement for every node (as gprof2dot writes)"
-_NO_POSITION = "position unknown (pydot reports none)"
 # gprof2dot --compare writes "P% + D%" / "(P%) - D%" and "N ×/ M ×" node lines
 # and "P% / Q%", "N× / M×" edge lines
 _COMPARE_NODE = re.compile(
@@ -95,7 +93,7 @@ def decode_node_label(label: str) -> NodeLabel:
     """Decode one gprof2dot node label on its own.
 
     A file is decoded with the layout all its labels share (see
-    :func:`readers.dot_labels.decode_labels`); a lone label can only be read
+    :func:`readers.dot.labels.decode_labels`); a lone label can only be read
     by its own shape: the trailing ``N×`` lines (two: samples then calls; one:
     calls), the measure lines before them (``P%`` total percent, ``(P%)``
     self percent, ``T`` total, ``(T)`` self), and the head
@@ -133,15 +131,18 @@ def decode_edge_label(label: str) -> Tuple[float, float]:
 
 
 # ---------------------------------------------------------------- reading
-def read_dot(path: Any, *, parser: str = "fast") -> RawProfile:
+def read_dot(path: Any) -> RawProfile:
     """Read a DOT call graph written by gprof2dot.
 
     Parameters
     ----------
-    path : str or path-like
-        The ``.dot`` file.
-    parser : {"fast", "pydot"}
-        Our DOT parser (default) or pydot (slow; kept for cross-checking).
+    path : str, path-like or file-like
+        The ``.dot`` file, or an open text or binary stream of it.
+
+    Returns
+    -------
+    RawProfile
+        See :func:`parse_dot`.
 
     Examples
     --------
@@ -155,30 +156,24 @@ def read_dot(path: Any, *, parser: str = "fast") -> RawProfile:
     >>> raw.metrics[["time (inc)", "time", "calls"]].values.tolist()
     [[100.0, 40.0, 1.0], [60.0, 60.0, 3.0]]
     """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReadError(path, "the file is not UTF-8 text", position=f"byte {exc.start}",
-                        expected="DOT text as gprof2dot writes it (UTF-8)") from exc
-    return parse_gprof_dot(text, source=path, parser=parser)
+    data, source = read_source(path)
+    return parse_dot(data, source=source)
 
 
-def parse_gprof_dot(text: str, source: Any = None, *, parser: str = "fast") -> RawProfile:
-    """Decode gprof2dot DOT ``text`` into a RawProfile.
+def parse_dot(text: Any, source: Any = None) -> RawProfile:
+    """Decode gprof2dot DOT (``str``, or UTF-8 ``bytes``) into a RawProfile.
+
+    gprof2dot's own output (one statement per line) is read by one C-level
+    scan of the whole text (:mod:`readers.dot.scan`); any other DOT by the
+    general parser (:mod:`readers.dot.syntax`), which also gives the line and
+    column of every error.
 
     Parameters
     ----------
-    text : str
+    text : str or bytes
         The DOT text.
     source : any, optional
         Names the input in errors (a path, or a short description).
-    parser : {"fast", "pydot"}
-        ``"fast"``: a whole-text scan for gprof2dot's one-statement-per-line
-        output, else our general DOT parser; ``"pydot"``: pydot (slow).
 
     Returns
     -------
@@ -188,13 +183,13 @@ def parse_gprof_dot(text: str, source: Any = None, *, parser: str = "fast") -> R
     Raises
     ------
     ReadError
-        Malformed DOT (with line and column), an edge to a node without a
-        node statement, labels whose measures differ between nodes,
-        ``gprof2dot --compare`` output, an empty graph.
+        Malformed DOT (with line and column), text that is not UTF-8, an edge
+        to a node without a node statement, labels whose measures differ
+        between nodes, ``gprof2dot --compare`` output, an empty graph.
 
     Examples
     --------
-    >>> raw = parse_gprof_dot('digraph {\\n'
+    >>> raw = parse_dot('digraph {\\n'
     ...     '\\t"1500:[unknown]" [label="[unknown]\\\\n1500\\\\n0.53%\\\\n(0.00%)"];\\n'
     ...     '\\tmain [label="app\\\\nmain\\\\n100.00%\\\\n(99.47%)"];\\n'
     ...     '\\tmain -> "1500:[unknown]" [label="0.53%"];\\n}\\n', source="perf.dot")
@@ -203,39 +198,25 @@ def parse_gprof_dot(text: str, source: Any = None, *, parser: str = "fast") -> R
     >>> raw.metrics[["module", "time (inc)", "time"]].values.tolist()
     [['[unknown]', 0.53, 0.0], ['app', 100.0, 99.47]]
     """
-    if parser == "fast":
-        tables = scan_tables(text)  # gprof2dot's shape: one C-level pass
-        if tables is None:
-            graph = parse_lines(text)  # one statement per line
-            if graph is None:
-                graph = parse_dot(text, source)
-            tables = _tables(graph, text, source)
-    elif parser == "pydot":
-        tables = _tables(_parse_with_pydot(text, source), text, source, located=False)
-    else:
-        raise ValueError(f"parser must be 'fast' or 'pydot', not {parser!r}")
+    if not isinstance(text, str):
+        text = decode_text(text, source, "DOT text as gprof2dot writes it (UTF-8)")
+    tables = scan_tables(text)  # gprof2dot's shape: one C-level pass
+    if tables is None:
+        tables = _tables(parse_graph(text, source), text, source)
     return _build(tables, text, source)
 
 
-def _tables(graph: DotGraph, text: str, source: Any, located: bool = True) -> DotTables:
+#: The name this function had before the readers were split into packages.
+parse_gprof_dot = parse_dot
+
+
+def _tables(graph: DotGraph, text: str, source: Any) -> DotTables:
     """The tables of a parsed graph; an edge to an undeclared node is an error."""
     if graph.implicit:
         node, pos = next(iter(graph.implicit.items()))
-        position = line_col(text, pos) if located else _locate_implicit(text, node)
         raise ReadError(source, f"an edge refers to node {node!r}, which has no node statement",
-                        position=position, expected=_EXPECTED_DOT)
+                        position=line_col(text, pos), expected=_EXPECTED_DOT)
     return DotTables.from_graph(graph)
-
-
-def _locate_implicit(text: str, node: str) -> str:
-    """Where our parser sees ``node`` first mentioned (pydot gives no positions)."""
-    try:
-        pos = parse_dot(text).implicit.get(node)
-    except ReadError:
-        pos = None
-    if pos is None:
-        return _NO_POSITION
-    return line_col(text, pos)
 
 
 def _build(t: DotTables, text: str, source: Any) -> RawProfile:
@@ -329,52 +310,6 @@ def _node_columns(t: DotTables, labels: Labels, src: np.ndarray, dst: np.ndarray
         column[:] = [tuple(pairs[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
         cols["caller_calls"] = column
     return cols
-
-
-def _parse_with_pydot(text: str, source: Any) -> DotGraph:
-    import pydot  # optional path: only needed for parser="pydot"
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):  # pydot prints parse errors
-        graphs = pydot.graph_from_dot_data(text)
-    if not graphs or len(graphs) != 1:
-        parse_dot(text, source)  # locates the error when our parser sees one
-        problem = (f"the file holds {len(graphs)} graphs" if graphs else
-                   "pydot could not parse the DOT text: " + " ".join(out.getvalue().split()))
-        raise ReadError(source, problem, position=_NO_POSITION,
-                        expected="one graph in DOT syntax")
-    pgraph = graphs[0]
-    graph = DotGraph(directed=pgraph.get_type() == "digraph")
-    defaults: Dict[str, str] = {}
-    pending = [pgraph]
-    while pending:
-        current = pending.pop(0)
-        for node in current.get_nodes():
-            name = _pydot_unquote(node.get_name())
-            attrs = {k: _pydot_unquote(v) for k, v in node.get_attributes().items()}
-            if name == "node":
-                defaults.update(attrs)
-            elif name not in ("edge", "graph"):
-                graph.nodes.setdefault(name, dict(defaults)).update(attrs)
-                graph.node_offsets.setdefault(name, 0)
-        for edge in current.get_edges():
-            a, b = (_pydot_unquote(x) for x in (edge.get_source(), edge.get_destination()))
-            attrs = {k: _pydot_unquote(v) for k, v in edge.get_attributes().items()}
-            graph.edges.append((a, b, attrs))
-            graph.edge_offsets.append(0)
-        pending.extend(current.get_subgraph_list())
-    for a, b, _ in graph.edges:
-        for node in (a, b):
-            if node not in graph.nodes:
-                graph.implicit.setdefault(node, 0)
-    return graph
-
-
-def _pydot_unquote(value: Any) -> str:
-    value = str(value)
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        return value[1:-1].replace('\\"', '"')
-    return value
 
 
 _HEAD = re.compile(rb"^(?:\s|//[^\n]*\n|/\*.*?\*/|#[^\n]*\n)*(?:strict\s+)?(?:di)?graph\b",

@@ -32,10 +32,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .builder import ProfileBuilder
-from .common.jsonfile import is_json_number
-from .errors import ReadError, brief
-from .profile import RawProfile
+from ..builder import ProfileBuilder
+from ..common.jsonfile import is_json_number
+from ..errors import ReadError, brief
+from ..profile import RawProfile
 
 SESSION_KEYS = ("start_time", "duration", "sample_count", "target_description", "cpu_time",
                 "min_interval", "max_interval")

@@ -9,9 +9,9 @@ import pytest
 import readers
 from graphframe import GraphFrame
 from readers.testing import check_reader
-from readers.dot import decode_edge_label, decode_node_label, parse_gprof_dot, read_dot
-from readers.dot_fast import DotTables, parse_lines, scan_tables
-from readers.dot_syntax import parse_dot
+from readers.dot import decode_edge_label, decode_node_label, parse_dot, read_dot
+from readers.dot.scan import DotTables, scan_tables
+from readers.dot.syntax import parse_graph
 from readers.errors import ReadError
 
 HEAD = ('digraph {\n\ttooltip=" "\n\tgraph [fontname=Arial, nodesep=0.125, ranksep=0.25];\n'
@@ -487,12 +487,47 @@ def test_parents_match_a_networkx_reference():
 PYDOT_WARNINGS = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
+def pydot_tables(text):
+    """DotTables of ``text`` as pydot parses it: an independent reference for our two parsers."""
+    pydot = pytest.importorskip("pydot", reason="pydot (the test extra) cross-checks the DOT parsers")
+    (graph,) = pydot.graph_from_dot_data(text)
+
+    def unquote(value):
+        value = str(value)
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            return value[1:-1].replace('\\"', '"')
+        return value
+
+    nodes, edges, defaults, pending = {}, [], {}, [graph]
+    while pending:
+        current = pending.pop(0)
+        for node in current.get_nodes():
+            name = unquote(node.get_name())
+            attrs = {k: unquote(v) for k, v in node.get_attributes().items()}
+            if name == "node":
+                defaults.update(attrs)
+            elif name not in ("edge", "graph"):
+                nodes.setdefault(name, dict(defaults)).update(attrs)
+        for edge in current.get_edges():
+            attrs = {k: unquote(v) for k, v in edge.get_attributes().items()}
+            edges.append((unquote(edge.get_source()), unquote(edge.get_destination()), attrs))
+        pending.extend(current.get_subgraph_list())
+    return DotTables(node_ids=list(nodes), labels=[a.get("label") for a in nodes.values()],
+                     tooltips=[a.get("tooltip") for a in nodes.values()],
+                     src=[e[0] for e in edges], dst=[e[1] for e in edges],
+                     edge_labels=[e[2].get("label") for e in edges])
+
+
 @PYDOT_WARNINGS
-def test_pydot_parser_gives_the_same_profile(tmp_path):
-    p = dot_file(tmp_path, CALLGRIND + GPROF.replace("\t1 ", "\tg1 "))
-    fast, slow = read_dot(p), read_dot(p, parser="pydot")
-    for name in ("nodes", "metrics", "node_columns", "edges"):
-        assert getattr(fast, name).equals(getattr(slow, name)), name
+def test_pydot_reads_the_same_graph_as_both_parsers():
+    text = HEAD + CALLGRIND + GPROF.replace("\t1 ", "\tg1 ") + "}\n"
+    reference = pydot_tables(text)
+    scanned = scan_tables(text)
+    parsed = DotTables.from_graph(parse_graph(text))
+    for tables in (scanned, parsed):
+        assert tables is not None
+        tables.attributes = {}  # pydot keeps graph attributes elsewhere
+        assert tables == reference
 
 
 # ------------------------------------------------------------------ errors
@@ -513,7 +548,7 @@ def test_pydot_parser_gives_the_same_profile(tmp_path):
 ])
 def test_bad_dot_is_a_located_read_error(text, position, problem):
     with pytest.raises(ReadError) as info:
-        parse_gprof_dot(text, source="bad.dot")
+        parse_dot(text, source="bad.dot")
     assert info.value.source == "bad.dot"
     assert info.value.position == position
     assert problem in info.value.problem
@@ -528,17 +563,6 @@ def test_not_utf8_and_missing_file(tmp_path):
         read_dot(tmp_path / "missing.dot")
 
 
-@PYDOT_WARNINGS
-def test_pydot_path_reports_errors(tmp_path):
-    with pytest.raises(ReadError) as info:
-        parse_gprof_dot('digraph { a [label="x', source="bad.dot", parser="pydot")
-    assert info.value.position == "line 1, column 20"
-    with pytest.raises(ReadError, match="no node statement") as info:
-        parse_gprof_dot('digraph {\n a [label="x"];\n a -> b;\n}', source="bad.dot",
-                        parser="pydot")
-    assert info.value.position == "line 3, column 2"  # not line 1, column 1
-
-
 def test_sniffing(tmp_path):
     p = dot_file(tmp_path, GPROF, name="profile.txt")
     assert readers.sniff(p) == "gprof-dot"
@@ -548,7 +572,7 @@ def test_sniffing(tmp_path):
 
 
 def test_dot_syntax_features():
-    g = parse_dot('# preprocessor line\nstrict digraph "G" { rankdir=LR; node [shape=box]; '
+    g = parse_graph('# preprocessor line\nstrict digraph "G" { rankdir=LR; node [shape=box]; '
                   'subgraph cluster0 { node [color=red]; a:p1:n -> b; } c [label="x" + "y"]; '
                   'd [label=<<b>bold</b>>]; }')
     assert g.strict and g.name == "G" and g.attributes == {"rankdir": "LR"}
@@ -571,24 +595,16 @@ def test_every_real_dot_file_reads(shared_data, tmp_path):
         assert raw.num_nodes == len(raw.metrics)
 
 
-def test_line_parser_and_general_parser_agree_on_real_files(shared_data):
-    for p in real_dots(shared_data):
-        text = p.read_text(encoding="utf-8")
-        by_line = parse_lines(text)
-        assert by_line is not None, p  # gprof2dot writes one statement per line
-        assert by_line == parse_dot(text), p
-
-
-def test_line_parser_hands_other_shapes_to_the_general_parser():
+def test_other_shapes_go_to_the_general_parser_with_the_same_result():
     text = HEAD + GPROF + "}\n"
-    assert parse_lines(text) == parse_dot(text)
+    assert scan_tables(text) == DotTables.from_graph(parse_graph(text))
     joined = text.replace("];\n\t1 -> 3", "]; 1 -> 3")  # two statements on one line
-    assert parse_lines(joined) is None
-    assert parse_gprof_dot(joined).nodes.equals(parse_gprof_dot(text).nodes)
+    assert scan_tables(joined) is None
+    assert parse_dot(joined).nodes.equals(parse_dot(text).nodes)
     for other in (text.replace("\tedge [fontname=Arial];", "\tsubgraph { a }"),
                   text.replace('label="main', 'label="ma\\\nin'),  # string over two lines
                   "digraph { a }"):
-        assert parse_lines(other) is None
+        assert scan_tables(other) is None
 
 
 def test_whole_text_scan_agrees_with_the_general_parser_on_real_files(shared_data):
@@ -596,7 +612,7 @@ def test_whole_text_scan_agrees_with_the_general_parser_on_real_files(shared_dat
         text = p.read_text(encoding="utf-8")
         tables = scan_tables(text)
         assert tables is not None, p  # gprof2dot's own output always takes the fast path
-        assert tables == DotTables.from_graph(parse_dot(text)), p
+        assert tables == DotTables.from_graph(parse_graph(text)), p
 
 
 @pytest.mark.parametrize("text, fast", [
@@ -615,7 +631,7 @@ def test_whole_text_scan_is_exact_or_declines(text, fast):
     tables = scan_tables(text)
     assert (tables is not None) == fast
     try:
-        graph = parse_lines(text) or parse_dot(text)
+        graph = parse_graph(text)
     except ReadError:
         assert tables is None
         return
@@ -624,18 +640,19 @@ def test_whole_text_scan_is_exact_or_declines(text, fast):
 
 
 @PYDOT_WARNINGS
-def test_pydot_and_fast_parser_agree_on_real_files(shared_data):
+def test_pydot_and_our_parsers_agree_on_real_files(shared_data):
     for p in real_dots(shared_data):
         if p.stat().st_size > 11_000:  # pydot needs about a second per 30 KB
             continue
-        fast, slow = read_dot(p), read_dot(p, parser="pydot")
-        for name in ("nodes", "metrics", "node_columns", "edges"):
-            assert getattr(fast, name).equals(getattr(slow, name)), (p, name)
+        text = p.read_text(encoding="utf-8")
+        ours = DotTables.from_graph(parse_graph(text))
+        ours.attributes = {}
+        assert ours == pydot_tables(text), p
 
 
 def distinct_multi_parent_nodes(path):
     text = Path(path).read_text(encoding="utf-8")
-    g = parse_dot(text)
+    g = parse_graph(text)
     callers = {}
     for a, b, _ in g.edges:
         callers.setdefault(b, set()).add(a)

@@ -3,7 +3,7 @@
 A single-metric run writes the files directly in the directory; a
 multi-metric run writes one ``MULTI__<METRIC>`` sub-directory per metric,
 each with the same files. Each file is one process (node) and thread; see
-:mod:`readers.tau_text` for the text layout.
+:mod:`readers.tau.text` for the text layout.
 
 * **Call-path profiles** (``TAU_CALLPATH=1``: timers named ``a => b => c``):
   one node per call path. Top-level timers (flat timers that never end a call
@@ -27,23 +27,35 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
 import numpy as np
 import pandas as pd
 
-from .builder import ProfileBuilder
-from .common.rowfill import complete_rows, first_per_node
-from .errors import ReadError
-from .profile import RawProfile
-from .registry import FormatInfo
-from .tau_text import TauFile, clean_timer, describe_timer, parse_profile_text, split_callpath
+from ..builder import ProfileBuilder
+from ..common.rowfill import complete_rows, first_per_node
+from ..errors import ReadError
+from ..profile import RawProfile
+from ..registry import FormatInfo
+from .text import TauFile, clean_timer, describe_timer, parse_profile_text, split_callpath
 
 _FILE = re.compile(r"^profile\.(\d+)\.(\d+)\.(\d+)$")
 
 
 def read_tau(path: Any) -> RawProfile:
     """Read a TAU profile directory (or one ``profile.N.C.T`` file).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The directory (its ``profile.N.C.T`` files, or its ``MULTI__<METRIC>``
+        sub-directories, one per metric), or a single profile file. A TAU
+        profile is a set of files, so there is no stream form; see
+        :func:`parse_tau` for texts already in memory.
+
+    Returns
+    -------
+    RawProfile
 
     Examples
     --------
@@ -67,9 +79,74 @@ def read_tau(path: Any) -> RawProfile:
         parsed = []
         for name, key in files:
             fpath = mdir / name if mdir is not None else Path(path)
-            parsed.append((key, parse_profile_text(_text(fpath), fpath)))
+            parsed.append((key, parse_profile_text(_text(_read(fpath)), fpath)))
         per_metric.append(parsed)
     return build_tau(per_metric, source=path)
+
+
+def parse_tau(files: Any, source: Any = None) -> RawProfile:
+    """Decode TAU profile files already in memory.
+
+    Parameters
+    ----------
+    files : str, bytes or mapping
+        The text of one ``profile.N.C.T`` file (read as process 0, thread
+        0), or a mapping from file names to texts: ``profile.N.C.T`` for a
+        single-metric run, ``MULTI__<METRIC>/profile.N.C.T`` for several
+        metrics (every metric needs the same files).
+    source : any, optional
+        Names the profile in errors (a file's errors name ``source/name``).
+
+    Returns
+    -------
+    RawProfile
+        As :func:`read_tau` gives for the same files.
+
+    Examples
+    --------
+    >>> text = ('2 templated_functions_MULTI_TIME\\n# Name Calls Subrs Excl Incl ProfileCalls #\\n'
+    ...         '"main" 1 1 2 5 0 GROUP="TAU_DEFAULT"\\n'
+    ...         '"main => solve" 1 0 3 3 0 GROUP="TAU_CALLPATH"\\n0 aggregates\\n')
+    >>> raw = parse_tau({"profile.0.0.0": text, "profile.1.0.0": text})
+    >>> raw.index_levels, raw.nodes["name"].tolist(), raw.metrics["time"].tolist()
+    (('rank',), ['main', 'solve'], [2.0, 3.0, 2.0, 3.0])
+    """
+    if isinstance(files, (str, bytes, bytearray)):
+        files = {"profile.0.0.0": files}
+    if not isinstance(files, Mapping) or not files:
+        raise ReadError(source, f"the TAU files are a {type(files).__name__}"
+                        + (" without entries" if isinstance(files, Mapping) else ""),
+                        expected="the text of a profile file, or a mapping of file names "
+                                 "(profile.N.C.T or MULTI__<METRIC>/profile.N.C.T) to texts")
+    by_dir: Dict[str, List[Tuple[Tuple[int, int, int], str, Any]]] = {}
+    for name, text in files.items():
+        folder, _, base = str(name).rpartition("/")
+        m = _FILE.match(base)
+        if m is None or (folder and not folder.startswith("MULTI__")) or "/" in folder:
+            raise ReadError(source, f"file name {str(name)!r} is not a TAU profile name",
+                            expected="profile.<node>.<context>.<thread>, or "
+                                     "MULTI__<METRIC>/profile.<node>.<context>.<thread>")
+        by_dir.setdefault(folder, []).append(
+            (tuple(int(x) for x in m.groups()), base, text))
+    if "" in by_dir and len(by_dir) > 1:
+        raise ReadError(source, "profile files both at the top and in MULTI__ folders",
+                        expected="either one metric (profile.N.C.T) or MULTI__<METRIC>/ folders")
+    folders = sorted(by_dir)
+    names = [sorted(base for _, base, _ in by_dir[f]) for f in folders]
+    for folder, listed in zip(folders[1:], names[1:]):
+        if listed != names[0]:
+            missing = sorted(set(listed) ^ set(names[0]))
+            raise ReadError(source, f"metric folders hold different profile files ({missing[0]})",
+                            position=folder, expected=f"the same files as {folders[0]}")
+    per_metric = []
+    for folder in folders:
+        parsed = []
+        for key, base, text in sorted(by_dir[folder], key=lambda item: item[0]):
+            name = f"{folder}/{base}" if folder else base
+            where = f"{source}/{name}" if source is not None else name
+            parsed.append((key, parse_profile_text(_text(text), where)))
+        per_metric.append(parsed)
+    return build_tau(per_metric, source=source)
 
 
 def _layout(path: Path) -> Tuple[List[Any], List[Tuple[str, Tuple[int, int, int]]]]:
@@ -106,11 +183,16 @@ def _profiles(d: Path) -> List[Tuple[str, Tuple[int, int, int]]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def _text(path: Path) -> str:
+def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        return path.read_bytes()
     except OSError as exc:
         raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
+
+
+def _text(data: Any) -> str:
+    """A profile file's text (undecodable bytes replaced: TAU writes timer names as given)."""
+    return data if isinstance(data, str) else bytes(data).decode("utf-8", errors="replace")
 
 
 def build_tau(per_metric: List[List[Tuple[Tuple[int, int, int], TauFile]]],
@@ -133,7 +215,7 @@ def build_tau(per_metric: List[List[Tuple[Tuple[int, int, int], TauFile]]],
 
     Examples
     --------
-    >>> from readers.tau_text import parse_profile_text
+    >>> from readers.tau.text import parse_profile_text
     >>> text = ('2 templated_functions_MULTI_TIME\\n# Name Calls Subrs Excl Incl ProfileCalls #\\n'
     ...         '"main" 1 1 2 5 0 GROUP="TAU_DEFAULT"\\n'
     ...         '"main => solve" 1 0 3 3 0 GROUP="TAU_CALLPATH"\\n0 aggregates\\n')
