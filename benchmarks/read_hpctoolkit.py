@@ -124,7 +124,7 @@ def main(argv=None) -> None:
     size = sum(p.stat().st_size for p in db.iterdir())
     metric_bytes = metric_file_bytes(db)
     fmt = "hpctoolkit" if args.layout == "old" else "hpctoolkit-latest"
-    options = {"per_profile": True} if args.per_profile else {}
+    options = {"parallel_profiles_mode": True} if args.per_profile else {}
     template = OURS_READ_ONLY if args.skip_from_raw else OURS
     ours = run_measured(template.format(repo=str(REPO), path=str(db), fmt=fmt, options=options,
                                         repeat=args.repeat), sys.executable)

@@ -1,7 +1,10 @@
 """Constructors with Hatchet's names, one per reader (mixed into GraphFrame).
 
 Each is thin: it calls its reader with explicit keyword options and hands the
-RawProfile to ``cls.from_raw``.
+RawProfile to ``cls.from_raw``. Keyword names are Hatchet's, and the readers
+take the same names (one name per option), so ``graphframe.read(path,
+**options)`` accepts what the constructor accepts (``from_caliper``'s ``query``
+excepted: a cali-query run is not a reader option).
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from readers.caliper import read_caliper, read_caliper_any
 from readers.cprofile import read_cprofile
 from readers.dot import read_dot
 from readers.hpctoolkit import read_hpctoolkit, read_hpctoolkit_latest
-from readers.common.jsonfile import loads_json
 from readers.pyinstrument import read_pyinstrument
 from readers.tau import read_tau
 from readers.timemory import parse_timemory, read_timemory
@@ -145,9 +147,11 @@ class ReaderConstructors:
         Name: time (inc), dtype: float64
         """
         return cls(**parts_from_raw(read_hpctoolkit_latest(
-            dirname, per_profile=parallel_profiles_mode, metrics=metric_names,
-            ranks=profile_ranks, label_function_nodes=label_function_nodes, max_depth=max_depth,
-            min_percentage=min_percentage_of_application_time, progress=progress), consume=True))
+            dirname, parallel_profiles_mode=parallel_profiles_mode, metric_names=metric_names,
+            profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
+            max_depth=max_depth,
+            min_percentage_of_application_time=min_percentage_of_application_time,
+            progress=progress), consume=True))
 
     # ---- reader constructors: Caliper (issue 5) ----
     @classmethod
@@ -430,8 +434,4 @@ class ReaderConstructors:
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))
-        if hasattr(input, "read"):
-            doc = loads_json(input.read(), getattr(input, "name", "<stream>"))
-            return cls.from_raw(parse_timemory(doc, getattr(input, "name", "<stream>"),
-                                               select=chosen))
         return cls.from_raw(read_timemory(input, select=chosen))

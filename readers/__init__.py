@@ -11,11 +11,12 @@ True
 """
 
 from .builder import ProfileBuilder
-from .errors import GraphframeError, ProfileError, ReadError, UnknownFormatError
+from .errors import ArgumentError, GraphframeError, ProfileError, ReadError, UnknownFormatError
 from .profile import RawProfile
 from .registry import FormatInfo, format_info, formats, read, sniff
 
 __all__ = [
+    "ArgumentError",
     "FormatInfo",
     "GraphframeError",
     "ProfileBuilder",

@@ -2,7 +2,7 @@
 
 * :func:`metric_display_name`: Hatchet's metric names (``CPUTIME (usec) (E)``
   -> ``time``, ``... (I)`` -> ``time (inc)``).
-* :func:`select_names`: the ``metrics=`` option (keep some metrics, by our
+* :func:`select_names`: the ``metrics=``/``metric_names=`` options (keep some metrics, by our
   name or the file's name), with a clear error listing what exists.
 * :func:`assemble`: a validated RawProfile over the readers' arrays, without copies.
 
@@ -41,7 +41,8 @@ def is_inclusive_name(name: str) -> bool:
 
 
 def select_names(source: Any, available: Sequence[str], wanted: Optional[Iterable[str]],
-                 aliases: Optional[Dict[str, str]] = None, what: str = "metric") -> List[str]:
+                 aliases: Optional[Dict[str, str]] = None, what: str = "metric",
+                 option: str = "metrics") -> List[str]:
     """The subset of ``available`` named in ``wanted`` (all when ``wanted`` is None).
 
     ``aliases`` maps other accepted spellings (the file's own names) to names
@@ -63,7 +64,7 @@ def select_names(source: Any, available: Sequence[str], wanted: Optional[Iterabl
         key = aliases.get(name, name)
         if key not in available:
             raise ReadError(source, f"no {what} named {name!r}",
-                            position="metrics option",
+                            position=f"{option} option",
                             expected="one of " + ", ".join(repr(a) for a in available))
         chosen.add(key)
     return [a for a in available if a in chosen]

@@ -39,8 +39,9 @@ def keep_mask(directory: Path, meta: Any, pdb: Any, nodes: Dict[str, np.ndarray]
         if isinstance(min_percentage, bool) or not isinstance(min_percentage, (int, float,
                                                                                 np.number)) \
                 or not math.isfinite(min_percentage):
-            raise ReadError(directory, f"min_percentage={min_percentage!r}",
-                            position="min_percentage option", expected="a finite number")
+            raise ReadError(directory, f"min_percentage_of_application_time={min_percentage!r}",
+                            position="min_percentage_of_application_time option",
+                            expected="a finite number")
         time, has_value = _summary_time(directory, meta, pdb, nodes["ctx_id"])
         roots = nodes["parent"] < 0
         main = np.flatnonzero(nodes["entry"] == MAIN_THREAD)
@@ -88,8 +89,9 @@ def _summary_time(directory: Path, meta: Any, pdb: Any, ctx_ids: np.ndarray):
         None)
     if stat is None:
         names = ", ".join(repr(m.name) for m in meta.metrics)
-        raise ReadError(directory / "meta.db", "min_percentage needs a CPU or real time metric "
-                        f"summed over the execution scope; the database has {names or 'none'}",
+        raise ReadError(directory / "meta.db", "min_percentage_of_application_time needs a CPU "
+                        "or real time metric summed over the execution scope; the database has "
+                        f"{names or 'none'}",
                         position="metrics section",
                         expected=" or ".join(TIME_METRICS) + " with an execution-scope sum")
     ctx, metric_id, value = pdb.values(0)

@@ -16,7 +16,7 @@
   their line; their cost lands in the nearest listed ancestor). Without an
   "execution" scope, the "function" (else "point") scope is used. Missing
   sparse values are 0.
-* Rows: the summary profile (index ``node``), or with ``per_profile=True``
+* Rows: the summary profile (index ``node``), or with ``parallel_profiles_mode=True``
   every measured profile, indexed by ``rank`` and ``thread`` from the
   profiles' identifier tuples (GPU streams get thread ``500 + stream``, as
   hpcprof numbered them before); when that is ambiguous, by ``profile``.
@@ -44,12 +44,12 @@ TIME_METRICS = ("CPUTIME (sec)", "CPUTIME (usec)", "REALTIME (sec)", "REALTIME (
 NODE_COLUMNS = ("ctx_id", "name", "type", "file", "line", "module")
 
 
-def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
-                           metrics: Optional[Iterable[str]] = None,
-                           ranks: Optional[Iterable[int]] = None,
+def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False,
+                           metric_names: Optional[Iterable[str]] = None,
+                           profile_ranks: Optional[Iterable[int]] = None,
                            label_function_nodes: bool = True,
                            max_depth: Optional[int] = None,
-                           min_percentage: Optional[float] = None,
+                           min_percentage_of_application_time: Optional[float] = None,
                            progress: ProgressArg = None) -> RawProfile:
     """Read an HPCToolkit database of the current layout (``meta.db``, ``profile.db``).
 
@@ -57,15 +57,15 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     ----------
     dirname : path
         The database directory.
-    per_profile : bool
+    parallel_profiles_mode : bool
         False: the summary profile (one row per node). True: one row per node
         and measured profile (rank/thread).
-    metrics : iterable of str, optional
+    metric_names : iterable of str, optional
         Metrics to keep, by our names (``time``, ``time (inc)``) or the file's
         (``CPUTIME (sec)`` keeps both columns of that metric). Default: all.
-    ranks : int or iterable of int, optional
-        With ``per_profile``, read only the profiles of these ranks. Asking
-        for ranks without ``per_profile`` raises :class:`ReadError` (the
+    profile_ranks : int or iterable of int, optional
+        With ``parallel_profiles_mode``, read only the profiles of these
+        ranks. Asking for ranks without it raises :class:`ReadError` (the
         summary profile has no ranks to select).
     label_function_nodes : bool
         Prefix function names with ``function: `` (Hatchet's default).
@@ -73,11 +73,14 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
         Keep only nodes at most this deep (entry points are depth 0), as
         Hatchet does. The cost of a cut subtree stays in its kept ancestor's
         exclusive value.
-    min_percentage : float, optional
+    min_percentage_of_application_time : float, optional
         Keep only nodes whose summary inclusive ``time`` is at least this
-        percentage of the main thread's (Hatchet's
-        ``min_percentage_of_application_time``); a node's subtree goes with
-        it. Entry points are always kept.
+        percentage of the main thread's (Hatchet's meaning); a node's subtree
+        goes with it. Entry points are always kept.
+
+    The keyword names are Hatchet's (``GraphFrame.from_hpctoolkit_latest``),
+    so ``graphframe.read(db, parallel_profiles_mode=True)`` and the
+    constructor take the same options.
     progress : bool or callable, optional
         ``True`` draws a bar on stderr; a callable gets ``(done, total, what)``.
 
@@ -90,7 +93,8 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     >>> raw = read_hpctoolkit_latest(db)
     >>> raw.index_levels, raw.inc_metrics, raw.node_columns["type"].tolist()[:4]
     ((), ('time (inc)',), ['entry', 'function', 'loop', 'function'])
-    >>> raw = read_hpctoolkit_latest(db, per_profile=True, ranks=[1], max_depth=2)
+    >>> raw = read_hpctoolkit_latest(db, parallel_profiles_mode=True, profile_ranks=[1],
+    ...                              max_depth=2)
     >>> raw.index_levels, len(raw.nodes), sorted(set(raw.metrics["rank"]))
     (('rank', 'thread'), 5, [1])
     """
@@ -102,12 +106,11 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
         if not (directory / name).is_file():
             raise ReadError(directory, f"the directory has no {name}",
                             expected="an HPCToolkit database (meta.db + profile.db)")
-    wanted_ranks = rank_selection(directory, ranks)
-    if wanted_ranks is not None and not per_profile:
+    wanted_ranks = rank_selection(directory, profile_ranks, option="profile_ranks")
+    if wanted_ranks is not None and not parallel_profiles_mode:
         raise ReadError(directory, f"ranks {wanted_ranks} were selected but the summary profile "
-                        "(sums over every rank) was asked for", position="ranks option",
-                        expected="per_profile=True with ranks (parallel_profiles_mode=True with "
-                                 "profile_ranks in GraphFrame.from_hpctoolkit_latest)")
+                        "(sums over every rank) was asked for", position="profile_ranks option",
+                        expected="parallel_profiles_mode=True with profile_ranks")
     meta = read_meta_db(directory / "meta.db", label_function_nodes)
     pdb = ProfileDb(directory / "profile.db")
     nodes = tree_arrays(meta.tree)
@@ -116,11 +119,12 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
                         position="context tree section", expected="at least one context")
     all_ids = nodes["ctx_id"]
     _check_unique_contexts(all_ids, directory)
-    if max_depth is not None or min_percentage is not None:
-        nodes = prune(nodes, keep_mask(directory, meta, pdb, nodes, max_depth, min_percentage))
-    plan = _metric_plan(meta, per_profile)
-    chosen = _choose(directory, plan, metrics)
-    if per_profile:
+    if max_depth is not None or min_percentage_of_application_time is not None:
+        nodes = prune(nodes, keep_mask(directory, meta, pdb, nodes, max_depth,
+                                       min_percentage_of_application_time))
+    plan = _metric_plan(meta, parallel_profiles_mode)
+    chosen = _choose(directory, plan, metric_names)
+    if parallel_profiles_mode:
         profiles, levels, level_values, idents = _profiles(pdb, meta, wanted_ranks, directory)
     else:
         profiles, levels, level_values, idents = [0], (), {}, None
@@ -141,7 +145,7 @@ def read_hpctoolkit_latest(dirname: Any, *, per_profile: bool = False,
     default = _default_metric(inc + exc, values)
     metadata = {"format": "hpctoolkit-latest", "title": meta.title,
                 "layout": "4.0 (2022 pre-release)" if meta.prerelease else "4.0",
-                "profiles": idents if per_profile else None,
+                "profiles": idents if parallel_profiles_mode else None,
                 "contexts_without_meta_entry": unlisted}
     metadata.update(derived_metrics(directory, meta))
     return assemble(directory, nodes["parent"], frames, columns, rows, levels, exc=exc, inc=inc,
@@ -166,13 +170,13 @@ def _default_metric(names: List[str], values: Dict[str, np.ndarray]) -> Optional
     return ranked[0] if ranked else None
 
 
-def _metric_plan(meta: MetaDb, per_profile: bool) -> Dict[str, Dict[str, Any]]:
+def _metric_plan(meta: MetaDb, parallel_profiles_mode: bool) -> Dict[str, Dict[str, Any]]:
     """Our column name -> where its values come from (metric ids) and its kind."""
     time_base = next((m.name for m in meta.metrics if m.name in TIME_METRICS), None)
     plan: Dict[str, Dict[str, Any]] = {}
     for m in meta.metrics:
         base = "time" if m.name == time_base else m.name
-        if per_profile:
+        if parallel_profiles_mode:
             ids = dict(m.scopes)
         else:
             ids = {scope: stat for scope, combine, stat in m.summaries if combine == 0}
@@ -198,7 +202,7 @@ def _choose(directory: Path, plan: Dict[str, Dict[str, Any]], wanted) -> List[st
     for name in wanted:
         by_file = [c for c in available if plan[c]["file_name"] == name and name not in plan]
         expanded.extend(by_file or [name])
-    return select_names(directory, available, expanded)
+    return select_names(directory, available, expanded, option="metric_names")
 
 
 def _profiles(pdb: ProfileDb, meta: MetaDb, ranks, directory: Path):
@@ -218,7 +222,7 @@ def _profiles(pdb: ProfileDb, meta: MetaDb, ranks, directory: Path):
         missing = sorted(wanted.difference(have))
         if missing:
             raise ReadError(directory, f"rank(s) {missing} not in the database",
-                            position="ranks option", expected=f"ranks among {have}")
+                            position="profile_ranks option", expected=f"ranks among {have}")
         picked = [i for i, k in enumerate(keys) if k[0] in wanted]
     else:
         picked = list(range(len(rows)))

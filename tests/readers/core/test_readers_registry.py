@@ -50,3 +50,41 @@ def test_an_unknown_format_name_is_reported_against_the_file(tmp_path):
         readers.read(p, format="nope")
     assert info.value.source == str(p)
     assert str(info.value).startswith(f"{p}: unknown format 'nope' (expected one of the formats: ")
+
+
+def test_every_format_knows_its_options():
+    options = {name: readers.format_info(name).options for name in readers.formats()}
+    assert options["hpctoolkit-latest"] == (
+        "parallel_profiles_mode", "metric_names", "profile_ranks", "label_function_nodes",
+        "max_depth", "min_percentage_of_application_time", "progress")
+    assert options["hpctoolkit"] == ("metrics", "ranks", "summary_only", "progress")
+    assert options["caliper"] == ("native", "string_attributes", "node_ordering", "progress")
+    assert options["caliper-json"] == ("node_ordering", "progress")
+    assert options["timemory"] == ("select", "progress")
+    for name in ("literal", "hatchet-json", "gprof-dot", "cprofile", "pyinstrument", "tau"):
+        assert options[name] == ("progress",), name
+
+
+def test_an_option_the_format_does_not_take_is_an_argument_error(tmp_path):
+    p = tmp_path / "prof.json"
+    p.write_text(json.dumps([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]))
+    with pytest.raises(readers.ArgumentError) as info:
+        readers.read(p, parallel_profiles_mode=True)
+    assert str(info.value) == ("the literal reader has no option 'parallel_profiles_mode'; its "
+                               "options are: progress")
+    assert isinstance(info.value, readers.GraphframeError) and isinstance(info.value, ValueError)
+    with pytest.raises(readers.ArgumentError, match="the gprof-dot reader has no option 'parser'"):
+        readers.read(p, format="gprof-dot", parser="pydot")
+    assert readers.read(p, progress=False).num_nodes == 1  # progress: every format's option
+
+
+def test_graphframe_read_refuses_unknown_options_the_same_way(tmp_path):
+    import graphframe
+    from graphframe.errors import ArgumentError
+
+    assert ArgumentError is readers.ArgumentError
+    p = tmp_path / "prof.json"
+    p.write_text(json.dumps([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]))
+    with pytest.raises(ArgumentError, match="^the literal reader has no option 'metrics'; its "
+                                            "options are: progress$"):
+        graphframe.read(p, metrics=["time"])

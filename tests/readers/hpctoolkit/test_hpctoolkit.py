@@ -196,7 +196,7 @@ def test_deep_call_chain(tmp_path, layout):
         gf = GraphFrame.from_raw(read_hpctoolkit(write_hpctoolkit(raw, tmp_path / "db")))
     else:
         gf = GraphFrame.from_raw(read_hpctoolkit_latest(write_hpctoolkit_latest(raw, tmp_path / "db"),
-                                                        per_profile=True))
+                                                        parallel_profiles_mode=True))
     df = gf.dataframe
     assert int(gf.graph.depth.max()) == depth - (layout == "old")
     top = df.loc[list(gf.graph.root_ids), "time (inc)"]

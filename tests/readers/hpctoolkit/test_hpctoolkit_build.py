@@ -71,7 +71,7 @@ def test_dataframe_dtypes_stay_what_users_expect(old_db):
 
 def test_current_layout_per_profile_takes_the_same_path(tmp_path):
     db = write_hpctoolkit_latest(sample_profile(), tmp_path / "db")
-    raw = readers.read(db, per_profile=True)
+    raw = readers.read(db, parallel_profiles_mode=True)
     fast = GraphFrame.from_raw(raw).dataframe
     shuffled = raw.metrics.sample(frac=1.0, random_state=2).reset_index(drop=True)
     slow = GraphFrame.from_raw(dataclasses.replace(raw, metrics=shuffled)).dataframe

@@ -172,7 +172,7 @@ def test_every_u64_field_at_its_maximum(tmp_path, name):
             target.write_bytes(original[:at] + struct.pack("<Q", value) + original[at + 8:])
             start = time.perf_counter()
             try:
-                read_hpctoolkit_latest(work, per_profile=True)
+                read_hpctoolkit_latest(work, parallel_profiles_mode=True)
             except ReadError:
                 pass
             slowest = max(slowest, time.perf_counter() - start)
@@ -190,6 +190,6 @@ def test_every_u32_and_u16_field_at_its_maximum(tmp_path, name):
         value = b"\xff\xff\xff\xff" if at % 4 == 0 else b"\xff\xff"
         target.write_bytes(original[:at] + value + original[at + len(value):])
         try:
-            read_hpctoolkit_latest(work, per_profile=True)
+            read_hpctoolkit_latest(work, parallel_profiles_mode=True)
         except ReadError:
             pass

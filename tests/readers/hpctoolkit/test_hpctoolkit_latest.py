@@ -62,7 +62,7 @@ def test_per_profile_rows(db):
     only = GraphFrame.from_hpctoolkit_latest(db, parallel_profiles_mode=True, profile_ranks=[1])
     assert sorted(set(only.dataframe.index.get_level_values("rank"))) == [1]
     with pytest.raises(ReadError, match=r"rank\(s\) \[5\] not in the database"):
-        read_hpctoolkit_latest(db, per_profile=True, ranks=[5])
+        read_hpctoolkit_latest(db, parallel_profiles_mode=True, profile_ranks=[5])
 
 
 def test_names_metrics_and_progress(tmp_path):
@@ -78,13 +78,13 @@ def test_names_metrics_and_progress(tmp_path):
     assert raw.node_columns["name"].tolist() == ["main thread", "main", "f._omp_fn.0"]
     assert list(raw.metric_columns) == ["time", "cycles", "time (inc)", "cycles (inc)"]
     assert seen == [(1, 1, "profiles")]
-    only = read_hpctoolkit_latest(db, metrics=["cycles"])
+    only = read_hpctoolkit_latest(db, metric_names=["cycles"])
     assert list(only.metric_columns) == ["cycles"]
     assert only.metrics["cycles"].tolist() == [0.0, 10.0, 20.0]
-    both = read_hpctoolkit_latest(db, metrics=["CPUTIME (sec)"])
+    both = read_hpctoolkit_latest(db, metric_names=["CPUTIME (sec)"])
     assert list(both.metric_columns) == ["time", "time (inc)"]
     with pytest.raises(ReadError, match=r"no metric named 'bogus'"):
-        read_hpctoolkit_latest(db, metrics=["bogus"])
+        read_hpctoolkit_latest(db, metric_names=["bogus"])
 
 
 def test_sniffing_picks_the_layout(db, tmp_path):

@@ -45,8 +45,9 @@ def test_rank_values_are_checked(old_db, new_db, ranks, problem):
     expected = " (expected an int or a list of ints, e.g. [0, 3])"
     assert _error(read_hpctoolkit, old_db, ranks=ranks) == (
         f"{old_db}: ranks option: {problem}{expected}")
-    assert _error(read_hpctoolkit_latest, new_db, per_profile=True, ranks=ranks) == (
-        f"{new_db}: ranks option: {problem}{expected}")
+    latest = problem.replace("ranks option", "profile_ranks option")
+    assert _error(read_hpctoolkit_latest, new_db, parallel_profiles_mode=True,
+                  profile_ranks=ranks) == f"{new_db}: profile_ranks option: {latest}{expected}"
 
 
 def test_empty_and_unknown_rank_selections(old_db, new_db):
@@ -60,14 +61,13 @@ def test_empty_and_unknown_rank_selections(old_db, new_db):
     assert sorted(set(raw.metrics["rank"])) == [1]
 
 
-def test_profile_ranks_need_per_profile_mode(new_db):
+def test_profile_ranks_need_parallel_profiles_mode(new_db):
     # Hatchet silently returns the summary; here the user is told what to add
     with pytest.raises(ReadError) as info:
         GraphFrame.from_hpctoolkit_latest(new_db, profile_ranks=[3])
     assert str(info.value) == (
-        f"{new_db}: ranks option: ranks [3] were selected but the summary profile (sums over "
-        f"every rank) was asked for (expected per_profile=True with ranks "
-        f"(parallel_profiles_mode=True with profile_ranks in GraphFrame.from_hpctoolkit_latest))")
+        f"{new_db}: profile_ranks option: ranks [3] were selected but the summary profile (sums "
+        f"over every rank) was asked for (expected parallel_profiles_mode=True with profile_ranks)")
     gf = GraphFrame.from_hpctoolkit_latest(new_db, profile_ranks=[1], parallel_profiles_mode=True)
     assert sorted(set(gf.dataframe.index.get_level_values("rank"))) == [1]
 
@@ -126,10 +126,12 @@ def test_min_percentage_keeps_nodes_above_the_threshold(new_db):
                          "points are depth 0))"),
     (dict(max_depth=1.5), "max_depth option: max_depth=1.5 (expected a non-negative int (entry "
                           "points are depth 0))"),
-    (dict(min_percentage="5"), "min_percentage option: min_percentage='5' (expected a finite "
-                               "number)"),
-    (dict(min_percentage=float("nan")), "min_percentage option: min_percentage=nan (expected a "
-                                        "finite number)"),
+    (dict(min_percentage_of_application_time="5"),
+     "min_percentage_of_application_time option: min_percentage_of_application_time='5' "
+     "(expected a finite number)"),
+    (dict(min_percentage_of_application_time=float("nan")),
+     "min_percentage_of_application_time option: min_percentage_of_application_time=nan "
+     "(expected a finite number)"),
 ])
 def test_cut_options_are_checked(new_db, options, problem):
     assert _error(read_hpctoolkit_latest, new_db, **options) == f"{new_db}: {problem}"
@@ -140,9 +142,10 @@ def test_min_percentage_needs_a_time_metric(tmp_path):
     main = b.add_node({"type": "function", "name": "main"})
     b.add_row(main, {"cycles": 10.0}, rank=0)
     db = write_hpctoolkit_latest(b.build(exc_metrics=["cycles"]), tmp_path / "db")
-    assert _error(read_hpctoolkit_latest, db, min_percentage=1) == (
-        f"{db / 'meta.db'}: metrics section: min_percentage needs a CPU or real time metric summed "
-        f"over the execution scope; the database has 'cycles' (expected CPUTIME (sec) or "
+    assert _error(read_hpctoolkit_latest, db, min_percentage_of_application_time=1) == (
+        f"{db / 'meta.db'}: metrics section: min_percentage_of_application_time needs a CPU or "
+        f"real time metric summed over the execution scope; the database has 'cycles' "
+        f"(expected CPUTIME (sec) or "
         f"CPUTIME (usec) or REALTIME (sec) or REALTIME (usec) with an execution-scope sum)")
 
 
