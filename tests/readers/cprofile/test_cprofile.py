@@ -16,7 +16,7 @@ import readers
 from graphframe import GraphFrame
 from readers.testing import check_reader
 from readers.cprofile import parse_cprofile, read_cprofile
-from readers.errors import ReadError
+from readers import ReadError
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from readers.testing import check_reader
 from readers.dot import decode_edge_label, decode_node_label, parse_dot, read_dot
 from readers.dot.scan import DotTables, scan_tables
 from readers.dot.syntax import parse_graph
-from readers.errors import ReadError
+from readers import ReadError
 
 HEAD = ('digraph {\n\ttooltip=" "\n\tgraph [fontname=Arial, nodesep=0.125, ranksep=0.25];\n'
         '\tnode [fontcolor=white, fontname=Arial, height=0, shape=box, style=filled, width=0];\n'
@@ -714,7 +714,7 @@ def test_companion_inputs_are_not_dot(shared_data):
     # The folder also holds the gprof text report and the callgrind profile the
     # DOT files were made from: they are not DOT (no reader for them yet), and
     # reading them says so and lists the known formats.
-    from readers.errors import UnknownFormatError
+    from readers import UnknownFormatError
     others = [p for p in (shared_data / "gprof2dot").rglob("*") if p.is_file()
               and p not in real_dots(shared_data)]
     assert sorted(p.name for p in others) == ["callgrind.out.workload", "workload.gprof.txt"]

@@ -9,7 +9,7 @@ import pytest
 import readers
 from graphframe import GraphFrame
 from readers.testing import check_reader
-from readers.errors import ReadError
+from readers import ReadError
 from readers.pyinstrument import parse_pyinstrument, read_pyinstrument
 
 

@@ -6,7 +6,7 @@ import pytest
 import readers
 from graphframe import GraphFrame
 from readers.testing import check_reader
-from readers.errors import ReadError
+from readers import ReadError
 from readers.tau import read_tau
 from readers.tau.text import describe_timer
 

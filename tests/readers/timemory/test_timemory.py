@@ -10,7 +10,7 @@ import pytest
 import readers
 from graphframe import GraphFrame
 from readers.testing import check_reader
-from readers.errors import ReadError
+from readers import ReadError
 from readers.timemory import parse_region, parse_timemory, read_timemory
 
 
