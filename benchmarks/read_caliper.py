@@ -1,6 +1,6 @@
 """Benchmark: reading Caliper json-split (and .cali) with graphframe vs Hatchet.
 
-Generates a random calling-context tree (:func:`readers.testing.samples.random_tree_profile`),
+Generates a random calling-context tree (:func:`readers.testing.random_tree_profile`),
 writes it with :mod:`readers.testing.writers.caliper`, then times, each in a fresh
 process under ``/usr/bin/time -v`` (for the peak resident set size):
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from readers.testing import write_cali, write_caliper_json
-from readers.testing.samples import random_tree_profile
+from readers.testing import random_tree_profile
 
 REPO = Path(__file__).resolve().parent.parent
 HATCHET_PYTHON = "/work/hvenv/bin/python"

@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from readers.testing.samples import random_hpctoolkit_profile
+from readers.testing import random_hpctoolkit_profile
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,8 @@
   ``write_hpctoolkit``, ``write_hpctoolkit_latest``; one module per format
   in :mod:`readers.testing.writers`), so tests and benchmarks can make inputs
   of any size.
-* :func:`sample_profile` is a small profile with ranks and threads to write.
+* :func:`sample_profile` is a small profile with ranks and threads to write;
+  :func:`random_tree_profile` and :func:`random_hpctoolkit_profile` make large ones.
 
 Examples
 --------
@@ -24,12 +25,13 @@ Examples
 """
 
 from .conformance import check_reader, files_under
-from .samples import sample_profile
+from .samples import random_hpctoolkit_profile, random_tree_profile, sample_profile
 from .writers.caliper import write_cali, write_caliper_json
 from .writers.hpctoolkit import write_example_database, write_hpctoolkit
 from .writers.hpctoolkit_latest import write_hpctoolkit_latest
 from .writers.literal import write_literal
 
-__all__ = ["check_reader", "files_under", "sample_profile", "write_cali", "write_caliper_json",
+__all__ = ["check_reader", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
+           "sample_profile", "write_cali", "write_caliper_json",
            "write_example_database", "write_hpctoolkit", "write_hpctoolkit_latest",
            "write_literal"]

@@ -9,7 +9,7 @@ import pytest
 
 import graphframe
 import readers
-from readers.testing.samples import random_tree_profile as random_profile
+from readers.testing import random_tree_profile as random_profile
 from readers.testing import write_cali
 from readers import ReadError
 from readers.caliper.cali import decode as caliper_cali, text as caliper_calitext

@@ -9,7 +9,7 @@ import pytest
 
 import graphframe
 import readers
-from readers.testing.samples import random_tree_profile as random_profile
+from readers.testing import random_tree_profile as random_profile
 from readers.testing import write_caliper_json
 from readers import ReadError
 from readers.caliper import read_caliper_json

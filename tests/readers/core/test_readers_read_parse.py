@@ -22,7 +22,7 @@ from readers.hatchet import parse_hatchet_json, parse_literal, read_hatchet_json
 from readers.pyinstrument import parse_pyinstrument, read_pyinstrument
 from readers.tau import parse_tau, read_tau
 from readers.testing import write_cali, write_caliper_json, write_literal
-from readers.testing.samples import random_tree_profile
+from readers.testing import random_tree_profile
 from readers.timemory import parse_timemory, read_timemory
 
 TAU_TEXT = ('2 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls #\n'

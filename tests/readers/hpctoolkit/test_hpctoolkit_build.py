@@ -13,7 +13,7 @@ import pytest
 
 import graphframe
 import readers
-from readers.testing.samples import random_hpctoolkit_profile as random_profile
+from readers.testing import random_hpctoolkit_profile as random_profile
 from readers.testing import write_hpctoolkit
 from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
