@@ -148,7 +148,7 @@ class GraphFrame(ReaderConstructors):
         others are references (extra parents). Bad input raises
         :class:`~readers.errors.ReadError` naming the node's position; a
         reference whose values differ from the node's warns
-        (:class:`readers.literal.LiteralWarning`). See :mod:`readers.literal`.
+        (:class:`readers.hatchet.LiteralWarning`). See :mod:`readers.hatchet.literal`.
 
         Examples
         --------

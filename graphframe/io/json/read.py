@@ -3,16 +3,15 @@
 A document that :func:`graphframe.io.json.export.to_dict` wrote carries a
 ``"graphframe"`` key and is read back exactly
 (:mod:`graphframe.io.json.document`); any other document is read with
-Hatchet's meaning through :mod:`readers.hatchet_json`.
+Hatchet's meaning through :mod:`readers.hatchet.json_layout`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Sequence, Union
 
-from readers.hatchet_json import parse_hatchet_json
-from readers.jsonfile import load_json, loads_json
-from readers.literal import parse_literal
+from readers.hatchet import parse_hatchet_json, parse_literal
+from readers.common.jsonfile import load_json, loads_json
 
 from ..build import parts_from_raw
 from .document import parts_from_doc
