@@ -11,6 +11,7 @@ from typing import Any, List, Optional, Sequence, TextIO
 import readers
 
 from . import cli_commands as commands
+from . import cli_stats
 from ._version import __version__
 from .errors import GraphframeError
 from .examples import example_graphframe
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_diff(sub)
     _add_convert(sub)
     _add_info(sub)
+    cli_stats.add_parser(sub)
     return parser
 
 
