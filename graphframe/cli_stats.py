@@ -128,8 +128,9 @@ def ranked_nodes(gf: Any, metric: Any, over: Tuple[str, ...], threshold: float
     imbalance = st["imbalance"].to_numpy()
     keep = significant & ~np.isnan(imbalance)
     picked = st[keep]
+    # imbalances equal to 9 decimals tie (1.8 / 1.35 and 0.6 / 0.45 differ in the last bit)
     order = np.lexsort((picked.index.to_numpy(), -picked["max"].to_numpy(),
-                        -picked["imbalance"].to_numpy()))
+                        -np.round(picked["imbalance"].to_numpy(), 9)))
     return picked.iloc[order], largest, int(significant.sum()), len(st)
 
 
