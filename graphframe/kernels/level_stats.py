@@ -132,9 +132,9 @@ class LevelPlan:
                          else pd.MultiIndex.from_arrays(labels, names=list(over)))
         return cls(out_index, sample_labels, group, sample, order, starts, dense, over)
 
-    def blocks(self, cells: int = BLOCK_CELLS) -> Iterator[Tuple[int, int]]:
-        """``(g0, g1)`` ranges of groups of about ``cells`` cells each."""
-        step = max(1, cells // max(self.n_samples, 1))
+    def blocks(self, cells: Optional[int] = None) -> Iterator[Tuple[int, int]]:
+        """``(g0, g1)`` ranges of groups of about ``cells`` (:data:`BLOCK_CELLS`) cells each."""
+        step = max(1, (cells or BLOCK_CELLS) // max(self.n_samples, 1))
         for g0 in range(0, self.n_groups, step):
             yield g0, min(g0 + step, self.n_groups)
 
