@@ -133,18 +133,25 @@ class _Rows:
         return self._cached("mean", lambda: self.total / self.count)
 
     def _max(self) -> np.ndarray:
-        return self._cached("max", lambda: self._extreme(np.max, np.fmax))
+        return self._cached("max", lambda: self._extreme("argmax", np.fmax))
 
     def _min(self) -> np.ndarray:
-        return self._cached("min", lambda: self._extreme(np.min, np.fmin))
+        return self._cached("min", lambda: self._extreme("argmin", np.fmin))
 
-    def _extreme(self, plain, skip_nan) -> np.ndarray:
+    def _extreme(self, where: str, skip_nan) -> np.ndarray:
+        """The value at the (plain) argmax/argmin: one pass instead of max + argmax."""
         if not self.s:
             return np.full(self.g, np.nan)
-        out = plain(self.block, axis=1)
+        pos = self._plain_position(where)
+        out = np.take_along_axis(self.block, pos[:, None], axis=1)[:, 0]
         if len(self.holes):
             out[self.holes] = skip_nan.reduce(self.sub, axis=1)
         return out
+
+    def _plain_position(self, where: str) -> np.ndarray:
+        """``block.argmax(axis=1)`` (or argmin): right for every row without NaN."""
+        return self._cached("plain_" + where,
+                            lambda: getattr(self.block, where)(axis=1).astype(INT, copy=False))
 
     def _imbalance(self) -> np.ndarray:
         mean = self._mean()
@@ -171,15 +178,15 @@ class _Rows:
 
     # --------------------------------------------------------- positions
     def _argmax(self) -> np.ndarray:
-        return self._position(np.argmax, self._max())
+        return self._position("argmax", self._max())
 
     def _argmin(self) -> np.ndarray:
-        return self._position(np.argmin, self._min())
+        return self._position("argmin", self._min())
 
-    def _position(self, plain, extreme: np.ndarray) -> np.ndarray:
+    def _position(self, where: str, extreme: np.ndarray) -> np.ndarray:
         if not self.s:
             return np.full(self.g, -1, dtype=INT)
-        out = plain(self.block, axis=1).astype(INT, copy=False)
+        out = self._plain_position(where).copy()
         if len(self.holes):
             hit = self.sub == extreme[self.holes, None]
             pos = hit.argmax(axis=1).astype(INT)

@@ -113,6 +113,9 @@ class LevelPlan:
         (2, 3, True, [0, 1, 2])
         """
         over, keep = _check_levels(index, over, keep)
+        grid = cls._grid(index, over, keep)
+        if grid is not None:
+            return grid
         names = list(index.names)
         node_codes, node_labels = _codes(index, names.index("node"))
         group_parts = [(node_codes, node_labels)] + [_codes(index, names.index(k)) for k in keep]
@@ -121,7 +124,7 @@ class LevelPlan:
         g, s = len(group_labels[0]), len(labels[0])
         ordered = len(group) < 2 or bool(np.all(group[1:] >= group[:-1]))
         order = None if ordered else np.argsort(group, kind="stable")
-        counts = np.bincount(group, minlength=g)
+        counts = _bincount(group, g)
         starts = np.zeros(g + 1, dtype=INT)
         np.cumsum(counts, out=starts[1:])
         dense = (ordered and len(group) == g * s and (not g or int(counts.min()) == s)
@@ -131,6 +134,28 @@ class LevelPlan:
         sample_labels = (pd.Index(labels[0], name=over[0]) if len(over) == 1
                          else pd.MultiIndex.from_arrays(labels, names=list(over)))
         return cls(out_index, sample_labels, group, sample, order, starts, dense, over)
+
+    @classmethod
+    def _grid(cls, index: pd.MultiIndex, over: Tuple[Any, ...],
+              keep: Tuple[Any, ...]) -> Optional["LevelPlan"]:
+        """The plan of a (node, level) index that is exactly the full grid in order, from the
+        codes alone (two comparisons; no counting, no copies); None for any other index."""
+        if keep or len(over) != 1 or index.nlevels != 2:
+            return None
+        names = list(index.names)
+        npos, spos = names.index("node"), names.index(over[0])
+        nodes, samples = index.levels[npos], index.levels[spos]
+        g, s = len(nodes), len(samples)
+        nc, sc = np.asarray(index.codes[npos]), np.asarray(index.codes[spos])
+        if not (g and s and g * s == len(nc) and nodes.is_monotonic_increasing
+                and samples.is_monotonic_increasing):
+            return None
+        if not (np.all(nc.reshape(g, s) == np.arange(g).astype(nc.dtype)[:, None])
+                and np.all(sc.reshape(g, s) == np.arange(s).astype(sc.dtype))):
+            return None
+        return cls(pd.Index(np.asarray(nodes), name="node"),
+                   pd.Index(np.asarray(samples), name=over[0]), nc, sc, None,
+                   np.arange(g + 1, dtype=INT) * s, True, over)
 
     def blocks(self, cells: Optional[int] = None) -> Iterator[Tuple[int, int]]:
         """``(g0, g1)`` ranges of groups of about ``cells`` (:data:`BLOCK_CELLS`) cells each."""
@@ -286,7 +311,7 @@ def _codes(index: pd.MultiIndex, pos: int) -> Tuple[np.ndarray, np.ndarray]:
         rank = np.empty(len(perm), dtype=INT)
         rank[perm] = np.arange(len(perm))
         codes, labels = rank[codes], labels[perm]
-    used = np.bincount(codes, minlength=len(labels)) > 0
+    used = _bincount(codes, len(labels)) > 0
     if not used.all():
         lut = np.cumsum(used) - 1
         codes, labels = lut[codes], labels[used]
@@ -308,6 +333,15 @@ def _combine(parts: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, Li
         out_labels.append(labels[rest % len(labels)])
         rest = rest // len(labels)
     return code.astype(INT), out_labels[::-1]
+
+
+def _bincount(codes: np.ndarray, n: int) -> np.ndarray:
+    """``np.bincount(codes, minlength=n)`` a block at a time: bincount converts small
+    integer codes to intp, which would be 8 bytes per row at once."""
+    out = np.zeros(n, dtype=INT)
+    for start in range(0, len(codes), BLOCK_CELLS):
+        out += np.bincount(codes[start:start + BLOCK_CELLS], minlength=n)
+    return out
 
 
 def _check_levels(index: pd.Index, over: Sequence[Any], keep: Sequence[Any]):
