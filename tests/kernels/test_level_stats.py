@@ -250,3 +250,30 @@ def test_bad_metrics_and_labels():
     idx = pd.MultiIndex.from_arrays([[0, 0], [0.0, np.nan]], names=["node", "rank"])
     with pytest.raises(ArgumentError, match="missing labels"):
         level_stats(pd.DataFrame({"time": [1.0, 2.0]}, index=idx), ["time"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 12), st.integers(1, 6), st.floats(0.0, 0.9), st.integers(0, 2**31),
+       st.integers(1, 40))
+def test_level_stats_property_any_row_layout_equals_pandas(nodes, ranks, drop, seed, cells):
+    """Dropped rows, NaN values, shuffled order and any block size: pandas' answer."""
+    rng = np.random.default_rng(seed)
+    n, r = np.repeat(np.arange(nodes), ranks), np.tile(np.arange(ranks) * 2, nodes)
+    values = rng.normal(5.0, 2.0, nodes * ranks)
+    values[rng.random(len(values)) < drop / 2] = np.nan
+    keep = rng.random(len(values)) >= drop / 2
+    assume(keep.any())
+    df = frame(values, n, r).iloc[rng.permutation(np.flatnonzero(keep))]
+    old, ls.BLOCK_CELLS = ls.BLOCK_CELLS, cells   # blocks of any size give the same answer
+    try:
+        out = level_stats(df, ["time"], stats=["count", "sum", "min", "max", "mean", "argmax"])
+    finally:
+        ls.BLOCK_CELLS = old
+    wide = df["time"].unstack("rank").sort_index()
+    assert out.index.tolist() == wide.index.tolist()
+    assert out["time.count"].tolist() == wide.count(axis=1).tolist()
+    for stat, ref in (("sum", wide.sum(axis=1, min_count=1)), ("min", wide.min(axis=1)),
+                      ("max", wide.max(axis=1)), ("mean", wide.mean(axis=1))):
+        assert np.allclose(out[f"time.{stat}"], ref, equal_nan=True, rtol=1e-12), stat
+    has = wide.notna().any(axis=1)
+    assert out["time.argmax"][has.to_numpy()].tolist() == wide[has].idxmax(axis=1).tolist()
