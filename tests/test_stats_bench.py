@@ -2,6 +2,8 @@
 
 import json
 
+import numpy as np
+
 from benchmarks import stats_bench
 
 
@@ -20,7 +22,6 @@ def test_stats_bench_writes_json(tmp_path, capsys):
 
 
 def test_numpy_side_computes_the_nine_statistics():
-    import numpy as np
     values = np.array([1.0, 3.0, 2.0, 2.0, 5.0, 1.0])
     got = stats_bench.numpy_stats(values, 2, 3)
     assert got["median"].tolist() == [2.0, 2.0] and got["argmax"].tolist() == [1, 1]
