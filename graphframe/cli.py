@@ -14,6 +14,7 @@ from . import cli_commands as commands
 from ._version import __version__
 from .errors import GraphframeError
 from .examples import example_graphframe
+from .plot import cli as plot_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_diff(sub)
     _add_convert(sub)
     _add_info(sub)
+    plot_cli.add_commands(sub)
     return parser
 
 

@@ -32,6 +32,7 @@ from .graphframe_ops import OperationMethods
 from .graphframe_output import OutputMethods
 from .metrics import default_pairs
 from .ops.merge_rules import check_aggregations
+from .plot.accessor import PlotAccessor
 from .reader_constructors import ReaderConstructors
 from .render.html import summary
 
@@ -338,6 +339,12 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
 
     def __repr__(self) -> str:
         return f"<GraphFrame: {summary(self)}>"
+
+    @property
+    def plot(self) -> PlotAccessor:
+        """Plots of this profile: ``gf.plot.flamegraph()``, ``.heatmap()``... (see
+        :mod:`graphframe.plot`; needs matplotlib, the ``plot`` extra)."""
+        return PlotAccessor(self)
 
 
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:

@@ -13,7 +13,9 @@ from typing import Any, Dict, Optional
 import numpy as np
 import pandas as pd
 
+from .._version import __version__ as version
 from ..build import level_ids
+from ..diffing import diff
 from ..diffing.table import diff_info, resolve_metric
 from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
@@ -23,9 +25,9 @@ from ..render.nodevalues import (AGGREGATES, check_metric, display_name_array, f
                                  node_values)
 from ..rowselect import level_value
 
-__all__ = ["AGGREGATES", "ArgumentError", "MetricError", "check_metric", "diff_record",
+__all__ = ["AGGREGATES", "ArgumentError", "MetricError", "check_metric", "diff", "diff_record",
            "display_name_array", "first_row_objects", "inclusive_column_values", "is_archive", "level_ids",
-           "level_value", "node_values", "per_node", "resolve_metric", "summary"]
+           "level_value", "node_values", "per_node", "resolve_metric", "summary", "version"]
 
 
 def diff_record(gf: Any) -> Optional[Dict[str, Any]]:

@@ -80,7 +80,7 @@ def top_values(gf: Any, metric: Any = None, *, top: Optional[int] = 10, inclusiv
 
 def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
               ax: Any = None, value_label: str = "", series_label: str = "",
-              cmap: Optional[str] = None) -> Any:
+              cmap: Optional[str] = None, colors: Optional[Sequence[Any]] = None) -> Any:
     """Horizontal bars, the first label on top; stacked when ``values`` is 2-d.
 
     Parameters
@@ -96,6 +96,8 @@ def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
         Axis and legend titles.
     cmap : str, optional
         Colormap of stacked series (default ``"viridis"``); single bars are blue.
+    colors : sequence, optional
+        One matplotlib colour per bar (single bars only).
 
     Returns
     -------
@@ -116,6 +118,10 @@ def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
     if stacked and len(series) != mat.shape[1]:
         raise ArgumentError(f"{len(series)} series names for {mat.shape[1]} stacked series")
     colours = _series_colours(mat.shape[1], stacked, cmap)
+    if colors is not None:
+        if stacked or len(colors) != mat.shape[0]:
+            raise ArgumentError("colors: give one colour per bar (bars that are not stacked)")
+        colours = [list(colors)]
     y = np.arange(mat.shape[0])
     left = np.zeros(mat.shape[0])
     with _mpl.axes(ax, figsize=(9.0, 1.2 + 0.35 * mat.shape[0])) as a:

@@ -266,8 +266,8 @@ def draw_flame(data: FlameData, ax: Any = None, cmap: Optional[str] = None,
         if labels:
             _write_labels(a, data, face)
         if legend:
-            a.legend(handles=legend, title=data.color_label, loc="upper right", fontsize=8,
-                     title_fontsize=8, framealpha=0.9)
+            a.legend(handles=legend, title=data.color_label, loc="upper left", fontsize=7,
+                     title_fontsize=8, bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         if mappable is not None:
             a.figure.colorbar(mappable, ax=a, label=data.color_label, pad=0.01)
         return a
@@ -294,10 +294,16 @@ def _face_colours(data: FlameData, cmap: Optional[str]) -> tuple:
         shown = values >= 0
         face[shown] = table[values[shown]]
         face[values == -1] = mcolors.to_rgba(MISSING_COLOR)
-        handles = [patches.Patch(facecolor=table[i], label=name)
+        handles = [patches.Patch(facecolor=table[i], label=_short(name))
                    for i, name in enumerate(data.categories)]
         return face, handles, None
     return _numeric_colours(data, cmap, face)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """A legend entry: the last part of a path, at most ``limit`` characters."""
+    tail = text.rstrip("/").rsplit("/", 1)[-1] or text
+    return tail if len(tail) <= limit else tail[: limit - 1] + "…"
 
 
 def _numeric_colours(data: FlameData, cmap: Optional[str], face: np.ndarray) -> tuple:
