@@ -200,8 +200,9 @@ def call_path(gf: Any, node: int, labels: Optional[np.ndarray] = None) -> str:
 
 
 def short_labels(gf: Any, nodes: Sequence[int]) -> List[str]:
-    """Labels for a few nodes: the name, lengthened by parents' names only where
-    two shown nodes would read the same (``"solve > mpi"`` vs ``"io > mpi"``).
+    """Labels for a few nodes: the name, lengthened by its callers' names until no
+    other call path of the profile ends the same way (``"solve > mpi"`` when an
+    ``"io > mpi"`` exists too).
 
     Examples
     --------
@@ -209,26 +210,27 @@ def short_labels(gf: Any, nodes: Sequence[int]) -> List[str]:
     >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), ("io", "mpi")))
     >>> gf.dataframe["name"].tolist()
     ['main', 'io', 'mpi', 'solve', 'mpi']
-    >>> short_labels(gf, [2, 4, 3])
-    ['io > mpi', 'solve > mpi', 'solve']
+    >>> short_labels(gf, [4, 3])
+    ['solve > mpi', 'solve']
     """
     labels = names(gf)
+    codes = pd.factorize(labels)[0]
     parent = gf.graph.parent
-    nodes = [int(v) for v in nodes]
-    text = [str(labels[v]) for v in nodes]
-    top = list(nodes)  # the highest ancestor included so far
-    while True:
-        seen: dict = {}
-        for i, t in enumerate(text):
-            seen.setdefault(t, []).append(i)
-        clashes = [i for group in seen.values() if len(group) > 1 for i in group
-                   if parent[top[i]] >= 0]
-        if not clashes:
-            break
-        for i in clashes:
-            top[i] = int(parent[top[i]])
-            text[i] = f"{labels[top[i]]}{PATH_SEPARATOR}{text[i]}"
-    return text
+    out = []
+    for v in (int(x) for x in nodes):
+        others = np.flatnonzero(codes == codes[v])
+        others = others[others != v]
+        parts, up, anc = [str(labels[v])], v, others
+        while len(others) and parent[up] >= 0:  # walk up v and the look-alikes together
+            up = int(parent[up])
+            parts.append(str(labels[up]))
+            anc = parent[anc]
+            same = anc >= 0
+            same[same] = codes[anc[same]] == codes[up]
+            others, anc = others[same], anc[same]
+        text = PATH_SEPARATOR.join(reversed(parts))
+        out.append(f"{text} [node {v}]" if len(others) else text)
+    return out
 
 
 def resolve_node(gf: Any, spec: Any) -> int:

@@ -178,7 +178,8 @@ def _assemble(parts: List[tuple], total: float) -> FlameLayout:
         return _empty()
     node, parent, depth, x, width, merged = (np.concatenate([p[i] for p in parts])
                                              for i in range(6))
-    order = np.lexsort((x, depth))
+    order = np.lexsort((x + 0.5 * width, depth))  # centres: a tiny box at a shared edge
+    # sorts on the side it belongs to
     return FlameLayout(node[order].astype(INT), parent[order].astype(INT),
                        depth[order].astype(INT), x[order].astype(np.float64),
                        width[order].astype(np.float64), merged[order].astype(INT), total)
