@@ -32,8 +32,8 @@ def require(module: str = "matplotlib") -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise PlotDependencyError(
-            f"plots need matplotlib ({module} could not be imported): "
-            'pip install "graphframe[plot]"') from exc
+            'plots need matplotlib, which is not installed: pip install "graphframe[plot]"'
+        ) from exc
 
 
 def check_ax(ax: Any) -> None:

@@ -26,7 +26,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import GraphframeError
-from ._sources import ArgumentError, diff, summary, version
+from ._sources import ArgumentError, check_metric, diff, summary, version
 from .bar import bar, bar_chart
 from .common import check_top, node_metric, short_labels
 from .flame import flamegraph
@@ -88,6 +88,7 @@ def report(before: Any, after: Any = None, *, metric: Any = None, top: int = 10,
     profiles = [before] if after is None else [before, after]
     names = _labels(profiles, labels)
     if after is None:
+        check_metric(before, metric)  # an unknown metric is an error, not a page of notes
         title = title or f"Profile: {names[0]}"
         body = [_summary(profiles, names, metric), _hotspots(before, metric, top),
                 _single_plots(before, metric, top), _tree(before)]

@@ -17,6 +17,7 @@ from . import _mpl
 
 _ID = re.compile(r'\bid="([^"]+)"')
 _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
 
 
 def new_figure(size: Tuple[float, float] = (10.0, 5.0)) -> Any:
@@ -41,6 +42,6 @@ def figure_svg(fig: Any, prefix: str) -> str:
     with mpl.rc_context({"svg.hashsalt": "graphframe", "svg.fonttype": "none"}):
         fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
-    text = text[text.index("<svg"):]
+    text = _METADATA.sub("", text[text.index("<svg"):])  # RDF with links: not needed inline
     text = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', text)
     return _REF.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", text)
