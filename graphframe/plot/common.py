@@ -228,9 +228,34 @@ def short_labels(gf: Any, nodes: Sequence[int]) -> List[str]:
             same = anc >= 0
             same[same] = codes[anc[same]] == codes[up]
             others, anc = others[same], anc[same]
-        text = PATH_SEPARATOR.join(reversed(parts))
-        out.append(f"{text} [node {v}]" if len(others) else text)
+        out.append(_compact(parts[::-1], v, ambiguous=len(others) > 0))
     return out
+
+
+def _compact(parts: List[str], node: int, ambiguous: bool, limit: int = 60) -> str:
+    """Join a path: runs of one name (recursion) as ``name ×k``; past ``limit``
+    characters the middle is left out and the node id added.
+
+    Examples
+    --------
+    >>> _compact(["main", "mg", "mg", "mg", "dgemm"], 7, False)
+    'main > mg ×3 > dgemm'
+    >>> _compact(["main"] + [f"step_{i}" for i in range(12)], 12, False)
+    'main > … > step_10 > step_11 [node 12]'
+    """
+    runs: List[str] = []
+    count = 1
+    for i, name in enumerate(parts):
+        if i + 1 < len(parts) and parts[i + 1] == name:
+            count += 1
+            continue
+        runs.append(f"{name} ×{count}" if count > 1 else name)
+        count = 1
+    text = PATH_SEPARATOR.join(runs)
+    if len(text) > limit and len(runs) > 3:
+        text = PATH_SEPARATOR.join([runs[0], "…"] + runs[-2:])
+        ambiguous = True
+    return f"{text} [node {node}]" if ambiguous else text
 
 
 def resolve_node(gf: Any, spec: Any) -> int:

@@ -24,7 +24,8 @@ EMPTY_COLOR = "#eeeeee"
 def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequence[Any], *,
                    ax: Any = None, cmap: Optional[str] = None, center: Optional[float] = None,
                    value_label: str = "", xlabel: str = "", ylabel: str = "",
-                   max_row_labels: int = 60, max_column_labels: int = 16) -> Any:
+                   max_row_labels: int = 60, max_column_labels: int = 16,
+                   log: bool = False) -> Any:
     """Draw a ``(rows, columns)`` matrix as a heatmap with labelled rows and columns.
 
     Parameters
@@ -41,6 +42,9 @@ def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequen
         A value drawn white, the scale diverging around it (1 for ratios).
     value_label, xlabel, ylabel : str
         Colour bar and axis titles.
+    log : bool
+        A logarithmic colour scale (for heavy-tailed times; cells <= 0 are
+        drawn as empty). Not with ``center``.
 
     Returns
     -------
@@ -57,7 +61,7 @@ def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequen
     if len(row_labels) != mat.shape[0] or len(column_labels) != mat.shape[1]:
         raise ArgumentError(f"{len(row_labels)} row labels and {len(column_labels)} column "
                             f"labels for a {mat.shape[0]} x {mat.shape[1]} matrix")
-    colormap, norm = _scale(mat, cmap, center)
+    colormap, norm = _scale(mat, cmap, center, log)
     rows = mat.shape[0]
     with _mpl.axes(ax, figsize=(10.0, min(2.5 + 0.22 * min(rows, max_row_labels), 16.0))) as a:
         image = a.imshow(np.ma.masked_invalid(mat), aspect="auto", interpolation="nearest",
@@ -70,7 +74,7 @@ def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequen
         return a
 
 
-def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float]) -> tuple:
+def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float], log: bool) -> tuple:
     mpl = _mpl.require("matplotlib")
     mcolors = _mpl.require("matplotlib.colors")
     name = cmap or ("RdBu_r" if center is not None else "viridis")
@@ -78,6 +82,14 @@ def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float]) -> tup
         raise ArgumentError(f"cmap={name!r} is not a matplotlib colormap; for example "
                             "viridis, magma, RdBu_r")
     colormap = mpl.colormaps[name].with_extremes(bad=EMPTY_COLOR)
+    if log:
+        if center is not None:
+            raise ArgumentError("log=True and center: choose one (a diverging scale is linear)")
+        positive = mat[np.isfinite(mat) & (mat > 0)]
+        if not len(positive):
+            raise ArgumentError("log=True needs positive values; this matrix has none")
+        lo, hi = float(positive.min()), float(positive.max())
+        return colormap, mcolors.LogNorm(lo, hi if hi > lo else lo * 10.0)
     finite = mat[np.isfinite(mat)]
     lo = float(finite.min()) if len(finite) else 0.0
     hi = float(finite.max()) if len(finite) else 1.0
@@ -97,7 +109,8 @@ def _ticks(set_ticks: Any, set_labels: Any, labels: Sequence[Any], limit: int,
 
 def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool = False,
             top: Optional[int] = 20, by: Optional[str] = None, inclusive: bool = False,
-            aggregate: str = "mean", ax: Any = None, cmap: Optional[str] = None) -> Any:
+            aggregate: str = "mean", ax: Any = None, cmap: Optional[str] = None,
+            log: bool = False) -> Any:
     """Heatmap of the top call paths x ranks (or threads) of a metric or its imbalance.
 
     Parameters
@@ -120,8 +133,8 @@ def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool 
         Use the metric's inclusive form.
     aggregate : {"mean", "sum", "min", "max"}
         How threads of a rank combine into one cell (when ``over="rank"``).
-    ax, cmap
-        See :func:`heatmap_matrix`.
+    ax, cmap, log
+        See :func:`heatmap_matrix` (``log``: a logarithmic colour scale).
 
     Returns
     -------
@@ -135,6 +148,6 @@ def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool 
     m = rank_matrix(gf, metric, over=over, inclusive=inclusive, imbalance=imbalance, top=top,
                     by=by, aggregate=aggregate)
     return heatmap_matrix(m.values, m.row_labels, m.columns.tolist(), ax=ax, cmap=cmap,
-                          center=1.0 if imbalance else None, value_label=m.value_label,
+                          center=1.0 if imbalance else None, log=log, value_label=m.value_label,
                           xlabel=m.column_label, ylabel=f"call paths (top {len(m.nodes)} by "
                                                     f"{m.stat_name})")

@@ -135,3 +135,14 @@ def test_a_profile_without_ranks_or_values_cannot_be_drawn():
     with pytest.raises(ArgumentError, match="row labels"):
         heatmap_matrix(np.ones((2, 2)), ["a"], ["x", "y"])
     assert plt.get_fignums() == []
+
+
+def test_a_log_colour_scale_spans_the_positive_values():
+    gf = solver()
+    ax = heatmap(gf, log=True, top=None)
+    norm = ax.images[0].norm
+    table = gf.dataframe["time"]
+    assert isinstance(norm, mpl.colors.LogNorm)
+    assert (norm.vmin, norm.vmax) == (table.min(), table.max())
+    with pytest.raises(ArgumentError, match="choose one"):
+        heatmap(gf, log=True, imbalance=True)
