@@ -13,10 +13,11 @@ Colours
   value (the 9 widest values, then "other"), with a legend;
 - ``color=<numeric column>``: a colormap (``cmap``, default ``"YlOrRd"``) of
   the column's value per node, with a colour bar;
-- a diff result (:func:`graphframe.diff`): the delta of the metric, red where
-  the after profile is slower, blue where it is faster, white unchanged, on a
-  scale symmetric around 0. Widths are the after (or ``width="before"``)
-  profile's inclusive values.
+- a diff result (:func:`graphframe.diff`): the change of each node's own
+  (exclusive) value, red where the after profile is slower, blue where it is
+  faster, white unchanged, on a scale symmetric around 0 (``color="time (inc)
+  delta"`` colours by the inclusive change instead). Widths are the after (or
+  ``width="before"``) profile's inclusive values.
 
 Merged boxes of small nodes are grey.
 """
@@ -30,7 +31,8 @@ import numpy as np
 import pandas as pd
 
 from . import _mpl
-from ._sources import ArgumentError, MetricError, diff_record, first_row_objects, per_node
+from ._sources import (ArgumentError, MetricError, diff_record, first_row_objects, per_node,
+                       resolve_metric)
 from .common import check_aggregate, names, node_metric
 from .flame_layout import FlameLayout, flame_boxes
 
@@ -111,15 +113,23 @@ def flame_data(gf: Any, metric: Any = None, color: Any = None, rank: Optional[in
 
 
 def _diff_defaults(gf: Any, metric: Any, color: Any, width: str) -> Tuple[Any, Any, bool]:
+    """For a diff: widths from the inclusive form's after (before) column, colours from
+    the exclusive form's delta (a node's own change), when the diff has those forms."""
     info = diff_record(gf)
     if info is None or (metric is not None and metric not in info["metrics"]):
         return metric, color, False
     if width not in WIDTH_SIDES:
         raise ArgumentError(f"width={width!r}: choose one of {', '.join(WIDTH_SIDES)}")
     base = info["primary"] if metric is None else metric
-    if color is None:
-        color = f"{base} delta"
-    return f"{base} {width}", color, True
+    inc, exc = _form(gf, base, "inclusive"), _form(gf, base, "exclusive")
+    return f"{inc} {width}", f"{exc} delta" if color is None else color, True
+
+
+def _form(gf: Any, metric: Any, kind: str) -> Any:
+    try:
+        return resolve_metric(gf, metric, kind)
+    except MetricError:  # no partner of that kind: the metric itself
+        return metric
 
 
 def _colours(gf: Any, layout: FlameLayout, labels: np.ndarray, color: Any, diverging: bool,
@@ -247,6 +257,8 @@ def draw_flame(data: FlameData, ax: Any = None, cmap: Optional[str] = None,
     rows = lay.max_depth + 1
     with _mpl.axes(ax, figsize=(12.0, min(2.0 + 0.28 * rows, 14.0))) as a:
         bounds = np.searchsorted(lay.depth, np.arange(rows + 1))
+        row_pt = a.bbox.height * 72.0 / a.figure.dpi / rows
+        edge = 0.4 if row_pt >= 5.0 else 0.0  # white gaps would hide rows thinner than that
         for d in range(rows):
             sel = slice(bounds[d], bounds[d + 1])
             x0, w = lay.x[sel], lay.width[sel]
@@ -254,7 +266,8 @@ def draw_flame(data: FlameData, ax: Any = None, cmap: Optional[str] = None,
             verts[:, :, 0] = np.stack([x0, x0 + w, x0 + w, x0], axis=1)
             verts[:, :, 1] = np.array([d, d, d + 1, d + 1], dtype=np.float64)
             a.add_collection(collections.PolyCollection(
-                verts, facecolors=face[sel], edgecolors="white", linewidths=0.4,
+                verts, facecolors=face[sel], linewidths=edge,
+                edgecolors="#c8c8c8" if data.color_kind == "diverging" else "white",
                 label=f"depth {d}"))
         a.set_xlim(0.0, lay.total)
         a.set_ylim(0.0, rows)
@@ -336,7 +349,10 @@ def _write_labels(a: Any, data: FlameData, face: np.ndarray) -> None:
     """Names in boxes wide enough for three characters (the widest first), white
     on dark boxes."""
     lay = data.layout
-    fontsize = 7.5
+    row_pt = a.bbox.height * 72.0 / a.figure.dpi / max(lay.max_depth + 1, 1)
+    fontsize = min(7.5, 0.75 * row_pt)
+    if fontsize < 4.0:
+        return  # rows too thin to read
     axes_px = max(a.bbox.width, 1.0)
     char_px = 0.6 * fontsize * a.figure.dpi / 72.0
     chars = np.floor(lay.width / lay.total * axes_px / char_px).astype(np.int64) - 1

@@ -129,6 +129,10 @@ def test_a_diff_is_coloured_by_delta_red_slower_blue_faster():
     assert np.isclose(-lo, hi) and np.isclose(hi, np.abs(delta).max())
     before_view = flame_data(d, width="before")
     assert before_view.value_label == "time (inc) before"
+    # an inclusive primary metric still colours by each node's own (exclusive) change
+    by_inc = flame_data(diff(before, after, "time (inc)"))
+    assert by_inc.color_label == "time delta" and by_inc.value_label == "time (inc) after"
+    assert flame_data(d, color="time (inc) delta").color_label == "time (inc) delta"
 
 
 def test_icicle_puts_the_roots_on_top_and_returns_the_axes_it_was_given():
