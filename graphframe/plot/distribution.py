@@ -35,12 +35,16 @@ class Samples:
     nodes : numpy.ndarray
         Node ids (empty when the samples did not come from nodes).
     value_label : str
+    count_label : str
+        What one value is (``"ranks"``, ``"ranks x threads"``...), for the
+        histogram's count axis.
     """
 
     labels: List[str]
     values: List[np.ndarray]
     nodes: np.ndarray
     value_label: str
+    count_label: str = "count"
 
 
 def node_samples(gf: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] = None,
@@ -79,7 +83,9 @@ def node_samples(gf: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] = Non
             raise ArgumentError(f"call path {call_path(gf, v)!r} (node {v}) has no {name} "
                                 "value on any rank")
         out.append(picked)
-    return Samples(short_labels(gf, chosen), out, chosen, name)
+    levels = [str(lv) + "s" for lv in gf.dataframe.index.names[1:]]
+    return Samples(short_labels(gf, chosen), out, chosen, name,
+                   " x ".join(levels) if levels else "values")
 
 
 def distribution(samples: Union[Mapping[str, Any], Samples], kind: str = "hist", *,
@@ -122,7 +128,7 @@ def distribution(samples: Union[Mapping[str, Any], Samples], kind: str = "hist",
         draw(a, samples, bins)
         if kind == "hist":
             a.set_xlabel(label)
-            a.set_ylabel("rows (ranks x threads)" if samples.nodes.size else "count")
+            a.set_ylabel(samples.count_label)
         else:
             a.set_ylabel(label)
         return a

@@ -39,7 +39,8 @@ def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequen
     cmap : str, optional
         Default ``"viridis"``, or ``"RdBu_r"`` with ``center``.
     center : float, optional
-        A value drawn white, the scale diverging around it (1 for ratios).
+        A value drawn white, the scale diverging around it (1 for ratios);
+        each side spans its own data (``TwoSlopeNorm``).
     value_label, xlabel, ylabel : str
         Colour bar and axis titles.
     log : bool
@@ -95,8 +96,9 @@ def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float], log: b
     hi = float(finite.max()) if len(finite) else 1.0
     if center is None:
         return colormap, mcolors.Normalize(lo, hi if hi > lo else lo + 1.0)
-    reach = max(hi - center, center - lo) or 1.0
-    return colormap, mcolors.Normalize(center - reach, center + reach)
+    # each side of the centre spans its own data: ratios run 0..1 below and 1..max above
+    tiny = 1e-9 * max(abs(center), 1.0)
+    return colormap, mcolors.TwoSlopeNorm(center, min(lo, center - tiny), max(hi, center + tiny))
 
 
 def _ticks(set_ticks: Any, set_labels: Any, labels: Sequence[Any], limit: int,

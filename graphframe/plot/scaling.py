@@ -18,7 +18,7 @@ The ideal speedup is ``k / k0`` in both modes and the ideal efficiency 1.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -136,10 +136,30 @@ def scaling(table: pd.DataFrame, *, mode: str = "strong",
         return axes[0].figure
 
 
+def region_labels(regions: Sequence[Any]) -> List[str]:
+    """Legend names: the shortest end of each call path that tells them apart.
+
+    Examples
+    --------
+    >>> region_labels(["main > solve > mpi", "main > io > mpi", "main > solve"])
+    ['solve > mpi', 'io > mpi', 'solve']
+    """
+    parts = [str(r).split(PATH_SEPARATOR) for r in regions]
+    take = [1] * len(parts)
+    while True:
+        labels = [PATH_SEPARATOR.join(p[-k:]) for p, k in zip(parts, take)]
+        clash = [i for i, t in enumerate(labels) if labels.count(t) > 1 and take[i] < len(parts[i])]
+        if not clash:
+            return labels
+        for i in clash:
+            take[i] += 1
+
+
 def _time(a: Any, data: Dict[str, Any], keys: np.ndarray, colours: Any, mode: str) -> None:
+    names = region_labels(data["time"].columns)
     for i, region in enumerate(data["time"].columns):
         c = colours[i % len(colours)]
-        a.plot(keys, data["time"][region].to_numpy(), marker="o", color=c, label=str(region))
+        a.plot(keys, data["time"][region].to_numpy(), marker="o", color=c, label=names[i])
         a.plot(keys, data["ideal time"][region].to_numpy(), linestyle="--", color=c,
                linewidth=1.0, label=f"_ideal {region}")
     a.set_title(f"time ({mode} scaling; dashed: ideal)")

@@ -79,7 +79,7 @@ def test_samples_are_the_node_rows_and_hist_heights_are_their_counts():
     bars = ax.containers[0]
     assert [r.get_height() for r in bars] == counts.tolist()
     assert np.allclose([r.get_x() for r in bars], edges[:-1])
-    assert ax.get_xlabel() == "time" and ax.get_ylabel() == "rows (ranks x threads)"
+    assert ax.get_xlabel() == "time" and ax.get_ylabel() == "ranks"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["solve > MPI_Allreduce"]
 
 

@@ -94,9 +94,12 @@ def test_the_drawn_image_holds_the_matrix_with_labels_and_a_colour_bar():
 
 
 def test_imbalance_is_diverging_around_one():
-    ax = heatmap(solver(), imbalance=True, top=3)
+    gf = solver()
+    ax = heatmap(gf, imbalance=True, top=3)
     norm = ax.images[0].norm
-    assert np.isclose((norm.vmin + norm.vmax) / 2, 1.0)
+    m = rank_matrix(gf, imbalance=True, top=3)
+    assert norm.vcenter == 1.0 and norm(1.0) == 0.5
+    assert (norm.vmin, norm.vmax) == (m.values.min(), m.values.max())
     assert ax.images[0].get_cmap().name.startswith("RdBu_r")
 
 
