@@ -68,9 +68,10 @@ def panels(count: int, ax: Any = None,
     """``count`` Axes side by side: the caller's (a sequence of ``count`` Axes) or a
     new pyplot figure's, closed again on error."""
     if ax is not None:
-        listed = list(ax) if isinstance(ax, (list, tuple)) or hasattr(ax, "flat") else [ax]
-        if hasattr(ax, "flat"):
+        if hasattr(ax, "flat"):  # a numpy array of Axes, as plt.subplots returns
             listed = list(ax.flat)
+        else:
+            listed = list(ax) if isinstance(ax, (list, tuple)) else [ax]
         if len(listed) != count:
             raise ArgumentError(f"ax: give {count} Axes (one per panel), got {len(listed)}")
         for one in listed:
