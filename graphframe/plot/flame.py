@@ -258,7 +258,7 @@ def draw_flame(data: FlameData, ax: Any = None, cmap: Optional[str] = None,
     with _mpl.axes(ax, figsize=(12.0, min(2.0 + 0.28 * rows, 14.0))) as a:
         bounds = np.searchsorted(lay.depth, np.arange(rows + 1))
         row_pt = a.bbox.height * 72.0 / a.figure.dpi / rows
-        edge = 0.4 if row_pt >= 5.0 else 0.0  # white gaps would hide rows thinner than that
+        edge = 0.4 if row_pt >= 5.0 else 0.0  # gaps would hide rows thinner than that
         for d in range(rows):
             sel = slice(bounds[d], bounds[d + 1])
             x0, w = lay.x[sel], lay.width[sel]
@@ -267,7 +267,7 @@ def draw_flame(data: FlameData, ax: Any = None, cmap: Optional[str] = None,
             verts[:, :, 1] = np.array([d, d, d + 1, d + 1], dtype=np.float64)
             a.add_collection(collections.PolyCollection(
                 verts, facecolors=face[sel], linewidths=edge,
-                edgecolors="#c8c8c8" if data.color_kind == "diverging" else "white",
+                edgecolors="#dddddd" if data.color_kind == "diverging" else "white",
                 label=f"depth {d}"))
         a.set_xlim(0.0, lay.total)
         a.set_ylim(0.0, rows)

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import GraphframeError
 from ._sources import ArgumentError, check_metric, diff, summary, version
 from .bar import bar, bar_chart
-from .common import check_top, node_metric, short_labels
+from .common import call_path, check_top, node_metric, short_labels
 from .flame import flamegraph
 from .heatmap import heatmap
 from .svg import figure_svg, new_figure
@@ -122,13 +122,17 @@ def _page(title: str, sections: List[Tuple[str, str, str]]) -> str:
               "</p></footer>\n</body>\n</html>\n")
 
 
-def _table(header: Sequence[str], rows: List[List[Tuple[str, str]]]) -> str:
-    """Rows of ``(css class, text)`` cells (text is escaped here)."""
+def _table(header: Sequence[str], rows: List[List[Tuple[str, ...]]]) -> str:
+    """Rows of ``(css class, text[, tooltip])`` cells (escaped here)."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f'<td class="{c}">{html.escape(t)}</td>' if c else
-                                    f"<td>{html.escape(t)}</td>" for c, t in row) + "</tr>\n"
-                   for row in rows)
+    body = "".join("<tr>" + "".join(_cell(*c) for c in row) + "</tr>\n" for row in rows)
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>"
+
+
+def _cell(cls: str, text: str, tooltip: str = "") -> str:
+    attrs = (f' class="{cls}"' if cls else "") + \
+        (f' title="{html.escape(tooltip)}"' if tooltip and tooltip != text else "")
+    return f"<td{attrs}>{html.escape(text)}</td>"
 
 
 def _summary(profiles: List[Any], names: List[str], metric: Any) -> Tuple[str, str, str]:
@@ -161,12 +165,13 @@ def _changes(d: Any, top: Optional[int], threshold: float) -> Tuple[str, str, st
                          "total.</p>")
             continue
         rows = []
-        for path, status, b, a, delta, pct in zip(
-                table["path"].tolist(), table["status"].tolist(), table["before"].tolist(),
+        short = short_labels(d, table.index.to_numpy())
+        for label, path, status, b, a, delta, pct in zip(
+                short, table["path"].tolist(), table["status"].tolist(), table["before"].tolist(),
                 table["after"].tolist(), table["delta"].tolist(), table["change %"].tolist()):
             cls = "num slower" if delta > 0 else "num faster" if delta < 0 else "num"
             change = "new" if np.isinf(pct) and pct > 0 else "" if np.isnan(pct) else f"{pct:+.1f}%"
-            rows.append([("", path), ("", status), _number(b), _number(a),
+            rows.append([("", label, path), ("", status), _number(b), _number(a),
                          (cls, f"{delta:+.6g}"), (cls, change)])
         parts.append(_table(["call path", "status", "before", "after", "delta", "change"], rows))
     return "changes", "Top changes", "\n".join(parts)
@@ -184,9 +189,10 @@ def _hotspots(gf: Any, metric: Any, top: Optional[int]) -> Tuple[str, str, str]:
         order = has[np.lexsort((has, -nv.values[has]))][:top]
         total = float(np.nansum(nv.values[gf.graph.root_ids])) if inclusive else \
             float(np.nansum(nv.values))
-        rows = [[("", label), _number(value),
+        rows = [[("", label, call_path(gf, v)), _number(value),
                  ("num", f"{100.0 * value / total:.1f}%" if total else "")]
-                for label, value in zip(short_labels(gf, order), nv.values[order].tolist())]
+                for label, v, value in zip(short_labels(gf, order), order.tolist(),
+                                           nv.values[order].tolist())]
         parts.append(f"<h3>{html.escape(nv.label)}</h3>")
         parts.append(_table(["call path", "value", "of total"], rows))
     return "hotspots", "Top call paths", "\n".join(parts)

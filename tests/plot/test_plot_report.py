@@ -33,7 +33,7 @@ def test_one_profile_has_summary_hotspots_plots_and_tree():
     assert re.findall(r'<figure id="([^"]+)">', page) == ["plot-flamegraph", "plot-top",
                                                           "plot-imbalance"]
     assert page.count("<svg") == 3
-    assert "<td>spmv</td>" in page and '<td class="num">8.75</td>' in page
+    assert '<td title="main &gt; solve &gt; spmv">spmv</td><td class="num">8.75</td>' in page
     assert '<details' in page  # the collapsible tree
 
 
@@ -44,7 +44,8 @@ def test_two_profiles_have_the_top_changes_and_the_tree_of_changes():
     assert re.findall(r'<figure id="([^"]+)">', page) == ["plot-flamegraph", "plot-changes",
                                                           "plot-imbalance"]
     # spmv: 8.75 -> 6.75 (faster), solve > MPI_Allreduce: 1.1 -> 3.1 (slower)
-    assert ('<td>main &gt; solve &gt; spmv</td><td>common</td><td class="num">8.75</td>'
+    assert ('<td title="main &gt; solve &gt; spmv">spmv</td><td>common</td>'
+            '<td class="num">8.75</td>'
             '<td class="num">6.75</td><td class="num faster">-2</td>'
             '<td class="num faster">-22.9%</td>') in page
     assert '<td class="num slower">+2</td>' in page
