@@ -24,7 +24,7 @@ EMPTY_COLOR = "#eeeeee"
 def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequence[Any], *,
                    ax: Any = None, cmap: Optional[str] = None, center: Optional[float] = None,
                    value_label: str = "", xlabel: str = "", ylabel: str = "",
-                   max_row_labels: int = 60, max_column_labels: int = 16,
+                   max_row_labels: int = 40, max_column_labels: int = 16,
                    log: bool = False) -> Any:
     """Draw a ``(rows, columns)`` matrix as a heatmap with labelled rows and columns.
 
