@@ -99,9 +99,14 @@ def test_box_and_violin_draw_one_shape_per_call_path():
     io = gf.dataframe.loc[node_of(gf, "main > io"), "time"]
     assert np.allclose(medians, [spmv.median(), io.median()])
     ax = violin(gf, top=3)
-    assert len(ax.collections) >= 3
+    samples = node_samples(gf, None, top=3)
+    bodies = ax.collections[:3]  # one body per call path, then extrema, bars and medians
+    assert all(type(b).__name__ == "FillBetweenPolyCollection" or
+               type(b).__name__ == "PolyCollection" for b in bodies)
+    medians = [seg[0][1] for seg in ax.collections[-1].get_segments()]
+    assert np.allclose(medians, [np.median(v) for v in samples.values])
     labels = [t.get_text() for t in ax.get_xticklabels()]
-    assert labels == top_values(gf, top=3).labels
+    assert labels == top_values(gf, top=3).labels == samples.labels
     assert ax.get_ylabel() == "time"
 
 
