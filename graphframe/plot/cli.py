@@ -80,7 +80,7 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "plot", help="draw a plot of one or more profiles into a PNG, SVG or PDF file",
         description="Draw a plot of one or more profiles (any readable format or .gfz).",
-        epilog="Kinds: " + "; ".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
+        epilog="kinds:\n" + "\n".join(f"  {k:11} {v}" for k, v in KIND_HELP.items()),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("kind", choices=KINDS, help="what to draw")
     p.add_argument("paths", nargs="+", metavar="PATH", help="profile(s)")
