@@ -37,6 +37,7 @@ from .ops import filter as filtering
 from .ops import stats as rank_ops
 from .ops import squash as squashing
 from .ops.merge_rules import check_aggregations
+from .plot.accessor import PlotAccessor
 from .query import matched_nodes
 from .render.dot import render_dot
 from .render.flamegraph import render_flamegraph
@@ -1257,6 +1258,11 @@ class GraphFrame(ReaderConstructors):
         """
         return rank_ops.load_imbalance(self, metric, threshold, top, over)
 
+    @property
+    def plot(self) -> PlotAccessor:
+        """Plots of this profile: ``gf.plot.flamegraph()``, ``.heatmap()``... (see
+        :mod:`graphframe.plot`; needs matplotlib, the ``plot`` extra)."""
+        return PlotAccessor(self)
 
 
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:
