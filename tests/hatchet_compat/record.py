@@ -9,11 +9,13 @@ Usage (Hatchet needs pandas < 3, so it lives in its own venv)::
 
 Each script runs under Hatchet (``compat_runner.py --impl hatchet``); its
 output becomes ``expected/NN_topic.txt`` after the corrections the script
-declares where Hatchet is wrong (HATCHET_SPEC.md, reference_facts.json)::
+declares, where Hatchet is wrong (``HATCHET-WRONG``: HATCHET_SPEC.md,
+reference_facts.json, STYLE.md) or graphframe documents a deliberate
+difference (``DELIBERATE``: the page that documents it)::
 
     # HATCHET-WRONG (<where it is documented>): <why>
     #   hatchet: '<a line Hatchet prints>'          (or a list of consecutive lines)
-    #   ours:    '<the line we intend instead>'     (or a list of lines)
+    #   ours:    '<the line we intend instead>'     (or a list of lines; [] drops them)
 
 Every correction must match at least once, or recording fails. A cell in
 which Hatchet raises is an error too, unless a correction replaces that line.

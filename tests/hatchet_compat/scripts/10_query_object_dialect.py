@@ -58,3 +58,14 @@ print(paths(lit.filter([{"node_id": "< 3"}], squash=False)))
 #   ours:    ['├─ 5.000 10.000 bar', '│  └─ 5.000 5.000 baz', '├─ 5.000 35.000 fred', '│  └─ 5.000 30.000 xyzzy', '│     └─ 5.000 25.000 thud', '│        ├─ 5.000 5.000 baz', '│        └─ 15.000 15.000 garply', '└─ 15.000 15.000 garply']
 query = [{"name": "waldo"}, ("*", {"time (inc)": "> 10"}), {"name": "(baz|garply)", "time (inc)": ">= 5"}]
 print(lit.filter(query).tree(metric_column=["time", "time (inc)"], render_header=False))
+
+# %% "*" between two conditions
+# DELIBERATE (docs/query.md, "Differences from Hatchet"; HATCHET_SPEC.md 3.1): Hatchet's "*"
+# is lazy and stops at the first node satisfying the next condition, so the inner `c` of
+# a -> c -> c is not matched; graphframe finds every match. (Issue 14 item 5 may decide
+# to follow Hatchet here; then this correction goes.)
+#   hatchet: "[{'name': 'a'}, '*', {'name': 'c'}] -> ['a:7', 'b:3', 'x:2', 'c:1', 'c:3']"
+#   ours:    "[{'name': 'a'}, '*', {'name': 'c'}] -> ['a:7', 'b:3', 'x:2', 'c:1', 'c:3', 'c:2']"
+chains = ht.GraphFrame.from_lists(("a", ("c", ("c", "z")), ("b", ("x", "c"))))
+for query in ([{"name": "a"}, "*", {"name": "c"}], [{"name": "a"}, "+", {"name": "c"}]):
+    print(query, "->", paths(chains.filter(query, squash=False)))
