@@ -1112,13 +1112,16 @@ class GraphFrame(ReaderConstructors):
 
     def to_flamegraph(self, metric: Optional[str] = None, name: str = "name",
                       rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, separator: str = "; ",
-                      aggregate: Optional[str] = None, scale: float = 1.0) -> str:
+                      aggregate: Optional[str] = None, scale: Optional[float] = None) -> str:
         """Folded stacks (``a; b; c 12``) for flame graph tools; see :func:`render_flamegraph`.
 
         Parameters
         ----------
         metric : str, optional
-            Column written (default: the default metric); use an exclusive one.
+            Column written (default: the default metric). The weights are
+            self values: an inclusive metric is replaced by its exclusive
+            partner, or by exclusive values derived from it, with an
+            ``ExportNote`` warning (Hatchet writes inclusive values as they are).
         name : str
             Column labelling the frames.
         rank, thread : int
@@ -1130,8 +1133,10 @@ class GraphFrame(ReaderConstructors):
             part becomes ``_``.
         aggregate : {"sum", "mean", "min", "max"}, optional
             Combine all ranks/threads of a node instead of picking one row.
-        scale : float
-            Multiply values before rounding to integers.
+        scale : float, optional
+            Multiply values before rounding to integers. Default: chosen from
+            the data (seconds usually become microseconds), with an
+            ``ExportNote`` when it is not 1; ``scale=1`` rounds as Hatchet does.
 
         Returns
         -------
