@@ -139,3 +139,32 @@ def test_convert_speedscope_unit(tmp_path):
     assert code == 0 and '"unit": "milliseconds"' in out
     code, out, _ = run("convert", path, "-", "--to", "speedscope")
     assert '"unit": "none"' in out     # a literal's metric has no known unit
+
+
+def test_ctrl_c_closes_a_tqdm_bar_without_leaving_it(monkeypatch, tmp_path):
+    import types
+
+    bars = []
+
+    class FakeTqdm:
+        def __init__(self, total, desc, unit, unit_scale, file, leave):
+            self.n, self.leave, self.closed = 0, leave, False
+            bars.append(self)
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeTqdm))
+    path = example_graphframe().save(tmp_path / "run.gfz")
+
+    def slow(path, format=None, progress=None, **options):
+        progress(3, 10, "bytes")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(graphframe_module.GraphFrame, "read", slow)
+    assert run("tree", path, "--progress") == (130, "", "graphframe: interrupted\n")
+    (bar,) = bars
+    assert bar.closed and bar.leave is False and bar.n == 3   # tqdm erases a bar not left

@@ -12,6 +12,7 @@ from graphframe.render import colors as C
 from graphframe.render import diff_tree as diff_tree_module
 from graphframe.render import tree as tree_module
 from graphframe.render.diff_tree import render_diff_tree
+from graphframe.render.html import render_html
 from tests.helpers import gf_from_edges, replaced
 
 ESC = "\033["
@@ -175,3 +176,12 @@ def test_colour_resets_come_before_the_newline():
     dtext = render_diff_tree(diff(gf, other), color=True)
     assert dtext.count("\n") == 2 + 4
     _check_lines_close_their_colours(dtext)
+
+
+def test_notebook_view_prints_no_negative_zero():
+    gf = GraphFrame.from_lists(("a", "b"))
+    df = gf.dataframe.copy()
+    df["time"] = [-1e-9, 2.0]
+    df["time (inc)"] = [2.0 - 1e-9, -1e-9]
+    page = render_html(replaced(gf, dataframe=df), metric="time (inc)")
+    assert "-0.000" not in page and "0.000 b" in page
