@@ -836,19 +836,23 @@ class GraphFrame(ReaderConstructors):
             A column printed in brackets before the name (``_pattern``
             columns as arrows).
         precision : int
-            Decimals of the values (>= 0).
+            Decimals of the values (>= 0); integer columns (counts) print
+            without decimals, and a value rounding to zero never as ``-0.000``.
         name_column : str
             Column (or frame attribute) used as the label.
         expand_name : bool
             Print long names in full instead of ``first...last``.
         context_column : str, optional
-            Column printed after the name when the dataframe has it.
+            Column printed after the name when the dataframe has it (nothing
+            for a node whose value is missing).
         rank, thread : int, optional
             The row shown for each node (default: the lowest the data has,
             0 normally; Hatchet's default is 0); a value the data does not
             have is an error listing the ones it has.
         depth : int, optional
-            Print nodes with depth below this (None: everything).
+            Print the first ``depth`` levels (1: the roots only; None:
+            everything). Only the printed nodes are formatted, so a small
+            depth is fast on any profile.
         highlight_name : bool
             Highlight user code names (colour only).
         colormap : str
