@@ -16,6 +16,7 @@ from ._version import __version__
 from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError,
                      MultiplePathError, ReadError, UnknownFormatError)
 from .diffing import diff
+from .ensemble import Ensemble
 from .frame import Frame
 from .graph import Graph
 from .graphframe import GraphFrame
@@ -72,6 +73,7 @@ __all__ = [
     "ConjunctionQuery",
     "DisjunctionQuery",
     "EmptyFilter",
+    "Ensemble",
     "ExclusiveDisjunctionQuery",
     "Frame",
     "Graph",
