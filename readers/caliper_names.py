@@ -139,7 +139,7 @@ def classify(native: str, alias: Optional[str] = None, *, numeric: bool = True,
     inclusive = ("inclusive" in ops or "inclusive_scale" in ops
                  or "inclusive" in base.split(".")
                  or any("(inc)" in n for n in (native, alias or "", name)))
-    return ColumnSpec(name, native, METRIC, inclusive, _combine(ops))
+    return ColumnSpec(name, native, METRIC, inclusive, _combine(ops, base))
 
 
 def _is_metric(native: str, ops: Tuple[str, ...], base: str, aggregatable: bool) -> bool:
@@ -152,7 +152,14 @@ def _is_metric(native: str, ops: Tuple[str, ...], base: str, aggregatable: bool)
     return True
 
 
-def _combine(ops: Tuple[str, ...]) -> str:
+#: Base attributes that are maxima over the run (a high-water mark): they merge as a
+#: maximum, never as a sum.
+MAXIMA_SUFFIXES = ("highwatermark",)
+
+
+def _combine(ops: Tuple[str, ...], base: str = "") -> str:
+    if not ops and base.endswith(MAXIMA_SUFFIXES):
+        return "max"
     first = ops[0] if ops else "sum"
     return {"min": "min", "max": "max", "avg": "mean"}.get(first, "sum")
 

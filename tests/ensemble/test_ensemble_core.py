@@ -1,0 +1,130 @@
+"""Ensemble composition and operations on inputs built here."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from graphframe import Ensemble, GraphFrame
+from graphframe.errors import ArgumentError, EmptyFilter, GraphframeError
+
+
+def gf(*lists, scale=1.0):
+    g = GraphFrame.from_lists(*lists)
+    df = g.dataframe.copy()
+    df["time"] = df["time"] * scale
+    return GraphFrame(g.graph, df, ["time"], [], "time").update_inclusive_columns()
+
+
+@pytest.fixture
+def three():
+    return Ensemble.from_graphframes(
+        [gf(("main", ("solve", "mpi"), "io")), gf(("main", ("solve", "mpi", "blas")), scale=2),
+         gf(("main", "io"), scale=3)],
+        metadata={"cc": ["gcc", "icc", "gcc"], "size": [1, 2, 4]})
+
+
+def test_union_ids_in_preorder_and_sparse_rows(three):
+    g = three.graph
+    names = [g.frame(i)["name"] for i in range(g.num_nodes)]
+    assert names == ["main", "io", "solve", "blas", "mpi"]
+    assert g.parent.tolist() == [-1, 0, 0, 2, 2]
+    rows = three.dataframe.index.tolist()
+    assert rows == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (3, 1),
+                    (4, 0), (4, 1)]
+    assert three.dataframe.loc[(2, 1), "time (inc)"] == 6.0
+    assert three.profiles["nodes"].tolist() == [4, 4, 2]
+
+
+def test_dense_fills_missing_rows_with_nan_and_names(three):
+    d = three.dense().dataframe
+    assert len(d) == 15
+    assert np.isnan(d.loc[(3, 0), "time"]) and d.loc[(3, 0), "name"] == "blas"
+
+
+def test_filters_renumber_profiles_and_keep_graph(three):
+    out = three.filter_metadata(lambda row: row["cc"] == "gcc")
+    assert out.profiles.index.tolist() == [0, 1] and out.metadata["size"].tolist() == [1, 4]
+    assert out.graph is three.graph
+    assert sorted(set(out.dataframe.index.get_level_values("profile"))) == [0, 1]
+    assert three.num_profiles == 3  # the input is unchanged
+    assert three.filter_profile([2]).dataframe["time"].tolist() == [3.0, 3.0]
+    with pytest.raises(EmptyFilter):
+        three.filter_metadata("size > 10")
+    with pytest.raises(ArgumentError):
+        three.filter_profile([7])
+
+
+def test_intersection_and_squash(three):
+    inter = three.intersection()
+    assert inter.graph.num_nodes == 1 and len(inter.dataframe) == 3
+    # main's inclusive time is recomputed from exclusive time of the kept nodes
+    assert inter.dataframe["time (inc)"].tolist() == [1.0, 2.0, 3.0]
+    sub = three.filter_profile([0, 2]).squash()
+    assert sub.graph.num_nodes == 4
+
+
+def test_groupby_agg_one_profile_per_group(three):
+    groups = three.groupby("cc")
+    assert list(groups) == ["gcc", "icc"]
+    agg = groups.agg("mean")
+    assert agg.metadata.index.tolist() == ["gcc", "icc"]
+    assert agg.metadata["size"].tolist() == [(1, 4), 2]
+    assert agg.dataframe.loc[(0, "gcc"), "time"] == 2.0
+    multi = groups.agg(["min", "max"])
+    assert {"time_min", "time_max"} <= set(multi.dataframe.columns)
+
+
+def test_profile_index_and_metadata_to_perfdata(three):
+    out = three.set_profile_index("size")
+    assert sorted(set(out.dataframe.index.get_level_values("profile"))) == [1, 2, 4]
+    assert out.filter_profile([4]).num_profiles == 1
+    with_size = three.metadata_columns_to_perfdata(["size"])
+    assert with_size.dataframe.loc[(1, 2), "size"] == 4
+    with pytest.raises(ArgumentError):
+        three.set_profile_index("cc")
+
+
+def test_to_graphframe_and_diff(three):
+    one = three.to_graphframe(profile=1)
+    assert one.dataframe["name"].tolist() == ["main", "solve", "blas", "mpi"]
+    mean = three.to_graphframe(agg="mean")
+    assert mean.dataframe.loc[0, "time"] == 2.0
+    groups = three.groupby("cc")
+    d = groups["gcc"].diff(groups["icc"], metric="time")
+    assert "time delta" in d.dataframe.columns or any("delta" in c for c in d.dataframe.columns)
+
+
+def test_query_keeps_matching_paths(three):
+    out = three.query([{"name": "solve"}, "*"])
+    assert [out.graph.frame(i)["name"] for i in range(out.graph.num_nodes)] == \
+        ["solve", "blas", "mpi"]
+
+
+def test_bad_arguments():
+    with pytest.raises(GraphframeError):
+        Ensemble.read("/nonexistent/folder/x.cali")
+    with pytest.raises(ArgumentError):
+        Ensemble.from_graphframes([])
+    with pytest.raises(ArgumentError):
+        Ensemble.from_graphframes([gf(("a",))], metadata={"x": [1, 2]})
+
+
+names = st.sampled_from(["a", "b", "c"])
+trees = st.recursive(st.tuples(names), lambda kids: st.tuples(names, kids, kids), max_leaves=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(trees, min_size=1, max_size=4))
+def test_composition_equals_folded_pairwise_unions(lists):
+    gfs = [GraphFrame.from_lists(t) for t in lists]
+    assume(all(g.graph.is_forest for g in gfs))
+    union = gfs[0].graph
+    for g in gfs[1:]:
+        union = union.union(g.graph)
+    ens = Ensemble.from_graphframes(gfs)
+    assert ens.graph == union
+    # every profile's rows: one per node of that profile
+    per_profile = ens.dataframe.groupby(level="profile").size().tolist()
+    assert per_profile == [g.graph.num_nodes for g in gfs]
