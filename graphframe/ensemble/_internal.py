@@ -8,4 +8,7 @@ restructure of graphframe's modules only has to change these lines.
 from ..graph import Graph  # noqa: F401
 from ..graphframe import GraphFrame  # noqa: F401
 
-__all__ = ["Graph", "GraphFrame"]
+__all__ = ["Graph", "GraphFrame", "decode_column", "encode_column", "from_tagged", "to_tagged"]
+
+# the archive codecs (column <-> Arrow with exact pandas dtypes, tagged JSON values)
+from ..persist_codec import decode_column, encode_column, from_tagged, to_tagged  # noqa: E402,F401

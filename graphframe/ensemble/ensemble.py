@@ -38,6 +38,7 @@ import pandas as pd
 
 from ..errors import ArgumentError, GraphMismatchError
 from ._internal import Graph
+from . import archive
 from . import build as _build
 from . import dense as _dense
 from . import grouping, meta_ops, profiles_index, reading, selection, sources, views
@@ -246,6 +247,28 @@ class Ensemble:
         parts = _build.parts_from_tables(tables, names, metadata)
         parts["profiles"] = _build.profiles_table(_build.graphframe_infos(gfs, names, tables))
         return cls(**parts)._finish(intersection, fill)
+
+    @classmethod
+    def load(cls, path: Any) -> "Ensemble":
+        """Read an archive written by :meth:`save`.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from graphframe import GraphFrame
+        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "a"))],
+        ...                                 metadata={"flags": [("-O2", "-g")]})
+        >>> back = Ensemble.load(ens.save(os.path.join(tempfile.mkdtemp(), "e.gfe")))
+        >>> back.graph == ens.graph, back.dataframe.equals(ens.dataframe)
+        (True, True)
+        >>> back.metadata.equals(ens.metadata), back.profiles.equals(ens.profiles)
+        (True, True)
+        """
+        return cls(**archive.load(path))
+
+    def save(self, path: Any, compression: str = "snappy") -> Any:
+        """Write a lossless, byte-reproducible archive (see :mod:`.archive`); return the path."""
+        return archive.save(self, path, compression)
 
     def _finish(self, intersection: bool, fill: bool) -> "Ensemble":
         ens = self
