@@ -112,10 +112,8 @@ class ProfileBuilder:
             ids = np.asarray(node_ids, dtype=np.int64)
         if len(ids):
             self._next_id = max(self._next_id, int(ids.max()) + 1)
-        block = pd.DataFrame({NODE: ids, PARENT: parents})
-        for key, values in frames.items():
-            block[key] = values
-        self._node_blocks.append(block)
+        # one DataFrame from a dict: inserting columns one at a time costs ~0.5 ms each
+        self._node_blocks.append(pd.DataFrame({NODE: ids, PARENT: parents, **dict(frames)}))
         if columns is not None:
             self._uses_node_columns = True
             self._node_col_blocks.append(pd.DataFrame(dict(columns)))
@@ -137,13 +135,12 @@ class ProfileBuilder:
     ) -> None:
         """Add a block of metric rows; ``levels`` give arrays or scalars."""
         nodes = np.asarray(nodes, dtype=np.int64)
-        block = pd.DataFrame({NODE: nodes})
+        data: Dict[str, Any] = {NODE: nodes}
         for level in self.index_levels:
             value = levels.get(level, 0)
-            block[level] = np.broadcast_to(np.asarray(value, dtype=np.int64), nodes.shape)
-        for key, values in columns.items():
-            block[key] = values
-        self._metric_blocks.append(block)
+            data[level] = np.broadcast_to(np.asarray(value, dtype=np.int64), nodes.shape)
+        data.update(columns)  # one DataFrame from a dict (see add_nodes)
+        self._metric_blocks.append(pd.DataFrame(data))
 
     # --------------------------------------------------------------- build
     def build(

@@ -270,7 +270,7 @@ def _combine(parts: List[Tuple[np.ndarray, np.ndarray]], m: int) -> np.ndarray:
 
 
 _CSV_TYPES = {"double": np.float64, "int": np.int64, "uint": np.uint64, "addr": np.uint64}
-CSV_ROWS = 64
+CSV_ROWS = 2048
 
 
 def _chunk_columns(cali: CaliText, sig: Tuple[int, ...], rows: np.ndarray,
