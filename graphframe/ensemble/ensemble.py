@@ -40,6 +40,7 @@ from ..errors import ArgumentError, GraphMismatchError
 from ._internal import Graph
 from . import archive
 from . import build as _build
+from . import concat as _concat
 from . import dense as _dense
 from . import grouping, meta_ops, profiles_index, reading, selection, sources, views
 from .statsframe import empty_statsframe
@@ -430,6 +431,14 @@ class Ensemble:
     def tree(self, metric_column: Any = None, profile: Any = None, **options: Any) -> str:
         """Hatchet's text tree of one profile (default: the first) or of statsframe columns."""
         return views.tree(self, metric_column, profile, **options)
+
+    @staticmethod
+    def concat(ensembles: Sequence["Ensemble"], axis: str = "index", headers: Any = None,
+               metadata_key: Any = None, calltree: str = "union") -> "Ensemble":
+        """Stack ensembles' profiles (``axis="index"``) or put their columns side by side
+        under ``headers``, matching profiles by ``metadata_key`` (``axis="columns"``);
+        see :mod:`graphframe.ensemble.concat`."""
+        return _concat.concat(ensembles, axis, headers, metadata_key, calltree)
 
     def diff(self, other: "Ensemble", metric: Any = None, agg: str = "mean",
              **options: Any) -> Any:
