@@ -123,9 +123,9 @@ def keep_nodes(ens: Any, keep: np.ndarray, keep_stats: bool = False,
     old_of_new = pd.Series(np.asarray(new_df[_OLD], dtype=INT),
                            index=node_ids(new_df)).groupby(level=0).first()
     new_df = new_df.drop(columns=[_OLD])
-    stats = _carried_stats(ens, out.graph, old_of_new) if keep_stats else None
-    result = ens.replace(graph=out.graph, dataframe=new_df)
-    return result if stats is None else result.replace(statsframe=stats)
+    stats = _carried_stats(ens, out.graph, old_of_new) if keep_stats else \
+        empty_statsframe(out.graph)
+    return ens.replace(graph=out.graph, dataframe=new_df, statsframe=stats)
 
 
 def _carried_stats(ens: Any, graph: Any, old_of_new: pd.Series) -> pd.DataFrame:
