@@ -1,14 +1,16 @@
-"""The one place this package imports graphframe's modules by their location.
+"""The one place ``graphframe.ensemble`` and ``graphframe.thicket`` import graphframe's
+modules by their location.
 
-Everything else in ``graphframe.ensemble`` and ``graphframe.thicket`` imports
-``Graph`` and ``GraphFrame`` (and the archive helpers) from here, so a
-restructure of graphframe's modules only has to change these lines.
+Everything else in both packages imports ``Graph``, ``GraphFrame``, the archive
+codecs and the query package from here, so a restructure of graphframe's
+modules only has to change these lines.
 """
 
-from ..graph import Graph  # noqa: F401
-from ..graphframe import GraphFrame  # noqa: F401
+from .. import query as query_package  # offered as graphframe.thicket.query (Thicket's th.query)
+from ..graph import Graph
+from ..graphframe import GraphFrame
+# the archive codecs: column <-> Arrow with exact pandas dtypes, tagged JSON values
+from ..persist_codec import decode_column, encode_column, from_tagged, to_tagged
 
-__all__ = ["Graph", "GraphFrame", "decode_column", "encode_column", "from_tagged", "to_tagged"]
-
-# the archive codecs (column <-> Arrow with exact pandas dtypes, tagged JSON values)
-from ..persist_codec import decode_column, encode_column, from_tagged, to_tagged  # noqa: E402,F401
+__all__ = ["Graph", "GraphFrame", "decode_column", "encode_column", "from_tagged",
+           "query_package", "to_tagged"]

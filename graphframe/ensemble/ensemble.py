@@ -9,7 +9,9 @@ with pandas' copy-on-write, never deep-copied):
 ``dataframe`` : pandas.DataFrame
     Performance data indexed by ``(node, profile[, rank][, thread])``, sorted.
     Sparse by default: a row only where a profile has the node (``fill=True``
-    or :meth:`Ensemble.dense` gives one row per node and profile). Columns are
+    or :meth:`Ensemble.dense` gives one row per node and profile). A profile that
+    lacks a level other profiles have (a serial run among MPI runs) has 0 there.
+    Columns are
     the union of the profiles' metric and attribute columns (a profile
     without a column has NaN); text columns are pandas Categoricals.
 ``profiles`` : pandas.DataFrame

@@ -93,13 +93,15 @@ def encode(values: Any) -> Any:
     """
     if isinstance(values, Coded):
         return values
-    series = values if isinstance(values, pd.Series) else pd.Series(values)
+    series = values if isinstance(values, (pd.Series, pd.Index, np.ndarray)) else pd.Series(values)
     dtype = series.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
-        return np.asarray(series.to_numpy())
+        return np.asarray(series)
     if isinstance(dtype, pd.CategoricalDtype):
-        return Coded(np.asarray(series.cat.codes, dtype=np.int32),
-                     np.asarray(dtype.categories, dtype=object))
+        codes = series.cat.codes if isinstance(series, pd.Series) else series.codes
+        return Coded(np.asarray(codes, dtype=np.int32), np.asarray(dtype.categories, dtype=object))
+    if not isinstance(series, pd.Series):
+        series = pd.Series(series)
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
             and not series.isna().any():
         return series.to_numpy(dtype=np.float64 if dtype.kind == "f" else np.int64)
@@ -149,7 +151,7 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
     ids = raw.nodes["node"].to_numpy().astype(INT, copy=False)
     lookup = _lookup(ids)
     parent = lookup(raw.nodes["parent"].to_numpy().astype(INT, copy=False))
-    frames = {str(c) if not isinstance(c, str) else c: encode(raw.nodes[c].reset_index(drop=True))
+    frames = {str(c) if not isinstance(c, str) else c: encode(raw.nodes[c])
               for c in raw.frame_columns}
     frames = {k: (v if isinstance(v, Coded) else _coded_numbers(v)) for k, v in frames.items()}
     m = raw.metrics
@@ -163,13 +165,13 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
     for col in m.columns:
         if col == "node" or col in raw.index_levels:
             continue
-        values = encode(m[col].reset_index(drop=True))
+        values = encode(m[col])
         columns[col] = values if order is None else _take(values, order)
     if raw.node_columns is not None:
-        node_columns = {c: encode(raw.node_columns[c].reset_index(drop=True))
+        node_columns = {c: encode(raw.node_columns[c])
                         for c in raw.node_columns.columns if c not in columns}
     else:
-        node_columns = {"name": encode(raw.nodes["name"].reset_index(drop=True))}
+        node_columns = {"name": encode(raw.nodes["name"])}
         node_columns = {k: v for k, v in node_columns.items() if k not in columns}
     present = list(columns) + [c for c in node_columns if c not in columns]
     preferred = list(raw.columns) if raw.columns else list(raw.metric_columns)
@@ -220,7 +222,7 @@ def tables_from_graphframe(gf: Any) -> ProfileTables:
         levels = {k: v[order] for k, v in levels.items()}
     columns = {}
     for col in df.columns:
-        values = encode(df[col].reset_index(drop=True))
+        values = encode(df[col])
         columns[col] = values if order is None else _take(values, order)
     return ProfileTables(
         parent=np.asarray(graph.parent, dtype=INT).copy(), frames=frames, row_node=row_node,

@@ -13,9 +13,10 @@ Examples
 {0: 'run.json'}
 """
 
+from .. import QueryMatcher
+from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
-from ..query import QueryMatcher
 from .groupby import GroupBy
 from .thicket import EmptyMetadataTable, Thicket
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket"]
+__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket", "query"]
