@@ -87,7 +87,9 @@ def index_from_arrays(arrays: Sequence[np.ndarray], names: Sequence[str]) -> pd.
     """
     levels, codes = [], []
     for arr in arrays:
-        arr = np.asarray(arr, dtype=INT)
+        arr = np.asarray(arr)
+        if arr.dtype.kind not in "iu":
+            arr = arr.astype(INT)
         if not len(arr):
             levels.append(np.zeros(0, dtype=INT))
             codes.append(np.zeros(0, dtype=np.int32))
@@ -95,10 +97,12 @@ def index_from_arrays(arrays: Sequence[np.ndarray], names: Sequence[str]) -> pd.
         lo, hi = int(arr.min()), int(arr.max())
         if hi - lo <= 4 * len(arr) + 1024:
             present = np.zeros(hi - lo + 1, dtype=bool)
-            present[arr - lo] = True
+            shifted = arr - arr.dtype.type(lo) if lo else arr
+            present[shifted] = True
             table = (np.cumsum(present) - 1).astype(np.int32)
             levels.append(np.flatnonzero(present).astype(INT) + lo)
-            codes.append(table[arr - lo])
+            codes.append(table[shifted])
+            del shifted
         else:
             uniq, inverse = np.unique(arr, return_inverse=True)
             levels.append(uniq)

@@ -237,14 +237,15 @@ def _dataframe(parts: Sequence[ProfileTables], node_of: np.ndarray,
     for t in parts:
         levels += [lv for lv in t.levels if lv not in levels]
     rows = np.array([t.num_rows for t in parts], dtype=INT)
-    order, node = _row_order(parts, node_of, offsets, rows)
-    profile = np.repeat(np.arange(len(parts), dtype=INT), rows)[order]
+    order, node, profile = _row_order(parts, node_of, offsets)
     level_values = []
     for lv in levels:
-        values = np.concatenate([t.levels.get(lv, np.zeros(t.num_rows, dtype=INT))
-                                 for t in parts]) if parts else np.zeros(0, INT)
+        values = np.concatenate([t.levels.get(lv, np.zeros(t.num_rows, dtype=np.int32))
+                                 for t in parts]) if parts else np.zeros(0, np.int32)
         level_values.append(values[order])
+        del values
     index = index_from_arrays([node, profile] + level_values, ["node", "profile"] + levels)
+    del node, profile, level_values  # at 10^8 rows each is 400-800 MB
     names: List[str] = []
     for t in parts:
         names += [c for c in t.column_order if c not in names]
@@ -264,9 +265,10 @@ def _row_values(t: ProfileTables, name: str) -> Any:
     return None
 
 
-def _row_order(parts: Sequence[ProfileTables], node_of: np.ndarray, offsets: np.ndarray,
-               rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Order of the concatenated rows by (union node, profile, levels), and their nodes.
+def _row_order(parts: Sequence[ProfileTables], node_of: np.ndarray, offsets: np.ndarray
+               ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Order of the concatenated rows by (union node, profile, levels), with the sorted
+    rows' nodes and profiles (int32 where they fit).
 
     Each profile's rows are sorted by (node position, levels), so the rows of
     one profile node form a contiguous segment; segments are sorted by
@@ -284,14 +286,18 @@ def _row_order(parts: Sequence[ProfileTables], node_of: np.ndarray, offsets: np.
             seg_profile.append(np.full(len(starts), p, dtype=INT))
         row_offset += len(rn)
     if not seg_node:
-        return np.zeros(0, dtype=INT), np.zeros(0, dtype=INT)
+        empty = np.zeros(0, dtype=INT)
+        return empty, empty, empty
     s_node = np.concatenate(seg_node)
     s_start = np.concatenate(seg_start)
     s_len = np.concatenate(seg_len)
     s_prof = np.concatenate(seg_profile)
     seg_order = np.argsort(s_node * max(len(parts), 1) + s_prof, kind="stable")
-    s_start, s_len, s_node = s_start[seg_order], s_len[seg_order], s_node[seg_order]
+    s_start, s_len = s_start[seg_order], s_len[seg_order]
+    s_node, s_prof = s_node[seg_order], s_prof[seg_order]
     total = int(s_len.sum())
     out_start = np.concatenate([[0], np.cumsum(s_len)[:-1]])
-    order = np.repeat(s_start - out_start, s_len) + np.arange(total, dtype=INT)
-    return order, np.repeat(s_node, s_len)
+    order = np.repeat(s_start - out_start, s_len)
+    order += np.arange(total, dtype=INT)
+    small = np.int32 if max(int(s_node.max()), len(parts)) < (1 << 31) else INT
+    return order, np.repeat(s_node.astype(small), s_len), np.repeat(s_prof.astype(small), s_len)

@@ -155,8 +155,8 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
               for c in raw.frame_columns}
     frames = {k: (v if isinstance(v, Coded) else _coded_numbers(v)) for k, v in frames.items()}
     m = raw.metrics
-    row_node = lookup(m["node"].to_numpy().astype(INT, copy=False))
-    levels = {lv: m[lv].to_numpy().astype(INT, copy=False) for lv in raw.index_levels}
+    row_node = compact_ints(lookup(m["node"].to_numpy().astype(INT, copy=False)))
+    levels = {lv: compact_ints(m[lv].to_numpy()) for lv in raw.index_levels}
     order = _row_order(row_node, list(levels.values()))
     if order is not None:
         row_node = row_node[order]
@@ -214,8 +214,8 @@ def tables_from_graphframe(gf: Any) -> ProfileTables:
         if not isinstance(frames[str(key)], Coded):
             frames[str(key)] = _coded_numbers(frames[str(key)])
     idx = [np.asarray(df.index.get_level_values(i)) for i in range(len(names))]
-    row_node = idx[0].astype(INT)
-    levels = {str(n): np.asarray(v).astype(INT) for n, v in zip(names[1:], idx[1:])}
+    row_node = compact_ints(idx[0])
+    levels = {str(n): compact_ints(v) for n, v in zip(names[1:], idx[1:])}
     order = _row_order(row_node, list(levels.values()))
     if order is not None:
         row_node = row_node[order]
@@ -231,6 +231,23 @@ def tables_from_graphframe(gf: Any) -> ProfileTables:
         inclusive_of=dict(gf.inclusive_of), default_metric=gf.default_metric,
         aggregations=dict(gf.aggregations), ordered=bool(graph.ordered),
         metadata=dict(gf.metadata))
+
+
+def compact_ints(values: Any) -> np.ndarray:
+    """A new int32 array when the values fit (else int64): half the memory and transfer
+    of int64, and never a view that keeps a reader's whole table alive.
+
+    Examples
+    --------
+    >>> compact_ints(np.array([0, 5], dtype=np.int64)).dtype
+    dtype('int32')
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iu":
+        arr = arr.astype(INT)
+    if not len(arr) or (int(arr.min()) >= -(1 << 31) and int(arr.max()) < (1 << 31)):
+        return arr.astype(np.int32)
+    return arr.astype(INT, copy=True)
 
 
 def _coded_numbers(values: np.ndarray) -> Coded:
