@@ -164,7 +164,7 @@ def large(args: argparse.Namespace) -> List[Dict[str, Any]]:
     """Time reading vs composing ``--profiles`` synthetic profiles."""
     from .generate import generate
     from .writers.caliper import write_cali
-    folder = Path(args.dir) / f"large-{args.nodes}x{args.ranks}"
+    folder = Path(args.dir) / f"large-{int(args.nodes)}x{args.ranks}"
     folder.mkdir(parents=True, exist_ok=True)
     variants = []
     for v in range(min(8, args.profiles)):
@@ -180,8 +180,9 @@ def large(args: argparse.Namespace) -> List[Dict[str, Any]]:
             os.link(variants[i % len(variants)], link)
         files.append(link)
     r = run_child(sys.executable, LARGE, files)
-    result = dict(case="large", profiles=args.profiles, nodes=int(args.nodes), ranks=args.ranks,
-                  load=load_average(), ratio=r["compose_seconds"] / r["read_seconds"], **r)
+    result = dict(case="large", profiles=args.profiles, nodes_per_profile=int(args.nodes),
+                  ranks=args.ranks, load=load_average(),
+                  ratio=r["compose_seconds"] / r["read_seconds"], **r)
     print(json.dumps(result), flush=True)
     return [result]
 

@@ -128,3 +128,50 @@ def test_composition_equals_folded_pairwise_unions(lists):
     # every profile's rows: one per node of that profile
     per_profile = ens.dataframe.groupby(level="profile").size().tolist()
     assert per_profile == [g.graph.num_nodes for g in gfs]
+
+
+def write_runs(folder, count):
+    import json
+    for i in range(count):
+        doc = [{"frame": {"name": "main"}, "metrics": {"time": float(i)},
+                "children": [{"frame": {"name": f"k{i % 2}"}, "metrics": {"time": 1.0}}]}]
+        (folder / f"run{i}.json").write_text(json.dumps(doc))
+
+
+def test_read_options_progress_and_jobs(tmp_path):
+    write_runs(tmp_path, 4)
+    (tmp_path / "README.md").write_text("not a profile")
+    seen = []
+    ens = Ensemble.read(tmp_path, progress=lambda d, t, w: seen.append((d, t, w)))
+    assert ens.num_profiles == 4 and seen[0] == (0, 4, "profiles") and seen[-1] == (4, 4, "profiles")
+    assert Ensemble.read(str(tmp_path / "run[01].json")).num_profiles == 2
+    assert Ensemble.read(tmp_path, format="literal").graph.num_nodes == 3
+    assert Ensemble.read(tmp_path, jobs=2).dataframe.equals(ens.dataframe)
+    for bad in (0, -2, 1.5, "2"):
+        with pytest.raises(ArgumentError):
+            Ensemble.read(tmp_path, jobs=bad)
+    with pytest.raises(ArgumentError):
+        Ensemble.read(tmp_path, on_error="ignore")
+    with pytest.raises(ArgumentError):
+        Ensemble.read(tmp_path, fill="yes")
+
+
+def test_metadata_sources(tmp_path):
+    write_runs(tmp_path, 2)
+    by_function = Ensemble.read(tmp_path, metadata=lambda path: {"trial": path[-6]})
+    assert by_function.metadata["trial"].tolist() == ["0", "1"]
+    by_frame = Ensemble.read(tmp_path, metadata=pd.DataFrame({"size": [8, 16]}))
+    assert by_frame.metadata["size"].tolist() == [8, 16]
+    with pytest.raises(ArgumentError):
+        Ensemble.read(tmp_path, metadata=pd.DataFrame({"size": [8]}))
+
+
+def test_ranked_profiles_mix_with_serial_ones():
+    from tests.helpers import gf_from_edges
+    ranked = gf_from_edges(["main", "solve"], [-1, 0], ranks=2)
+    serial = gf_from_edges(["main", "io"], [-1, 0])
+    ens = Ensemble.from_graphframes([ranked, serial])
+    assert ens.index_levels == ["rank"]
+    assert ens.dataframe.index.tolist() == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 1, 0),
+                                            (2, 0, 0), (2, 0, 1)]
+    assert ens.dataframe.loc[(2, 0, 1), "time"] == 11.0
