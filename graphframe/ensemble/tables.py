@@ -148,13 +148,17 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
         raise ReadError(src, f"{len(raw.edges)} nodes have more than one parent",
                         expected="a call tree (an Ensemble composes call paths; read call "
                                  "graphs one at a time with graphframe.read)")
-    ids = raw.nodes["node"].to_numpy().astype(INT, copy=False)
+    # each table's columns taken once (a DataFrame lookup by name costs ~0.1-0.4 ms)
+    nodes = dict(raw.nodes.items())
+    m = dict(raw.metrics.items())
+    ids = nodes["node"].to_numpy().astype(INT, copy=False)
     lookup = _lookup(ids)
-    parent = lookup(raw.nodes["parent"].to_numpy().astype(INT, copy=False))
-    frames = {str(c) if not isinstance(c, str) else c: encode(raw.nodes[c])
-              for c in raw.frame_columns}
-    frames = {k: (v if isinstance(v, Coded) else _coded_numbers(v)) for k, v in frames.items()}
-    m = raw.metrics
+    parent = lookup(nodes["parent"].to_numpy().astype(INT, copy=False))
+    frames = {}
+    for c in raw.frame_columns:
+        value = encode(nodes[c])
+        frames[c if isinstance(c, str) else str(c)] = value if isinstance(value, Coded) \
+            else _coded_numbers(value)
     row_node = compact_ints(lookup(m["node"].to_numpy().astype(INT, copy=False)))
     levels = {lv: compact_ints(m[lv].to_numpy()) for lv in raw.index_levels}
     order = _row_order(row_node, list(levels.values()))
@@ -162,17 +166,15 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
         row_node = row_node[order]
         levels = {k: v[order] for k, v in levels.items()}
     columns: Dict[str, Any] = {}
-    for col in m.columns:
+    for col, series in m.items():
         if col == "node" or col in raw.index_levels:
             continue
-        values = encode(m[col])
+        values = encode(series)
         columns[col] = values if order is None else _take(values, order)
     if raw.node_columns is not None:
-        node_columns = {c: encode(raw.node_columns[c])
-                        for c in raw.node_columns.columns if c not in columns}
+        node_columns = {c: encode(v) for c, v in raw.node_columns.items() if c not in columns}
     else:
-        node_columns = {"name": encode(raw.nodes["name"])}
-        node_columns = {k: v for k, v in node_columns.items() if k not in columns}
+        node_columns = {} if "name" in columns else {"name": encode(nodes["name"])}
     present = list(columns) + [c for c in node_columns if c not in columns]
     preferred = list(raw.columns) if raw.columns else list(raw.metric_columns)
     column_order = [c for c in preferred if c in present] + \
