@@ -239,7 +239,10 @@ def _check_frames(raw: RawProfile, src: Any) -> None:
     if not cols:
         raise ProfileError(src, "nodes have no frame attributes", position="nodes",
                            expected="at least a 'name' column")
-    present = raw.nodes[cols].notna().to_numpy().any(axis=1)
+    present = np.zeros(len(raw.nodes), dtype=bool)
+    for col, values in raw.nodes.items():  # column by column: no copy of the table
+        if col not in (NODE, PARENT):
+            present |= np.asarray(values.notna(), dtype=bool)
     if not present.all():
         row = int(np.flatnonzero(~present)[0])
         raise ProfileError(src, f"node {raw.nodes[NODE].iloc[row]} has an empty frame",
