@@ -108,3 +108,17 @@ def test_highwatermark_merges_as_a_maximum(shared_data):
     assert gf.aggregations["alloc.region.highwatermark"] == "max"
     assert gf.dataframe["alloc.region.highwatermark"].max() == 63732320.0
     assert np.isclose(gf.dataframe["alloc.region.highwatermark"].max(), 6.373232e7)
+
+
+def test_per_rank_caliper_and_hpctoolkit_databases_are_ordinary_members(shared_data):
+    cal = Ensemble.read([shared_data / "caliper/generated/per-rank-3ranks",
+                         shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"])
+    assert cal.index_levels == ["rank"] and cal.graph.num_nodes == 13
+    ranks = cal.dataframe.groupby(level="profile").apply(
+        lambda rows: rows.index.get_level_values("rank").nunique()).tolist()
+    assert ranks == [3, 4]
+    db = shared_data / "hpctoolkit/hatchet-cpi-database"
+    one = Ensemble.read(db)
+    assert one.num_profiles == 1 and one.profiles["format"].tolist() == ["hpctoolkit"]
+    two = Ensemble.read([db, shared_data / "hpctoolkit/hatchet-osu-allgather-database"])
+    assert two.index_levels == ["rank", "thread"] and two.profiles["nodes"].tolist() == [34, 1474]
