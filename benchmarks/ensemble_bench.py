@@ -14,7 +14,9 @@ many files as asked for), composed after being read; the read and the
 composition are timed separately.
 
 Every measurement runs in a fresh interpreter; peak memory is the child's
-``VmHWM`` plus, with ``jobs``, the largest worker's peak (``RUSAGE_CHILDREN``).
+``VmHWM`` and, with ``jobs``, the largest worker's peak (``RUSAGE_CHILDREN``);
+``cpu_seconds`` is the CPU time of the child and its workers, which a loaded
+machine changes much less than the elapsed ``seconds``.
 Thicket runs in its own venv (``--thicket-python``, pandas < 3), given the same
 files through ``Thicket.from_caliperreader``.
 
@@ -85,21 +87,25 @@ t = time.perf_counter()
 ens = Ensemble.read(files, jobs=None if jobs == 1 else jobs)
 seconds = time.perf_counter() - t
 hwm = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0]
-child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print("RESULT " + json.dumps(dict(seconds=seconds, peak_kb=hwm, worker_peak_kb=child,
+child = resource.getrusage(resource.RUSAGE_CHILDREN)
+me = resource.getrusage(resource.RUSAGE_SELF)
+cpu = me.ru_utime + me.ru_stime + child.ru_utime + child.ru_stime
+print("RESULT " + json.dumps(dict(seconds=seconds, cpu_seconds=cpu, peak_kb=hwm,
+      worker_peak_kb=child.ru_maxrss,
       nodes=ens.graph.num_nodes, rows=len(ens.dataframe), profiles=ens.num_profiles)))
 """
 
 THICKET = """
-import json, sys, time
+import json, resource, sys, time
 import thicket as th
 files = json.load(open(sys.argv[1]))
 t = time.perf_counter()
 tk = th.Thicket.from_caliperreader(files, disable_tqdm=True)
 seconds = time.perf_counter() - t
 hwm = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0]
-print("RESULT " + json.dumps(dict(seconds=seconds, peak_kb=hwm, worker_peak_kb=0,
-      nodes=len(tk.graph), rows=len(tk.dataframe), profiles=len(tk.profile))))
+me = resource.getrusage(resource.RUSAGE_SELF)
+print("RESULT " + json.dumps(dict(seconds=seconds, cpu_seconds=me.ru_utime + me.ru_stime,
+      peak_kb=hwm, worker_peak_kb=0, nodes=len(tk.graph), rows=len(tk.dataframe), profiles=len(tk.profile))))
 """
 
 LARGE = """
