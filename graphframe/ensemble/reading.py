@@ -121,6 +121,7 @@ def _in_processes(workers: int, members: Sequence[Member], format: Optional[str]
                   options: Dict[str, Any], report: Optional[Callable]) -> List[Outcome]:
     batches = _batches(members, workers)
     outcomes: List[Outcome] = []
+    readers.formats()  # load every reader once here: forked workers inherit them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = pool.map(read_batch, batches, [format] * len(batches),
                            [options] * len(batches))

@@ -175,3 +175,11 @@ def test_ranked_profiles_mix_with_serial_ones():
     assert ens.dataframe.index.tolist() == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 1, 0),
                                             (2, 0, 0), (2, 0, 1)]
     assert ens.dataframe.loc[(2, 0, 1), "time"] == 11.0
+
+
+def test_benchmark_copies_differ_in_content_and_metadata(tmp_path, shared_data):
+    from benchmarks.ensemble_bench import make_copies
+    files = make_copies(tmp_path, 3)
+    ens = Ensemble.read(files)
+    assert ens.profiles["hash"].nunique() == 3
+    assert ens.metadata["launchdate"].tolist() == [1600000000, 1600000001, 1600000002]
