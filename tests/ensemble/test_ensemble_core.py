@@ -183,3 +183,12 @@ def test_benchmark_copies_differ_in_content_and_metadata(tmp_path, shared_data):
     ens = Ensemble.read(files)
     assert ens.profiles["hash"].nunique() == 3
     assert ens.metadata["launchdate"].tolist() == [1600000000, 1600000001, 1600000002]
+
+
+def test_call_graphs_with_shared_nodes_are_refused():
+    shared = {"frame": {"name": "c"}, "metrics": {"time": 1.0, "_hatchet_nid": 9}}
+    dag = GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": 1.0}, "children": [
+        {"frame": {"name": "b"}, "metrics": {"time": 1.0}, "children": [shared]},
+        {"frame": {"name": "d"}, "metrics": {"time": 1.0}, "children": [dict(shared)]}]}])
+    with pytest.raises(ArgumentError, match="several parents"):
+        Ensemble.from_graphframes([dag])
