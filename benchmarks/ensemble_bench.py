@@ -40,6 +40,10 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from readers.testing.writers.caliper import write_cali
+
+from .generate import generate
+
 REPO = Path(__file__).resolve().parent.parent
 TUTORIAL = REPO.parent / "shared" / "data" / "ensemble" / "thicket-tutorial"
 RESULTS = REPO / "benchmarks" / "results"
@@ -168,8 +172,6 @@ def small(args: argparse.Namespace) -> List[Dict[str, Any]]:
 
 def large(args: argparse.Namespace) -> List[Dict[str, Any]]:
     """Time reading vs composing ``--profiles`` synthetic profiles."""
-    from .generate import generate
-    from .writers.caliper import write_cali
     folder = Path(args.dir) / f"large-{int(args.nodes)}x{args.ranks}"
     folder.mkdir(parents=True, exist_ok=True)
     variants = []

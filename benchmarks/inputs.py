@@ -4,7 +4,7 @@ A case names what it needs (``needs=("gf",)``); the runner builds those
 inputs before the clock starts. Each input is one function registered with
 :func:`input_builder`, so a new kind of input (a squashed GraphFrame, a
 HPCToolkit database...) is one function. Files are written by the writers
-in :mod:`benchmarks.writers` (``needs=("path:literal",)``) into a cache
+in :mod:`readers.testing.writers` (``needs=("path:literal",)``) into a cache
 directory keyed by the generator parameters and a hash of the generator and
 writer sources, so an edited generator never serves stale files.
 """
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Optional
 
 from graphframe import GraphFrame
+from readers.testing import writers
 
 from . import generate as gen
 from .hatchet_adapter import to_hatchet
@@ -117,7 +118,8 @@ class Inputs:
 
 def _source_hash(fmt: str) -> str:
     here = Path(__file__).parent
-    files = [here / s for s in _SOURCES] + [here / "writers" / f"{fmt.replace('-', '_')}.py"]
+    writer_file = Path(writers.__file__).parent / f"{fmt.replace('-', '_')}.py"
+    files = [here / s for s in _SOURCES] + [writer_file]
     h = hashlib.sha256()
     for f in files:
         if f.exists():

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from readers.literal import DECLARATIONS_KEY, literal_declarations
+from readers.hatchet import DECLARATIONS_KEY, literal_declarations
 
 from .build import index_arrays
 from .frame import python_scalar

@@ -19,9 +19,8 @@ import pandas as pd
 
 import readers
 from readers import RawProfile
-from readers.hatchet_json import parse_hatchet_json
-from readers.jsonfile import load_json, loads_json
-from readers.literal import parse_literal
+from readers.common.jsonfile import load_json, loads_json
+from readers.hatchet import parse_hatchet_json, parse_literal
 
 from . import json_doc, persist
 from .build import node_id_range, parts_from_raw, private_copy
@@ -140,7 +139,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         others are references (extra parents). Bad input raises
         :class:`~readers.errors.ReadError` naming the node's position; a
         reference whose values differ from the node's warns
-        (:class:`readers.literal.LiteralWarning`). See :mod:`readers.literal`.
+        (:class:`readers.hatchet.LiteralWarning`). See :mod:`readers.hatchet.literal`.
 
         Examples
         --------

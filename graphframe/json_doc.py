@@ -6,7 +6,7 @@ beside Hatchet's layout. :func:`parts_from_doc` rebuilds from it the same
 node ids, child order, ``ordered`` flag, frame attribute table, dataframe
 (values, dtypes, index, column names and order), metric declarations and
 metadata. Documents without that key (Hatchet's own ``to_json``) are read by
-:mod:`readers.hatchet_json` instead.
+:mod:`readers.hatchet.json_layout` instead.
 
 Node ids are kept: they are a pre-order, so building the graph with siblings
 visited in id order numbers them again identically. A document whose ids are

@@ -1,7 +1,10 @@
 """Constructors with Hatchet's names, one per reader (mixed into GraphFrame).
 
 Each is thin: it calls its reader with explicit keyword options and hands the
-RawProfile to ``cls.from_raw``.
+RawProfile to ``cls.from_raw``. Keyword names are Hatchet's, and the readers
+take the same names (one name per option), so ``graphframe.read(path,
+**options)`` accepts what the constructor accepts (``from_caliper``'s ``query``
+excepted: a cali-query run is not a reader option).
 """
 
 from __future__ import annotations
@@ -11,9 +14,7 @@ from typing import Any, Optional, Sequence, Union
 from readers.caliper import read_caliper, read_caliper_any
 from readers.cprofile import read_cprofile
 from readers.dot import read_dot
-from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit_latest import read_hpctoolkit_latest
-from readers.jsonfile import loads_json
+from readers.hpctoolkit import read_hpctoolkit, read_hpctoolkit_latest
 from readers.pyinstrument import read_pyinstrument
 from readers.tau import read_tau
 from readers.timemory import parse_timemory, read_timemory
@@ -60,7 +61,7 @@ class ReaderConstructors:
         Examples
         --------
         >>> import tempfile
-        >>> from benchmarks.writers.hpctoolkit import write_example_database
+        >>> from readers.testing import write_example_database
         >>> from graphframe import GraphFrame
         >>> db = write_example_database(tempfile.mkdtemp())
         >>> gf = GraphFrame.from_hpctoolkit(db)
@@ -121,14 +122,14 @@ class ReaderConstructors:
         Hatchet's other options (``exclude_*_function_details``,
         ``directory_mapping``, ``metric_scopes``, ``summary_metrics``...) are
         not supported; filter the GraphFrame instead. See
-        :func:`readers.hpctoolkit_latest.read_hpctoolkit_latest` and
+        :func:`readers.hpctoolkit.read_hpctoolkit_latest` and
         ``docs/readers/hpctoolkit.md``.
 
         Examples
         --------
         >>> import tempfile
-        >>> from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
-        >>> from tests.hpctoolkit_helpers import sample_profile
+        >>> from readers.testing import write_hpctoolkit_latest
+        >>> from readers.testing import sample_profile
         >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, max_depth=1)
@@ -146,9 +147,11 @@ class ReaderConstructors:
         Name: time (inc), dtype: float64
         """
         return cls(**parts_from_raw(read_hpctoolkit_latest(
-            dirname, per_profile=parallel_profiles_mode, metrics=metric_names,
-            ranks=profile_ranks, label_function_nodes=label_function_nodes, max_depth=max_depth,
-            min_percentage=min_percentage_of_application_time, progress=progress), consume=True))
+            dirname, parallel_profiles_mode=parallel_profiles_mode, metric_names=metric_names,
+            profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
+            max_depth=max_depth,
+            min_percentage_of_application_time=min_percentage_of_application_time,
+            progress=progress), consume=True))
 
     # ---- reader constructors: Caliper (issue 5) ----
     @classmethod
@@ -176,7 +179,7 @@ class ReaderConstructors:
 
         See Also
         --------
-        readers.caliper.read_caliper_any, readers.caliper_json.read_caliper_json
+        readers.caliper.read_caliper_any, readers.caliper.jsonsplit.reader.read_caliper_json
             The readers, and ``docs/readers/caliper.md`` for the layout.
 
         Examples
@@ -250,15 +253,13 @@ class ReaderConstructors:
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod
-    def from_gprof_dot(cls, filename: Any, *, parser: str = "fast") -> Any:
+    def from_gprof_dot(cls, filename: Any) -> Any:
         """Read a DOT call graph written by gprof2dot (gprof, callgrind, perf, pstats...).
 
         Parameters
         ----------
-        filename : str or path-like
-            The ``.dot`` file.
-        parser : {"fast", "pydot"}
-            Our DOT parser (default) or pydot (slow; for cross-checking).
+        filename : str, path-like or file-like
+            The ``.dot`` file, or an open stream of it.
 
         Returns
         -------
@@ -289,7 +290,7 @@ class ReaderConstructors:
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         """
-        return cls.from_raw(read_dot(filename, parser=parser))
+        return cls.from_raw(read_dot(filename))
 
     @classmethod
     def from_cprofile(cls, filename: Any) -> Any:
@@ -433,8 +434,4 @@ class ReaderConstructors:
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))
-        if hasattr(input, "read"):
-            doc = loads_json(input.read(), getattr(input, "name", "<stream>"))
-            return cls.from_raw(parse_timemory(doc, getattr(input, "name", "<stream>"),
-                                               select=chosen))
         return cls.from_raw(read_timemory(input, select=chosen))

@@ -18,7 +18,7 @@ from benchmarks import cases, generate as gen_mod, measure, run, shape
 from benchmarks.generate import generate, writer, writer_formats
 from benchmarks.hatchet_adapter import hatchet_available
 from benchmarks.inputs import Inputs
-from benchmarks.writers.literal import write_literal
+from readers.testing import write_literal
 from readers import ProfileBuilder
 
 
@@ -291,7 +291,7 @@ def test_hatchet_adapter_builds_the_same_profile():
 
 
 @pytest.mark.parametrize("module", ["benchmarks.vocabulary", "benchmarks.shape",
-                                    "benchmarks.generate", "benchmarks.writers.literal",
+                                    "benchmarks.generate", "readers.testing.writers.literal",
                                     "benchmarks.inputs", "benchmarks.cases",
                                     "benchmarks.report", "benchmarks.run"])
 def test_doctests(module):

@@ -63,7 +63,7 @@ def test_every_format_accepts_progress(tmp_path):
 
 def test_caliper_json_reports_bytes_as_it_decodes(tmp_path):
     from benchmarks.generate import generate
-    from benchmarks.writers.caliper import write_caliper_json
+    from readers.testing import write_caliper_json
     path = tmp_path / "big.json"
     write_caliper_json(generate(20000, ranks=4, seed=1), path)
     size = path.stat().st_size
@@ -78,7 +78,7 @@ def test_caliper_json_reports_bytes_as_it_decodes(tmp_path):
 
 def test_literal_reports_nodes(tmp_path):
     from benchmarks.generate import generate
-    from benchmarks.writers.literal import write_literal
+    from readers.testing import write_literal
     path = tmp_path / "big.literal.json"
     write_literal(generate(20000, ranks=0, seed=1), path)
     seen = []

@@ -13,7 +13,7 @@ from graphframe.examples import example_graphframe
 from graphframe.export import JSON_VERSION
 from tests.conftest import SHARED_DATA
 from tests.helpers import gf_from_edges
-from tests.test_literal import LITERALS
+from tests.readers.hatchet.test_literal import LITERALS
 from tests.test_persist import _corpus_inputs, assert_same
 
 
@@ -153,7 +153,7 @@ def _files():
         "json/hatchet-graph-literal.json"]
 
 
-@pytest.mark.filterwarnings("ignore::readers.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
 @pytest.mark.parametrize("rel", _files())
 def test_every_readers_output_round_trips_exactly(rel, tmp_path):
     """Every corpus file any reader recognises: to_json -> from_json gives an equal

@@ -67,7 +67,7 @@ def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
     >>> render_tree(gf, precision=-1)
     Traceback (most recent call last):
     ...
-    graphframe.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
+    readers.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
     """
     options = _rename(renamed)
     metric_column = options.pop("metric_column", metric_column)
