@@ -83,6 +83,8 @@ class ProfileTables:
 def encode(values: Any) -> Any:
     """A column as a numpy array (numbers, booleans) or :class:`Coded` (anything else).
 
+    Takes numpy arrays, pandas extension arrays, Series, Index or lists.
+
     Examples
     --------
     >>> encode(pd.Series([1.5, 2.0])).dtype
@@ -93,19 +95,22 @@ def encode(values: Any) -> Any:
     """
     if isinstance(values, Coded):
         return values
-    series = values if isinstance(values, (pd.Series, pd.Index, np.ndarray)) else pd.Series(values)
-    dtype = series.dtype
-    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
-        return np.asarray(series)
-    if isinstance(dtype, pd.CategoricalDtype):
-        codes = series.cat.codes if isinstance(series, pd.Series) else series.codes
-        return Coded(np.asarray(codes, dtype=np.int32), np.asarray(dtype.categories, dtype=object))
-    if not isinstance(series, pd.Series):
-        series = pd.Series(series)
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
-            and not series.isna().any():
-        return series.to_numpy(dtype=np.float64 if dtype.kind == "f" else np.int64)
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    if isinstance(values, (pd.Series, pd.Index)):
+        values = values.to_numpy() if isinstance(values.dtype, np.dtype) else values.array
+    elif not isinstance(values, (np.ndarray, pd.api.extensions.ExtensionArray)):
+        values = pd.Series(values)
+        values = values.to_numpy() if isinstance(values.dtype, np.dtype) else values.array
+    dtype = values.dtype
+    if isinstance(dtype, np.dtype):
+        if dtype.kind in "biuf":
+            return values
+    elif isinstance(dtype, pd.CategoricalDtype):
+        return Coded(np.asarray(values.codes, dtype=np.int32),
+                     np.asarray(dtype.categories, dtype=object))
+    elif pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) \
+            and not values.isna().any():
+        return values.to_numpy(dtype=np.float64 if dtype.kind == "f" else np.int64)
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
     return Coded(codes.astype(np.int32, copy=False), _objects(uniques))
 
 
@@ -148,19 +153,19 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
         raise ReadError(src, f"{len(raw.edges)} nodes have more than one parent",
                         expected="a call tree (an Ensemble composes call paths; read call "
                                  "graphs one at a time with graphframe.read)")
-    # each table's columns taken once (a DataFrame lookup by name costs ~0.1-0.4 ms)
-    nodes = dict(raw.nodes.items())
-    m = dict(raw.metrics.items())
-    ids = nodes["node"].to_numpy().astype(INT, copy=False)
+    # the tables' columns as arrays: no DataFrame is built (see RawProfile.table_arrays)
+    nodes = raw.table_arrays("nodes")
+    m = raw.table_arrays("metrics")
+    ids = np.asarray(nodes["node"]).astype(INT, copy=False)
     lookup = _lookup(ids)
-    parent = lookup(nodes["parent"].to_numpy().astype(INT, copy=False))
+    parent = lookup(np.asarray(nodes["parent"]).astype(INT, copy=False))
     frames = {}
     for c in raw.frame_columns:
         value = encode(nodes[c])
         frames[c if isinstance(c, str) else str(c)] = value if isinstance(value, Coded) \
             else _coded_numbers(value)
-    row_node = compact_ints(lookup(m["node"].to_numpy().astype(INT, copy=False)))
-    levels = {lv: compact_ints(m[lv].to_numpy()) for lv in raw.index_levels}
+    row_node = compact_ints(lookup(np.asarray(m["node"]).astype(INT, copy=False)))
+    levels = {lv: compact_ints(np.asarray(m[lv])) for lv in raw.index_levels}
     order = _row_order(row_node, list(levels.values()))
     if order is not None:
         row_node = row_node[order]
@@ -171,8 +176,9 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
             continue
         values = encode(series)
         columns[col] = values if order is None else _take(values, order)
-    if raw.node_columns is not None:
-        node_columns = {c: encode(v) for c, v in raw.node_columns.items() if c not in columns}
+    per_node = raw.table_arrays("node_columns")
+    if per_node is not None:
+        node_columns = {c: encode(v) for c, v in per_node.items() if c not in columns}
     else:
         node_columns = {} if "name" in columns else {"name": encode(nodes["name"])}
     present = list(columns) + [c for c in node_columns if c not in columns]
