@@ -243,7 +243,7 @@ def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
     np.minimum.at(first, used, np.arange(len(used), dtype=INT))
     depth = forest_depth(parent, "call paths", lambda i: f"node {i}")
     by_depth = np.argsort(-depth, kind="stable")
-    bounds = np.flatnonzero(np.r_[True, np.diff(depth[by_depth]) != 0, True])
+    bounds = np.flatnonzero(np.concatenate(([True], np.diff(depth[by_depth]) != 0, [True])))
     for a, b in zip(bounds[:-1], bounds[1:]):
         members = by_depth[a:b]
         members = members[parent[members] >= 0]

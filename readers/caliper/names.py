@@ -21,6 +21,7 @@ data the same way:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -99,6 +100,7 @@ class ColumnSpec:
     combine: str = "first"
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of its arguments; specs are frozen
 def classify(native: str, alias: Optional[str] = None, *, numeric: bool = True,
              aggregatable: bool = False, native_names: bool = False) -> ColumnSpec:
     """Classify one value column of a Caliper profile.

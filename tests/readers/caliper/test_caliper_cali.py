@@ -585,3 +585,45 @@ def test_globals_are_required_only_when_global_attributes_exist(tmp_path):
     assert len(read_caliper(c.write(tmp_path / "noglobals.cali")).metrics) == 1
     c.attribute("cluster", "string", GLOBAL)
     expect_error(c.write(tmp_path / "cut.cali"), "ends before its globals record")
+
+
+def test_several_references_and_doubles_decoded_together(tmp_path):
+    # records with two references take the inline path; two double columns are
+    # converted in one call, and a bad value in either is still located
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    channel = c.attribute("spot.channel", "string", 12)
+    time = c.attribute("sum#time.duration", alias="time")
+    other = c.attribute("sum#other", alias="other")
+    kept = c.node(channel, "regionprofile")
+    main = c.path(region, "main")
+    sub = c.path(region, "sub", parent=main)
+    c.ctx([main, kept], {time: 3.0, other: 0.5})
+    c.ctx([kept, sub], {time: 1.0, other: 0.25})
+    path = c.write(tmp_path / "two.cali")
+    raw = read_caliper(path)
+    assert raw.metrics["time"].tolist() == [3.0, 1.0]
+    assert raw.metrics["other"].tolist() == [0.5, 0.25]
+    lines = open(path).read().splitlines()
+    lines[-1] = lines[-1].rsplit("=", 1)[0] + "=0.2x"
+    bad = cali_file(tmp_path, "\n".join(lines) + "\n")
+    expect_error(bad, r"attribute 'sum#other' \(double\) has value '0.2x'",
+                 f"line {len(lines)}")
+    lines[-1] = lines[-1].replace(f"ref={kept}={sub}", f"ref={kept}=999")
+    expect_error(cali_file(tmp_path, "\n".join(lines) + "\n"),
+                 "the record refers to node 999, which the file does not define",
+                 f"line {len(lines)}")
+
+
+def test_a_pipe_is_read_in_full_blocks(tmp_path):
+    # a pipe's size is 0: the reader must not take that for the file's size
+    import os
+    import threading
+    fifo = tmp_path / "pipe.cali"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(SPEC_EXAMPLE))
+    writer.start()
+    cali = caliper_calitext.read_cali_text(str(fifo))
+    writer.join()
+    assert [cali.node_data[i] for i in cali.refs[:, 0]] == ["main", "foo", "bar"]
+    assert cali.rec_line.tolist() == [10, 12, 14]
