@@ -113,15 +113,22 @@ class Thicket:
     def from_caliperreader(filename_or_caliperreader: Any, intersection: bool = False,
                            fill_perfdata: bool = True, disable_tqdm: bool = False,
                            **kwargs: Any) -> "Thicket":
-        """Read ``.cali`` files (a file, a folder, a glob or a list), one profile each."""
+        """Read ``.cali`` files (a file, a folder, a glob or a list), one profile each.
+
+        Records without a call path are left out, as Thicket does
+        (``no_path="drop"``; pass ``no_path="keep"`` for graphframe's ``<no path>`` root).
+        """
+        kwargs.setdefault("no_path", "drop")
         return Thicket._read(filename_or_caliperreader, "caliper", intersection, fill_perfdata,
                              disable_tqdm, **kwargs)
 
     @staticmethod
     def from_caliper(filename_or_stream: Any, query: Any = None, intersection: bool = False,
                      fill_perfdata: bool = True, disable_tqdm: bool = False) -> "Thicket":
-        """Read Caliper json-split or ``.cali`` files (format sniffed per file)."""
-        return Thicket._read(filename_or_stream, None, intersection, fill_perfdata, disable_tqdm)
+        """Read Caliper json-split or ``.cali`` files (format sniffed per file); records
+        without a call path are left out, as Thicket does."""
+        return Thicket._read(filename_or_stream, None, intersection, fill_perfdata, disable_tqdm,
+                             no_path="drop")
 
     @staticmethod
     def from_hpctoolkit(dirname: Any, intersection: bool = False, fill_perfdata: bool = True,

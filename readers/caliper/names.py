@@ -25,6 +25,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..errors import ArgumentError
+
 #: Caliper's aggregation operators as they appear in attribute names.
 AGGREGATION_OPS = frozenset({
     "sum", "min", "max", "avg", "count", "inclusive", "scale", "inclusive_scale",
@@ -60,6 +62,31 @@ MODULE_ATTRIBUTE = "module#cali.sampler.pc"
 
 # roles of a record column
 RANK, ORDER, METRIC, ATTRIBUTE, LABEL = "rank", "order", "metric", "attribute", "label"
+
+#: The root node of the records that have no call path (time outside every
+#: annotated region), kept when they hold a metric value (``no_path="keep"``).
+NO_PATH = "<no path>"
+NO_PATH_CHOICES = ("keep", "drop")
+
+
+def check_no_path(no_path: Any) -> str:
+    """The reader option ``no_path``: ``"keep"`` (records without a call path that
+    hold a metric value go under a :data:`NO_PATH` root) or ``"drop"`` (they are
+    left out, as Hatchet and Thicket do).
+
+    Examples
+    --------
+    >>> check_no_path("drop")
+    'drop'
+    >>> check_no_path("skip")
+    Traceback (most recent call last):
+    ...
+    readers.errors.ArgumentError: no_path='skip': use 'keep' (records without a call path go under a '<no path>' root) or 'drop' (they are left out, as in Hatchet)
+    """
+    if isinstance(no_path, str) and no_path in NO_PATH_CHOICES:
+        return no_path
+    raise ArgumentError(f"no_path={no_path!r}: use 'keep' (records without a call path go "
+                        f"under a {NO_PATH!r} root) or 'drop' (they are left out, as in Hatchet)")
 
 
 def split_ops(native: str) -> Tuple[Tuple[str, ...], str]:

@@ -50,6 +50,27 @@ class Hierarchy:
     def __len__(self) -> int:
         return len(self.parent)
 
+    def with_root(self, label: str, nid: int) -> "Hierarchy":
+        """This hierarchy and one more root node, last (its kind that of the first node).
+
+        Examples
+        --------
+        >>> h = Hierarchy(np.array([-1]), np.array(["main"], dtype=object),
+        ...               np.array(["region"], dtype=object), np.array([0]), np.array([0]))
+        >>> h2 = h.with_root("<no path>", 1)
+        >>> h2.parent.tolist(), h2.label.tolist(), h2.kind.tolist(), h2.nid.tolist()
+        ([-1, -1], ['main', '<no path>'], ['region', 'region'], [0, 1])
+        """
+        def grown(values: np.ndarray, last: Any) -> np.ndarray:
+            out = np.empty(len(values) + 1, dtype=object if values.dtype == object else INT)
+            out[:-1] = values
+            out[-1] = last
+            return out
+        kind = self.kind[0] if len(self) else "region"
+        depth = None if self.depth is None else grown(self.depth, 0)
+        return Hierarchy(parent=grown(self.parent, -1), label=grown(self.label, label),
+                         kind=grown(self.kind, kind), nid=grown(self.nid, nid), depth=depth)
+
 
 @dataclass
 class RecordTable:

@@ -34,6 +34,18 @@ def test_tables_have_thickets_shape(tk):
     assert len(tk.profile) == 20 and tk.profile_mapping[0].endswith("Base_CUDA-block_1024.cali")
 
 
+def test_records_without_a_call_path_are_left_out_as_in_thicket(tk, shared_data):
+    # graphframe.Ensemble keeps them under "<no path>"; the Thicket layer drops them
+    # unless asked (its node counts are Thicket's)
+    assert "<no path>" not in set(tk.dataframe["name"])
+    kept = th.Thicket.from_caliperreader(str(shared_data / LASSEN), disable_tqdm=True,
+                                         no_path="keep")
+    assert kept.graph.num_nodes == 68 and kept.dataframe.shape == (1360, 14)
+    assert kept.graph.roots[0].frame["name"] == "<no path>"
+    mpi = str(shared_data / "ensemble/thicket-tutorial/mpi_scaling_cali")
+    assert th.Thicket.from_caliper(mpi, disable_tqdm=True).graph.num_nodes == 45
+
+
 def test_known_value_and_filled_rows(tk):
     root = tk.dataframe.xs(0, level="node")
     assert root["Avg time/rank"].iloc[0] == pytest.approx(2.123946, rel=1e-6)

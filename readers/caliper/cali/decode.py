@@ -30,10 +30,11 @@ from .meta import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
 INT = np.int64
 
 
-def cali_records(cali: CaliText, *, native: bool = False,
-                 string_attributes: Sequence[str] = ()) -> RecordTable:
+def cali_records(cali: CaliText, *, native: bool = False, string_attributes: Sequence[str] = (),
+                 no_path: str = "keep") -> RecordTable:
     """The :class:`RecordTable` of one decoded ``.cali`` file."""
-    return assemble(decode_records(cali), native=native, string_attributes=string_attributes)
+    return assemble(decode_records(cali), native=native, string_attributes=string_attributes,
+                    no_path=no_path)
 
 
 def decode_records(cali: CaliText) -> Decoded:
