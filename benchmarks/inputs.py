@@ -11,12 +11,15 @@ writer sources, so an edited generator never serves stale files.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Optional
+
+import pandas as pd
 
 from graphframe import GraphFrame
 from readers.testing import writers
@@ -150,6 +153,27 @@ def _gf_inc(inp: Inputs) -> Any:
     return inp.gf.update_inclusive_columns()
 
 
+@input_builder("gf_inc_dag")
+def _gf_inc_dag(inp: Inputs) -> Any:
+    """``gf_inc``'s profile plus ONE extra edge (a call graph: a node with two parents)."""
+    return GraphFrame.from_raw(with_extra_edge(inp.raw)).update_inclusive_columns()
+
+
+def with_extra_edge(raw: Any) -> Any:
+    """``raw`` with one more edge: its second node also calls the node in the middle.
+
+    Examples
+    --------
+    >>> raw = gen.generate(100, ranks=None, seed=0)
+    >>> g = GraphFrame.from_raw(with_extra_edge(raw)).graph
+    >>> g.is_forest, g.num_edges - (g.num_nodes - len(g.root_ids))
+    (False, 1)
+    """
+    ids = raw.nodes["node"].to_numpy()
+    edge = pd.DataFrame({"parent": [int(ids[1])], "child": [int(ids[len(ids) // 2])]})
+    return dataclasses.replace(raw, edges=edge)
+
+
 @input_builder("gf_variant")
 def _gf_variant(inp: Inputs) -> Any:
     return GraphFrame.from_raw(inp.raw_variant).update_inclusive_columns()
@@ -164,6 +188,13 @@ def _hatchet_gf(inp: Inputs) -> Any:
 @input_builder("hatchet_gf_inc")
 def _hatchet_gf_inc(inp: Inputs) -> Any:
     hgf = to_hatchet(inp.raw)
+    hgf.update_inclusive_columns()
+    return hgf
+
+
+@input_builder("hatchet_gf_inc_dag")
+def _hatchet_gf_inc_dag(inp: Inputs) -> Any:
+    hgf = to_hatchet(with_extra_edge(inp.raw))
     hgf.update_inclusive_columns()
     return hgf
 

@@ -7,9 +7,8 @@ from typing import Any, Optional
 import numpy as np
 import pandas as pd
 
-from .. import diff as _diff
 from ..errors import ArgumentError
-from ._internal import GraphFrame
+from ._internal import GraphFrame, diff as _diff
 from .profiles_index import positions_of, row_positions
 
 INT = np.int64
