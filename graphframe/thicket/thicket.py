@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..ensemble import Ensemble
 from ..ensemble._internal import Graph, GraphFrame
+from ..ensemble.sources import expand, label
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, GraphframeError
 from .groupby import GroupBy
@@ -126,9 +127,16 @@ class Thicket:
     def from_caliper(filename_or_stream: Any, query: Any = None, intersection: bool = False,
                      fill_perfdata: bool = True, disable_tqdm: bool = False) -> "Thicket":
         """Read Caliper json-split or ``.cali`` files (format sniffed per file); records
-        without a call path are left out, as Thicket does."""
-        return Thicket._read(filename_or_stream, None, intersection, fill_perfdata, disable_tqdm,
-                             no_path="drop")
+        without a call path are left out, as Thicket does. With ``query``, each ``.cali``
+        file goes through Caliper's ``cali-query -q QUERY`` (which must be installed and
+        write json-split), as :meth:`GraphFrame.from_caliper` does."""
+        if query is None:
+            return Thicket._read(filename_or_stream, None, intersection, fill_perfdata,
+                                 disable_tqdm, no_path="drop")
+        gfs = {label(m): GraphFrame.from_caliper(m, query, no_path="drop")
+               for m in expand(filename_or_stream)}
+        return Thicket(Ensemble.from_graphframes(gfs, intersection=intersection,
+                                                 fill=fill_perfdata))
 
     @staticmethod
     def from_hpctoolkit(dirname: Any, intersection: bool = False, fill_perfdata: bool = True,

@@ -8,7 +8,7 @@ import pytest
 
 import graphframe.thicket as th
 from graphframe import GraphFrame
-from graphframe.errors import ArgumentError
+from graphframe.errors import ArgumentError, ReadError
 
 LASSEN = "ensemble/thicket-tutorial/lassen"
 #: What Thicket 2026.1.1 gives for the 20 lassen files (columns and metadata columns).
@@ -134,3 +134,21 @@ def test_thicketize_and_literal():
     assert lit.dataframe["time"].tolist() == [1.0]
     with pytest.raises(th.EmptyMetadataTable):
         tk.filter_metadata(lambda m: True)
+
+
+def test_from_caliper_with_a_query_runs_cali_query(shared_data, monkeypatch, tmp_path):
+    split = shared_data / "caliper/generated/runtime-profile/rp-json-split-4ranks.json"
+    tool = tmp_path / "cali-query"
+    tool.write_text(f"#!/bin/sh\n[ \"$1\" = -q ] || exit 3\nexec /bin/cat '{split}'\n")
+    tool.chmod(0o755)
+    files = [str(shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"),
+             str(shared_data / "caliper/thicket/mpi_scaling_cali/27_cores.cali")]
+    monkeypatch.setenv("PATH", str(tmp_path))
+    tk = th.Thicket.from_caliper(files, query="format json-split", disable_tqdm=True)
+    # both files went through the (fake) tool: two copies of its json-split output
+    assert len(tk.profile) == 2 and tk.profile_mapping[1] == files[1]
+    assert tk.dataframe.index.names == ["node", "profile", "rank"]
+    assert len(tk.dataframe) == 2 * 52 and "<no path>" not in set(tk.dataframe["name"])
+    monkeypatch.setenv("PATH", str(tmp_path / "absent"))
+    with pytest.raises(ReadError, match="needs Caliper's cali-query program"):
+        th.Thicket.from_caliper(files, query="format json-split", disable_tqdm=True)
