@@ -34,8 +34,10 @@ from .model.graph import Graph
 from .model.metrics import default_pairs
 from .ops import aggregate, arithmetic, inclusive, union
 from .ops import filter as filtering
+from .ops import stats as rank_ops
 from .ops import squash as squashing
 from .ops.merge_rules import check_aggregations
+from .plot.accessor import PlotAccessor
 from .query import matched_nodes
 from .render.dot import render_dot
 from .render.flamegraph import render_flamegraph
@@ -1211,6 +1213,56 @@ class GraphFrame(ReaderConstructors):
 
     def __repr__(self) -> str:
         return f"<GraphFrame: {summary(self)}>"
+
+    # ---------------------------------------------------- rank statistics
+    def rank_stats(self, metrics: Any = None, stats: Sequence[str] = rank_ops.DEFAULT_STATS,
+                   over: Union[str, Sequence[str]] = "rank", top: int = 0,
+                   percentiles: Sequence[float] = (), ddof: int = 0) -> pd.DataFrame:
+        """Per-node statistics of metrics across ranks, threads or both (one pass).
+
+        ``stats`` from ``count sum min max mean median std var imbalance argmax
+        argmin``; ``imbalance`` = max / mean; ``std`` uses ``ddof`` (0: the ranks
+        are the whole population); missing rows are "no value", never 0. See
+        :mod:`graphframe.ops.stats` for every definition.
+
+        Examples
+        --------
+        >>> from graphframe.examples import example_graphframe
+        >>> st = example_graphframe().rank_stats("time (inc)", stats=["max", "argmax"])
+        >>> st.head(2)
+                    name  time (inc).max  time (inc).argmax
+        node
+        0           main           30.62                  3
+        1     initialize            1.85                  3
+        """
+        return rank_ops.rank_stats(self, metrics, stats, over, top, percentiles, ddof)
+
+    def load_imbalance(self, metric: Any = None, threshold: Optional[float] = None,
+                       top: int = 5, over: Union[str, Sequence[str]] = "rank") -> "GraphFrame":
+        """A node-indexed GraphFrame with ``<m>.mean``, ``<m>.max``, ``<m>.imbalance``, ``<m>.ranks``.
+
+        ``<m>.imbalance`` (max / mean across ranks) becomes the default metric;
+        other metrics are averaged over ranks; ``threshold`` keeps the nodes whose
+        ``<m>.max`` exceeds that fraction of the metric's largest value. See
+        :func:`graphframe.ops.stats.load_imbalance`.
+
+        Examples
+        --------
+        >>> from graphframe.examples import example_graphframe
+        >>> li = example_graphframe().load_imbalance("time (inc)")
+        >>> print(li.tree(render_header=False, depth=2), end="")
+        1.100 main
+        ├─ 1.051 initialize
+        ├─ 1.108 timestep_loop
+        └─ 1.058 write_output
+        """
+        return rank_ops.load_imbalance(self, metric, threshold, top, over)
+
+    @property
+    def plot(self) -> PlotAccessor:
+        """Plots of this profile: ``gf.plot.flamegraph()``, ``.heatmap()``... (see
+        :mod:`graphframe.plot`; needs matplotlib, the ``plot`` extra)."""
+        return PlotAccessor(self)
 
 
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:

@@ -12,6 +12,8 @@ import readers
 
 from ..io import dispatch
 from . import convert, info
+from . import stats as stats_command
+from . import plot as plot_cli
 from .common import EXIT_REGRESSION, FAIL_KINDS, Report, UsageError, open_profile
 from .._version import __version__
 from ..errors import GraphframeError
@@ -63,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_diff(sub)
     _add_convert(sub)
     _add_info(sub)
+    stats_command.add_parser(sub)
+    plot_cli.add_commands(sub)
     return parser
 
 
