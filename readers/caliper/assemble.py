@@ -175,9 +175,11 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
         raise ReadError(d.source, "no record carries a call path", position=f"{m} records",
                         expected="records with nested region/function attributes or "
                                  "source.function#callpath.address")
+    specs = {key: column_for(d.attributes[key], d.by_reference[key], string_attributes, native)
+             for key in d.values}
     rec_path, pathless = d.rec_path, np.zeros(0, dtype=INT)
     if check_no_path(no_path) == "keep":
-        rec_path, pathless = _keep_pathless(d, wanted, keep, string_attributes, native)
+        rec_path, pathless = _keep_pathless(d, wanted, keep, specs)
     rec_path = _activity_children(rec_path, keep, d.text, d.tree, d.callpath)
     every = bool(keep.all())
     rows = np.flatnonzero(keep)
@@ -193,7 +195,7 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
             text = values if values.dtype == object else values.astype(object)
             table.sourceloc = text if every else text[rows]
             continue
-        spec = column_for(attribute, d.by_reference[key], string_attributes, native)
+        spec = specs[key]
         if spec is None:
             continue
         column = values if every else values[rows]
@@ -219,12 +221,11 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
 
 
 def _keep_pathless(d: Decoded, wanted: np.ndarray, keep: np.ndarray,
-                   string_attributes: Sequence[str], native: bool
-                   ) -> Tuple[np.ndarray, np.ndarray]:
+                   specs: Dict[Any, Optional[ColumnSpec]]) -> Tuple[np.ndarray, np.ndarray]:
     """Records without a call path that hold a metric value, placed under a new
     :data:`~readers.caliper.names.NO_PATH` root and added to ``keep`` (in place):
     the records' paths and the indices of those records."""
-    pathless = _pathless_with_metrics(d, wanted & (d.rec_path < 0), string_attributes, native)
+    pathless = _pathless_with_metrics(d, wanted & (d.rec_path < 0), specs)
     if not len(pathless):
         return d.rec_path, pathless
     rec_path = d.rec_path.copy()
@@ -254,14 +255,15 @@ def _first_seen(present: np.ndarray, has_path: Optional[np.ndarray]) -> Tuple[in
 
 
 def _pathless_with_metrics(d: Decoded, candidates: np.ndarray,
-                           string_attributes: Sequence[str], native: bool) -> np.ndarray:
-    """The records among ``candidates`` (a mask) that hold a value of a metric column."""
+                           specs: Dict[Any, Optional[ColumnSpec]]) -> np.ndarray:
+    """The records among ``candidates`` (a mask) that hold a value of a metric column
+    (``specs``: each attribute's column, :func:`column_for`)."""
     rows = np.flatnonzero(candidates)
     if not len(rows):
         return rows
     holds = np.zeros(len(rows), dtype=bool)
     for key, values in d.values.items():
-        spec = column_for(d.attributes[key], d.by_reference[key], string_attributes, native)
+        spec = specs[key]
         if spec is not None and spec.role == METRIC:
             holds |= _present(values[rows])
     return rows[holds]
