@@ -836,19 +836,23 @@ class GraphFrame(ReaderConstructors):
             A column printed in brackets before the name (``_pattern``
             columns as arrows).
         precision : int
-            Decimals of the values (>= 0).
+            Decimals of the values (>= 0); integer columns (counts) print
+            without decimals, and a value rounding to zero never as ``-0.000``.
         name_column : str
             Column (or frame attribute) used as the label.
         expand_name : bool
             Print long names in full instead of ``first...last``.
         context_column : str, optional
-            Column printed after the name when the dataframe has it.
+            Column printed after the name when the dataframe has it (nothing
+            for a node whose value is missing).
         rank, thread : int, optional
             The row shown for each node (default: the lowest the data has,
             0 normally; Hatchet's default is 0); a value the data does not
             have is an error listing the ones it has.
         depth : int, optional
-            Print nodes with depth below this (None: everything).
+            Print the first ``depth`` levels (1: the roots only; None:
+            everything). Only the printed nodes are formatted, so a small
+            depth is fast on any profile.
         highlight_name : bool
             Highlight user code names (colour only).
         colormap : str
@@ -1112,13 +1116,16 @@ class GraphFrame(ReaderConstructors):
 
     def to_flamegraph(self, metric: Optional[str] = None, name: str = "name",
                       rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, separator: str = "; ",
-                      aggregate: Optional[str] = None, scale: float = 1.0) -> str:
+                      aggregate: Optional[str] = None, scale: Optional[float] = None) -> str:
         """Folded stacks (``a; b; c 12``) for flame graph tools; see :func:`render_flamegraph`.
 
         Parameters
         ----------
         metric : str, optional
-            Column written (default: the default metric); use an exclusive one.
+            Column written (default: the default metric). The weights are
+            self values: an inclusive metric is replaced by its exclusive
+            partner, or by exclusive values derived from it, with an
+            ``ExportNote`` warning (Hatchet writes inclusive values as they are).
         name : str
             Column labelling the frames.
         rank, thread : int
@@ -1130,8 +1137,10 @@ class GraphFrame(ReaderConstructors):
             part becomes ``_``.
         aggregate : {"sum", "mean", "min", "max"}, optional
             Combine all ranks/threads of a node instead of picking one row.
-        scale : float
-            Multiply values before rounding to integers.
+        scale : float, optional
+            Multiply values before rounding to integers. Default: chosen from
+            the data (seconds usually become microseconds), with an
+            ``ExportNote`` when it is not 1; ``scale=1`` rounds as Hatchet does.
 
         Returns
         -------
