@@ -1,0 +1,93 @@
+"""subtree_sum / subgraph_sum with Hatchet's aggregation functions (issue 14 item 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graphframe.errors import OperationError
+
+from helpers import by_name, gf_from_edges, replaced
+
+TREE = (["a", "b", "c", "d", "e", "f"], [-1, 0, 1, 1, 0, 4], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+DIAMOND = (["a", "b", "c", "d"], [-1, 0, 0, 1])
+
+
+def tree():
+    return gf_from_edges(*TREE)
+
+
+def diamond(ranks: int = 0):
+    return gf_from_edges(*DIAMOND, [1.0, 2.0, 3.0, 4.0], extra=[(2, 3)], ranks=ranks)
+
+
+@pytest.mark.parametrize("function, expected", [
+    (np.prod, [720.0, 24.0, 3.0, 4.0, 30.0, 6.0]),
+    ("prod", [720.0, 24.0, 3.0, 4.0, 30.0, 6.0]),
+    (np.max, [6.0, 4.0, 3.0, 4.0, 6.0, 6.0]),
+    (max, [6.0, 4.0, 3.0, 4.0, 6.0, 6.0]),
+    (np.min, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+    (np.sum, [21.0, 9.0, 3.0, 4.0, 11.0, 6.0]),
+    # Hatchet's tree rule: own value and the children's results, leaves unchanged
+    (lambda s: s.count(), [3.0, 3.0, 3.0, 4.0, 2.0, 6.0]),
+    (lambda s: s.sum(), [21.0, 9.0, 3.0, 4.0, 11.0, 6.0]),
+])
+def test_subtree_sum_functions_on_a_tree(function, expected):
+    gf = tree()
+    gf.subtree_sum(["time"], ["out"], function=function)
+    assert [by_name(gf, "out")[n] for n in "abcdef"] == expected
+
+
+def test_reductions_skip_nan_and_a_subtree_without_values_stays_nan():
+    gf = tree()
+    df = gf.dataframe.copy()
+    df.loc[df["name"].isin(["b", "c", "d"]), "time"] = np.nan
+    gf = replaced(gf, dataframe=df)
+    for function, root in ((np.max, 6.0), (np.min, 1.0), (np.prod, 30.0)):
+        out = by_name(gf.subtree_sum(["time"], ["o"], function=function, inplace=False), "o")
+        assert out["a"] == root and np.isnan(out["b"]) and np.isnan(out["c"])
+
+
+def test_per_rank_values_are_aggregated_within_each_rank():
+    gf = gf_from_edges(["a", "b", "c"], [-1, 0, 1], [1.0, 2.0, 4.0], ranks=2)
+    gf.subtree_sum(["time"], ["prod"], function=np.prod)
+    gf.subtree_sum(["time"], ["count"], function=lambda s: s.count())
+    df = gf.dataframe
+    assert df.xs(1, level="rank")["prod"].tolist() == [11.0 * 12.0 * 14.0, 12.0 * 14.0, 14.0]
+    assert df.xs(0, level="rank")["count"].tolist() == [2.0, 2.0, 4.0]
+
+
+def test_subgraph_sum_counts_each_distinct_descendant_once_with_any_function():
+    for function, expected in ((np.max, [4.0, 4.0, 4.0, 4.0]), ("min", [1.0, 2.0, 4.0, 3.0]),
+                               (np.prod, [24.0, 8.0, 4.0, 12.0]),
+                               (lambda df: df.max() - df.min(), [3.0, 2.0, 0.0, 1.0]),
+                               (lambda df: df.count(), [4.0, 2.0, 1.0, 2.0])):
+        gf = diamond()
+        gf.subgraph_sum(["time"], ["out"], function=function)
+        assert gf.dataframe["out"].tolist() == expected, function
+
+
+def test_subgraph_sum_per_rank_gives_a_series_per_column_and_rank():
+    gf = diamond(ranks=2)
+    gf.subgraph_sum(["time"], ["top"], function=lambda s: s.max())
+    assert gf.dataframe.xs(1, level="rank")["top"].tolist() == [14.0, 14.0, 14.0, 14.0]
+    assert gf.dataframe.xs(0, level="rank")["top"].tolist() == [4.0, 4.0, 4.0, 4.0]
+
+
+def test_a_callable_uses_the_tree_rule_in_subtree_sum_and_descendants_on_a_forest():
+    forest = gf_from_edges(["x", "y", "z"], [-1, 0, -1], [5.0, 7.0, 9.0])
+    count = lambda s: s.count()  # noqa: E731
+    tree_rule = forest.subtree_sum(["time"], ["n"], function=count, inplace=False)
+    assert by_name(tree_rule, "n") == {"x": 2.0, "y": 7.0, "z": 9.0}
+    subgraph = forest.subgraph_sum(["time"], ["n"], function=count, inplace=False)
+    assert by_name(subgraph, "n") == {"x": 2.0, "y": 1.0, "z": 1.0}
+
+
+def test_function_errors_are_operation_errors_naming_the_function():
+    gf = tree()
+    with pytest.raises(OperationError, match="subtree_sum: function .* failed") as info:
+        gf.subtree_sum(["time"], function=lambda s: s.nosuch())
+    assert isinstance(info.value.__cause__, AttributeError)
+    with pytest.raises(OperationError, match="one number per node"):
+        diamond().subgraph_sum(["time"], function=lambda df: "text")
+    assert by_name(gf) == dict(zip(TREE[0], TREE[2]))
