@@ -140,7 +140,7 @@ def subgraph_rule(graph: Any, frame: pd.DataFrame, layout: RowLayout,
         if single:
             rows = row_of_node[desc]
             sub = frame.iloc[rows[rows >= 0]][list(columns)]
-            res = _call(lambda: reducer(sub.to_numpy(dtype=np.float64), axis=0)
+            res = _call(lambda: _skipping_nan(reducer, sub.to_numpy(dtype=np.float64))
                         if reducer else function(sub), function, what)
             res = np.asarray(list(res) if not np.isscalar(res) else [res], dtype=object)
             res = _floats(np.broadcast_to(res, (len(columns),)), function, what)
@@ -150,13 +150,20 @@ def subgraph_rule(graph: Any, frame: pd.DataFrame, layout: RowLayout,
         for c in np.flatnonzero(has[u]):
             for out, (mat, cell_has) in zip(outs, cells):
                 vals = mat[desc, c][cell_has[desc, c]]
-                res = _call(lambda: reducer(vals) if reducer else function(pd.Series(vals)),
-                            function, what)
+                res = _call(lambda: _skipping_nan(reducer, vals[:, None])[0] if reducer
+                            else function(pd.Series(vals)), function, what)
                 out[u, c] = _floats(np.asarray([res], dtype=object), function, what)[0]
     return [out[layout.node, layout.combo] for out in outs]
 
 
 _NUMPY = {"sum": np.nansum, "max": np.nanmax, "min": np.nanmin, "prod": np.nanprod}
+
+
+def _skipping_nan(reducer: Callable, values: np.ndarray) -> np.ndarray:
+    """``reducer`` over each column with NaN skipped; NaN for a column without values
+    (as the vectorised forest path gives)."""
+    out = reducer(values, axis=0)
+    return np.where(np.isnan(values).all(axis=0), np.nan, out)
 
 
 def descendants(graph: Any, node: int, seen: np.ndarray) -> np.ndarray:

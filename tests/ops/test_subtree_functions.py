@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from graphframe.errors import OperationError
@@ -91,3 +92,59 @@ def test_function_errors_are_operation_errors_naming_the_function():
     with pytest.raises(OperationError, match="one number per node"):
         diamond().subgraph_sum(["time"], function=lambda df: "text")
     assert by_name(gf) == dict(zip(TREE[0], TREE[2]))
+
+
+# ------------------------------------------------------------------ properties
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.strategies import SETTINGS, forests, shared_graphs  # noqa: E402
+
+_BRUTE = {"max": np.nanmax, "min": np.nanmin, "prod": np.nanprod}
+
+
+def brute_force(gf, how):
+    """Per row: the reduction over the distinct reachable nodes' rows of the same rank."""
+    g, df = gf.graph, gf.dataframe
+    ranked = "rank" in df.index.names
+    values = {}
+    for key, value in df["time"].items():
+        values[key] = value
+    out = []
+    for key in df.index:
+        node, rest = (key[0], key[1:]) if ranked else (key, ())
+        seen, stack = {node}, [node]
+        while stack:
+            for c in g.children_of(stack.pop()).tolist():
+                if c not in seen:
+                    seen.add(c)
+                    stack.append(c)
+        cells = [values[(v, *rest) if ranked else v] for v in seen
+                 if ((v, *rest) if ranked else v) in values]
+        present = [c for c in cells if not np.isnan(c)]
+        out.append(_BRUTE[how](present) if present else np.nan)
+    return out
+
+
+@SETTINGS
+@given(st.one_of(forests(), shared_graphs(max_nodes=15, max_extra=5)),
+       st.sampled_from(["max", "min", "prod"]))
+def test_reductions_equal_the_distinct_descendants_brute_force(gf, how):
+    fresh = gf.dataframe.copy()
+    gf.subgraph_sum(["time"], ["out"], function=how)
+    assert gf.dataframe["out"].tolist() == pytest.approx(brute_force(gf, how), nan_ok=True)
+    assert gf.dataframe["time"].equals(fresh["time"])
+
+
+@SETTINGS
+@given(st.one_of(forests(), shared_graphs(max_nodes=20, max_extra=5)),
+       st.sampled_from(["update_inclusive_columns", "drop_index_levels", "subgraph_sum"]))
+def test_in_place_equals_the_value_form_and_never_writes_the_old_frame(gf, method):
+    args = (["time"], ["t"]) if method == "subgraph_sum" else ()
+    old = gf.dataframe
+    snapshot = old.copy()
+    expected = getattr(gf, method)(*args, inplace=False)
+    assert getattr(gf, method)(*args) is None
+    pd.testing.assert_frame_equal(gf.dataframe, expected.dataframe)
+    assert gf.graph is expected.graph and gf.inc_metrics == expected.inc_metrics
+    pd.testing.assert_frame_equal(old, snapshot)
