@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence  # noqa: F401 (the signatures use some)
+from typing import Any, List, Optional, Sequence  # noqa: F401 (the signatures use some)
 
 from ..graphframe import GraphFrame
 
@@ -30,3 +30,8 @@ class CaliperNativeReader:
     def read(self) -> GraphFrame:
         """The GraphFrame (see :meth:`GraphFrame.from_caliperreader`)."""
         return GraphFrame.from_caliperreader(self.filename_or_caliperreader, self.native, self.string_attributes)
+
+    def read_timeseries(self, level: str = "loop.start_iteration") -> List[GraphFrame]:
+        """One GraphFrame per iteration block (see :meth:`GraphFrame.from_timeseries`)."""
+        return GraphFrame.from_timeseries(self.filename_or_caliperreader, level, self.native,
+                                          self.string_attributes)

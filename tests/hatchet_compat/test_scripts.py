@@ -31,8 +31,6 @@ XFAIL = {
                       "keys hold ints, not Nodes",
     "17_column_recipes": "issue 14 item 4: categorical type/file/module break groupby().sum(), "
                          "fillna, assigning new text; pandas 3 str turns None into NaN",
-    "19_entry_points": "issue 14 item 6: GraphFrame.from_timeseries (Caliper timeseries split "
-                       "per iteration) is missing",
     "22_tutorial_flat_profile": "issue 14 item 4: groupby('name').sum() raises TypeError on "
                                 "categorical columns",
 }

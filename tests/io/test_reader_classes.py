@@ -52,3 +52,10 @@ def test_reader_class_errors_are_the_constructors_errors(tmp_path: Path):
     bad.write_text("{not json")
     with pytest.raises(ReadError, match="bad.json"):
         CaliperReader(str(bad)).read()
+
+
+def test_caliper_native_reader_reads_a_timeseries(shared_data: Path):
+    from graphframe.readers.caliper_native_reader import CaliperNativeReader
+    path = str(shared_data / "caliper/hatchet/caliper-timeseries-cali/timeseries.cali")
+    gfs = CaliperNativeReader(path, False, []).read_timeseries()
+    assert len(gfs) == 50 and gfs[1].graph is gfs[0].graph

@@ -10,6 +10,13 @@ gf = ht.GraphFrame.from_lists(("a", "b"))
 print(gf.show_metric_columns())
 
 # %% from_timeseries: one GraphFrame per iteration level, all on one graph
+# DELIBERATE (docs/readers/caliper.md, "Differences from Hatchet"): Hatchet keeps only the
+# first record of each node per block (1 of the 12 records of CalcMonotonicQForElems, which
+# differ by lulesh.region); every record of a block counts here, as in any .cali read.
+#   hatchet: '[768941945.0, 701139257.0, 699190239.0, 701763925.0, 696631842.0]'
+#   ours:    '[980295576.0, 917364094.0, 913768680.0, 916326864.0, 909556566.0]'
+#   hatchet: '[136.0, 136.0, 136.0, 136.0, 136.0]'
+#   ours:    '[380.0, 380.0, 380.0, 380.0, 380.0]'
 gfs = ht.GraphFrame.from_timeseries("caliper/hatchet/caliper-timeseries-cali/timeseries.cali")
 print(type(gfs).__name__, len(gfs))
 first = gfs[0]
