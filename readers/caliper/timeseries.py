@@ -78,8 +78,10 @@ def read_caliper_timeseries(path: Any, level: str = LEVEL, *, native: bool = Fal
     """
     table = record_table(path, native=native, string_attributes=string_attributes,
                          progress=progress)
-    values = _level_values(table, level)
-    filled = pd.Series(values, dtype=object).ffill().fillna(0).to_numpy()
+    values = np.asarray(_level_values(table, level), dtype=object)
+    # each record's block value: its own, else the last one before it (0 before any)
+    last = np.maximum.accumulate(np.where(pd.isna(values), -1, np.arange(len(values))))
+    filled = np.where(last >= 0, values[np.maximum(last, 0)], 0)
     starts = np.r_[True, filled[1:] != filled[:-1]]
     starts[0] = not _same(filled[0], 0)
     block = np.cumsum(starts)  # an empty block (the file starts elsewhere than 0) is skipped
