@@ -36,6 +36,7 @@ LEVEL = "loop.start_iteration"
 
 def read_caliper_timeseries(path: Any, level: str = LEVEL, *, native: bool = False,
                             string_attributes: Sequence[str] = (), node_ordering: bool = True,
+                            no_path: str = "keep",
                             progress: ProgressArg = None) -> List[RawProfile]:
     """One RawProfile per block of a Caliper timeseries (see the module docs).
 
@@ -46,7 +47,7 @@ def read_caliper_timeseries(path: Any, level: str = LEVEL, *, native: bool = Fal
     level : str
         The record attribute whose changes start a new block (its alias or
         its Caliper name).
-    native, string_attributes, node_ordering, progress
+    native, string_attributes, node_ordering, no_path, progress
         As for :func:`~readers.caliper.read_caliper`.
 
     Returns
@@ -77,7 +78,7 @@ def read_caliper_timeseries(path: Any, level: str = LEVEL, *, native: bool = Fal
     [[4.0], [4.0]]
     """
     table = record_table(path, native=native, string_attributes=string_attributes,
-                         progress=progress)
+                         no_path=no_path, progress=progress)
     values = np.asarray(_level_values(table, level), dtype=object)
     # each record's block value: its own, else the last one before it (0 before any)
     last = np.maximum.accumulate(np.where(pd.isna(values), -1, np.arange(len(values))))

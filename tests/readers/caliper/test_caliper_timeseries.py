@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from graphframe import GraphFrame
@@ -60,13 +59,20 @@ def test_from_timeseries_on_lulesh(shared_data: Path):
     path = shared_data / "caliper/hatchet/caliper-timeseries-cali/timeseries.cali"
     gfs = GraphFrame.from_timeseries(str(path))
     assert len(gfs) == 50 and all(g.graph is gfs[0].graph for g in gfs)
-    assert {g.dataframe.shape for g in gfs} == {(19, 19)}
+    assert {g.dataframe.shape for g in gfs} == {(20, 19)}  # with the '<no path>' root
     firsts = [sorted(set(g.dataframe["loop.start_iteration"].dropna())) for g in gfs[:3]]
     assert firsts == [[0.0], [2.0], [4.0]]
-    # every record of a block counts (Hatchet keeps the first per node: 768941945, 136)
-    assert gfs[0].dataframe["sum#time.duration.ns"].sum() == 980295576.0
-    assert [g.dataframe["count"].sum() for g in gfs[:3]] == [380.0, 380.0, 380.0]
+    # every record of a block counts (Hatchet keeps the first per node: 768941945, 136;
+    # the '<no path>' records add 13458791 and 1 to block 0)
+    assert gfs[0].dataframe["sum#time.duration.ns"].sum() == 993754367.0
+    assert [g.dataframe["count"].sum() for g in gfs[:3]] == [381.0, 380.0, 380.0]
+    dropped = GraphFrame.from_timeseries(str(path), no_path="drop")
+    assert dropped[0].dataframe.shape == (19, 19)
+    assert dropped[0].dataframe["sum#time.duration.ns"].sum() == 980295576.0
     # the blocks add up to the whole file read as one profile
     whole = GraphFrame.from_caliperreader(str(path))
-    total = np.sum([g.dataframe["sum#time.duration.ns"].to_numpy() for g in gfs], axis=0)
-    assert total.tolist() == whole.dataframe["sum#time.duration.ns"].tolist()
+    def by_name(gf, column):
+        return dict(zip(gf.dataframe["name"], gf.dataframe[column]))
+    for column in ("sum#time.duration.ns", "count"):
+        total = {name: sum(by_name(g, column)[name] for g in gfs) for name in by_name(gfs[0], column)}
+        assert total == by_name(whole, column)
