@@ -142,9 +142,7 @@ def subgraph_rule(graph: Any, frame: pd.DataFrame, layout: RowLayout,
             sub = frame.iloc[rows[rows >= 0]][list(columns)]
             res = _call(lambda: _skipping_nan(reducer, sub.to_numpy(dtype=np.float64))
                         if reducer else function(sub), function, what)
-            res = np.asarray(list(res) if not np.isscalar(res) else [res], dtype=object)
-            res = _floats(np.broadcast_to(res, (len(columns),)), function, what)
-            for out, value in zip(outs, res):
+            for out, value in zip(outs, _per_column(res, len(columns), function, what)):
                 out[u, 0] = value
             continue
         for c in np.flatnonzero(has[u]):
@@ -208,6 +206,17 @@ def _call(thunk: Callable[[], Any], function: Any, what: str) -> Any:
     except Exception as exc:  # the user's function: report which one, chain its error
         raise OperationError(f"{what}: function {function!r} failed ({type(exc).__name__}: "
                              f"{exc})") from exc
+
+
+def _per_column(result: Any, n: int, function: Any, what: str) -> np.ndarray:
+    """One number per column from what ``function`` returned for a DataFrame (a Series,
+    a list, or one number for every column)."""
+    try:
+        values = [result] if np.isscalar(result) else list(result)
+        return _floats(np.broadcast_to(np.asarray(values, dtype=object), (n,)), function, what)
+    except (TypeError, ValueError) as exc:
+        raise OperationError(f"{what}: function {function!r} must give one number per "
+                             f"column ({n}), not {result!r}") from exc
 
 
 def _floats(values: Any, function: Any, what: str) -> np.ndarray:

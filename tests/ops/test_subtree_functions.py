@@ -89,7 +89,7 @@ def test_function_errors_are_operation_errors_naming_the_function():
     with pytest.raises(OperationError, match="subtree_sum: function .* failed") as info:
         gf.subtree_sum(["time"], function=lambda s: s.nosuch())
     assert isinstance(info.value.__cause__, AttributeError)
-    with pytest.raises(OperationError, match="one number per node"):
+    with pytest.raises(OperationError, match="one number per (node|column)"):
         diamond().subgraph_sum(["time"], function=lambda df: "text")
     assert by_name(gf) == dict(zip(TREE[0], TREE[2]))
 
@@ -148,3 +148,10 @@ def test_in_place_equals_the_value_form_and_never_writes_the_old_frame(gf, metho
     pd.testing.assert_frame_equal(gf.dataframe, expected.dataframe)
     assert gf.graph is expected.graph and gf.inc_metrics == expected.inc_metrics
     pd.testing.assert_frame_equal(old, snapshot)
+
+
+def test_a_function_giving_the_wrong_shape_is_an_operation_error():
+    with pytest.raises(OperationError, match=r"one number per column \(1\), not None"):
+        diamond().subgraph_sum(["time"], function=lambda df: None)
+    with pytest.raises(OperationError, match=r"one number per column \(1\)"):
+        diamond().subgraph_sum(["time"], function=lambda df: [1.0, 2.0])
