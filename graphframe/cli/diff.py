@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Optional
 
 from ..diffing import format_changes, ranked_changes, regressions
-from ..diffing.core import diff
+from ..diffing.core import MIN_MATCH, diff
 from ..diffing.table import resolve_metric
-from ..errors import MetricError
+from ..errors import MetricError, PoorMatchWarning
 from ..graphframe import GraphFrame
 from .common import EXIT_REGRESSION, FAIL_KINDS, Report, UsageError, open_profile
 
@@ -31,9 +32,12 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
         raise UsageError(f"--fail-kind {fail_kind}: choose {' or '.join(FAIL_KINDS)}")
     before = open_profile(before_path, progress=progress)
     after = open_profile(after_path, progress=progress)
-    d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,
-             aggregate=aggregate, rank=rank)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PoorMatchWarning)  # said below, with the CLI's words
+        d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,
+                 aggregate=aggregate, rank=rank)
     info = d.metadata["diff"]
+    poor = _poor_match(info["match"], by)
     inc = resolve_metric(d, metric, "inclusive")
     exc = _exclusive_form(d, metric)
     arrow = "→" if unicode else "->"
@@ -43,6 +47,8 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
              f"metric {_label(d, inc, exc)}{unit}, {how}, matched by "
              f"{'call path' if by == 'path' else 'function name'}, "
              f"noise threshold {threshold:g}% of the before total\n\n"]
+    if poor:
+        parts.append(f"Note: {poor}\n\n")
     parts.append(format_changes(ranked_changes(d, inc, "as-is", top),
                                 f"Largest changes, {info['kinds'][inc]} ({inc}):",
                                 precision) + "\n")
@@ -61,8 +67,11 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
         if len(bad):
             names = ", ".join(str(n) for n in bad["name"].tolist()[:5])
             more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+            unmatched = int((bad["status"] != "common").sum())
+            why = f"; {unmatched} of them only in the after profile" if unmatched else ""
+            why += f", and {poor}" if poor else ""
             report.error = (f"graphframe: {len(bad)} node(s) regressed by more than "
-                            f"{fail_above:g}% ({fail_kind} {tested}): {names}{more}\n")
+                            f"{fail_above:g}% ({fail_kind} {tested}): {names}{more}{why}\n")
             report.status = EXIT_REGRESSION
         else:
             report.text += (f"\nNo node regressed by more than {fail_above:g}% "
@@ -77,6 +86,16 @@ def _label(d: GraphFrame, inc: Any, exc: Any) -> str:
         return f"{inc} (summed from {exc}: the profiles have no inclusive values)"
     return str(inc)
 
+
+
+def _poor_match(match: dict, by: str) -> str:
+    """A sentence when fewer than half of the nodes matched, else ``""``."""
+    if match["fraction"] >= MIN_MATCH:
+        return ""
+    other = "--by name" if by == "path" else "--by path"
+    return (f"only {match['common']} of {match['nodes']} nodes are in both profiles "
+            f"({match['fraction']:.0%}): most changes compare a node with nothing; check that "
+            f"both are profiles of the same program, or try {other}")
 
 
 def _exclusive_form(d: GraphFrame, metric: Optional[str]) -> Optional[str]:

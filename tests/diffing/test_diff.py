@@ -399,3 +399,28 @@ def test_metrics_that_are_not_summed_get_no_computed_inclusive_partner():
     d = diff(*gfs)
     assert d.metadata["diff"]["metrics"] == ["time", "mem", "time (inc)"]
     assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
+
+
+def test_a_diff_that_matches_few_nodes_warns_and_says_so():
+    """Issue 19 item 2: fewer than half of the nodes in both profiles -> PoorMatchWarning."""
+    a = GraphFrame.from_lists(("main", "solve", "io"))
+    b = GraphFrame.from_lists(("start", "solve", "io"))
+    with pytest.warns(graphframe.errors.PoorMatchWarning, match=r"share 0 of 6 nodes .*by=\"name\""):
+        d = diff(a, b)
+    assert d.metadata["diff"]["match"] == {"common": 0, "nodes": 6, "fraction": 0.0}
+    # matching by name pairs them all: no warning
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        flat = diff(a, b, by="name")
+    assert flat.metadata["diff"]["match"]["fraction"] == 0.5  # main/start unmatched, 2 of 4
+
+
+def test_a_diff_that_matches_most_nodes_does_not_warn():
+    import warnings
+    a = GraphFrame.from_lists(("main", "solve", "io"))
+    b = GraphFrame.from_lists(("main", "solve", "mpi"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = diff(a, b)
+    assert d.metadata["diff"]["match"] == {"common": 2, "nodes": 4, "fraction": 0.5}
