@@ -18,7 +18,8 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
                 by: str = "path", normalize: bool = False, aggregate: str = "mean",
                 rank: Optional[int] = None, depth: int = 10000, tree: bool = True,
                 color: bool = False, unicode: bool = True, precision: int = 3,
-                progress: bool = False, fail_kind: str = "inclusive") -> Report:
+                progress: bool = False, fail_kind: str = "inclusive",
+                options: Optional[list] = None) -> Report:
     """Everything ``graphframe diff`` prints, and its exit status.
 
     The ranked tables show the metric's inclusive form, then its exclusive
@@ -30,8 +31,8 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
         raise UsageError(f"--top {top}: give a number of rows, 1 or more")
     if fail_kind not in FAIL_KINDS:
         raise UsageError(f"--fail-kind {fail_kind}: choose {' or '.join(FAIL_KINDS)}")
-    before = open_profile(before_path, progress=progress)
-    after = open_profile(after_path, progress=progress)
+    before = open_profile(before_path, progress=progress, options=options)
+    after = open_profile(after_path, progress=progress, options=options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PoorMatchWarning)  # said below, with the CLI's words
         d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,

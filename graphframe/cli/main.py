@@ -188,6 +188,9 @@ def _colour_options(parser: argparse.ArgumentParser) -> None:
 def _progress_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", action="store_true",
                         help="show a progress bar on stderr while reading large inputs")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a reader option, e.g. summary_only=true or ranks=0,1 "
+                             "(repeatable; `graphframe formats` lists the formats)")
 
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
@@ -226,7 +229,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
 
 def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
     gf = example_graphframe() if args.example else open_profile(args.path, args.format,
-                                                                             progress=args.progress)
+                                                                             progress=args.progress,
+                                                                             options=args.option)
     metric = None
     if args.metric:
         metric = args.metric[0] if len(args.metric) == 1 else list(args.metric)
@@ -249,19 +253,21 @@ def _run_diff(args: argparse.Namespace, out: TextIO) -> Report:
                                 normalize=args.normalize, aggregate=args.aggregate,
                                 rank=args.rank, depth=args.depth, tree=not args.no_tree,
                                 color=color, unicode=unicode, precision=args.precision,
-                                progress=args.progress, fail_kind=args.fail_kind)
+                                progress=args.progress, fail_kind=args.fail_kind,
+                                options=args.option)
 
 
 def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
     text = convert.convert(args.input, args.output, to=args.to, in_format=args.in_format,
                             metric=args.metric, rank=args.rank, thread=args.thread,
                             aggregate=args.aggregate, separator=args.separator,
-                            scale=args.scale, progress=args.progress)
+                            scale=args.scale, progress=args.progress,
+                            reader_options=args.option)
     return text if text is not None else ""
 
 
 def _run_info(args: argparse.Namespace, out: TextIO) -> str:
-    return info.info(args.path, args.format, progress=args.progress)
+    return info.info(args.path, args.format, progress=args.progress, options=args.option)
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:
