@@ -7,6 +7,8 @@ from typing import Any, Optional
 
 from ..diffing import format_changes, ranked_changes, regressions
 from ..diffing.core import MIN_MATCH, diff
+from ..diffing.metric_pairs import suggest_pairs
+from ..model.fields import metric_columns
 from ..diffing.table import resolve_metric
 from ..errors import MetricError, PoorMatchWarning
 from ..graphframe import GraphFrame
@@ -19,7 +21,7 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
                 rank: Optional[int] = None, depth: int = 10000, tree: bool = True,
                 color: bool = False, unicode: bool = True, precision: int = 3,
                 progress: bool = False, fail_kind: str = "inclusive",
-                options: Optional[list] = None) -> Report:
+                options: Optional[list] = None, pairs: Optional[list] = None) -> Report:
     """Everything ``graphframe diff`` prints, and its exit status.
 
     The ranked tables show the metric's inclusive form, then its exclusive
@@ -36,7 +38,7 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PoorMatchWarning)  # said below, with the CLI's words
         d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,
-                 aggregate=aggregate, rank=rank)
+                 aggregate=aggregate, rank=rank, metric_map=metric_map(pairs, before, after))
     info = d.metadata["diff"]
     poor = _poor_match(info["match"], by)
     inc = resolve_metric(d, metric, "inclusive")
@@ -87,6 +89,22 @@ def _label(d: GraphFrame, inc: Any, exc: Any) -> str:
         return f"{inc} (summed from {exc}: the profiles have no inclusive values)"
     return str(inc)
 
+
+
+def metric_map(pairs: Optional[list], before: GraphFrame, after: GraphFrame) -> dict:
+    """``--pair`` texts as ``diff``'s ``metric_map``; ``auto`` pairs names that differ only
+    in their exclusive/inclusive spelling (``cycles (E)`` = ``cycles``)."""
+    out: dict = {}
+    for text in pairs or ():
+        if text == "auto":
+            out.update(suggest_pairs(metric_columns(before), metric_columns(after)))
+            continue
+        old, sep, new = text.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise UsageError(f"--pair {text}: write BEFORE=AFTER (a metric of each profile), "
+                             "or auto")
+        out[old.strip()] = new.strip()
+    return out
 
 
 def _poor_match(match: dict, by: str) -> str:

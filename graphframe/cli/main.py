@@ -126,6 +126,10 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--rank", type=int, help="compare this rank's rows instead")
     diff.add_argument("--depth", "-d", type=int, default=10000, help="tree depth limit")
     diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
+    diff.add_argument("--pair", action="append", default=[], metavar="BEFORE=AFTER",
+                      help="compare metric BEFORE of the first profile with AFTER of the "
+                           "second (repeatable); 'auto' pairs names that differ only in "
+                           "their (E)/(I) spelling, e.g. HPCToolkit's two layouts")
     diff.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
     _colour_options(diff)
     _progress_option(diff)
@@ -254,7 +258,7 @@ def _run_diff(args: argparse.Namespace, out: TextIO) -> Report:
                                 rank=args.rank, depth=args.depth, tree=not args.no_tree,
                                 color=color, unicode=unicode, precision=args.precision,
                                 progress=args.progress, fail_kind=args.fail_kind,
-                                options=args.option)
+                                options=args.option, pairs=args.pair)
 
 
 def _run_convert(args: argparse.Namespace, out: TextIO) -> str:

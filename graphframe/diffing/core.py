@@ -72,6 +72,7 @@ from ..ops.inclusive import subgraph_sums
 from ..ops.merge_rules import summed
 from ..model.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
+from .metric_pairs import rename_metrics, short_list, suggest_pairs
 from ..model.fields import GraphFrameLike, metric_columns
 
 INT = np.int64
@@ -84,7 +85,7 @@ MIN_MATCH = 0.5
 def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None, *,
          by: str = "path", normalize: bool = False, threshold: float = 0.0,
          aggregate: str = "mean", rank: Optional[int] = None, thread: int = 0,
-         inclusive: bool = True) -> Any:
+         inclusive: bool = True, metric_map: Optional[Dict[Any, Any]] = None) -> Any:
     """Compare two profiles; return a GraphFrame of before/after/delta/ratio columns.
 
     Parameters
@@ -107,6 +108,11 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
         Also diff the inclusive partner of every exclusive metric, computing
         it from the exclusive values when a profile has none (default True;
         see "Inclusive partners" in the module docs).
+    metric_map : dict, optional
+        ``{before's name: after's name}`` for metrics the two profiles name
+        differently (HPCToolkit's old layout ``cycles (E)`` is the current
+        layout's ``cycles``): before's metrics are renamed first. When the
+        profiles share no metric, the error suggests the mapping.
 
     Returns
     -------
@@ -135,6 +141,8 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
     """
     if by not in ("path", "name"):
         raise ValueError(f"by={by!r}: choose 'path' or 'name'")
+    if metric_map:
+        before = rename_metrics(before, metric_map)
     metrics = _metrics(before, after, metric)
     computed: Dict[Any, Any] = {}
     if inclusive:
@@ -232,9 +240,16 @@ def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
                                          if m not in before.exc_metrics]
         out = [m for m in declared if _numeric(before, m) and _numeric(after, m)]
         if not out:
-            raise MetricError("the two profiles have no numeric metric in common; "
-                              f"before has {metric_columns(before)}, "
-                              f"after has {metric_columns(after)}")
+            b, a = metric_columns(before), metric_columns(after)
+            pairs = suggest_pairs(b, a)
+            shown = ", ".join(f"{k!r}: {v!r}" for k, v in list(pairs.items())[:4])
+            more = f", ... ({len(pairs)} pairs)" if len(pairs) > 4 else ""
+            hint = (f"; they pair by name as {{{shown}{more}}}: pass metric_map= (Python) or "
+                    "--pair auto (graphframe diff)") if pairs else \
+                ("; pair differently named metrics with metric_map={before name: after name} "
+                 "(Python) or --pair BEFORE=AFTER (graphframe diff)")
+            raise MetricError(f"the two profiles have no numeric metric in common: before has "
+                              f"{short_list(b)}, after has {short_list(a)}{hint}")
         return out
     wanted = [metric] if isinstance(metric, str) or not isinstance(metric, (list, tuple)) \
         else list(metric)
@@ -243,7 +258,7 @@ def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
             if not _numeric(gf, m):
                 raise MetricError(
                     f"metric {m!r} is not a numeric column of the {side} profile; it has "
-                    f"{', '.join(map(str, metric_columns(gf))) or 'no metrics'}")
+                    f"{short_list(metric_columns(gf))}")
     return wanted
 
 

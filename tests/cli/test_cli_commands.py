@@ -309,3 +309,25 @@ def test_diff_of_unrelated_profiles_says_so_under_fail_above(tmp_path):
     assert err.endswith("; 4 of them only in the after profile, and only 0 of 7 nodes are in "
                         "both profiles (0%): most changes compare a node with nothing; check "
                         "that both are profiles of the same program, or try --by name\n")
+
+
+def test_diff_pairs_metrics_named_differently(tmp_path):
+    """Issue 19 item 6: --pair auto / --pair BEFORE=AFTER; the error says how."""
+    from graphframe import GraphFrame
+    from graphframe.diffing.metric_pairs import rename_metrics
+    base = GraphFrame.from_lists(("main", "solve"))
+    b = rename_metrics(base, {"time": "cycles (E)", "time (inc)": "cycles (I)"}).save(
+        tmp_path / "old.gfz")
+    a = rename_metrics(base, {"time": "cycles", "time (inc)": "cycles (inc)"}).save(
+        tmp_path / "new.gfz")
+    code, out, err = run("diff", b, a, "--no-tree")
+    assert code == 1 and err.endswith("pass metric_map= (Python) or --pair auto "
+                                      "(graphframe diff)\n") and len(err) < 400
+    for pairs in (["--pair", "auto"], ["--pair", "cycles (E)=cycles", "--pair",
+                                       "cycles (I)=cycles (inc)"]):
+        code, out, err = run("diff", b, a, "--no-tree", *pairs)
+        assert (code, err) == (0, "")
+        assert "metric cycles (inc), mean over ranks" in out
+    code, out, err = run("diff", b, a, "--pair", "cycles")
+    assert code == 2 and err == ("graphframe: error: --pair cycles: write BEFORE=AFTER (a metric "
+                                 "of each profile), or auto\n")

@@ -424,3 +424,40 @@ def test_a_diff_that_matches_most_nodes_does_not_warn():
         warnings.simplefilter("error")
         d = diff(a, b)
     assert d.metadata["diff"]["match"] == {"common": 2, "nodes": 4, "fraction": 0.5}
+
+
+def _renamed(gf, names):
+    from graphframe.diffing.metric_pairs import rename_metrics
+    return rename_metrics(gf, names)
+
+
+def test_profiles_without_common_metrics_get_a_short_error_with_the_pairing():
+    """Issue 19 item 6: first names and a count, and the metric_map that pairs them."""
+    base = GraphFrame.from_lists(("main", "solve", "io"))
+    extra = {f"m{k}": float(k) for k in range(40)}
+    before = _renamed(base, {"time": "cycles (E)", "time (inc)": "cycles (I)"})
+    before = GraphFrame(before.graph, before.dataframe.assign(**extra),
+                        before.exc_metrics + list(extra), before.inc_metrics,
+                        inclusive_of=before.inclusive_of)
+    after = _renamed(base, {"time": "cycles", "time (inc)": "cycles (inc)"})
+    with pytest.raises(MetricError) as info:
+        diff(before, after)
+    message = str(info.value)
+    assert message == (
+        "the two profiles have no numeric metric in common: before has 'cycles (E)', 'm0', "
+        "'m1', 'm2' and 38 more (42 in all), after has 'cycles', 'cycles (inc)'; they pair by "
+        "name as {'cycles (E)': 'cycles', 'cycles (I)': 'cycles (inc)'}: pass metric_map= "
+        "(Python) or --pair auto (graphframe diff)")
+    d = diff(before, after, metric_map={"cycles (E)": "cycles", "cycles (I)": "cycles (inc)"})
+    assert d.metadata["diff"]["metrics"] == ["cycles", "cycles (inc)"]
+    assert d.dataframe["cycles delta"].tolist() == [0.0, 0.0, 0.0]
+    assert d.metadata["diff"]["computed_inclusive"] == []
+
+
+def test_metric_map_names_must_exist():
+    a = GraphFrame.from_lists(("main", "solve"))
+    with pytest.raises(MetricError, match=r"metric_map names 'cycles', which the before "
+                                          r"profile does not have"):
+        diff(a, a, metric_map={"cycles": "time"})
+    with pytest.raises(MetricError, match=r"metric_map renames to 'time \(inc\)', a column"):
+        diff(a, a, metric_map={"time": "time (inc)"})
