@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from ..io.json.stream import write_json
 from ..errors import GraphframeError
 from ..io.archive import SUFFIX
 from ..render.registry import RENDERERS, file_renderers
@@ -67,6 +68,9 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
     gf = open_profile(in_path, in_format, progress=progress, options=reader_options)
     if fmt == ARCHIVE:
         gf.save(out_path)
+        return None
+    if fmt == "json" and out_path != "-":  # streamed: bounded memory, atomic replace
+        write_json(gf, out_path, progress=progress or None)
         return None
     renderer = RENDERERS[fmt]
     text = renderer.render(gf, **{k: v for k, v in options.items()

@@ -50,7 +50,7 @@ def check_one_run(path: Any, metadata: Mapping[str, Any], ranks: Optional[np.nda
     Traceback (most recent call last):
     ...
     readers.errors.ReadError: 2 files (a.cali, b.cali): the files are not the ranks of one run: \
-their mpi.world.size differ (27, 64) (expected: the per-rank files of one run; read each file \
+their mpi.world.size differ (27, 64) (expected the per-rank files of one run; read each file \
 as its own profile (graphframe.read(file)), or all of them as the runs of an ensemble \
 (graphframe.Ensemble))
     """

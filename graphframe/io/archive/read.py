@@ -202,16 +202,25 @@ def _dataframe(manifest: Dict[str, Any], rows: pa.Table, path: Path) -> pd.DataF
     info = manifest["metrics"]
     if rows.num_rows != int(info["num_rows"]):
         raise ValueError(f"expected {info['num_rows']} dataframe rows, found {rows.num_rows}")
-    levels = [_as_index(_decode(rows, d, "metrics.parquet", path)) for d in info["index"]]
+    decoded = [_decode(rows, d, "metrics.parquet", path) for d in info["index"]]
     names = [from_tagged(d["name"]) for d in info["index"]]
+    rows = rows.drop_columns([d["field"] for d in info["index"]])  # free as we go
+    if len(decoded) > 1 and all(isinstance(v, np.ndarray) and v.dtype == np.int64
+                                for v in decoded):
+        index = make_index(decoded, names)  # codes straight from the arrays, no copies
+        levels: List[pd.Index] = []
+    else:
+        levels = [_as_index(v) for v in decoded]
+    del decoded
     if len(levels) == 1:
         index = levels[0].rename(names[0])
-    elif all(lv.dtype == np.int64 for lv in levels):
-        index = make_index([lv.to_numpy() for lv in levels], names)  # no factorising
-    else:
+    elif levels:
         index = pd.MultiIndex.from_arrays(levels, names=names)
     columns = [from_tagged(d["name"]) for d in info["columns"]]
-    data = [_decode(rows, d, "metrics.parquet", path) for d in info["columns"]]
+    data = []
+    for d in info["columns"]:  # each stored column is released once decoded
+        data.append(_decode(rows, d, "metrics.parquet", path))
+        rows = rows.drop_columns([d["field"]])
     return _frame(data, columns, index, object_names=info.get("columns_dtype") == "|O")
 
 
