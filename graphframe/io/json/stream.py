@@ -105,20 +105,60 @@ def json_pieces(gf: Any, progress: ProgressArg = None, block: int = BLOCK) -> It
                                          f"index level {level_names[i]!r}"))
     for col in df.columns:
         column_codecs.append(column_codec(df[col], f"column {col!r}"))
-    names = level_keys + keys
-    columns = [pd.Series(v, copy=False) for v in levels] + [df[c] for c in df.columns]
-    for start in range(0, len(df), block):
-        stop = min(start + block, len(df))
-        cells = [plain_block(c.iloc[start:stop]) for c in columns]
-        text = json.dumps([dict(zip(names, row)) for row in zip(*cells)], default=json_default)
-        yield (", " if start else "") + text[1:-1]
-        report.step(stop - start)
     specs = [{"name": to_tagged(col, "a column name"), "key": key, "codec": codec}
              for col, key, codec in zip(df.columns, keys, column_codecs)]
-    tail = document_tail(gf, keys, level_names, index_codecs, specs)
-    yield "], " + json.dumps(tail, default=json_default)[1:]
+    # made before the rows: what JSON cannot hold (a metadata value) fails before the long part
+    tail = json.dumps(document_tail(gf, keys, level_names, index_codecs, specs),
+                      default=json_default)[1:]
+    names = level_keys + keys
+    columns = [pd.Series(v, copy=False) for v in levels] + [df[c] for c in df.columns]
+    # one record's text with a slot per cell: json.dumps's own spelling of a dict
+    template = "{" + ", ".join(json.dumps(k).replace("%", "%%") + ": %s" for k in names) + "}"
+    for start in range(0, len(df), block):
+        stop = min(start + block, len(df))
+        cells = [json_tokens(c.iloc[start:stop]) for c in columns]
+        yield (", " if start else "") + ", ".join([template % row for row in zip(*cells)])
+        report.step(stop - start)
+    yield "], " + tail
     if report.callback:
         report.finish()
+
+
+def json_tokens(values: pd.Series) -> List[str]:
+    """Each cell's JSON text, as ``json.dumps`` spells it inside ``to_json``'s records.
+
+    Numbers are spelled by Python's ``repr``/``str`` (as the encoder does), text
+    is encoded once per distinct value.
+
+    Examples
+    --------
+    >>> json_tokens(pd.Series([1.5, np.nan, np.inf])), json_tokens(pd.Series([True, False]))
+    (['1.5', 'null', 'Infinity'], ['true', 'false'])
+    >>> json_tokens(pd.Series(["a", None, "a"], dtype="category"))
+    ['"a"', 'null', '"a"']
+    """
+    dtype = values.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind == "b":
+        return ["true" if v else "false" for v in values.to_numpy().tolist()]
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+        return list(map(str, values.to_numpy().tolist()))
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":
+        array = values.to_numpy()
+        out = list(map(float.__repr__, array.tolist()))
+        for i in np.flatnonzero(~np.isfinite(array)).tolist():
+            v = float(array[i])
+            out[i] = "null" if v != v else ("Infinity" if v > 0 else "-Infinity")
+        return out
+    if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype)):
+        if isinstance(dtype, pd.CategoricalDtype):
+            codes, distinct = values.cat.codes.to_numpy(), list(dtype.categories)
+        else:
+            codes, distinct = pd.factorize(values.to_numpy(dtype=object, na_value=None))
+        table = np.empty(len(distinct) + 1, dtype=object)
+        table[:-1] = [json.dumps(v, default=json_default) for v in plain_values(distinct)]
+        table[-1] = "null"
+        return table[np.asarray(codes)].tolist()  # code -1 (missing) -> null
+    return [json.dumps(v, default=json_default) for v in plain_block(values)]
 
 
 def plain_block(values: pd.Series) -> List[Any]:
@@ -139,6 +179,8 @@ def plain_block(values: pd.Series) -> List[Any]:
         for i in np.flatnonzero(np.isnan(array)).tolist():
             out[i] = None
         return out
+    if isinstance(dtype, pd.StringDtype):  # strings and missing values only
+        return values.to_numpy(dtype=object, na_value=None).tolist()
     if isinstance(dtype, pd.CategoricalDtype):
         table = np.empty(len(dtype.categories) + 1, dtype=object)
         table[:-1] = plain_values(dtype.categories)
