@@ -28,7 +28,7 @@ LAUNCH_KEYS = ("launchdate",)
 LAUNCH_TOLERANCE = 60.0
 WORLD_SIZE = "mpi.world.size"
 ADVICE = ("read each file as its own profile (graphframe.read(file)), or all of them as the "
-          "runs of an ensemble (graphframe.Ensemble)")
+          "runs of an ensemble (graphframe.Ensemble.read(files))")
 
 
 def check_one_run(path: Any, metadata: Mapping[str, Any], ranks: Optional[np.ndarray]) -> None:
@@ -52,7 +52,7 @@ def check_one_run(path: Any, metadata: Mapping[str, Any], ranks: Optional[np.nda
     readers.errors.ReadError: 2 files (a.cali, b.cali): the files are not the ranks of one run: \
 their mpi.world.size differ (27, 64) (expected the per-rank files of one run; read each file \
 as its own profile (graphframe.read(file)), or all of them as the runs of an ensemble \
-(graphframe.Ensemble))
+(graphframe.Ensemble.read(files)))
     """
     source = list_name(path)
     for key in SAME_KEYS:

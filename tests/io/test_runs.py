@@ -36,7 +36,7 @@ def test_runs_of_different_world_sizes_are_refused(tmp_path):
     expected = ("the files are not the ranks of one run: their mpi.world.size differ (27, 64)"
                 " (expected the per-rank files of one run; read each file as its own profile "
                 "(graphframe.read(file)), or all of them as the runs of an ensemble "
-                "(graphframe.Ensemble))")
+                "(graphframe.Ensemble.read(files)))")
     with pytest.raises(ReadError) as info:
         graphframe.read(files)
     assert str(info.value) == "2 files (27.cali, 64.cali): " + expected
