@@ -126,12 +126,15 @@ def format_info(name: str) -> FormatInfo:
 def sniff(path: Any) -> str:
     """Name of the format that recognises ``path`` (a file, directory or list).
 
-    Raises :class:`ReadError` when the path does not exist and
-    :class:`UnknownFormatError` (listing the known formats) when no reader
-    claims it.
+    Raises :class:`ReadError` when the path does not exist or is an empty
+    file, and :class:`UnknownFormatError` (listing the known formats) when no
+    reader claims it.
     """
     first = _first_path(path)
     head = _head(first)
+    if not head and os.path.isfile(first):
+        raise ReadError(first, "the file is empty (0 bytes)",
+                        expected="a profile in one of the formats: " + ", ".join(formats()))
     for info in _table().values():
         if info.sniff(first, head):
             return info.name

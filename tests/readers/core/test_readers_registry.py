@@ -89,3 +89,16 @@ def test_graphframe_read_refuses_unknown_options_the_same_way(tmp_path):
     with pytest.raises(ArgumentError, match="^the literal reader has no option 'metrics'; its "
                                             "options are: progress$"):
         graphframe.read(p, metrics=["time"])
+
+
+def test_an_empty_file_is_named_as_empty_not_unrecognised(tmp_path):
+    import graphframe
+
+    empty = tmp_path / "run.cali"
+    empty.write_bytes(b"")
+    for read in (readers.read, graphframe.read):
+        with pytest.raises(readers.ReadError) as info:
+            read(str(empty))
+        assert not isinstance(info.value, readers.UnknownFormatError)
+        assert "the file is empty (0 bytes)" in str(info.value)
+        assert str(empty) in str(info.value)
