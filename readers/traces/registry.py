@@ -30,6 +30,7 @@ from .sources import ByteSource
 DECODER_MODULES = (
     "readers.traces.dumpi",
     "readers.traces.chrome",
+    "readers.traces.recorder",
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
