@@ -31,6 +31,7 @@ DECODER_MODULES = (
     "readers.traces.dumpi",
     "readers.traces.chrome",
     "readers.traces.recorder",
+    "readers.traces.otf2",
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
