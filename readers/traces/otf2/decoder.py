@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, List
 
@@ -68,19 +69,27 @@ class Otf2Decoder(Decoder):
                 return list(path)
             path = path[0]
         anchor = anchor_file(path)
-        with _open(anchor) as reader:
-            tables = read_tables(reader, str(anchor))
+        tables = _tables(str(anchor))
         ranks = sorted({rank for rank, _, _ in tables.locations.values()})
         return [FileSource(anchor, rank=r) for r in ranks]
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         anchor = str(anchor_file(source.name))
-        with _open(anchor) as reader:
-            tables = read_tables(reader, anchor)
-            handler.on_definitions(tables.definitions)
-            locs = [ref for ref, (rank, _, _) in tables.locations.items()
-                    if source.rank is None or rank == source.rank]
-            self._read(reader.handle, tables, locs, handler, anchor)
+        tables = _tables(anchor)
+        handler.on_definitions(tables.definitions.copy())
+        locs = [ref for ref, (rank, _, _) in tables.locations.items()
+                if source.rank is None or rank == source.rank]
+        lib = import_otf2()[1]
+        try:
+            handle = lib.Reader_Open(anchor)
+            lib.Reader_SetSerialCollectiveCallbacks(handle)
+        except lib.Error as exc:
+            raise ReadError(anchor, f"the OTF2 library cannot open the trace: {exc}",
+                            expected="an OTF2 anchor file") from exc
+        try:
+            self._read(handle, tables, locs, handler, anchor)
+        finally:
+            lib.Reader_Close(handle)
 
     def _read(self, handle: Any, tables: Tables, locs: List[int],
               handler: EventHandler, anchor: str) -> None:
@@ -140,6 +149,25 @@ def _open_files(lib: Any, handle: Any, locs: List[int]) -> None:
                 lib.Reader_ReadAllLocalDefinitions(handle, reader)
                 lib.Reader_CloseDefReader(handle, reader)
         lib.Reader_CloseDefFiles(handle)
+
+
+#: (anchor, mtime, size) -> Tables of the last traces read in this process
+_CACHE: "OrderedDict[tuple, Tables]" = OrderedDict()
+
+
+def _tables(anchor: str) -> Tables:
+    """The anchor's definitions, read once per process while the file is unchanged."""
+    try:
+        st = os.stat(anchor)
+    except OSError as exc:
+        raise ReadError(anchor, f"cannot open the file: {exc.strerror}") from exc
+    key = (anchor, st.st_mtime_ns, st.st_size)
+    if key not in _CACHE:
+        with _open(anchor) as reader:
+            _CACHE[key] = read_tables(reader, anchor)
+        while len(_CACHE) > 4:
+            _CACHE.popitem(last=False)
+    return _CACHE[key]
 
 
 class _open:

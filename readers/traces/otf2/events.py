@@ -1,8 +1,8 @@
 """OTF2 events of one location through the ``_otf2`` low-level reader, chunk by chunk.
 
 Only the callbacks this module sets are invoked by the OTF2 library; each
-appends one fixed-width tuple of integers, so a chunk becomes a 2-d int64
-array in one ``numpy.array`` call and everything after that is numpy:
+appends seven unsigned 64-bit integers to an ``array.array``, so a chunk
+becomes a 2-d int64 array with one ``numpy.frombuffer`` and everything after that is numpy:
 regions and messages, collectives (``MpiCollectiveBegin``/``End`` pairs ->
 one COLLECTIVE event with the begin time and ``end``), one-sided puts/gets
 (RMA) and RMA collective ends (RMA_SYNC, e.g. ``MPI_Win_fence``). A data
@@ -14,6 +14,9 @@ Tuple layout: ``(code, time, a, b, c, d, e)``.
 
 from __future__ import annotations
 
+import ctypes
+import sys
+from array import array
 from typing import Any, Callable, Iterator, List
 
 import numpy as np
@@ -28,57 +31,78 @@ UNDEFINED64 = 0xFFFFFFFFFFFFFFFF  # -1 once the rows are viewed as int64
 CHUNK = 1 << 18
 
 
-def _code(value: object) -> int:
-    """An enum field as the library passes it (a one-byte ``bytes`` or an int)."""
-    value = getattr(value, "value", value)  # ctypes scalars
-    if isinstance(value, (bytes, bytearray)):
-        return value[0] if value else 0
-    return int(value)  # type: ignore[call-overload]
+def _plain(ctype: Any) -> Any:
+    """The plain ctypes scalar type behind an argument type (enums -> their base)."""
+    if ctype.__name__.startswith("LP_") or ctype is ctypes.c_void_p:
+        return ctypes.c_void_p  # attribute list, user data: passed as plain ints
+    for base in ctype.__mro__:
+        if base.__module__ == "ctypes" and issubclass(base, ctypes._SimpleCData):
+            return base
+    return ctype
 
 
-def _callbacks(rows: List[tuple]) -> List[tuple]:
-    add = rows.append
+def _raw_callback(module: Any, event: str, fn: Callable) -> Any:
+    """Register ``fn`` for ``event`` straight with the C library.
+
+    The ``otf2`` package wraps every callback in Python code that converts
+    user data and attribute lists per event (two thirds of the read time);
+    this declares the same C prototype with plain integer arguments instead,
+    so each event costs one ctypes trampoline and one list append.
+    """
+    proto = getattr(module, f"_EvtReaderCallback_FP_{event}")
+    fast = ctypes.CFUNCTYPE(ctypes.c_int, *(_plain(t) for t in proto._argtypes_))
+    setter = getattr(module.conf.lib, f"OTF2_EvtReaderCallbacks_Set{event}Callback")
+    setter.argtypes = [ctypes.c_void_p, fast]
+    setter.restype = ctypes.c_int
+    return setter, fast(fn)
+
+
+def _callbacks(rows: Any) -> List[tuple]:
+    add = rows.extend
     U = UNDEFINED64
     E, L, S, R = int(Kind.ENTER), int(Kind.LEAVE), int(Kind.SEND), int(Kind.RECV)
     C, RMA, SYNC = int(Kind.COLLECTIVE), int(Kind.RMA), int(Kind.RMA_SYNC)
     return [
-        ("Enter", lambda l, t, p, u, a, region: add((E, t, region, U, U, U, U))),
-        ("Leave", lambda l, t, p, u, a, region: add((L, t, region, U, U, U, U))),
+        ("Enter", lambda l, t, p, u, a, region: add((E, t, region, U, U, U, U)) or 0),
+        ("Leave", lambda l, t, p, u, a, region: add((L, t, region, U, U, U, U)) or 0),
         ("MpiSend", lambda l, t, p, u, a, peer, comm, tag, size:
-            add((S, t, peer, comm, tag, size, U))),
+            add((S, t, peer, comm, tag, size, U)) or 0),
         ("MpiIsend", lambda l, t, p, u, a, peer, comm, tag, size, req:
-            add((S, t, peer, comm, tag, size, req))),
+            add((S, t, peer, comm, tag, size, req)) or 0),
         ("MpiRecv", lambda l, t, p, u, a, peer, comm, tag, size:
-            add((R, t, peer, comm, tag, size, U))),
+            add((R, t, peer, comm, tag, size, U)) or 0),
         ("MpiIrecv", lambda l, t, p, u, a, peer, comm, tag, size, req:
-            add((R, t, peer, comm, tag, size, req))),
-        ("MpiCollectiveBegin", lambda l, t, p, u, a: add((COLL_BEGIN, t, U, U, U, U, U))),
+            add((R, t, peer, comm, tag, size, req)) or 0),
+        ("MpiCollectiveBegin", lambda l, t, p, u, a: add((COLL_BEGIN, t, U, U, U, U, U)) or 0),
         ("MpiCollectiveEnd", lambda l, t, p, u, a, op, comm, root, sent, received:
-            add((C, t, root, comm, sent, received, _code(op)))),
+            add((C, t, root, comm, sent, received, op)) or 0),
         ("RmaPut", lambda l, t, p, u, a, win, remote, size, match:
-            add((RMA, t, remote, win, size, U, 0))),
+            add((RMA, t, remote, win, size, U, 0)) or 0),
         ("RmaGet", lambda l, t, p, u, a, win, remote, size, match:
-            add((RMA, t, remote, win, size, U, 1))),
+            add((RMA, t, remote, win, size, U, 1)) or 0),
         ("RmaCollectiveEnd", lambda l, t, p, u, a, op, level, win, root, sent, received:
-            add((SYNC, t, root, win, sent, received, _code(op)))),
+            add((SYNC, t, root, win, sent, received, op)) or 0),
     ]
 
 
 def read_chunks(otf2_lib: Any, evt_reader: Any) -> Iterator[tuple]:
     """``(rows, read)`` per chunk: ``(n, 7)`` int64 rows of the events this module
     decodes and the number of events of any type the library read."""
-    rows: List[tuple] = []
+    rows = array("Q")  # 7 unsigned 64-bit fields per decoded event
+    module = sys.modules["_otf2.EvtReaderCallbacks"]
     cbs = otf2_lib.EvtReaderCallbacks_New()
-    keep = _callbacks(rows)  # keep the Python callables alive while reading
-    for event, fn in keep:
-        getattr(otf2_lib, f"EvtReaderCallbacks_Set{event}Callback")(cbs, fn)
+    keep = []  # the C function pointers must outlive the reading
+    for event, fn in _callbacks(rows):
+        setter, pointer = _raw_callback(module, event, fn)
+        setter(ctypes.cast(cbs, ctypes.c_void_p), pointer)
+        keep.append(pointer)
     otf2_lib.EvtReader_SetCallbacks(evt_reader, cbs, None)
     otf2_lib.EvtReaderCallbacks_Delete(cbs)
     while True:
         read = otf2_lib.EvtReader_ReadEvents(evt_reader, CHUNK)
-        array = np.array(rows, dtype=np.uint64).view(np.int64).reshape(-1, 7)
-        rows.clear()
-        yield array, read
+        chunk = np.frombuffer(rows, dtype=np.int64).reshape(-1, 7).copy()
+        del rows[:]
+        yield chunk, read
         if read < CHUNK:
             return
 
