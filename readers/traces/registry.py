@@ -32,6 +32,7 @@ DECODER_MODULES = (
     "readers.traces.chrome",
     "readers.traces.recorder",
     "readers.traces.otf2",
+    "readers.traces.projections",
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
