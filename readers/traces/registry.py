@@ -33,6 +33,7 @@ DECODER_MODULES = (
     "readers.traces.recorder",
     "readers.traces.otf2",
     "readers.traces.projections",
+    "readers.traces.nsight",
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
