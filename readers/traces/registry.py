@@ -34,6 +34,7 @@ DECODER_MODULES = (
     "readers.traces.otf2",
     "readers.traces.projections",
     "readers.traces.nsight",
+    "readers.traces.hpctoolkit_trace",
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
