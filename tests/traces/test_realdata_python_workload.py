@@ -88,7 +88,10 @@ def trees(shared_data):
 def test_trace_edges_are_real_calls(trees):
     viz_edges, _, cprofile_edges = trees
     assert len(viz_edges) == 24
-    assert viz_edges <= cprofile_edges, viz_edges - cprofile_edges
+    # pstats keeps one entry per (file, line, name): the outer comprehension of line 80
+    # (called by main) and the 30 inner ones share it, and only "called by itself" survives
+    collapsed = {(("workload.py", 70), ("workload.py", 80))}
+    assert viz_edges - collapsed <= cprofile_edges, viz_edges - cprofile_edges
 
 
 def test_sampled_edges_are_in_the_trace(trees):
