@@ -111,7 +111,10 @@ def parse_record(buf: bytes, p: int, biases: Tuple[int, int], functions: Dict[in
         for name, typ, root_only in layout:
             if root_only and args.get("commrank") != args.get("root"):
                 continue
-            args[name], q = _value(buf, q, typ, mask)
+            value, q = _value(buf, q, typ, mask)
+            if typ == "argv":
+                args["argc"] = len(value)
+            args[name] = value
     except (struct.error, IndexError):
         raise Short from None
     if q > len(buf):
