@@ -123,20 +123,36 @@ def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str]
             f"unmatched events: {m.unmatched_enters} enter(s) without a leave were closed at "
             f"the end of the trace, {m.unmatched_leaves} leave(s) without an enter were "
             "dropped", TraceWarning, stacklevel=3)
-    categories = np.asarray(names, dtype=object)
+    codes = cols["name"].astype(np.int64)
+    lone = (kind == Kind.LEAVE) & (codes < 0) & (m.match >= 0)
+    codes = codes.copy()
+    codes[lone] = codes[m.match[lone]]  # a nameless LEAVE takes its ENTER's name
+    used = [codes] + ([cols["file"].astype(np.int64)] if "file" in attrs else [])
+    categories, remap = _sorted_categories(names, used)
     data = {
         "time": time,
         "kind": pd.Categorical.from_codes(kind.astype(np.int8), categories=list(KIND_NAMES)),
-        "name": pd.Categorical.from_codes(cols["name"].astype(np.int64), categories=categories),
+        "name": pd.Categorical.from_codes(remap[codes], categories=categories),
         "rank": cols["rank"].astype(np.int64),
         "thread": cols["thread"].astype(np.int64),
     }
     for col in attrs:
         if col == "file":
-            data[col] = pd.Categorical.from_codes(cols[col].astype(np.int64),
+            data[col] = pd.Categorical.from_codes(remap[cols[col].astype(np.int64)],
                                                   categories=categories)
         else:
             data[col] = cols[col]
     data.update(match=m.match, depth=m.depth, parent=m.parent, duration=duration,
                 exclusive=exclusive)
     return pd.DataFrame(data)
+
+
+def _sorted_categories(names: List[str], used: List[np.ndarray]):
+    """The names in use, sorted, and a code map (old id -> new code; index -1 -> -1)."""
+    allc = np.concatenate(used) if used else np.zeros(0, dtype=np.int64)
+    ids = np.unique(allc[allc >= 0])
+    table = np.asarray(names, dtype=object)[ids] if len(ids) else np.zeros(0, dtype=object)
+    order = np.argsort(table.astype(str), kind="stable")
+    remap = np.full(len(names) + 1, -1, dtype=np.int64)
+    remap[ids[order]] = np.arange(len(ids))
+    return list(table[order]), remap

@@ -113,7 +113,7 @@ class _Run:
             if text[:1] == b"[":
                 return text[1:], skipped + 1
             if text[:1] == b"{":
-                found = _members_until_events(decoder, buf, skipped + 1)
+                found = _members_until_events(decoder, buf, skipped + 1, self.name)
                 if found is not None:
                     return buf[found:], found
             elif text:
@@ -311,7 +311,8 @@ def _fields(a: np.ndarray, scan: Any) -> Dict[str, Tuple[np.ndarray, np.ndarray,
     return out
 
 
-def _members_until_events(decoder: json.JSONDecoder, buf: bytes, pos: int) -> Optional[int]:
+def _members_until_events(decoder: json.JSONDecoder, buf: bytes, pos: int,
+                          name: str) -> Optional[int]:
     """Skip object members until ``"traceEvents": [``; the offset after '[' or None (need more)."""
     text = buf.decode("utf-8", "replace")  # offsets equal for the ASCII prefix we act on
     ws = " \t\r\n"
@@ -321,7 +322,7 @@ def _members_until_events(decoder: json.JSONDecoder, buf: bytes, pos: int) -> Op
         if pos >= len(text):
             return None
         if text[pos] == "}":
-            raise ReadError("<trace>", "the object has no traceEvents member",
+            raise ReadError(name, "the object has no traceEvents member",
                             position=f"byte {pos}", expected='a "traceEvents" array')
         try:
             key, end = decoder.raw_decode(text, pos)
@@ -333,7 +334,7 @@ def _members_until_events(decoder: json.JSONDecoder, buf: bytes, pos: int) -> Op
                 return None
             if key == "traceEvents":
                 if text[vpos] != "[":
-                    raise ReadError("<trace>", "traceEvents is not an array",
+                    raise ReadError(name, "traceEvents is not an array",
                                     position=f"byte {vpos}", expected="'['")
                 return len(text[:vpos + 1].encode("utf-8"))
             _, pos = decoder.raw_decode(text, vpos)

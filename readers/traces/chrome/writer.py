@@ -74,6 +74,8 @@ def write_chrome(path: Any, events: pd.DataFrame,
         k = kind[i]
         head = f'{{"ph": "%s", {qn(names[i])}"pid": {rank[i]}, "tid": {thread[i]}, "ts": {_us(int(time[i]))}'
         a = args[i]
+        if not isinstance(a, str):
+            a = None
         tail = f', "args": {a}' if a is not None else ""
         if k == "enter":
             if match[i] >= 0:
