@@ -41,6 +41,7 @@ import pandas as pd
 import readers
 from graphframe import GraphFrame
 from readers.traces import EventBatch, EventHandler, Kind, StringTable
+from readers.traces.events import stream_pairs
 from readers.traces.warnings import TraceWarning
 
 #: Name ids must stay below this (the call-path key is parent * NAME_SPAN + name).
@@ -172,16 +173,15 @@ class TreeBuilder(EventHandler):
 
     # ---------------------------------------------------------------- internals
     def _stream_codes(self, rank: np.ndarray, thread: np.ndarray) -> np.ndarray:
-        pairs = np.stack([rank, thread], axis=1)
-        uniq, inverse = np.unique(pairs, axis=0, return_inverse=True)
+        uniq, inverse = stream_pairs(rank, thread)
         codes = np.empty(len(uniq), dtype=np.int64)
-        for i, (r, t) in enumerate(uniq.tolist()):  # one step per stream, not per event
+        for i, (r, t) in enumerate(uniq):  # one step per stream, not per event
             code = self.streams.get((r, t))
             if code is None:
                 code = self.streams[(r, t)] = len(self.streams)
                 self.stacks.append((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
             codes[i] = code
-        return codes[inverse.reshape(-1)]
+        return codes[inverse]
 
     def _stream_run(self, s: int, enter: np.ndarray, time: np.ndarray, names: np.ndarray) -> None:
         open_nodes, open_times = self.stacks[s]

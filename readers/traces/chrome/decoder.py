@@ -36,10 +36,10 @@ from ..events import EventBatch, Kind, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource
 from .order import Orderer
-from .scan import gather, intern_strings, parse_fixed, scan_events
+from .scan import intern_strings, parse_fixed, scan_events
 
-_KEYS = {k: int.from_bytes(k.encode().ljust(8, b"\0"), "little")
-         for k in ("ph", "ts", "dur", "pid", "tid", "name", "args")}
+_KEYS = {k: len(k) | int.from_bytes(k.encode(), "little") << 8
+         for k in ("ph", "ts", "dur", "pid", "tid", "name", "args")}  # all keys <= 4 bytes
 
 
 class ChromeDecoder(Decoder):
@@ -48,7 +48,7 @@ class ChromeDecoder(Decoder):
     format_name = "chrome"
     description = "Chrome/Perfetto trace-event JSON (viztracer, Caliper, PyTorch...)"
 
-    def __init__(self, *, order: str = "auto", sort_limit: int = 2_000_000,
+    def __init__(self, *, order: str = "auto", sort_limit: int = 250_000,
                  args: bool = True) -> None:
         super().__init__(order=order, sort_limit=sort_limit, args=args)
 
@@ -296,17 +296,20 @@ class _Run:
 
 def _fields(a: np.ndarray, scan: Any) -> Dict[str, Tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For each known key: (event index, value start, value end); the last duplicate wins."""
-    m, length = gather(a, scan.key_start, scan.key_end, 8)
-    code = (m.astype(np.uint64) << (np.arange(8, dtype=np.uint64) * np.uint64(8))).sum(
-        axis=1, dtype=np.uint64) if len(m) else np.zeros(0, dtype=np.uint64)
+    ks, length = scan.key_start, scan.key_end - scan.key_start
+    last = len(a) - 1
+    code = length.astype(np.uint64)
+    for k in range(4):
+        byte = a[np.minimum(ks + k, last)].astype(np.uint64)
+        code |= np.where(length > k, byte, 0).astype(np.uint64) << np.uint64(8 * (k + 1))
     out = {}
     for key, value in _KEYS.items():
-        hit = np.flatnonzero((code == np.uint64(value)) & (length == len(key)))
+        hit = np.flatnonzero(code == np.uint64(value))
         ev = scan.member_event[hit]
         if len(ev) > 1 and (ev[1:] == ev[:-1]).any():  # duplicates: keep the last
-            last = np.ones(len(ev), dtype=bool)
-            last[:-1] = ev[1:] != ev[:-1]
-            hit, ev = hit[last], ev[last]
+            keep = np.ones(len(ev), dtype=bool)
+            keep[:-1] = ev[1:] != ev[:-1]
+            hit, ev = hit[keep], ev[keep]
         out[key] = (ev, scan.value_start[hit], scan.value_end[hit])
     return out
 

@@ -32,6 +32,7 @@ from typing import Callable, Dict, List, Optional
 import numpy as np
 
 from ...errors import ReadError
+from ..events import stream_pairs
 
 #: Endpoint columns carried through the orderer.
 COLUMNS = ("kind", "time", "rank", "thread", "name", "k1", "k2", "k3", "start",
@@ -101,7 +102,8 @@ class Orderer:
         ev = chunk["primary"]  # one endpoint per event, in file order
         rank, thread, start = (chunk[c][ev] for c in ("rank", "thread", "start"))
         seq = np.arange(len(start))
-        order = np.lexsort((seq, thread, rank))
+        _, code = stream_pairs(rank, thread)
+        order = np.argsort(code, kind="stable")
         r, t, s = rank[order], thread[order], start[order]
         same = (r[1:] == r[:-1]) & (t[1:] == t[:-1])
         if (same & (s[1:] < s[:-1])).any():
@@ -129,19 +131,21 @@ class Orderer:
 
 
 def _stream_max(chunk: Dict[str, np.ndarray]) -> Dict[tuple, int]:
-    pairs = np.stack([chunk["rank"], chunk["thread"]], axis=1)
-    uniq, inverse = np.unique(pairs, axis=0, return_inverse=True)
-    top = np.full(len(uniq), np.iinfo(np.int64).min, dtype=np.int64)
-    np.maximum.at(top, inverse.reshape(-1), chunk["start"])
-    return {(int(r), int(t)): int(m) for (r, t), m in zip(uniq.tolist(), top)}
+    pairs, inverse = stream_pairs(chunk["rank"], chunk["thread"])
+    start = chunk["start"]
+    if len(pairs) == 1:
+        return {pairs[0]: int(start.max())}
+    order = np.argsort(inverse, kind="stable")
+    cuts = np.r_[0, np.flatnonzero(np.diff(inverse[order])) + 1]
+    top = np.maximum.reduceat(start[order], cuts)
+    return {p: int(m) for p, m in zip(pairs, top.tolist())}
 
 
 def _stream_code(chunk: Dict[str, np.ndarray], keys: List[tuple]) -> np.ndarray:
     lookup = {k: i for i, k in enumerate(keys)}
-    pairs = np.stack([chunk["rank"], chunk["thread"]], axis=1)
-    uniq, inverse = np.unique(pairs, axis=0, return_inverse=True)
-    codes = np.array([lookup[(int(r), int(t))] for r, t in uniq.tolist()], dtype=np.int64)
-    return codes[inverse.reshape(-1)]
+    pairs, inverse = stream_pairs(chunk["rank"], chunk["thread"])
+    codes = np.array([lookup[p] for p in pairs], dtype=np.int64)
+    return codes[inverse]
 
 
 def _sort_order(c: Dict[str, np.ndarray]) -> np.ndarray:

@@ -37,6 +37,7 @@ _STRUCT = np.zeros(256, dtype=bool)
 _STRUCT[list(b"{}[],:")] = True
 _WS = np.zeros(256, dtype=bool)
 _WS[list(b" \t\r\n")] = True
+_POW10 = 10 ** np.arange(19, dtype=np.int64)
 _DELTA = np.zeros(256, dtype=np.int8)
 _DELTA[list(b"{[")] = 1
 _DELTA[list(b"}]")] = -1
@@ -78,12 +79,18 @@ def scan_events(buf: bytes, source: str, base: int = 0, continuing: bool = False
     """
     a = np.frombuffer(buf, dtype=np.uint8)
     q = _real_quotes(a, buf)
+    qmark = np.zeros(len(a), dtype=np.uint8)
+    qmark[q] = 1
+    parity = np.cumsum(qmark, dtype=np.uint8)  # wraps at 256; the low bit is the parity
+    del qmark
     s = np.flatnonzero(_STRUCT[a])
     if len(q):
-        s = s[(np.searchsorted(q, s) & 1) == 0]
+        s = s[(parity[s] & 1) == 0]
+    del parity
     ch = a[s]
-    depth_after = np.cumsum(_DELTA[ch], dtype=np.int64)
-    depth_before = depth_after - _DELTA[ch]
+    delta = _DELTA[ch]
+    depth_after = np.cumsum(delta, dtype=np.int32)
+    depth_before = depth_after - delta
     closing = np.flatnonzero(depth_after < 0)
     closed = bool(len(closing))
     if closed:
@@ -92,21 +99,27 @@ def scan_events(buf: bytes, source: str, base: int = 0, continuing: bool = False
             _fail(source, base + int(s[stop]), "unbalanced '}'", "',' or ']'")
         s, ch = s[:stop + 1], ch[:stop + 1]
         depth_after, depth_before = depth_after[:stop + 1], depth_before[:stop + 1]
-    starts = s[(depth_before == 0) & (ch == ord("{"))]
+    is_start = (depth_before == 0) & (ch == ord("{"))
+    starts = s[is_start]
     ends = s[(depth_after == 0) & (ch == ord("}"))] + 1
     starts = starts[:len(ends)]
     _check_top_level(a, s, ch, depth_before, starts, ends, source, base, continuing)
     limit = int(ends[-1]) if len(ends) else 0
     inner = (depth_before == 1) & (s < limit)
-    colons = s[inner & (ch == ord(":"))]
-    terms = s[(inner & (ch == ord(","))) | ((depth_after == 0) & (ch == ord("}")))]
-    qi = np.searchsorted(q, colons) - 1
+    ci = np.flatnonzero(inner & (ch == ord(":")))
+    colons = s[ci]
+    qi = np.searchsorted(q, colons) - 1  # index in q of the key's closing quote
     key_end = q[qi]
     key_start = q[qi - 1] + 1
-    value_start = colons + 1
-    value_end = terms[np.searchsorted(terms, colons)]
-    value_start, value_end = _trim(a, value_start, value_end)
-    member_event = np.searchsorted(starts, colons, side="right") - 1
+    is_term = (inner & (ch == ord(","))) | ((depth_after == 0) & (ch == ord("}")))
+    nxt = np.minimum(ci + 1, len(s) - 1)
+    flat = is_term[nxt]              # a scalar value: the next structural char ends it
+    value_end = s[nxt]
+    if not flat.all():
+        terms = s[is_term]
+        value_end[~flat] = terms[np.searchsorted(terms, colons[~flat])]
+    value_start, value_end = _trim(a, colons + 1, value_end)
+    member_event = (np.cumsum(is_start, dtype=np.int64) - 1)[ci]
     after = int(s[-1]) + 1 if closed else limit
     consumed = after if closed else limit
     return Scan(starts, ends, member_event, key_start, key_end, value_start, value_end,
@@ -117,38 +130,33 @@ def _check_top_level(a, s, ch, depth_before, starts, ends, source, base,
                      continuing) -> None:
     """Between events only whitespace and one comma; nothing else at depth 0."""
     top = depth_before == 0
-    bad = top & ~np.isin(ch, np.frombuffer(b"{,]", dtype=np.uint8))
+    bad = top & (ch != ord("{")) & (ch != ord(",")) & (ch != ord("]"))
     if bad.any():
         pos = int(s[np.argmax(bad)])
         _fail(source, base + pos, f"unexpected {chr(a[pos])!r} between events",
               "an event object, ',' or ']'")
     if not len(ends):
         return
-    # non-whitespace bytes outside the events must be the separators
-    limit = int(ends[-1])
-    nonws = ~_WS[a[:limit]]
-    inside = np.zeros(limit + 1, dtype=np.int64)
-    np.add.at(inside, starts, 1)
-    np.add.at(inside, ends, -1)
-    outside = np.cumsum(inside[:-1]) == 0
-    stray = np.flatnonzero(nonws & outside)
-    if len(stray):
-        stray = stray[a[stray] != ord(",")]
-        if len(stray):
-            pos = int(stray[0])
-            _fail(source, base + pos, f"unexpected {chr(a[pos])!r} between events",
-                  "',' between event objects")
-    commas = s[top & (ch == ord(","))]
-    lo = np.searchsorted(commas, ends[:-1])
-    hi = np.searchsorted(commas, starts[1:])
-    wrong = np.flatnonzero(hi - lo != 1)
+    # the gaps between events: whitespace and exactly one ','
+    gap_start = np.r_[0, ends[:-1]]
+    m, length = gather(a, gap_start, starts)
+    nonws = ~_WS[m] & (np.arange(m.shape[1])[None, :] < length[:, None])
+    comma = nonws & (m == ord(","))
+    stray = nonws & ~comma
+    if stray.any():
+        row = int(np.argmax(stray.any(axis=1)))
+        pos = int(gap_start[row] + np.argmax(stray[row]))
+        _fail(source, base + pos, f"unexpected {chr(a[pos])!r} between events",
+              "',' between event objects")
+    count = comma.sum(axis=1)
+    count[0] += 0 if continuing else 1
+    wrong = np.flatnonzero(count != 1)
     if len(wrong):
-        where = int(ends[wrong[0]])
-        _fail(source, base + where, "events are not separated by exactly one ','",
-              "one ',' between events")
-    lead = int(np.searchsorted(commas, starts[0]))
-    if lead != int(continuing):
-        _fail(source, base + int(starts[0]), "misplaced ',' before an event",
+        k = int(wrong[0])
+        if k == 0:
+            _fail(source, base + int(starts[0]), "misplaced ',' before an event",
+                  "one ',' between events")
+        _fail(source, base + int(gap_start[k]), "events are not separated by exactly one ','",
               "one ',' between events")
 
 
@@ -209,28 +217,22 @@ def parse_fixed(a: np.ndarray, start: np.ndarray, end: np.ndarray, scale: int,
     neg = m[:, 0] == ord("-")
     digit = (m >= 48) & (m <= 57)
     dot = m == ord(".")
-    expo = (m == ord("e")) | (m == ord("E"))
     has_dot = dot.any(axis=1)
     dot_at = np.where(has_dot, dot.argmax(axis=1), length)
     cols = np.arange(m.shape[1])
-    valid_chars = digit | dot | (cols == 0)[None, :] & (m == ord("-")) | (cols[None, :] >= length[:, None])
-    ok = valid_chars.all(axis=1) & (dot.sum(axis=1) <= 1) & (length > neg) & (length <= 48)
-    ok &= digit[np.arange(n), np.minimum(neg.astype(np.int64), m.shape[1] - 1)]
-    special = expo.any(axis=1) | (length > 40)
-    value = np.zeros(n, dtype=np.int64)
-    int_part = digit & (cols[None, :] < dot_at[:, None])
-    frac_pos = cols[None, :] - dot_at[:, None]
-    d = (m.astype(np.int64) - 48)
-    for j in range(m.shape[1]):
-        use = int_part[:, j]
-        if use.any():
-            value = np.where(use, value * 10 + d[:, j], value)
-    for k in range(1, scale + 1):
-        sel = digit & (frac_pos == k)
-        add = np.where(sel.any(axis=1), (d * sel).sum(axis=1), 0)
-        value = value * 10 + add
-    nxt = digit & (frac_pos == scale + 1)
-    value += (np.where(nxt.any(axis=1), (d * nxt).sum(axis=1), 0) >= 5)
+    pad = cols[None, :] >= length[:, None]
+    sign_ok = (cols == 0)[None, :] & (m == ord("-"))
+    ok = (digit | dot | sign_ok | pad).all(axis=1) & (dot.sum(axis=1) <= 1)
+    ok &= (length > neg) & digit[np.arange(n), np.minimum(neg.astype(np.int64), m.shape[1] - 1)]
+    special = ((m == ord("e")) | (m == ord("E"))).any(axis=1) | (length > 40)
+    # each digit's power of ten relative to the scaled unit: 10**(dot - j - 1 + scale)
+    power = dot_at[:, None] - cols[None, :] - 1 + scale
+    power = np.where(cols[None, :] > dot_at[:, None], power + 1, power)
+    use = digit & (power >= 0) & (power <= 18)
+    d = np.where(use, m.astype(np.int64) - 48, 0)
+    value = (d * _POW10[np.clip(power, 0, 18)]).sum(axis=1)
+    rounding = digit & (power == -1)
+    value += ((np.where(rounding, m.astype(np.int64) - 48, 0)).sum(axis=1) >= 5)
     value = np.where(neg, -value, value)
     bad = ~ok & ~special
     if bad.any():
