@@ -372,3 +372,29 @@ def empty_attrs(n: int, columns: Iterable[str]) -> Mapping[str, np.ndarray]:
         arr[...] = fill
         out[col] = arr
     return out
+
+
+def stream_pairs(rank: np.ndarray, thread: np.ndarray):
+    """Distinct (rank, thread) pairs (list of tuples) and each row's index into them.
+
+    One int64 key per row when both fit in 31 bits (the usual case), else a
+    row-wise unique.
+
+    Examples
+    --------
+    >>> pairs, inv = stream_pairs(np.array([1, 0, 1]), np.array([5, 2, 5]))
+    >>> pairs, inv.tolist()
+    ([(0, 2), (1, 5)], [1, 0, 1])
+    """
+    rank = np.asarray(rank, dtype=np.int64)
+    thread = np.asarray(thread, dtype=np.int64)
+    if len(rank) and rank.min() >= 0 and thread.min() >= 0 and rank.max() < 1 << 31 \
+            and thread.max() < 1 << 31:
+        key = (rank << 32) | thread
+        if len(key) and (key == key[0]).all():
+            return [(int(rank[0]), int(thread[0]))], np.zeros(len(key), dtype=np.int64)
+        uniq, inverse = np.unique(key, return_inverse=True)
+        return [(int(k >> 32), int(k & 0xFFFFFFFF)) for k in uniq.tolist()], inverse
+    pairs = np.stack([rank, thread], axis=1)
+    uniq, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    return [(int(r), int(t)) for r, t in uniq.tolist()], inverse.reshape(-1)
