@@ -7,9 +7,11 @@ becomes an ENTER/LEAVE pair (name = the function, as listed in
 data-moving calls, an IO / SEND / RECV / COLLECTIVE event right after its
 ENTER with ``end`` = the call's end and the columns :mod:`.calls` derives
 (``fd``, ``file`` resolved through the rank's descriptor table, ``bytes``,
-``offset``, ``peer``, ``tag``, ``comm``). The call's arguments, as Recorder
-wrote them separated by spaces, are the ENTER event's ``args`` (option
-``args``, default True: they are what this format is about).
+``offset``, ``peer``, ``tag``, ``comm``). The ENTER event carries the
+call's ``file`` and ``fd`` too (so the events table has one row per call
+with its file) and its arguments, as Recorder wrote them separated by
+spaces, as ``args`` (option ``args``, default True: they are what this
+format is about).
 
 Times: ticks of the global resolution (1 µs in 2.2) after the rank's start
 time, converted to ns since the epoch. Each rank file is decoded whole
@@ -125,7 +127,7 @@ class RecorderDecoder(Decoder):
         file_ids[[f is None for f in cols["file"]]] = -1
         data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")}
         data["file"] = file_ids
-        enter = {}
+        enter = {"file": file_ids, "fd": cols["fd"]}  # one row per call carries its file
         if self.options.get("args", True):
             enter["args"] = [" ".join(a) for a in records.args]
         return call_events(strings, start=start, end=end, name=name_ids[records.func],
