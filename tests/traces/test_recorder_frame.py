@@ -57,7 +57,7 @@ def test_io_analyses(ior):
     summary = ior.io_summary(per="file")
     assert summary.loc[("stdout", "vfprintf"), "count"] == 116
     assert summary.loc[("/g/g92/xu23/research/performance-analysis/ior/testFile", "write"),
-                       "bytes"] == 16
+                       "bytes"] == 32  # 2 ranks x 2 writes x 8 bytes
     assert ior.shared_files().to_dict() == {
         "/dev/shm/job2443846470-34168-OMPI_COLL_IBM-0-collshm-comm4-master0": 2,
         "/g/g92/xu23/research/performance-analysis/ior/testFile": 2}
