@@ -61,3 +61,18 @@ def test_io_analyses(ior):
     assert ior.shared_files().to_dict() == {
         "/dev/shm/job2443846470-34168-OMPI_COLL_IBM-0-collshm-comm4-master0": 2,
         "/g/g92/xu23/research/performance-analysis/ior/testFile": 2}
+
+
+@pytest.mark.parametrize("rel", [
+    "traces/recorder/recorder-ior",
+    "projections/pipit-ping-pong-projections",
+    "hpctoolkit/pipit-ping-pong-v4-database",
+])
+def test_ranks_read_in_parallel_give_the_same_table(shared_data, rel):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = gf.read_trace(shared_data / rel)
+        two = gf.read_trace(shared_data / rel, jobs=2)
+    assert len(one.events) > 100 and two.events.equals(one.events)
