@@ -28,7 +28,8 @@ def test_one_row_per_call(simple):
         ["fread", 16000.0, 24, "%p 1 1 24"],
         ["MPI_Send", 3000.0, -1, "%p 1 MPI_CHAR 1 0 MPI_COMM_WORLD"],
         ["fwrite", 7000.0, 24, "%p 1 1 24"]]
-    assert rank0.file.tolist()[2:4] == ["/g/g92/xu23/research/performance-analysis/ior/rank0.txt"] * 2
+    path = "/g/g92/xu23/research/performance-analysis/ior/rank0.txt"
+    assert rank0.file.tolist()[2:4] == [path, path]
     assert (rank0.time + rank0.duration.astype(np.int64)).tolist()[2] == 1615135173130001832
 
 

@@ -12,7 +12,8 @@ fills the event attribute columns.
 Examples
 --------
 >>> c = interpret(["open", "write", "MPI_Send"], [0, 1, 2],
-...               [["/tmp/a", "66", "436"], ["3", "%p", "8"], ["%p", "4", "MPI_INT", "1", "7", "MPI_COMM_WORLD"]],
+...               [["/tmp/a", "66", "436"], ["3", "%p", "8"],
+...                ["%p", "4", "MPI_INT", "1", "7", "MPI_COMM_WORLD"]],
 ...               [3, 0, 0])
 >>> c["fd"].tolist(), c["file"], c["bytes"].tolist(), c["peer"].tolist()
 ([3, 3, -1], ['/tmp/a', '/tmp/a', None], [-1, 8, 16], [-1, -1, 1])

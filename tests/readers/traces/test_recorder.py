@@ -61,8 +61,9 @@ def test_synthetic_trace_calls_files_and_nesting(tmp_path):
     io = df[df.kind == "io"]
     assert io.name.tolist() == ["open", "write", "write", "dup", "write", "close"]
     assert io.fd.tolist() == [7, 7, 8, 7, 9, 9]
-    assert [f if isinstance(f, str) else None for f in io.file] == ["/data/out.bin", "/data/out.bin", None, "/data/out.bin",
-                                "/data/out.bin", "/data/out.bin"]
+    assert [f if isinstance(f, str) else None for f in io.file] == [
+        "/data/out.bin", "/data/out.bin", None, "/data/out.bin", "/data/out.bin",
+        "/data/out.bin"]
     assert io.bytes.tolist() == [-1, 16, 16, -1, 16, -1]
     assert (io.end - io.time).tolist() == [4000, 2000, 0, 1000, 2000, 1000]
     barrier = df[df.kind == "collective"]
