@@ -34,6 +34,7 @@ DECODER_MODULES = (
     "readers.traces.otf2",
     "readers.traces.projections",
     "readers.traces.nsight",
+    "readers.traces.nsight_csv",
     "readers.traces.hpctoolkit_trace",
 )
 

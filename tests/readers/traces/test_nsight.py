@@ -118,3 +118,33 @@ def test_cloverleaf_gpu_trace_equals_the_csv_export(clover):
     c = calls(df)
     per = c.groupby("name").duration
     assert per.count()["ioctl"] == 1253 and per.count()["par_ranged2d_kernel"] == 331
+
+
+def test_nvtx_csv_synthetic_and_bad_rows(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("Start (ns),End (ns),Duration (ns),Name,PID,TID\n"
+                    "10,90,80,\"a, b\",7,8\n20,30,10,step,7,8\n40,45,5,other,7,9\n")
+    assert rt.sniff_trace(path) == "nsight-nvtx-csv"
+    df = events(path)
+    assert df[["kind", "time", "name", "thread"]].values.tolist() == [
+        ["enter", 10, "a, b", 8], ["enter", 20, "step", 8], ["leave", 30, "step", 8],
+        ["leave", 90, "a, b", 8], ["enter", 40, "other", 9], ["leave", 45, "other", 9]]
+    path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,x,b,7,8\n")
+    with pytest.raises(ReadError, match=r"t\.csv: line 3: cannot read row"):
+        rt.decode(path, Collect())
+    path.write_text("Start (ns),End (ns),Name,PID\n10,90,a,7\n")
+    with pytest.raises(ReadError, match="the header lacks TID"):
+        rt.decode(path, Collect(), format="nsight-nvtx-csv")
+
+
+def test_nbody_nvtx_csv_nesting_equals_the_export(shared_data):
+    import graphframe as gf
+
+    path = shared_data / "traces" / "nsight" / "nbody-nvtx" / "trace.csv"
+    csv = pd.read_csv(path)
+    tf = gf.read_trace(path)
+    calls_ = tf.events[tf.events.kind == "enter"]
+    assert len(calls_) == len(csv) == 131
+    assert calls_.depth.tolist() == csv["Lvl"].tolist()
+    assert calls_.duration.astype(int).tolist() == csv["Duration (ns)"].tolist()
+    assert calls_.exclusive.astype(int).tolist() == csv["DurNonChild (ns)"].tolist()
