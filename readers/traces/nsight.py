@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import numpy as np
 
@@ -151,33 +151,31 @@ class NsightDecoder(Decoder):
 
     def _host_stream(self, db: _Db, gid: int, names: Dict[int, str],
                      strings: StringTable) -> Any:
-        start: List[int] = []
-        end: List[int] = []
-        label: List[str] = []
+        parts = []
         for table in HOST_TABLES:
             if table in db.tables:
-                for s, e, n in db.rows(f"SELECT start, end, nameId FROM {table} "
-                                       "WHERE globalTid = ?", table, (gid,)):
-                    start.append(s)
-                    end.append(e if e is not None else s)
-                    label.append(names.get(n, f"string {n}"))
-        marks = self._nvtx(db, gid, names, start, end, label)
-        if not start and not marks:
+                parts.append(_intervals(db, f"SELECT start, COALESCE(end, start), "
+                                        f"COALESCE(nameId, -1) FROM {table} WHERE globalTid = ?",
+                                        table, (gid,), lambda n: names.get(n, f"string {n}"),
+                                        strings))
+        marks = self._nvtx(db, gid, names, strings, parts)
+        start, end, name = _concat(parts)
+        if not len(start) and not marks:
             return None
         pid, tid = split_global_id(np.array([gid]))
-        batch = call_events(strings, start=start, end=end, name=strings.intern_many(label),
+        batch = call_events(strings, start=start, end=end, name=name,
                             rank=int(pid[0]), thread=int(tid[0]), source=db.path)
         if marks:
             batch = _with_instants(batch, marks, strings, int(pid[0]), int(tid[0]))
         return batch
 
-    def _nvtx(self, db: _Db, gid: int, names: Dict[int, str], start: List[int],
-              end: List[int], label: List[str]) -> List[tuple]:
+    def _nvtx(self, db: _Db, gid: int, names: Dict[int, str], strings: StringTable,
+              parts: List[tuple]) -> List[tuple]:
         if "NVTX_EVENTS" not in db.tables:
             return []
         cols = db.columns("NVTX_EVENTS")
         text_id = "textId" if "textId" in cols else "NULL"
-        marks = []
+        marks, start, end, label = [], [], [], []
         for s, e, kind, text, tid_text in db.rows(
                 f"SELECT start, end, eventType, text, {text_id} FROM NVTX_EVENTS "
                 "WHERE globalTid = ?", "NVTX_EVENTS", (gid,)):
@@ -188,6 +186,9 @@ class NsightDecoder(Decoder):
                 label.append(name)
             elif kind == NVTX_MARK:
                 marks.append((s, name))
+        if start:
+            parts.append((np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64),
+                          strings.intern_many(label), None))
         return marks
 
     def _gpu_streams(self, db: _Db) -> List[tuple]:
@@ -202,33 +203,31 @@ class NsightDecoder(Decoder):
     def _gpu_stream(self, db: _Db, key: tuple, names: Dict[int, str],
                     strings: StringTable) -> Any:
         gpid, device, stream = key
-        where = "WHERE globalPid = ? AND deviceId = ? AND streamId = ?"
-        start: List[int] = []
-        end: List[int] = []
-        label: List[str] = []
-        size: List[int] = []
+        where = " WHERE globalPid = ? AND deviceId = ? AND streamId = ?"
+        parts = []
         if "CUPTI_ACTIVITY_KIND_KERNEL" in db.tables:
             col = "demangledName" if self.options.get("kernel_names") == "demangled" \
                 else "shortName"
-            for s, e, n in db.rows(f"SELECT start, end, {col} FROM CUPTI_ACTIVITY_KIND_KERNEL "
-                                   + where, "CUPTI_ACTIVITY_KIND_KERNEL", key):
-                start.append(s), end.append(e), size.append(-1)
-                label.append(names.get(n, f"string {n}"))
+            parts.append(_intervals(db, f"SELECT start, end, COALESCE({col}, -1), -1 FROM "
+                                    "CUPTI_ACTIVITY_KIND_KERNEL" + where,
+                                    "CUPTI_ACTIVITY_KIND_KERNEL", key,
+                                    lambda n: names.get(n, f"string {n}"), strings))
         if "CUPTI_ACTIVITY_KIND_MEMCPY" in db.tables:
-            for s, e, b, k in db.rows("SELECT start, end, bytes, copyKind FROM "
-                                      "CUPTI_ACTIVITY_KIND_MEMCPY " + where,
-                                      "CUPTI_ACTIVITY_KIND_MEMCPY", key):
-                start.append(s), end.append(e), size.append(b)
-                label.append(f"CUDA memcpy {MEMCPY_KIND.get(k, k)}")
+            parts.append(_intervals(db, "SELECT start, end, COALESCE(copyKind, 0), COALESCE(bytes, -1) FROM "
+                                    "CUPTI_ACTIVITY_KIND_MEMCPY" + where,
+                                    "CUPTI_ACTIVITY_KIND_MEMCPY", key,
+                                    lambda k: f"CUDA memcpy {MEMCPY_KIND.get(k, k)}", strings))
         if "CUPTI_ACTIVITY_KIND_MEMSET" in db.tables:
-            for s, e, b in db.rows("SELECT start, end, bytes FROM CUPTI_ACTIVITY_KIND_MEMSET "
-                                   + where, "CUPTI_ACTIVITY_KIND_MEMSET", key):
-                start.append(s), end.append(e), size.append(b)
-                label.append("CUDA memset")
-        if not start:
+            parts.append(_intervals(db, "SELECT start, end, 0, COALESCE(bytes, -1) FROM "
+                                    "CUPTI_ACTIVITY_KIND_MEMSET" + where,
+                                    "CUPTI_ACTIVITY_KIND_MEMSET", key,
+                                    lambda k: "CUDA memset", strings))
+        start, end, name = _concat(parts)
+        if not len(start):
             return None
+        size = np.concatenate([p[3] for p in parts if p[3] is not None]) if parts else None
         pid, _ = split_global_id(np.array([gpid]))
-        return call_events(strings, start=start, end=end, name=strings.intern_many(label),
+        return call_events(strings, start=start, end=end, name=name,
                            rank=int(pid[0]), thread=gpu_thread(device, stream),
                            source=db.path, enter_attrs={"bytes": size})
 
@@ -255,6 +254,35 @@ class NsightDecoder(Decoder):
                 for (n,) in db.rows(f"SELECT DISTINCT nameId FROM {table}", table):
                     defs.regions.setdefault(names.get(n, f"string {n}"), {"kind": kind})
         return defs
+
+
+def _intervals(db: _Db, sql: str, table: str, args: tuple, label: Callable[[int], str],
+               strings: StringTable) -> tuple:
+    """``(start, end, name ids, 4th column or None)`` of a query's rows, without a row loop.
+
+    The query returns start, end, a code naming the row (``label(code)``)
+    and optionally a fourth integer column.
+    """
+    rows = db.rows(sql, table, args)
+    if not rows:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty.astype(np.int32), empty
+    try:
+        arr = np.array(rows, dtype=np.int64)
+    except (TypeError, ValueError) as exc:
+        raise ReadError(db.path, f"a non-integer value in {table}: {exc}",
+                        position=f"table {table}", expected="integer times and ids") from exc
+    codes, inverse = np.unique(arr[:, 2], return_inverse=True)
+    ids = strings.intern_many(label(int(c)) for c in codes)
+    extra = arr[:, 3] if arr.shape[1] > 3 else None
+    return arr[:, 0], arr[:, 1], ids[inverse.reshape(-1)], extra
+
+
+def _concat(parts: List[tuple]) -> tuple:
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty.astype(np.int32)
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 
 def gpu_thread(device: int, stream: int) -> int:
