@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -139,9 +140,21 @@ def main() -> None:
     if PING_PONG.is_file():
         traces["pipit-ping-pong (2 ranks, 120 events)"] = str(PING_PONG)
     tmp = tempfile.mkdtemp(prefix="otf2-bench-")
-    big = write_trace(os.path.join(tmp, "t"), args.ranks, args.iterations)
-    events = args.ranks * (2 + 13 * args.iterations)
-    traces[f"generated ({args.ranks} ranks, {events} events)"] = big
+    try:
+        big = write_trace(os.path.join(tmp, "t"), args.ranks, args.iterations)
+        events = args.ranks * (2 + 13 * args.iterations)
+        traces[f"generated ({args.ranks} ranks, {events} events)"] = big
+        report = run(traces, args)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+
+
+def run(traces: dict, args: argparse.Namespace) -> dict:
+    """Time every trace: ours with jobs=1 and 2, and the baseline."""
     report = {"load_average": os.getloadavg(), "results": {}}
     for name, anchor in traces.items():
         t1, what = ours(anchor, 1, args.repeat)
@@ -152,10 +165,7 @@ def main() -> None:
             "baseline": bwhat, "baseline_s": round(tb, 4),
             "speedup_jobs1": round(tb / t1, 2), "speedup_jobs2": round(tb / t2, 2)}
     report["load_average_after"] = os.getloadavg()
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    return report
 
 
 if __name__ == "__main__":
