@@ -27,7 +27,6 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from ...errors import ReadError
 from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import EventBatch, StringTable

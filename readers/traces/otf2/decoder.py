@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Iterator, List
 
 import numpy as np
 
@@ -32,8 +33,9 @@ from ..decoder import Decoder
 from ..events import EventBatch, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource, FileSource
-from .definitions import Tables, import_otf2, read_tables
+from .definitions import Tables, import_otf2
 from .events import LocationEvents, read_chunks
+from .globaldefs import read_global
 
 
 def anchor_file(path: Any) -> Path:
@@ -79,17 +81,8 @@ class Otf2Decoder(Decoder):
         handler.on_definitions(tables.definitions.copy())
         locs = [ref for ref, (rank, _, _) in tables.locations.items()
                 if source.rank is None or rank == source.rank]
-        lib = import_otf2()[1]
-        try:
-            handle = lib.Reader_Open(anchor)
-            lib.Reader_SetSerialCollectiveCallbacks(handle)
-        except lib.Error as exc:
-            raise ReadError(anchor, f"the OTF2 library cannot open the trace: {exc}",
-                            expected="an OTF2 anchor file") from exc
-        try:
+        with _opened(anchor) as handle:
             self._read(handle, tables, locs, handler, anchor)
-        finally:
-            lib.Reader_Close(handle)
 
     def _read(self, handle: Any, tables: Tables, locs: List[int],
               handler: EventHandler, anchor: str) -> None:
@@ -163,30 +156,32 @@ def _tables(anchor: str) -> Tables:
         raise ReadError(anchor, f"cannot open the file: {exc.strerror}") from exc
     key = (anchor, st.st_mtime_ns, st.st_size)
     if key not in _CACHE:
-        with _open(anchor) as reader:
-            _CACHE[key] = read_tables(reader, anchor)
+        lib = import_otf2()[1]
+        with _opened(anchor) as handle:
+            try:
+                _CACHE[key] = read_global(lib, handle, anchor)
+            except lib.Error as exc:
+                raise ReadError(anchor, f"the OTF2 library cannot read the definitions: {exc}",
+                                expected="readable global definitions") from exc
         while len(_CACHE) > 4:
             _CACHE.popitem(last=False)
     return _CACHE[key]
 
 
-class _open:
-    """``otf2.reader.open`` with library errors turned into ReadError."""
-
-    def __init__(self, anchor: Any) -> None:
-        self.anchor = str(anchor)
-
-    def __enter__(self) -> Any:
-        otf2 = import_otf2()[0]
-        try:
-            self.reader = otf2.reader.Reader(self.anchor)
-        except Exception as exc:  # the library raises its own error types
-            raise ReadError(self.anchor, f"the OTF2 library cannot open the trace: {exc}",
-                            expected="an OTF2 anchor file with its definitions") from exc
-        return self.reader
-
-    def __exit__(self, *exc: Any) -> None:
-        self.reader.close()
+@contextmanager
+def _opened(anchor: str) -> Iterator[Any]:
+    """A low-level OTF2 reader handle (ReadError when the library cannot open the trace)."""
+    lib = import_otf2()[1]
+    try:
+        handle = lib.Reader_Open(anchor)
+        lib.Reader_SetSerialCollectiveCallbacks(handle)
+    except lib.Error as exc:
+        raise ReadError(anchor, f"the OTF2 library cannot open the trace: {exc}",
+                        expected="an OTF2 anchor file with its definitions") from exc
+    try:
+        yield handle
+    finally:
+        lib.Reader_Close(handle)
 
 
 DECODER = Otf2Decoder

@@ -51,7 +51,7 @@ def _raw_callback(module: Any, event: str, fn: Callable) -> Any:
     """
     proto = getattr(module, f"_EvtReaderCallback_FP_{event}")
     fast = ctypes.CFUNCTYPE(ctypes.c_int, *(_plain(t) for t in proto._argtypes_))
-    setter = getattr(module.conf.lib, f"OTF2_EvtReaderCallbacks_Set{event}Callback")
+    setter = module.conf.lib[f"OTF2_EvtReaderCallbacks_Set{event}Callback"]  # a private copy
     setter.argtypes = [ctypes.c_void_p, fast]
     setter.restype = ctypes.c_int
     return setter, fast(fn)

@@ -38,7 +38,7 @@ import numpy as np
 from ...errors import ReadError
 from ..decoder import Decoder
 from ..definitions import Definitions
-from ..events import Kind, StringTable
+from ..events import StringTable
 from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource, FileSource, rank_of, rank_sources
