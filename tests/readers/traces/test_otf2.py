@@ -110,3 +110,14 @@ def test_ping_pong_trace(shared_data):
     # ticks at 2.095197216 GHz -> ns: MPI_Init on rank 0 lasts 193.297 ms
     init = c[(c["rank"] == 0) & (c.name == "MPI_Init")].duration.item()
     assert init == 193_297_083
+
+
+def test_ping_pong_definitions(shared_data):
+    defs = rt.decode(shared_data / "otf2" / "pipit-ping-pong-otf2", Collect()).definitions
+    # MPI_COMM_WORLD is a COMM_GROUP group: indices into the COMM_LOCATIONS group
+    assert defs.communicators[1] == {"name": "MPI_COMM_WORLD", "ranks": [0, 1]}
+    assert defs.ranks == {0: {"name": "MPI Rank 0"}, 1: {"name": "MPI Rank 1"}}
+    assert defs.regions["int main(int, char**)"] == {
+        "file": "/g/g92/bhatele1/umd/traces/score-p/ping-pong.c", "line": 5,
+        "kind": "compiler", "role": "function"}
+    assert defs.metadata["timer_resolution"] == 2095197216
