@@ -40,7 +40,11 @@ MAGIC = b"HPCTOOLKITtrce"
 
 
 def database(path: Any) -> Path:
-    """The database folder of ``path`` (the folder or its ``trace.db``)."""
+    """The database folder of ``path`` (the folder or its ``trace.db``).
+
+    >>> database("/no/such/db/trace.db").as_posix()
+    '/no/such/db'
+    """
     p = Path(os.fspath(path))
     return p if p.is_dir() else p.parent
 

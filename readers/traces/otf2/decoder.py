@@ -39,7 +39,13 @@ from .globaldefs import read_global
 
 
 def anchor_file(path: Any) -> Path:
-    """The ``.otf2`` anchor file of ``path`` (the file, or the one in a folder)."""
+    """The ``.otf2`` anchor file of ``path`` (the file, or the one in a folder).
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); _ = open(os.path.join(d, "traces.otf2"), "wb")
+    >>> anchor_file(d).name
+    'traces.otf2'
+    """
     p = Path(os.fspath(path))
     if p.is_dir():
         found = sorted(p.glob("*.otf2"))

@@ -150,7 +150,17 @@ class ProjectionsDecoder(Decoder):
 
 
 def parse_log(lines: List[str], sts: Sts, strings: StringTable, name: str) -> Dict[str, Any]:
-    """Event columns of one PE's log (ReadError on a bad or missing record)."""
+    """Event columns of one PE's log (ReadError on a bad or missing record).
+
+    Examples
+    --------
+    >>> from .sts import Sts
+    >>> sts = Sts(version=11.0, entries={3: "Main::run()"})
+    >>> cols = parse_log(["PROJECTIONS-RECORD 3", "14 5 0", "15 9 0", "7 10"], sts,
+    ...                  StringTable(), "app.0.log")
+    >>> cols["kind"].tolist(), cols["time"].tolist()
+    ([0, 1], [5000, 9000])
+    """
     if not lines or not lines[0].startswith("PROJECTIONS-RECORD"):
         raise ReadError(name, "the log does not start with PROJECTIONS-RECORD",
                         position="line 1", expected="a Projections log header")

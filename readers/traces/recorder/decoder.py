@@ -58,7 +58,11 @@ def _read(path: Path) -> bytes:
 
 
 def trace_folder(path: Any) -> Path:
-    """The trace folder of ``path`` (the folder, or a file inside it)."""
+    """The trace folder of ``path`` (the folder, or a file inside it).
+
+    >>> trace_folder("/no/such/run/recorder.mt").as_posix()
+    '/no/such/run'
+    """
     p = Path(os.fspath(path))
     return p if p.is_dir() else p.parent
 

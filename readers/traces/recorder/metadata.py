@@ -80,7 +80,17 @@ def parse_global(data: bytes, name: str) -> GlobalMeta:
 
 
 def parse_rank(data: bytes, name: str) -> RankMeta:
-    """A rank's ``<r>.mt`` from its bytes."""
+    """A rank's ``<r>.mt`` from its bytes.
+
+    Examples
+    --------
+    >>> counts = np.zeros(256, dtype="<i4"); counts[2] = 5
+    >>> blob = LOCAL.pack(10.0, 11.5, 1, 5) + counts.tobytes()
+    >>> blob += FILE_ENTRY.pack(0, 64, 5) + b"a.txt"
+    >>> m = parse_rank(blob, "0.mt")
+    >>> m.records, int(m.function_count[2]), m.files
+    (5, 5, {'a.txt': 64})
+    """
     if len(data) < LOCAL_SIZE:
         raise ReadError(name, f"the file has {len(data)} bytes", position="byte 0",
                         expected=f"a {LOCAL_SIZE}-byte rank header")
