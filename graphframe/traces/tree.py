@@ -126,7 +126,7 @@ class TreeBuilder(EventHandler):
         bounds = np.flatnonzero(np.diff(codes)) + 1
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(codes)]):
             self._stream_run(int(codes[lo]), enter[lo:hi], time[lo:hi], names[lo:hi])
-        if self._acc_rows > 4 * max(len(self.parent), 1) + 1_000_000:
+        if self._acc_rows > 4 * max(len(self.parent), 1) * max(len(self.streams), 1) + 200_000:
             self._compact()
 
     def on_end(self) -> None:
