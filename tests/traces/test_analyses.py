@@ -1,7 +1,6 @@
 """TraceFrame analyses on small traces built by hand (exact values)."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from graphframe.errors import ArgumentError

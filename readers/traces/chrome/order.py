@@ -101,7 +101,6 @@ class Orderer:
     def _in_order(self, chunk: Dict[str, np.ndarray]) -> bool:
         ev = chunk["primary"]  # one endpoint per event, in file order
         rank, thread, start = (chunk[c][ev] for c in ("rank", "thread", "start"))
-        seq = np.arange(len(start))
         _, code = stream_pairs(rank, thread)
         order = np.argsort(code, kind="stable")
         r, t, s = rank[order], thread[order], start[order]

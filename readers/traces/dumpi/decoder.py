@@ -267,7 +267,6 @@ class _Run:
 
     def _batch(self, label, thread, start, end, name, f, starts, buf, slow, biases) -> None:
         n = len(label)
-        kinds = [np.full(n, Kind.ENTER, dtype=np.uint8)]
         data_kind = np.full(n, 255, dtype=np.uint8)
         peer = np.full(n, -1, dtype=np.int64)
         nbytes = np.full(n, -1, dtype=np.int64)
