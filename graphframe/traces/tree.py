@@ -197,8 +197,7 @@ class TreeBuilder(EventHandler):
             enter, time, names, c, floor = enter[keep], time[keep], names[keep], c[keep], floor[keep]
         depth = c - floor                      # depth after each event
         level = np.where(enter, depth, depth + 1)
-        pos = np.arange(len(level))
-        order = np.lexsort((pos, level))
+        order = np.argsort(level, kind="stable")  # by level, then position
         lv, ent = level[order], enter[order]
         first = np.ones(len(lv), dtype=bool)
         first[1:] = lv[1:] != lv[:-1]

@@ -148,7 +148,32 @@ def _stream_code(chunk: Dict[str, np.ndarray], keys: List[tuple]) -> np.ndarray:
 
 
 def _sort_order(c: Dict[str, np.ndarray]) -> np.ndarray:
-    return np.lexsort((c["k3"], c["k2"], c["k1"], c["time"], c["thread"], c["rank"]))
+    """Stream order: by (rank, thread, time), ties by (k1, k2, k3).
+
+    One stable argsort of a packed (stream, time) key (nearly sorted input, so
+    cheap), then a full sort of the tied runs only.
+    """
+    time = c["time"]
+    n = len(time)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, code = stream_pairs(c["rank"], c["thread"])
+    span = int(time.max()) - int(time.min())
+    if span >= 1 << 42 or int(code.max()) >= 1 << 20:
+        return np.lexsort((c["k3"], c["k2"], c["k1"], time, c["thread"], c["rank"]))
+    key = (code << 42) | (time - time.min())
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    tie = np.zeros(n, dtype=bool)
+    same = ks[1:] == ks[:-1]
+    tie[1:] |= same
+    tie[:-1] |= same
+    if tie.any():
+        at = np.flatnonzero(tie)
+        rows = order[at]
+        sub = np.lexsort((c["k3"][rows], c["k2"][rows], c["k1"][rows], ks[at]))
+        order[at] = rows[sub]
+    return order
 
 
 def _take(c: Dict[str, np.ndarray], index: np.ndarray) -> Dict[str, np.ndarray]:
