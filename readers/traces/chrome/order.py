@@ -34,7 +34,8 @@ import numpy as np
 from ...errors import ReadError
 from ..events import stream_pairs
 
-#: Endpoint columns carried through the orderer.
+#: Endpoint columns carried through the orderer (``args`` and ``value`` only when a chunk
+#: has them).
 COLUMNS = ("kind", "time", "rank", "thread", "name", "k1", "k2", "k3", "start",
            "primary", "args", "value")
 
@@ -180,7 +181,22 @@ def _take(c: Dict[str, np.ndarray], index: np.ndarray) -> Dict[str, np.ndarray]:
     return {k: v[index] for k, v in c.items()}
 
 
-def _concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
+def concat_parts(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
+    """Endpoint chunks joined; the optional ``args``/``value`` columns filled where absent."""
     if len(parts) == 1:
         return parts[0]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    out = {}
+    for k in {k for p in parts for k in p}:
+        cols = []
+        for p in parts:
+            if k in p:
+                cols.append(p[k])
+            elif k == "args":
+                cols.append(np.full(len(p["time"]), None, dtype=object))
+            else:
+                cols.append(np.full(len(p["time"]), np.nan))
+        out[k] = np.concatenate(cols)
+    return out
+
+
+_concat = concat_parts

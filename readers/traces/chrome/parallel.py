@@ -57,9 +57,6 @@ def _work(options: Dict[str, Any], name: str, chunk: bytes, base: int,
         return None
     if run.text_ids:  # string pids/tids are numbered in file order: not per chunk
         return None
-    for part in parts:  # an object column of None pickles slowly: send None instead
-        if not np.not_equal(part["args"], None).any():
-            part["args"] = None
     return {"parts": parts, "strings": list(run.strings.strings), "defs": collect.definitions,
             "closed": scan.closed, "position": f"byte {base + int(scan.starts[0])}"
             if len(scan.starts) else f"byte {base}"}
@@ -142,8 +139,6 @@ def _absorb(run: Any, pending: deque) -> Optional[Tuple[bytes, int, int]]:
         run.handler.on_definitions(result["defs"])
     mapping = np.append(run.strings.intern_many(result["strings"]), np.int32(-1))
     for part in result["parts"]:
-        if part["args"] is None:
-            part["args"] = np.full(len(part["time"]), None, dtype=object)
         local = part["name"]
         part["name"] = mapping[np.where(local < 0, len(mapping) - 1, local)]
         run.orderer.add(part, result["position"])

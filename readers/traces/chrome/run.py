@@ -12,7 +12,7 @@ from ..definitions import Definitions
 from ..events import EventBatch, Kind, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource
-from .order import Orderer
+from .order import Orderer, concat_parts
 from .scan import intern_strings, parse_fixed, scan_events
 
 _KEYS = {k: len(k) | int.from_bytes(k.encode(), "little") << 8
@@ -109,11 +109,13 @@ class ChromeRun:
         sel, vs, ve = field["name"]
         if len(sel):
             name[sel] = intern_strings(a, buf, vs, ve, self.strings, self.name, base)
-        args = np.full(n, None, dtype=object)
+        args = None
         sel, vs, ve = field["args"]
         want = (ph[sel] == ord("M")) | (ph[sel] == ord("C")) | self.keep_args
-        for i, s, e in zip(sel[want].tolist(), vs[want].tolist(), ve[want].tolist()):
-            args[i] = buf[s:e].decode("utf-8", "replace")
+        if want.any():
+            args = np.full(n, None, dtype=object)
+            for i, s, e in zip(sel[want].tolist(), vs[want].tolist(), ve[want].tolist()):
+                args[i] = buf[s:e].decode("utf-8", "replace")
         meta = ph == ord("M")
         if meta.any():
             self._definitions(np.flatnonzero(meta), name, rank, thread, args, base, scan)
@@ -149,8 +151,9 @@ class ChromeRun:
         keep = timed & ~counters
         parts = [dict(kind=kind[keep], time=ts[keep], rank=rank[keep], thread=thread[keep],
                       name=name[keep], k1=k1[keep], k2=k2[keep], k3=k3[keep], start=ts[keep],
-                      primary=np.ones(int(keep.sum()), dtype=bool), args=args[keep],
-                      value=np.full(int(keep.sum()), np.nan))]
+                      primary=np.ones(int(keep.sum()), dtype=bool))]
+        if args is not None:
+            parts[0]["args"] = args[keep]
         if is_x.any():
             m = is_x
             cnt = int(m.sum())
@@ -160,18 +163,18 @@ class ChromeRun:
                 rank=rank[m], thread=thread[m], name=name[m],
                 k1=np.where(lx, 0, 1).astype(np.int8), k2=np.where(lx, -ts[m], 0),
                 k3=np.where(lx, -seq[m], 2 * seq[m] + 1), start=ts[m],
-                primary=np.zeros(cnt, dtype=bool), args=np.full(cnt, None, dtype=object),
-                value=np.full(cnt, np.nan)))
+                primary=np.zeros(cnt, dtype=bool)))
         if counters.any():
             parts.append(self._counters(np.flatnonzero(counters), ts, rank, thread, name,
                                         args, k3, base, scan))
-        chunk = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        chunk = concat_parts(parts)
         self.orderer.add(chunk, f"byte {base + int(scan.starts[0])}")
 
     def _counters(self, rows, ts, rank, thread, name, args, k3, base, scan):
         out: Dict[str, List[Any]] = {k: [] for k in ("row", "value", "args")}
         for i in rows.tolist():
-            members = self._json(args[i], base, scan, i) if args[i] is not None else {}
+            members = self._json(args[i], base, scan, i) if args is not None and args[i] is not None \
+                else {}
             if not isinstance(members, dict):
                 self._fail(base, int(scan.starts[i]), "a 'C' event's args is not an object",
                            "an object of counter values")
@@ -196,7 +199,8 @@ class ChromeRun:
         defs = Definitions()
         for i in rows.tolist():
             label = self.strings[name[i]] if name[i] >= 0 else None
-            members = self._json(args[i], base, scan, i) if args[i] is not None else {}
+            members = self._json(args[i], base, scan, i) if args is not None and args[i] is not None \
+                else {}
             r, t = int(rank[i]), int(thread[i])
             if label == "process_name":
                 defs.ranks.setdefault(r, {})["name"] = members.get("name")
@@ -210,10 +214,9 @@ class ChromeRun:
 
     def _emit(self, c: Dict[str, np.ndarray]) -> None:
         attrs: Dict[str, Any] = {}
-        has_args = np.not_equal(c["args"], None)
-        if has_args.any():
+        if "args" in c and np.not_equal(c["args"], None).any():
             attrs["args"] = c["args"]
-        if (c["kind"] == Kind.COUNTER).any():
+        if "value" in c:
             attrs["value"] = c["value"]
         self.handler.on_batch(EventBatch.build(
             self.strings, kind=c["kind"], time=c["time"], rank=c["rank"],
