@@ -21,7 +21,6 @@ def io_events(events: pd.DataFrame) -> pd.DataFrame:
     mapping = fd_map(events)
     io["file"] = io["file"].astype(object) if "file" in io.columns else None
     if len(mapping) and "fd" in io.columns:
-        key = pd.MultiIndex.from_arrays([io["rank"], io["fd"]])
         # the latest open of (rank, fd) at or before each event
         opens = mapping.sort_values("time", kind="stable")
         found = []
@@ -35,7 +34,6 @@ def io_events(events: pd.DataFrame) -> pd.DataFrame:
             found.append(pd.Series(names, index=grp.index, dtype=object))
         filled = pd.concat(found).reindex(io.index)
         io["file"] = io["file"].where(io["file"].notna(), filled)
-        del key
     end = io["end"] if "end" in io.columns else io["time"]
     io["duration"] = np.where(end >= 0, end - io["time"], 0).astype(np.float64)
     return io

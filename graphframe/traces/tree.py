@@ -126,7 +126,7 @@ class TreeBuilder(EventHandler):
         bounds = np.flatnonzero(np.diff(codes)) + 1
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(codes)]):
             self._stream_run(int(codes[lo]), enter[lo:hi], time[lo:hi], names[lo:hi])
-        if self._acc_rows > 4 * max(len(self.parent), 1) + 1_000_000:
+        if self._acc_rows > 4 * max(len(self.parent), 1) * max(len(self.streams), 1) + 200_000:
             self._compact()
 
     def on_end(self) -> None:
@@ -197,8 +197,7 @@ class TreeBuilder(EventHandler):
             enter, time, names, c, floor = enter[keep], time[keep], names[keep], c[keep], floor[keep]
         depth = c - floor                      # depth after each event
         level = np.where(enter, depth, depth + 1)
-        pos = np.arange(len(level))
-        order = np.lexsort((pos, level))
+        order = np.argsort(level, kind="stable")  # by level, then position
         lv, ent = level[order], enter[order]
         first = np.ones(len(lv), dtype=bool)
         first[1:] = lv[1:] != lv[:-1]

@@ -89,6 +89,11 @@ class Decoder:
         """Decode one source into ``handler`` (definitions and batches, no on_end)."""
         raise NotImplementedError
 
+    def decode_parallel(self, source: ByteSource, handler: EventHandler, jobs: int) -> None:
+        """Decode one source with ``jobs`` worker processes (``decode(..., jobs=)`` on a
+        single-file trace). Optional: the default decodes in this process."""
+        self.decode(source, handler)
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self.options.items()))
         return f"{type(self).__name__}({opts})"

@@ -26,7 +26,7 @@ method                  called for
 each as ``method(rank, thread, time, name, attrs)``: Python ints, ``time`` in
 ns, ``name`` a str (or None), ``attrs`` a dict of the event's attribute
 columns that have a value, plus ``"kind"`` (the lower-case kind name) for
-the methods that serve several kinds. This path costs about a microsecond
+the methods that serve several kinds. This path costs one to two microseconds
 per event: fine for millions of events, use ``on_batch`` beyond that.
 
 Parallel reading (``jobs=``): a handler that can work on a subset of the

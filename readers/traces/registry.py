@@ -122,7 +122,10 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
     report.start()
     groups = split_groups(sources, jobs or 1)
     workers = _forks(handler, len(groups)) if len(groups) > 1 else None
-    if workers is None:
+    if len(sources) == 1 and (jobs or 1) > 1:
+        decoder.decode_parallel(sources[0], handler, int(jobs))
+        report.step()
+    elif workers is None:
         for source in sources:
             decoder.decode(source, handler)
             report.step()

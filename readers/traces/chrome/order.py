@@ -34,7 +34,8 @@ import numpy as np
 from ...errors import ReadError
 from ..events import stream_pairs
 
-#: Endpoint columns carried through the orderer.
+#: Endpoint columns carried through the orderer (``args`` and ``value`` only when a chunk
+#: has them).
 COLUMNS = ("kind", "time", "rank", "thread", "name", "k1", "k2", "k3", "start",
            "primary", "args", "value")
 
@@ -101,7 +102,6 @@ class Orderer:
     def _in_order(self, chunk: Dict[str, np.ndarray]) -> bool:
         ev = chunk["primary"]  # one endpoint per event, in file order
         rank, thread, start = (chunk[c][ev] for c in ("rank", "thread", "start"))
-        seq = np.arange(len(start))
         _, code = stream_pairs(rank, thread)
         order = np.argsort(code, kind="stable")
         r, t, s = rank[order], thread[order], start[order]
@@ -149,14 +149,54 @@ def _stream_code(chunk: Dict[str, np.ndarray], keys: List[tuple]) -> np.ndarray:
 
 
 def _sort_order(c: Dict[str, np.ndarray]) -> np.ndarray:
-    return np.lexsort((c["k3"], c["k2"], c["k1"], c["time"], c["thread"], c["rank"]))
+    """Stream order: by (rank, thread, time), ties by (k1, k2, k3).
+
+    One stable argsort of a packed (stream, time) key (nearly sorted input, so
+    cheap), then a full sort of the tied runs only.
+    """
+    time = c["time"]
+    n = len(time)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, code = stream_pairs(c["rank"], c["thread"])
+    span = int(time.max()) - int(time.min())
+    if span >= 1 << 42 or int(code.max()) >= 1 << 20:
+        return np.lexsort((c["k3"], c["k2"], c["k1"], time, c["thread"], c["rank"]))
+    key = (code << 42) | (time - time.min())
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    tie = np.zeros(n, dtype=bool)
+    same = ks[1:] == ks[:-1]
+    tie[1:] |= same
+    tie[:-1] |= same
+    if tie.any():
+        at = np.flatnonzero(tie)
+        rows = order[at]
+        sub = np.lexsort((c["k3"][rows], c["k2"][rows], c["k1"][rows], ks[at]))
+        order[at] = rows[sub]
+    return order
 
 
 def _take(c: Dict[str, np.ndarray], index: np.ndarray) -> Dict[str, np.ndarray]:
     return {k: v[index] for k, v in c.items()}
 
 
-def _concat(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
+def concat_parts(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
+    """Endpoint chunks joined; the optional ``args``/``value`` columns filled where absent."""
     if len(parts) == 1:
         return parts[0]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    out = {}
+    for k in {k for p in parts for k in p}:
+        cols = []
+        for p in parts:
+            if k in p:
+                cols.append(p[k])
+            elif k == "args":
+                cols.append(np.full(len(p["time"]), None, dtype=object))
+            else:
+                cols.append(np.full(len(p["time"]), np.nan))
+        out[k] = np.concatenate(cols)
+    return out
+
+
+_concat = concat_parts

@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -214,25 +215,31 @@ def parse_fixed(a: np.ndarray, start: np.ndarray, end: np.ndarray, scale: int,
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     m, length = gather(a, start, end, min(int((end - start).max()), 48))
-    neg = m[:, 0] == ord("-")
-    digit = (m >= 48) & (m <= 57)
+    d = m.astype(np.int16) - 48
+    digit = (d >= 0) & (d <= 9)
     dot = m == ord(".")
-    has_dot = dot.any(axis=1)
-    dot_at = np.where(has_dot, dot.argmax(axis=1), length)
+    neg = m[:, 0] == ord("-")
     cols = np.arange(m.shape[1])
     pad = cols[None, :] >= length[:, None]
-    sign_ok = (cols == 0)[None, :] & (m == ord("-"))
-    ok = (digit | dot | sign_ok | pad).all(axis=1) & (dot.sum(axis=1) <= 1)
-    ok &= (length > neg) & digit[np.arange(n), np.minimum(neg.astype(np.int64), m.shape[1] - 1)]
-    special = ((m == ord("e")) | (m == ord("E"))).any(axis=1) | (length > 40)
-    # each digit's power of ten relative to the scaled unit: 10**(dot - j - 1 + scale)
-    power = dot_at[:, None] - cols[None, :] - 1 + scale
-    power = np.where(cols[None, :] > dot_at[:, None], power + 1, power)
-    use = digit & (power >= 0) & (power <= 18)
-    d = np.where(use, m.astype(np.int64) - 48, 0)
-    value = (d * _POW10[np.clip(power, 0, 18)]).sum(axis=1)
-    rounding = digit & (power == -1)
-    value += ((np.where(rounding, m.astype(np.int64) - 48, 0)).sum(axis=1) >= 5)
+    ok = (digit | dot | pad | ((cols == 0)[None, :] & (m == ord("-")))).all(axis=1)
+    ndig = digit.sum(axis=1)
+    ok &= (dot.sum(axis=1) <= 1) & (ndig > 0)
+    special = ((m == ord("e")) | (m == ord("E"))).any(axis=1) | (ndig > 18) | (length > 40)
+    value = np.zeros(n, dtype=np.int64)
+    frac = np.zeros(n, dtype=np.int64)
+    seen = np.zeros(n, dtype=bool)
+    for j in range(m.shape[1]):  # Horner over the digits of every row at once
+        dj = digit[:, j]
+        value = np.where(dj, value * 10 + d[:, j], value)
+        frac += dj & seen
+        seen |= dot[:, j]
+    shift = scale - frac
+    up = shift >= 0
+    value = np.where(up, value * _POW10[np.clip(shift, 0, 18)], value)
+    if not up.all():
+        div = _POW10[np.clip(-shift, 0, 18)]
+        q, r = np.divmod(value, div)
+        value = np.where(up, value, q + (2 * r >= div))
     value = np.where(neg, -value, value)
     bad = ~ok & ~special
     if bad.any():
@@ -243,8 +250,9 @@ def parse_fixed(a: np.ndarray, start: np.ndarray, end: np.ndarray, scale: int,
     for i in np.flatnonzero(special):
         text = bytes(a[start[i]:end[i]]).decode("ascii", "replace")
         try:
-            value[i] = round(float(text) * 10 ** scale)
-        except (ValueError, OverflowError) as exc:
+            exact = (Decimal(text) * 10 ** scale).to_integral_value(ROUND_HALF_UP)
+            value[i] = int(exact)
+        except (ArithmeticError, ValueError, OverflowError) as exc:
             raise ReadError(source, f"{what} is not a number: {text[:40]!r}",
                             position=f"byte {base + int(start[i])}",
                             expected="a JSON number") from exc

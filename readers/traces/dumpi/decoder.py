@@ -64,6 +64,8 @@ for _n in ("Put", "Get", "Accumulate"):
 for _n in ("Win_fence", "Win_lock", "Win_unlock", "Win_post", "Win_start", "Win_complete",
            "Win_wait", "Win_test"):
     _DATA["MPI_" + _n] = (Kind.RMA_SYNC, "winrank", None, None, None)
+#: Bytes read at a time from a DUMPI file (memory stays flat whatever the file size).
+_BLOCK = 1 << 20
 _EXTRA = ("comm", "request", "win", "sendcount", "sendtype", "recvcount", "recvtype", "dest",
           "source", "sendtag", "recvtag")
 
@@ -96,7 +98,7 @@ class DumpiDecoder(Decoder):
                 raise ReadError(p, "no .meta file in the directory", expected="a DUMPI .meta file")
             p = metas[0]
         if p.suffix != ".meta":
-            return [FileSource(p, rank=rank_of(p))]
+            return [FileSource(p, rank=rank_of(p), block_size=_BLOCK)]
         try:
             meta = dict(line.split("=", 1) for line in p.read_text().splitlines() if "=" in line)
         except OSError as exc:
@@ -109,7 +111,7 @@ class DumpiDecoder(Decoder):
         if len(files) != nprocs:
             raise ReadError(p, f"{len(files)} rank files found for numprocs={nprocs}",
                             expected=f"{prefix}-0000.bin ... one file per rank")
-        return rank_sources(files)
+        return rank_sources(files, block_size=_BLOCK)
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         _Run(source, handler, self.options).run()
@@ -124,6 +126,7 @@ class _Run:
         self.want_args = bool(options["args"])
         self.batch_records = int(options["batch_records"])
         self.strings = StringTable(FUNCTIONS)
+        self.slice_bytes = 1 << 20  # decode at most this much at a time: bounded memory
 
     def run(self) -> None:
         head = self.source.read_at(0, 8) if self.source.seekable else self.source.head(8)
@@ -151,7 +154,7 @@ class _Run:
         buf, pos = b"", body
         biases = None
         done = False
-        for block in blocks:
+        for block in _slices(blocks, self.slice_bytes):
             buf += block
             if biases is None:
                 if len(buf) < 8:
@@ -264,7 +267,6 @@ class _Run:
 
     def _batch(self, label, thread, start, end, name, f, starts, buf, slow, biases) -> None:
         n = len(label)
-        kinds = [np.full(n, Kind.ENTER, dtype=np.uint8)]
         data_kind = np.full(n, 255, dtype=np.uint8)
         peer = np.full(n, -1, dtype=np.int64)
         nbytes = np.full(n, -1, dtype=np.int64)
@@ -319,6 +321,13 @@ class _Run:
                                               self.name)[0]
             out[i] = "\n".join(f"{k}={v}" for k, v in rec.args.items())
         return out
+
+
+def _slices(blocks, size: int):
+    """The blocks of a source cut into pieces of at most ``size`` bytes."""
+    for block in blocks:
+        for lo in range(0, len(block), size):
+            yield block[lo:lo + size]
 
 
 def _be(a: np.ndarray, at: np.ndarray, width: int) -> np.ndarray:

@@ -183,17 +183,17 @@ def read_trailer(source: ByteSource) -> Trailer:
     """
     size = source.size()
     name = source.name
-    if size is None or size < 16:
-        raise ReadError(name, "the file is too short for a DUMPI trace", position="byte 0",
-                        expected="a DUMPI trace with its index at the end")
-    tail = source.read_at(max(0, size - 64), 64)
-    words = [tail[i:i + 8] for i in range(0, len(tail), 8)]
-    try:
-        first = next(i for i, w in enumerate(words) if w == MAGIC)
-    except StopIteration:
+    if size is None or size < 72:
+        raise ReadError(name, "no DUMPI index at the end of the file (truncated?)",
+                        position=f"byte {size or 0}",
+                        expected="a DUMPI trace with its index record at the end")
+    tail = source.read_at(size - 64, 64)
+    words = [tail[i:i + 8] for i in range(0, 64, 8)]
+    first = next((i for i, w in enumerate(words[:4]) if w == MAGIC), None)
+    if first is None:
         raise ReadError(name, "no DUMPI index at the end of the file (truncated?)",
                         position=f"byte {size - 64}",
-                        expected="the index record starting with the DUMPI magic") from None
+                        expected="the index record starting with the DUMPI magic")
     offsets = [_U64.unpack(w)[0] for w in words[first + 1:]]
     named = dict(zip(["sizes", "functions", "perf", "header", "body", "footer", "keyval"]
                      [7 - len(offsets):], offsets))

@@ -12,7 +12,7 @@ like libdumpi's defaults without CPU times.
 from __future__ import annotations
 
 import struct
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Sequence
 
 import numpy as np
 
