@@ -19,8 +19,6 @@ import pytest
 
 import graphframe as gf
 
-pytest.importorskip("otf2", reason="the OTF2 decoder needs the optional otf2 package")
-
 
 def normal(name: str) -> str:
     """``PMPI_Send [libmpi.so]`` -> ``MPI_Send``; ``int main(int, char**)`` -> ``main``."""
@@ -47,6 +45,7 @@ def main_children(path) -> dict:
 
 
 def test_otf2_and_hpctoolkit_trees_agree_on_the_main_regions(shared_data):
+    pytest.importorskip("otf2", reason="the OTF2 decoder needs the optional otf2 package")
     otf2 = main_children(shared_data / "otf2" / "pipit-ping-pong-otf2")
     hpc = main_children(shared_data / "hpctoolkit" / "pipit-ping-pong-v4-database")
     assert set(hpc) == {"MPI_Send", "MPI_Recv", "MPI_Finalize"}
