@@ -36,6 +36,8 @@ from ..events import StringTable
 
 _STRUCT = np.zeros(256, dtype=bool)
 _STRUCT[list(b"{}[],:")] = True
+_CLASS = _STRUCT.copy()
+_CLASS[ord('"')] = True
 _WS = np.zeros(256, dtype=bool)
 _WS[list(b" \t\r\n")] = True
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
@@ -79,15 +81,21 @@ def scan_events(buf: bytes, source: str, base: int = 0, continuing: bool = False
     Raises ReadError at the first byte that cannot belong to the array.
     """
     a = np.frombuffer(buf, dtype=np.uint8)
-    q = _real_quotes(a, buf)
-    qmark = np.zeros(len(a), dtype=np.uint8)
-    qmark[q] = 1
-    parity = np.cumsum(qmark, dtype=np.uint8)  # wraps at 256; the low bit is the parity
-    del qmark
-    s = np.flatnonzero(_STRUCT[a])
-    if len(q):
-        s = s[(parity[s] & 1) == 0]
-    del parity
+    # one pass over the bytes: quotes and structural characters, in order
+    pos = np.flatnonzero(_CLASS[a])
+    isq = a[pos] == 34
+    if b"\\" in buf:  # drop escaped quotes (an odd run of backslashes before them)
+        real = _real_quotes(a, buf)
+        qpos = pos[isq]
+        hit = np.searchsorted(real, qpos)
+        ok = hit < len(real)
+        ok[ok] = real[hit[ok]] == qpos[ok]
+        keep = np.ones(len(pos), dtype=bool)
+        keep[np.flatnonzero(isq)[~ok]] = False
+        pos, isq = pos[keep], isq[keep]
+    q = pos[isq]
+    outside = (np.cumsum(isq, dtype=np.uint8) & 1) == 0  # low bit: quotes so far
+    s = pos[outside & ~isq]
     ch = a[s]
     delta = _DELTA[ch]
     depth_after = np.cumsum(delta, dtype=np.int32)

@@ -232,16 +232,18 @@ class _Run:
             start[idx] = [r.wall[0] if r.wall != (0, 0) else r.cpu[0] for r in recs]
             end[idx] = [r.wall[1] if r.wall != (0, 0) else r.cpu[1] for r in recs]
         name = label.astype(np.int32)
-        user = (label == FUNCTION_ENTER) | (label == FUNCTION_EXIT)
-        if user.any():
-            for i in np.flatnonzero(user):
-                name[i] = self.strings.intern(slow[int(i)].name)
+        user = np.flatnonzero((label == FUNCTION_ENTER) | (label == FUNCTION_EXIT))
+        if len(user):  # user functions: named from the file's address table
+            addrs, inverse = np.unique(fields["fn"][user], return_inverse=True)
+            functions = self.trailer.functions
+            ids = [self.strings.intern(functions.get(int(x), f"0x{int(x):x}")) for x in addrs]
+            name[user] = np.asarray(ids, dtype=np.int32)[inverse]
         self._batch(label, thread, start, end, name, fields, starts, buf, slow, biases)
 
     def _fields(self, a, starts, label, mask, args_at, slow) -> Dict[str, np.ndarray]:
         """Integer arguments that events need, -1 where absent (vectorised per layout)."""
         wanted = {"count", "datatype", "dest", "source", "tag", "root", "targetrank",
-                  "origincount", "origintype", "winrank"} | set(_EXTRA)
+                  "origincount", "origintype", "winrank", "fn"} | set(_EXTRA)
         out = {k: np.full(len(starts), -1, dtype=np.int64) for k in wanted}
         slow_mask = np.zeros(len(starts), dtype=bool)
         if slow:

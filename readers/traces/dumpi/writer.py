@@ -12,11 +12,12 @@ like libdumpi's defaults without CPU times.
 from __future__ import annotations
 
 import struct
-from typing import Any, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .layouts import (ALL_FUNCTIONS, DEFAULT_TYPE_SIZES, END_OF_STREAM, FOOTER_MAGIC, LABEL,
+from .layouts import (ALL_FUNCTIONS, DEFAULT_TYPE_SIZES, END_OF_STREAM, FOOTER_MAGIC,
+                      FUNCTION_ENTER, FUNCTION_EXIT, LABEL,
                       LAYOUTS, MAGIC, STATUS, THREAD, TYPE_SIZE, WALL)
 
 _NP = {"i": ">i4", "req": ">i4", "dt": ">u2", "comm": ">u2", "group": ">u2", "win": ">u2",
@@ -83,6 +84,19 @@ class DumpiWriter:
         self.size += len(out)
         self.counts[label] += 1
 
+    def function(self, enter: bool, address: int, start: int, end: int, thread: int = 0) -> None:
+        """A user function's entry (``enter=True``) or exit record, as
+        ``-finstrument-functions`` tracing writes them; ``address`` names it through
+        :meth:`finish`'s ``functions`` table."""
+        label = FUNCTION_ENTER if enter else FUNCTION_EXIT
+        out = bytearray(struct.pack(">HBH", label, self.mask, thread))
+        for t in (start, end):
+            sec, ns = divmod(int(t), 1_000_000_000)
+            out += struct.pack(">HI", sec - self.bias, ns)
+        out += struct.pack(">Q", address)
+        self.parts.append(bytes(out))
+        self.size += len(out)
+
     def calls(self, name: str, start: np.ndarray, end: np.ndarray, thread: Any = 0,
               **args: Any) -> bytes:
         """The records of many calls of one fixed-layout function, vectorised.
@@ -115,8 +129,9 @@ class DumpiWriter:
         self.parts.append(data)
         self.size += len(data)
 
-    def finish(self, type_sizes: Sequence[int] = DEFAULT_TYPE_SIZES) -> bytes:
-        """The complete file: stream end, header, footer, sizes, names, index."""
+    def finish(self, type_sizes: Sequence[int] = DEFAULT_TYPE_SIZES,
+               functions: Optional[Dict[int, str]] = None) -> bytes:
+        """The complete file: stream end, header, footer, sizes, function names, index."""
         parts = self.parts
         pos = self.size
         parts.append(struct.pack(">H", END_OF_STREAM))
@@ -139,8 +154,12 @@ class DumpiWriter:
         parts.append(s)
         pos += len(s)
         names = pos
-        parts.append(struct.pack(">i", 0))
-        pos += 4
+        table = struct.pack(">i", len(functions or {}))
+        for address, fname in sorted((functions or {}).items()):
+            b = fname.encode()
+            table += struct.pack(">QH", address, len(b)) + b
+        parts.append(table)
+        pos += len(table)
         parts.append(MAGIC + struct.pack(">7Q", sizes, names, 0, header, 8, footer, 0))
         return b"".join(parts)
 

@@ -151,3 +151,22 @@ def test_unsupported_dumpi_call_is_named(tmp_path):
     path.write_bytes(w.finish())
     with pytest.raises(ReadError, match="byte 16: the record layout of MPI_Comm_set_name is not supported"):
         rt.decode(path, rt.EventHandler(), format="dumpi")
+
+
+def test_dumpi_user_functions_nest_the_mpi_calls(tmp_path):
+    from graphframe.traces import read_trace
+    w = DumpiWriter(start_time=1)
+    t0 = 10**9
+    w.function(True, 0x400, t0, t0)
+    w.function(True, 0x500, t0 + 1, t0 + 1)
+    w.call("MPI_Barrier", t0 + 2, t0 + 5, comm=2)
+    w.function(False, 0x500, t0 + 6, t0 + 6)
+    w.function(False, 0x400, t0 + 9, t0 + 9)
+    path = tmp_path / "f-0000.bin"
+    path.write_bytes(w.finish(functions={0x400: "main", 0x500: "solve"}))
+    tf = read_trace(path, format="dumpi")
+    ev = tf.events
+    assert ev["name"].astype(str).tolist() == ["main", "solve", "MPI_Barrier", "MPI_Barrier",
+                                              "MPI_Barrier", "solve", "main"]
+    assert ev["depth"].tolist() == [0, 1, 2, -1, 2, 1, 0]
+    assert ev["duration"].dropna().tolist() == [9.0, 5.0, 3.0]
