@@ -118,6 +118,18 @@ def test_escapes_and_unicode_names(tmp_path):
     assert tf.events["name"].iloc[0] == 'q"uote\\ \u00e9'
 
 
+def test_escaped_keys_and_unnamed_events(tmp_path):
+    p = tmp_path / "esc.json"
+    p.write_text('[{"p\\u0068": "X", "n\\u0061me": "main", "pid": 0, "tid": 0, "ts": 1, '
+                 '"dur": 4},\n {"ph": "X", "pid": 0, "tid": 0, "ts": 2, "dur": 1},\n'
+                 ' {"ph": "X", "name": "x", "pid": 0, "tid": 1, "ts": 1e0, "dur": 2.5E-3}]')
+    tf = graphframe.read_trace(p)
+    ev = tf.events[tf.events["kind"] == "enter"]
+    assert ev[["time", "name", "thread", "duration"]].values.tolist() == [
+        [1000, "main", 0, 4000.0], [2000, "", 0, 1000.0], [1000, "x", 1, 3.0]]
+    assert sorted(read_tree(p).dataframe["name"]) == ["", "main", "x"]
+
+
 @pytest.mark.parametrize("text, where, what", [
     ('[{"ph": "X", "name": "a", "pid": 0, "tid": 0, "ts": 1, "dur": 1}, {"ph": "X", "na',
      "byte 66", "the trace ends inside an event"),
@@ -126,6 +138,15 @@ def test_escapes_and_unicode_names(tmp_path):
     ('[{"name": "a", "ts": 1}]', "byte 1", "an event has no 'ph'"),
     ('[{"ph": "B", "name": "a"}]', "byte 1", "an event has no 'ts'"),
     ('{"otherData": {}}', "byte", "no traceEvents|no trace events"),
+    ('[{"ph": "X", "ts": 1, 7, "pid": 0}]', "byte 23", "misplaced ',' in an event"),
+    ('[{"ph": "X", "ts": 1,}]', "byte 21", "misplaced '}' in an event"),
+    ('[{"ph": "X", "ts" 1}]', "byte 19", "misplaced '}' in an event"),
+    ('[{"ph": "X", "ts": 1, "args": {"a": [1}]}]', "byte 38", "'}' does not match its opening"),
+    ('[{"ph": "X", "ts": 1], {"ph": "X", "ts": 2}]', "byte 18", "not one JSON value"),
+    ('[{"ph": "X", "ts": 1, "pid": "\\u12"}]', "byte 29", "bad 'pid'/'tid' string"),
+    ('[{"ph": "X", "ts": 1, "dur": 1}]]', "byte 32", "unexpected ']' after the event array"),
+    ('{"traceEvents": [{"ph": "X", "ts": 1, "dur": 1}], "x": }', "byte 55",
+     "bad JSON after the event array"),
 ])
 def test_bad_input_is_located(tmp_path, text, where, what):
     p = tmp_path / "bad.json"

@@ -49,10 +49,11 @@ def _work(options: Dict[str, Any], name: str, chunk: bytes, base: int,
     run.orderer.add = lambda chunk_, position: parts.append(chunk_)  # keep file order
     try:
         scan = scan_events(chunk, name, base, False)
-        if chunk[scan.consumed:].strip(b" \t\r\n,") and not scan.closed:
-            return None
+        if scan.closed or chunk[scan.consumed:].strip(b" \t\r\n,"):
+            return None  # the last chunk (its trailer is checked in order) or not between events
         if len(scan.starts):
             run._convert(chunk, scan, base)
+        scan.raise_error(name, base)
     except ReadError:
         return None
     if run.text_ids:  # string pids/tids are numbered in file order: not per chunk

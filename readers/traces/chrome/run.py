@@ -13,10 +13,11 @@ from ..events import EventBatch, Kind, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource
 from .order import Orderer, concat_parts
-from .scan import intern_strings, parse_fixed, scan_events
+from .scan import scan_events
+from .values import intern_strings, key_code, key_codes, parse_fixed, small_ints
 
-_KEYS = {k: len(k) | int.from_bytes(k.encode(), "little") << 8
-         for k in ("ph", "ts", "dur", "pid", "tid", "name", "args")}  # all keys <= 4 bytes
+#: the members read (all keys <= 4 bytes); any other member is skipped
+_KEYS = {k: np.uint64(key_code(k)) for k in ("ph", "ts", "dur", "pid", "tid", "name", "args")}
 
 
 class ChromeRun:
@@ -32,6 +33,7 @@ class ChromeRun:
         self.strings = StringTable()
         self.text_ids: Dict[str, int] = {}
         self.seq = 0
+        self.wrapped = False  # the events are the traceEvents member of an object
         self.orderer = Orderer(self._emit, options["order"], options["sort_limit"], self.name)
 
     # ------------------------------------------------------------------ driving
@@ -49,8 +51,10 @@ class ChromeRun:
             if len(scan.starts):
                 self._convert(buf, scan, pos)
                 continuing = True
+            scan.raise_error(self.name, pos)
             buf, pos = buf[scan.consumed:], pos + scan.consumed
             if scan.closed:
+                self._check_trailer(buf, pos, blocks)
                 break
             block = next(blocks, None)
             if block is None:
@@ -63,6 +67,25 @@ class ChromeRun:
             buf += block
         self.orderer.finish()
 
+    def _check_trailer(self, buf: bytes, pos: int, blocks: Iterator[bytes]) -> None:
+        """After the array's ']': only whitespace, or the wrapping object's other members."""
+        rest = buf + b"".join(blocks)
+        if not self.wrapped:
+            text = rest.lstrip(b" \t\r\n")
+            if text:
+                raise ReadError(self.name, f"unexpected {text[:1].decode('ascii', 'replace')!r} "
+                                "after the event array", position=f"byte {pos + len(rest) - len(text)}",
+                                expected="the end of the file")
+            return
+        text = rest.decode("utf-8", "replace")
+        try:
+            json.loads('{"":0' + text)
+        except ValueError as exc:
+            at = max(getattr(exc, "pos", 5) - 5, 0)
+            raise ReadError(self.name, f"bad JSON after the event array: {getattr(exc, 'msg', exc)}",
+                            position=f"byte {pos + len(text[:at].encode())}",
+                            expected="the trace object's other members and its '}'") from exc
+
     def _find_array(self, blocks: Iterator[bytes]) -> Tuple[bytes, int]:
         """Read up to the '[' that opens the events; returns the rest and its offset."""
         buf = b""
@@ -71,10 +94,12 @@ class ChromeRun:
             text = buf.lstrip(b"\xef\xbb\xbf \t\r\n")
             skipped = len(buf) - len(text)
             if text[:1] == b"[":
+                self.wrapped = False
                 return text[1:], skipped + 1
             if text[:1] == b"{":
                 found = _members_until_events(decoder, buf, skipped + 1, self.name)
                 if found is not None:
+                    self.wrapped = True
                     return buf[found:], found
             elif text:
                 raise ReadError(self.name, "not a Chrome trace", position=f"byte {skipped}",
@@ -88,7 +113,7 @@ class ChromeRun:
 
     # ------------------------------------------------------------------ events
     def _convert(self, buf: bytes, scan: Any, base: int) -> None:
-        a = np.frombuffer(buf, dtype=np.uint8)
+        a = scan.a
         n = len(scan.starts)
         field = _fields(a, scan)
         ph = np.zeros(n, dtype=np.uint8)
@@ -109,6 +134,9 @@ class ChromeRun:
         sel, vs, ve = field["name"]
         if len(sel):
             name[sel] = intern_strings(a, buf, vs, ve, self.strings, self.name, base)
+        unnamed = (name < 0) & (ph != ord("E"))  # an 'E' takes the name of what it closes
+        if unnamed.any():
+            name[unnamed] = self.strings.intern("")
         args = None
         sel, vs, ve = field["args"]
         want = (ph[sel] == ord("M")) | (ph[sel] == ord("C")) | self.keep_args
@@ -237,11 +265,19 @@ class ChromeRun:
         out = np.zeros(n, dtype=np.int64)
         if not len(sel):
             return out
+        small = small_ints(a, vs, ve)
+        if small is not None:
+            out[sel] = small
+            return out
         text = a[vs] == 34
         if (~text).any():
             out[sel[~text]] = parse_fixed(a, vs[~text], ve[~text], 0, self.name, base, "pid/tid")
         for i, s, e in zip(sel[text].tolist(), vs[text].tolist(), ve[text].tolist()):
-            label = json.loads(buf[s:e])
+            try:
+                label = json.loads(buf[s:e])
+            except ValueError as exc:
+                raise ReadError(self.name, f"bad 'pid'/'tid' string: {exc}",
+                                position=f"byte {base + s}", expected="a JSON string") from exc
             out[i] = self.text_ids.setdefault(label, len(self.text_ids))
         return out
 
@@ -259,15 +295,19 @@ class ChromeRun:
 
 def _fields(a: np.ndarray, scan: Any) -> Dict[str, Tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For each known key: (event index, value start, value end); the last duplicate wins."""
-    ks, length = scan.key_start, scan.key_end - scan.key_start
-    last = len(a) - 1
-    code = length.astype(np.uint64)
-    for k in range(4):
-        byte = a[np.minimum(ks + k, last)].astype(np.uint64)
-        code |= np.where(length > k, byte, 0).astype(np.uint64) << np.uint64(8 * (k + 1))
+    code = key_codes(a, scan.key_start, scan.key_end)
+    if scan.escaped:  # keys written with escapes ("n\u0061me") compare by their text
+        for i in _escaped_keys(a, scan.key_start, scan.key_end).tolist():
+            raw = bytes(a[scan.key_start[i] - 1:scan.key_end[i] + 1])
+            try:
+                text = json.loads(raw)
+            except ValueError:
+                continue  # not a key we read; the scan checked the structure
+            if text in _KEYS:
+                code[i] = _KEYS[text]
     out = {}
     for key, value in _KEYS.items():
-        hit = np.flatnonzero(code == np.uint64(value))
+        hit = np.flatnonzero(code == value)
         ev = scan.member_event[hit]
         if len(ev) > 1 and (ev[1:] == ev[:-1]).any():  # duplicates: keep the last
             keep = np.ones(len(ev), dtype=bool)
@@ -275,6 +315,15 @@ def _fields(a: np.ndarray, scan: Any) -> Dict[str, Tuple[np.ndarray, np.ndarray,
             hit, ev = hit[keep], ev[keep]
         out[key] = (ev, scan.value_start[hit], scan.value_end[hit])
     return out
+
+
+def _escaped_keys(a: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Indexes of the keys that contain a backslash (keys are in file order)."""
+    slash = np.flatnonzero(a == 92)
+    k = np.searchsorted(start, slash, side="right") - 1
+    ok = k >= 0
+    k, slash = k[ok], slash[ok]
+    return np.unique(k[slash < end[k]])
 
 
 def _members_until_events(decoder: json.JSONDecoder, buf: bytes, pos: int,

@@ -2,14 +2,20 @@
 
 :func:`scan_events` finds, in a buffer that starts inside the event array,
 every complete event object and the members of each (key span, value
-span), with numpy over the whole buffer: quote positions (escapes
-honoured), structural characters outside strings, brace depth by a
-cumulative sum. No Python work per event.
+span), with numpy over the whole buffer and no Python work per event:
 
-The value helpers turn value spans into columns: :func:`parse_fixed`
-(decimal numbers scaled to integers, exact: ``"12.3456"`` µs ->
-12346 ns), :func:`intern_strings` (string values -> ids in a
-:class:`~readers.traces.events.StringTable`).
+1. one pass over the bytes finds quotes and structural characters
+   (``{}[],:``); escaped quotes are dropped; a cumulative count of quotes
+   tells which structural characters lie outside strings;
+2. a cumulative sum of ``{[`` (+1) and ``}]`` (-1) gives the nesting depth:
+   events open at depth 0, their members' colons are at depth 1;
+3. a key is the string just before its colon, a value runs from the colon
+   to the next ``,`` or ``}`` of its event (string values: exactly their
+   quotes; nested values: to the terminator after them).
+
+What lies between the tokens is checked to be whitespace, the top level
+to be events separated by single commas. The value helpers that turn
+spans into columns are in :mod:`.values`.
 
 Examples
 --------
@@ -20,57 +26,61 @@ Examples
 ([1, 48], [46, 68], 68, False)
 >>> [buf[a:b] for a, b in zip(s.key_start, s.key_end)][:3]
 [b'ph', b'ts', b'args']
+>>> [buf[a:b] for a, b in zip(s.value_start, s.value_end)][:3]
+[b'"X"', b'1.5', b'{"a": [1, 2]}']
 """
 
 from __future__ import annotations
 
-import json
-from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from ...errors import ReadError
-from ..events import StringTable
+from .values import check_blank, padded, strip
 
-_STRUCT = np.zeros(256, dtype=bool)
-_STRUCT[list(b"{}[],:")] = True
-_CLASS = _STRUCT.copy()
-_CLASS[ord('"')] = True
-_WS = np.zeros(256, dtype=bool)
-_WS[list(b" \t\r\n")] = True
-_POW10 = 10 ** np.arange(19, dtype=np.int64)
+_CLASS = np.zeros(256, dtype=bool)
+_CLASS[list(b'{}[],:"')] = True
 _DELTA = np.zeros(256, dtype=np.int8)
 _DELTA[list(b"{[")] = 1
 _DELTA[list(b"}]")] = -1
+_LBRACE, _RBRACE, _COMMA, _COLON, _QUOTE = (ord(c) for c in '{},:"')
+
+
+#: a problem found while scanning: (byte offset in the buffer, problem, expected)
+Problem = Tuple[int, str, str]
 
 
 @dataclass
 class Scan:
-    """Where the events and their members are in a buffer (byte offsets)."""
+    """Where the events and their members are in a buffer (byte offsets).
 
+    When the buffer has a problem, ``error`` holds the first one and the
+    events are only those that end before it: a decoder converts them (so
+    an earlier problem inside them is reported first), then calls
+    :meth:`raise_error`.
+    """
+
+    a: np.ndarray           # the buffer's bytes, padded (see .values.padded)
     starts: np.ndarray      # '{' of each complete event
     ends: np.ndarray        # one past its '}'
     member_event: np.ndarray  # event index of each member
     key_start: np.ndarray   # key text (inside the quotes)
     key_end: np.ndarray
-    value_start: np.ndarray  # value text, whitespace trimmed
+    value_start: np.ndarray  # value text, whitespace trimmed (strings with their quotes)
     value_end: np.ndarray
     consumed: int           # bytes fully handled (after the last complete event)
     closed: bool            # the array's closing ']' was found
     after: int              # offset just past ']' when closed
+    error: Optional[Problem] = None
+    escaped: bool = False   # the buffer has backslashes (escapes in strings)
 
-
-def _real_quotes(a: np.ndarray, buf: bytes) -> np.ndarray:
-    q = np.flatnonzero(a == 34)
-    if b"\\" not in buf or not len(q):
-        return q
-    idx = np.arange(len(a), dtype=np.int64)
-    last_plain = np.maximum.accumulate(np.where(a == 92, -1, idx))
-    prev = q - 1
-    run = np.where(prev >= 0, prev - last_plain[np.maximum(prev, 0)], 0)
-    return q[(run & 1) == 0]
+    def raise_error(self, source: str, base: int) -> None:
+        """Raise the scan's problem, if any, as a ReadError at its file offset."""
+        if self.error is not None:
+            at, problem, expected = self.error
+            _fail(source, base + at, problem, expected)
 
 
 def scan_events(buf: bytes, source: str, base: int = 0, continuing: bool = False) -> Scan:
@@ -78,234 +88,231 @@ def scan_events(buf: bytes, source: str, base: int = 0, continuing: bool = False
 
     ``base`` is the buffer's offset in the file, for error positions;
     ``continuing``: events came before, so a ',' precedes the first one.
-    Raises ReadError at the first byte that cannot belong to the array.
+    A byte that cannot belong to the array is reported in ``Scan.error``.
     """
-    a = np.frombuffer(buf, dtype=np.uint8)
-    # one pass over the bytes: quotes and structural characters, in order
-    pos = np.flatnonzero(_CLASS[a])
-    isq = a[pos] == 34
-    if b"\\" in buf:  # drop escaped quotes (an odd run of backslashes before them)
-        real = _real_quotes(a, buf)
-        qpos = pos[isq]
-        hit = np.searchsorted(real, qpos)
-        ok = hit < len(real)
-        ok[ok] = real[hit[ok]] == qpos[ok]
-        keep = np.ones(len(pos), dtype=bool)
-        keep[np.flatnonzero(isq)[~ok]] = False
-        pos, isq = pos[keep], isq[keep]
-    q = pos[isq]
-    outside = (np.cumsum(isq, dtype=np.uint8) & 1) == 0  # low bit: quotes so far
-    s = pos[outside & ~isq]
-    ch = a[s]
+    a = padded(buf)
+    pos = np.flatnonzero(_CLASS[a])           # quotes and structural characters
+    code = a[pos]
+    if b"\\" in buf:
+        keep = _unescaped(a, pos, code)
+        pos, code = pos[keep], code[keep]
+    isq = code == _QUOTE
+    nq = np.cumsum(isq, dtype=np.int32)       # quotes up to here
+    si = np.flatnonzero(((nq & 1) | isq) == 0)  # outside strings (index into pos)
+    s, ch = pos[si], code[si]
     delta = _DELTA[ch]
-    depth_after = np.cumsum(delta, dtype=np.int32)
-    depth_before = depth_after - delta
-    closing = np.flatnonzero(depth_after < 0)
+    depth = np.cumsum(delta, dtype=np.int32)  # after each character
+    before = depth - delta
+    problems: List[Optional[Problem]] = []
+    closing = np.flatnonzero(depth < 0)
     closed = bool(len(closing))
     if closed:
         stop = int(closing[0])
         if ch[stop] != ord("]"):
-            _fail(source, base + int(s[stop]), "unbalanced '}'", "',' or ']'")
-        s, ch = s[:stop + 1], ch[:stop + 1]
-        depth_after, depth_before = depth_after[:stop + 1], depth_before[:stop + 1]
-    is_start = (depth_before == 0) & (ch == ord("{"))
-    starts = s[is_start]
-    ends = s[(depth_after == 0) & (ch == ord("}"))] + 1
-    starts = starts[:len(ends)]
-    _check_top_level(a, s, ch, depth_before, starts, ends, source, base, continuing)
-    limit = int(ends[-1]) if len(ends) else 0
-    inner = (depth_before == 1) & (s < limit)
-    ci = np.flatnonzero(inner & (ch == ord(":")))
-    colons = s[ci]
-    qi = np.searchsorted(q, colons) - 1  # index in q of the key's closing quote
-    key_end = q[qi]
-    key_start = q[qi - 1] + 1
-    is_term = (inner & (ch == ord(","))) | ((depth_after == 0) & (ch == ord("}")))
-    nxt = np.minimum(ci + 1, len(s) - 1)
-    flat = is_term[nxt]              # a scalar value: the next structural char ends it
-    value_end = s[nxt]
-    if not flat.all():
-        terms = s[is_term]
-        value_end[~flat] = terms[np.searchsorted(terms, colons[~flat])]
-    value_start, value_end = _trim(a, colons + 1, value_end)
-    member_event = (np.cumsum(is_start, dtype=np.int64) - 1)[ci]
-    after = int(s[-1]) + 1 if closed else limit
-    consumed = after if closed else limit
-    return Scan(starts, ends, member_event, key_start, key_end, value_start, value_end,
-                consumed, closed, after)
+            problems.append((int(s[stop]), "unbalanced '}'", "',' or ']'"))
+            closed = False
+        si, s, ch, depth, before = (x[:stop + 1] for x in (si, s, ch, depth, before))
+    is_start = (before == 0) & (ch == _LBRACE)
+    end_at = np.flatnonzero((depth == 0) & (ch == _RBRACE))
+    starts, ends = s[is_start][:len(end_at)], s[end_at] + 1
+    problems.append(_check_top_level(a, s, ch, before, ends, continuing))
+    empty = np.zeros(0, dtype=np.int64)
+    ci = empty
+    if len(ends):
+        lim = int(end_at[-1]) + 1             # structural characters of complete events
+        ci = np.flatnonzero((before[:lim] == 1) & (ch[:lim] == _COLON))
+    member_event = (np.cumsum(is_start, dtype=np.int32) - 1)[ci].astype(np.int64)
+    if len(ends):
+        problems.append(_check_brackets(s[:lim], ch[:lim], before[:lim], depth[:lim]))
+        problems.append(_check_members(s[:lim], ch[:lim], before[:lim]))
+    (key_start, key_end), bad_key = _keys(a, pos, code, nq, si, s, ci)
+    (value_start, value_end), bad_value = _values(a, pos, code, nq, si, s, ch, depth, before, ci)
+    after = int(s[-1]) + 1 if closed else (int(ends[-1]) if len(ends) else 0)
+    scan = Scan(a, starts, ends, member_event, key_start, key_end, value_start, value_end,
+                after, closed, after, escaped=b"\\" in buf)
+    found = [p for p in problems + [bad_key, bad_value] if p is not None]
+    if found:
+        _truncate(scan, min(found))
+    return scan
 
 
-def _check_top_level(a, s, ch, depth_before, starts, ends, source, base,
-                     continuing) -> None:
-    """Between events only whitespace and one comma; nothing else at depth 0."""
-    top = depth_before == 0
-    bad = top & (ch != ord("{")) & (ch != ord(",")) & (ch != ord("]"))
+def _truncate(scan: Scan, error: Problem) -> None:
+    """Keep only the events that end before the problem (see :class:`Scan`)."""
+    keep = int(np.searchsorted(scan.ends, error[0], side="right"))
+    members = int(np.searchsorted(scan.member_event, keep))
+    scan.starts, scan.ends = scan.starts[:keep], scan.ends[:keep]
+    for name in ("member_event", "key_start", "key_end", "value_start", "value_end"):
+        setattr(scan, name, getattr(scan, name)[:members])
+    scan.consumed = scan.after = int(scan.ends[-1]) if keep else 0
+    scan.closed = False
+    scan.error = error
+
+
+def _check_brackets(s, ch, before, depth) -> Optional[Problem]:
+    """Each '}' / ']' in complete events closes a bracket of its own kind.
+
+    An event's closing brace is the one that returns to depth 0; nested
+    brackets are matched by pairing, at each depth, an opener with the
+    next closer (few in practice: only ``args`` nest).
+    """
+    wrong = np.flatnonzero((depth == 0) & (ch == ord("]")))
+    found = [] if not len(wrong) else [(int(s[wrong[0]]), "']' closes an event's '{'", "'}'")]
+    opener = (before >= 1) & ((ch == _LBRACE) | (ch == ord("[")))
+    closer = (depth >= 1) & ((ch == _RBRACE) | (ch == ord("]")))
+    nested = np.flatnonzero(opener | closer)
+    if len(nested):
+        level = np.where(opener[nested], depth[nested], before[nested])
+        pairs = nested[np.lexsort((nested, level))].reshape(-1, 2)
+        bad = np.flatnonzero(ch[pairs[:, 0]] + 2 != ch[pairs[:, 1]])
+        if len(bad):
+            j = int(pairs[bad, 1].min())
+            found.append((int(s[j]), f"{chr(ch[j])!r} does not match its opening bracket",
+                          "a closing bracket of the same kind"))
+    return min(found) if found else None
+
+
+def _check_members(s, ch, before) -> Optional[Problem]:
+    """Inside each event: ``{`` then ``key: value`` members separated by single commas.
+
+    The tokens of an event's own level ('{', ':', ',', '}') must alternate
+    as ``{ : , : , ... : }`` (or ``{ }``): a stray value between two commas, a
+    trailing comma or a member without ':' breaks the alternation.
+    """
+    tok = np.flatnonzero(((before == 0) & (ch == _LBRACE))
+                         | ((before == 1) & ((ch == _COLON) | (ch == _COMMA) | (ch == _RBRACE))))
+    tc = ch[tok]
+    prev = np.r_[np.uint8(_RBRACE), tc[:-1]]
+    ok = np.where(tc == _COLON, (prev == _LBRACE) | (prev == _COMMA),
+                  np.where(tc == _COMMA, prev == _COLON,
+                           np.where(tc == _RBRACE, (prev == _COLON) | (prev == _LBRACE),
+                                    prev == _RBRACE)))
+    if ok.all():
+        return None
+    at = int(s[tok[np.argmin(ok)]])
+    return (at, f"misplaced {chr(ch[tok[np.argmin(ok)]])!r} in an event",
+            '"key": value members separated by single commas')
+
+
+def _unescaped(a: np.ndarray, pos: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """False for quotes escaped by an odd run of backslashes before them."""
+    keep = np.ones(len(pos), dtype=bool)
+    qi = np.flatnonzero(code == _QUOTE)
+    at = pos[qi] - 1
+    run = np.zeros(len(qi), dtype=np.int64)
+    live = np.flatnonzero((at >= 0) & (a[np.maximum(at, 0)] == 92))
+    while len(live):
+        run[live] += 1
+        at[live] -= 1
+        live = live[(at[live] >= 0) & (a[np.maximum(at[live], 0)] == 92)]
+    keep[qi[(run & 1) == 1]] = False
+    return keep
+
+
+def _keys(a, pos, code, nq, si, s, ci):
+    """Each member's key: the one string between the preceding '{' or ',' and the colon."""
+    pc, prev = si[ci], si[np.maximum(ci - 1, 0)]
+    k0, k1 = prev + 1, np.maximum(pc - 1, 0)  # its quotes' indexes in pos
+    k0 = np.minimum(k0, k1)
+    ok = (k1 > k0) & (code[k0] == _QUOTE) & (code[k1] == _QUOTE) & (nq[k1] - nq[k0] == 1)
+    key_start, key_end = pos[k0] + 1, pos[k1]
+    problems = []
+    if not ok.all():
+        i = int(np.argmax(~ok))
+        problems.append((int(s[ci[i] - 1]) + 1, "a member has no string key",
+                         'a quoted key followed by ":"'))
+    good = np.flatnonzero(ok)
+    bad = check_blank(a, np.concatenate([s[ci[good] - 1] + 1, key_end[good] + 1]),
+                      np.concatenate([key_start[good] - 1, s[ci[good]]]))
+    if bad >= 0:
+        problems.append((bad, f"unexpected {chr(a[bad])!r} around a key",
+                         'whitespace, a quoted key and ":"'))
+    return (key_start, key_end), min(problems) if problems else None
+
+
+def _values(a, pos, code, nq, si, s, ch, depth, before, ci):
+    """Each member's value span: a string with its quotes, a nested value, or a scalar."""
+    nx = ci + 1                               # the character after the colon
+    pc, pn = si[ci], si[nx]
+    cn = ch[nx]
+    flat = ((cn == _COMMA) & (before[nx] == 1)) | ((cn == _RBRACE) & (depth[nx] == 0))
+    between = nq[pn] - nq[pc]                 # quotes between the colon and that character
+    colon = s[ci]
+    start, end = colon + 1, s[nx].copy()
+    string = flat & (between == 2)
+    scalar = flat & (between == 0)
+    nested = ~flat & (between == 0) & (pn == pc + 1) & ((cn == _LBRACE) | (cn == ord("[")))
+    problems = []
+    junk = ~(string | scalar | nested)
+    if junk.any():
+        i = int(np.argmax(junk))
+        problems.append((int(colon[i]) + 1, "a member value is not one JSON value",
+                         "a string, number, literal, object or array"))
+    gaps_lo, gaps_hi = [], []
+    if string.any():
+        st = np.flatnonzero(string)
+        q0, q1 = pos[pc[st] + 1], pos[pn[st] - 1] + 1
+        gaps_lo += [start[st], q1]
+        gaps_hi += [q0, end[st]]
+        start[st], end[st] = q0, q1
+    if nested.any():
+        nt = np.flatnonzero(nested)
+        term = np.flatnonzero(((ch == _COMMA) & (before == 1)) | ((ch == _RBRACE) & (depth == 0)))
+        after = term[np.minimum(np.searchsorted(s[term], end[nt]), len(term) - 1)]
+        gaps_lo += [start[nt], s[after - 1] + 1]
+        gaps_hi += [end[nt], s[after]]
+        start[nt], end[nt] = end[nt], s[after - 1] + 1
+    bad = check_blank(a, np.concatenate(gaps_lo), np.concatenate(gaps_hi)) if gaps_lo else -1
+    if bad >= 0:
+        problems.append((bad, f"unexpected {chr(a[bad])!r} around a value",
+                         "whitespace between a value and ':' or ','"))
+    sc = np.flatnonzero(scalar)
+    if len(sc):
+        start[sc], end[sc] = strip(a, start[sc], end[sc])
+        empty = sc[start[sc] >= end[sc]]
+        if len(empty):
+            problems.append((int(colon[empty[0]]) + 1, "a member has no value",
+                             "a JSON value after ':'"))
+    return (start, end), min(problems) if problems else None
+
+
+def _check_top_level(a, s, ch, before, ends, continuing) -> Optional[Problem]:
+    """Events separated by single commas and whitespace; nothing else at depth 0."""
+    top = np.flatnonzero(before == 0)          # '{' of events, ',' and a final ']'
+    if not len(top):
+        return None
+    tc = ch[top]
+    bad = (tc != _LBRACE) & (tc != _COMMA) & (tc != ord("]"))
+    found = []
     if bad.any():
-        pos = int(s[np.argmax(bad)])
-        _fail(source, base + pos, f"unexpected {chr(a[pos])!r} between events",
-              "an event object, ',' or ']'")
-    if not len(ends):
-        return
-    # the gaps between events: whitespace and exactly one ','
-    gap_start = np.r_[0, ends[:-1]]
-    m, length = gather(a, gap_start, starts)
-    nonws = ~_WS[m] & (np.arange(m.shape[1])[None, :] < length[:, None])
-    comma = nonws & (m == ord(","))
-    stray = nonws & ~comma
-    if stray.any():
-        row = int(np.argmax(stray.any(axis=1)))
-        pos = int(gap_start[row] + np.argmax(stray[row]))
-        _fail(source, base + pos, f"unexpected {chr(a[pos])!r} between events",
-              "',' between event objects")
-    count = comma.sum(axis=1)
-    count[0] += 0 if continuing else 1
-    wrong = np.flatnonzero(count != 1)
+        p = int(s[top[np.argmax(bad)]])
+        found.append((p, f"unexpected {chr(a[p])!r} between events",
+                      "an event object, ',' or ']'"))
+    seq = tc[:-1] if tc[-1] == ord("]") else tc
+    expect = np.empty(len(seq), dtype=np.uint8)  # [','] '{' ',' '{' ... (',' may end it)
+    expect[0::2] = _COMMA if continuing else _LBRACE
+    expect[1::2] = _LBRACE if continuing else _COMMA
+    wrong = np.flatnonzero((seq != expect) & ~bad[:len(seq)])
     if len(wrong):
         k = int(wrong[0])
-        if k == 0:
-            _fail(source, base + int(starts[0]), "misplaced ',' before an event",
-                  "one ',' between events")
-        _fail(source, base + int(gap_start[k]), "events are not separated by exactly one ','",
-              "one ',' between events")
-
-
-def _trim(a: np.ndarray, start: np.ndarray, end: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    start = start.copy()
-    end = end.copy()
-    for _ in range(64):
-        ws = (start < end) & _WS[a[np.minimum(start, len(a) - 1)]]
-        if not ws.any():
-            break
-        start += ws
-    for _ in range(64):
-        ws = (end > start) & _WS[a[np.maximum(end - 1, 0)]]
-        if not ws.any():
-            break
-        end -= ws
-    return start, end
+        at = int(s[top[k]])
+        if k == 0 and not continuing:
+            found.append((at, "misplaced ',' before an event", "one ',' between events"))
+        else:
+            prev = np.searchsorted(ends, at, side="right") - 1
+            found.append((int(ends[prev]) if prev >= 0 else 0,
+                          "events are not separated by exactly one ','",
+                          "one ',' between events"))
+    # only whitespace before the first token and between tokens (an event's inside skipped)
+    lo = s[top] + 1
+    opens = np.flatnonzero(tc == _LBRACE)[:len(ends)]
+    lo[opens] = ends[:len(opens)]
+    bad_at = check_blank(a, np.r_[0, lo[:-1]], s[top])
+    if bad_at >= 0:
+        found.append((bad_at, f"unexpected {chr(a[bad_at])!r} between events",
+                      "',' between event objects"))
+    return min(found) if found else None
 
 
 def _fail(source: str, pos: int, problem: str, expected: str) -> None:
     raise ReadError(source, problem, position=f"byte {pos}", expected=expected)
 
-
-def gather(a: np.ndarray, start: np.ndarray, end: np.ndarray,
-           width: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
-    """Bytes of each span as rows of a matrix (padded with 0) and the row lengths."""
-    length = (end - start).astype(np.int64)
-    w = int(length.max()) if width is None and len(length) else (width or 0)
-    if w == 0:
-        return np.zeros((len(start), 0), dtype=np.uint8), length
-    cols = np.arange(w, dtype=np.int64)
-    idx = start[:, None] + cols
-    mask = cols < length[:, None]
-    m = a[np.minimum(idx, len(a) - 1)]
-    m[~mask] = 0
-    return m, length
-
-
-def parse_fixed(a: np.ndarray, start: np.ndarray, end: np.ndarray, scale: int,
-                source: str, base: int, what: str) -> np.ndarray:
-    """Decimal numbers in the spans, times ``10**scale``, rounded half up, as int64.
-
-    Exact (integer arithmetic on the digits). An exponent (``1e6``) falls back
-    to Python's float parsing for that value. A span that is not a number is
-    a ReadError at its byte offset.
-
-    Examples
-    --------
-    >>> buf = b"12.3456 -7 0.0005 1e3"
-    >>> a = np.frombuffer(buf, dtype=np.uint8)
-    >>> parse_fixed(a, np.array([0, 8, 11, 18]), np.array([7, 10, 17, 21]), 3, "x", 0, "ts").tolist()
-    [12346, -7000, 1, 1000000]
-    """
-    n = len(start)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    m, length = gather(a, start, end, min(int((end - start).max()), 48))
-    d = m.astype(np.int16) - 48
-    digit = (d >= 0) & (d <= 9)
-    dot = m == ord(".")
-    neg = m[:, 0] == ord("-")
-    cols = np.arange(m.shape[1])
-    pad = cols[None, :] >= length[:, None]
-    ok = (digit | dot | pad | ((cols == 0)[None, :] & (m == ord("-")))).all(axis=1)
-    ndig = digit.sum(axis=1)
-    ok &= (dot.sum(axis=1) <= 1) & (ndig > 0)
-    special = ((m == ord("e")) | (m == ord("E"))).any(axis=1) | (ndig > 18) | (length > 40)
-    value = np.zeros(n, dtype=np.int64)
-    frac = np.zeros(n, dtype=np.int64)
-    seen = np.zeros(n, dtype=bool)
-    for j in range(m.shape[1]):  # Horner over the digits of every row at once
-        dj = digit[:, j]
-        value = np.where(dj, value * 10 + d[:, j], value)
-        frac += dj & seen
-        seen |= dot[:, j]
-    shift = scale - frac
-    up = shift >= 0
-    value = np.where(up, value * _POW10[np.clip(shift, 0, 18)], value)
-    if not up.all():
-        div = _POW10[np.clip(-shift, 0, 18)]
-        q, r = np.divmod(value, div)
-        value = np.where(up, value, q + (2 * r >= div))
-    value = np.where(neg, -value, value)
-    bad = ~ok & ~special
-    if bad.any():
-        i = int(np.argmax(bad))
-        text = bytes(a[start[i]:end[i]]).decode("utf-8", "replace")
-        raise ReadError(source, f"{what} is not a number: {text[:40]!r}",
-                        position=f"byte {base + int(start[i])}", expected="a JSON number")
-    for i in np.flatnonzero(special):
-        text = bytes(a[start[i]:end[i]]).decode("ascii", "replace")
-        try:
-            exact = (Decimal(text) * 10 ** scale).to_integral_value(ROUND_HALF_UP)
-            value[i] = int(exact)
-        except (ArithmeticError, ValueError, OverflowError) as exc:
-            raise ReadError(source, f"{what} is not a number: {text[:40]!r}",
-                            position=f"byte {base + int(start[i])}",
-                            expected="a JSON number") from exc
-    return value
-
-
-def intern_strings(a: np.ndarray, buf: bytes, start: np.ndarray, end: np.ndarray,
-                   strings: StringTable, source: str, base: int) -> np.ndarray:
-    """Ids of JSON string values (spans include the quotes) in ``strings``.
-
-    Equal byte strings are found with a vectorised hash; each distinct
-    value is decoded once (escapes through :func:`json.loads`).
-    """
-    n = len(start)
-    if n == 0:
-        return np.zeros(0, dtype=np.int32)
-    if not (a[start] == 34).all() or not (a[end - 1] == 34).all():
-        i = int(np.argmax((a[start] != 34) | (a[end - 1] != 34)))
-        raise ReadError(source, "a string value was expected", position=f"byte {base + int(start[i])}",
-                        expected="a JSON string")
-    m, length = gather(a, start, end)
-    h = length.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    prime = np.uint64(0x100000001B3)
-    for j in range(m.shape[1]):
-        h = (h ^ m[:, j].astype(np.uint64)) * prime
-    uniq, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-    rep = first[inverse]
-    same = (length == length[rep]) & (m == m[rep]).all(axis=1)
-    texts = [_decode(buf, int(start[i]), int(end[i]), source, base) for i in first]
-    ids = np.asarray([strings.intern(t) for t in texts], dtype=np.int32)[inverse]
-    for i in np.flatnonzero(~same):  # hash collisions: decode each
-        ids[i] = strings.intern(_decode(buf, int(start[i]), int(end[i]), source, base))
-    return ids
-
-
-def _decode(buf: bytes, s: int, e: int, source: str, base: int) -> str:
-    raw = buf[s:e]
-    if b"\\" not in raw:
-        try:
-            return raw[1:-1].decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ReadError(source, "a string is not valid UTF-8", position=f"byte {base + s}",
-                            expected="UTF-8 text") from exc
-    try:
-        return json.loads(raw)
-    except ValueError as exc:
-        raise ReadError(source, f"bad string escape: {exc}", position=f"byte {base + s}",
-                        expected="a JSON string") from exc
