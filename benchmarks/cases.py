@@ -180,6 +180,21 @@ def filter_squash_hatchet(inp: Any) -> Any:
     return inp.hatchet_gf_inc.filter(lambda row: row["time"] > t)
 
 
+@case("filter-squash-dag", "filter-squash on the same profile plus one extra edge",
+      needs=["gf_inc_dag"],
+      note="a call graph (one node with two parents): the same vectorised squash as a tree, "
+           "then the congruence closure over the extra edges; compare with filter-squash")
+def filter_squash_dag(inp: Any) -> Any:
+    df = inp.gf_inc_dag.dataframe
+    return inp.gf_inc_dag.filter(df["time"] > _median_time(df))
+
+
+@filter_squash_dag.hatchet(needs=["hatchet_gf_inc_dag"])
+def filter_squash_dag_hatchet(inp: Any) -> Any:
+    t = _median_time(inp.hatchet_gf_inc_dag.dataframe)
+    return inp.hatchet_gf_inc_dag.filter(lambda row: row["time"] > t)
+
+
 @case("filter-callable", "filter(lambda row: row['time'] > median) + squash", needs=["gf_inc"],
       note="the same filter written as Hatchet's row callable")
 def filter_callable(inp: Any) -> Any:

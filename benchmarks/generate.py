@@ -18,7 +18,7 @@ application (see :mod:`benchmarks.shape` for the tree):
 call paths different (small subtrees removed and others added) and its
 times changed, for diffing. Everything is deterministic for a given seed.
 
-Command line (writers are found by module name in ``benchmarks.writers``)::
+Command line (writers are found by module name in ``readers.testing.writers``)::
 
     python -m benchmarks.generate --nodes 10000 --ranks 16 --format literal --out DIR
 """
@@ -35,8 +35,9 @@ from typing import Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from readers import ProfileBuilder, RawProfile
+from readers.testing import writers
 
-from . import shape, writers
+from . import shape
 from .vocabulary import Vocabulary, make_vocabulary
 
 #: Random streams (mixed with the seed) so the variant shares the base's tree and times.
@@ -160,7 +161,7 @@ def per_process_times(tree: shape.Tree, vocab: Vocabulary, times: np.ndarray,
 
 # ------------------------------------------------------------------ writers
 def writer_formats() -> List[str]:
-    """Formats with a writer: modules ``benchmarks.writers.<fmt>`` defining ``write_<fmt>``.
+    """Formats with a writer: modules ``readers.testing.writers.<fmt>`` defining ``write_<fmt>``.
 
     Examples
     --------
@@ -182,7 +183,7 @@ def writer(fmt: str) -> Callable[[RawProfile, Path], object]:
     """The ``write_<fmt>(raw, path)`` function of format ``fmt``."""
     mod_name = fmt.replace("-", "_")
     try:
-        module = importlib.import_module(f"benchmarks.writers.{mod_name}")
+        module = importlib.import_module(f"readers.testing.writers.{mod_name}")
     except ModuleNotFoundError as exc:
         raise ValueError(f"no writer for format {fmt!r}; known: "
                          f"{', '.join(writer_formats())}") from exc
@@ -191,7 +192,7 @@ def writer(fmt: str) -> Callable[[RawProfile, Path], object]:
 
 def output_path(out: Path, fmt: str, stem: str) -> Path:
     """``out/<stem><SUFFIX>`` where the writer module may define ``SUFFIX``."""
-    module = importlib.import_module(f"benchmarks.writers.{fmt.replace('-', '_')}")
+    module = importlib.import_module(f"readers.testing.writers.{fmt.replace('-', '_')}")
     return Path(out) / f"{stem}{getattr(module, 'SUFFIX', '')}"
 
 

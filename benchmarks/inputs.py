@@ -4,13 +4,14 @@ A case names what it needs (``needs=("gf",)``); the runner builds those
 inputs before the clock starts. Each input is one function registered with
 :func:`input_builder`, so a new kind of input (a squashed GraphFrame, a
 HPCToolkit database...) is one function. Files are written by the writers
-in :mod:`benchmarks.writers` (``needs=("path:literal",)``) into a cache
+in :mod:`readers.testing.writers` (``needs=("path:literal",)``) into a cache
 directory keyed by the generator parameters and a hash of the generator and
 writer sources, so an edited generator never serves stale files.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -18,7 +19,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Optional
 
+import pandas as pd
+
 from graphframe import GraphFrame
+from readers.testing import writers
 
 from . import generate as gen
 from .hatchet_adapter import to_hatchet
@@ -117,7 +121,8 @@ class Inputs:
 
 def _source_hash(fmt: str) -> str:
     here = Path(__file__).parent
-    files = [here / s for s in _SOURCES] + [here / "writers" / f"{fmt.replace('-', '_')}.py"]
+    writer_file = Path(writers.__file__).parent / f"{fmt.replace('-', '_')}.py"
+    files = [here / s for s in _SOURCES] + [writer_file]
     h = hashlib.sha256()
     for f in files:
         if f.exists():
@@ -148,6 +153,27 @@ def _gf_inc(inp: Inputs) -> Any:
     return inp.gf.update_inclusive_columns()
 
 
+@input_builder("gf_inc_dag")
+def _gf_inc_dag(inp: Inputs) -> Any:
+    """``gf_inc``'s profile plus ONE extra edge (a call graph: a node with two parents)."""
+    return GraphFrame.from_raw(with_extra_edge(inp.raw)).update_inclusive_columns()
+
+
+def with_extra_edge(raw: Any) -> Any:
+    """``raw`` with one more edge: its second node also calls the node in the middle.
+
+    Examples
+    --------
+    >>> raw = gen.generate(100, ranks=None, seed=0)
+    >>> g = GraphFrame.from_raw(with_extra_edge(raw)).graph
+    >>> g.is_forest, g.num_edges - (g.num_nodes - len(g.root_ids))
+    (False, 1)
+    """
+    ids = raw.nodes["node"].to_numpy()
+    edge = pd.DataFrame({"parent": [int(ids[1])], "child": [int(ids[len(ids) // 2])]})
+    return dataclasses.replace(raw, edges=edge)
+
+
 @input_builder("gf_variant")
 def _gf_variant(inp: Inputs) -> Any:
     return GraphFrame.from_raw(inp.raw_variant).update_inclusive_columns()
@@ -162,6 +188,13 @@ def _hatchet_gf(inp: Inputs) -> Any:
 @input_builder("hatchet_gf_inc")
 def _hatchet_gf_inc(inp: Inputs) -> Any:
     hgf = to_hatchet(inp.raw)
+    hgf.update_inclusive_columns()
+    return hgf
+
+
+@input_builder("hatchet_gf_inc_dag")
+def _hatchet_gf_inc_dag(inp: Inputs) -> Any:
+    hgf = to_hatchet(with_extra_edge(inp.raw))
     hgf.update_inclusive_columns()
     return hgf
 

@@ -1,7 +1,7 @@
 """Benchmark: reading Caliper json-split (and .cali) with graphframe vs Hatchet.
 
-Generates a random calling-context tree with ``ProfileBuilder``'s bulk path,
-writes it with :mod:`benchmarks.writers.caliper`, then times, each in a fresh
+Generates a random calling-context tree (:func:`readers.testing.random_tree_profile`),
+writes it with :mod:`readers.testing.writers.caliper`, then times, each in a fresh
 process under ``/usr/bin/time -v`` (for the peak resident set size):
 
 * graphframe: ``readers.read`` (decoding) and ``GraphFrame.from_raw`` (the
@@ -28,43 +28,11 @@ import textwrap
 from pathlib import Path
 from typing import Dict, List, Optional
 
-import numpy as np
-
-from readers import ProfileBuilder, RawProfile
-
-from .writers.caliper import write_cali, write_caliper_json
+from readers.testing import write_cali, write_caliper_json
+from readers.testing import random_tree_profile
 
 REPO = Path(__file__).resolve().parent.parent
 HATCHET_PYTHON = "/work/hvenv/bin/python"
-
-
-def random_profile(nodes: int, ranks: int, seed: int = 0) -> RawProfile:
-    """A random tree (``nodes`` nodes, unique names) with ``time`` and
-    ``time (inc)`` on every (node, rank); ``ranks == 1`` gives one rank level value.
-
-    Examples
-    --------
-    >>> raw = random_profile(100, 2)
-    >>> raw.num_nodes, len(raw.metrics), raw.index_levels
-    (100, 200, ('rank',))
-    """
-    rng = np.random.default_rng(seed)
-    # parent of i: a random earlier node among the last 64, so depth grows slowly
-    offsets = rng.integers(1, 65, size=nodes)
-    parent = np.arange(nodes, dtype=np.int64) - offsets
-    parent[parent < 0] = 0
-    parent[0] = -1
-    names = np.array([f"region_{i}" for i in range(nodes)], dtype=object)
-    builder = ProfileBuilder("random", index_levels=("rank",))
-    kinds = np.empty(nodes, dtype=object)
-    kinds.fill("region")
-    builder.add_nodes(parent, {"name": names, "type": kinds})
-    node = np.repeat(np.arange(nodes, dtype=np.int64), ranks)
-    rank = np.tile(np.arange(ranks, dtype=np.int64), nodes)
-    time = rng.random(nodes * ranks)
-    builder.add_rows(node, {"time": time, "time (inc)": time * 2.0}, rank=rank)
-    return builder.build(["time"], ["time (inc)"], inclusive_of={"time": "time (inc)"},
-                         default_metric="time", metadata={"cluster": "bench"})
 
 
 OURS = textwrap.dedent("""
@@ -139,7 +107,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     workdir = args.keep or tempfile.mkdtemp(prefix="caliper-bench-")
     path = os.path.join(workdir, f"bench-{args.nodes}x{args.ranks}.{args.format}")
-    raw = random_profile(args.nodes, args.ranks)
+    raw = random_tree_profile(args.nodes, args.ranks)
     if args.format == "json":
         write_caliper_json(raw, path)
         reader = "from_caliper"

@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
+from readers.testing import random_hpctoolkit_profile
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -78,55 +78,6 @@ print(json.dumps({{"read": best, "read_cpu (main process only)": cpu, "rows": le
 """
 
 
-def random_profile(nodes: int, ranks: int, seed: int = 0, threads: int = 1):
-    """A random CCT: ~55% procedures, ~5% loops, ~40% statement leaves; ``time`` per rank."""
-    from readers import ProfileBuilder
-
-    rng = np.random.default_rng(seed)
-    inner = max(1, int(nodes * 0.6))
-    leaves = nodes - inner
-    # inner nodes: a random recursive tree (parent uniform among earlier inner nodes),
-    # depth ~ e*ln(n) (about 25 at 10,000 nodes; Hatchet recurses per level)
-    parent_inner = (rng.random(inner) * np.arange(inner)).astype(np.int64)
-    parent_inner[0] = -1
-    parent_leaf = rng.integers(0, inner, leaves)
-    parent = np.concatenate([parent_inner, parent_leaf])
-    is_loop = np.zeros(nodes, dtype=bool)
-    is_loop[1:inner] = rng.random(inner - 1) < 0.08
-    is_stmt = np.zeros(nodes, dtype=bool)
-    is_stmt[inner:] = True
-    kind = np.where(is_stmt, "statement", np.where(is_loop, "loop", "function")).astype(object)
-    files = np.array([f"src/file{k}.c" for k in range(max(1, nodes // 200))], dtype=object)
-    procs = np.array([f"proc_{k}" for k in range(max(1, nodes // 20))], dtype=object)
-    func_file = files[rng.integers(0, len(files), nodes)]
-    # statements and loops take their enclosing procedure's file (as hpcprof writes them)
-    file_of = func_file.copy()
-    for level in range(64):
-        lexical = (kind != "function") & (parent >= 0)
-        new = np.where(lexical, file_of[np.maximum(parent, 0)], file_of)
-        if (new == file_of).all():
-            break
-        file_of = new
-    line = rng.integers(1, 5000, nodes)
-    b = ProfileBuilder("random", index_levels=("rank", "thread") if threads > 1 else ("rank",))
-    frames = {
-        "type": kind,
-        "name": np.where(kind == "function", procs[rng.integers(0, len(procs), nodes)], None),
-        "file": np.where(kind == "function", None, file_of),
-        "line": np.where(kind == "function", None, line).astype(object),
-    }
-    b.add_nodes(parent, frames, columns={"file": file_of, "line": line,
-                                          "module": np.full(nodes, "app", dtype=object)})
-    base = rng.exponential(100.0, nodes).round()
-    ids = np.arange(nodes)
-    for r in range(ranks):
-        for t in range(threads):
-            noise = rng.uniform(0.8, 1.2, nodes).round(3)
-            levels = {"rank": r, "thread": t} if threads > 1 else {"rank": r}
-            b.add_rows(ids, {"time": base * noise}, **levels)
-    return b.build(exc_metrics=["time"], default_metric="time")
-
-
 def run_measured(code: str, python: str) -> dict:
     """Run ``code`` in a fresh interpreter under /usr/bin/time -v; result JSON + peak RSS."""
     proc = subprocess.run(["/usr/bin/time", "-v", python, "-c", code], capture_output=True,
@@ -163,17 +114,17 @@ def main(argv=None) -> None:
     work = Path(args.workdir or tempfile.mkdtemp(prefix="hpctk-bench-"))
     db = work / f"{args.layout}-{args.nodes}x{args.ranks}"
     if not db.exists():
-        raw = random_profile(args.nodes, args.ranks)
+        raw = random_hpctoolkit_profile(args.nodes, args.ranks)
         if args.layout == "old":
-            from benchmarks.writers.hpctoolkit import write_hpctoolkit
+            from readers.testing import write_hpctoolkit
             write_hpctoolkit(raw, db)
         else:
-            from benchmarks.writers.hpctoolkit_latest import write_hpctoolkit_latest
+            from readers.testing import write_hpctoolkit_latest
             write_hpctoolkit_latest(raw, db)
     size = sum(p.stat().st_size for p in db.iterdir())
     metric_bytes = metric_file_bytes(db)
     fmt = "hpctoolkit" if args.layout == "old" else "hpctoolkit-latest"
-    options = {"per_profile": True} if args.per_profile else {}
+    options = {"parallel_profiles_mode": True} if args.per_profile else {}
     template = OURS_READ_ONLY if args.skip_from_raw else OURS
     ours = run_measured(template.format(repo=str(REPO), path=str(db), fmt=fmt, options=options,
                                         repeat=args.repeat), sys.executable)

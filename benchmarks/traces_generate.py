@@ -17,7 +17,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from readers.traces.dumpi.writer import DumpiWriter, interleave
+from readers.testing.writers.dumpi import DumpiWriter, interleave
 
 #: One iteration of the Chrome pattern: (name, depth, start, duration) in ns, nested.
 PATTERN: List[Tuple[str, int, int, int]] = [

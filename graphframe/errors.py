@@ -1,6 +1,7 @@
 """The exception hierarchy. Everything derives from :class:`GraphframeError`."""
 
-from readers.errors import GraphframeError, ProfileError, ReadError, UnknownFormatError
+from readers.errors import (ArgumentError, GraphframeError, ProfileError, ReadError,
+                            UnknownFormatError)
 
 
 class MultiplePathError(GraphframeError):
@@ -20,11 +21,6 @@ class MetricError(GraphframeError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
-
-
-class ArgumentError(GraphframeError, ValueError):
-    """An argument is out of range or names something that does not exist (a rank,
-    a colormap, a negative precision...)."""
 
 
 class GraphMismatchError(GraphframeError, ValueError):

@@ -1,12 +1,14 @@
 """GraphFrame: a call graph plus a dataframe of metrics indexed by (node, rank...).
 
-The class holds the fields, construction, copies and the operators; its other
-methods come from mixins, one module per group: ``graphframe_metrics``
-(inclusive columns, sums, aggregation), ``graphframe_ops`` (filter, squash,
-unify, arithmetic, queries), ``graphframe_output`` (tree, exports, diffs,
-save) and ``reader_constructors`` (Hatchet-named readers). Every method is
-thin: the work happens in ``build`` (RawProfile -> parts), ``ops/``
-(operations), ``render/`` (text output) and the export modules.
+The class holds the fields (checked on construction), the constructors,
+copies, the operators and one-line methods, each calling one function:
+operations in :mod:`graphframe.ops`, queries in :mod:`graphframe.query`,
+text output in :mod:`graphframe.render`, files and documents in
+:mod:`graphframe.io` (which also holds the Hatchet-named reader constructors
+mixed in here), comparisons in :mod:`graphframe.diffing`. None of those
+imports this module: they take any object with GraphFrame's fields
+(:class:`graphframe.model.fields.GraphFrameLike`) and return a new object of
+its class.
 """
 
 from __future__ import annotations
@@ -17,26 +19,34 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-import readers
 from readers import RawProfile
-from readers.hatchet_json import parse_hatchet_json
-from readers.jsonfile import load_json, loads_json
-from readers.literal import parse_literal
 
-from . import json_doc, persist
-from .build import node_id_range, parts_from_raw, private_copy
 from .errors import GraphMismatchError
-from .graph import Graph
-from .graphframe_metrics import MetricMethods
-from .graphframe_ops import OperationMethods
-from .graphframe_output import OutputMethods
-from .metrics import default_pairs
+from .io import archive
+from .io.build import parts_from_raw
+from .io.dispatch import load_parts, read_parts
+from .io.json import export
+from .io.json.read import parts_from_json, parts_from_literal
+from .io.reader_constructors import ReaderConstructors
+from .model.dataframe import node_id_range, private_copy
+from .model.fields import metric_columns, replace
+from .model.graph import Graph
+from .model.metrics import default_pairs
+from .ops import aggregate, arithmetic, inclusive, union
+from .ops import filter as filtering
+from .ops import stats as rank_ops
+from .ops import squash as squashing
 from .ops.merge_rules import check_aggregations
-from .reader_constructors import ReaderConstructors
-from .render.html import summary
+from .plot.accessor import PlotAccessor
+from .query import matched_nodes
+from .render.dot import render_dot
+from .render.flamegraph import render_flamegraph
+from .render.html import render_html, summary
+from .render.speedscope import render_speedscope
+from .render.tree import render_tree
 
 
-class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstructors):
+class GraphFrame(ReaderConstructors):
     """A call graph and its metrics.
 
     Parameters
@@ -140,7 +150,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         others are references (extra parents). Bad input raises
         :class:`~readers.errors.ReadError` naming the node's position; a
         reference whose values differ from the node's warns
-        (:class:`readers.literal.LiteralWarning`). See :mod:`readers.literal`.
+        (:class:`readers.hatchet.LiteralWarning`). See :mod:`readers.hatchet.literal`.
 
         Examples
         --------
@@ -154,7 +164,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         ...
         readers.errors.ReadError: <literal>: [0]: metric 'time' is not a number: 'x' (expected a number (or null))
         """
-        return cls(**parts_from_raw(parse_literal(graph_dict, source="<literal>"), private=True))
+        return cls(**parts_from_literal(graph_dict))
 
     @classmethod
     def from_lists(cls, *lists: Any) -> "GraphFrame":
@@ -191,15 +201,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         >>> back.graph == gf.graph and back.dataframe.equals(gf.dataframe)
         True
         """
-        doc = json_spec if isinstance(json_spec, Mapping) else loads_json(json_spec, "<json>")
-        return cls._from_json_doc(doc, "<json>")
-
-    @classmethod
-    def _from_json_doc(cls, doc: Any, source: Any) -> "GraphFrame":
-        parts = json_doc.parts_from_doc(doc, source)
-        if parts is None:
-            parts = parts_from_raw(parse_hatchet_json(doc, source), private=True)
-        return cls(**parts)
+        return cls(**parts_from_json(json_spec))
 
     @classmethod
     def read(cls, path: Any, format: Optional[str] = None, **options: Any) -> "GraphFrame":
@@ -217,13 +219,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         >>> GraphFrame.read(p).dataframe["time"].tolist()
         [3.0]
         """
-        name = format if format is not None else readers.sniff(path)
-        if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
-            return cls._from_json_doc(load_json(path), path)
-        raw = readers.read(path, format=name, **options)
-        # the RawProfile is ours alone: the build releases its columns as it copies them
-        return cls(**parts_from_raw(raw, consume=True))
-
+        return cls(**read_parts(path, format, **options))
 
     @classmethod
     def load(cls, path: Any) -> "GraphFrame":
@@ -255,7 +251,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         >>> back.graph == gf.graph, back.metadata == gf.metadata
         (True, True)
         """
-        return cls(**persist.read_parts(path))
+        return cls(**load_parts(path))
 
     # ------------------------------------------------------------- copies
     def copy(self) -> "GraphFrame":
@@ -296,15 +292,7 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
                           dict(self.inclusive_of), self._aggregations)
 
     def _replace(self, **changes: Any) -> "GraphFrame":
-        fields = dict(graph=self.graph, dataframe=self.dataframe,
-                      exc_metrics=self.exc_metrics, inc_metrics=self.inc_metrics,
-                      default_metric=self.default_metric, metadata=self.metadata,
-                      inclusive_of=self.inclusive_of, aggregations=self._aggregations)
-        fields.update(changes)
-        columns = fields["dataframe"].columns  # columns an operation dropped lose their entry
-        fields["aggregations"] = {c: k for c, k in (fields["aggregations"] or {}).items()
-                                  if c in columns}
-        return GraphFrame(**fields)
+        return replace(self, **changes)
 
     # ------------------------------------------------------------ metrics
     def show_metric_columns(self) -> List[str]:
@@ -315,7 +303,894 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
         >>> GraphFrame.from_lists(("main", "solve")).show_metric_columns()
         ['time', 'time (inc)']
         """
-        return list(self.exc_metrics) + list(self.inc_metrics)
+        return metric_columns(self)
+
+
+    def update_inclusive_columns(self) -> "GraphFrame":
+        """A new GraphFrame whose inclusive columns are recomputed from the exclusive ones.
+
+        Every exclusive metric that is summed when rows merge (see
+        :attr:`aggregations`) gets its inclusive partner (``inclusive_of``; by
+        default ``X (inc)``, or ``Y`` for ``Y (exc)``), per (node, rank,
+        thread) row. Trees and forests are summed level by level; graphs with
+        shared nodes count every distinct descendant once (Hatchet's rule).
+        NaN and missing rows mean "no value".
+
+        Returns
+        -------
+        GraphFrame
+            A new GraphFrame; ``inc_metrics`` gains any new partner.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.dataframe["time"] = [1.0, 2.0, 3.0, 4.0]
+        >>> gf.update_inclusive_columns().dataframe["time (inc)"].tolist()
+        [10.0, 2.0, 7.0, 4.0]
+        """
+        return inclusive.update_inclusive_columns(self)
+
+    def generate_exclusive_columns(self, inc_metrics: Optional[Sequence[str]] = None
+                                   ) -> "GraphFrame":
+        """A new GraphFrame with exclusive columns derived from inclusive ones.
+
+        ``exc = inc - sum(inc of direct children)`` per row (a child without
+        a value counts as 0). ``X (inc)`` gives ``X`` (unless ``X`` already
+        is an exclusive metric); any other inclusive ``Y`` gives ``Y (exc)``.
+        Inclusive metrics that are not summed (see :attr:`aggregations`) are
+        skipped.
+
+        Parameters
+        ----------
+        inc_metrics : list of str, optional
+            The inclusive metrics to derive from (default: all of them).
+
+        Returns
+        -------
+        GraphFrame
+            A new GraphFrame; ``exc_metrics`` gains the new columns.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> cycles = gf.dataframe.rename(columns={"time (inc)": "cycles"})[["name", "cycles"]]
+        >>> inc_only = GraphFrame(gf.graph, cycles, [], ["cycles"])
+        >>> inc_only.generate_exclusive_columns().dataframe["cycles (exc)"].tolist()
+        [1.0, 1.0, 1.0, 1.0]
+        """
+        return inclusive.generate_exclusive_columns(self, inc_metrics)
+
+    def subtree_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
+                    function: Any = None) -> "GraphFrame":
+        """A new GraphFrame with ``out_columns`` = sums of ``columns`` over each subtree.
+
+        Trees and forests only; see :meth:`subgraph_sum` for call graphs.
+
+        Parameters
+        ----------
+        columns : list of str
+            Numeric columns to sum.
+        out_columns : list of str, optional
+            Where to write the sums (default: overwrite ``columns`` in the copy).
+        function : None, np.sum or "sum"
+            Only summation is supported (Hatchet's default).
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        MetricError
+            A column does not exist.
+        OperationError
+            A column is not numeric, another function is asked for, or the
+            graph has shared nodes.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> gf.subtree_sum(["time"], ["total"]).dataframe["total"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
+        """
+        return inclusive.sum_columns(self, columns, out_columns, function, require_forest=True)
+
+    def subgraph_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
+                     function: Any = None) -> "GraphFrame":
+        """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once.
+
+        Parameters
+        ----------
+        columns : list of str
+            Numeric columns to sum.
+        out_columns : list of str, optional
+            Where to write the sums (default: overwrite ``columns`` in the copy).
+        function : None, np.sum or "sum"
+            Only summation is supported.
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        A diamond ``a -> {b, c} -> d``: ``d`` counts once for ``a``.
+
+        >>> import pandas as pd
+        >>> from graphframe import Graph, GraphFrame
+        >>> g, _ = Graph.build(pd.DataFrame({"name": list("abcd")}), [-1, 0, 0, 1], ([2], [3]))
+        >>> df = pd.DataFrame({"time": 1.0, "name": g.attrs["name"].to_numpy()},
+        ...                   index=pd.Index(range(4), name="node"))
+        >>> out = GraphFrame(g, df, ["time"], []).subgraph_sum(["time"], ["total"])
+        >>> dict(zip(out.dataframe["name"], out.dataframe["total"]))
+        {'a': 4.0, 'b': 2.0, 'd': 1.0, 'c': 2.0}
+        """
+        return inclusive.sum_columns(self, columns, out_columns, function)
+
+    def drop_index_levels(self, function: Any = np.mean) -> "GraphFrame":
+        """A new GraphFrame indexed by ``node`` only.
+
+        Declared metrics are aggregated over each node's rows with
+        ``function``; every other column keeps its first value.
+
+        Parameters
+        ----------
+        function : callable or str
+            Anything pandas' ``agg`` accepts: ``np.mean`` (default),
+            ``np.max``, ``"sum"``...
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        OperationError
+            pandas cannot aggregate with ``function``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> df = pd.concat([a.dataframe.assign(rank=r, time=1.0 + r) for r in range(4)])
+        >>> ranks = GraphFrame(a.graph, df.set_index("rank", append=True).sort_index(),
+        ...                    a.exc_metrics, a.inc_metrics)
+        >>> ranks.drop_index_levels().dataframe["time"].tolist()
+        [2.5, 2.5]
+        >>> ranks.drop_index_levels(np.max).dataframe["time"].tolist()
+        [4.0, 4.0]
+        """
+        return aggregate.drop_index_levels(self, function)
+
+    def groupby_aggregate(self, groupby_function: Any, agg_function: Any) -> "GraphFrame":
+        """A new GraphFrame whose nodes are groups of rows ("super nodes").
+
+        Rows are grouped per key and per (rank, thread), so the index levels
+        survive; a super node's frame is ``{"name": key, "type": <by>}``;
+        an edge joins two groups when any old edge does; missing keys form
+        the group ``"<missing>"``.
+
+        Parameters
+        ----------
+        groupby_function : str, list of str or callable
+            A column, several columns (keys are tuples) or, as in pandas, a
+            callable applied to every index label (the row's Node, or the
+            tuple ``(Node, rank, ...)``).
+        agg_function : str, callable or dict
+            How declared metrics are aggregated (pandas' ``agg``); a dict
+            maps columns to functions. Other columns are dropped, except
+            the new ``name``.
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        MetricError
+            A column to group by or to aggregate does not exist.
+        OperationError
+            pandas cannot aggregate with ``agg_function``.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "dot"), "io"))
+        >>> gf.dataframe["module"] = ["app", "libc", "blas", "blas"]
+        >>> out = gf.groupby_aggregate("module", "sum")
+        >>> out.dataframe[["name", "time"]]
+              name  time
+        node
+        0      app   1.0
+        1     blas   2.0
+        2     libc   1.0
+        >>> [c.frame["name"] for c in out.graph.roots[0].children]
+        ['blas', 'libc']
+        """
+        return aggregate.groupby_aggregate(self, groupby_function, agg_function)
+
+    # --------------------------------------------------------- operations
+    def filter(self, filter_obj: Any, squash: bool = True, update_inc_cols: bool = True,
+               num_procs: Any = None, rec_limit: Any = None,
+               multi_index_mode: str = "off") -> "GraphFrame":
+        """A new GraphFrame with the rows ``filter_obj`` selects.
+
+        Parameters
+        ----------
+        filter_obj : boolean mask, callable or query
+            A boolean mask over the rows (a Series aligned with the dataframe,
+            an array or a list; the fast form), a callable called once per
+            row as in Hatchet (the row holds the index levels and columns,
+            ``row["node"]`` is a Node), or a query (object dialect list,
+            string dialect, or a query object; every row of the nodes on a
+            matching path is kept; see :meth:`query`).
+        squash : bool
+            Squash the result (drop nodes without rows), as Hatchet does.
+        update_inc_cols : bool
+            Recompute inclusive columns when squashing.
+        num_procs, rec_limit
+            Accepted for Hatchet compatibility and ignored: nothing runs in
+            other processes and the recursion limit is never changed.
+        multi_index_mode : str
+            How queries treat several rows per node (see ``docs/query.md``).
+
+        Returns
+        -------
+        GraphFrame
+
+        Raises
+        ------
+        EmptyFilter
+            No row is left.
+        InvalidFilter
+            ``filter_obj`` is not a filter, or the callable failed on a row
+            (the row is named, the callable's exception chained).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("a", ("b", "c", "d"), ("e", "f")))
+        >>> kept = gf.filter(gf.dataframe["name"].isin(["a", "c", "f"]))
+        >>> print(kept.tree(render_header=False), end="")
+        1.000 a
+        ├─ 1.000 c
+        └─ 1.000 f
+        >>> kept.dataframe.loc[0, "time (inc)"]
+        np.float64(3.0)
+        >>> gf.filter(lambda row: row["node"].frame["name"] in "abc").dataframe["name"].tolist()
+        ['a', 'b', 'c']
+        """
+        return filtering.filter_rows(self, filter_obj, squash, update_inc_cols, num_procs,
+                                     rec_limit, multi_index_mode)
+
+    def squash(self, update_inc_cols: bool = True) -> "GraphFrame":
+        """A new GraphFrame whose graph holds exactly the nodes that have rows.
+
+        Kept nodes are rewired to their nearest kept ancestors, siblings with
+        equal frames merge (their rows combined by each column's aggregation:
+        metrics summed and attributes first by default), ids are renumbered
+        in pre-order without gaps.
+
+        Parameters
+        ----------
+        update_inc_cols : bool
+            Recompute inclusive columns afterwards.
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("a", ("b", "x", "y"), ("c", "x")))
+        >>> part = gf.filter(gf.dataframe["name"].isin(["a", "x", "y"]), squash=False)
+        >>> out = part.squash()
+        >>> print(out.tree(metric_column=["time", "time (inc)"], render_header=False), end="")
+        1.000 4.000 a
+        ├─ 2.000 2.000 x
+        └─ 1.000 1.000 y
+        """
+        return squashing.squash(self, update_inc_cols)
+
+    def unify(self, other: "GraphFrame") -> "tuple[GraphFrame, GraphFrame]":
+        """Both GraphFrames re-keyed onto the union of their graphs (new objects).
+
+        Nodes are matched by call path; in graphs with shared nodes, children
+        with equal frames are matched through every parent. Neither input
+        changes (Hatchet mutates both). As in Hatchet, the left result gets
+        one row per row of ``other`` whose node has no row on the left
+        (metrics NaN, attributes copied) and a ``_missing_node`` column (0
+        both, 1 left only, 2 right only) when the node sets differ.
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+
+        Returns
+        -------
+        (GraphFrame, GraphFrame)
+            ``self`` and ``other`` on the union graph (one shared Graph).
+
+        Raises
+        ------
+        GraphMismatchError
+            The index levels differ.
+        OperationError
+            ``other`` is not a GraphFrame.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> ua, ub = a.unify(b)
+        >>> ua.dataframe[["name", "time", "_missing_node"]]
+               name  time  _missing_node
+        node
+        0      main   1.0              0
+        1        io   NaN              2
+        2     solve   1.0              1
+        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph
+        ([0, 1], True)
+        """
+        return union.unify(self, other)
+
+    def add(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self + other`` on the unified graph, row by row (see ``docs/operations.md``).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side. Default (Hatchet's values):
+            a left-only row keeps its value, a right-only row is NaN. With a
+            ``fill_value`` (e.g. 0) added and removed nodes get real values
+            and inclusive columns are recomputed.
+
+        Returns
+        -------
+        GraphFrame
+            With ``_missing_node`` (0 both, 1 left only, 2 right only).
+
+        Raises
+        ------
+        GraphMismatchError
+            The index levels differ.
+        OperationError
+            ``other`` is not a GraphFrame (``gf + 5`` raises TypeError).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> (a + b).dataframe[["name", "time", "_missing_node"]]
+               name  time  _missing_node
+        node
+        0      main   2.0              0
+        1        io   NaN              2
+        2     solve   1.0              1
+        >>> a.add(b, fill_value=0).dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 1.0]
+        """
+        return arithmetic.arithmetic(self, other, "add", fill_value)
+
+    def sub(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self - other`` on the unified graph; ``fill_value=0`` gives real deltas.
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "io"))
+        >>> diff = b.sub(a, fill_value=0)
+        >>> diff.dataframe[["name", "time", "time (inc)", "_missing_node"]]
+               name  time  time (inc)  _missing_node
+        node
+        0      main   0.0         0.0              0
+        1        io   1.0         1.0              1
+        2     solve  -1.0        -1.0              2
+        """
+        return arithmetic.arithmetic(self, other, "sub", fill_value)
+
+    def mul(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self * other`` on the unified graph (inclusive columns multiplied row by row).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> double = a.copy()
+        >>> double.dataframe["time"] = 2.0
+        >>> a.mul(double).dataframe["time"].tolist()
+        [2.0, 2.0]
+        """
+        return arithmetic.arithmetic(self, other, "mul", fill_value)
+
+    def div(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
+        """``self / other`` on the unified graph (inclusive columns divided row by row).
+
+        Parameters
+        ----------
+        other : GraphFrame
+            Indexed by the same levels as ``self``.
+        fill_value : float, optional
+            Stands for a missing row on one side (see :meth:`add`).
+
+        Returns
+        -------
+        GraphFrame
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> double = a.copy()
+        >>> double.dataframe["time"] = 2.0
+        >>> (a / double).dataframe["time"].tolist()
+        [0.5, 0.5]
+        """
+        return arithmetic.arithmetic(self, other, "div", fill_value)
+
+    def query(self, query: Any, multi_index_mode: str = "off") -> List[Any]:
+        """The nodes on any call path matching ``query``, in pre-order.
+
+        ``gf.filter(query)`` keeps the rows of the same nodes. See
+        ``docs/query.md`` for both dialects and the differences from Hatchet.
+
+        Parameters
+        ----------
+        query : list, str or query object
+            An object-dialect list (``[{"name": "MPI_.*"}, "*"]``), a
+            string-dialect query (``'MATCH (p)->("*") WHERE p."name" =~
+            "MPI_.*"'``; keywords upper-case), or a query object
+            (``ObjectQuery``, ``StringQuery``, ``QueryMatcher``, compounds).
+            A callable predicate in a query is called once per row with the
+            row as Hatchet passes it (``row.name`` is the Node).
+        multi_index_mode : {"off", "all", "any"}
+            For lists and strings on data with rank/thread levels: a node
+            satisfies a condition when "any" / "all" of its rows do; "off"
+            refuses column conditions there. A query object keeps its own.
+
+        Returns
+        -------
+        list of Node
+            The matched nodes, ascending id (pre-order).
+
+        Raises
+        ------
+        QuerySyntaxError
+            A string query that does not parse (with the position).
+        InvalidQueryPath, InvalidQueryFilter
+            A malformed query, or a condition that does not fit the data
+            (the message names the query node and column).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", ("MPI_Send", "ibv_post"), ("solve", "MPI_Recv")))
+        >>> [n.frame["name"] for n in gf.query([{"name": "MPI_.*"}, "*"])]
+        ['MPI_Send', 'ibv_post', 'MPI_Recv']
+        >>> gf.filter('MATCH (p)->(q) WHERE p."name" = "solve"').dataframe["name"].tolist()
+        ['solve', 'MPI_Recv']
+        """
+        ids = matched_nodes(self, query, multi_index_mode=multi_index_mode)
+        return [self.graph.node(int(i)) for i in ids]
+
+    # ------------------------------------------------------------ outputs
+    def tree(self, metric_column: Union[None, str, Sequence[str]] = None,
+             annotation_column: Optional[str] = None, precision: int = 3,
+             name_column: str = "name", expand_name: bool = False,
+             context_column: Optional[str] = "file", rank: Optional[int] = None,
+             thread: Optional[int] = None, depth: Optional[int] = 10000,
+             highlight_name: bool = False,
+             colormap: str = "RdYlGn", invert_colormap: bool = False,
+             colormap_annotations: Any = None, render_header: bool = True,
+             min_value: Optional[float] = None, max_value: Optional[float] = None,
+             color: bool = False, unicode: bool = True, legend: Optional[bool] = None,
+             **hatchet_names: Any) -> str:
+        """Render the graph as an indented text tree, Hatchet's layout.
+
+        Each line is ``<value>[ <more values>][ [<annotation>]] <name>[ ◀|▶][ <context>]``.
+        Roots and children appear in ascending id order; a node with several
+        parents is printed under each, its subtree only the first time.
+
+        Parameters
+        ----------
+        metric_column : str or list, optional
+            Metric to print (default: :attr:`default_metric`, else the first
+            declared metric; a profile without metrics prints names only). A
+            list prints several: the first colours the line.
+        annotation_column : str, optional
+            A column printed in brackets before the name (``_pattern``
+            columns as arrows).
+        precision : int
+            Decimals of the values (>= 0).
+        name_column : str
+            Column (or frame attribute) used as the label.
+        expand_name : bool
+            Print long names in full instead of ``first...last``.
+        context_column : str, optional
+            Column printed after the name when the dataframe has it.
+        rank, thread : int, optional
+            The row shown for each node (default: the lowest the data has,
+            0 normally; Hatchet's default is 0); a value the data does not
+            have is an error listing the ones it has.
+        depth : int, optional
+            Print nodes with depth below this (None: everything).
+        highlight_name : bool
+            Highlight user code names (colour only).
+        colormap : str
+            One of ``RdYlGn, BrBG, PiYG, PRGn, PuOr, RdBu, RdGy, RdYlBu, Spectral``.
+        invert_colormap : bool
+            Reverse the colormap.
+        colormap_annotations : str, list or dict, optional
+            Colours of the annotation values (colour only).
+        render_header : bool
+            Start with a header line naming the metrics and rank.
+        min_value, max_value : float, optional
+            Colour range (default: the finite values shown; 0 is honoured).
+        color : bool
+            ANSI colours (the caller decides; the CLI checks the terminal).
+        unicode : bool
+            Box-drawing glyphs, or ASCII when False.
+        legend : bool, optional
+            Append the colour legend (default: when ``color``).
+        **hatchet_names
+            Hatchet's old keyword names ``metric``, ``name``, ``expand_names``,
+            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each).
+
+        Raises
+        ------
+        MetricError
+            A named column does not exist.
+        ArgumentError
+            Any other bad value (negative precision or depth, unknown
+            colormap, missing rank or thread).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> print(gf.tree(metric_column=["time (inc)", "time"], render_header=False), end="")
+        4.000 1.000 main
+        ├─ 1.000 1.000 io
+        └─ 2.000 1.000 solve
+           └─ 1.000 1.000 mpi
+        >>> print(gf.tree(depth=1, precision=1, unicode=False), end="")
+        graphframe v0.1.0 - time
+        <BLANKLINE>
+        1.0 main
+        """
+        return render_tree(
+            self, metric_column=metric_column, annotation_column=annotation_column,
+            precision=precision, name_column=name_column, expand_name=expand_name,
+            context_column=context_column, rank=rank, thread=thread, depth=depth,
+            highlight_name=highlight_name, colormap=colormap, invert_colormap=invert_colormap,
+            colormap_annotations=colormap_annotations, render_header=render_header,
+            min_value=min_value, max_value=max_value, color=color, unicode=unicode,
+            legend=legend, **hatchet_names)
+
+    def to_literal(self, name: str = "name", rank: Optional[int] = None,
+                   thread: Optional[int] = None,
+                   cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
+                   ) -> List[Dict[str, Any]]:
+        """Hatchet's literal format: a list of nested ``{frame, metrics, children}`` dicts.
+
+        Children keep the graph's child order; a node with several parents
+        is written once and referenced elsewhere through ``_hatchet_nid``
+        (graphframe's node ids); ``rank``/``thread`` pick the row exported
+        (default: the lowest the data has, 0 normally).
+        :meth:`from_literal` reads it back (declarations included). See
+        :func:`graphframe.io.json.export.to_literal`; write it as JSON text of any
+        depth with :func:`graphframe.io.json.export.literal_json`.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> gf.to_literal()
+        [{'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0}, 'children': [{'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0}}]}]
+        >>> GraphFrame.from_literal(gf.to_literal()).graph == gf.graph
+        True
+        """
+        return export.to_literal(self, name=name, rank=rank, thread=thread,
+                                 cat_columns=cat_columns, include_nid=include_nid)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Hatchet's ``to_dict`` layout plus a ``"graphframe"`` key Hatchet ignores.
+
+        ``graph`` (one ``{id: {"data": frame, "children": [ids]}}`` table per
+        root), ``dataframe_indices``, ``dataframe`` (one record per row),
+        ``exclusive_metrics``, ``inclusive_metrics``; the extra key holds
+        what makes :meth:`from_json` exact (dtypes, ``ordered``, declarations,
+        tagged metadata). See :func:`graphframe.io.json.export.to_dict`.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> d = GraphFrame.from_lists(("main", "solve")).to_dict()
+        >>> d["dataframe_indices"], d["dataframe"][0]
+        (['node'], {'node': 0, 'time': 1.0, 'name': 'main', 'time (inc)': 2.0})
+        """
+        return export.to_dict(self)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text (NaN written as ``null``).
+
+        Returns
+        -------
+        str
+            Hatchet's ``to_json`` layout plus a ``"graphframe"`` key (which
+            Hatchet ignores). Lossless: :meth:`from_json` (and
+            :func:`graphframe.read` of the file) gives back an equal
+            GraphFrame; Hatchet's ``from_json`` reads it too.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> text = gf.to_json()
+        >>> text[:26]
+        '{"graph": [{"0": {"data": '
+        >>> GraphFrame.from_json(text).dataframe.equals(gf.dataframe)
+        True
+        """
+        return export.to_json(self)
+
+    def diff(self, after: "GraphFrame", metric: Union[None, str, Sequence[str]] = None,
+             **options: Any) -> "GraphFrame":
+        """Changes from ``self`` (before) to ``after``; see :func:`graphframe.diff`.
+
+        Parameters
+        ----------
+        after : GraphFrame
+            The profile compared with this one.
+        metric : str or list of str, optional
+            Metrics to compare (default: every declared metric both have).
+            An exclusive metric brings its inclusive partner, computed from
+            the exclusive values when a profile has none (``inclusive=False``
+            turns that off).
+        **options
+            ``by`` ("path" or "name"), ``normalize``, ``threshold`` (noise,
+            percent of the before total), ``aggregate``, ``rank``,
+            ``thread``, ``inclusive``: see :func:`graphframe.diff`.
+
+        Returns
+        -------
+        GraphFrame
+            Over the union of both graphs, one row per node: ``m before``,
+            ``m after``, ``m delta``, ``m ratio`` per metric, ``status``
+            (common, added, removed) and ``significant``.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "solve", "io"))
+        >>> d = a.diff(b)
+        >>> d.dataframe["status"].tolist()
+        ['common', 'added', 'common']
+        >>> d.dataframe["time (inc) delta"].tolist()
+        [1.0, 1.0, 0.0]
+        """
+        from .diffing import diff  # the diff loads with its first use (fast start)
+
+        return diff(self, after, metric, **options)
+
+    def ranked_changes(self, metric: Any = None, kind: str = "inclusive",
+                       top: Optional[int] = 20, significant_only: bool = True) -> pd.DataFrame:
+        """Largest changes of a diff result, biggest ``|delta|`` first.
+
+        See :func:`graphframe.diffing.ranked_changes`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            A diffed metric (default: the diff's primary metric).
+        kind : {"inclusive", "exclusive", "as-is"}
+            Rank by the metric's inclusive (default) or exclusive form.
+        top : int, optional
+            Keep this many rows (0 or more; None: all).
+        significant_only : bool
+            Leave out unchanged nodes and changes under the noise threshold.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``node``: ``name``, ``path``, ``status``, ``before``,
+            ``after``, ``delta``, ``change %``.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve", "io"))
+        >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
+        >>> a.diff(b).ranked_changes(kind="exclusive")[["path", "status", "delta"]]
+                   path   status  delta
+        node
+        1     main > io  removed   -1.0
+        2    main > mpi    added    1.0
+        """
+        from .diffing import ranked_changes
+
+        return ranked_changes(self, metric, kind, top, significant_only)
+
+    def diff_tree(self, metric: Any = None, **options: Any) -> str:
+        """A diff result as a tree of deltas; see :func:`graphframe.render.diff_tree.render_diff_tree`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            A diffed metric (default: the primary one).
+        **options
+            ``kind`` ("inclusive", "exclusive", "as-is"), ``precision``,
+            ``depth``, ``name_column``, ``expand_name``, ``changed_only``,
+            ``color``, ``unicode``, ``render_header``.
+
+        Returns
+        -------
+        str
+            One line per node: signed delta, name, ``(before → after,
+            change)`` and an ``[added]``/``[removed]`` tag.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> a = GraphFrame.from_lists(("main", "solve"))
+        >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
+        >>> print(a.diff(b).diff_tree(render_header=False, unicode=False), end="")
+        +1.000 main (2.000 -> 3.000, +50.0%)
+        |- +1.000 mpi (0.000 -> 1.000, new) [added]
+        `- +0.000 solve (1.000 -> 1.000, +0.0%)
+        """
+        from .render.diff_tree import render_diff_tree
+
+        return render_diff_tree(self, metric, **options)
+
+    def to_dot(self, metric: Optional[str] = None, name: str = "name",
+               rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
+        """Graphviz DOT text, Hatchet's layout; see :func:`render_dot`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            Column that colours the nodes (default: the default metric).
+        name : str
+            Column labelling the nodes.
+        rank, thread : int
+            Row used per node when ``aggregate`` is None.
+        threshold : float
+            Leave out nodes below ``threshold`` times the largest value.
+        aggregate : {"sum", "mean", "min", "max"}, optional
+            Combine all ranks/threads of a node instead of picking one row.
+
+        Returns
+        -------
+        str
+            A ``digraph``; a node with several parents is written once.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> dot = GraphFrame.from_lists(("main", "solve")).to_dot()
+        >>> dot.splitlines()[0], dot.count("->")
+        ('strict digraph {', 1)
+        """
+        return render_dot(self, metric, name, rank, thread, threshold, aggregate)
+
+    def to_flamegraph(self, metric: Optional[str] = None, name: str = "name",
+                      rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, separator: str = "; ",
+                      aggregate: Optional[str] = None, scale: float = 1.0) -> str:
+        """Folded stacks (``a; b; c 12``) for flame graph tools; see :func:`render_flamegraph`.
+
+        Parameters
+        ----------
+        metric : str, optional
+            Column written (default: the default metric); use an exclusive one.
+        name : str
+            Column labelling the frames.
+        rank, thread : int
+            Row used per node when ``aggregate`` is None.
+        threshold : float
+            Leave out lines below ``threshold`` times the largest value.
+        separator : str
+            Between frames (Hatchet's ``"; "``); inside names its non-blank
+            part becomes ``_``.
+        aggregate : {"sum", "mean", "min", "max"}, optional
+            Combine all ranks/threads of a node instead of picking one row.
+        scale : float
+            Multiply values before rounding to integers.
+
+        Returns
+        -------
+        str
+            One ``path value`` line per node in pre-order; negative values
+            are left out with a ``FlameGraphWarning``.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> print(GraphFrame.from_lists(("main", "solve")).to_flamegraph(scale=10), end="")
+        main 10
+        main; solve 10
+        """
+        return render_flamegraph(self, metric, name, rank, thread, threshold, separator,
+                                 aggregate, scale)
+
+    def to_speedscope(self, metric: Optional[str] = None, **options: Any) -> str:
+        """speedscope JSON; see :func:`render_speedscope`."""
+        return render_speedscope(self, metric, **options)
+
+    def save(self, path: Any, compression: str = "snappy") -> Any:
+        """Write a lossless archive (Parquet tables); read it back with ``graphframe.load``.
+
+        See :mod:`graphframe.io.archive` and ``docs/guide/archive-format.md``
+        for the file layout.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Conventionally ends in ``.gfz``; replaced atomically.
+        compression : str
+            Parquet compression: ``"snappy"``, ``"zstd"``, ``"gzip"`` or ``"none"``.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written. The same GraphFrame always gives the same bytes.
+
+        Raises
+        ------
+        SaveError
+            The metadata holds a value the format cannot store.
+        WriteError
+            The file cannot be written there (missing folder, a directory...).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> import os, tempfile
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> path = gf.save(os.path.join(tempfile.mkdtemp(), "run.gfz"))
+        >>> GraphFrame.load(path).dataframe.equals(gf.dataframe)
+        True
+        """
+        return archive.save(self, path, compression)
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
 
     # ---------------------------------------------------------- operators
     def __add__(self, other: "GraphFrame") -> "GraphFrame":
@@ -338,6 +1213,56 @@ class GraphFrame(MetricMethods, OperationMethods, OutputMethods, ReaderConstruct
 
     def __repr__(self) -> str:
         return f"<GraphFrame: {summary(self)}>"
+
+    # ---------------------------------------------------- rank statistics
+    def rank_stats(self, metrics: Any = None, stats: Sequence[str] = rank_ops.DEFAULT_STATS,
+                   over: Union[str, Sequence[str]] = "rank", top: int = 0,
+                   percentiles: Sequence[float] = (), ddof: int = 0) -> pd.DataFrame:
+        """Per-node statistics of metrics across ranks, threads or both (one pass).
+
+        ``stats`` from ``count sum min max mean median std var imbalance argmax
+        argmin``; ``imbalance`` = max / mean; ``std`` uses ``ddof`` (0: the ranks
+        are the whole population); missing rows are "no value", never 0. See
+        :mod:`graphframe.ops.stats` for every definition.
+
+        Examples
+        --------
+        >>> from graphframe.examples import example_graphframe
+        >>> st = example_graphframe().rank_stats("time (inc)", stats=["max", "argmax"])
+        >>> st.head(2)
+                    name  time (inc).max  time (inc).argmax
+        node
+        0           main           30.62                  3
+        1     initialize            1.85                  3
+        """
+        return rank_ops.rank_stats(self, metrics, stats, over, top, percentiles, ddof)
+
+    def load_imbalance(self, metric: Any = None, threshold: Optional[float] = None,
+                       top: int = 5, over: Union[str, Sequence[str]] = "rank") -> "GraphFrame":
+        """A node-indexed GraphFrame with ``<m>.mean``, ``<m>.max``, ``<m>.imbalance``, ``<m>.ranks``.
+
+        ``<m>.imbalance`` (max / mean across ranks) becomes the default metric;
+        other metrics are averaged over ranks; ``threshold`` keeps the nodes whose
+        ``<m>.max`` exceeds that fraction of the metric's largest value. See
+        :func:`graphframe.ops.stats.load_imbalance`.
+
+        Examples
+        --------
+        >>> from graphframe.examples import example_graphframe
+        >>> li = example_graphframe().load_imbalance("time (inc)")
+        >>> print(li.tree(render_header=False, depth=2), end="")
+        1.100 main
+        ├─ 1.051 initialize
+        ├─ 1.108 timestep_loop
+        └─ 1.058 write_output
+        """
+        return rank_ops.load_imbalance(self, metric, threshold, top, over)
+
+    @property
+    def plot(self) -> PlotAccessor:
+        """Plots of this profile: ``gf.plot.flamegraph()``, ``.heatmap()``... (see
+        :mod:`graphframe.plot`; needs matplotlib, the ``plot`` extra)."""
+        return PlotAccessor(self)
 
 
 def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:

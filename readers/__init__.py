@@ -3,6 +3,17 @@
 ``readers`` knows file formats and nothing about GraphFrames; ``graphframe``
 builds its model from what these readers return.
 
+The top level is the contract: :func:`read` (any format, sniffed or named),
+:func:`sniff`, :func:`formats`, :class:`RawProfile`, :class:`ProfileBuilder` and
+the errors. Each format family is a package (``readers.hatchet``,
+``readers.caliper``, ``readers.hpctoolkit``, ``readers.dot``,
+``readers.cprofile``, ``readers.pyinstrument``, ``readers.tau``,
+``readers.timemory``) with ``read_<format>(path or stream)`` and
+``parse_<format>(text or bytes)``; they are imported on first use, so
+``import readers`` stays cheap. ``readers.common`` holds helpers several
+families share, ``readers.testing`` the conformance checks and the writers of
+test inputs.
+
 Examples
 --------
 >>> import readers
@@ -11,11 +22,12 @@ True
 """
 
 from .builder import ProfileBuilder
-from .errors import GraphframeError, ProfileError, ReadError, UnknownFormatError
+from .errors import ArgumentError, GraphframeError, ProfileError, ReadError, UnknownFormatError
 from .profile import RawProfile
 from .registry import FormatInfo, format_info, formats, read, sniff
 
 __all__ = [
+    "ArgumentError",
     "FormatInfo",
     "GraphframeError",
     "ProfileBuilder",

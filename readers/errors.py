@@ -93,6 +93,18 @@ class ProfileError(ReadError):
     """A reader produced tables that do not describe a valid profile."""
 
 
+class ArgumentError(GraphframeError, ValueError):
+    """An argument is out of range or names something that does not exist: a reader
+    option the format does not take, a rank, a colormap, a negative precision...
+
+    Examples
+    --------
+    >>> err = ArgumentError("rank=7 does not exist; the ranks are 1, 2")
+    >>> isinstance(err, GraphframeError) and isinstance(err, ValueError)
+    True
+    """
+
+
 def _describe_source(source: Any) -> str:
     if source is None:
         return "<input>"

@@ -24,7 +24,7 @@ import importlib
 import sys
 from typing import Any, Callable, Optional, Union
 
-from .errors import GraphframeError
+from .errors import ArgumentError
 
 ProgressArg = Union[None, bool, str, Callable[[int, int, str], None]]
 Callback = Callable[[int, int, str], None]
@@ -33,7 +33,7 @@ Callback = Callable[[int, int, str], None]
 BARS = ("text", "tqdm")
 
 
-class ProgressOptionError(GraphframeError, ValueError):
+class ProgressOptionError(ArgumentError):
     """``progress=`` is not one of the accepted values (or tqdm is missing for ``"tqdm"``)."""
 
 

@@ -3,7 +3,12 @@
 Each reader module defines ``FORMAT``, a :class:`FormatInfo`. Sniffing is
 cheap: the file extension, the first bytes of a file, or marker files in a
 directory. Formats are tried in registration order; the first that claims the
-input reads it.
+input reads it. Reader modules are imported on first use, so ``import
+readers`` loads none of them.
+
+Options are the reader's own keywords (:attr:`FormatInfo.options`, from the
+signature of its ``read``); :func:`read` refuses any other with an
+:class:`~readers.errors.ArgumentError` that lists them.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ import inspect
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Union
+from typing import Any, Callable, Dict, List, Tuple, Union
 
-from .errors import ReadError, UnknownFormatError
+from .errors import ArgumentError, ReadError, UnknownFormatError
 from .profile import RawProfile
 from .progress import Progress, ProgressArg
 
@@ -26,17 +31,17 @@ HEAD_BYTES = 4096
 
 #: Reader modules, in sniffing order (most specific first).
 READER_MODULES = (
-    "readers.literal",
-    "readers.hatchet_json",
-    "readers.caliper_json",
-    "readers.caliper",
-    "readers.hpctoolkit",
-    "readers.hpctoolkit_latest",
-    "readers.dot",
-    "readers.cprofile",
-    "readers.pyinstrument",
-    "readers.timemory",
-    "readers.tau",
+    "readers.hatchet.literal",
+    "readers.hatchet.json_layout",
+    "readers.caliper.jsonsplit.reader",
+    "readers.caliper.reader",
+    "readers.hpctoolkit.experiment.reader",
+    "readers.hpctoolkit.latest.reader",
+    "readers.dot.reader",
+    "readers.cprofile.reader",
+    "readers.pyinstrument.reader",
+    "readers.timemory.reader",
+    "readers.tau.reader",
 )
 
 
@@ -61,6 +66,26 @@ class FormatInfo:
     read: Callable[..., RawProfile]
     sniff: Callable[[Path, bytes], bool]
     description: str
+
+    @property
+    def options(self) -> Tuple[str, ...]:
+        """The keyword options :func:`read` accepts for this format, in signature order.
+
+        The keywords of ``read`` after the path, and ``progress`` (accepted by
+        every format). Taken from the signature, so they cannot drift from
+        the reader.
+
+        Examples
+        --------
+        >>> format_info("hpctoolkit-latest").options[:3]
+        ('parallel_profiles_mode', 'metric_names', 'profile_ranks')
+        >>> format_info("gprof-dot").options
+        ('progress',)
+        """
+        params = list(inspect.signature(self.read).parameters.values())[1:]
+        names = tuple(p.name for p in params
+                      if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        return names if "progress" in names else names + ("progress",)
 
 
 _FORMATS: Dict[str, FormatInfo] = {}
@@ -126,7 +151,9 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
         total, what)``. Accepted by every format: readers that measure their
         work report it as it advances, the others report start and end.
     **options
-        Passed to the format's reader (each reader documents its keywords).
+        The format's reader options (:attr:`FormatInfo.options`; each reader
+        documents its keywords). An option the format does not take is an
+        :class:`~readers.errors.ArgumentError` listing the ones it does.
 
     Examples
     --------
@@ -145,6 +172,10 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
     Traceback (most recent call last):
     ...
     readers.errors.UnknownFormatError: .../prof.json: unknown format 'nope' (expected one of the formats: literal, ...)
+    >>> read(p, metric_names=["time"])
+    Traceback (most recent call last):
+    ...
+    readers.errors.ArgumentError: the literal reader has no option 'metric_names'; its options are: progress
     """
     if format is None:
         name = sniff(path)
@@ -154,6 +185,7 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
         name = format
         _first_path(path)  # existence check with a clear message
     info = format_info(name)
+    check_options(info, options)
     if progress is None or progress is False:
         return info.read(path, **options)
     if reports_progress(info):
@@ -163,6 +195,24 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
     raw = info.read(path, **options)
     report.finish()
     return raw
+
+
+def check_options(info: FormatInfo, options: Dict[str, Any]) -> None:
+    """Raise :class:`ArgumentError` for an option ``info``'s reader does not take.
+
+    Examples
+    --------
+    >>> check_options(format_info("timemory"), {"select": ["wall_clock"]})
+    >>> check_options(format_info("timemory"), {"per_profile": True})
+    Traceback (most recent call last):
+    ...
+    readers.errors.ArgumentError: the timemory reader has no option 'per_profile'; its options are: select, progress
+    """
+    allowed = info.options
+    unknown = [key for key in options if key not in allowed]
+    if unknown:
+        raise ArgumentError(f"the {info.name} reader has no option {unknown[0]!r}; its options "
+                            f"are: {', '.join(allowed)}")
 
 
 def reports_progress(info: FormatInfo) -> bool:

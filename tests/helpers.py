@@ -37,6 +37,22 @@ def gf_from_edges(names: Sequence[str], parent: Sequence[int], times: Optional[S
     return GraphFrame.from_raw(raw).update_inclusive_columns()
 
 
+def replaced(gf: GraphFrame, **changes) -> GraphFrame:
+    """A new GraphFrame with some fields changed, built with the public constructor.
+
+    Unchanged fields are passed on as they are; aggregations of columns the
+    new dataframe lacks are dropped (as the operations do).
+    """
+    fields = dict(graph=gf.graph, dataframe=gf.dataframe, exc_metrics=gf.exc_metrics,
+                  inc_metrics=gf.inc_metrics, default_metric=gf.default_metric,
+                  metadata=gf.metadata, inclusive_of=gf.inclusive_of,
+                  aggregations=gf.aggregations)
+    fields.update(changes)
+    fields["aggregations"] = {c: k for c, k in (fields["aggregations"] or {}).items()
+                              if c in fields["dataframe"].columns}
+    return GraphFrame(**fields)
+
+
 def by_name(gf: GraphFrame, column: str = "time") -> Dict[str, float]:
     """{name: value} for single-row-per-node frames with unique names."""
     df = gf.dataframe
@@ -49,3 +65,16 @@ def tree_text(gf: GraphFrame, metric=None) -> str:
 
 def names_preorder(gf: GraphFrame) -> List[str]:
     return [n.frame["name"] for n in gf.graph.traverse()]
+
+
+def pair(ranks: int = 2) -> Tuple[GraphFrame, GraphFrame]:
+    """before: main -> (io, solve -> spmv); after: io gone, solve slower, mpi added.
+
+    Times per node (rank r adds 10 * r): before main 1, io 0.5, solve 2, spmv 5;
+    after main 1, solve 2.5, spmv 6, mpi 1.
+    """
+    before = gf_from_edges(["main", "io", "solve", "spmv"], [-1, 0, 0, 2],
+                           times=[1.0, 0.5, 2.0, 5.0], ranks=ranks)
+    after = gf_from_edges(["main", "solve", "spmv", "mpi"], [-1, 0, 1, 1],
+                          times=[1.0, 2.5, 6.0, 1.0], ranks=ranks)
+    return before, after

@@ -11,6 +11,7 @@ import graphframe
 from graphframe import Graph, GraphFrame
 from graphframe.errors import GraphMismatchError
 from readers import ProfileBuilder
+from tests.helpers import replaced
 
 
 def ranked_raw():
@@ -87,7 +88,7 @@ def test_update_inclusive_does_not_touch_input():
     gf = GraphFrame.from_lists(("a", "b"))
     df = gf.dataframe.copy()
     df["time"] = [2.0, 3.0]
-    base = gf._replace(dataframe=df)
+    base = replaced(gf, dataframe=df)
     new = base.update_inclusive_columns()
     assert new.dataframe["time (inc)"].tolist() == [5.0, 3.0]
     assert base.dataframe["time (inc)"].tolist() == [2.0, 1.0]

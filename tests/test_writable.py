@@ -14,7 +14,7 @@ from graphframe import GraphFrame, load
 from graphframe.examples import example_graphframe
 from tests.conftest import SHARED_DATA
 from tests.helpers import gf_from_edges
-from tests.test_persist import _corpus_inputs
+from tests.corpus import corpus_inputs
 
 LIT = [{"frame": {"name": "a"}, "metrics": {"time": 1.0, "time (inc)": 3.0}, "children": [
     {"frame": {"name": "b"}, "metrics": {"time": 2.0, "time (inc)": 2.0}}]}]
@@ -105,7 +105,7 @@ def _one_file_per_format():
     if not SHARED_DATA.is_dir():
         return []
     seen = {}
-    for rel in _corpus_inputs():
+    for rel in corpus_inputs():
         fmt = readers.sniff(SHARED_DATA / rel)
         if fmt not in seen and not rel.endswith("py2.pstats"):
             seen[fmt] = rel

@@ -57,14 +57,15 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns
-from ..categories import as_categorical
+from ..model.dataframe import frame_from_columns
+from ..model.categories import as_categorical
 from ..errors import GraphMismatchError, MetricError
-from ..metrics import inclusive_name
+from ..model.metrics import inclusive_name
 from ..ops.inclusive import subgraph_sums
 from ..ops.merge_rules import summed
-from ..render.nodevalues import first_row_objects, node_value_table
+from ..model.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
+from ..model.fields import GraphFrameLike, metric_columns
 
 INT = np.int64
 SUFFIXES = ("before", "after", "delta", "ratio")
@@ -193,8 +194,8 @@ def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
         out = [m for m in declared if _numeric(before, m) and _numeric(after, m)]
         if not out:
             raise MetricError("the two profiles have no numeric metric in common; "
-                              f"before has {before.show_metric_columns()}, "
-                              f"after has {after.show_metric_columns()}")
+                              f"before has {metric_columns(before)}, "
+                              f"after has {metric_columns(after)}")
         return out
     wanted = [metric] if isinstance(metric, str) or not isinstance(metric, (list, tuple)) \
         else list(metric)
@@ -203,11 +204,11 @@ def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
             if not _numeric(gf, m):
                 raise MetricError(
                     f"metric {m!r} is not a numeric column of the {side} profile; it has "
-                    f"{', '.join(map(str, gf.show_metric_columns())) or 'no metrics'}")
+                    f"{', '.join(map(str, metric_columns(gf))) or 'no metrics'}")
     return wanted
 
 
-def _numeric(gf: Any, m: Any) -> bool:
+def _numeric(gf: GraphFrameLike, m: Any) -> bool:
     return m in gf.dataframe.columns and pd.api.types.is_numeric_dtype(gf.dataframe[m])
 
 
@@ -270,7 +271,7 @@ def _with_partners(before: Any, after: Any, metrics: List[Any]) -> Tuple[List[An
     return out, computed
 
 
-def _value_table(gf: Any, metrics: List[Any], computed: Dict[Any, Any], rank: int,
+def _value_table(gf: GraphFrameLike, metrics: List[Any], computed: Dict[Any, Any], rank: int,
                  thread: int, agg: Optional[str]) -> Dict[Any, np.ndarray]:
     """One value per node of every metric; computed partners summed over subtrees first."""
     made = set(computed.values())
@@ -284,7 +285,7 @@ def _value_table(gf: Any, metrics: List[Any], computed: Dict[Any, Any], rank: in
     return table
 
 
-def _total(gf: Any, values: Dict[Any, np.ndarray], m: Any, pairs: Dict) -> float:
+def _total(gf: GraphFrameLike, values: Dict[Any, np.ndarray], m: Any, pairs: Dict) -> float:
     partner = next((e for e, i in pairs.items() if i == m), None)
     if partner is not None:
         return float(np.nansum(values[partner]))
@@ -333,7 +334,7 @@ def _spread(values: np.ndarray, mapping: np.ndarray, n: int) -> np.ndarray:
 
 def _attributes(before, after, map_b, map_a, n, metrics) -> Dict[Any, Any]:
     """Non-metric columns, one value per node: after's first row, else before's."""
-    skip = set(metrics) | set(before.show_metric_columns()) | set(after.show_metric_columns())
+    skip = set(metrics) | set(metric_columns(before)) | set(metric_columns(after))
     skip.add("_missing_node")
     cols = [c for c in before.dataframe.columns if c not in skip]
     cols += [c for c in after.dataframe.columns if c not in skip and c not in cols]
@@ -357,6 +358,6 @@ def _attributes(before, after, map_b, map_a, n, metrics) -> Dict[Any, Any]:
     return out
 
 
-def _label(gf: Any) -> Any:
+def _label(gf: GraphFrameLike) -> Any:
     source = gf.metadata.get("source")
     return str(source) if source is not None else None

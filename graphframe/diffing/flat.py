@@ -22,9 +22,9 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 import pandas as pd
 
-from .. import structure as st
-from ..graph import Graph
-from ..render.nodevalues import display_name_array
+from ..kernels import structure as st
+from ..model.graph import Graph
+from ..model.nodevalues import display_name_array
 
 INT = np.int64
 

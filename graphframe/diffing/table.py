@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 import pandas as pd
 
-from ..build import INFER_STRING
+from ..model.dataframe import INFER_STRING
 from ..errors import GraphframeError, MetricError
 from .core import significant
 

@@ -23,12 +23,13 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids, private_copy
-from .. import structure as st
+from ..model.dataframe import level_ids, private_copy
+from ..kernels import structure as st
 from ..errors import MetricError, OperationError
-from ..frame import is_missing
-from ..graph import Graph
-from ..node import Node
+from ..model.frame import is_missing
+from ..model.graph import Graph
+from ..model.node import Node
+from ..model.fields import GF, GraphFrameLike, replace
 
 INT = np.int64
 MISSING_KEY = "<missing>"
@@ -55,13 +56,13 @@ def _agg_name(function: Any) -> Any:
         return function
 
 
-def drop_index_levels(gf: Any, function: Any = np.mean) -> Any:
+def drop_index_levels(gf: GF, function: Any = np.mean) -> GF:
     """New GraphFrame indexed by ``node`` only."""
     df = gf.dataframe
     if list(df.index.names) == ["node"]:
         _aggregate(pd.DataFrame({"x": [1.0, 2.0]}).groupby(np.zeros(2, dtype=INT)), function,
                    "drop_index_levels")  # the same check as with levels to drop
-        return gf._replace(dataframe=private_copy(df))
+        return replace(gf, dataframe=private_copy(df))
     grouped = df.groupby(level="node", sort=True)
     metrics = [c for c in df.columns
                if c in set(gf.exc_metrics) | set(gf.inc_metrics)
@@ -74,11 +75,11 @@ def drop_index_levels(gf: Any, function: Any = np.mean) -> Any:
         parts.append(grouped[others].first())
     out = pd.concat(parts, axis=1)[list(df.columns)]
     out.index = out.index.astype(INT)
-    return gf._replace(dataframe=out)
+    return replace(gf, dataframe=out)
 
 
-def groupby_aggregate(gf: Any, groupby_function: Union[str, Sequence[str], Callable],
-                      agg_function: Any) -> Any:
+def groupby_aggregate(gf: GF, groupby_function: Union[str, Sequence[str], Callable],
+                      agg_function: Any) -> GF:
     """New GraphFrame whose nodes are the groups of ``groupby_function``."""
     df = gf.dataframe
     codes, names, label = group_codes(gf, groupby_function)
@@ -98,12 +99,12 @@ def groupby_aggregate(gf: Any, groupby_function: Union[str, Sequence[str], Calla
     out["name"] = object_array(names)[st.invert(new_of_group, k)[level_ids(out.index)]]
     exc = [m for m in gf.exc_metrics if m in out.columns]
     inc = [m for m in gf.inc_metrics if m in out.columns]
-    return gf._replace(graph=graph, dataframe=out, exc_metrics=exc, inc_metrics=inc,
+    return replace(gf, graph=graph, dataframe=out, exc_metrics=exc, inc_metrics=inc,
                        inclusive_of={e: i for e, i in gf.inclusive_of.items()
                                      if e in exc and i in inc})
 
 
-def group_codes(gf: Any, by: Any) -> Tuple[np.ndarray, List[Any], str]:
+def group_codes(gf: GraphFrameLike, by: Any) -> Tuple[np.ndarray, List[Any], str]:
     """``(group of each row, group names, label)`` for ``groupby_aggregate``.
 
     ``by`` is a column, a list of columns (a group per distinct tuple of
@@ -150,7 +151,7 @@ def _has_column(df: pd.DataFrame, column: Any) -> bool:
         return False
 
 
-def _callable_keys(gf: Any, by: Callable) -> np.ndarray:
+def _callable_keys(gf: GraphFrameLike, by: Callable) -> np.ndarray:
     """``by`` applied to every index label (Nodes in the ``node`` position)."""
     df = gf.dataframe
     graph = gf.graph
@@ -201,7 +202,7 @@ def _group_of_node(n: int, df: pd.DataFrame, codes: np.ndarray) -> np.ndarray:
 def _super_graph(graph: Graph, group_of_node: np.ndarray, names: List[Any], label: Any):
     """Graph over groups; returns it and the group -> new id map."""
     k = len(names)
-    owner = st.segment_owner(graph.child_ptr)
+    owner = graph.edge_sources()
     gs, gd = group_of_node[owner], group_of_node[graph.child_idx]
     ok = (gs >= 0) & (gd >= 0) & (gs != gd)
     roots = np.unique(group_of_node[graph.root_ids])

@@ -31,8 +31,8 @@ from typing import Any, Callable, List, Optional, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
-from ..categories import union_categories
+from ..model.dataframe import level_ids
+from ..model.categories import union_categories
 
 INT = np.int64
 

@@ -34,12 +34,14 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from ..build import frame_from_columns, level_ids
+from ..model.dataframe import frame_from_columns, level_ids
 from ..errors import GraphMismatchError
 from .align import align_frames, attribute_values, columns_of, metric_values, new_node_ids
+from .inclusive import update_inclusive_columns
 from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows
 from .union import MISSING_CODE, check_operand, union_graphs
+from ..model.fields import GF, replace
 
 INT = np.int64
 
@@ -48,7 +50,7 @@ OPS: Dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def arithmetic(left: Any, right: Any, op: str, fill_value: Optional[float] = None) -> Any:
+def arithmetic(left: GF, right: GF, op: str, fill_value: Optional[float] = None) -> GF:
     """``left <op> right`` as a new GraphFrame (see module docs)."""
     func = OPS[op]
     check_operand(left, right, op)
@@ -88,11 +90,11 @@ def arithmetic(left: Any, right: Any, op: str, fill_value: Optional[float] = Non
     out_df = frame_from_columns(data, index)
     pairs = dict(right.inclusive_of)
     pairs.update(left.inclusive_of)
-    result = left._replace(graph=graph, dataframe=out_df, exc_metrics=exc, inc_metrics=inc,
+    result = replace(left, graph=graph, dataframe=out_df, exc_metrics=exc, inc_metrics=inc,
                            metadata=dict(left.metadata), inclusive_of=pairs,
                            aggregations=combined_aggregations(left, right))
     if fill_value is not None and op in ("add", "sub") and any(m in pairs for m in exc):
-        result = result.update_inclusive_columns()
+        result = update_inclusive_columns(result)
     return result
 
 

@@ -27,30 +27,32 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
-from ..categories import drop_unused_categories
+from ..model.dataframe import level_ids
+from ..model.categories import drop_unused_categories
 from ..errors import EmptyFilter, InvalidFilter
-from ..node import Node
+from ..model.node import Node
 from ..query.rows import Row, RowTable
 from ..query import matched_nodes
+from ..model.fields import GF, GraphFrameLike, replace
+from .squash import squash as squash_graphframe
 
 
-def filter_rows(gf: Any, filter_obj: Any, squash: bool = True, update_inc_cols: bool = True,
+def filter_rows(gf: GF, filter_obj: Any, squash: bool = True, update_inc_cols: bool = True,
                 num_procs: Any = None, rec_limit: Any = None,
-                multi_index_mode: str = "off") -> Any:
+                multi_index_mode: str = "off") -> GF:
     """New GraphFrame with the rows ``filter_obj`` selects (squashed by default)."""
     mask = row_mask(gf, filter_obj, multi_index_mode)
     if not mask.any():
         raise EmptyFilter("the filter removed every row")
     # a new frame (not a slice of the input's: no SettingWithCopyWarning on
     # pandas 2 when the user assigns into it), without categories of dropped rows
-    out = gf._replace(dataframe=drop_unused_categories(gf.dataframe[mask].copy(deep=False)))
+    out = replace(gf, dataframe=drop_unused_categories(gf.dataframe[mask].copy(deep=False)))
     if squash:
-        return out.squash(update_inc_cols=update_inc_cols)
+        return squash_graphframe(out, update_inc_cols)
     return out
 
 
-def row_mask(gf: Any, filter_obj: Any, multi_index_mode: str = "off") -> np.ndarray:
+def row_mask(gf: GraphFrameLike, filter_obj: Any, multi_index_mode: str = "off") -> np.ndarray:
     """Boolean array over the dataframe's rows for any accepted filter form."""
     df = gf.dataframe
     if isinstance(filter_obj, (pd.Series, np.ndarray, list)) and _is_bool_mask(filter_obj):
@@ -84,7 +86,7 @@ def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
     return arr
 
 
-def _callable_mask(gf: Any, func: Any) -> np.ndarray:
+def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
     """``func`` called once per row, as Hatchet does (see :mod:`graphframe.query.rows`)."""
     df = gf.dataframe
     flat = df.reset_index()
@@ -126,7 +128,7 @@ def _is_query(obj: Any) -> bool:
     return isinstance(obj, (str, list, tuple)) or hasattr(obj, "apply") and not callable(obj)
 
 
-def _query_mask(gf: Any, query: Any, multi_index_mode: str) -> np.ndarray:
+def _query_mask(gf: GraphFrameLike, query: Any, multi_index_mode: str) -> np.ndarray:
     nodes = matched_nodes(gf, query, multi_index_mode=multi_index_mode)
     keep = np.zeros(gf.graph.num_nodes, dtype=bool)
     keep[np.asarray(nodes, dtype=np.int64)] = True

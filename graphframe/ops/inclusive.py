@@ -24,19 +24,19 @@ from typing import Any, Dict, List, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import structure as st
-from ..build import private_copy
+from ..model.dataframe import private_copy
 from ..errors import MetricError, OperationError
-from ..metrics import exclusive_name, inclusive_name
+from ..model.metrics import exclusive_name, inclusive_name
 from .merge_rules import summed
 from .rowmatrix import RowLayout
-from .shared_sums import shared_sums
+from .shared_sums import SharedSums
+from ..model.fields import GF, replace
 
 
-def update_inclusive_columns(gf: Any) -> Any:
+def update_inclusive_columns(gf: GF) -> GF:
     """New GraphFrame with the inclusive partner of every exclusive metric recomputed."""
     if not gf.exc_metrics:
-        return gf._replace(dataframe=private_copy(gf.dataframe))
+        return replace(gf, dataframe=private_copy(gf.dataframe))
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
                if m in df.columns and pd.api.types.is_numeric_dtype(df[m]) and summed(gf, m)]
@@ -48,23 +48,22 @@ def update_inclusive_columns(gf: Any) -> Any:
     inc_metrics = list(gf.inc_metrics) + [v for v in targets.values() if v not in gf.inc_metrics]
     pairs = dict(gf.inclusive_of)
     pairs.update(targets)
-    return gf._replace(dataframe=out, inc_metrics=inc_metrics, inclusive_of=pairs)
+    return replace(gf, dataframe=out, inc_metrics=inc_metrics, inclusive_of=pairs)
 
 
 def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np.ndarray]:
     """For each column, the per-row sum over the row's node and its descendants."""
     layout = RowLayout.of(dataframe, graph.num_nodes)
+    shared = None if graph.is_forest or not len(columns) else SharedSums(graph)
     results = []
     for col in columns:
         mat, present = layout.to_matrix(dataframe[col].to_numpy(dtype=np.float64, na_value=np.nan))
-        if graph.is_forest:
+        if shared is None:
             _forest_sum(graph, mat)
             if present is not None:
                 _forest_sum(graph, present)
         else:
-            if present is None:
-                present = np.ones(mat.shape, dtype=np.int64)
-            mat, present = shared_sums(graph, mat, present)
+            mat, present = shared(mat, present)
         results.append(layout.from_matrix(mat, present))
     return results
 
@@ -74,7 +73,7 @@ def _forest_sum(graph: Any, mat: np.ndarray) -> None:
         mat[targets] += np.add.reduceat(mat[level], starts, axis=0)
 
 
-def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> Any:
+def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
     """New GraphFrame with exclusive columns derived from inclusive ones.
 
     ``exc = inc - sum(inc of direct children)`` per row (a child without a
@@ -87,7 +86,7 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
     out = private_copy(df)
     exc_metrics = list(gf.exc_metrics)
     pairs = dict(gf.inclusive_of)
-    owner = st.segment_owner(gf.graph.child_ptr)
+    owner = gf.graph.edge_sources()
     for inc in wanted:
         if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]) \
                 or not summed(gf, inc):
@@ -102,7 +101,7 @@ def generate_exclusive_columns(gf: Any, inc_metrics: Sequence[Any] = None) -> An
         out[exc] = values
         exc_metrics.append(exc)
         pairs[exc] = inc
-    return gf._replace(dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
+    return replace(gf, dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
 
 
 _SUM = {None, np.sum, sum, "sum"}
@@ -115,8 +114,8 @@ def _is_sum(function: Any) -> bool:
         return False
 
 
-def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = None,
-                function: Any = None, require_forest: bool = False) -> Any:
+def sum_columns(gf: GF, columns: Sequence[Any], out_columns: Sequence[Any] = None,
+                function: Any = None, require_forest: bool = False) -> GF:
     """New GraphFrame with ``out_columns`` = subtree (subgraph) sums of ``columns``."""
     what = "subtree_sum" if require_forest else "subgraph_sum"
     columns = [columns] if isinstance(columns, str) else list(columns)
@@ -143,4 +142,4 @@ def sum_columns(gf: Any, columns: Sequence[Any], out_columns: Sequence[Any] = No
     out = private_copy(df)
     for name, values in zip(out_columns, sums):
         out[name] = values
-    return gf._replace(dataframe=out)
+    return replace(gf, dataframe=out)

@@ -26,6 +26,7 @@ import pandas as pd
 from readers.profile import AGGREGATIONS, NUMERIC_AGGREGATIONS
 
 from ..errors import MetricError, OperationError
+from ..model.fields import GraphFrameLike
 
 
 def check_aggregations(mapping: Optional[Mapping[Any, str]], dataframe: pd.DataFrame
@@ -66,7 +67,7 @@ def check_aggregations(mapping: Optional[Mapping[Any, str]], dataframe: pd.DataF
     return out
 
 
-def merge_rules(gf: Any) -> Dict[Any, str]:
+def merge_rules(gf: GraphFrameLike) -> Dict[Any, str]:
     """The aggregation of every dataframe column, defaults filled in."""
     return rules_for(gf.dataframe.columns, list(gf.exc_metrics) + list(gf.inc_metrics),
                      gf.aggregations)
@@ -79,12 +80,12 @@ def rules_for(columns: Sequence[Any], metrics: Sequence[Any],
     return {c: aggregations.get(c, "sum" if c in metric_set else "first") for c in columns}
 
 
-def summed(gf: Any, column: Any) -> bool:
+def summed(gf: GraphFrameLike, column: Any) -> bool:
     """True when ``column`` is summed when rows merge (and so has an inclusive partner)."""
     return gf.aggregations.get(column, "sum") == "sum"
 
 
-def combined_aggregations(left: Any, right: Any) -> Dict[Any, str]:
+def combined_aggregations(left: GraphFrameLike, right: GraphFrameLike) -> Dict[Any, str]:
     """Declarations of a result built from two operands: the left's, plus the right's
     for columns only the right has."""
     out = {c: k for c, k in right.aggregations.items() if c not in left.dataframe.columns}

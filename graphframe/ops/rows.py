@@ -16,9 +16,9 @@ from typing import Any, Dict, List, Mapping, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from ..build import (frame_from_columns, index_arrays, level_ids, make_index, sort_rows,
-                     take_rows)
-from ..categories import union_categories
+from ..model.dataframe import (frame_from_columns, index_arrays, level_ids, make_index, sort_rows,
+                               take_rows)
+from ..model.categories import union_categories
 
 INT = np.int64
 

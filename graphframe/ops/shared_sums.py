@@ -41,51 +41,70 @@ A diamond ``a -> {b, c} -> d`` with unit values: ``d`` counts once for ``a``.
 
 from __future__ import annotations
 
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
-import networkx as nx
 import numpy as np
 
-from .. import structure as st
-from .paths import nearest_kept_ancestor
+from ..kernels import structure as st
+from ..kernels.components import condensation, sink_levels
+from ..kernels.paths import nearest_marked
 
 INT = np.int64
 BLOCK = 4096  # rows per block of the bits x own-sums product
 
 
-def shared_sums(graph: Any, mat: np.ndarray, present: np.ndarray
-                ) -> Tuple[np.ndarray, np.ndarray]:
+def shared_sums(graph: Any, mat: np.ndarray, present: Optional[np.ndarray] = None
+                ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """``(sums, counts)``: per node, ``mat`` and ``present`` summed over its distinct
-    descendants (see the module docs). Both inputs are (node x combo) matrices."""
-    n = graph.num_nodes
-    parent = graph.parent
-    src = st.segment_owner(graph.child_ptr)
-    dst = graph.child_idx
-    extra = parent[dst] != src
-    e_src, e_dst = src[extra], dst[extra]
-    shared = np.unique(e_dst)
-    k = len(shared)
-    is_shared = np.zeros(n, dtype=bool)
-    is_shared[shared] = True
-    slot = np.full(n, -1, dtype=INT)
-    slot[shared] = np.arange(k, dtype=INT)
-    plan = tree_plan(parent, graph.depth)
-    free_sum = _free_sums(plan, mat, is_shared)
-    free_cnt = _free_sums(plan, present, is_shared)
-    owner = np.where(is_shared, np.arange(n, dtype=INT), nearest_kept_ancestor(parent, is_shared))
-    reach_x = _shared_closure(k, slot, owner, parent, shared, e_src, e_dst)
-    bits = _reach_bits(plan, n, reach_x, shared, slot, is_shared, e_src, e_dst)
-    add_free = ~is_shared & ~_reaches_owner(bits, owner, slot)
-    own_sum, own_cnt = free_sum[shared], free_cnt[shared]
-    out = np.where(add_free[:, None], free_sum, 0.0)
-    out_cnt = np.where(add_free[:, None], free_cnt, 0)
-    rows = np.flatnonzero(bits.any(axis=1)) if k else np.zeros(0, dtype=INT)
-    for start in range(0, len(rows), BLOCK):
-        r = rows[start:start + BLOCK]
-        reach = np.unpackbits(bits[r], axis=1, count=k).astype(np.float64)
-        out[r] += reach @ own_sum
-        out_cnt[r] += np.rint(reach @ own_cnt).astype(out_cnt.dtype)
-    return out, out_cnt
+    descendants (see the module docs). Both inputs are (node x combo) matrices;
+    without ``present`` (every cell has a value) no counts are computed."""
+    return SharedSums(graph)(mat, present)
+
+
+class SharedSums:
+    """What the sums over distinct descendants need of a graph, computed once for all
+    the columns summed over it (see the module docs)."""
+
+    def __init__(self, graph: Any) -> None:
+        n = graph.num_nodes
+        parent = graph.parent
+        src = graph.edge_sources()
+        dst = graph.child_idx
+        extra = parent[dst] != src
+        e_src, e_dst = src[extra], dst[extra]
+        self.shared = shared = np.unique(e_dst)
+        self.k = k = len(shared)
+        self.is_shared = is_shared = np.zeros(n, dtype=bool)
+        is_shared[shared] = True
+        slot = np.full(n, -1, dtype=INT)
+        slot[shared] = np.arange(k, dtype=INT)
+        self.plan = tree_plan(parent, graph.depth)
+        self.rows = rows = _reaching(parent, shared, e_src)
+        owner = np.full(n, -1, dtype=INT)  # wanted for the rows and the steps between regions
+        asked = np.unique(np.concatenate([rows, e_src, np.maximum(parent[shared], 0)]))
+        owner[asked] = nearest_marked(parent, is_shared, asked)
+        reach_x = _shared_closure(k, slot, owner, parent, shared, e_src, e_dst)
+        self.bits = _reach_bits(parent, graph.depth, rows, reach_x, shared, slot, is_shared,
+                                e_src, e_dst)
+        self.add_free = ~is_shared
+        self.add_free[rows] &= ~_reaches_owner(rows, self.bits, owner, slot)
+
+    def __call__(self, mat: np.ndarray, present: Optional[np.ndarray] = None
+                 ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        out = self._sum(mat, np.float64)
+        return out, None if present is None else self._sum(present, present.dtype)
+
+    def _sum(self, values: np.ndarray, dtype: Any) -> np.ndarray:
+        free = _free_sums(self.plan, values, self.is_shared)
+        own = free[self.shared].astype(np.float64)
+        out = np.where(self.add_free[:, None], free, 0).astype(dtype, copy=False)
+        for start in range(0, len(self.rows), BLOCK):
+            block = slice(start, start + BLOCK)
+            reach = np.unpackbits(self.bits[block], axis=1, count=self.k).astype(np.float64)
+            total = reach @ own
+            out[self.rows[block]] += total if dtype == np.float64 else \
+                np.rint(total).astype(dtype)
+        return out
 
 
 def tree_plan(parent: np.ndarray, depth: np.ndarray) -> List[Tuple[np.ndarray, np.ndarray,
@@ -133,40 +152,55 @@ def _shared_closure(k: int, slot, owner, parent, shared, e_src, e_dst) -> np.nda
     step_dst = np.concatenate([shared, e_dst])
     ok = step_src >= 0
     a, b = slot[step_src[ok]], slot[step_dst[ok]]
-    step = nx.DiGraph()
-    step.add_nodes_from(range(k))
-    step.add_edges_from(zip(a.tolist(), b.tolist()))
-    cond = nx.condensation(step)
-    members = cond.graph["mapping"]
-    scc_rows: dict = {}
-    for x, c in members.items():
-        scc_rows.setdefault(c, []).append(x)
-    for c in reversed(list(nx.topological_sort(cond))):
-        rows = scc_rows[c]
-        acc = np.bitwise_or.reduce(reach[rows], axis=0)
-        for d in cond.successors(c):
-            acc |= reach[scc_rows[d][0]]
-        reach[rows] = acc
-    return reach
+    comp, k_comp, ca, cb = condensation(k, a, b)
+    comp_reach = np.zeros((k_comp, n_bytes), dtype=np.uint8)
+    np.bitwise_or.at(comp_reach, comp, reach)  # a component reaches all its members
+    for level in sink_levels(k_comp, ca, cb):  # successors' rows are complete first
+        out = np.isin(ca, level)
+        np.bitwise_or.at(comp_reach, ca[out], comp_reach[cb[out]])
+    return comp_reach[comp]
 
 
-def _reach_bits(plan, n, reach_x, shared, slot, is_shared, e_src, e_dst) -> np.ndarray:
-    """``n x k`` packed bits: the shared nodes reachable from every node."""
-    bits = np.zeros((n, reach_x.shape[1]), dtype=np.uint8)
+def _reaching(parent: np.ndarray, shared: np.ndarray, e_src: np.ndarray) -> np.ndarray:
+    """The nodes that reach a shared node, ascending: the first-parent ancestors (and
+    selves) of the shared nodes and of the sources of extra edges. With few shared
+    nodes this stays small."""
+    mark = np.zeros(len(parent), dtype=bool)
+    frontier = np.unique(np.concatenate([shared, e_src]))
+    while len(frontier):  # one step up per round, each node once
+        mark[frontier] = True
+        up = parent[frontier]
+        up = up[up >= 0]
+        frontier = np.unique(up[~mark[up]])
+    return np.flatnonzero(mark)
+
+
+def _reach_bits(parent: np.ndarray, depth: np.ndarray, rows: np.ndarray, reach_x: np.ndarray,
+                shared: np.ndarray, slot: np.ndarray, is_shared: np.ndarray,
+                e_src: np.ndarray, e_dst: np.ndarray) -> np.ndarray:
+    """Per row (see :func:`_reaching`), the packed bits of the shared nodes it reaches."""
+    bits = np.zeros((len(rows), reach_x.shape[1]), dtype=np.uint8)
     if not len(shared):
         return bits
-    bits[shared] = reach_x
+    row_of = np.full(len(parent), -1, dtype=INT)
+    row_of[rows] = np.arange(len(rows), dtype=INT)
+    bits[row_of[shared]] = reach_x
     loose = ~is_shared[e_src]  # edges out of shared nodes are in reach_x already
-    np.bitwise_or.at(bits, e_src[loose], reach_x[slot[e_dst[loose]]])
-    for level, targets, starts in plan:
-        bits[targets] |= np.bitwise_or.reduceat(bits[level], starts, axis=0)
+    np.bitwise_or.at(bits, row_of[e_src[loose]], reach_x[slot[e_dst[loose]]])
+    up_row = np.where(parent[rows] >= 0, row_of[np.maximum(parent[rows], 0)], -1)
+    for level in reversed(st.levels(depth[rows])[1:]):  # deepest first, into parents
+        level = level[up_row[level] >= 0]
+        np.bitwise_or.at(bits, up_row[level], bits[level])
     return bits
 
 
-def _reaches_owner(bits: np.ndarray, owner: np.ndarray, slot: np.ndarray) -> np.ndarray:
-    """Per node: is its owner (the nearest shared node above it) reachable from it?"""
-    has = owner >= 0
-    s = slot[np.maximum(owner, 0)]
-    rows = np.arange(len(owner))
-    byte = bits[rows, np.maximum(s, 0) >> 3] if bits.shape[1] else np.zeros(len(owner), np.uint8)
-    return has & ((byte & (0x80 >> (np.maximum(s, 0) & 7))).astype(bool))
+def _reaches_owner(rows: np.ndarray, bits: np.ndarray, owner: np.ndarray,
+                   slot: np.ndarray) -> np.ndarray:
+    """Per row: is its owner (the nearest shared node above it) reachable from it?"""
+    own = owner[rows]
+    has = own >= 0
+    s = np.maximum(slot[np.maximum(own, 0)], 0)
+    if not bits.shape[1]:
+        return np.zeros(len(rows), dtype=bool)
+    byte = bits[np.arange(len(rows)), s >> 3]
+    return has & ((byte & (0x80 >> (s & 7))).astype(bool))

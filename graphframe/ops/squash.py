@@ -9,29 +9,35 @@ children are pooled), and their rows merge by each column's aggregation
 (:mod:`graphframe.ops.merge_rules`; by default metrics summed, other columns
 first value). Node ids are renumbered in pre-order (no gaps, unlike Hatchet).
 
-Forests are handled with arrays only: nearest kept ancestors by pointer
-jumping, sibling merging by interning call paths one depth level at a time.
-Graphs with shared nodes (call graphs) use set-based rewiring over the (small)
-graph.
+Everything is done with arrays: nearest kept ancestors by pointer jumping,
+sibling merging by interning call paths one depth level at a time. Graphs
+with shared nodes (call graphs, DAGs) take the same steps along first
+parents, add the edges that reach a kept node through removed nodes with
+several parents, and finish the merging over every edge (the congruence
+closure of :mod:`graphframe.kernels.congruence`), so one extra edge in a
+large tree costs about what the tree costs.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Set, Tuple
+from typing import Tuple
 
 import numpy as np
 
-from ..build import level_ids
-from .. import structure as st
-from ..graph import Graph
-from .paths import intern_paths, nearest_kept_ancestor, representatives
+from ..model.dataframe import level_ids
+from ..kernels import structure as st
+from ..model.graph import Graph
+from ..kernels.congruence import merge_equal_children
+from ..kernels.paths import intern_paths, nearest_kept_ancestor, representatives
+from .inclusive import update_inclusive_columns
 from .merge_rules import merge_rules
 from .rows import remap_rows
+from ..model.fields import GF, replace
 
 INT = np.int64
 
 
-def squash(gf: Any, update_inc_cols: bool = True) -> Any:
+def squash(gf: GF, update_inc_cols: bool = True) -> GF:
     """New GraphFrame whose graph holds exactly the nodes with rows."""
     graph = gf.graph
     node_of_row = level_ids(gf.dataframe.index)
@@ -39,8 +45,8 @@ def squash(gf: Any, update_inc_cols: bool = True) -> Any:
     kept[node_of_row] = True
     new_graph, new_of_old = squash_graph(graph, kept)
     df = remap_rows(gf.dataframe, new_of_old, merge_rules(gf))
-    out = gf._replace(graph=new_graph, dataframe=df)
-    return out.update_inclusive_columns() if update_inc_cols else out
+    out = replace(gf, graph=new_graph, dataframe=df)
+    return update_inclusive_columns(out) if update_inc_cols else out
 
 
 def squash_graph(graph: Graph, kept: np.ndarray) -> Tuple[Graph, np.ndarray]:
@@ -73,91 +79,172 @@ def _squash_forest(graph: Graph, kept: np.ndarray) -> Tuple[Graph, np.ndarray]:
 
 
 # ---------------------------------------------------------------- general graphs
-ROOT = -1  # marker: reachable from a root through removed nodes only
-
-
 def _squash_general(graph: Graph, kept: np.ndarray) -> Tuple[Graph, np.ndarray]:
-    n = graph.num_nodes
-    parents = [graph.parents_of(v).tolist() for v in range(n)]
-    is_root = np.zeros(n, dtype=bool)
-    is_root[graph.root_ids] = True
-    upward = _removed_closure(parents, kept, is_root)
-    new_parents: Dict[int, Set[int]] = {}
-    roots: List[int] = []
-    for v in np.flatnonzero(kept).tolist():
-        found: Set[int] = set()
-        for p in parents[v]:
-            found |= {p} if kept[p] else upward[p]
-        if is_root[v] or ROOT in found:
-            roots.append(v)
-        new_parents[v] = found - {ROOT}
-    group = _merge_equal_siblings(graph.frame_codes, new_parents, roots)
-    return _graph_from_groups(graph, kept, group, new_parents, roots)
+    """Graphs with shared nodes: the same steps as forests, plus the extra edges.
 
-
-def _removed_closure(parents, kept, is_root) -> Dict[int, Set[int]]:
-    """For each removed node, its nearest kept ancestors (ROOT if a root is reached)."""
-    removed = np.flatnonzero(~kept).tolist()
-    upward: Dict[int, Set[int]] = {v: ({ROOT} if is_root[v] else set()) for v in removed}
-    changed = True
-    while changed:  # fixpoint: terminates on cycles of removed nodes
-        changed = False
-        for v in removed:
-            acc = upward[v]
-            before = len(acc)
-            for p in parents[v]:
-                acc |= {p} if kept[p] else upward[p]
-            if len(acc) != before:
-                changed = True
-    return upward
-
-
-def _merge_equal_siblings(codes, new_parents, roots) -> Dict[int, int]:
-    """Union-find: siblings (and roots) with equal frames merge until stable."""
-    rep = {v: v for v in new_parents}
-
-    def find(v: int) -> int:
-        while rep[v] != v:
-            rep[v] = rep[rep[v]]
-            v = rep[v]
-        return v
-
-    changed = True
-    while changed:
-        changed = False
-        buckets: Dict[Tuple[int, int], int] = {}
-        for v in roots:
-            key = (ROOT, int(codes[v]))
-            other = buckets.setdefault(key, find(v))
-            if find(v) != find(other):
-                rep[find(v)] = find(other)
-                changed = True
-        for v, ps in new_parents.items():
-            for p in ps:
-                key = (find(p), int(codes[v]))
-                other = buckets.setdefault(key, find(v))
-                a, b = find(v), find(other)
-                if a != b:
-                    rep[max(a, b)] = min(a, b)
-                    changed = True
-    return {v: find(v) for v in new_parents}
-
-
-def _graph_from_groups(graph, kept, group, new_parents, roots) -> Tuple[Graph, np.ndarray]:
-    reps = sorted(set(group.values()))
-    position = {r: i for i, r in enumerate(reps)}
-    src, dst = [], []
-    for v, ps in sorted(new_parents.items()):
-        for p in sorted(ps):
-            src.append(position[group[p]])
-            dst.append(position[group[v]])
-    root_pos = sorted({position[group[r]] for r in roots})
-    attrs = graph.attrs.iloc[reps]
-    new_graph, order = Graph.from_edges(attrs, src, dst, root_pos, ordered=graph.ordered,
-                                        sibling_key=np.asarray(reps) if graph.ordered else None,
-                                        codes=graph.frame_codes[reps])
-    new_of_pos = st.invert(order, len(reps))
+    Kept nodes are numbered ``0..m-1`` and ``m`` stands for "a root". Every
+    kept node's first-parent chain gives one new parent, its nearest kept
+    ancestor, and those form a spanning forest of the new graph; interning
+    call paths along it merges most equal siblings at once. The other new
+    edges come from the old edges whose parent was removed (:class:`_Upward`);
+    merging equal children over every new edge then finishes the job
+    (:func:`~graphframe.kernels.congruence.merge_equal_children`).
+    """
+    kept_ids = np.flatnonzero(kept)
+    m = len(kept_ids)
+    compact = np.full(graph.num_nodes, -1, dtype=INT)
+    compact[kept_ids] = np.arange(m, dtype=INT)
+    up = _Upward(graph, kept, compact)
+    src, dst = _new_edges(graph, kept, compact, up)
+    codes = graph.frame_codes[kept_ids]
+    sub_parent = np.where(up.top[kept_ids] < m, up.top[kept_ids], -1)
+    path, k = intern_paths(sub_parent, codes, st.forest_depth(sub_parent))
+    label = np.append(representatives(path, k)[path], m)
+    seeded = src == np.where(sub_parent >= 0, sub_parent, m)[dst]
+    start = np.flatnonzero(np.isin(label[src], label[src[~seeded]]))
+    label = merge_equal_children(label, src, dst, np.append(codes, 0),
+                                 np.zeros(len(src), dtype=INT), start=start)[:m]
+    is_rep = label == np.arange(m, dtype=INT)  # a class is labelled by its smallest member
+    rep = np.flatnonzero(is_rep)
+    cls = (np.cumsum(is_rep) - 1)[label]
+    root_pos = np.unique(cls[dst[src == m]])
+    inner = src < m  # edges listed by (child, parent), as the merge of their groups
+    old_rep = kept_ids[rep]
+    new_graph, order = Graph.from_edges(graph.attrs.iloc[old_rep], cls[src[inner]],
+                                        cls[dst[inner]], root_pos, ordered=graph.ordered,
+                                        sibling_key=old_rep if graph.ordered else None,
+                                        codes=graph.frame_codes[old_rep])
     new_of_old = np.full(graph.num_nodes, -1, dtype=INT)
-    for v, r in group.items():
-        new_of_old[v] = new_of_pos[position[r]]
+    new_of_old[kept_ids] = st.invert(order, len(rep))[cls]
     return new_graph, new_of_old
+
+
+def _new_edges(graph: Graph, kept: np.ndarray, compact: np.ndarray, up: "_Upward"
+               ) -> Tuple[np.ndarray, np.ndarray]:
+    """Every edge of the squashed graph once, in compact ids, sorted by (child, parent).
+
+    An old edge ``p -> c`` into a kept ``c`` gives ``p -> c`` when ``p`` is
+    kept and ``a -> c`` for every ``a`` :class:`_Upward` finds above ``p``
+    otherwise; an old root that is kept stays a root (parent ``m``). Every
+    kept node's first-parent edge gives its nearest kept ancestor (``top``),
+    listed in child order; the few others are sorted in.
+    """
+    m = up.m
+    kept_ids = np.flatnonzero(kept)
+    into_kept = kept[up.dst]
+    other = into_kept & ~up.first_edge  # not first-parent edges
+    p, c = up.src[other], compact[up.dst[other]]
+    a = np.where(kept[p], compact[p], up.top[p])
+    removed = np.flatnonzero(into_kept & ~kept[up.src])
+    via, above = up.sets_of(up.src[removed])
+    cyclic = graph.root_ids[kept[graph.root_ids] & (up.top[graph.root_ids] < m)]
+    width = m + 1
+    key = np.concatenate([np.arange(m, dtype=INT) * width + up.top[kept_ids],
+                          c * width + a, compact[up.dst[removed[via]]] * width + above,
+                          compact[cyclic] * width + m])
+    key = np.sort(key, kind="stable")  # sorted but for the few extra edges: one pass
+    key = key[np.r_[True, key[1:] != key[:-1]]] if len(key) else key
+    return key % width, key // width
+
+
+class _Upward:
+    """The kept nodes (or root ``m``) reached upwards from removed nodes through removed ones.
+
+    From a removed node ``p`` the walk up along first parents reaches
+    ``top[p]`` (its nearest kept ancestor, or ``m``); on the way it passes
+    removed nodes with other parents too (``S``: the removed targets of extra
+    edges, and removed roots that have a parent), and from each of those the
+    walk continues through every other parent (and reaches "a root" at such a
+    root). So the set of ``p`` is ``{top[p]} | A(s)``, ``s`` the first node of
+    ``S`` on ``p``'s chain, and ``A`` over ``S`` is the least solution of:
+    ``A(s)`` holds each other parent ``q`` of ``s`` (kept) or ``top[q]`` and
+    ``A`` of ``q``'s first node of ``S`` (removed), and ``A`` of the next node
+    of ``S`` up the chain. One pointer jumping over the graph finds, for
+    every node, the nearest ancestor that is kept or in ``S``; the rest works
+    on ``S`` alone (:func:`_closure`).
+    """
+
+    def __init__(self, graph: Graph, kept: np.ndarray, compact: np.ndarray) -> None:
+        n = graph.num_nodes
+        parent = graph.parent
+        self.src = src = graph.edge_sources()
+        self.dst = dst = graph.child_idx
+        self.first_edge = parent[dst] == src
+        self.m = m = int(kept.sum())
+        extra = ~self.first_edge & ~kept[dst]
+        roots = graph.root_ids
+        cyclic_roots = roots[(parent[roots] >= 0) & ~kept[roots]]
+        shared = np.union1d(dst[extra], cyclic_roots)  # a root reached from elsewhere
+        is_shared = np.zeros(n, dtype=bool)
+        is_shared[shared] = True
+        stop = nearest_kept_ancestor(parent, kept | is_shared)
+        nka = stop.copy()  # through shared stops up to the nearest kept ancestor
+        via_shared = np.flatnonzero((stop >= 0) & is_shared[np.maximum(stop, 0)])
+        x = stop[via_shared]
+        while len(x):
+            more = (x >= 0) & is_shared[np.maximum(x, 0)]
+            if not more.any():
+                break
+            x = np.where(more, stop[np.maximum(x, 0)], x)
+        nka[via_shared] = x
+        self.top = np.where(nka >= 0, compact[np.maximum(nka, 0)], m)
+        self.slot = slot = np.full(n, -1, dtype=INT)
+        slot[shared] = np.arange(len(shared), dtype=INT)
+        self.kept, self.stop = kept, stop
+        q, s = src[extra], slot[dst[extra]]
+        base_s = np.concatenate([s[kept[q]], s[~kept[q]], slot[cyclic_roots]])
+        base_a = np.concatenate([compact[q[kept[q]]], self.top[q[~kept[q]]],
+                                 np.full(len(cyclic_roots), m, dtype=INT)])
+        up = np.maximum(parent[shared], 0)
+        chain = (parent[shared] >= 0) & (self.first(up) >= 0)
+        removed_q = self.first(q) >= 0
+        dep_s = np.concatenate([s[removed_q], slot[shared[chain]]])
+        dep_t = np.concatenate([self.first(q[removed_q]), self.first(up[chain])])
+        self.sets = _closure(len(shared), base_s, base_a, dep_s, dep_t, m)
+
+    def first(self, nodes: np.ndarray) -> np.ndarray:
+        """Slot of each node's first node of ``S`` on its chain (itself included); -1 if
+        there is none before a kept node, or the node is kept."""
+        own = self.slot[nodes]
+        stop = self.stop[nodes]
+        above = np.where(own >= 0, own, np.where(stop >= 0, self.slot[np.maximum(stop, 0)], -1))
+        return np.where(self.kept[nodes], -1, above)
+
+    def sets_of(self, nodes: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """``A`` of each node's first node of ``S``: ``(position in nodes, member)`` pairs."""
+        fs = self.first(nodes)
+        has = np.flatnonzero(fs >= 0)
+        pick, values = _expand(self.sets, fs[has])
+        return has[pick], values
+
+
+def _closure(k: int, base_s: np.ndarray, base_a: np.ndarray, dep_s: np.ndarray,
+             dep_t: np.ndarray, m: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Least sets ``A(s) >= base(s) | A(t)`` for every dependency ``s >= t``, as CSR."""
+    width = m + 1
+    known = np.unique(base_s * width + base_a)
+    delta = known
+    by_t = np.argsort(dep_t, kind="stable")
+    t_ptr = np.zeros(k + 1, dtype=INT)
+    np.cumsum(np.bincount(dep_t, minlength=k), out=t_ptr[1:])
+    while len(delta) and len(dep_t):
+        pick, values = _expand((t_ptr, dep_s[by_t]), delta // width)
+        fresh = np.unique(values * width + (delta % width)[pick])
+        fresh = fresh[~np.isin(fresh, known, assume_unique=True)]
+        known = np.union1d(known, fresh)
+        delta = fresh
+    ptr = np.zeros(k + 1, dtype=INT)
+    np.cumsum(np.bincount(known // width, minlength=k), out=ptr[1:])
+    return ptr, known % width
+
+
+def _expand(csr: Tuple[np.ndarray, np.ndarray], keys: np.ndarray
+            ) -> Tuple[np.ndarray, np.ndarray]:
+    """For each of ``keys`` (its position ``i``), every value listed under it:
+    ``(i repeated, values)``."""
+    ptr, values = csr
+    counts = ptr[keys + 1] - ptr[keys]
+    total = int(counts.sum())
+    starts = np.repeat(ptr[keys] - np.cumsum(counts) + counts, counts)
+    return (np.repeat(np.arange(len(keys), dtype=INT), counts),
+            values[starts + np.arange(total, dtype=INT)])

@@ -6,17 +6,18 @@ dataframes are re-keyed with the ``old id -> new id`` arrays it returns.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 import pandas as pd
 
-from ..build import frame_from_columns, level_ids, private_copy
+from ..model.dataframe import frame_from_columns, level_ids, private_copy
 from ..errors import GraphMismatchError, OperationError
-from ..graph import Graph
+from ..model.graph import Graph
 from .align import align_frames, attribute_values, metric_values, new_node_ids
 from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows, stack_disjoint
+from ..model.fields import GF, GraphFrameLike, replace
 
 INT = np.int64
 
@@ -26,7 +27,7 @@ def union_graphs(a: Graph, b: Graph) -> Tuple[Graph, np.ndarray, np.ndarray]:
     return a.union(b, return_mappings=True)
 
 
-def unify(left: Any, right: Any) -> Tuple[Any, Any]:
+def unify(left: GF, right: GF) -> Tuple[GF, GF]:
     """Both GraphFrames re-keyed onto their union graph (new objects).
 
     As in Hatchet, the left result also gets one row per right row whose
@@ -40,8 +41,8 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
             f"cannot unify GraphFrames indexed by {list(left.dataframe.index.names)} and "
             f"{list(right.dataframe.index.names)}; drop or add index levels first")
     if left.graph is right.graph:
-        return (left._replace(dataframe=private_copy(left.dataframe)),
-                right._replace(dataframe=private_copy(right.dataframe)))
+        return (replace(left, dataframe=private_copy(left.dataframe)),
+                replace(right, dataframe=private_copy(right.dataframe)))
     graph, map_l, map_r = union_graphs(left.graph, right.graph)
     metrics_l = left.exc_metrics + left.inc_metrics
     rules_l = merge_rules(left)
@@ -62,12 +63,12 @@ def unify(left: Any, right: Any) -> Tuple[Any, Any]:
         if df_l is None:  # the left has nodes with equal call paths: merge their rows first
             df_l = remap_rows(left.dataframe, map_l, rules_l)
             df_l = _append_right_only(df_l, df_r, side, metrics_l)
-    return (left._replace(graph=graph, dataframe=df_l,
+    return (replace(left, graph=graph, dataframe=df_l,
                           aggregations=combined_aggregations(left, right)),
-            right._replace(graph=graph, dataframe=df_r))
+            replace(right, graph=graph, dataframe=df_r))
 
 
-def check_operand(left: Any, right: Any, what: str) -> None:
+def check_operand(left: GraphFrameLike, right: GraphFrameLike, what: str) -> None:
     """``right`` must be a GraphFrame (of ``left``'s class)."""
     if not isinstance(right, type(left)):
         raise OperationError(f"{what} needs a GraphFrame as the other operand, not "

@@ -32,9 +32,9 @@ from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery, ExclusiveDi
                   NegationQuery, ObjectQuery, Query, QueryBase, StringQuery, coerce_query,
                   parse_string_dialect)
 from .atoms import Atom
-from .compat import (AbstractQuery, AndQuery, CypherQuery, IntersectionQuery, NaryQuery,
-                     NotQuery, OrQuery, QueryEngine, QueryMatcher, SymDifferenceQuery,
-                     UnionQuery, XorQuery, combine_via_conjunction, combine_via_disjunction,
+from .compat import (AbstractQuery, AndQuery, CypherQuery, IntersectionQuery, NaryQuery, NotQuery,
+                     OrQuery, QueryEngine, QueryMatcher, SymDifferenceQuery, UnionQuery, XorQuery,
+                     combine_via_conjunction, combine_via_disjunction,
                      combine_via_exclusive_disjunction, is_hatchet_query, negate_query,
                      parse_cypher_query)
 from .errors import (BadNumberNaryQueryArgs, InvalidQueryFilter, InvalidQueryPath,
@@ -44,9 +44,10 @@ from .errors import QueryConditionError
 from .predicates import CallablePredicate, Predicate, Vectorised, vectorised
 from .rows import Row
 from .session import Session
+from ..model.fields import GraphFrameLike
 
 
-def matched_nodes(gf: Any, query: Any, multi_index_mode: str = "off") -> np.ndarray:
+def matched_nodes(gf: GraphFrameLike, query: Any, multi_index_mode: str = "off") -> np.ndarray:
     """Ids (ascending) of the nodes on any path matching ``query``.
 
     Parameters

@@ -11,10 +11,9 @@ from typing import Any, List, Union
 import numpy as np
 import pandas as pd
 
-from ..node import Node
-from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery,
-                  ExclusiveDisjunctionQuery, NegationQuery, Query, QueryBase, coerce_query,
-                  parse_string_dialect)
+from ..model.node import Node
+from .api import (CompoundQuery, ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery,
+                  NegationQuery, Query, QueryBase, coerce_query, parse_string_dialect)
 from .errors import InvalidQueryPath
 from .object_dialect import compile_object_query
 from .session import Session

@@ -24,8 +24,8 @@ from typing import Any, Dict, Optional
 import numpy as np
 import pandas as pd
 
-from ..build import level_ids
-from ..node import Node
+from ..model.dataframe import level_ids
+from ..model.node import Node
 from .atoms import Atom, check_mode, node_properties, row_table
 from .columns import Columns
 from .comparison import compare

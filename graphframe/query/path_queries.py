@@ -8,21 +8,18 @@ The public names are re-exported by :mod:`graphframe.query.api`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
 
-from ..node import Node
+from ..model.node import Node
 from .atoms import check_mode
 from .errors import InvalidQueryFilter, InvalidQueryPath, with_context
 from .object_dialect import Step, as_predicate, compile_object_query, describe, expand
 from .parser import MatchQuery, SetExpr, Where, parse
 from .session import Session
 from .string_dialect import compile_match
-
-if TYPE_CHECKING:
-    from .compound import (ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery,
-                           NegationQuery)
+from ..model.fields import GraphFrameLike
 
 
 class QueryBase:
@@ -53,7 +50,7 @@ class QueryBase:
         if symbol is not None:
             QueryBase._compound_classes[symbol] = cls
 
-    def apply(self, gf: Any) -> List[Node]:
+    def apply(self, gf: GraphFrameLike) -> List[Node]:
         """The nodes of ``gf`` this query matches.
 
         Parameters
@@ -79,16 +76,17 @@ class QueryBase:
     def _node_mask(self, session: Session) -> np.ndarray:
         raise NotImplementedError
 
-    def __and__(self, other: Any) -> "ConjunctionQuery":
+    # the results are the compound classes registered above (typed as their base here)
+    def __and__(self, other: Any) -> "QueryBase":  # a ConjunctionQuery
         return self._compound_classes["&"](self, other)
 
-    def __or__(self, other: Any) -> "DisjunctionQuery":
+    def __or__(self, other: Any) -> "QueryBase":  # a DisjunctionQuery
         return self._compound_classes["|"](self, other)
 
-    def __xor__(self, other: Any) -> "ExclusiveDisjunctionQuery":
+    def __xor__(self, other: Any) -> "QueryBase":  # an ExclusiveDisjunctionQuery
         return self._compound_classes["^"](self, other)
 
-    def __invert__(self) -> "NegationQuery":
+    def __invert__(self) -> "QueryBase":  # a NegationQuery
         return self._compound_classes["~"](self)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Dict, Iterator, List
 
 import numpy as np
 
-from .. import structure as st
+from ..kernels import structure as st
 from ..diffing.core import significant
 from ..diffing.table import change_percent, diff_info, percent, resolve_metric
 from . import colors as C

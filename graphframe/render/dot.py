@@ -34,7 +34,8 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from .nodevalues import check_metric, display_names, node_values
+from ..model.nodevalues import check_metric, display_names, node_values
+from ..model.fields import GraphFrameLike
 
 #: ColorBrewer "Reds" (9 classes), light to dark, as 0-255 RGB.
 REDS_9 = [(255, 245, 240), (254, 224, 210), (252, 187, 161), (252, 146, 114),
@@ -77,7 +78,7 @@ def _reds_table() -> np.ndarray:
     return np.stack([np.interp(steps, knots, control[:, c]) for c in range(3)], axis=1)
 
 
-def render_dot(gf: Any, metric: Optional[str] = None, name: str = "name",
+def render_dot(gf: GraphFrameLike, metric: Optional[str] = None, name: str = "name",
                rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, aggregate: Optional[str] = None) -> str:
     """DOT text of ``gf`` (see the module docs for the layout).
 

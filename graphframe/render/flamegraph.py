@@ -28,11 +28,12 @@ differences from Hatchet, which writes names and values as they are):
 from __future__ import annotations
 
 import warnings
-from typing import Any, List, Optional
+from typing import List, Optional
 
 import numpy as np
 
-from .nodevalues import check_metric, display_names, node_values
+from ..model.nodevalues import check_metric, display_names, node_values
+from ..model.fields import GraphFrameLike
 
 #: What replaces the separator inside a name.
 SEPARATOR_STANDIN = "_"
@@ -42,7 +43,7 @@ class FlameGraphWarning(UserWarning):
     """Nodes were left out of folded stacks (negative values cannot be drawn)."""
 
 
-def render_flamegraph(gf: Any, metric: Optional[str] = None, name: str = "name",
+def render_flamegraph(gf: GraphFrameLike, metric: Optional[str] = None, name: str = "name",
                       rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0,
                       separator: str = "; ", aggregate: Optional[str] = None,
                       scale: float = 1.0) -> str:

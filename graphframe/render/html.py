@@ -25,18 +25,19 @@ import numpy as np
 
 import pandas as pd
 
-from ..metrics import inclusive_name
+from ..model.metrics import inclusive_name
 from ..ops import merge_rules
 from ..ops.inclusive import subgraph_sums
-from ..rowselect import level_value
-from .nodevalues import display_names, node_values
+from ..model.rowselect import level_value
+from ..model.nodevalues import display_names, node_values
+from ..model.fields import GraphFrameLike, metric_columns
 
 BAR_PX = 80
 STYLE = ("font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; "
          "line-height: 1.45")
 
 
-def summary(gf: Any) -> str:
+def summary(gf: GraphFrameLike) -> str:
     """One line describing ``gf`` (used by ``repr`` and the HTML view).
 
     Examples
@@ -55,13 +56,13 @@ def summary(gf: Any) -> str:
         word = {"rank": "ranks", "thread": "threads"}.get(level, str(level))
         spread.append(f"{count} {word if count != 1 else word.rstrip('s')}")
     rows = f"{len(df)} rows" + (" over " + " x ".join(spread) if spread else "")
-    metrics = [str(m) for m in gf.show_metric_columns()]
+    metrics = [str(m) for m in metric_columns(gf)]
     listed = ", ".join(metrics[:6]) + (f", ... (+{len(metrics) - 6})" if len(metrics) > 6 else "")
     default = f" [default {gf.default_metric}]" if gf.default_metric is not None else ""
     return f"{g.num_nodes} nodes ({kind}), {rows}; metrics: {listed or 'none'}{default}"
 
 
-def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
+def render_html(gf: GraphFrameLike, metric: Optional[str] = None, max_depth: int = 4,
                 max_children: int = 8, max_lines: int = 150, open_depth: int = 2,
                 rank: Optional[int] = None, thread: Optional[int] = None) -> str:
     """HTML for Jupyter's ``_repr_html_``.
@@ -105,7 +106,7 @@ def render_html(gf: Any, metric: Optional[str] = None, max_depth: int = 4,
     return f'<div class="graphframe" style="{STYLE}">{head}{body}</div>'
 
 
-def _column(gf: Any, metric: Optional[str]) -> Tuple[Any, bool]:
+def _column(gf: GraphFrameLike, metric: Optional[str]) -> Tuple[Any, bool]:
     """``(column shown, whether to sum it over subtrees)``; ``(None, False)``: no tree."""
     df = gf.dataframe
     summed = False

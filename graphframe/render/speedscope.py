@@ -15,16 +15,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..frame import is_missing
+from ..model.frame import is_missing
 from .._version import __version__
-from ..build import level_ids
-from .nodevalues import check_metric, display_names, node_values
+from ..model.dataframe import level_ids
+from ..model.nodevalues import check_metric, display_names, node_values
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
 UNITS = ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes")
 
 
-def render_speedscope(gf: Any, metric: Optional[str] = None, name: str = "name",
+def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: str = "name",
                       rank: Optional[int] = None, thread: Optional[int] = None, aggregate: Optional[str] = None,
                       all_ranks: bool = False, unit: str = "none",
                       title: Optional[str] = None) -> str:
@@ -85,7 +85,7 @@ def render_speedscope(gf: Any, metric: Optional[str] = None, name: str = "name",
     return json.dumps(doc)
 
 
-def _frames(gf: Any, name: str) -> Tuple[List[Dict[str, Any]], List[int]]:
+def _frames(gf: GraphFrameLike, name: str) -> Tuple[List[Dict[str, Any]], List[int]]:
     names = display_names(gf, name)
     attrs = gf.graph.attrs
     files = attrs["file"].tolist() if "file" in attrs.columns else [None] * len(names)
@@ -123,9 +123,10 @@ def _profile(label: str, values: np.ndarray, stacks: List[List[int]], unit: str)
     return {"type": "sampled", "name": label, "unit": unit, "startValue": 0,
             "endValue": float(sum(weights)), "samples": [stacks[v] for v in picked],
             "weights": weights}
+from ..model.fields import GraphFrameLike
 
 
-def _rank_thread_pairs(gf: Any) -> List[Tuple[str, int, int]]:
+def _rank_thread_pairs(gf: GraphFrameLike) -> List[Tuple[str, int, int]]:
     index = gf.dataframe.index
     names = list(index.names)
     ranks = np.unique(level_ids(index, "rank")).tolist() if "rank" in names else [0]

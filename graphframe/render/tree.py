@@ -20,9 +20,10 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ArgumentError, MetricError
-from ..rowselect import level_value, node_rows
+from ..model.rowselect import level_value, node_rows
 from . import colors as C
-from .nodevalues import check_metric
+from ..model.nodevalues import check_metric
+from ..model.fields import GraphFrameLike, metric_columns
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
@@ -34,7 +35,7 @@ _RENAMED = {"metric": "metric_column", "name": "name_column", "expand_names": "e
             "context": "context_column", "invert_colors": "invert_colormap"}
 
 
-def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
+def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str]] = None,
                 annotation_column: Optional[str] = None, precision: int = 3,
                 name_column: str = "name", expand_name: bool = False,
                 context_column: Optional[str] = "file", rank: Optional[int] = None,
@@ -67,7 +68,7 @@ def render_tree(gf: Any, metric_column: Union[None, str, Sequence[str]] = None,
     >>> render_tree(gf, precision=-1)
     Traceback (most recent call last):
     ...
-    graphframe.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
+    readers.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
     """
     options = _rename(renamed)
     metric_column = options.pop("metric_column", metric_column)
@@ -111,11 +112,11 @@ def _rename(renamed: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def _metric_list(gf: Any, metric_column: Any) -> List[Any]:
+def _metric_list(gf: GraphFrameLike, metric_column: Any) -> List[Any]:
     if metric_column is None:
         metric_column = gf.default_metric
         if metric_column is None:  # no default: the first declared metric, if any
-            declared = [m for m in gf.show_metric_columns() if m in gf.dataframe.columns]
+            declared = [m for m in metric_columns(gf) if m in gf.dataframe.columns]
             if not declared:
                 return []  # a structure-only profile: print the names
             metric_column = declared[0]
@@ -139,7 +140,7 @@ def _number(value: Any, what: str) -> Optional[float]:
     return float(value)
 
 
-def _check_columns(gf: Any, annotation_column: Any, name_column: Any) -> None:
+def _check_columns(gf: GraphFrameLike, annotation_column: Any, name_column: Any) -> None:
     columns = gf.dataframe.columns
     if annotation_column is not None and annotation_column not in columns:
         raise MetricError(f"annotation_column={annotation_column!r} does not exist in the "
@@ -152,7 +153,7 @@ def _check_columns(gf: Any, annotation_column: Any, name_column: Any) -> None:
 class _NodeTable:
     """One row per node (the rank/thread asked for), as arrays."""
 
-    def __init__(self, gf: Any, metrics: List[Any], rank: Optional[int],
+    def __init__(self, gf: GraphFrameLike, metrics: List[Any], rank: Optional[int],
                  thread: Optional[int]) -> None:
         self.df = gf.dataframe
         self.n = gf.graph.num_nodes
@@ -296,7 +297,7 @@ def _walk(graph: Any, bodies: List[str], max_depth: Optional[int],
     return lines
 
 
-def _header(metrics: List[Any], gf: Any, rank: Optional[int], unicode: bool) -> str:
+def _header(metrics: List[Any], gf: GraphFrameLike, rank: Optional[int], unicode: bool) -> str:
     dash = "\u2014" if unicode else "-"
     shown = ", ".join(str(m) for m in metrics) if metrics else "structure only (no metrics)"
     shown_rank = level_value(gf.dataframe.index, "rank", rank)

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from graphframe import GraphFrame
+from graphframe.graphframe import GraphFrame
 from readers.traces import Definitions
 from readers.traces.chrome.writer import write_chrome
 from readers.traces.warnings import TraceWarning

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from graphframe import GraphFrame
+from graphframe.graphframe import GraphFrame
 from readers.progress import ProgressArg
 from readers.traces import EventHandler, decode
 

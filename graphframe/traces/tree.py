@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 import readers
-from graphframe import GraphFrame
+from graphframe.graphframe import GraphFrame
 from readers.traces import EventBatch, EventHandler, Kind, StringTable
 from readers.traces.events import stream_pairs
 from readers.traces.warnings import TraceWarning

@@ -33,8 +33,8 @@ DECODER_MODULES = (
     "readers.traces.recorder",
     "readers.traces.otf2",
     "readers.traces.projections",
-    "readers.traces.nsight",
-    "readers.traces.nsight_csv",
+    "readers.traces.nsight.sqlite_export",
+    "readers.traces.nsight.csv_export",
     "readers.traces.hpctoolkit_trace",
 )
 

@@ -268,7 +268,7 @@ def iter_records(source: ByteSource, trailer: Optional[Trailer] = None) -> Itera
     Examples
     --------
     >>> from readers.traces.sources import MemorySource
-    >>> from readers.traces.dumpi.writer import DumpiWriter
+    >>> from readers.testing.writers.dumpi import DumpiWriter
     >>> w = DumpiWriter()
     >>> w.call("MPI_Barrier", 0, 10, comm=2)
     >>> src = MemorySource(w.finish(), name="t.bin")

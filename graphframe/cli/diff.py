@@ -1,0 +1,86 @@
+"""What ``graphframe diff`` prints (text in, text out; the diff loads with this module)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..diffing import format_changes, ranked_changes, regressions
+from ..diffing.core import diff
+from ..diffing.table import resolve_metric
+from ..errors import MetricError
+from ..graphframe import GraphFrame
+from .common import EXIT_REGRESSION, FAIL_KINDS, Report, UsageError, open_profile
+
+
+def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
+                threshold: float = 1.0, top: int = 10, fail_above: Optional[float] = None,
+                by: str = "path", normalize: bool = False, aggregate: str = "mean",
+                rank: Optional[int] = None, depth: int = 10000, tree: bool = True,
+                color: bool = False, unicode: bool = True, precision: int = 3,
+                progress: bool = False, fail_kind: str = "inclusive") -> Report:
+    """Everything ``graphframe diff`` prints, and its exit status.
+
+    The ranked tables show the metric's inclusive form, then its exclusive
+    form; an inclusive form the profiles lack is computed from the exclusive
+    values (see :func:`graphframe.diff`). ``fail_kind`` says which form
+    ``fail_above`` tests.
+    """
+    if isinstance(top, bool) or int(top) != top or top < 1:
+        raise UsageError(f"--top {top}: give a number of rows, 1 or more")
+    if fail_kind not in FAIL_KINDS:
+        raise UsageError(f"--fail-kind {fail_kind}: choose {' or '.join(FAIL_KINDS)}")
+    before = open_profile(before_path, progress=progress)
+    after = open_profile(after_path, progress=progress)
+    d = diff(before, after, metric, by=by, normalize=normalize, threshold=threshold,
+             aggregate=aggregate, rank=rank)
+    info = d.metadata["diff"]
+    inc = resolve_metric(d, metric, "inclusive")
+    exc = _exclusive_form(d, metric)
+    arrow = "→" if unicode else "->"
+    how = f"rank {rank}" if rank is not None else f"{aggregate} over ranks"
+    unit = " (percent of total)" if normalize else ""
+    parts = [f"graphframe diff: {before_path} {arrow} {after_path}\n",
+             f"metric {_label(d, inc, exc)}{unit}, {how}, matched by "
+             f"{'call path' if by == 'path' else 'function name'}, "
+             f"noise threshold {threshold:g}% of the before total\n\n"]
+    parts.append(format_changes(ranked_changes(d, inc, "as-is", top),
+                                f"Largest changes, {info['kinds'][inc]} ({inc}):",
+                                precision) + "\n")
+    if exc is not None and exc != inc:
+        parts.append(format_changes(ranked_changes(d, exc, "as-is", top),
+                                    f"Largest changes, exclusive ({exc}):", precision) + "\n")
+    if tree:
+        parts.append(f"Changed call paths ({inc}, delta and before {arrow} after):\n")
+        parts.append(d.diff_tree(inc, kind="as-is", depth=depth, changed_only=True,
+                                 color=color, unicode=unicode, precision=precision,
+                                 render_header=False) or "  (none)\n")
+    report = Report("".join(parts))
+    if fail_above is not None:
+        bad = regressions(d, fail_above, metric, kind=fail_kind)
+        tested = bad.attrs["metric"]
+        if len(bad):
+            names = ", ".join(str(n) for n in bad["name"].tolist()[:5])
+            more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+            report.error = (f"graphframe: {len(bad)} node(s) regressed by more than "
+                            f"{fail_above:g}% ({fail_kind} {tested}): {names}{more}\n")
+            report.status = EXIT_REGRESSION
+        else:
+            report.text += (f"\nNo node regressed by more than {fail_above:g}% "
+                            f"({fail_kind} {tested}).\n")
+    return report
+
+
+
+def _label(d: GraphFrame, inc: Any, exc: Any) -> str:
+    """``time (inc)``, with a note when graphframe computed it from ``time``."""
+    if inc in d.metadata["diff"]["computed_inclusive"] and exc is not None:
+        return f"{inc} (summed from {exc}: the profiles have no inclusive values)"
+    return str(inc)
+
+
+
+def _exclusive_form(d: GraphFrame, metric: Optional[str]) -> Optional[str]:
+    try:
+        return resolve_metric(d, metric, "exclusive")
+    except MetricError:
+        return None

@@ -1,0 +1,215 @@
+"""Dataframe and index helpers shared by the model, operations and I/O.
+
+Index levels as integer arrays (:func:`level_ids`, :func:`index_arrays`),
+indexes built from integer arrays without factorising (:func:`make_index`),
+row orders (:func:`sort_rows`), and new frames from column data that never
+write into another object's arrays (:func:`frame_from_columns`,
+:func:`column_data`, :func:`private_copy`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from readers.profile import NODE
+
+INT = np.int64
+
+
+#: pandas 3 stores text columns as ``str`` (pandas 2: object arrays, left as they are)
+INFER_STRING = pd.Series(["text"]).dtype != object
+
+
+def level_ids(index: pd.Index, name: str = NODE) -> np.ndarray:
+    """Values of one index level as an int64 array, fast (level values taken by codes).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(3, 0), (3, 1), (5, 0)], names=["node", "rank"])
+    >>> level_ids(idx).tolist()
+    [3, 3, 5]
+    """
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index(name)
+        return np.asarray(index.levels[i], dtype=INT)[np.asarray(index.codes[i])]
+    if index.name != name:
+        raise KeyError(f"the index has no level {name!r}")
+    return np.asarray(index, dtype=INT)
+
+
+def node_id_range(index: pd.Index, name: str = NODE) -> Tuple[int, int]:
+    """Smallest and largest value of one (non-empty) index level, without materialising it.
+
+    For a MultiIndex whose level values are sorted (as every index built
+    here is), the extremes are the values at the extreme codes.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(3, 0), (3, 1), (5, 0)], names=["node", "rank"])
+    >>> node_id_range(idx)
+    (3, 5)
+    """
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index(name)
+        values = np.asarray(index.levels[i])
+        codes = np.asarray(index.codes[i])
+        if values.dtype.kind in "iu" and len(values) and bool(np.all(values[1:] > values[:-1])):
+            lo, hi = int(codes.min()), int(codes.max())
+            if lo >= 0:
+                return int(values[lo]), int(values[hi])
+    values = level_ids(index, name)
+    return int(values.min()), int(values.max())
+
+
+def index_arrays(index: pd.Index) -> List[np.ndarray]:
+    """Each index level as a plain array (via level codes: no Index objects)."""
+    if isinstance(index, pd.MultiIndex):
+        out = []
+        for level, codes in zip(index.levels, index.codes):
+            values = np.asarray(level)
+            codes = np.asarray(codes)
+            taken = values[codes]
+            if (codes < 0).any():  # missing labels
+                taken = np.where(codes < 0, None, taken.astype(object))
+            out.append(taken)
+        return out
+    return [np.asarray(index)]
+
+
+def take_rows(df: pd.DataFrame, order: Optional[np.ndarray]) -> Dict[Any, Any]:
+    """Column data of ``df`` in row ``order`` (None: as is, see :func:`column_data`),
+    without the index; pass it to :func:`frame_from_columns`."""
+    out: Dict[Any, Any] = {}
+    for col in df.columns:
+        series = df[col]
+        if order is None:
+            out[col] = column_data(series)
+        elif isinstance(series.dtype, np.dtype):
+            out[col] = series.to_numpy()[order]
+        else:
+            out[col] = series.array.take(order)
+    return out
+
+
+COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
+
+
+def private_copy(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy that changes to it can never reach ``df``.
+
+    With copy-on-write (pandas 3) that is a shallow copy: data is copied only
+    when one side is modified. On pandas 2 it is a deep copy.
+    """
+    return df.copy(deep=not COPY_ON_WRITE)
+
+
+def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame:
+    """A DataFrame from column arrays (or Series from :func:`column_data`) and an index.
+
+    Arrays are not copied where pandas allows; a Series is given ``index``
+    (never aligned on its own index) and, with copy-on-write, shared lazily.
+    """
+    data = {k: v.set_axis(index) if isinstance(v, pd.Series) else v for k, v in columns.items()}
+    return pd.DataFrame(data, index=index, copy=False)
+
+
+def column_data(values: pd.Series, shared: bool = True) -> Any:
+    """A column's data for a new frame: writable, and never writable through ``values``.
+
+    With copy-on-write (pandas 3) the Series itself is returned, so the new
+    frame shares it lazily: the first write copies while ``values``' frame is
+    alive and happens in place once it is gone. On pandas 2 the array is
+    copied when ``shared`` (someone else holds ``values``). Arrays that are
+    read-only at the source (e.g. ``np.frombuffer`` views a reader made) are
+    copied in any case, since nobody could ever write to them.
+
+    Examples
+    --------
+    >>> src = pd.Series(np.frombuffer(np.arange(3.0).tobytes()))
+    >>> df = frame_from_columns({"t": column_data(src)}, pd.RangeIndex(3))
+    >>> df.loc[0, "t"] = 5.0
+    >>> df["t"].tolist(), src.tolist()
+    ([5.0, 1.0, 2.0], [0.0, 1.0, 2.0])
+    """
+    if isinstance(values.dtype, np.dtype):
+        base = np.asarray(values.array)
+        if not base.flags.writeable:
+            return base.copy()
+        if COPY_ON_WRITE:
+            return values
+        return base.copy() if shared else base
+    if COPY_ON_WRITE:
+        return values
+    return values.array.copy() if shared else values.array
+
+
+def sort_rows(keys: Sequence[np.ndarray]):
+    """Row order sorting by ``keys`` (first key primary); None if already sorted.
+
+    Uses a counting placement when the combined key space is small (no
+    comparison sort) and a stable ``lexsort`` otherwise.
+    """
+    n = len(keys[0])
+    if n == 0:
+        return None
+    combined = None
+    span = 1
+    codes = []
+    for k in keys:
+        lo, hi = int(k.min()), int(k.max())
+        codes.append(k - lo)
+        span *= hi - lo + 1
+    if span < 1 << 62:
+        combined = codes[0].astype(INT)
+        for k, c in zip(keys[1:], codes[1:]):
+            combined = combined * (int(k.max()) - int(k.min()) + 1) + c
+        if n < 2 or bool(np.all(combined[1:] >= combined[:-1])):
+            return None
+        if span <= 4 * n + 1024:
+            counts = np.bincount(combined, minlength=span)
+            if counts.max() <= 1:
+                rank = np.cumsum(counts) - 1
+                order = np.empty(n, dtype=INT)
+                order[rank[combined]] = np.arange(n, dtype=INT)
+                return order
+        return np.argsort(combined, kind="stable")
+    return np.lexsort(list(reversed(list(keys))))
+
+
+def make_index(arrays: Sequence[np.ndarray], names: Sequence[str]) -> pd.Index:
+    """An Index (one level) or MultiIndex built from integer arrays.
+
+    Builds level values and codes directly (no factorisation): sorted arrays
+    are deduplicated in one pass, small-range arrays with a presence table.
+    """
+    if len(arrays) == 1:
+        return pd.Index(np.asarray(arrays[0], dtype=INT), name=names[0])
+    level_values, codes = [], []
+    for arr in arrays:
+        uniq, code = int_codes(np.asarray(arr, dtype=INT))
+        level_values.append(uniq)
+        codes.append(code)
+    return pd.MultiIndex(levels=level_values, codes=codes, names=list(names),
+                         verify_integrity=False)
+
+
+def int_codes(arr: np.ndarray):
+    """``(sorted unique values, code of each element)`` for an integer array."""
+    if not len(arr):
+        return arr[:0], arr[:0]
+    if len(arr) > 1 and bool(np.all(arr[1:] >= arr[:-1])):
+        new = np.empty(len(arr), dtype=bool)
+        new[0] = True
+        np.not_equal(arr[1:], arr[:-1], out=new[1:])
+        return arr[new], np.cumsum(new) - 1
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo < 4 * len(arr) + 1024:
+        present = np.zeros(hi - lo + 1, dtype=bool)
+        present[arr - lo] = True
+        table = np.cumsum(present) - 1
+        return np.flatnonzero(present) + lo, table[arr - lo]
+    uniq, inverse = np.unique(arr, return_inverse=True)
+    return uniq, inverse.reshape(-1)

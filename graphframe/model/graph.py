@@ -1,0 +1,381 @@
+"""Graph: an immutable call graph stored in integer arrays.
+
+Node ids are ``0..n-1`` and always in **pre-order**: a depth-first walk from
+the roots that visits siblings in frame order (Hatchet's order) or, for
+sources whose order is meaningful (``ordered=True``, e.g. Caliper's node
+order), in source order; a node reached by several paths gets its id on
+first discovery. Consequences used everywhere: ``range(n)`` is the pre-order,
+every node's id is larger than its first parent's, and in a tree the subtree
+of ``v`` is the id range ``v .. v + size - 1``.
+
+Structure lives in numpy arrays: ``parent`` (first parent, ``-1`` for roots),
+CSR parent lists (``parent_ptr``/``parent_idx``, first parent first) and CSR
+child lists (``child_ptr``/``child_idx``, in the source's order), ``depth``
+(along first discovery) and ``attrs``, the frame attribute table (one row per
+node; a missing value means the key is absent from that frame).
+
+Walks (pre/post-order, level plans, child lists in id order) come from the
+``graph_traversal`` mixin, ``union`` and the networkx conversion from the
+``graph_interop`` mixin.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from readers.builder import records_to_frame
+
+from ..kernels import structure as st
+from .frame import Frame, is_missing, python_scalar
+from .frame_codes import frame_codes
+from .equality import graphs_equal
+from .interop import GraphInterop
+from .lists import parse_lists
+from .layout import canonical_layout
+from .traversal import GraphTraversal
+from .node import Node
+
+INT = np.int64
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
+
+
+class Graph(GraphTraversal, GraphInterop):
+    """Immutable call graph (tree, forest, DAG or cyclic) over integer node ids.
+
+    Build one with :meth:`Graph.build` (arrays), :meth:`Graph.from_lists`
+    (nested lists) or :meth:`Graph.from_networkx`.
+
+    Examples
+    --------
+    >>> g = Graph.from_lists(("a", ("b", "c", "d"), ("e", "f")))
+    >>> [n.frame["name"] for n in g.traverse()]
+    ['a', 'b', 'c', 'd', 'e', 'f']
+    >>> g.depth.tolist()
+    [0, 1, 2, 2, 1, 2]
+    >>> [n.frame["name"] for n in g.traverse(order="post")]
+    ['c', 'd', 'b', 'f', 'e', 'a']
+    """
+
+    __slots__ = ("_roots", "_parent", "_parent_ptr", "_parent_idx", "_child_ptr",
+                 "_child_idx", "_depth", "_attrs", "_ordered", "_forest", "_cache")
+
+    def __init__(self, *, roots, parent, parent_ptr, parent_idx, child_ptr, child_idx,
+                 depth, attrs, ordered, forest) -> None:
+        self._roots = roots
+        self._parent = parent
+        self._parent_ptr = parent_ptr
+        self._parent_idx = parent_idx
+        self._child_ptr = child_ptr
+        self._child_idx = child_idx
+        self._depth = depth
+        self._attrs = attrs
+        self._ordered = bool(ordered)
+        self._forest = bool(forest)
+        self._cache: dict = {}
+        for arr in (roots, parent, parent_ptr, parent_idx, child_ptr, child_idx, depth):
+            arr.flags.writeable = False
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def build(
+        cls,
+        attrs: pd.DataFrame,
+        parent: Sequence[int],
+        extra_edges: Optional[Tuple[Sequence[int], Sequence[int]]] = None,
+        *,
+        ordered: bool = False,
+        sibling_key: Optional[np.ndarray] = None,
+        codes: Optional[np.ndarray] = None,
+        child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+    ) -> Tuple["Graph", np.ndarray]:
+        """Build a graph from row positions; return it and ``order``.
+
+        Parameters
+        ----------
+        attrs : pandas.DataFrame
+            Frame attribute table, one row per node (input positions).
+        parent : array of int
+            First parent of each node (input position, ``-1`` for a root).
+            Parent chains must end at a root.
+        extra_edges : (array, array), optional
+            Further ``(parent, child)`` edges for nodes with several parents.
+        ordered : bool
+            Visit siblings in input order instead of frame order.
+        sibling_key : array, optional
+            Explicit sibling sort key per input position (overrides both).
+        codes : array, optional
+            Frame codes of the input rows when the caller already has them
+            (equal codes <=> equal frames, ordered like the frames); saves
+            recomputing them.
+        child_order : (array, array), optional
+            A key per first-parent edge (indexed by child position; roots
+            ignored) and per extra edge: each node's child list is sorted by
+            it. Without it, child lists hold the first-parent edges in input
+            order, then the extra edges in input order.
+
+        Returns
+        -------
+        graph : Graph
+        order : numpy.ndarray
+            ``order[new_id]`` = input position of that node.
+
+        Examples
+        --------
+        >>> attrs = pd.DataFrame({"name": ["a", "b", "x", "c", "y"]})
+        >>> g, order = Graph.build(attrs, [-1, 0, 1, 0, 3], ([3], [2]),
+        ...                        child_order=([0, 1, 2, 3, 5], [4]))
+        >>> [[n.frame["name"] for n in g.node(i).children] for i in range(len(g))]
+        [['b', 'c'], ['x'], [], ['x', 'y'], []]
+        >>> [g.frame(int(c))["name"] for c in g.child_idx[g.child_ptr[3]:g.child_ptr[4]]]
+        ['x', 'y']
+        """
+        lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
+                               sibling_key=sibling_key, codes=codes, child_order=child_order)
+        graph = cls(roots=lay.roots, parent=lay.parent, parent_ptr=lay.parent_ptr,
+                    parent_idx=lay.parent_idx, child_ptr=lay.child_ptr,
+                    child_idx=lay.child_idx, depth=lay.depth, attrs=lay.attrs,
+                    ordered=ordered, forest=lay.forest)
+        if lay.codes is not None:
+            graph._cache["codes"] = lay.codes
+        return graph, lay.order
+
+    @classmethod
+    def from_edges(
+        cls,
+        attrs: pd.DataFrame,
+        src: Sequence[int],
+        dst: Sequence[int],
+        roots: Sequence[int],
+        *,
+        ordered: bool = False,
+        sibling_key: Optional[np.ndarray] = None,
+        codes: Optional[np.ndarray] = None,
+    ) -> Tuple["Graph", np.ndarray]:
+        """Build a graph from an edge list and explicit roots (input positions).
+
+        Every node must be reachable from ``roots``; first parents are found
+        breadth-first (vectorised per level). Returns ``(graph, order)`` like
+        :meth:`build`.
+
+        Examples
+        --------
+        >>> attrs = pd.DataFrame({"name": ["a", "b", "c"]})
+        >>> g, _ = Graph.from_edges(attrs, [0, 1, 2], [1, 2, 1], [0])
+        >>> g.is_forest, [p.frame["name"] for p in g.node(1).parents]
+        (False, ['a', 'c'])
+        """
+        n = len(attrs)
+        src = np.asarray(src, dtype=INT)
+        dst = np.asarray(dst, dtype=INT)
+        first = st.bfs_parents(n, src, dst, np.asarray(roots, dtype=INT))
+        unreached = np.flatnonzero(first == -2)
+        if len(unreached):
+            raise ValueError(f"node at position {unreached[0]} cannot be reached from the roots")
+        primary = first[dst] == src
+        # an edge is "extra" unless it is the first-parent edge of its child
+        is_first = np.zeros(len(src), dtype=bool)
+        cand = np.flatnonzero(primary)
+        is_first[cand[st.first_occurrences(dst[cand], n)]] = True
+        extra = (src[~is_first], dst[~is_first])
+        return cls.build(attrs, first.clip(min=-1), extra, ordered=ordered,
+                         sibling_key=sibling_key, codes=codes)
+
+    @classmethod
+    def from_lists(cls, *roots: Any) -> "Graph":
+        """Build a graph from nested lists, as Hatchet's ``Graph.from_lists``.
+
+        Each argument is a list or tuple whose first element names the node
+        (a string, a dict of frame attributes or a :class:`Frame`) and whose
+        other elements are children: a name (a leaf) or a nested list/tuple.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b", ("c", "d"))).num_nodes
+        4
+        """
+        frames, parents = parse_lists(roots)
+        graph, _ = cls.build(records_to_frame(frames), parents)
+        return graph
+
+    # ---------------------------------------------------------- properties
+    @property
+    def num_nodes(self) -> int:
+        """Number of nodes."""
+        return len(self._parent)
+
+    def __len__(self) -> int:
+        return len(self._parent)
+
+    @property
+    def root_ids(self) -> np.ndarray:
+        """Ids of the roots, ascending."""
+        return self._roots
+
+    @property
+    def roots(self) -> List["Node"]:
+        """The roots as :class:`Node` views."""
+        return [Node(int(r), self) for r in self._roots]
+
+    @property
+    def parent(self) -> np.ndarray:
+        """First parent of every node (-1 for roots)."""
+        return self._parent
+
+    @property
+    def parent_ptr(self) -> np.ndarray:
+        """CSR offsets into :attr:`parent_idx`."""
+        return self._parent_ptr
+
+    @property
+    def parent_idx(self) -> np.ndarray:
+        """All parents of every node, first parent first."""
+        return self._parent_idx
+
+    @property
+    def child_ptr(self) -> np.ndarray:
+        """CSR offsets into :attr:`child_idx`."""
+        return self._child_ptr
+
+    @property
+    def child_idx(self) -> np.ndarray:
+        """Children of every node, in the source's order."""
+        return self._child_idx
+
+    @property
+    def depth(self) -> np.ndarray:
+        """Depth of every node (along its first discovery)."""
+        return self._depth
+
+    @property
+    def attrs(self) -> pd.DataFrame:
+        """Frame attribute table, one row per node (a missing value: key absent).
+
+        A copy: changing it never changes the graph (with pandas' copy-on-write
+        it costs nothing until it is written to).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> table = g.attrs
+        >>> table.loc[0, "name"] = "changed"
+        >>> g.attrs["name"].tolist()
+        ['a', 'b']
+        """
+        return self._attrs.copy(deep=not _COPY_ON_WRITE)
+
+    def attr_names(self) -> Tuple[Any, ...]:
+        """The frame attribute keys (columns of :attr:`attrs`), without copying the table.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).attr_names()
+        ('name', 'type')
+        """
+        return tuple(self._attrs.columns)
+
+    def attr_values(self, key: Any) -> np.ndarray:
+        """One frame attribute of every node, as a new object array (None where absent).
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).attr_values("name").tolist()
+        ['a', 'b']
+        """
+        values = self._attrs[key].to_numpy(dtype=object)
+        return np.where(pd.isna(values), None, values)
+
+    @property
+    def ordered(self) -> bool:
+        """True when siblings follow the source's order, not frame order."""
+        return self._ordered
+
+    @property
+    def is_forest(self) -> bool:
+        """True when no node has more than one parent (a tree or a forest)."""
+        return self._forest
+
+    @property
+    def num_edges(self) -> int:
+        """Number of parent -> child edges."""
+        return len(self._child_idx)
+
+    @property
+    def frame_codes(self) -> np.ndarray:
+        """Interned frame per node: equal codes <=> equal frames, ordered."""
+        if "codes" not in self._cache:
+            self._cache["codes"] = frame_codes(self._attrs)
+        return self._cache["codes"]
+
+    def frame(self, node: int) -> Frame:
+        """The :class:`Frame` of ``node``."""
+        row = self._attrs.iloc[int(node)]
+        return Frame({k: python_scalar(v) for k, v in row.items() if not is_missing(v)})
+
+    def frame_dict(self, node: int) -> dict:
+        """The frame attributes of ``node`` exactly as stored (no added ``type``)."""
+        row = self._attrs.iloc[int(node)]
+        return {k: python_scalar(v) for k, v in row.items() if not is_missing(v)}
+
+    def frame_dicts(self) -> List[dict]:
+        """Every node's frame attributes as stored (column-wise, cached)."""
+        if "frame_dicts" not in self._cache:
+            columns = []
+            for name in self._attrs.columns:
+                values = [python_scalar(v) for v in self._attrs[name].tolist()]
+                columns.append((name, values))
+            dicts: List[dict] = [{} for _ in range(self.num_nodes)]
+            for name, values in columns:
+                for d, v in zip(dicts, values):
+                    if not is_missing(v):
+                        d[name] = v
+            self._cache["frame_dicts"] = dicts
+        return [dict(d) for d in self._cache["frame_dicts"]]
+
+    def node(self, node: int) -> "Node":
+        """A :class:`Node` view of ``node``."""
+        if not 0 <= int(node) < self.num_nodes:
+            raise IndexError(f"node id {node} is out of range for a graph of {self.num_nodes} nodes")
+        return Node(int(node), self)
+
+    __getitem__ = node
+
+
+    # ---------------------------------------------------------------- misc
+    def is_tree(self) -> bool:
+        """True for exactly one root and no node with several parents.
+
+        Examples
+        --------
+        >>> Graph.from_lists(("a", "b")).is_tree(), Graph.from_lists(("a",), ("b",)).is_tree()
+        (True, False)
+        """
+        return self._forest and len(self._roots) == 1
+
+    def copy(self) -> "Graph":
+        """An equal graph (the arrays are immutable and shared).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", "b"))
+        >>> h = g.copy()
+        >>> h == g, h is g, h.parent is g.parent
+        (True, False, True)
+        """
+        return Graph(roots=self._roots, parent=self._parent, parent_ptr=self._parent_ptr,
+                     parent_idx=self._parent_idx, child_ptr=self._child_ptr,
+                     child_idx=self._child_idx, depth=self._depth, attrs=self._attrs,
+                     ordered=self._ordered, forest=self._forest)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Graph):
+            return NotImplemented
+        return graphs_equal(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        kind = "tree" if self.is_tree() else ("forest" if self._forest else "graph")
+        return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"

@@ -1,0 +1,207 @@
+"""Node: a user-facing view of one graph node (an ``int`` that knows its graph).
+
+Algorithms work on integer ids; a Node exists so that Hatchet-style code
+(``node.frame["name"]``, ``node.children``, ``df.loc[node]``) keeps working.
+It compares and hashes like its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, List, Optional, Tuple
+
+from ..errors import MultiplePathError
+
+
+class Node(int):
+    """A node id bound to its graph.
+
+    Examples
+    --------
+    >>> from graphframe import Graph
+    >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
+    >>> solve = g.roots[0].children[1]
+    >>> solve, solve.frame["name"], solve.depth
+    (Node({'name': 'solve', 'type': 'None'}), 'solve', 1)
+    >>> [n.frame["name"] for n in solve.path()]
+    ['main', 'solve']
+    >>> int(solve), solve == 2
+    (2, True)
+    """
+
+    def __new__(cls, node_id: int, graph: Any) -> "Node":
+        obj = super().__new__(cls, node_id)
+        obj._graph = graph
+        return obj
+
+    def __reduce__(self):
+        return (int, (int(self),))
+
+    @property
+    def graph(self):
+        """The graph this node belongs to."""
+        return self._graph
+
+    @property
+    def frame(self):
+        """The node's :class:`Frame`."""
+        return self._graph.frame(int(self))
+
+    @property
+    def _hatchet_nid(self) -> int:
+        return int(self)
+
+    @property
+    def depth(self) -> int:
+        """Depth along the node's first discovery (roots: 0)."""
+        return int(self._graph.depth[int(self)])
+
+    _depth = depth
+
+    @property
+    def parents(self) -> List["Node"]:
+        """All parents, first parent first.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "solve"))
+        >>> g.node(1).parents, g.node(0).parents
+        ([Node({'name': 'main', 'type': 'None'})], [])
+        """
+        return [Node(p, self._graph) for p in self._graph.parents_of(int(self)).tolist()]
+
+    @property
+    def children(self) -> List["Node"]:
+        """Children in ascending id (pre-order) order.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "solve", "io"))
+        >>> [c.frame["name"] for c in g.node(0).children]
+        ['io', 'solve']
+        """
+        return [Node(c, self._graph) for c in self._graph.children_of(int(self)).tolist()]
+
+    def paths(self) -> List[Tuple["Node", ...]]:
+        """Every path from a root to this node, as tuples of Nodes.
+
+        A path never repeats a node, so cycles do not make it endless; the
+        number of paths can grow exponentially on DAGs.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> import pandas as pd
+        >>> g, _ = Graph.build(pd.DataFrame({"name": ["a", "b", "c", "d"]}),
+        ...                    [-1, 0, 0, 1], ([2], [3]))  # d under b and c
+        >>> d = g.node(2)  # ids are a pre-order: a b d c
+        >>> [[n.frame["name"] for n in p] for p in d.paths()]
+        [['a', 'b', 'd'], ['a', 'c', 'd']]
+        """
+        g = self._graph
+        roots = set(g.root_ids.tolist())
+        ptr, idx = g.parent_ptr, g.parent_idx
+        found: List[List[int]] = []
+        # depth-first walk upwards with backtracking: `path` is the current
+        # node-to-ancestor chain, `on_path` prevents revisiting (cycles)
+        start = int(self)
+        path = [start]
+        on_path = {start}
+        cursor = [int(ptr[start])]
+        while path:
+            head = path[-1]
+            if head in roots and cursor[-1] == int(ptr[head]):
+                found.append(path[::-1])
+                cursor[-1] = int(ptr[head + 1])  # a root ends the path
+            if cursor[-1] < int(ptr[head + 1]):
+                p = int(idx[cursor[-1]])
+                cursor[-1] += 1
+                if p not in on_path:
+                    path.append(p)
+                    on_path.add(p)
+                    cursor.append(int(ptr[p]))
+            else:
+                on_path.discard(path.pop())
+                cursor.pop()
+        found.sort()
+        return [tuple(Node(i, g) for i in p) for p in found]
+
+    def path(self) -> Tuple["Node", ...]:
+        """The single root-to-node path; :class:`MultiplePathError` if several.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> import pandas as pd
+        >>> g = Graph.from_lists(("main", ("solve", "mpi")))
+        >>> [n.frame["name"] for n in g.node(2).path()]
+        ['main', 'solve', 'mpi']
+        >>> d, _ = Graph.build(pd.DataFrame({"name": ["a", "b", "c", "d"]}),
+        ...                    [-1, 0, 0, 1], ([2], [3]))
+        >>> d.node(2).path()
+        Traceback (most recent call last):
+        ...
+        graphframe.errors.MultiplePathError: node 2 {'name': 'd', 'type': 'None'} has 2 paths: a -> b -> d; a -> c -> d
+        """
+        paths = self.paths()
+        if len(paths) != 1:
+            shown = "; ".join(" -> ".join(n.frame.get("name", str(n.frame)) for n in p)
+                              for p in paths[:10])
+            more = f" (and {len(paths) - 10} more)" if len(paths) > 10 else ""
+            raise MultiplePathError(
+                f"node {int(self)} {self.frame} has {len(paths)} paths: {shown}{more}")
+        return paths[0]
+
+    def traverse(self, order: str = "pre", attrs: Any = None,
+                 visited: Optional[dict] = None) -> Iterator[Any]:
+        """Depth-first walk of the nodes below (and including) this one.
+
+        Each node is yielded once; children in ascending id order. With
+        ``attrs`` yield frame values instead of nodes.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
+        >>> list(g.node(2).traverse(attrs="name"))
+        ['solve', 'mpi']
+        >>> [n.frame["name"] for n in g.node(0).traverse(order="post")]
+        ['io', 'mpi', 'solve', 'main']
+        """
+        if order not in ("pre", "post"):
+            raise ValueError("order must be 'pre' or 'post'")
+        g = self._graph
+        ptr, idx = g.sorted_children()
+        seen = set()
+        out: List[int] = []
+        start = int(self)
+        seen.add(start)
+        stack = [(start, int(ptr[start]))]
+        if order == "pre":
+            out.append(start)
+        while stack:
+            v, i = stack[-1]
+            if i < ptr[v + 1]:
+                stack[-1] = (v, i + 1)
+                c = int(idx[i])
+                if c not in seen:
+                    seen.add(c)
+                    if order == "pre":
+                        out.append(c)
+                    stack.append((c, int(ptr[c])))
+            else:
+                stack.pop()
+                if order == "post":
+                    out.append(v)
+        for i in out:
+            if visited is not None:
+                visited[i] = visited.get(i, 0) + 1
+            yield g.frame(i).values(attrs) if attrs is not None else Node(i, g)
+
+    def __str__(self) -> str:
+        return str(self.frame)
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"{k!r}: {v!r}" for k, v in self.frame.tuple_repr)
+        return "Node({" + items + "})"

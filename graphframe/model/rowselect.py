@@ -1,0 +1,91 @@
+"""Selecting one dataframe row per node (for a given rank and thread)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+import pandas as pd
+
+from .dataframe import level_ids
+from ..errors import ArgumentError
+
+
+def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,
+              thread: Optional[int] = 0) -> np.ndarray:
+    """Row position of each node's row at ``rank``/``thread``; -1 where there is none.
+
+    Index levels other than ``node``, ``rank`` and ``thread`` are not
+    filtered; the first matching row wins. ``None`` means the lowest value
+    the level holds (so a file of rank 1 alone shows rank 1). A ``rank`` (or
+    ``thread``) that the level does not hold raises :class:`ArgumentError`
+    naming the values it holds; so does a non-zero one when the index has no
+    such level (0 and None mean "the only one" there).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(0, 1), (0, 2), (1, 2)], names=["node", "rank"])
+    >>> df = pd.DataFrame({"t": [1, 2, 3]}, index=idx)
+    >>> node_rows(df, 3, rank=2).tolist(), node_rows(df, 3, rank=None).tolist()
+    ([1, 2, -1], [0, -1, -1])
+    >>> node_rows(df, 3, rank=7)
+    Traceback (most recent call last):
+    ...
+    readers.errors.ArgumentError: rank=7 does not exist; the ranks are 1, 2
+    """
+    index = dataframe.index
+    node = level_ids(index)
+    keep = np.ones(len(node), dtype=bool)
+    for level, value in (("rank", rank), ("thread", thread)):
+        if level not in index.names:
+            if value not in (None, 0):
+                raise ArgumentError(f"{level}={value!r} does not exist: the data has no {level} "
+                                    f"level (index levels: {', '.join(map(str, index.names))})")
+            continue
+        values = np.asarray(index.get_level_values(level))
+        if not len(values):
+            continue
+        if value is None:
+            value = level_value(index, level, None)
+        match = values == value
+        if not match.any():
+            raise ArgumentError(f"{level}={value!r} does not exist; the {level}s are "
+                                f"{_listing(values)}")
+        keep &= match
+    positions = np.flatnonzero(keep)
+    rows = np.full(n_nodes, -1, dtype=np.int64)
+    # assign in reverse so the first matching row of a node wins
+    rows[node[positions[::-1]]] = positions[::-1]
+    return rows
+
+
+def level_value(index: pd.Index, level: str, value: Optional[Any]) -> Optional[Any]:
+    """The value :func:`node_rows` uses for ``level``: ``value``, or for None the
+    lowest one the level holds (None when the index has no such level or no rows).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(0, 3), (0, 1)], names=["node", "rank"])
+    >>> level_value(idx, "rank", None), level_value(idx, "rank", 3), level_value(idx, "thread", None)
+    (1, 3, None)
+    """
+    if value is not None or level not in index.names:
+        return value
+    values = index.get_level_values(level)
+    if not len(values):
+        return None
+    uniq = pd.unique(np.asarray(values))
+    try:
+        return sorted(uniq.tolist())[0]
+    except TypeError:
+        return uniq.tolist()[0]
+
+
+def _listing(values: np.ndarray, limit: int = 20) -> str:
+    uniq = pd.unique(values)
+    try:
+        uniq = sorted(uniq.tolist())
+    except TypeError:
+        uniq = uniq.tolist()
+    shown = ", ".join(str(v) for v in uniq[:limit])
+    return shown + (f" ... ({len(uniq)} in all)" if len(uniq) > limit else "")

@@ -1,0 +1,87 @@
+"""matplotlib, imported only when a plot is drawn.
+
+Every plot function takes ``ax=``. When it is None a new figure is made
+with :mod:`matplotlib.pyplot` (so notebooks show it); if drawing then fails,
+that figure is closed again, so no half-drawn figure stays open. Figures the
+caller passed in are never closed. Nothing here changes matplotlib's global
+settings (backend, rcParams).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from typing import Any, Iterator, Optional, Sequence, Tuple
+
+from ..errors import ArgumentError, GraphframeError
+
+
+class PlotDependencyError(GraphframeError, ImportError):
+    """matplotlib is not installed (``pip install "graphframe[plot]"``)."""
+
+
+def require(module: str = "matplotlib") -> Any:
+    """Import ``module`` (a matplotlib module) or raise :class:`PlotDependencyError`.
+
+    Examples
+    --------
+    >>> require("matplotlib.colors").to_hex("red")  # doctest: +SKIP
+    '#ff0000'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise PlotDependencyError(
+            'plots need matplotlib, which is not installed: pip install "graphframe[plot]"'
+        ) from exc
+
+
+def check_ax(ax: Any) -> None:
+    """Raise :class:`ArgumentError` unless ``ax`` is None or a matplotlib Axes."""
+    if ax is None:
+        return
+    axes_cls = require("matplotlib.axes").Axes
+    if not isinstance(ax, axes_cls):
+        raise ArgumentError(f"ax={ax!r} is not a matplotlib Axes; pass one (for example "
+                            "from plt.subplots()) or leave it out")
+
+
+@contextlib.contextmanager
+def axes(ax: Any = None, figsize: Optional[Tuple[float, float]] = None) -> Iterator[Any]:
+    """The Axes to draw on: ``ax``, or a new pyplot figure's, closed again on error."""
+    check_ax(ax)
+    if ax is not None:
+        yield ax
+        return
+    plt = require("matplotlib.pyplot")
+    fig, new = plt.subplots(figsize=figsize, layout="constrained")
+    try:
+        yield new
+    except BaseException:
+        plt.close(fig)
+        raise
+
+
+@contextlib.contextmanager
+def panels(count: int, ax: Any = None,
+           figsize: Optional[Tuple[float, float]] = None) -> Iterator[Sequence[Any]]:
+    """``count`` Axes side by side: the caller's (a sequence of ``count`` Axes) or a
+    new pyplot figure's, closed again on error."""
+    if ax is not None:
+        if hasattr(ax, "flat"):  # a numpy array of Axes, as plt.subplots returns
+            listed = list(ax.flat)
+        else:
+            listed = list(ax) if isinstance(ax, (list, tuple)) else [ax]
+        if len(listed) != count:
+            raise ArgumentError(f"ax: give {count} Axes (one per panel), got {len(listed)}")
+        for one in listed:
+            check_ax(one)
+        yield listed
+        return
+    plt = require("matplotlib.pyplot")
+    fig, new = plt.subplots(1, count, figsize=figsize, squeeze=False, layout="constrained")
+    try:
+        yield list(new.flat)
+    except BaseException:
+        plt.close(fig)
+        raise

@@ -1,0 +1,155 @@
+"""Heatmaps: call paths x ranks (or threads) of a metric or of its imbalance.
+
+:func:`heatmap_matrix` draws any labelled matrix (one ``AxesImage``, so
+1,000 x 512 cells cost one artist); :func:`heatmap` feeds it the top call
+paths of a GraphFrame (:func:`~graphframe.plot.matrix.rank_matrix`). An
+ensemble passes its node x profile matrix to :func:`heatmap_matrix` the same
+way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _mpl
+from ._sources import ArgumentError
+from .matrix import rank_matrix
+
+#: Colour of empty cells.
+EMPTY_COLOR = "#eeeeee"
+
+
+def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequence[Any], *,
+                   ax: Any = None, cmap: Optional[str] = None, center: Optional[float] = None,
+                   value_label: str = "", xlabel: str = "", ylabel: str = "",
+                   max_row_labels: int = 40, max_column_labels: int = 16,
+                   log: bool = False) -> Any:
+    """Draw a ``(rows, columns)`` matrix as a heatmap with labelled rows and columns.
+
+    Parameters
+    ----------
+    values : array-like
+        Floats; NaN cells are drawn light grey.
+    row_labels, column_labels : sequence
+        One per row / column. When there are more than ``max_row_labels``
+        rows (``max_column_labels`` columns), every k-th is labelled.
+    ax : matplotlib.axes.Axes, optional
+    cmap : str, optional
+        Default ``"viridis"``, or ``"RdBu_r"`` with ``center``.
+    center : float, optional
+        A value drawn white, the scale diverging around it (1 for ratios);
+        each side spans its own data (``TwoSlopeNorm``).
+    value_label, xlabel, ylabel : str
+        Colour bar and axis titles.
+    log : bool
+        A logarithmic colour scale (for heavy-tailed times; cells <= 0 are
+        drawn as empty). Not with ``center``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.images[0].get_array()`` holds the (masked) values.
+
+    Examples
+    --------
+    >>> ax = heatmap_matrix([[1.0, 2.0], [3.0, np.nan]], ["a", "b"], [0, 1])  # doctest: +SKIP
+    """
+    mat = np.asarray(values, dtype=np.float64)
+    if mat.ndim != 2 or 0 in mat.shape:
+        raise ArgumentError(f"values: give a non-empty 2-d matrix, got shape {mat.shape}")
+    if len(row_labels) != mat.shape[0] or len(column_labels) != mat.shape[1]:
+        raise ArgumentError(f"{len(row_labels)} row labels and {len(column_labels)} column "
+                            f"labels for a {mat.shape[0]} x {mat.shape[1]} matrix")
+    colormap, norm = _scale(mat, cmap, center, log)
+    rows = mat.shape[0]
+    with _mpl.axes(ax, figsize=(10.0, min(2.5 + 0.22 * min(rows, max_row_labels), 16.0))) as a:
+        image = a.imshow(np.ma.masked_invalid(mat), aspect="auto", interpolation="nearest",
+                         cmap=colormap, norm=norm)
+        _ticks(a.set_yticks, a.set_yticklabels, row_labels, max_row_labels, fontsize=7)
+        _ticks(a.set_xticks, a.set_xticklabels, column_labels, max_column_labels, fontsize=8)
+        a.set_xlabel(xlabel)
+        a.set_ylabel(ylabel)
+        a.figure.colorbar(image, ax=a, label=value_label, pad=0.01)
+        return a
+
+
+def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float], log: bool) -> tuple:
+    mpl = _mpl.require("matplotlib")
+    mcolors = _mpl.require("matplotlib.colors")
+    name = cmap or ("RdBu_r" if center is not None else "viridis")
+    if name not in mpl.colormaps:
+        raise ArgumentError(f"cmap={name!r} is not a matplotlib colormap; for example "
+                            "viridis, magma, RdBu_r")
+    colormap = mpl.colormaps[name].with_extremes(bad=EMPTY_COLOR)
+    if log:
+        if center is not None:
+            raise ArgumentError("log=True and center: choose one (a diverging scale is linear)")
+        positive = mat[np.isfinite(mat) & (mat > 0)]
+        if not len(positive):
+            raise ArgumentError("log=True needs positive values; this matrix has none")
+        lo, hi = float(positive.min()), float(positive.max())
+        return colormap, mcolors.LogNorm(lo, hi if hi > lo else lo * 10.0)
+    finite = mat[np.isfinite(mat)]
+    lo = float(finite.min()) if len(finite) else 0.0
+    hi = float(finite.max()) if len(finite) else 1.0
+    if center is None:
+        return colormap, mcolors.Normalize(lo, hi if hi > lo else lo + 1.0)
+    # each side of the centre spans its own data: ratios run 0..1 below and 1..max above
+    tiny = 1e-9 * max(abs(center), 1.0)
+    return colormap, mcolors.TwoSlopeNorm(center, min(lo, center - tiny), max(hi, center + tiny))
+
+
+def _ticks(set_ticks: Any, set_labels: Any, labels: Sequence[Any], limit: int,
+           fontsize: float) -> None:
+    step = max(1, int(np.ceil(len(labels) / max(limit, 1))))
+    positions = np.arange(0, len(labels), step)
+    set_ticks(positions)
+    set_labels([str(labels[i]) for i in positions.tolist()], fontsize=fontsize)
+
+
+def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool = False,
+            top: Optional[int] = 20, by: Optional[str] = None, inclusive: bool = False,
+            aggregate: str = "mean", ax: Any = None, cmap: Optional[str] = None,
+            log: bool = False) -> Any:
+    """Heatmap of the top call paths x ranks (or threads) of a metric or its imbalance.
+
+    Parameters
+    ----------
+    gf : GraphFrame
+    metric : str, optional
+        A numeric column (default: the default metric).
+    over : {"rank", "thread"}
+        The index level shown as columns.
+    imbalance : bool
+        Show each cell divided by its call path's mean over ranks: 1 (white)
+        is the average rank, red slower, blue faster.
+    top : int, optional
+        Call paths shown (None: all).
+    by : str, optional
+        Statistic choosing and ordering them: ``max``, ``mean``, ``sum``,
+        ``min``, ``std`` or ``imbalance`` (max / mean; the default with
+        ``imbalance=True``, else ``max``).
+    inclusive : bool
+        Use the metric's inclusive form.
+    aggregate : {"mean", "sum", "min", "max"}
+        How threads of a rank combine into one cell (when ``over="rank"``).
+    ax, cmap, log
+        See :func:`heatmap_matrix` (``log``: a logarithmic colour scale).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from graphframe.examples import example_graphframe
+    >>> ax = heatmap(example_graphframe(), imbalance=True, top=10)  # doctest: +SKIP
+    """
+    m = rank_matrix(gf, metric, over=over, inclusive=inclusive, imbalance=imbalance, top=top,
+                    by=by, aggregate=aggregate)
+    return heatmap_matrix(m.values, m.row_labels, m.columns.tolist(), ax=ax, cmap=cmap,
+                          center=1.0 if imbalance else None, log=log, value_label=m.value_label,
+                          xlabel=m.column_label, ylabel=f"call paths (top {len(m.nodes)} by "
+                                                    f"{m.stat_name})")

@@ -1,0 +1,32 @@
+"""HPCToolkit databases, both layouts.
+
+* ``read_hpctoolkit(dirname)`` (``format="hpctoolkit"``): the old layout,
+  ``experiment.xml`` with ``*.metric-db`` files (hpcprof-mpi), ``*.mdb``
+  (hpcprof 2020) or the summary values of the XML alone (package
+  ``experiment/``: ``reader``, ``xmltree`` (the XML, streamed through expat),
+  ``metricdb``, ``checks``, ``summary``).
+* ``read_hpctoolkit_latest(dirname)`` (``format="hpctoolkit-latest"``): the
+  current layout, ``meta.db`` + ``profile.db`` (package ``latest/``:
+  ``reader``, ``metadb``, ``profiledb``, ``dbfile``, ``kinds``, ``prune``,
+  ``derived`` with its small YAML reader ``miniyaml``).
+
+``common`` holds what both layouts share (metric names, rank selection, the
+final RawProfile assembly). A database is a directory of binary files read
+in place (memory maps, ``numpy.fromfile``), so these readers take a
+directory and there is no ``parse_*`` over bytes. See
+``docs/readers/hpctoolkit.md``.
+
+Examples
+--------
+>>> import tempfile
+>>> from readers.hpctoolkit import read_hpctoolkit
+>>> from readers.testing import write_example_database
+>>> raw = read_hpctoolkit(write_example_database(tempfile.mkdtemp()))
+>>> raw.index_levels, raw.nodes["name"].tolist()[:2], len(raw.metrics)
+(('rank',), ['main', '12:foo'], 10)
+"""
+
+from .experiment.reader import read_hpctoolkit
+from .latest.reader import read_hpctoolkit_latest
+
+__all__ = ["read_hpctoolkit", "read_hpctoolkit_latest"]

@@ -1,0 +1,1 @@
+"""The current HPCToolkit layout: ``meta.db`` + ``profile.db`` (see :mod:`readers.hpctoolkit`)."""

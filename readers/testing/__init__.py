@@ -1,0 +1,37 @@
+"""Test support for readers: the conformance checks and writers of test inputs.
+
+* :func:`check_reader` runs the checks every reader (ours or a plugin's) must
+  pass: sniffing, a valid RawProfile, determinism, a located error on a
+  truncated copy.
+* The writers turn a :class:`~readers.RawProfile` into files of the formats
+  the readers read (``write_literal``, ``write_caliper_json``, ``write_cali``,
+  ``write_hpctoolkit``, ``write_hpctoolkit_latest``; one module per format
+  in :mod:`readers.testing.writers`), so tests and benchmarks can make inputs
+  of any size.
+* :func:`sample_profile` is a small profile with ranks and threads to write;
+  :func:`random_tree_profile` and :func:`random_hpctoolkit_profile` make large ones.
+
+Examples
+--------
+>>> import os, tempfile, readers
+>>> from readers.testing import check_reader, write_literal
+>>> b = readers.ProfileBuilder("demo")
+>>> ids = b.add_nodes([-1, 0], {"name": ["main", "solve"]})
+>>> b.add_rows([0, 1], {"time": [1.0, 2.0]})
+>>> tmp = tempfile.mkdtemp()
+>>> p = write_literal(b.build(["time"]), os.path.join(tmp, "demo.json"))
+>>> check_reader(p, "literal", tmp).metrics["time"].tolist()
+[1.0, 2.0]
+"""
+
+from .conformance import check_reader, files_under
+from .samples import random_hpctoolkit_profile, random_tree_profile, sample_profile
+from .writers.caliper import write_cali, write_caliper_json
+from .writers.hpctoolkit import write_example_database, write_hpctoolkit
+from .writers.hpctoolkit_latest import write_hpctoolkit_latest
+from .writers.literal import write_literal
+
+__all__ = ["check_reader", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
+           "sample_profile", "write_cali", "write_caliper_json",
+           "write_example_database", "write_hpctoolkit", "write_hpctoolkit_latest",
+           "write_literal"]

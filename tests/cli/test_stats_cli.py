@@ -1,0 +1,81 @@
+"""``graphframe stats PATH``: the most imbalanced call paths, options and errors."""
+
+import io
+
+import pytest
+
+from graphframe import GraphFrame
+from graphframe.cli import main
+from graphframe.examples import example_graphframe
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def example_file(tmp_path):
+    return example_graphframe().save(tmp_path / "solver.gfz")
+
+
+def test_stats_ranks_the_imbalanced_call_paths(example_file):
+    code, out, err = run("stats", example_file, "--top", "2")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "solver.gfz: 20 nodes, 4 ranks; time (inc) across ranks, imbalance = max / mean",
+        "18 of 20 nodes have a max of at least 1% of the largest value (30.62)",
+        "",
+        "imbalance        max       mean        min  max rank  call path",
+        "    1.429       1.75      1.225        0.7         3  "
+        "main > timestep_loop > cg_solve > dot_product > MPI_Allreduce",
+        "    1.333        1.8       1.35        0.9         3  "
+        "main > timestep_loop > exchange_halos > MPI_Waitall",
+    ]
+
+
+def test_stats_metric_and_threshold(example_file):
+    code, out, _ = run("stats", example_file, "-m", "time", "--threshold", "20", "--top", "5")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("time across ranks, imbalance = max / mean")
+    assert lines[1] == "3 of 20 nodes have a max of at least 20% of the largest value (9.5)"
+    assert [line.split()[-1] for line in lines[4:]] == ["spmv", "compute_fluxes", "write_hdf5"]
+
+
+def test_stats_errors(example_file, tmp_path, capsys):
+    code, out, err = run("stats", example_file, "--over", "thread")
+    assert code == 1 and out == ""
+    assert err == ("graphframe: error: no 'thread' level to compute statistics over: the "
+                   "profile's index levels are node, rank\n")
+    code, _, err = run("stats", example_file, "-m", "cycles")
+    assert code == 1 and "no metric 'cycles'" in err
+    code, _, _ = run("stats", example_file, "--top", "0")   # argparse writes to sys.stderr
+    assert code == 2 and "argument --top: 0 rows: give 1 or more" in capsys.readouterr().err
+    code, _, _ = run("stats", example_file, "--over", ",")
+    assert code == 2 and "',' names no level" in capsys.readouterr().err
+    serial = GraphFrame.from_lists(("main", "solve")).save(tmp_path / "serial.gfz")
+    code, _, err = run("stats", serial)
+    assert code == 1 and "no 'rank' level" in err
+
+
+def test_stats_on_hpctoolkit_threads(shared_data):
+    path = shared_data / "hpctoolkit" / "hatchet-osu-allgather-database"
+    code, out, err = run("stats", path, "--over", "rank,thread", "-m", "time", "--top", "3")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == ("hatchet-osu-allgather-database: 1474 nodes, 10 ranks x 2 threads; "
+                        "time across ranks and threads, imbalance = max / mean")
+    assert lines[3].split()[:6] == ["imbalance", "max", "mean", "min", "max", "rank,thread"]
+    assert len(lines) == 7 and lines[4].split()[0] == "20.000"   # only one of 20 has time
+
+
+def test_stats_long_paths_keep_their_end(shared_data):
+    path = shared_data / "ensemble" / "hatchet-tutorial" / "lulesh-scaling" / \
+        "lulesh-annotation-profile-343cores.json"
+    code, out, _ = run("stats", path, "--top", "1")
+    assert code == 0
+    last = out.splitlines()[-1]
+    assert last.split()[:2] == ["7.933", "8.221e+05"]
+    assert last.endswith("... > LagrangeLeapFrog > LagrangeElements > CalcQForElems > MPI_Wait")

@@ -1,0 +1,95 @@
+"""Row alignment for unify and arithmetic: the direct (scatter) path against the
+re-key-then-combine path it replaces, on random forests and on hand-made cases."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given
+
+from graphframe.ops import align, arithmetic, union
+from graphframe.ops.rows import remap_rows
+from tests.helpers import gf_from_edges
+from tests.strategies import SETTINGS, pairs
+
+
+def reference_unify_left(a, b):
+    """The left result of a.unify(b) built the old way: both frames re-keyed, then appended."""
+    graph, map_l, map_r = union.union_graphs(a.graph, b.graph)
+    m_l = a.exc_metrics + a.inc_metrics
+    df_l = remap_rows(a.dataframe, map_l, m_l)
+    df_r = remap_rows(b.dataframe, map_r, b.exc_metrics + b.inc_metrics)
+    side = union.node_sides(df_l, df_r, graph.num_nodes)
+    present = side[side > 0]
+    if (present != 3).any():
+        df_l = union._append_right_only(df_l, df_r, side, m_l)
+    return df_l
+
+
+def forced_fallback(op, a, b, **kw):
+    """``a <op> b`` with the direct alignment disabled (rows re-keyed and merged first)."""
+    real = align.align_frames
+    calls = []
+
+    def first_refuses(*args):
+        calls.append(1)
+        return None if len(calls) == 1 else real(*args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arithmetic, "align_frames", first_refuses)
+        return getattr(a, op)(b, **kw)
+
+
+@SETTINGS
+@given(pairs())
+def test_unify_left_matches_the_rekey_then_append_reference(operands):
+    a, b = operands
+    assume(a.graph != b.graph)  # one graph: unify only copies
+    got, _ = a.unify(b)
+    pd.testing.assert_frame_equal(got.dataframe, reference_unify_left(a, b))
+
+
+@SETTINGS
+@given(pairs())
+def test_arithmetic_matches_the_rekey_first_path(operands):
+    a, b = operands
+    for op, kw in (("sub", {}), ("add", {"fill_value": 0}), ("div", {})):
+        direct = getattr(a, op)(b, **kw)
+        slow = forced_fallback(op, a, b, **kw)
+        assert direct.graph == slow.graph
+        pd.testing.assert_frame_equal(direct.dataframe, slow.dataframe)
+
+
+def test_unify_keeps_equal_sibling_paths_apart_and_appends_right_only_rows():
+    # left: main has two children both called "a"; union matches paths with their
+    # occurrence, so both stay nodes of their own
+    left = gf_from_edges(["main", "a", "a"], [-1, 0, 0], [1.0, 2.0, 3.0])
+    right = gf_from_edges(["main", "b"], [-1, 0], [10.0, 20.0])
+    ul, ur = left.unify(right)
+    df = ul.dataframe
+    names = [ul.graph.node(int(n)).frame["name"] for n in df.index]
+    assert names == ["main", "a", "a", "b"]
+    assert df["time"].tolist()[:3] == [1.0, 2.0, 3.0]
+    assert np.isnan(df["time"].iloc[3])
+    assert df["_missing_node"].tolist() == [0, 1, 1, 2]
+    assert df["name"].tolist() == ["main", "a", "a", "b"]
+    assert ur.dataframe["time"].tolist() == [10.0, 20.0]
+
+
+def test_sub_with_rank_rows_missing_on_one_side():
+    a = gf_from_edges(["main", "x"], [-1, 0], [1.0, 2.0], ranks=2)
+    b = gf_from_edges(["main", "y"], [-1, 0], [4.0, 8.0], ranks=2)
+    d = b.sub(a, fill_value=0)
+    df = d.dataframe
+    got = {(d.graph.node(int(n)).frame["name"], int(r)): t
+           for (n, r), t in df["time"].items()}
+    assert got == {("main", 0): 3.0, ("main", 1): 3.0, ("y", 0): 8.0, ("y", 1): 18.0,
+                   ("x", 0): -2.0, ("x", 1): -12.0}
+    assert list(df.index.names) == ["node", "rank"]
+    assert df.index.is_monotonic_increasing
+
+
+def test_align_frames_refuses_two_rows_with_one_new_key():
+    df = pd.DataFrame({"t": [1.0, 2.0]}, index=pd.Index([0, 1], name="node"))
+    assert align.align_frames(df, np.array([0, 0]), df, None) is None
+    al = align.align_frames(df, None, df, None)
+    assert al.pos_l == slice(None) and al.index().tolist() == [0, 1]

@@ -1,0 +1,118 @@
+"""The HTML report: sections, tables, inline SVG, self-contained, and a real browser."""
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphframe.plot.report import report, write_report
+from tests.plot.profiles import SOLVER, build, matplotlib_agg, solver
+
+matplotlib_agg()
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def after():
+    times = np.array([0.5, 1.0, 6.0, 2.5, 2.0, 0.25])[:, None] + \
+        np.array([0, 0, 0.5, 0.4, 0, 0.1])[:, None] * np.arange(4)
+    return build(SOLVER, times)
+
+
+def sections(page):
+    return re.findall(r'<section id="([^"]+)">', page)
+
+
+def test_one_profile_has_summary_hotspots_plots_and_tree():
+    page = report(solver(), labels=["run.cali"])
+    assert sections(page) == ["summary", "hotspots", "plots", "tree"]
+    assert "<title>Profile: run.cali</title>" in page
+    assert re.findall(r'<figure id="([^"]+)">', page) == ["plot-flamegraph", "plot-top",
+                                                          "plot-imbalance"]
+    assert page.count("<svg") == 3
+    assert '<td title="main &gt; solve &gt; spmv">spmv</td><td class="num">8.75</td>' in page
+    assert '<details' in page  # the collapsible tree
+
+
+def test_two_profiles_have_the_top_changes_and_the_tree_of_changes():
+    page = report(solver(), after(), labels=["before.json", "after.json"], top=3)
+    assert sections(page) == ["summary", "changes", "plots", "tree"]
+    assert "Changes: before.json → after.json" in page
+    assert re.findall(r'<figure id="([^"]+)">', page) == ["plot-flamegraph", "plot-changes",
+                                                          "plot-imbalance"]
+    # spmv: 8.75 -> 6.75 (faster), solve > MPI_Allreduce: 1.1 -> 3.1 (slower)
+    assert ('<td title="main &gt; solve &gt; spmv">spmv</td><td>common</td>'
+            '<td class="num">8.75</td>'
+            '<td class="num">6.75</td><td class="num faster">-2</td>'
+            '<td class="num faster">-22.9%</td>') in page
+    assert '<td class="num slower">+2</td>' in page
+    tree = page[page.index('<section id="tree">'):]
+    assert "main (13.750 → 13.750, +0.0%)" in tree
+
+
+def test_the_page_is_self_contained_deterministic_and_its_ids_unique():
+    page = report(solver(), after())
+    assert page == report(solver(), after())
+    assert "<script" not in page and "<link" not in page and "@import" not in page
+    urls = set(re.findall(r'https?://[^\s"\'<>)]+', page))
+    assert urls == {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}  # namespaces
+    assert not re.search(r'(src|href)="(https?:|//)', page)
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    refs = set(re.findall(r'url\(#([^)]+)\)', page))
+    assert refs and refs <= set(ids)
+
+
+def test_names_are_escaped_and_a_plot_that_cannot_be_drawn_is_a_note():
+    nodes = [("main", -1, "app"), ("<b>bold</b>", 0, "app")]
+    page = report(build(nodes, np.array([0.0, 0.0])))
+    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
+    assert ('<p class="note">Flame graph: width = inclusive value: not drawn (nothing to '
+            "draw: no node has a positive time (inc) value)</p>") in page
+
+
+def test_write_report(tmp_path):
+    path = write_report(tmp_path / "r.html", solver())
+    assert Path(path).read_text(encoding="utf-8") == report(solver())
+
+
+def chromium(path, tmp_path):
+    """(DOM, console lines) of ``path`` rendered by headless Chromium."""
+    profile = tmp_path / "chromium-profile"
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
+         "--dump-dom", Path(path).resolve().as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
+    return done.stdout, console
+
+
+needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                    reason=f"{CHROMIUM} not installed (apt-get install chromium)")
+
+
+@needs_chromium
+def test_a_browser_finds_the_sections_and_no_console_errors(tmp_path):
+    page = tmp_path / "report.html"
+    write_report(page, solver(), after(), labels=["before", "after"])
+    dom, console = chromium(page, tmp_path)
+    assert console == []
+    for sid in ("summary", "changes", "plots", "tree"):
+        assert f'<section id="{sid}">' in dom
+    assert dom.count("<svg") == 3 and dom.count("</svg>") == 3
+    assert "Top changes" in dom and "<table>" in dom
+
+
+@needs_chromium
+def test_the_browser_check_does_see_console_errors(tmp_path):
+    bad = tmp_path / "bad.html"
+    bad.write_text("<!DOCTYPE html><p>x</p><script>notDefined()</script>")
+    _, console = chromium(bad, tmp_path)
+    assert len(console) == 1 and "Uncaught ReferenceError: notDefined" in console[0]
+

@@ -1,0 +1,90 @@
+"""The registry: formats, sniffing, dispatch and its errors (readers/registry.py).
+
+The core tests live in tests/readers/core/, not in tests/readers/ itself: pytest puts a
+test file's folder on sys.path, and tests/readers/ holds folders named like importable
+packages (hatchet, pyinstrument), which would then shadow them as namespace packages.
+"""
+
+import json
+
+import pytest
+
+import readers
+from readers import ReadError, UnknownFormatError
+
+
+def test_registry_lists_formats_and_sniffs(tmp_path):
+    assert readers.formats()[:2] == ["literal", "hatchet-json"]
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps([{"frame": {"name": "a"}, "metrics": {}}]))
+    assert readers.sniff(p) == "literal"
+    q = tmp_path / "y.json"
+    q.write_text(json.dumps({"graph": [], "dataframe": [], "dataframe_indices": ["node"]}))
+    assert readers.sniff(q) == "hatchet-json"
+
+
+def test_unknown_input_lists_known_formats(tmp_path):
+    p = tmp_path / "notes.txt"
+    p.write_text("hello")
+    with pytest.raises(UnknownFormatError) as info:
+        readers.read(p)
+    assert "literal" in str(info.value) and "hatchet-json" in str(info.value)
+    assert str(p) in str(info.value)
+    with pytest.raises(UnknownFormatError, match="unknown format 'nope'"):
+        readers.read(p, format="nope")
+
+
+def test_missing_path_is_a_read_error(tmp_path):
+    with pytest.raises(ReadError, match="no such file"):
+        readers.read(tmp_path / "absent.json")
+    with pytest.raises(ReadError, match="no such file"):
+        readers.read(tmp_path / "absent.json", format="literal")
+    with pytest.raises(ReadError, match="empty list"):
+        readers.read([])
+
+
+def test_an_unknown_format_name_is_reported_against_the_file(tmp_path):
+    p = tmp_path / "prof.json"
+    p.write_text("[]")
+    with pytest.raises(UnknownFormatError) as info:
+        readers.read(p, format="nope")
+    assert info.value.source == str(p)
+    assert str(info.value).startswith(f"{p}: unknown format 'nope' (expected one of the formats: ")
+
+
+def test_every_format_knows_its_options():
+    options = {name: readers.format_info(name).options for name in readers.formats()}
+    assert options["hpctoolkit-latest"] == (
+        "parallel_profiles_mode", "metric_names", "profile_ranks", "label_function_nodes",
+        "max_depth", "min_percentage_of_application_time", "progress")
+    assert options["hpctoolkit"] == ("metrics", "ranks", "summary_only", "progress")
+    assert options["caliper"] == ("native", "string_attributes", "node_ordering", "progress")
+    assert options["caliper-json"] == ("node_ordering", "progress")
+    assert options["timemory"] == ("select", "progress")
+    for name in ("literal", "hatchet-json", "gprof-dot", "cprofile", "pyinstrument", "tau"):
+        assert options[name] == ("progress",), name
+
+
+def test_an_option_the_format_does_not_take_is_an_argument_error(tmp_path):
+    p = tmp_path / "prof.json"
+    p.write_text(json.dumps([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]))
+    with pytest.raises(readers.ArgumentError) as info:
+        readers.read(p, parallel_profiles_mode=True)
+    assert str(info.value) == ("the literal reader has no option 'parallel_profiles_mode'; its "
+                               "options are: progress")
+    assert isinstance(info.value, readers.GraphframeError) and isinstance(info.value, ValueError)
+    with pytest.raises(readers.ArgumentError, match="the gprof-dot reader has no option 'parser'"):
+        readers.read(p, format="gprof-dot", parser="pydot")
+    assert readers.read(p, progress=False).num_nodes == 1  # progress: every format's option
+
+
+def test_graphframe_read_refuses_unknown_options_the_same_way(tmp_path):
+    import graphframe
+    from graphframe.errors import ArgumentError
+
+    assert ArgumentError is readers.ArgumentError
+    p = tmp_path / "prof.json"
+    p.write_text(json.dumps([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]))
+    with pytest.raises(ArgumentError, match="^the literal reader has no option 'metrics'; its "
+                                            "options are: progress$"):
+        graphframe.read(p, metrics=["time"])

@@ -1,0 +1,149 @@
+"""The import graph of both packages, read statically from every import statement.
+
+Fails on a cycle between modules, on ``readers`` importing ``graphframe``, and on an
+operation (``graphframe.ops``) reaching ``graphframe.graphframe``. Every import
+counts: module level, inside functions, under ``TYPE_CHECKING``. A module
+importing a name from a package depends on that package's ``__init__`` (or on
+the submodule when the name is one); the implicit import of parent packages
+is not an edge.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict, List, Set
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("graphframe", "readers")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> Dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: Set[str]) -> Set[str]:
+    """The modules of ``known`` that ``name`` imports (any statement, anywhere)."""
+    is_package = path.name == "__init__.py"
+    out: Set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = alias.name
+                while target and target not in known:  # "import a.b.c" needs a.b.c
+                    target = target.rpartition(".")[0]
+                if target:
+                    out.add(target)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[:len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                full = f"{source}.{alias.name}"
+                if full in known:
+                    out.add(full)
+                elif source in known:
+                    out.add(source)
+    out.discard(name)
+    return out
+
+
+@pytest.fixture(scope="module")
+def graph() -> Dict[str, Set[str]]:
+    known = modules()
+    return {name: imports_of(name, path, set(known)) for name, path in known.items()}
+
+
+def cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Strongly connected components with more than one module (iterative Tarjan)."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    on_stack: Set[str] = set()
+    stack: List[str] = []
+    found: List[List[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, children = work[-1]
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def reachable(graph: Dict[str, Set[str]], start: str) -> Set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for w in graph[todo.pop()]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+
+
+def test_the_walk_sees_the_packages(graph):
+    assert "graphframe.graphframe" in graph and "readers.registry" in graph
+    assert "graphframe.ops.squash" in graph["graphframe.ops.filter"]
+    assert "graphframe.io.dispatch" in graph["graphframe.graphframe"]
+    assert "readers" in graph["graphframe.io.dispatch"]
+
+
+def test_no_import_cycles(graph):
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_readers_never_import_graphframe(graph):
+    wrong = {m: sorted(t for t in ts if t.split(".")[0] == "graphframe")
+             for m, ts in graph.items() if m.split(".")[0] == "readers"}
+    assert {m: ts for m, ts in wrong.items() if ts} == {}
+
+
+def test_operations_never_reach_the_graphframe_class(graph):
+    ops = [m for m in graph if m.startswith("graphframe.ops")]
+    assert ops
+    reaching = {m for m in ops if {"graphframe.graphframe", "graphframe"} & reachable(graph, m)}
+    assert reaching == set()
