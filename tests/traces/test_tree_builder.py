@@ -93,3 +93,22 @@ def test_parallel_chrome_falls_back_when_cuts_are_not_between_events(tmp_path):
     one_line = tmp_path / "one-line.json"
     one_line.write_text(json.dumps(events))
     assert read_tree(one_line, jobs=2).dataframe.equals(read_tree(one_line).dataframe)
+
+
+def test_tree_rows_exist_only_where_a_stream_ran_the_node(tmp_path):
+    """No NaN-only rows: a node gets a row per (rank, thread) that entered it, nothing else."""
+    ev = [{"ph": "X", "name": "main", "pid": 0, "tid": 0, "ts": 0, "dur": 10},
+          {"ph": "X", "name": "a", "pid": 0, "tid": 0, "ts": 1, "dur": 2},
+          {"ph": "X", "name": "main", "pid": 1, "tid": 0, "ts": 0, "dur": 10},
+          {"ph": "X", "name": "b", "pid": 1, "tid": 0, "ts": 1, "dur": 4},
+          {"ph": "X", "name": "c", "pid": 1, "tid": 3, "ts": 1, "dur": 2}]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(ev))
+    for gf in (graphframe.read_trace(path).to_graphframe(), read_tree(path)):
+        df = gf.dataframe.reset_index()
+        rows = sorted(df[["name", "rank", "thread", "time (inc)", "time", "count"]]
+                      .assign(**{"time (inc)": df["time (inc)"] * 1e6, "time": df["time"] * 1e6})
+                      .round(6).values.tolist())
+        assert rows == [["a", 0, 0, 2.0, 2.0, 1], ["b", 1, 0, 4.0, 4.0, 1], ["c", 1, 3, 2.0, 2.0, 1],
+                        ["main", 0, 0, 10.0, 8.0, 1], ["main", 1, 0, 10.0, 6.0, 1]]
+        assert not gf.dataframe[["time (inc)", "time", "count"]].isna().any().any()

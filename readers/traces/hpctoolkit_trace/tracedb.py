@@ -66,7 +66,8 @@ def read_trace_db(path: Any) -> TraceDb:
     db = DbFile(path, b"trce", sections=1)
     if db.bytes(db.size - 8, 8, "the footer") != FOOTER:
         raise ReadError(db.path, "the file does not end with its footer (truncated?)",
-                        position=f"byte {db.size - 8}", expected=repr(FOOTER))
+                        position=f"byte {db.size - 8}",
+                        expected=f"the 8-byte footer {FOOTER.decode('ascii')!r}")
     size, base = db.sections[0]
     p_traces, n_traces, sz_trace = db.unpack("<QIB", base, "the trace headers section")
     begin = end = 0

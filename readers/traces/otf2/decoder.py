@@ -183,6 +183,7 @@ def _opened(anchor: str) -> Iterator[Any]:
         lib.Reader_SetSerialCollectiveCallbacks(handle)
     except lib.Error as exc:
         raise ReadError(anchor, f"the OTF2 library cannot open the trace: {exc}",
+                        position="the anchor file (OTF2 gives no offset)",
                         expected="an OTF2 anchor file with its definitions") from exc
     try:
         yield handle

@@ -151,6 +151,7 @@ def _check_counts(func: np.ndarray, rank_meta: Any, meta: GlobalMeta, name: str)
         label = meta.functions[f] if f < len(meta.functions) else f"function {f}"
         raise ReadError(name, f"{int(counts[f])} calls of {label}, but the rank's .mt file "
                         f"counts {int(rank_meta.function_count[f])}",
+                        position=f"the end of the records (record {len(func)})",
                         expected="the per-function counts of the metadata")
 
 

@@ -62,3 +62,12 @@ def calls(df: pd.DataFrame) -> pd.DataFrame:
         rows["duration"] = rows["end"] - rows["time"]
         out.append(rows)
     return pd.concat(out)
+
+
+def located(err: Any, file: str) -> tuple:
+    """A ReadError's (file name, position, expected), after checking all three are given."""
+    from pathlib import Path
+
+    value = err.value if hasattr(err, "value") else err
+    assert value.position and value.expected, str(value)
+    return Path(str(value.source)).name, value.position, value.expected

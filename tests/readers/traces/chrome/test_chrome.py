@@ -11,6 +11,7 @@ import graphframe
 import readers.traces as rt
 from graphframe.traces import read_tree
 from readers import ReadError
+from tests.readers.traces.trace_collect import located
 from readers.traces.warnings import TraceWarning
 
 
@@ -154,6 +155,7 @@ def test_bad_input_is_located(tmp_path, text, where, what):
     with pytest.raises(ReadError, match=what) as info:
         graphframe.read_trace(p, format="chrome")
     assert where in str(info.value) and "bad.json" in str(info.value)
+    assert located(info, "bad.json")[:2] == ("bad.json", where) or where == "byte"
 
 
 def test_unmatched_policy_one_warning(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 import readers.traces as rt
 from readers import ReadError
 from readers.traces.hpctoolkit_trace.frames import frame_paths, sample_events
-from tests.readers.traces.trace_collect import Collect, calls, events
+from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 
 def test_sample_events_merge_repeated_contexts_and_close_at_the_end():
@@ -72,8 +72,9 @@ def test_truncated_trace_db_is_a_read_error(pingpong, tmp_path):
     db = copy_db(pingpong, tmp_path / "db")
     data = (db / "trace.db").read_bytes()
     (db / "trace.db").write_bytes(data[:300])
-    with pytest.raises(ReadError, match=r"trace\.db: byte 292: the file does not end with"):
+    with pytest.raises(ReadError, match=r"trace\.db: byte 292: the file does not end with") as err:
         rt.decode(db, Collect())
+    assert located(err, "trace.db") == ("trace.db", "byte 292", "the 8-byte footer 'trace.db'")
 
 
 def test_unknown_context_and_time_order_are_read_errors(pingpong, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 
 import readers.traces as rt
 from readers import ReadError
+from tests.readers.traces.trace_collect import located
 from readers.traces.dumpi.records import iter_records
 from readers.testing.writers.dumpi import DumpiWriter, interleave
 from readers.traces.events import stream_pairs
@@ -133,15 +134,19 @@ def test_truncated_dumpi_is_located(tmp_path):
     data = _dumpi_file(tmp_path).read_bytes()
     cut = tmp_path / "cut-0000.bin"
     cut.write_bytes(data[:60])
-    with pytest.raises(ReadError, match=r"cut-0000.bin: byte \d+: no DUMPI index"):
+    with pytest.raises(ReadError, match=r"cut-0000.bin: byte \d+: no DUMPI index") as err:
         rt.decode(cut, rt.EventHandler(), format="dumpi")
+    assert located(err, "cut-0000.bin") == (
+        "cut-0000.bin", "byte 60", "a DUMPI trace with its index record at the end")
     # index intact, stream cut short: a record ends past the end of the stream
     body = bytearray(data)
     body[16:18] = struct.pack(">H", 7)  # the first label becomes MPI_Buffer_detach... shorter
     bad = tmp_path / "bad-0000.bin"
     bad.write_bytes(bytes(body))
-    with pytest.raises(ReadError, match="bad-0000.bin: byte"):
+    with pytest.raises(ReadError, match="bad-0000.bin: byte") as err:
         rt.decode(bad, rt.EventHandler(), format="dumpi")
+    assert located(err, "bad-0000.bin") == (
+        "bad-0000.bin", "byte 56", "a DUMPI function label below 293")
 
 
 def test_unsupported_dumpi_call_is_named(tmp_path):

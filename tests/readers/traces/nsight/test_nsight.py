@@ -11,7 +11,7 @@ import pytest
 import readers.traces as rt
 from readers import ReadError
 from readers.traces.nsight import GPU_THREAD, gpu_thread
-from tests.readers.traces.trace_collect import Collect, calls, events
+from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 PID, TID = 4242, 4243
 GTID = (PID << 24) | TID
@@ -79,8 +79,9 @@ def test_truncated_or_foreign_files_are_read_errors(tmp_path):
     path = make_db(tmp_path / "run.sqlite")
     cut = tmp_path / "cut.sqlite"
     cut.write_bytes(path.read_bytes()[:3000])
-    with pytest.raises(ReadError, match=r"cut\.sqlite.*SQLite cannot read"):
+    with pytest.raises(ReadError, match=r"cut\.sqlite.*SQLite cannot read") as err:
         rt.decode(cut, Collect(), format="nsight")
+    assert located(err, "cut.sqlite") == ("cut.sqlite", "schema", "an Nsight Systems SQLite export")
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (x INT)").connection.commit()
     assert rt.decoder_class("nsight").sniff(other, other.read_bytes()[:4096]) is False
@@ -130,8 +131,13 @@ def test_nvtx_csv_synthetic_and_bad_rows(tmp_path):
         ["enter", 10, "a, b", 8], ["enter", 20, "step", 8], ["leave", 30, "step", 8],
         ["leave", 90, "a, b", 8], ["enter", 40, "other", 9], ["leave", 45, "other", 9]]
     path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,x,b,7,8\n")
-    with pytest.raises(ReadError, match=r"t\.csv: line 3: cannot read row"):
+    with pytest.raises(ReadError, match=r"t\.csv: line 3: cannot read row") as err:
         rt.decode(path, Collect())
+    assert located(err, "t.csv") == ("t.csv", "line 3", "integer times, PID and TID and a name")
+    path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,30,b")  # cut short
+    with pytest.raises(ReadError) as err:
+        rt.decode(path, Collect())
+    assert located(err, "t.csv") == ("t.csv", "line 3", "integer times, PID and TID and a name")
     path.write_text("Start (ns),End (ns),Name,PID\n10,90,a,7\n")
     with pytest.raises(ReadError, match="the header lacks TID"):
         rt.decode(path, Collect(), format="nsight-nvtx-csv")

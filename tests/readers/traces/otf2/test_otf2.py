@@ -10,7 +10,7 @@ import pytest
 
 import readers.traces as rt
 from readers import ReadError
-from tests.readers.traces.trace_collect import Collect, calls, events
+from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 pytest.importorskip("otf2", reason="the OTF2 decoder needs the optional otf2 package")
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "benchmarks" / "traces"))
@@ -83,8 +83,10 @@ def test_truncated_event_file_is_a_read_error(generated, tmp_path):
     shutil.copytree(Path(generated).parent, copy)
     evt = copy / "traces" / "1.evt"
     evt.write_bytes(evt.read_bytes()[:-40])
-    with pytest.raises(ReadError, match=r"traces\.otf2.*location 1"):
+    with pytest.raises(ReadError, match=r"traces\.otf2.*location 1") as err:
         rt.decode(copy / "traces.otf2", Collect())
+    assert located(err, "traces.otf2") == (
+        "traces.otf2", "location 1, after 0 decoded events", "readable event records")
 
 
 def test_not_an_anchor_file_is_a_read_error(tmp_path):

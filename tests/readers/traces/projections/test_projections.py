@@ -8,7 +8,7 @@ import pytest
 
 import readers.traces as rt
 from readers import ReadError
-from tests.readers.traces.trace_collect import Collect, calls, events
+from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 STS = """PROJECTIONS_ID
 VERSION 11.0
@@ -98,8 +98,9 @@ def test_plain_text_logs_and_definitions(tmp_path):
 def test_bad_logs_are_read_errors(tmp_path, log, match):
     folder = write(tmp_path / "p", log0=log)
     handler = Collect()
-    with pytest.raises(ReadError, match=match):
+    with pytest.raises(ReadError, match=match) as err:
         rt.decode(folder, handler)
+    assert located(err, "app.0.log.gz")[0] == "app.0.log.gz"
     assert handler.batches == []
 
 
@@ -107,8 +108,9 @@ def test_cut_gzip_stream_is_a_read_error(tmp_path):
     folder = write(tmp_path / "p")
     gz = folder / "app.0.log.gz"
     gz.write_bytes(gz.read_bytes()[:-12])
-    with pytest.raises(ReadError, match=r"app\.0\.log\.gz: compressed byte \d+: the gzip stream"):
+    with pytest.raises(ReadError, match=r"app\.0\.log\.gz: compressed byte \d+: the gzip stream") as err:
         rt.decode(folder, Collect())
+    assert located(err, "app.0.log.gz") == ("app.0.log.gz", "compressed byte 146", "the rest of the log")
 
 
 def test_hello_trace(shared_data):

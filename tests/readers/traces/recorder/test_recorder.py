@@ -10,7 +10,7 @@ import pytest
 
 import readers.traces as rt
 from readers import ReadError
-from tests.readers.traces.trace_collect import Collect, calls, events
+from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 FUNCS = ["open", "close", "write", "read", "dup", "fwrite", "MPI_Send", "MPI_Barrier"]
 
@@ -89,6 +89,8 @@ def test_truncated_rank_file_is_a_read_error_and_delivers_nothing(tmp_path, cut)
     with pytest.raises(ReadError, match=r"0\.itf") as err:
         rt.decode(folder, handler)
     assert "byte" in str(err.value) and "cut short" in str(err.value)
+    assert located(err, "0.itf")[:2] == ("0.itf", {3: "byte 0 (record 0)", 14: "byte 0 (record 0)",
+                                                30: "byte 140 (record 6)"}[cut])
     assert handler.batches == []
 
 
