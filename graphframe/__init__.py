@@ -76,6 +76,8 @@ def __getattr__(name: str) -> Any:
 
     if name == "diff":  # the diff loads with its first use (fast start)
         return importlib.import_module("graphframe.diffing").diff
+    if name == "Ensemble":  # the ensemble package loads with its first use (fast start)
+        return importlib.import_module("graphframe.ensemble").Ensemble
     if name in _MOVED:
         return importlib.import_module(_MOVED[name])
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
@@ -96,6 +98,7 @@ __all__ = [
     "ConjunctionQuery",
     "DisjunctionQuery",
     "EmptyFilter",
+    "Ensemble",
     "ExclusiveDisjunctionQuery",
     "Frame",
     "Graph",
