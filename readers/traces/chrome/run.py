@@ -115,7 +115,7 @@ class ChromeRun:
     def _convert(self, buf: bytes, scan: Any, base: int) -> None:
         a = scan.a
         n = len(scan.starts)
-        field = _fields(a, scan)
+        field = _fields(a, scan, self.name, base)
         ph = np.zeros(n, dtype=np.uint8)
         sel, vs, ve = field["ph"]
         bad = (a[vs] != 34) | (ve - vs != 3)
@@ -293,7 +293,8 @@ class ChromeRun:
         raise ReadError(self.name, problem, position=f"byte {base + pos}", expected=expected)
 
 
-def _fields(a: np.ndarray, scan: Any) -> Dict[str, Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _fields(a: np.ndarray, scan: Any, source: str,
+            base: int) -> Dict[str, Tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For each known key: (event index, value start, value end); the last duplicate wins."""
     code = key_codes(a, scan.key_start, scan.key_end)
     if scan.escaped:  # keys written with escapes ("n\u0061me") compare by their text
@@ -301,8 +302,10 @@ def _fields(a: np.ndarray, scan: Any) -> Dict[str, Tuple[np.ndarray, np.ndarray,
             raw = bytes(a[scan.key_start[i] - 1:scan.key_end[i] + 1])
             try:
                 text = json.loads(raw)
-            except ValueError:
-                continue  # not a key we read; the scan checked the structure
+            except ValueError as exc:
+                raise ReadError(source, f"bad key escape: {getattr(exc, 'msg', exc)}",
+                                position=f"byte {base + int(scan.key_start[i]) - 1}",
+                                expected="a JSON string key") from exc
             if text in _KEYS:
                 code[i] = _KEYS[text]
     out = {}

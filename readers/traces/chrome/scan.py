@@ -125,6 +125,7 @@ def scan_events(buf: bytes, source: str, base: int = 0, continuing: bool = False
     if len(ends):
         problems.append(_check_brackets(s[:lim], ch[:lim], before[:lim], depth[:lim]))
         problems.append(_check_members(s[:lim], ch[:lim], before[:lim]))
+        problems.append(_check_nested(a, s[:lim], ch[:lim], before[:lim]))
     (key_start, key_end), bad_key = _keys(a, pos, code, nq, si, s, ci)
     (value_start, value_end), bad_value = _values(a, pos, code, nq, si, s, ch, depth, before, ci)
     after = int(s[-1]) + 1 if closed else (int(ends[-1]) if len(ends) else 0)
@@ -191,6 +192,48 @@ def _check_members(s, ch, before) -> Optional[Problem]:
     at = int(s[tok[np.argmin(ok)]])
     return (at, f"misplaced {chr(ch[tok[np.argmin(ok)]])!r} in an event",
             '"key": value members separated by single commas')
+
+
+def _check_nested(a, s, ch, before) -> Optional[Problem]:
+    """Objects and arrays nested in members: ``{ "k": v, ... }`` and ``[ v, ... ]``.
+
+    The structural characters of each nested container are taken level by
+    level (sorted by depth, then position, each container's own characters
+    are contiguous): objects alternate ``: ,`` from ``{`` to ``}``, arrays
+    hold only ``,``, and every gap between two of them holds something
+    (a key or a value) except in ``{}`` and ``[]``. Cost follows the
+    nested content only. Scalars and strings inside are not parsed.
+    """
+    opener = (before >= 1) & ((ch == _LBRACE) | (ch == ord("[")))
+    inner = (before >= 2) & ((ch == _COLON) | (ch == _COMMA) | (ch == _RBRACE) | (ch == ord("]")))
+    tok = np.flatnonzero(opener | inner)
+    if not len(tok):
+        return None
+    level = before[tok] + opener[tok]
+    tok = tok[np.lexsort((tok, level))]
+    tc, op = ch[tok], opener[tok]
+    kind = tc[np.maximum.accumulate(np.where(op, np.arange(len(tok)), 0))]  # container's opener
+    prev = np.r_[np.uint8(0), tc[:-1]]
+    obj = kind == _LBRACE
+    ok = np.where(op, True, np.where(
+        obj, np.where(tc == _COLON, (prev == _LBRACE) | (prev == _COMMA),
+                      np.where(tc == _COMMA, prev == _COLON,
+                               (prev == _COLON) | (prev == _LBRACE))),
+        tc != _COLON))
+    follow = np.flatnonzero(~op)              # gaps before each non-opening character
+    lo, hi = strip(a, s[tok[follow - 1]] + 1, s[tok[follow]])
+    pf, cf = prev[follow], tc[follow]
+    empty_obj = (pf == _LBRACE) & (cf == _RBRACE)
+    blank = lo >= hi
+    ok[follow[blank & ~empty_obj & ~((pf == ord("[")) & (cf == ord("]")))]] = False
+    ok[follow[empty_obj & ~blank]] = False    # '{ x }'
+    key = np.flatnonzero(obj[follow] & (cf == _COLON) & ~blank)  # a key: one string
+    ok[follow[key[(a[lo[key]] != _QUOTE) | (a[hi[key] - 1] != _QUOTE) | (hi[key] - lo[key] < 2)]]] = False
+    if ok.all():
+        return None
+    at = int(s[tok[~ok]].min())
+    return (at, f"misplaced {chr(a[at])!r} in a nested object or array",
+            "JSON objects and arrays inside member values")
 
 
 def _unescaped(a: np.ndarray, pos: np.ndarray, code: np.ndarray) -> np.ndarray:

@@ -46,7 +46,7 @@ _POW10 = 10 ** np.arange(19, dtype=np.int64)
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _PRIME = np.uint64(0x100000001B3)
-_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")  # JSON's grammar
 
 
 def padded(buf: bytes) -> np.ndarray:
@@ -159,6 +159,12 @@ def parse_fixed(a: np.ndarray, start: np.ndarray, end: np.ndarray, scale: int,
         dots += dj == 254
     neg = m[:, 0] == 45
     plain = (ndig + dots + neg == length) & (dots <= 1) & (ndig > 0) & (ndig <= 18)
+    rows_ = np.arange(n)
+    lead = neg.astype(np.int64)
+    first, last = d[rows_, np.minimum(lead, width - 1)], d[rows_, np.maximum(length - 1, 0)]
+    second = d[rows_, np.minimum(lead + 1, width - 1)]
+    plain &= (first < 10) & (last < 10)       # no '.5', '-.5' or '5.' (not JSON)
+    plain &= ~((first == 0) & (length > lead + 1) & (second < 10))  # no leading zero: '05'
     value = np.where(neg, -_scale(value, frac, scale), _scale(value, frac, scale))
     for i in np.flatnonzero(~plain):  # exponents, long numbers, or not a number
         text = bytes(a[start[i]:end[i]]).decode("utf-8", "replace")
