@@ -26,6 +26,9 @@ changed and every time perturbed). Cases:
                 flat diff.
 ``save``        a ``--big`` x ``--ranks`` profile saved as a ``.gfz`` archive.
 ``load``        that archive loaded in a fresh process.
+``json``        that archive loaded, then written as Hatchet's JSON layout by the
+                streamed writer (``graphframe convert big.gfz big.json``'s path):
+                seconds, file size, RSS with the profile loaded and peak RSS.
 ``fail-above``  ``graphframe diff BEFORE.gfz AFTER.gfz --fail-above 10 --no-tree``
                 end to end (two archive loads, the diff, the tables and the
                 regression test) as a command, wall clock.
@@ -172,6 +175,22 @@ def case_load(args) -> Dict[str, Any]:
             "setup_rss_mb": setup, "peak_rss_mb": _peak_mb()}
 
 
+def case_json(args) -> Dict[str, Any]:
+    from graphframe import load
+    from graphframe.io.json.stream import write_json
+
+    path = Path(args.workdir) / "big.gfz"
+    if not path.exists():
+        _profile(args.big, args.ranks).save(path)
+    gf = load(path)
+    setup = _rss_now_mb()
+    out = Path(args.workdir) / "big.json"
+    write_t, _ = _best(lambda: write_json(gf, out), 1)
+    return {"nodes": gf.graph.num_nodes, "rows": len(gf.dataframe), "write_json": write_t,
+            "file_mb": out.stat().st_size / 2**20, "setup_rss_mb": setup,
+            "peak_rss_mb": _peak_mb(), "peak_over_setup": _peak_mb() / setup}
+
+
 def case_fail_above(args) -> Dict[str, Any]:
     work = Path(args.workdir)
     paths = [work / "before.gfz", work / "after.gfz"]
@@ -190,7 +209,7 @@ def case_fail_above(args) -> Dict[str, Any]:
 
 
 CASES = {"exports": case_exports, "diff": case_diff, "save": case_save, "load": case_load,
-         "fail-above": case_fail_above}
+         "json": case_json, "fail-above": case_fail_above}
 
 
 # ------------------------------------------------------------------ driver

@@ -33,6 +33,11 @@ class OperationError(GraphframeError, ValueError):
     tree-only operation on a call graph."""
 
 
+class PoorMatchWarning(UserWarning):
+    """A diff matched fewer than half of the two profiles' nodes: its deltas mostly
+    compare a node with nothing (try matching by name, or check the profiles)."""
+
+
 __all__ = [
     "ArgumentError",
     "EmptyFilter",
@@ -42,6 +47,7 @@ __all__ = [
     "MetricError",
     "MultiplePathError",
     "OperationError",
+    "PoorMatchWarning",
     "ProfileError",
     "ReadError",
     "UnknownFormatError",

@@ -60,12 +60,16 @@ class FormatInfo:
         :data:`HEAD_BYTES` bytes of a file, or ``b""`` for a directory.
     description : str
         One line shown in error messages and ``graphframe formats``.
+    several_files : bool
+        The reader takes a list of files (the per-rank files of one run);
+        :func:`read` refuses a list for the other formats.
     """
 
     name: str
     read: Callable[..., RawProfile]
     sniff: Callable[[Path, bytes], bool]
     description: str
+    several_files: bool = False
 
     @property
     def options(self) -> Tuple[str, ...]:
@@ -186,6 +190,11 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
         _first_path(path)  # existence check with a clear message
     info = format_info(name)
     check_options(info, options)
+    if isinstance(path, (list, tuple)) and not info.several_files:
+        raise ReadError(_label(path), f"the {name} format reads one file or directory at a "
+                        "time, and a list of files was given",
+                        expected="one path; read several runs one file at a time, each as "
+                                 "its own profile")
     if progress is None or progress is False:
         return info.read(path, **options)
     if reports_progress(info):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, List, Optional, TextIO
+from typing import Any, Dict, List, Optional, Sequence, TextIO
 
 from readers.progress import callback_for
 
@@ -23,18 +23,22 @@ FAIL_KINDS = ("inclusive", "exclusive")
 EXIT_INTERRUPTED = 130
 
 
-def open_profile(path: str, format: Optional[str] = None, progress: bool = False) -> GraphFrame:
+def open_profile(path: str, format: Optional[str] = None, progress: bool = False,
+                 options: Optional[Sequence[str]] = None) -> GraphFrame:
     """A GraphFrame from anything :func:`graphframe.read` reads (saved archives included).
 
     With ``progress`` a bar is drawn on stderr while the input is read (tqdm
     when it is installed, else a text bar; see :mod:`readers.progress`); the
     command line clears it when the command is interrupted. An empty file
     is a :class:`ReadError` saying so (not "no reader recognises").
+    ``options`` are ``--option KEY=VALUE`` texts: the reader's keyword
+    options (see :func:`reader_options`).
     """
     refuse_empty(path)
-    if not progress:
-        return GraphFrame.read(path, format=format)
-    return GraphFrame.read(path, format=format, progress=ProgressBar.start())
+    kwargs = reader_options(options or ())
+    if progress:
+        kwargs["progress"] = ProgressBar.start()
+    return GraphFrame.read(path, format=format, **kwargs)
 
 
 def refuse_empty(path: Any) -> None:
@@ -84,6 +88,40 @@ class ProgressBar:
         """Clear every bar started since the last call (on ``stream``, default stderr)."""
         while cls._active:
             cls._active.pop().clear(stream or sys.stderr)
+
+
+def reader_options(texts: Sequence[str]) -> Dict[str, Any]:
+    """``KEY=VALUE`` texts as reader keywords: ``true``/``false``, numbers, comma lists.
+
+    Examples
+    --------
+    >>> reader_options(["summary_only=true", "ranks=0,3", "metrics=time", "scale=1e3"])
+    {'summary_only': True, 'ranks': [0, 3], 'metrics': 'time', 'scale': 1000.0}
+    >>> reader_options(["summary_only"])
+    Traceback (most recent call last):
+    ...
+    graphframe.cli.common.UsageError: --option summary_only: write KEY=VALUE, e.g. --option summary_only=true
+    """
+    out: Dict[str, Any] = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option {text}: write KEY=VALUE, e.g. --option summary_only=true")
+        parts = [_option_value(v.strip()) for v in value.split(",")]
+        out[key.strip()] = parts if len(parts) > 1 else parts[0]
+    return out
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from ..io.json.stream import write_json
 from ..errors import GraphframeError
 from ..io.archive import SUFFIX
 from ..render.registry import RENDERERS, file_renderers
@@ -55,7 +56,7 @@ def output_format(path: str, to: Optional[str]) -> str:
 
 def convert(in_path: str, out_path: str, to: Optional[str] = None,
             in_format: Optional[str] = None, progress: bool = False,
-            **options: Any) -> Optional[str]:
+            reader_options: Optional[list] = None, **options: Any) -> Optional[str]:
     """Convert a profile; returns the text when ``out_path`` is ``-`` (stdout).
 
     ``options`` (``metric``, ``rank``, ``thread``, ``aggregate``, ``separator``,
@@ -64,9 +65,12 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
     fmt = output_format(out_path, to)
     if out_path == "-" and fmt == ARCHIVE:
         raise UsageError(f"the {fmt} format is binary and cannot be written to stdout")
-    gf = open_profile(in_path, in_format, progress=progress)
+    gf = open_profile(in_path, in_format, progress=progress, options=reader_options)
     if fmt == ARCHIVE:
         gf.save(out_path)
+        return None
+    if fmt == "json" and out_path != "-":  # streamed: bounded memory, atomic replace
+        write_json(gf, out_path, progress=progress or None)
         return None
     renderer = RENDERERS[fmt]
     text = renderer.render(gf, **{k: v for k, v in options.items()

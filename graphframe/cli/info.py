@@ -13,7 +13,7 @@ from .common import open_profile, refuse_empty
 
 
 def info(path: str, format: Optional[str] = None, width: int = 100,
-         progress: bool = False) -> str:
+         progress: bool = False, options: Optional[list] = None) -> str:
     """What ``graphframe info`` prints: format, graph, rows, metrics, columns, metadata."""
     refuse_empty(path)
     kind = format or dispatch.sniff(path)
@@ -23,7 +23,7 @@ def info(path: str, format: Optional[str] = None, width: int = 100,
                f"(written by {manifest.get('writer', '?')})"
     else:
         kind = f"{kind} ({readers.format_info(kind).description})"
-    gf = open_profile(path, format, progress=progress)
+    gf = open_profile(path, format, progress=progress, options=options)
     g, df = gf.graph, gf.dataframe
     shape = "tree" if g.is_tree() else ("forest" if g.is_forest else "graph with shared nodes")
     lines = [("path", str(path)), ("format", kind),

@@ -132,6 +132,10 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--depth", "-d", type=non_negative_int, default=10000, metavar="N",
                       help=DEPTH_HELP)
     diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
+    diff.add_argument("--pair", action="append", default=[], metavar="BEFORE=AFTER",
+                      help="compare metric BEFORE of the first profile with AFTER of the "
+                           "second (repeatable); 'auto' pairs names that differ only in "
+                           "their (E)/(I) spelling, e.g. HPCToolkit's two layouts")
     diff.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
     _colour_options(diff)
     _progress_option(diff)
@@ -199,6 +203,9 @@ def _colour_options(parser: argparse.ArgumentParser) -> None:
 def _progress_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", action="store_true",
                         help="show a progress bar on stderr while reading large inputs")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a reader option, e.g. summary_only=true or ranks=0,1 "
+                             "(repeatable; `graphframe formats` lists the formats)")
 
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
@@ -251,7 +258,8 @@ def _main(argv: Optional[Sequence[str]], out: TextIO, err: TextIO) -> int:
 
 def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
     gf = example_graphframe() if args.example else open_profile(args.path, args.format,
-                                                                             progress=args.progress)
+                                                                             progress=args.progress,
+                                                                             options=args.option)
     metric = None
     if args.metric:
         metric = args.metric[0] if len(args.metric) == 1 else list(args.metric)
@@ -274,19 +282,21 @@ def _run_diff(args: argparse.Namespace, out: TextIO) -> Report:
                                 normalize=args.normalize, aggregate=args.aggregate,
                                 rank=args.rank, depth=args.depth, tree=not args.no_tree,
                                 color=color, unicode=unicode, precision=args.precision,
-                                progress=args.progress, fail_kind=args.fail_kind)
+                                progress=args.progress, fail_kind=args.fail_kind,
+                                options=args.option, pairs=args.pair)
 
 
 def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
     text = convert.convert(args.input, args.output, to=args.to, in_format=args.in_format,
                             metric=args.metric, rank=args.rank, thread=args.thread,
                             aggregate=args.aggregate, separator=args.separator,
-                            scale=args.scale, unit=args.unit, progress=args.progress)
+                            scale=args.scale, unit=args.unit, progress=args.progress,
+                            reader_options=args.option)
     return text if text is not None else ""
 
 
 def _run_info(args: argparse.Namespace, out: TextIO) -> str:
-    return info.info(args.path, args.format, progress=args.progress)
+    return info.info(args.path, args.format, progress=args.progress, options=args.option)
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:

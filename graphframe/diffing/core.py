@@ -43,6 +43,12 @@ Rules
   are listed in ``metadata["diff"]["computed_inclusive"]``. An inclusive
   metric brings its exclusive partner along when both profiles have it.
   ``inclusive=False`` diffs exactly the metrics asked for.
+- **Match quality**: ``metadata["diff"]["match"]`` holds ``common`` (nodes
+  in both profiles), ``nodes`` (nodes of the result) and ``fraction``
+  (their ratio). When fewer than half of the nodes match
+  (``fraction < MIN_MATCH``), most deltas compare a node with nothing:
+  :class:`~graphframe.errors.PoorMatchWarning` says so and suggests
+  ``by="name"``.
 - **Noise threshold**: a change is significant when ``|delta| > 0`` and
   ``|delta| >= threshold / 100 * total`` (before's total of that metric, in
   the units of the values). ``significant`` holds this test for the primary
@@ -52,6 +58,7 @@ Rules
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -59,23 +66,26 @@ import pandas as pd
 
 from ..model.dataframe import frame_from_columns
 from ..model.categories import as_categorical
-from ..errors import GraphMismatchError, MetricError
+from ..errors import GraphMismatchError, MetricError, PoorMatchWarning
 from ..model.metrics import inclusive_name
 from ..ops.inclusive import subgraph_sums
 from ..ops.merge_rules import summed
 from ..model.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
+from .metric_pairs import rename_metrics, short_list, suggest_pairs
 from ..model.fields import GraphFrameLike, metric_columns
 
 INT = np.int64
 SUFFIXES = ("before", "after", "delta", "ratio")
 STATUS = ("common", "added", "removed")
+#: below this fraction of matched nodes a diff warns (PoorMatchWarning)
+MIN_MATCH = 0.5
 
 
 def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None, *,
          by: str = "path", normalize: bool = False, threshold: float = 0.0,
          aggregate: str = "mean", rank: Optional[int] = None, thread: int = 0,
-         inclusive: bool = True) -> Any:
+         inclusive: bool = True, metric_map: Optional[Dict[Any, Any]] = None) -> Any:
     """Compare two profiles; return a GraphFrame of before/after/delta/ratio columns.
 
     Parameters
@@ -98,6 +108,11 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
         Also diff the inclusive partner of every exclusive metric, computing
         it from the exclusive values when a profile has none (default True;
         see "Inclusive partners" in the module docs).
+    metric_map : dict, optional
+        ``{before's name: after's name}`` for metrics the two profiles name
+        differently (HPCToolkit's old layout ``cycles (E)`` is the current
+        layout's ``cycles``): before's metrics are renamed first. When the
+        profiles share no metric, the error suggests the mapping.
 
     Returns
     -------
@@ -126,6 +141,8 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
     """
     if by not in ("path", "name"):
         raise ValueError(f"by={by!r}: choose 'path' or 'name'")
+    if metric_map:
+        before = rename_metrics(before, metric_map)
     metrics = _metrics(before, after, metric)
     computed: Dict[Any, Any] = {}
     if inclusive:
@@ -146,6 +163,7 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
         values_a = {m: _percent(v, totals_a[m]) for m, v in values_a.items()}
         totals_b = {m: 100.0 if t else 0.0 for m, t in totals_b.items()}
         totals_a = {m: 100.0 if t else 0.0 for m, t in totals_a.items()}
+    match = match_summary(status, by)
     primary = before.default_metric if before.default_metric in metrics else metrics[0]
     columns: Dict[Any, Any] = dict(attrs)
     for m in metrics:
@@ -168,9 +186,38 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
             "threshold": float(threshold), "aggregate": agg, "rank": rank,
             "thread": thread if rank is not None else None,
             "totals": {"before": totals_b, "after": totals_a},
-            "before": _label(before), "after": _label(after)}
+            "before": _label(before), "after": _label(after), "match": match}
     return type(before)(graph, df, exc, inc, default_metric=f"{primary} delta",
                         metadata={"diff": info}, inclusive_of=inclusive_of)
+
+
+def match_summary(status: np.ndarray, by: str = "path") -> Dict[str, Any]:
+    """How many result nodes are in both profiles; warns below :data:`MIN_MATCH`.
+
+    Examples
+    --------
+    >>> match_summary(np.array([0, 0, 0, 1]))
+    {'common': 3, 'nodes': 4, 'fraction': 0.75}
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     match_summary(np.array([0, 1, 1, 2, 2]))["fraction"]
+    0.2
+    >>> print(caught[0].message)
+    the profiles share 1 of 5 nodes (20%): most changes compare a node with nothing; \
+check that both profiles are of the same program, or match by function name (by="name", \
+graphframe diff --by name)
+    """
+    nodes = int(len(status))
+    common = int(np.count_nonzero(status == 0))
+    fraction = common / nodes if nodes else 1.0
+    if fraction < MIN_MATCH:
+        other = "function name (by=\"name\", graphframe diff --by name)" if by == "path" \
+            else "call path (the default)"
+        warnings.warn(f"the profiles share {common} of {nodes} nodes ({fraction:.0%}): most "
+                      "changes compare a node with nothing; check that both profiles are of "
+                      f"the same program, or match by {other}", PoorMatchWarning, stacklevel=3)
+    return {"common": common, "nodes": nodes, "fraction": fraction}
 
 
 def significant(delta: np.ndarray, total: float, threshold: float) -> np.ndarray:
@@ -193,9 +240,16 @@ def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
                                          if m not in before.exc_metrics]
         out = [m for m in declared if _numeric(before, m) and _numeric(after, m)]
         if not out:
-            raise MetricError("the two profiles have no numeric metric in common; "
-                              f"before has {metric_columns(before)}, "
-                              f"after has {metric_columns(after)}")
+            b, a = metric_columns(before), metric_columns(after)
+            pairs = suggest_pairs(b, a)
+            shown = ", ".join(f"{k!r}: {v!r}" for k, v in list(pairs.items())[:4])
+            more = f", ... ({len(pairs)} pairs)" if len(pairs) > 4 else ""
+            hint = (f"; they pair by name as {{{shown}{more}}}: pass metric_map= (Python) or "
+                    "--pair auto (graphframe diff)") if pairs else \
+                ("; pair differently named metrics with metric_map={before name: after name} "
+                 "(Python) or --pair BEFORE=AFTER (graphframe diff)")
+            raise MetricError(f"the two profiles have no numeric metric in common: before has "
+                              f"{short_list(b)}, after has {short_list(a)}{hint}")
         return out
     wanted = [metric] if isinstance(metric, str) or not isinstance(metric, (list, tuple)) \
         else list(metric)
@@ -204,7 +258,7 @@ def _metrics(before: Any, after: Any, metric: Any) -> List[Any]:
             if not _numeric(gf, m):
                 raise MetricError(
                     f"metric {m!r} is not a numeric column of the {side} profile; it has "
-                    f"{', '.join(map(str, metric_columns(gf))) or 'no metrics'}")
+                    f"{short_list(metric_columns(gf))}")
     return wanted
 
 

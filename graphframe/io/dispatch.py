@@ -11,6 +11,9 @@ of the CLI. A path is, in this order:
 * anything :mod:`readers` recognises (``readers.sniff``), decoded into a
   RawProfile and built into the graph and dataframe by
   :func:`graphframe.io.build.parts_from_raw`.
+
+Several files read as one profile (a list, or a directory of per-rank
+files) must be the ranks of one run (:mod:`graphframe.io.runs`).
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 import readers
-from readers.errors import UnknownFormatError
+from readers.errors import ReadError, UnknownFormatError
 
 from ..errors import ArgumentError
 from . import archive
 from .build import parts_from_raw
 from .json.read import read_json_parts
+from .runs import ADVICE, check_one_run, list_name, several_files
 
 #: The format name of graphframe's own archives (``GraphFrame.save``).
 ARCHIVE = "graphframe"
@@ -89,10 +93,17 @@ def read_parts(path: Any, format: Optional[str] = None, **options: Any) -> Dict[
         return load_parts(path, **options)
     if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
         return read_json_parts(path)
+    if isinstance(path, (list, tuple)) and name in readers.formats() and \
+            not readers.format_info(name).several_files:
+        raise ReadError(list_name(path), f"the {name} format reads one file or directory at a "
+                        "time, and a list of files was given", expected=ADVICE)
     try:
         raw = readers.read(path, format=name, **options)
     except UnknownFormatError as exc:
         raise UnknownFormatError(exc.source, formats(), exc.problem) from exc
+    if several_files(path):
+        ranks = raw.metrics["rank"].to_numpy() if "rank" in raw.index_levels else None
+        check_one_run(path, raw.metadata, ranks)
     # the RawProfile is ours alone: the build releases its columns as it copies them
     return parts_from_raw(raw, consume=True)
 

@@ -197,19 +197,48 @@ def make_index(arrays: Sequence[np.ndarray], names: Sequence[str]) -> pd.Index:
 
 
 def int_codes(arr: np.ndarray):
-    """``(sorted unique values, code of each element)`` for an integer array."""
+    """``(sorted unique values, code of each element)`` for an integer array.
+
+    Codes come in the integer type pandas keeps for that many values
+    (:func:`code_dtype`), so a MultiIndex takes them without a converted copy.
+
+    Examples
+    --------
+    >>> uniq, codes = int_codes(np.array([3, 3, 7, 9]))
+    >>> uniq.tolist(), codes.tolist(), codes.dtype.name
+    ([3, 7, 9], [0, 0, 1, 2], 'int8')
+    """
     if not len(arr):
         return arr[:0], arr[:0]
     if len(arr) > 1 and bool(np.all(arr[1:] >= arr[:-1])):
         new = np.empty(len(arr), dtype=bool)
         new[0] = True
         np.not_equal(arr[1:], arr[:-1], out=new[1:])
-        return arr[new], np.cumsum(new) - 1
+        uniq = arr[new]
+        codes = np.cumsum(new, dtype=code_dtype(len(uniq)))
+        codes -= 1
+        return uniq, codes
     lo, hi = int(arr.min()), int(arr.max())
     if hi - lo < 4 * len(arr) + 1024:
         present = np.zeros(hi - lo + 1, dtype=bool)
-        present[arr - lo] = True
-        table = np.cumsum(present) - 1
-        return np.flatnonzero(present) + lo, table[arr - lo]
+        shifted = arr - lo if lo else arr
+        present[shifted] = True
+        uniq = np.flatnonzero(present) + lo
+        table = (np.cumsum(present) - 1).astype(code_dtype(len(uniq)))
+        return uniq, table[shifted]
     uniq, inverse = np.unique(arr, return_inverse=True)
-    return uniq, inverse.reshape(-1)
+    return uniq, inverse.reshape(-1).astype(code_dtype(len(uniq)), copy=False)
+
+
+def code_dtype(count: int) -> np.dtype:
+    """The integer type pandas stores the codes of ``count`` level values in.
+
+    Examples
+    --------
+    >>> code_dtype(16).name, code_dtype(1_000_000).name
+    ('int8', 'int32')
+    """
+    for dtype in (np.int8, np.int16, np.int32):
+        if count < np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)

@@ -252,6 +252,7 @@ FORMAT = FormatInfo(
     read=read_caliper,
     sniff=_sniff,
     description="Caliper .cali profile or trace (a file, or a directory/list of per-rank files)",
+    several_files=True,
 )
 
 

@@ -8,7 +8,7 @@
 * ``read_hpctoolkit_latest(dirname)`` (``format="hpctoolkit-latest"``): the
   current layout, ``meta.db`` + ``profile.db`` (package ``latest/``:
   ``reader``, ``metadb``, ``profiledb``, ``dbfile``, ``kinds``, ``prune``,
-  ``derived`` with its small YAML reader ``miniyaml``).
+  ``derived``, reading YAML through ``yamlfile`` (PyYAML's ``safe_load``)).
 
 ``common`` holds what both layouts share (metric names, rank selection, the
 final RawProfile assembly). A database is a directory of binary files read

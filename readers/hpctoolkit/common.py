@@ -119,6 +119,43 @@ def basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
+#: relative error of a double after a few additions (metric files, profile.db)
+FLOAT_ERROR = 1e-12
+#: relative error of experiment.xml's summary values: printed with 6 significant digits
+SUMMARY_ERROR = 5e-6
+
+
+def own_cost(inc: np.ndarray, child: np.ndarray, into: np.ndarray,
+             relative_error: float = FLOAT_ERROR) -> np.ndarray:
+    """Each row's own cost: its inclusive value minus its children's, never negative by error.
+
+    ``inc[child[k]]`` is subtracted from ``inc[into[k]]``. Inclusive values
+    that carry a rounding error (``relative_error`` of each value) can make a
+    node's children add up to a little more than the node itself (hpcprof's
+    summary values are printed with 6 significant digits: ``1.57221e+10``
+    minus children adding up to ``1.572213e+10``). A difference that is
+    negative by no more than the error of the values it came from is that
+    error, and is 0; a larger negative difference is the data's own and is
+    kept.
+
+    Examples
+    --------
+    >>> inc = np.array([1.57221e10, 9.69935e9, 6.02278e9])
+    >>> own_cost(inc, np.array([1, 2]), np.array([0, 0]), SUMMARY_ERROR).tolist()
+    [0.0, 9699350000.0, 6022780000.0]
+    >>> own_cost(np.array([5.0, 7.0]), np.array([1]), np.array([0])).tolist()  # not rounding
+    [-2.0, 7.0]
+    """
+    size = len(inc)
+    children = np.bincount(into, weights=inc[child], minlength=size)
+    own = inc - children
+    negative = own < 0
+    if negative.any():
+        spread = np.abs(inc) + np.bincount(into, weights=np.abs(inc[child]), minlength=size)
+        own[negative & (-own <= relative_error * spread)] = 0.0
+    return own
+
+
 def row_index(count: int, blocks: int) -> np.ndarray:
     """Node positions ``0..count-1`` repeated for each block (int32 when it fits)."""
     dtype = np.int32 if count < 2**31 else np.int64

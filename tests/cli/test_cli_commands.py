@@ -68,11 +68,11 @@ def test_diff_fail_above_exit_codes(files):
     code, out, err = run("diff", b, a, "--threshold", "0", "--fail-above", "30", "--no-tree")
     assert code == 3
     assert err == ("graphframe: 2 node(s) regressed by more than 30% (inclusive time (inc)): "
-                   "solve, mpi\n")
+                   "solve, mpi; 1 of them only in the after profile\n")
     assert "Largest changes" in out
     code, out, err = run("diff", b, a, "--threshold", "0", "--fail-above", "50", "--no-tree",
                          "--metric", "time (inc)")
-    assert code == 3 and "1 node(s)" in err and err.endswith(": mpi\n")
+    assert code == 3 and "1 node(s)" in err and err.endswith(": mpi; 1 of them only in the after profile\n")
     # default noise threshold is 1% of the total (0.085): mpi's +1 still counts; 15% hides it
     code, out, err = run("diff", b, a, "--threshold", "15", "--fail-above", "40", "--no-tree")
     assert (code, err) == (0, "")
@@ -247,16 +247,16 @@ def test_fail_kind_chooses_inclusive_or_exclusive(exclusive_only):
     code, _, err = run("diff", b, a, "--threshold", "0", "--fail-above", "30", "--no-tree")
     assert code == 3
     assert err == ("graphframe: 2 node(s) regressed by more than 30% (inclusive time (inc)): "
-                   "solve, mpi\n")
+                   "solve, mpi; 1 of them only in the after profile\n")
     # exclusive: mpi new, solve's own time +25%, spmv +20%
     code, _, err = run("diff", b, a, "--threshold", "0", "--fail-above", "21", "--no-tree",
                        "--fail-kind", "exclusive")
     assert code == 3
     assert err == ("graphframe: 2 node(s) regressed by more than 21% (exclusive time): "
-                   "mpi, solve\n")
+                   "mpi, solve; 1 of them only in the after profile\n")
     code, out, err = run("diff", b, a, "--threshold", "0", "--fail-above", "30", "--no-tree",
                          "--fail-kind", "exclusive")
-    assert code == 3 and err.endswith("(exclusive time): mpi\n")
+    assert code == 3 and err.endswith("(exclusive time): mpi; 1 of them only in the after profile\n")
     assert run("diff", b, a, "--fail-above", "1", "--fail-kind", "both")[0] == 2
 
 
@@ -294,3 +294,40 @@ def test_diff_with_a_rank_the_profiles_lack(tmp_path):
     code, out, err = run("diff", b, a, "--rank", "7")
     assert (code, out) == (1, "")
     assert err == "graphframe: error: rank=7 does not exist; the ranks are 0, 1\n"
+
+
+def test_diff_of_unrelated_profiles_says_so_under_fail_above(tmp_path):
+    """Issue 19 item 2: nothing matches -> a note, and regressions say they are unmatched."""
+    from graphframe import GraphFrame
+    b = GraphFrame.from_lists(("main", "solve", "io")).save(tmp_path / "b.gfz")
+    a = GraphFrame.from_lists(("start", ("solve", "io", "mpi"))).save(tmp_path / "a.gfz")
+    code, out, err = run("diff", b, a, "--fail-above", "10", "--no-tree")
+    assert "Note: only 0 of 7 nodes are in both profiles (0%)" in out
+    assert "try --by name" in out
+    assert code == 3
+    assert err.startswith("graphframe: 4 node(s) regressed by more than 10% ")
+    assert err.endswith("; 4 of them only in the after profile, and only 0 of 7 nodes are in "
+                        "both profiles (0%): most changes compare a node with nothing; check "
+                        "that both are profiles of the same program, or try --by name\n")
+
+
+def test_diff_pairs_metrics_named_differently(tmp_path):
+    """Issue 19 item 6: --pair auto / --pair BEFORE=AFTER; the error says how."""
+    from graphframe import GraphFrame
+    from graphframe.diffing.metric_pairs import rename_metrics
+    base = GraphFrame.from_lists(("main", "solve"))
+    b = rename_metrics(base, {"time": "cycles (E)", "time (inc)": "cycles (I)"}).save(
+        tmp_path / "old.gfz")
+    a = rename_metrics(base, {"time": "cycles", "time (inc)": "cycles (inc)"}).save(
+        tmp_path / "new.gfz")
+    code, out, err = run("diff", b, a, "--no-tree")
+    assert code == 1 and err.endswith("pass metric_map= (Python) or --pair auto "
+                                      "(graphframe diff)\n") and len(err) < 400
+    for pairs in (["--pair", "auto"], ["--pair", "cycles (E)=cycles", "--pair",
+                                       "cycles (I)=cycles (inc)"]):
+        code, out, err = run("diff", b, a, "--no-tree", *pairs)
+        assert (code, err) == (0, "")
+        assert "metric cycles (inc), mean over ranks" in out
+    code, out, err = run("diff", b, a, "--pair", "cycles")
+    assert code == 2 and err == ("graphframe: error: --pair cycles: write BEFORE=AFTER (a metric "
+                                 "of each profile), or auto\n")

@@ -399,3 +399,65 @@ def test_metrics_that_are_not_summed_get_no_computed_inclusive_partner():
     d = diff(*gfs)
     assert d.metadata["diff"]["metrics"] == ["time", "mem", "time (inc)"]
     assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
+
+
+def test_a_diff_that_matches_few_nodes_warns_and_says_so():
+    """Issue 19 item 2: fewer than half of the nodes in both profiles -> PoorMatchWarning."""
+    a = GraphFrame.from_lists(("main", "solve", "io"))
+    b = GraphFrame.from_lists(("start", "solve", "io"))
+    with pytest.warns(graphframe.errors.PoorMatchWarning, match=r"share 0 of 6 nodes .*by=\"name\""):
+        d = diff(a, b)
+    assert d.metadata["diff"]["match"] == {"common": 0, "nodes": 6, "fraction": 0.0}
+    # matching by name pairs them all: no warning
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        flat = diff(a, b, by="name")
+    assert flat.metadata["diff"]["match"]["fraction"] == 0.5  # main/start unmatched, 2 of 4
+
+
+def test_a_diff_that_matches_most_nodes_does_not_warn():
+    import warnings
+    a = GraphFrame.from_lists(("main", "solve", "io"))
+    b = GraphFrame.from_lists(("main", "solve", "mpi"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = diff(a, b)
+    assert d.metadata["diff"]["match"] == {"common": 2, "nodes": 4, "fraction": 0.5}
+
+
+def _renamed(gf, names):
+    from graphframe.diffing.metric_pairs import rename_metrics
+    return rename_metrics(gf, names)
+
+
+def test_profiles_without_common_metrics_get_a_short_error_with_the_pairing():
+    """Issue 19 item 6: first names and a count, and the metric_map that pairs them."""
+    base = GraphFrame.from_lists(("main", "solve", "io"))
+    extra = {f"m{k}": float(k) for k in range(40)}
+    before = _renamed(base, {"time": "cycles (E)", "time (inc)": "cycles (I)"})
+    before = GraphFrame(before.graph, before.dataframe.assign(**extra),
+                        before.exc_metrics + list(extra), before.inc_metrics,
+                        inclusive_of=before.inclusive_of)
+    after = _renamed(base, {"time": "cycles", "time (inc)": "cycles (inc)"})
+    with pytest.raises(MetricError) as info:
+        diff(before, after)
+    message = str(info.value)
+    assert message == (
+        "the two profiles have no numeric metric in common: before has 'cycles (E)', 'm0', "
+        "'m1', 'm2' and 38 more (42 in all), after has 'cycles', 'cycles (inc)'; they pair by "
+        "name as {'cycles (E)': 'cycles', 'cycles (I)': 'cycles (inc)'}: pass metric_map= "
+        "(Python) or --pair auto (graphframe diff)")
+    d = diff(before, after, metric_map={"cycles (E)": "cycles", "cycles (I)": "cycles (inc)"})
+    assert d.metadata["diff"]["metrics"] == ["cycles", "cycles (inc)"]
+    assert d.dataframe["cycles delta"].tolist() == [0.0, 0.0, 0.0]
+    assert d.metadata["diff"]["computed_inclusive"] == []
+
+
+def test_metric_map_names_must_exist():
+    a = GraphFrame.from_lists(("main", "solve"))
+    with pytest.raises(MetricError, match=r"metric_map names 'cycles', which the before "
+                                          r"profile does not have"):
+        diff(a, a, metric_map={"cycles": "time"})
+    with pytest.raises(MetricError, match=r"metric_map renames to 'time \(inc\)', a column"):
+        diff(a, a, metric_map={"time": "time (inc)"})

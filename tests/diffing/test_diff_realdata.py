@@ -205,3 +205,24 @@ def test_call_graph_pair_never_adds_and_removes_one_function_under_one_caller(sh
     both = sorted(str(frame["name"]) for (frame, _), s in seen.items()
                   if {"added", "removed"} <= s)
     assert both == []
+
+
+RP = "caliper/generated/runtime-profile"
+
+
+def test_one_program_in_cali_and_json_split_matches_every_node(shared_data):
+    """Issue 19 item 2: the .cali and json-split encodings of one run label frames alike."""
+    need("caliper")
+    need("caliper-json")
+    cali = graphframe.read(shared_data / RP / "rp-4ranks.cali")
+    split = graphframe.read(shared_data / RP / "rp-json-split-4ranks.json")
+    frames = sorted(map(str, (cali.graph.frame(v) for v in range(cali.graph.num_nodes))))
+    assert frames == sorted(map(str, (split.graph.frame(v) for v in range(split.graph.num_nodes))))
+    d = diff(cali, split)
+    # 13 regions and the <no path> root of records outside every region
+    assert d.metadata["diff"]["match"] == {"common": 14, "nodes": 14, "fraction": 1.0}
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["diff", str(shared_data / RP / "rp-4ranks.cali"),
+                 str(shared_data / RP / "rp-json-split-4ranks.json"), "--no-tree"],
+                stdout=out, stderr=err)
+    assert code == 0 and "Note:" not in out.getvalue() and "added" not in out.getvalue()

@@ -11,6 +11,7 @@ import graphframe
 from graphframe import GraphFrame, ReadError
 from graphframe.examples import example_graphframe
 from graphframe.io.json.export import JSON_VERSION
+from graphframe.io.json.stream import json_pieces
 from tests.conftest import SHARED_DATA
 from tests.helpers import gf_from_edges, replaced
 from tests.corpus import LITERAL_FILES, assert_same, corpus_inputs
@@ -18,6 +19,8 @@ from tests.corpus import LITERAL_FILES, assert_same, corpus_inputs
 
 def roundtrip(gf, tmp_path=None):
     text = gf.to_json()
+    # the streamed writer (convert to .json) writes the same text, in blocks of any size
+    assert "".join(json_pieces(gf, block=2)) == text
     back = GraphFrame.from_json(text)
     assert_same(gf, back)
     if tmp_path is not None:  # graphframe.read of the written file is exact too

@@ -64,7 +64,7 @@ def read_parts(path: Any) -> Dict[str, Any]:
         manifest = _manifest(zf, path)
         nodes = _read_table(zf, "nodes.parquet", path)
         edges = _read_table(zf, "edges.parquet", path)
-        rows = _read_table(zf, "metrics.parquet", path)
+        rows = _read_table(zf, "metrics.parquet", path, lazy=True)
     check_fields(manifest["nodes"]["columns"], nodes, "nodes", "nodes.parquet", path)
     for key in ("index", "columns"):
         check_fields(manifest["metrics"][key], rows, f"metrics.{key}", "metrics.parquet", path)
@@ -77,6 +77,7 @@ def read_parts(path: Any) -> Dict[str, Any]:
             raise
         raise ReadError(path, f"the archive is inconsistent ({type(exc).__name__}: {exc})",
                         expected="a file written by GraphFrame.save") from exc
+    pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed pages else
     parts = dict(graph=graph, dataframe=dataframe,
                  exc_metrics=decode_field(manifest["exc_metrics"], "exc_metrics", path),
                  inc_metrics=decode_field(manifest["inc_metrics"], "inc_metrics", path),
@@ -125,7 +126,29 @@ def _manifest(zf: zipfile.ZipFile, path: Path) -> Dict[str, Any]:
     return manifest
 
 
-def _read_table(zf: zipfile.ZipFile, member: str, path: Path) -> pa.Table:
+class _LazyTable:
+    """A Parquet file's columns read one at a time (the dataframe's table: each column
+    is decoded and released before the next is read, so the whole table never sits in
+    memory beside the decoded frame)."""
+
+    def __init__(self, parquet: Any, member: str, path: Path) -> None:
+        self.parquet, self.member, self.path = parquet, member, path
+        self.column_names = list(parquet.schema_arrow.names)
+        self.num_rows = parquet.metadata.num_rows
+
+    def column(self, name: str) -> Any:
+        try:
+            return self.parquet.read(columns=[name], use_threads=True).column(0)
+        except (pa.ArrowException, OSError) as exc:
+            raise ReadError(self.path, f"{self.member} is not a readable Parquet table "
+                            f"({exc})", position=self.member) from exc
+
+    def drop_columns(self, names: List[str]) -> "_LazyTable":
+        pa.default_memory_pool().release_unused()
+        return self
+
+
+def _read_table(zf: zipfile.ZipFile, member: str, path: Path, lazy: bool = False) -> Any:
     try:
         data = zf.read(member)
     except KeyError as exc:
@@ -140,7 +163,7 @@ def _read_table(zf: zipfile.ZipFile, member: str, path: Path) -> pa.Table:
                 if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
         if text:  # text stays dictionary-encoded: decoded once per distinct value
             parquet = pq.ParquetFile(pa.BufferReader(data), read_dictionary=text)
-        return parquet.read()
+        return _LazyTable(parquet, member, path) if lazy else parquet.read()
     except (pa.ArrowException, OSError) as exc:
         raise ReadError(path, f"{member} is not a readable Parquet table ({exc})",
                         position=member) from exc
@@ -148,8 +171,9 @@ def _read_table(zf: zipfile.ZipFile, member: str, path: Path) -> pa.Table:
 
 def _decode(table: pa.Table, spec: Dict[str, Any], member: str, path: Path) -> Any:
     """One stored column decoded with its codec; a ReadError naming it if they disagree."""
+    column = table.column(spec["field"])
     try:
-        return decode_column(table.column(spec["field"]), spec["codec"])
+        return decode_column(column, spec["codec"])
     except (KeyError, ValueError, TypeError, IndexError, AttributeError, OverflowError,
             pa.ArrowException) as exc:
         raise ReadError(path, f"column {spec['field']!r} does not match its codec "
@@ -202,16 +226,25 @@ def _dataframe(manifest: Dict[str, Any], rows: pa.Table, path: Path) -> pd.DataF
     info = manifest["metrics"]
     if rows.num_rows != int(info["num_rows"]):
         raise ValueError(f"expected {info['num_rows']} dataframe rows, found {rows.num_rows}")
-    levels = [_as_index(_decode(rows, d, "metrics.parquet", path)) for d in info["index"]]
+    decoded = [_decode(rows, d, "metrics.parquet", path) for d in info["index"]]
     names = [from_tagged(d["name"]) for d in info["index"]]
+    rows = rows.drop_columns([d["field"] for d in info["index"]])  # free as we go
+    if len(decoded) > 1 and all(isinstance(v, np.ndarray) and v.dtype == np.int64
+                                for v in decoded):
+        index = make_index(decoded, names)  # codes straight from the arrays, no copies
+        levels: List[pd.Index] = []
+    else:
+        levels = [_as_index(v) for v in decoded]
+    del decoded
     if len(levels) == 1:
         index = levels[0].rename(names[0])
-    elif all(lv.dtype == np.int64 for lv in levels):
-        index = make_index([lv.to_numpy() for lv in levels], names)  # no factorising
-    else:
+    elif levels:
         index = pd.MultiIndex.from_arrays(levels, names=names)
     columns = [from_tagged(d["name"]) for d in info["columns"]]
-    data = [_decode(rows, d, "metrics.parquet", path) for d in info["columns"]]
+    data = []
+    for d in info["columns"]:  # each stored column is released once decoded
+        data.append(_decode(rows, d, "metrics.parquet", path))
+        rows = rows.drop_columns([d["field"]])
     return _frame(data, columns, index, object_names=info.get("columns_dtype") == "|O")
 
 

@@ -14,6 +14,7 @@ import binascii
 from typing import Any, Callable, Dict, List
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 
 from readers.errors import ReadError
@@ -76,7 +77,9 @@ def check_fields(specs: List[Dict[str, Any]], table: pa.Table, field: str, membe
 def check_ids(dataframe: Any, n: int) -> None:
     """The dataframe's ``node`` level holds ids of the graph (ValueError otherwise)."""
     if len(dataframe):
-        ids = np.asarray(dataframe.index.get_level_values(0))
+        index = dataframe.index
+        # a MultiIndex's level values (every one is used): no row-sized copy of the ids
+        ids = np.asarray(index.levels[0] if isinstance(index, pd.MultiIndex) else index)
         if ids.dtype.kind not in "iu":
             raise ValueError(f"the first index level holds {ids.dtype} values, not node ids")
         if ids.min() < 0 or ids.max() >= n:

@@ -92,6 +92,34 @@ def encode_json_column(values: Any, where: str) -> Tuple[List[Any], Dict[str, An
     return plain, codec
 
 
+def column_codec(values: Any, where: str) -> Dict[str, Any]:
+    """The codec :func:`encode_json_column` gives, without a plain copy of the column.
+
+    A categorical column is checked on its categories (every cell is one of
+    them, or missing); another column that plain JSON may not rebuild is
+    checked whole, as :func:`encode_json_column` does.
+
+    Examples
+    --------
+    >>> column_codec(pd.Series(["a", "b", "a"], dtype="category"), "c")["kind"]
+    'categorical'
+    >>> column_codec(pd.Series([1.5]), "c")
+    {'kind': 'numpy', 'dtype': '<f8'}
+    """
+    series = values if isinstance(values, pd.Series) else pd.Series(values)
+    codec = _codec(series)
+    if _plain_is_exact(series, codec):
+        return codec
+    if isinstance(series.dtype, pd.CategoricalDtype) and len(series) > len(series.dtype.categories) + 1:
+        probe = pd.Series(pd.Categorical(list(series.dtype.categories) +
+                                         ([None] if series.isna().any() else []),
+                                         dtype=series.dtype))
+        _, probe_codec = encode_json_column(probe, where)
+        if "values" not in probe_codec:
+            return codec
+    return encode_json_column(series, where)[1]
+
+
 def decode_json_column(values: List[Any], codec: Dict[str, Any]) -> Any:
     """The column array a codec describes, from plain JSON ``values``."""
     if "values" in codec:

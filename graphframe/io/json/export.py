@@ -21,7 +21,7 @@ from readers.hatchet import DECLARATIONS_KEY, literal_declarations
 
 from ...model.dataframe import index_arrays
 from ...model.frame import python_scalar
-from .columns import encode_json_column, json_default
+from .columns import column_codec, encode_json_column, json_default
 from ..codec import to_tagged
 from ...model.rowselect import node_rows
 from ...model.fields import GraphFrameLike
@@ -231,6 +231,36 @@ def to_dict(gf: GraphFrameLike) -> Dict[str, Any]:
     """
     graph = gf.graph
     df = gf.dataframe
+    tables = graph_tables(graph)
+    level_names = list(df.index.names)
+    level_keys = [str(n) for n in level_names]
+    keys = record_keys(list(df.columns), set(level_keys))
+    index_codecs, index_values = [], []
+    for i, values in enumerate(index_arrays(df.index)):
+        plain, codec = encode_json_column(pd.Series(values), f"index level {level_names[i]!r}")
+        index_codecs.append(codec)
+        index_values.append(plain)
+    column_specs, column_values = [], []
+    for col, key in zip(df.columns, keys):
+        plain, codec = encode_json_column(df[col], f"column {col!r}")
+        column_specs.append({"name": to_tagged(col, "a column name"), "key": key,
+                             "codec": codec})
+        column_values.append(plain)
+    records = [dict(zip(level_keys + keys, row)) for row in zip(*index_values, *column_values)]
+    out = {"graph": tables, "dataframe_indices": level_keys, "dataframe": records}
+    out.update(document_tail(gf, keys, level_names, index_codecs, column_specs))
+    return out
+
+
+def graph_tables(graph: Any) -> List[Dict[int, Any]]:
+    """``to_dict``'s ``"graph"``: one ``{id: {"data", "children"}}`` table per root.
+
+    Examples
+    --------
+    >>> from graphframe.model.graph import Graph
+    >>> graph_tables(Graph.from_lists(("a", "b")))[0][1]
+    {'data': {'name': 'b', 'type': 'None'}, 'children': []}
+    """
     ptr, kids = graph.child_ptr.tolist(), graph.child_idx.tolist()
     tables = []
     frames = graph.frame_dicts()
@@ -246,25 +276,16 @@ def to_dict(gf: GraphFrameLike) -> Dict[str, Any]:
             stack.extend(reversed(children))
         # keep pre-order (ids ascending) with the root first
         tables.append({k: table[k] for k in [root] + sorted(set(table) - {root})})
-    level_names = list(df.index.names)
-    level_keys = [str(n) for n in level_names]
-    keys = _record_keys(list(df.columns), set(level_keys))
-    index_codecs, index_values = [], []
-    for i, values in enumerate(index_arrays(df.index)):
-        plain, codec = encode_json_column(pd.Series(values), f"index level {level_names[i]!r}")
-        index_codecs.append(codec)
-        index_values.append(plain)
-    column_specs, column_values = [], []
-    for col, key in zip(df.columns, keys):
-        plain, codec = encode_json_column(df[col], f"column {col!r}")
-        column_specs.append({"name": to_tagged(col, "a column name"), "key": key,
-                             "codec": codec})
-        column_values.append(plain)
-    records = [dict(zip(level_keys + keys, row)) for row in zip(*index_values, *column_values)]
+    return tables
+
+
+def document_tail(gf: GraphFrameLike, keys: List[str], level_names: List[Any],
+                  index_codecs: List[Dict[str, Any]],
+                  column_specs: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """The keys of ``to_dict`` after ``"dataframe"``, in order (shared with the streamed
+    writer, :mod:`graphframe.io.json.stream`)."""
+    graph, df = gf.graph, gf.dataframe
     out = {
-        "graph": tables,
-        "dataframe_indices": level_keys,
-        "dataframe": records,
         "inclusive_metrics": [str(m) for m in gf.inc_metrics],
         "exclusive_metrics": [str(m) for m in gf.exc_metrics],
         "default_metric": gf.default_metric,
@@ -294,12 +315,12 @@ def to_dict(gf: GraphFrameLike) -> Dict[str, Any]:
 def _frame_specs(graph: Any) -> List[Dict[str, Any]]:
     specs = []
     for key in graph.attrs.columns:
-        _, codec = encode_json_column(graph.attrs[key], f"frame attribute {key!r}")
+        codec = column_codec(graph.attrs[key], f"frame attribute {key!r}")
         specs.append({"name": to_tagged(key, "a frame key"), "codec": codec})
     return specs
 
 
-def _record_keys(columns: List[Any], taken: set) -> List[str]:
+def record_keys(columns: List[Any], taken: set) -> List[str]:
     """A distinct record key per column: its name, as text when it is not a string."""
     keys = []
     used = set(taken)

@@ -380,7 +380,10 @@ def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.
                         expected=f"the index of a '{hcol}' node")
     h_parent = np.where(p >= 0, to_h[np.clip(p, 0, None)], -1)
     depth = forest_depth(h_parent, source, lambda k: f"nodes[{int(index[k])}]")
-    kind = "function" if hcol == CALLPATH_ATTRIBUTE else "region"
+    # one frame type for both hierarchies, the type .cali files get for the same
+    # regions: Hatchet's from_caliper says "region" for `path` nodes, which made a
+    # program's json-split and .cali profiles share no node (documented difference)
+    kind = "function"
     label_array = np.empty(len(labels), dtype=object)
     label_array[:] = labels
     hierarchy = Hierarchy(parent=h_parent, label=label_array[index],

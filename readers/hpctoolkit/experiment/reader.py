@@ -40,7 +40,7 @@ from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo
 from ..common import (assemble, basename, is_inclusive_name,
                                 level_column, metric_display_name, narrow_int, rank_selection,
-                                row_index, select_names)
+                                own_cost, row_index, select_names)
 from .checks import check_complete, check_totals
 from .metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .summary import summary_profile
@@ -166,8 +166,9 @@ def _missing_files(directory: Path, cct: CallingContextTree,
                    declared: List[Dict[str, Any]]) -> ReadError:
     """experiment.xml's MetricDBTable names metric files, and the directory has none."""
     globs = sorted({d["attrs"].get("db-glob", "*.metric-db") for d in declared})
-    summary = " (or pass summary_only=True to read the per-node values summed over ranks " \
-              "that experiment.xml also holds)" if cct.summary[0] else ""
+    summary = " (or read the per-node values summed over ranks that experiment.xml also " \
+              "holds: summary_only=True in Python, --option summary_only=true on the " \
+              "command line)" if cct.summary[0] else ""
     return ReadError(directory, f"experiment.xml's MetricDBTable declares {len(declared)} "
                      f"metrics stored in {' and '.join(repr(g) for g in globs)} files, but the "
                      "directory has no *.metric-db file and no experiment*.mdb file" + summary,
@@ -361,8 +362,7 @@ def _read_values(blocks, declared, chosen, nodes, progress) -> Dict[str, np.ndar
                 out[d["name"]][span] = values[:, d["column"]]
             elif "partner_column" in d:
                 inc = values[:, d["partner_column"]]
-                out[d["name"]][span] = inc - np.bincount(parent[child], weights=inc[child],
-                                                         minlength=count)
+                out[d["name"]][span] = own_cost(inc, child, parent[child])
             else:
                 own = values[:, d["column"]]
                 out[d["name"]][span] = own - np.bincount(parent[stmt], weights=own[stmt],

@@ -6,7 +6,9 @@ the metrics of ``MetricTable`` (``CPUTIME (usec):Sum (I)``, ...). They are read
 as a summary profile (index ``node``): ``:Sum`` statistics are additive metrics
 named like the metric-db ones (``time``, ``time (inc)``), other statistics
 (``:Mean``, ``:Min``...) are non-additive columns under their own names.
-Values are printed with 6 significant digits in the file, so they are rounded.
+Values are printed with 6 significant digits in the file, so they are rounded;
+an exclusive value (inclusive minus the children's inclusive values) that the
+rounding alone makes negative is 0 (:func:`readers.hpctoolkit.common.own_cost`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ import numpy as np
 
 from ...errors import ReadError
 from ...profile import RawProfile
-from ..common import (assemble, is_inclusive_name, metric_display_name, row_index,
-                                select_names)
+from ..common import (SUMMARY_ERROR, assemble, is_inclusive_name, metric_display_name,
+                      own_cost, row_index, select_names)
 from .xmltree import CallingContextTree
 
 
@@ -56,8 +58,7 @@ def summary_profile(directory: Path, xml_path: Path, cct: CallingContextTree,
     for d in declared:  # exclusive sums: each node's own cost, as for metric-db files
         if d["additive"] and not d["inclusive"] and d["partner"] in columns:
             inc = columns[d["partner"]]
-            columns[d["name"]] = inc - np.bincount(parent[child], weights=inc[child],
-                                                   minlength=count)
+            columns[d["name"]] = own_cost(inc, child, parent[child], SUMMARY_ERROR)
     additive = [d["name"] for d in declared if d["additive"]]
     aliases = {d["file_name"]: d["name"] for d in declared}
     chosen = select_names(directory, [d["name"] for d in declared], metrics, aliases)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator
 
 from ...errors import ReadError
-from .miniyaml import parse_yaml
+from .yamlfile import load_yaml
 
 NOTE = ("formulas of hpcviewer's derived metrics (metrics/default.yaml), not evaluated: "
         "X[scope] is metric X summed over a propagation scope; 'execution' is the column "
@@ -52,7 +52,7 @@ def derived_metrics(directory: Path, meta: Any = None) -> Dict[str, Any]:
     if not path.is_file():
         return {"derived_metrics": {}}
     try:
-        doc = parse_yaml(path.read_text(encoding="utf-8", errors="replace"), path)
+        doc = load_yaml(path.read_text(encoding="utf-8", errors="replace"), path)
     except ReadError as exc:
         warnings.warn(f"derived metric formulas not read: {exc}", stacklevel=3)
         return {"derived_metrics": {}, "derived_metrics_error": str(exc)}

@@ -34,7 +34,7 @@ from ...profile import RawProfile
 from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo
 from ..common import (assemble, level_column, narrow_int, rank_selection,
-                                row_index, select_names)
+                                own_cost, row_index, select_names)
 from .derived import derived_metrics
 from .metadb import MetaDb, read_meta_db, tree_arrays
 from .profiledb import ProfileDb, identity_table
@@ -286,7 +286,7 @@ def _values(pdb: ProfileDb, plan, chosen, nodes, profiles, progress):
     for name in needed:
         if plan[name]["derive"]:
             inc = out[plan[name]["partner"]]
-            out[name] = inc - np.bincount(into, weights=inc[rows], minlength=len(inc))
+            out[name] = own_cost(inc, rows, into)
     return {c: out[c] for c in chosen}
 
 

@@ -1,5 +1,5 @@
 """Derived metrics of the current HPCToolkit layout: formulas of metrics/default.yaml, read with
-the project's small YAML reader and exposed (not evaluated) in metadata."""
+PyYAML's safe_load and exposed (not evaluated) in metadata."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from readers import ReadError
 from readers.hpctoolkit.latest.derived import NOTE
-from readers.hpctoolkit.latest.miniyaml import parse_yaml
+from readers.hpctoolkit.latest.yamlfile import load_yaml
 from readers.testing import sample_profile
 
 DERIVED = "hpctoolkit/hpcviewer-derived-metrics-v4-database"
 
 
-def test_yaml_subset():
+def test_yaml_document():
     text = """%YAML 1.2
 ---
 # a comment
@@ -27,7 +27,7 @@ inputs: !!seq
     metric: "GINS: SIMD_ACT"   # quoted: it holds ': '
     scope: execution
     formula: $$
-  - &b {metric: B, scope: 'lex_aware', weight: 1.5e3}
+  - &b {metric: B, scope: 'lex_aware', weight: 1.5e+3}
 roots:
 - name: R
   visible by default: false
@@ -39,30 +39,42 @@ roots:
     Mean:
       render: [number, percent]
 """
-    doc = parse_yaml(text, "m.yaml")
+    doc = load_yaml(text, "m.yaml")
     a, b = doc["inputs"]
     assert a == {"metric": "GINS: SIMD_ACT", "scope": "execution", "formula": "$$"}
     assert b == {"metric": "B", "scope": "lex_aware", "weight": 1500.0}
     root = doc["roots"][0]
-    assert root["visible by default"] is False and root["description"] == "two lines"
+    assert root["visible by default"] is False and root["description"] == "two lines\n"
     assert root["variants"][""]["formula"]["inclusive"] == [a, "/", b]
     assert root["variants"][""]["formula"]["inclusive"][0] is a  # aliases share the object
     assert root["variants"]["Mean"] == {"render": ["number", "percent"]}
     assert doc["version"] == 0
 
 
-@pytest.mark.parametrize("text, position, problem", [
-    ("a: *nowhere\n", "line 1", "alias *nowhere names no anchor above it (expected an alias of "
-                                "an earlier &anchor)"),
-    ("a: [1, 2\n", "line 1", "a '[' is not closed on its line (expected ']')"),
-    ("a: 1\n  b: 2\n", "line 2", "unexpected indentation 2 (expected indentation 0)"),
-    ("a: 'open\n", "line 1", "a ' string is not closed on its line (expected a closing ')"),
-    ("just text\n", "line 1", "no 'key:' in 'just text' (expected a 'key: value' line)"),
+def test_yaml_that_the_old_subset_reader_refused():
+    """Issue 19 item 9: valid YAML (a block value on its own line, a flow sequence over
+    lines, a literal block) read as YAML says."""
+    text = "roots:\n  - name: R\n    children:\n      []\n    formula: [1,\n      2]\n" \
+           "    description: |\n      a\n      b\n"
+    assert load_yaml(text, "m.yaml") == {"roots": [{"name": "R", "children": [],
+                                                    "formula": [1, 2],
+                                                    "description": "a\nb\n"}]}
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("a: *nowhere\n", "line 1, column 4: found undefined alias 'nowhere'"),
+    ("a: [1, 2\n", "line 2, column 1: while parsing a flow sequence, expected ',' or ']', "
+                   "but got '<stream end>'"),
+    ("a: 1\n  b: 2\n", "line 2, column 4: mapping values are not allowed here"),
+    ("a: 'open\n", "line 2, column 1: while scanning a quoted scalar, found unexpected end of "
+                   "stream"),
+    ("a: !!python/object:os.system x\n", "line 1, column 4: could not determine a constructor "
+                                         "for the tag 'tag:yaml.org,2002:python/object:os.system'"),
 ])
-def test_yaml_errors_name_the_line(text, position, problem):
+def test_yaml_errors_name_the_line(text, problem):
     with pytest.raises(ReadError) as info:
-        parse_yaml(text, "m.yaml")
-    assert str(info.value) == f"m.yaml: {position}: {problem}"
+        load_yaml(text, "m.yaml")
+    assert str(info.value) == f"m.yaml: {problem} (expected well-formed YAML)"
 
 
 def test_real_database_formulas(shared_data):
@@ -97,8 +109,8 @@ def test_unreadable_taxonomy_warns_and_reads_the_profile(tmp_path):
         gf = GraphFrame.from_hpctoolkit_latest(db)
     assert gf.metadata["derived_metrics"] == {}
     assert gf.metadata["derived_metrics_error"] == (
-        f"{db / 'metrics' / 'default.yaml'}: line 2: a '[' is not closed on its line "
-        f"(expected ']')")
+        f"{db / 'metrics' / 'default.yaml'}: line 3, column 1: while parsing a flow sequence, "
+        "expected ',' or ']', but got '<stream end>' (expected well-formed YAML)")
     assert gf.graph.num_nodes == 11
 
 

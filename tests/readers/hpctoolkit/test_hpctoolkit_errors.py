@@ -80,10 +80,11 @@ def test_missing_metric_files_with_summary_values(tmp_path):
         path.unlink()
     assert _error(db) == (f"{db}: directory listing: experiment.xml's MetricDBTable declares 2 "
                           f"metrics stored in '*.metric-db' files, but the directory has no "
-                          f"*.metric-db file and no experiment*.mdb file (or pass "
-                          f"summary_only=True to read the per-node values summed over ranks "
-                          f"that experiment.xml also holds) (expected the metric files written "
-                          f"by hpcprof/hpcprof-mpi)")
+                          f"*.metric-db file and no experiment*.mdb file (or read the per-node "
+                          f"values summed over ranks that experiment.xml also holds: "
+                          f"summary_only=True in Python, --option summary_only=true on the "
+                          f"command line) (expected the metric files written by "
+                          f"hpcprof/hpcprof-mpi)")
     raw = read_hpctoolkit(db, summary_only=True)
     assert raw.index_levels == () and raw.metadata["metric_files"] == \
         "summary values in experiment.xml"

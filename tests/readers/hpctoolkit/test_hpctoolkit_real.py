@@ -161,4 +161,35 @@ def test_summary_values_when_the_metric_files_are_missing(shared_data, tmp_path)
     per_node = full.groupby(level="node")[["time", "time (inc)"]].sum()
     assert np.allclose(df["time (inc)"], per_node["time (inc)"], rtol=5e-6)
     assert df.loc[list(gf.graph.root_ids), "time (inc)"].tolist() == [3998240.0]  # "3.99824e+06"
-    assert df["time"].sum() == 3998240.0  # own costs add up to the root's inclusive value
+    # own costs add up to the root's inclusive value, within the 6-digit rounding of the values
+    # (a difference the rounding alone makes negative is 0: it was -7 at one node, issue 19)
+    assert df["time"].min() == 0.0
+    assert df["time"].sum() == pytest.approx(3998240.0, abs=34 * 5e-6 * 3998240.0)
+
+
+@pytest.mark.parametrize("name", ["hatchet-cpi-database", "hatchet-osu-allgather-database",
+                                  "hpcviewer-inline-xml-mdb-database"])
+def test_summary_exclusive_values_are_never_negative_from_rounding(shared_data, name):
+    """Issue 19 item 5: inclusive minus the children's inclusive values, all rounded to 6
+    significant digits, went negative (cycles (E) down to -30,000); rounding is 0 now."""
+    gf = GraphFrame.from_hpctoolkit(shared_data / "hpctoolkit" / name, summary_only=True)
+    for metric in gf.exc_metrics:
+        assert gf.dataframe[metric].min() == 0.0, metric
+
+
+def test_cli_reads_the_summary_with_an_option(shared_data, tmp_path):
+    """Issue 19 item 5: the command line can pass summary_only (--option KEY=VALUE)."""
+    import io
+    from graphframe.cli import main
+    copy = tmp_path / "cpi"
+    shutil.copytree(shared_data / CPI, copy)
+    for path in copy.glob("*.metric-db"):
+        path.unlink()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["info", str(copy)], stdout=out, stderr=err) == 1
+    assert "--option summary_only=true on the command line" in err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["info", str(copy), "--option", "summary_only=true"], stdout=out,
+                stderr=err) == 0
+    assert "rows:      34 (index: node)" in out.getvalue()
+    assert "metric_files: summary values in experiment.xml" in out.getvalue()
