@@ -122,3 +122,8 @@ __all__ = [
     "parse_string_dialect",
     "read",
 ]
+
+# Traces (issue 18): appended; the trace layers live in graphframe/traces and readers/traces.
+from .traces import TraceFrame, read_trace  # noqa: E402
+
+__all__ += ["TraceFrame", "read_trace"]

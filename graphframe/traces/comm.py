@@ -1,0 +1,62 @@
+"""Communication analyses over SEND (and RECV) events of an events table."""
+
+from __future__ import annotations
+
+from typing import Tuple, Union
+
+import numpy as np
+import pandas as pd
+
+from graphframe.errors import ArgumentError
+
+
+def _messages(events: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(sender, receiver, bytes, time) of every message: SEND events, or RECV events when
+    the trace has no SEND events."""
+    if "peer" not in events.columns:
+        return (np.zeros(0, np.int64),) * 3 + (np.zeros(0, np.int64),)
+    sends = events[events["kind"] == "send"]
+    if len(sends):
+        sender, receiver = sends["rank"].to_numpy(), sends["peer"].to_numpy()
+        rows = sends
+    else:
+        rows = events[events["kind"] == "recv"]
+        sender, receiver = rows["peer"].to_numpy(), rows["rank"].to_numpy()
+    nbytes = rows["bytes"].to_numpy() if "bytes" in rows.columns else np.full(len(rows), -1)
+    ok = (sender >= 0) & (receiver >= 0)
+    return sender[ok], receiver[ok], np.maximum(nbytes[ok], 0), rows["time"].to_numpy()[ok]
+
+
+def comm_matrix(events: pd.DataFrame, kind: str = "bytes") -> pd.DataFrame:
+    """Sender x receiver matrix of bytes (``kind="bytes"``) or message counts (``"count"``).
+
+    Rows and columns are every rank of the trace, in order.
+    """
+    if kind not in ("bytes", "count"):
+        raise ArgumentError(f"kind={kind!r}: use 'bytes' or 'count'")
+    sender, receiver, nbytes, _ = _messages(events)
+    ranks = np.unique(np.concatenate([events["rank"].to_numpy(), sender, receiver]))
+    si, ri = np.searchsorted(ranks, sender), np.searchsorted(ranks, receiver)
+    mat = np.zeros((len(ranks), len(ranks)), dtype=np.int64)
+    np.add.at(mat, (si, ri), nbytes if kind == "bytes" else 1)
+    return pd.DataFrame(mat, index=pd.Index(ranks, name="sender"),
+                        columns=pd.Index(ranks, name="receiver"))
+
+
+def message_histogram(events: pd.DataFrame, bins: Union[int, np.ndarray] = 20
+                      ) -> Tuple[np.ndarray, np.ndarray]:
+    """``numpy.histogram`` of message sizes (bytes): (counts, bin edges)."""
+    _, _, nbytes, _ = _messages(events)
+    return np.histogram(nbytes, bins=bins)
+
+
+def comm_over_time(events: pd.DataFrame, bins: int = 50, kind: str = "bytes") -> pd.DataFrame:
+    """Bytes (or message count) sent per time bin: index = bin start (ns)."""
+    if kind not in ("bytes", "count"):
+        raise ArgumentError(f"kind={kind!r}: use 'bytes' or 'count'")
+    _, _, nbytes, time = _messages(events)
+    t0, t1 = int(events["time"].min()), int(events["time"].max())
+    edges = np.linspace(t0, max(t1, t0 + 1), bins + 1)
+    values, _ = np.histogram(time, bins=edges, weights=nbytes if kind == "bytes" else None)
+    return pd.DataFrame({kind: values.astype(np.int64)},
+                        index=pd.Index(edges[:-1].astype(np.int64), name="time"))

@@ -1,0 +1,154 @@
+"""TraceFrame: a trace's events table, its definitions, and the analyses over them.
+
+Methods are thin: each calls a function of :mod:`.profile`, :mod:`.comm`,
+:mod:`.io_rma` or :mod:`.select`. The events table is described in
+:mod:`.table`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import pandas as pd
+
+from graphframe.graphframe import GraphFrame
+from readers.traces import Definitions
+from readers.traces.chrome.writer import write_chrome
+from readers.traces.warnings import TraceWarning
+
+from . import comm, io_rma, profile, select
+from .batches import table_batch
+from .tree import TreeBuilder
+
+
+class TraceFrame:
+    """Events of a trace as a table, with its definitions.
+
+    Parameters
+    ----------
+    events : pandas.DataFrame
+        The events table (:mod:`graphframe.traces.table`).
+    definitions : Definitions
+        Ranks, threads, regions, communicators, windows, metadata.
+
+    Examples
+    --------
+    >>> from readers.traces import EventBatch, Kind, StringTable
+    >>> from graphframe.traces.table import TableBuilder
+    >>> t = StringTable(["main", "MPI_Send"])
+    >>> E, L, S = Kind.ENTER, Kind.LEAVE, Kind.SEND
+    >>> h = TableBuilder()
+    >>> h.on_batch(EventBatch.build(t, kind=[E, E, S, L, L], time=[0, 2, 2, 5, 9], rank=0,
+    ...            name=[0, 1, 1, 1, 0], peer=[-1, -1, 1, -1, -1], bytes=[-1, -1, 64, -1, -1]))
+    >>> h.on_end()
+    >>> tf = TraceFrame(h.result(), h.definitions)
+    >>> tf.flat_profile(per=None)["count"].to_dict()
+    {'MPI_Send': 1, 'main': 1}
+    >>> int(tf.comm_matrix().loc[0, 1])
+    64
+    """
+
+    def __init__(self, events: pd.DataFrame, definitions: Optional[Definitions] = None) -> None:
+        self.events = events
+        self.definitions = definitions if definitions is not None else Definitions()
+
+    # ------------------------------------------------------------------ views
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __repr__(self) -> str:
+        ranks = self.events["rank"].nunique() if len(self.events) else 0
+        return f"TraceFrame({len(self.events)} events, {ranks} rank(s))"
+
+    @property
+    def metadata(self) -> dict:
+        """The trace's metadata (format, source...)."""
+        return self.definitions.metadata
+
+    def pairs(self) -> pd.DataFrame:
+        """ENTER rows (each a call): name, rank, thread, time, duration, exclusive, depth, parent."""
+        ev = self.events
+        return ev[ev["kind"] == "enter"]
+
+    # ------------------------------------------------------------------ analyses
+    def flat_profile(self, by: str = "name",
+                     per: Union[None, str, Sequence[str]] = "rank") -> pd.DataFrame:
+        """``time (inc)``, ``time`` (s) and ``count`` per ``by`` (and rank/thread)."""
+        return profile.flat_profile(self.events, by=by, per=per)
+
+    def to_graphframe(self) -> GraphFrame:
+        """The calling-context tree per (rank, thread) as a GraphFrame
+        (``time (inc)``, ``time`` in s, ``count``)."""
+        builder = TreeBuilder()
+        builder.on_definitions(self.definitions)
+        with warnings.catch_warnings():  # the read already warned about unmatched events
+            warnings.simplefilter("ignore", TraceWarning)
+            builder.on_batch(table_batch(self.events))
+            builder.on_end()
+        return builder.graphframe()
+
+    def comm_matrix(self, kind: str = "bytes") -> pd.DataFrame:
+        """Sender x receiver bytes (``"bytes"``) or message counts (``"count"``)."""
+        return comm.comm_matrix(self.events, kind)
+
+    def message_histogram(self, bins: Any = 20) -> Tuple[np.ndarray, np.ndarray]:
+        """Histogram of message sizes: (counts, edges)."""
+        return comm.message_histogram(self.events, bins)
+
+    def comm_over_time(self, bins: int = 50, kind: str = "bytes") -> pd.DataFrame:
+        """Bytes or messages sent per time bin."""
+        return comm.comm_over_time(self.events, bins, kind)
+
+    def load_imbalance(self, metric: str = "time", by: str = "name") -> pd.DataFrame:
+        """Max / mean over ranks of a flat-profile metric, per function."""
+        return profile.load_imbalance(self.events, metric, by)
+
+    def idle_time(self, idle_functions: Iterable[str] = profile.IDLE_FUNCTIONS) -> pd.DataFrame:
+        """Per rank: time in waiting calls, span and idle fraction."""
+        return profile.idle_time(self.events, idle_functions)
+
+    def time_profile(self, bins: int = 50, by: str = "name") -> pd.DataFrame:
+        """Self time per function in each of ``bins`` time bins."""
+        return profile.time_profile(self.events, bins, by)
+
+    # I/O and one-sided communication
+    def io_summary(self, per: str = "rank") -> pd.DataFrame:
+        """I/O calls per rank or per file (``per="file"``, ``"both"``): count, time, bytes."""
+        return io_rma.io_summary(self.events, per)
+
+    def files_per_rank(self) -> pd.Series:
+        """Files each rank touched."""
+        return io_rma.files_per_rank(self.events)
+
+    def shared_files(self) -> pd.Series:
+        """Files touched by several ranks (-> number of ranks)."""
+        return io_rma.shared_files(self.events)
+
+    def fd_map(self) -> pd.DataFrame:
+        """The ``open`` events: which file each (rank, fd) named from when on."""
+        return io_rma.fd_map(self.events)
+
+    def rma_summary(self, per: Sequence[str] = ("rank", "window", "epoch")) -> pd.DataFrame:
+        """One-sided operations per rank/window/epoch: counts, duration and bytes statistics."""
+        return io_rma.rma_summary(self.events, per)
+
+    # ------------------------------------------------------------------ selection
+    def filter(self, mask: Any = None, *, names: Optional[Iterable[str]] = None,
+               ranks: Optional[Iterable[int]] = None,
+               kinds: Optional[Iterable[str]] = None) -> "TraceFrame":
+        """A new TraceFrame with the selected events (a boolean mask/callable on the
+        table, and/or names, ranks, kinds). An ENTER and its LEAVE are kept or
+        dropped together; matching, depth and parent are recomputed."""
+        return TraceFrame(select.filter_events(self.events, mask, names, ranks, kinds),
+                          self.definitions.copy())
+
+    def window(self, start: Optional[int] = None, end: Optional[int] = None) -> "TraceFrame":
+        """Events in ``[start, end)`` (ns); calls that cross a bound are clipped to it."""
+        return TraceFrame(select.window(self.events, start, end), self.definitions.copy())
+
+    # ------------------------------------------------------------------ output
+    def to_chrome(self, path: Any) -> str:
+        """Write Chrome trace-event JSON (Perfetto, speedscope, chrome://tracing)."""
+        return write_chrome(path, self.events, self.definitions.ranks, self.definitions.threads)

@@ -1,0 +1,101 @@
+"""I/O and MPI one-sided analyses, on the generic IO / RMA / RMA_SYNC event columns.
+
+Any decoder that fills ``fd``/``file``/``bytes``/``offset``/``end`` (IO) or
+``window``/``peer``/``bytes``/``end`` (RMA) feeds these: Recorder, OTF2 or
+DUMPI alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+_STATS = ["count", "sum", "min", "max", "mean", "median", "std"]
+
+
+def io_events(events: pd.DataFrame) -> pd.DataFrame:
+    """IO rows with ``file`` filled from the fd -> file mapping where missing, plus ``duration`` (ns)."""
+    io = events[events["kind"] == "io"].copy()
+    if not len(io):
+        return io.assign(file=pd.Series(dtype=object), duration=pd.Series(dtype=float))
+    mapping = fd_map(events)
+    io["file"] = io["file"].astype(object) if "file" in io.columns else None
+    if len(mapping) and "fd" in io.columns:
+        # the latest open of (rank, fd) at or before each event
+        opens = mapping.sort_values("time", kind="stable")
+        found = []
+        for (rank, fd), grp in io.groupby(["rank", "fd"], sort=False):
+            cand = opens[(opens["rank"] == rank) & (opens["fd"] == fd)]
+            if not len(cand):
+                found.append(pd.Series(None, index=grp.index, dtype=object))
+                continue
+            k = np.searchsorted(cand["time"].to_numpy(), grp["time"].to_numpy(), side="right") - 1
+            names = np.where(k >= 0, cand["file"].to_numpy(dtype=object)[np.maximum(k, 0)], None)
+            found.append(pd.Series(names, index=grp.index, dtype=object))
+        filled = pd.concat(found).reindex(io.index)
+        io["file"] = io["file"].where(io["file"].notna(), filled)
+    end = io["end"] if "end" in io.columns else io["time"]
+    io["duration"] = np.where(end >= 0, end - io["time"], 0).astype(np.float64)
+    return io
+
+
+def fd_map(events: pd.DataFrame) -> pd.DataFrame:
+    """Every ``open`` (an IO event with a file name whose name contains "open"): rank, fd,
+    file, time. Later opens of the same (rank, fd) replace earlier ones from their time on."""
+    need = {"fd", "file"}
+    if not need <= set(events.columns):
+        return pd.DataFrame(columns=["rank", "fd", "file", "time"])
+    io = events[(events["kind"] == "io") & events["file"].notna() & (events["fd"] >= 0)]
+    io = io[io["name"].astype(str).str.contains("open", case=False)]
+    return io[["rank", "fd", "file", "time"]].assign(file=io["file"].astype(object)) \
+        .reset_index(drop=True)
+
+
+def io_summary(events: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
+    """Per ``per`` (``"rank"`` or ``"file"``) and I/O function: count, time (s), bytes."""
+    io = io_events(events)
+    keys = [per, "name"] if per != "both" else ["rank", "file", "name"]
+    nbytes = io["bytes"].clip(lower=0) if "bytes" in io.columns else 0
+    io = io.assign(nbytes=nbytes, seconds=io["duration"] / 1e9)
+    g = io.groupby(keys, observed=True, sort=True, dropna=False)
+    return pd.DataFrame({"count": g.size(), "time": g["seconds"].sum(), "bytes": g["nbytes"].sum()})
+
+
+def files_per_rank(events: pd.DataFrame) -> pd.Series:
+    """Per rank, the sorted list of files it touched."""
+    io = io_events(events).dropna(subset=["file"])
+    return io.groupby("rank")["file"].agg(lambda f: sorted(set(f)))
+
+
+def shared_files(events: pd.DataFrame) -> pd.Series:
+    """Files touched by more than one rank -> the number of ranks."""
+    io = io_events(events).dropna(subset=["file"])
+    n = io.groupby("file")["rank"].nunique()
+    return n[n > 1].sort_index()
+
+
+def rma_epochs(events: pd.DataFrame) -> pd.DataFrame:
+    """RMA data operations with their epoch: the number of fences on (rank, window) before it."""
+    rma = events[events["kind"].isin(["rma", "rma_sync"])].copy()
+    if not len(rma):
+        return rma.assign(epoch=pd.Series(dtype=np.int64), duration=pd.Series(dtype=float))
+    rma = rma.sort_values(["rank", "window", "time"], kind="stable")
+    fence = (rma["kind"] == "rma_sync") & rma["name"].astype(str).str.contains("fence", case=False)
+    rma["epoch"] = fence.astype(np.int64).groupby([rma["rank"], rma["window"]]).cumsum()
+    end = rma["end"] if "end" in rma.columns else rma["time"]
+    rma["duration"] = np.where(end >= 0, end - rma["time"], 0).astype(np.float64)
+    return rma[rma["kind"] == "rma"]
+
+
+def rma_summary(events: pd.DataFrame, per=("rank", "window", "epoch")) -> pd.DataFrame:
+    """Per rank / window / epoch (any subset, in that order): count and
+    sum/min/max/mean/median/std of operation durations (s) and bytes."""
+    ops = rma_epochs(events)
+    ops = ops.assign(seconds=ops["duration"] / 1e9,
+                     nbytes=ops["bytes"].clip(lower=0) if "bytes" in ops.columns else 0)
+    g = ops.groupby(list(per), sort=True)
+    dur = g["seconds"].agg(_STATS)
+    size = g["nbytes"].agg(_STATS[1:])
+    dur.columns = ["count"] + [f"duration {s}" for s in _STATS[1:]]
+    size.columns = [f"bytes {s}" for s in _STATS[1:]]
+    return pd.concat([dur, size], axis=1)

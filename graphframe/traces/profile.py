@@ -1,0 +1,129 @@
+"""Time analyses of an events table: flat profile, imbalance, idle time, time profile.
+
+All work on ENTER rows (``duration`` = inclusive ns, ``exclusive`` = self ns)
+with pandas group-bys and numpy; results are in seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from graphframe.errors import ArgumentError, MetricError
+
+#: MPI calls counted as waiting by :func:`idle_time` (plus anything named "Idle").
+IDLE_FUNCTIONS = ("MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Recv",
+                  "MPI_Barrier", "MPI_Probe", "Idle")
+
+
+def _enters(events: pd.DataFrame) -> pd.DataFrame:
+    return events[events["kind"] == "enter"]
+
+
+def _per_list(per: Union[None, str, Sequence[str]]) -> list:
+    if per is None:
+        return []
+    per = [per] if isinstance(per, str) else list(per)
+    for p in per:
+        if p not in ("rank", "thread"):
+            raise ArgumentError(f"per={p!r}: use 'rank', 'thread', both or None")
+    return per
+
+
+def flat_profile(events: pd.DataFrame, by: str = "name",
+                 per: Union[None, str, Sequence[str]] = "rank") -> pd.DataFrame:
+    """Per ``by`` value (and per rank/thread): ``time (inc)``, ``time`` (self) in s, ``count``.
+
+    Inclusive times of recursive calls are summed as recorded (a function
+    that calls itself counts its nested calls again).
+    """
+    if by not in events.columns:
+        raise MetricError(f"by={by!r}: no such column; have {', '.join(map(str, events.columns))}")
+    ent = _enters(events)
+    keys = _per_list(per) + [by]
+    grouped = ent.groupby(keys, observed=True, sort=True)
+    out = pd.DataFrame({
+        "time (inc)": grouped["duration"].sum() / 1e9,
+        "time": grouped["exclusive"].sum() / 1e9,
+        "count": grouped["duration"].size().astype(np.int64),
+    })
+    return out.sort_index()
+
+
+def load_imbalance(events: pd.DataFrame, metric: str = "time", by: str = "name") -> pd.DataFrame:
+    """Per ``by`` value: mean and max over ranks of ``metric`` (``time`` or ``time (inc)``),
+    ``imbalance`` = max / mean and the rank with the max, sorted by imbalance.
+
+    Ranks that never called a function count as 0 for it.
+    """
+    prof = flat_profile(events, by=by, per="rank")
+    if metric not in prof.columns:
+        raise MetricError(f"metric={metric!r}: use 'time', 'time (inc)' or 'count'")
+    table = prof[metric].unstack("rank", fill_value=0.0)
+    mean = table.mean(axis=1)
+    out = pd.DataFrame({"mean": mean, "max": table.max(axis=1),
+                        "imbalance": table.max(axis=1) / mean.where(mean != 0),
+                        "max rank": table.idxmax(axis=1)})
+    return out.sort_values(["imbalance", "max"], ascending=False, kind="stable")
+
+
+def idle_time(events: pd.DataFrame, idle_functions: Iterable[str] = IDLE_FUNCTIONS) -> pd.DataFrame:
+    """Per rank: seconds inside the outermost calls of ``idle_functions``, the rank's span
+    (first to last event) and the idle fraction of it."""
+    idle = set(idle_functions)
+    ent = _enters(events)
+    hit = ent[ent["name"].isin(idle)]
+    outer_ok = ~hit["parent"].isin(hit.index)
+    idle_s = hit[outer_ok].groupby("rank")["duration"].sum() / 1e9
+    span = events.groupby("rank")["time"].agg(lambda t: (t.max() - t.min()) / 1e9)
+    out = pd.DataFrame({"idle": idle_s.reindex(span.index, fill_value=0.0), "span": span})
+    out["idle fraction"] = out["idle"] / out["span"].where(out["span"] > 0)
+    return out
+
+
+def time_profile(events: pd.DataFrame, bins: int = 50, by: str = "name",
+                 start: Optional[int] = None, end: Optional[int] = None) -> pd.DataFrame:
+    """Self time (s) of each ``by`` value in each of ``bins`` equal time bins.
+
+    Rows: bin start times (ns); columns: the ``by`` values. A call's self
+    time in a bin is its interval's overlap with the bin minus its children's.
+    """
+    if bins < 1:
+        raise ArgumentError(f"bins={bins}: need at least one bin")
+    ent = _enters(events)
+    t0 = int(events["time"].min()) if start is None else int(start)
+    t1 = int(events["time"].max()) if end is None else int(end)
+    edges = np.linspace(t0, max(t1, t0 + 1), bins + 1)
+    s = ent["time"].to_numpy(np.float64)
+    e = s + ent["duration"].to_numpy(np.float64)
+    labels = ent[by].astype(object).to_numpy()
+    par = ent["parent"].to_numpy()
+    has = par >= 0
+    plabel = events[by].astype(object).to_numpy()[np.maximum(par, 0)]
+    # own intervals count +1 for their label, children's intervals -1 for the parent's label
+    lab = np.concatenate([labels, plabel[has]])
+    ss = np.concatenate([s, s[has]])
+    ee = np.concatenate([e, e[has]])
+    w = np.concatenate([np.ones(len(s)), -np.ones(int(has.sum()))])
+    codes, uniq = pd.factorize(pd.Series(lab), sort=True)
+    area = np.zeros((len(uniq), bins + 1))
+    for k in range(len(uniq)):  # one pass per distinct name, vectorised over its calls
+        sel = codes == k
+        area[k] = _covered(ss[sel], ee[sel], w[sel], edges)
+    per_bin = np.diff(area, axis=1).T / 1e9
+    return pd.DataFrame(per_bin, index=pd.Index(edges[:-1].astype(np.int64), name="time"),
+                        columns=pd.Index(uniq, name=by))
+
+
+def _covered(s: np.ndarray, e: np.ndarray, w: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Weighted total length of intervals [s, e) before each edge."""
+    def part(points: np.ndarray) -> np.ndarray:
+        o = np.argsort(points)
+        p, ww = points[o], w[o]
+        csum = np.r_[0.0, np.cumsum(ww)]
+        cpw = np.r_[0.0, np.cumsum(ww * p)]
+        k = np.searchsorted(p, edges, side="right")
+        return csum[k] * edges - cpw[k]
+    return part(s) - part(e)

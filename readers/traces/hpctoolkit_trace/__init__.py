@@ -1,0 +1,5 @@
+"""HPCToolkit ``trace.db`` traces (:class:`HpctoolkitTraceDecoder`)."""
+
+from .decoder import DECODER, HpctoolkitTraceDecoder
+
+__all__ = ["DECODER", "HpctoolkitTraceDecoder"]

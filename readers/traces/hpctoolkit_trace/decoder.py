@@ -1,0 +1,145 @@
+"""HpctoolkitTraceDecoder: HPCToolkit ``trace.db`` with ``meta.db`` (call paths) and
+``profile.db`` (which rank/thread each trace line is).
+
+A database folder (or its ``trace.db``) is the trace; one byte source per
+rank, so ``jobs=`` reads ranks in parallel. Each trace line becomes the
+ENTER/LEAVE events of its frames (:mod:`.frames`): option ``frames``
+``"functions"`` (default: function contexts, the way a calling-context
+tree of functions reads) or ``"all"`` (every context: entry points,
+functions, loops, lines, instructions, named as the HPCToolkit profile
+reader names them). Samples are ns since the epoch; the last sample of a
+line lasts until the end of the trace (the trace headers' largest
+timestamp). Rank and thread come from each profile's identifier tuple
+(``RANK`` and ``THREAD``; 0 when absent).
+
+Examples
+--------
+>>> import readers.traces as rt
+>>> "hpctoolkit-trace" in rt.trace_formats()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+from ..decoder import Decoder
+from ..definitions import Definitions
+from ..events import EventBatch, StringTable
+from ..handler import EventHandler
+from ..sources import ByteSource, FileSource
+from .frames import frame_paths, sample_events
+from .hpctoolkit import ProfileDb, identity_table, read_meta_db, tree_arrays
+from .tracedb import SAMPLE, TraceDb, read_trace_db
+
+MAGIC = b"HPCTOOLKITtrce"
+
+
+def database(path: Any) -> Path:
+    """The database folder of ``path`` (the folder or its ``trace.db``).
+
+    >>> database("/no/such/db/trace.db").as_posix()
+    '/no/such/db'
+    """
+    p = Path(os.fspath(path))
+    return p if p.is_dir() else p.parent
+
+
+class HpctoolkitTraceDecoder(Decoder):
+    """HPCToolkit ``trace.db`` (+ ``meta.db``, ``profile.db``); option ``frames``."""
+
+    format_name = "hpctoolkit-trace"
+    description = "HPCToolkit trace.db (database folder with meta.db and profile.db)"
+
+    @classmethod
+    def sniff(cls, path: Path, head: bytes) -> bool:
+        if path.is_dir():
+            return (path / "trace.db").is_file() and (path / "meta.db").is_file()
+        return head.startswith(MAGIC)
+
+    @classmethod
+    def sources(cls, path: Any) -> List[ByteSource]:
+        if isinstance(path, ByteSource) or isinstance(path, (list, tuple)):
+            return super().sources(path)
+        folder = database(path)
+        trace = read_trace_db(folder / "trace.db")
+        ids = _identities(folder)
+        ranks = sorted({ids.get(line.profile, (0, 0))[0] for line in trace.lines})
+        return [FileSource(folder / "trace.db", rank=r) for r in ranks]
+
+    def decode(self, source: ByteSource, handler: EventHandler) -> None:
+        folder = database(source.name)
+        trace = read_trace_db(folder / "trace.db")
+        ids = _identities(folder)
+        tree = tree_arrays(read_meta_db(folder / "meta.db", label_function_nodes=False).tree)
+        mode = self.options.get("frames", "functions")
+        if mode not in ("functions", "all"):
+            raise ValueError(f"frames={mode!r}: expected 'functions' or 'all'")
+        is_frame = tree["kind"] == "function" if mode == "functions" \
+            else np.ones(len(tree["kind"]), dtype=bool)
+        paths, plen = frame_paths(tree["parent"], tree["depth"], is_frame)
+        lookup = _ctx_lookup(tree["ctx_id"])
+        strings = StringTable()
+        name_ids = strings.intern_many(tree["name"].tolist())
+        handler.on_definitions(_definitions(tree, is_frame, ids, trace))
+        for line in trace.lines:
+            rank, thread = ids.get(line.profile, (0, 0))
+            if source.rank is not None and rank != source.rank:
+                continue
+            samples = trace.samples(line)
+            nodes = _positions(samples["ctx"], lookup, trace, line)
+            kind, time, node = sample_events(samples["time"].astype(np.int64), nodes, paths,
+                                             plen, trace.time_end)
+            if len(kind):
+                handler.on_batch(EventBatch.build(strings, kind=kind, time=time, rank=rank,
+                                                  thread=thread, name=name_ids[node],
+                                                  source=source.name))
+
+
+def _identities(folder: Path) -> Dict[int, Tuple[int, int]]:
+    """profile index -> (rank, thread) from ``profile.db`` and ``meta.db``'s id kinds."""
+    kinds = read_meta_db(folder / "meta.db").id_kinds
+    out = {}
+    for row in identity_table(ProfileDb(folder / "profile.db"), kinds):
+        out[row["profile"]] = (row.get("rank", 0), row.get("thread", 0))
+    return out
+
+
+def _ctx_lookup(ctx_id: np.ndarray) -> np.ndarray:
+    lookup = np.full(int(ctx_id.max()) + 2 if len(ctx_id) else 1, -1, dtype=np.int64)
+    lookup[ctx_id] = np.arange(len(ctx_id))
+    return lookup
+
+
+def _positions(ctx: np.ndarray, lookup: np.ndarray, trace: TraceDb, line: Any) -> np.ndarray:
+    ctx = ctx.astype(np.int64)
+    inside = ctx < len(lookup) - 1
+    pos = np.where(inside, lookup[np.where(inside, ctx, -1)], -1)
+    bad = np.nonzero((pos < 0) & (ctx != 0))[0]  # context 0 is the root: no frames
+    if len(bad):
+        k = int(bad[0])
+        raise trace.db.error(line.start + SAMPLE.itemsize * k + 8,
+                             f"sample {k} of profile {line.profile} names context {int(ctx[k])}, "
+                             "which meta.db does not define", "a context id of meta.db")
+    return pos
+
+
+def _definitions(tree: Dict[str, np.ndarray], is_frame: np.ndarray,
+                 ids: Dict[int, Tuple[int, int]], trace: TraceDb) -> Definitions:
+    defs = Definitions(metadata={"format": "hpctoolkit-trace", "start_time": trace.time_begin,
+                                 "end_time": trace.time_end})
+    for k in np.nonzero(is_frame)[0].tolist():
+        defs.regions.setdefault(tree["name"][k], {
+            "file": tree["file"][k] or "", "line": int(tree["line"][k]),
+            "module": tree["module"][k] or "", "kind": tree["kind"][k]})
+    for rank, thread in sorted(set(ids.values())):
+        defs.ranks.setdefault(rank, {"name": f"rank {rank}"})
+        defs.threads[(rank, thread)] = {"name": f"thread {thread}"}
+    return defs
+
+
+DECODER = HpctoolkitTraceDecoder

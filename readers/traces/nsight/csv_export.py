@@ -1,0 +1,86 @@
+"""NsightNvtxCsvDecoder: the NVTX push/pop range CSV of ``nsys stats`` (``nvtx_pushpop_trace``).
+
+Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
+others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
+is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
+:func:`readers.traces.intervals.call_events`. The whole CSV is one source
+(read with the ``csv`` module, block by block); a row with a bad number or a
+missing field is a ReadError naming its line.
+
+Examples
+--------
+>>> from readers.traces.sources import MemorySource
+>>> from readers.traces.handler import EventHandler
+>>> class Show(EventHandler):
+...     def on_enter(self, rank, thread, time, name, attrs):
+...         print(rank, thread, time, name)
+>>> text = (b"Start (ns),End (ns),Duration (ns),Name,PID,TID\\n"
+...         b"10,90,80,main,7,7\\n20,30,10,step,7,7\\n")
+>>> NsightNvtxCsvDecoder().decode(MemorySource(text, name="t.csv"), Show())
+7 7 10 main
+7 7 20 step
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Dict, List
+
+import numpy as np
+
+from ...errors import ReadError
+from ..decoder import Decoder
+from ..definitions import Definitions
+from ..events import StringTable
+from ..handler import EventHandler
+from ..intervals import call_events
+from ..sources import ByteSource
+
+HEADER = b"Start (ns),End (ns)"
+NEEDED = ("Start (ns)", "End (ns)", "Name", "PID", "TID")
+
+
+class NsightNvtxCsvDecoder(Decoder):
+    """``nsys stats --report nvtx_pushpop_trace`` CSV files."""
+
+    format_name = "nsight-nvtx-csv"
+    description = "Nsight Systems NVTX push/pop trace CSV (nsys stats nvtx_pushpop_trace)"
+
+    @classmethod
+    def sniff(cls, path: Path, head: bytes) -> bool:
+        return head.lstrip(b"\xef\xbb\xbf").startswith(HEADER) and b"TID" in head[:400]
+
+    def decode(self, source: ByteSource, handler: EventHandler) -> None:
+        text = b"".join(source.blocks()).decode("utf-8-sig", "replace")
+        reader = csv.reader(io.StringIO(text))
+        header = next(reader, None) or []
+        missing = [c for c in NEEDED if c not in header]
+        if missing:
+            raise ReadError(source.name, f"the header lacks {', '.join(missing)}",
+                            position="line 1", expected="the nvtx_pushpop_trace columns")
+        col = {c: header.index(c) for c in NEEDED}
+        streams: Dict[tuple, List[tuple]] = {}
+        for number, row in enumerate(reader, start=2):
+            if not row:
+                continue
+            try:
+                key = (int(row[col["PID"]]), int(row[col["TID"]]))
+                streams.setdefault(key, []).append(
+                    (int(row[col["Start (ns)"]]), int(row[col["End (ns)"]]), row[col["Name"]]))
+            except (ValueError, IndexError) as exc:
+                raise ReadError(source.name, f"cannot read row {row[:6]!r}",
+                                position=f"line {number}",
+                                expected="integer times, PID and TID and a name") from exc
+        strings = StringTable()
+        handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
+        for (pid, tid), rows in sorted(streams.items()):
+            start = np.array([r[0] for r in rows], dtype=np.int64)
+            end = np.array([r[1] for r in rows], dtype=np.int64)
+            handler.on_batch(call_events(strings, start=start, end=end,
+                                         name=strings.intern_many(r[2] for r in rows),
+                                         rank=pid, thread=tid, source=source.name))
+
+
+DECODER = NsightNvtxCsvDecoder

@@ -1,0 +1,194 @@
+"""Otf2Decoder: OTF2 traces (Score-P...) through the ``otf2`` package.
+
+The anchor file (``traces.otf2``) or its folder is the trace. One byte
+source per rank (location group): :meth:`Otf2Decoder.sources` returns the
+anchor once per rank, so ``jobs=`` reads ranks in worker processes. A
+source's locations are read with OTF2's local event readers; see
+:mod:`.events` for what becomes which event. Times are the file's timer
+ticks converted to ns (not rebased by the global offset).
+
+A location that yields fewer events than its definition announces, or an
+error of the OTF2 library, is a ReadError naming the anchor, the location
+and the event count reached.
+
+Examples
+--------
+>>> import readers.traces as rt
+>>> "otf2" in rt.trace_formats()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, List
+
+import numpy as np
+
+from ...errors import ReadError
+from ..decoder import Decoder
+from ..events import EventBatch, StringTable
+from ..handler import EventHandler
+from ..sources import ByteSource, FileSource
+from .definitions import Tables, import_otf2
+from .events import LocationEvents, read_chunks
+from .globaldefs import read_global
+
+
+def anchor_file(path: Any) -> Path:
+    """The ``.otf2`` anchor file of ``path`` (the file, or the one in a folder).
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); _ = open(os.path.join(d, "traces.otf2"), "wb")
+    >>> anchor_file(d).name
+    'traces.otf2'
+    """
+    p = Path(os.fspath(path))
+    if p.is_dir():
+        found = sorted(p.glob("*.otf2"))
+        if len(found) != 1:
+            raise ReadError(p, f"{len(found)} .otf2 anchor files in the folder",
+                            expected="exactly one, e.g. traces.otf2")
+        return found[0]
+    return p
+
+
+class Otf2Decoder(Decoder):
+    """OTF2 traces (optional dependency ``otf2``)."""
+
+    format_name = "otf2"
+    description = "OTF2 traces (Score-P), anchor file *.otf2 or its folder"
+
+    @classmethod
+    def sniff(cls, path: Path, head: bytes) -> bool:
+        if path.is_dir():
+            return len(list(path.glob("*.otf2"))) == 1
+        return head[2:6] == b"OTF2" or (path.suffix == ".otf2" and not head)
+
+    @classmethod
+    def sources(cls, path: Any) -> List[ByteSource]:
+        if isinstance(path, ByteSource):
+            return [path]
+        if isinstance(path, (list, tuple)):
+            if all(isinstance(p, ByteSource) for p in path):
+                return list(path)
+            path = path[0]
+        anchor = anchor_file(path)
+        tables = _tables(str(anchor))
+        ranks = sorted({rank for rank, _, _ in tables.locations.values()})
+        return [FileSource(anchor, rank=r) for r in ranks]
+
+    def decode(self, source: ByteSource, handler: EventHandler) -> None:
+        anchor = str(anchor_file(source.name))
+        tables = _tables(anchor)
+        handler.on_definitions(tables.definitions.copy())
+        locs = [ref for ref, (rank, _, _) in tables.locations.items()
+                if source.rank is None or rank == source.rank]
+        with _opened(anchor) as handle:
+            self._read(handle, tables, locs, handler, anchor)
+
+    def _read(self, handle: Any, tables: Tables, locs: List[int],
+              handler: EventHandler, anchor: str) -> None:
+        _otf2 = import_otf2()[1]
+        strings = StringTable()
+        refs = sorted(tables.region_names)
+        lookup = np.full((max(refs) + 2) if refs else 1, -1, dtype=np.int32)
+        lookup[refs] = strings.intern_many(tables.region_names[r] for r in refs)
+
+        def intern(region: np.ndarray) -> np.ndarray:
+            inside = (region >= 0) & (region < len(lookup) - 1)
+            return np.where(inside, lookup[np.where(inside, region, -1)], -1).astype(np.int32)
+
+        for ref in locs:
+            _otf2.Reader_SelectLocation(handle, ref)
+        _open_files(_otf2, handle, locs)
+        try:
+            for ref in locs:
+                rank, thread, expected = tables.locations[ref]
+                evt = _otf2.Reader_GetEvtReader(handle, ref)
+                state = LocationEvents(tables, rank, thread, intern)
+                seen = 0
+                try:
+                    for rows, read in read_chunks(_otf2, evt):
+                        seen += read
+                        if not len(rows):
+                            continue
+                        cols = state.columns(rows)
+                        handler.on_batch(EventBatch.build(
+                            strings, rank=rank, thread=thread, source=anchor, **cols))
+                except _otf2.Error as exc:
+                    raise ReadError(anchor, f"the OTF2 library failed: {exc}",
+                                    position=f"location {ref}, after {seen} decoded events",
+                                    expected="readable event records") from exc
+                finally:
+                    _otf2.Reader_CloseEvtReader(handle, evt)
+                if seen != expected:
+                    raise ReadError(anchor, f"location {ref} has {seen} events, its "
+                                    f"definition announces {expected}",
+                                    position=f"location {ref}, event {seen}",
+                                    expected="all announced events (truncated .evt file?)")
+        finally:
+            _otf2.Reader_CloseEvtFiles(handle)
+
+
+def _open_files(lib: Any, handle: Any, locs: List[int]) -> None:
+    try:
+        lib.Reader_OpenDefFiles(handle)
+        opened = True
+    except lib.Error:
+        opened = False
+    lib.Reader_OpenEvtFiles(handle)
+    if opened:
+        for ref in locs:
+            reader = lib.Reader_GetDefReader(handle, ref)
+            if reader:
+                lib.Reader_ReadAllLocalDefinitions(handle, reader)
+                lib.Reader_CloseDefReader(handle, reader)
+        lib.Reader_CloseDefFiles(handle)
+
+
+#: (anchor, mtime, size) -> Tables of the last traces read in this process
+_CACHE: "OrderedDict[tuple, Tables]" = OrderedDict()
+
+
+def _tables(anchor: str) -> Tables:
+    """The anchor's definitions, read once per process while the file is unchanged."""
+    try:
+        st = os.stat(anchor)
+    except OSError as exc:
+        raise ReadError(anchor, f"cannot open the file: {exc.strerror}") from exc
+    key = (anchor, st.st_mtime_ns, st.st_size)
+    if key not in _CACHE:
+        lib = import_otf2()[1]
+        with _opened(anchor) as handle:
+            try:
+                _CACHE[key] = read_global(lib, handle, anchor)
+            except lib.Error as exc:
+                raise ReadError(anchor, f"the OTF2 library cannot read the definitions: {exc}",
+                                expected="readable global definitions") from exc
+        while len(_CACHE) > 4:
+            _CACHE.popitem(last=False)
+    return _CACHE[key]
+
+
+@contextmanager
+def _opened(anchor: str) -> Iterator[Any]:
+    """A low-level OTF2 reader handle (ReadError when the library cannot open the trace)."""
+    lib = import_otf2()[1]
+    try:
+        handle = lib.Reader_Open(anchor)
+        lib.Reader_SetSerialCollectiveCallbacks(handle)
+    except lib.Error as exc:
+        raise ReadError(anchor, f"the OTF2 library cannot open the trace: {exc}",
+                        position="the anchor file (OTF2 gives no offset)",
+                        expected="an OTF2 anchor file with its definitions") from exc
+    try:
+        yield handle
+    finally:
+        lib.Reader_Close(handle)
+
+
+DECODER = Otf2Decoder

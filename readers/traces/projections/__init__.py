@@ -1,0 +1,5 @@
+"""Charm++ Projections logs (:class:`ProjectionsDecoder`)."""
+
+from .decoder import DECODER, ProjectionsDecoder
+
+__all__ = ["DECODER", "ProjectionsDecoder"]

@@ -1,0 +1,172 @@
+"""RecorderDecoder: Recorder 2.2 I/O traces (one ``.itf`` + ``.mt`` per rank).
+
+A trace is a folder with ``VERSION``, ``recorder.mt`` and per rank
+``<r>.itf`` (records) and ``<r>.mt`` (start time, files, counts). Each call
+becomes an ENTER/LEAVE pair (name = the function, as listed in
+``recorder.mt``: ``MPI_Send``, ``fwrite``...) and, for I/O and MPI
+data-moving calls, an IO / SEND / RECV / COLLECTIVE event right after its
+ENTER with ``end`` = the call's end and the columns :mod:`.calls` derives
+(``fd``, ``file`` resolved through the rank's descriptor table, ``bytes``,
+``offset``, ``peer``, ``tag``, ``comm``). The ENTER event carries the
+call's ``file`` and ``fd`` too (so the events table has one row per call
+with its file) and its arguments, as Recorder wrote them separated by
+spaces, as ``args`` (option ``args``, default True: they are what this
+format is about).
+
+Times: ticks of the global resolution (1 µs in 2.2) after the rank's start
+time, converted to ns since the epoch. Each rank file is decoded whole
+(Recorder files are small: the format compresses repeated calls) and
+checked against the record count and per-function counts of its ``.mt``
+before any event is delivered, so a truncated rank file is a ReadError and
+no event of that rank reaches the handler.
+
+Examples
+--------
+>>> import readers.traces as rt
+>>> "recorder" in rt.trace_formats()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, List
+
+import numpy as np
+
+from ...errors import ReadError
+from ..decoder import Decoder
+from ..definitions import Definitions
+from ..events import StringTable
+from ..handler import EventHandler
+from ..intervals import call_events
+from ..sources import ByteSource, FileSource, rank_of, rank_sources
+from .calls import interpret, layer
+from .metadata import GlobalMeta, parse_global, parse_rank
+from .records import parse_records
+
+#: events per delivered batch
+BATCH_EVENTS = 1 << 20
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+
+
+def trace_folder(path: Any) -> Path:
+    """The trace folder of ``path`` (the folder, or a file inside it).
+
+    >>> trace_folder("/no/such/run/recorder.mt").as_posix()
+    '/no/such/run'
+    """
+    p = Path(os.fspath(path))
+    return p if p.is_dir() else p.parent
+
+
+class RecorderDecoder(Decoder):
+    """Recorder 2.2 traces; options: ``args`` (bool, default True)."""
+
+    format_name = "recorder"
+    description = "Recorder 2.2 I/O traces (folder with recorder.mt, <rank>.itf/.mt)"
+
+    @classmethod
+    def sniff(cls, path: Path, head: bytes) -> bool:
+        folder = path if path.is_dir() else path.parent
+        if path.is_file() and path.name != "recorder.mt" and path.suffix not in (".itf", ".mt"):
+            return False
+        return (folder / "recorder.mt").is_file() and (folder / "VERSION").is_file()
+
+    @classmethod
+    def sources(cls, path: Any) -> List[ByteSource]:
+        if isinstance(path, ByteSource) or (isinstance(path, (list, tuple)) and path
+                                            and isinstance(path[0], ByteSource)):
+            return super().sources(path)
+        if isinstance(path, (list, tuple)):
+            return list(rank_sources([p for p in path if str(p).endswith(".itf")]))
+        folder = trace_folder(path)
+        meta = parse_global(_read(folder / "recorder.mt"), str(folder / "recorder.mt"))
+        return [FileSource(folder / f"{r}.itf", rank=r) for r in range(meta.ranks)]
+
+    def decode(self, source: ByteSource, handler: EventHandler) -> None:
+        folder = trace_folder(source.name)
+        meta = parse_global(_read(folder / "recorder.mt"), str(folder / "recorder.mt"))
+        if meta.mode not in (1, 2):
+            raise ReadError(folder / "recorder.mt", f"compression mode {meta.mode} "
+                            "(text or zlib records) is not supported", position="byte 16",
+                            expected="mode 1 (binary) or 2 (binary, peephole compressed)")
+        rank = source.rank if source.rank is not None else rank_of(source.name)
+        if rank is None:
+            raise ReadError(source.name, "cannot tell the rank from the file name",
+                            expected="<rank>.itf")
+        rank_meta = parse_rank(_read(folder / f"{rank}.mt"), str(folder / f"{rank}.mt"))
+        data = b"".join(source.blocks())
+        records = parse_records(data, source.name, window=meta.window,
+                                functions=len(meta.functions))
+        _check_counts(records.func, rank_meta, meta, source.name)
+        handler.on_definitions(_definitions(meta, rank_meta, rank, folder))
+        if len(records):
+            batch = self._events(meta, rank_meta, records, rank, source.name)
+            for lo in range(0, len(batch), BATCH_EVENTS):
+                handler.on_batch(batch.take(slice(lo, lo + BATCH_EVENTS)))
+
+    def _events(self, meta: GlobalMeta, rank_meta: Any, records: Any, rank: int,
+                name: str) -> Any:
+        strings = StringTable()
+        name_ids = strings.intern_many(meta.functions)  # the list may repeat a name
+        tick = meta.resolution * 1e9
+        origin = int(round(rank_meta.start * 1e9))
+        if abs(tick - round(tick)) < 1e-9:
+            start = origin + records.tstart * int(round(tick))
+            end = origin + records.tend * int(round(tick))
+        else:
+            start = origin + np.round(records.tstart * tick).astype(np.int64)
+            end = origin + np.round(records.tend * tick).astype(np.int64)
+        cols = interpret(meta.functions, records.func.tolist(), records.args,
+                         records.res.tolist())
+        file_ids = strings.intern_many(f if f is not None else "" for f in cols["file"])
+        file_ids[[f is None for f in cols["file"]]] = -1
+        data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")}
+        data["file"] = file_ids
+        enter = {"file": file_ids, "fd": cols["fd"]}  # one row per call carries its file
+        if self.options.get("args", True):
+            enter["args"] = [" ".join(a) for a in records.args]
+        return call_events(strings, start=start, end=end, name=name_ids[records.func],
+                           rank=rank, thread=0, source=name, data_kind=cols["kind"],
+                           enter_attrs=enter, data_attrs=data)
+
+
+def _check_counts(func: np.ndarray, rank_meta: Any, meta: GlobalMeta, name: str) -> None:
+    if len(func) != rank_meta.records:
+        raise ReadError(name, f"{len(func)} records, but the rank's .mt file counts "
+                        f"{rank_meta.records}", position=f"record {len(func)}",
+                        expected="as many records as the metadata says (truncated file?)")
+    counts = np.bincount(func, minlength=256)[:256]
+    bad = np.nonzero(counts != rank_meta.function_count)[0]
+    if len(bad):
+        f = int(bad[0])
+        label = meta.functions[f] if f < len(meta.functions) else f"function {f}"
+        raise ReadError(name, f"{int(counts[f])} calls of {label}, but the rank's .mt file "
+                        f"counts {int(rank_meta.function_count[f])}",
+                        position=f"the end of the records (record {len(func)})",
+                        expected="the per-function counts of the metadata")
+
+
+def _definitions(meta: GlobalMeta, rank_meta: Any, rank: int, folder: Path) -> Definitions:
+    version = ""
+    if (folder / "VERSION").is_file():
+        version = _read(folder / "VERSION").decode("ascii", "replace").strip()
+    regions = {name: {"kind": layer(name)} for name in meta.functions}
+    return Definitions(
+        ranks={rank: {"start_time": int(round(rank_meta.start * 1e9)),
+                      "end_time": int(round(rank_meta.end * 1e9)),
+                      "files": dict(rank_meta.files)}},
+        regions=regions,
+        metadata={"format": "recorder", "version": version, "ranks": meta.ranks,
+                  "time_resolution": meta.resolution, "compression_mode": meta.mode})
+
+
+DECODER = RecorderDecoder

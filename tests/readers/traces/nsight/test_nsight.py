@@ -1,0 +1,156 @@
+"""Nsight Systems SQLite decoder: a synthetic export and the CloverLeaf export (vs its CSVs)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import readers.traces as rt
+from readers import ReadError
+from readers.traces.nsight import GPU_THREAD, gpu_thread
+from tests.readers.traces.trace_collect import located, Collect, calls, events
+
+PID, TID = 4242, 4243
+GTID = (PID << 24) | TID
+GPID = PID << 24
+
+
+def make_db(path):
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+        CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT, end INT, eventClass INT,
+            globalTid INT, correlationId INT, nameId INT, returnValue INT, callchainId INT);
+        CREATE TABLE OSRT_API (start INT, end INT, eventClass INT, globalTid INT, nameId INT,
+            returnValue INT, nestingLevel INT, callchainId INT);
+        CREATE TABLE NVTX_EVENTS (start INT, end INT, eventType INT, rangeId INT,
+            category INT, color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT);
+        CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT,
+            streamId INT, globalPid INT, shortName INT, demangledName INT);
+        CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, deviceId INT,
+            streamId INT, globalPid INT, bytes INT, copyKind INT);
+        CREATE TABLE ThreadNames (nameId INT, priority INT, globalTid INT);
+    """)
+    con.executemany("INSERT INTO StringIds VALUES (?, ?)", [
+        (1, "cudaLaunchKernel_v7000"), (2, "ioctl"), (3, "axpy"), (4, "axpy(float*, int)"),
+        (5, "main thread"), (6, "solve")])
+    con.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,0,?,0,?,0,NULL)",
+                    [(100, 150, GTID, 1), (200, 230, GTID, 1)])
+    con.execute("INSERT INTO OSRT_API VALUES (110, 120, 0, ?, 2, 0, 0, 0)", (GTID,))
+    con.executemany("INSERT INTO NVTX_EVENTS VALUES (?,?,?,0,0,0,?,?,NULL,?)", [
+        (90, 300, 59, "step", GTID, None), (95, None, 34, None, GTID, 6)])
+    con.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,0,7,?,3,4)",
+                    [(160, 190, GPID), (240, 260, GPID)])
+    con.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (60, 80, 0, 7, ?, 4096, 1)",
+                (GPID,))
+    con.execute("INSERT INTO ThreadNames VALUES (5, 10, ?)", (GTID,))
+    con.commit()
+    con.close()
+    return path
+
+
+def test_synthetic_export(tmp_path):
+    path = make_db(tmp_path / "run.sqlite")
+    assert rt.sniff_trace(path) == "nsight"
+    df = events(path)
+    host = df[df.thread == TID]
+    assert host[["kind", "time", "name"]].values.tolist() == [
+        ["enter", 90, "step"], ["instant", 95, "solve"],
+        ["enter", 100, "cudaLaunchKernel_v7000"], ["enter", 110, "ioctl"],
+        ["leave", 120, "ioctl"], ["leave", 150, "cudaLaunchKernel_v7000"],
+        ["enter", 200, "cudaLaunchKernel_v7000"], ["leave", 230, "cudaLaunchKernel_v7000"],
+        ["leave", 300, "step"]]
+    gpu = df[df.thread == gpu_thread(0, 7)]
+    assert (gpu["rank"] == PID).all() and gpu_thread(0, 7) == GPU_THREAD + 7
+    assert gpu[gpu.kind == "enter"][["time", "name", "bytes"]].values.tolist() == [
+        [60, "CUDA memcpy HtoD", 4096], [160, "axpy", -1], [240, "axpy", -1]]
+    demangled = events(path, kernel_names="demangled")
+    assert "axpy(float*, int)" in set(demangled.name)
+    defs = rt.decode(path, Collect()).definitions
+    assert defs.threads[(PID, TID)] == {"name": "main thread"}
+    assert defs.threads[(PID, gpu_thread(0, 7))]["name"] == "GPU 0 stream 7"
+    assert defs.regions["ioctl"] == {"kind": "os"}
+
+
+def test_truncated_or_foreign_files_are_read_errors(tmp_path):
+    path = make_db(tmp_path / "run.sqlite")
+    cut = tmp_path / "cut.sqlite"
+    cut.write_bytes(path.read_bytes()[:3000])
+    with pytest.raises(ReadError, match=r"cut\.sqlite.*SQLite cannot read") as err:
+        rt.decode(cut, Collect(), format="nsight")
+    assert located(err, "cut.sqlite") == ("cut.sqlite", "schema", "an Nsight Systems SQLite export")
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x INT)").connection.commit()
+    assert rt.decoder_class("nsight").sniff(other, other.read_bytes()[:4096]) is False
+    with pytest.raises(ReadError, match="no StringIds table"):
+        rt.decode(other, Collect(), format="nsight")
+
+
+@pytest.fixture(scope="module")
+def clover(shared_data):
+    return shared_data / "traces" / "nsight" / "cloverleaf-nsys"
+
+
+def test_cloverleaf_cuda_api_equals_the_csv_export(clover):
+    df = events(clover / "perlmutter-cloverleaf-cuda.sqlite")
+    csv = pd.read_csv(clover / "cloverleaf-cuda_api_trace.csv")
+    enter = csv[csv["Event Type"] == "Enter"]
+    want = sorted(zip(enter["Name"], enter["Timestamp (ns)"], enter["_matching_timestamp"]))
+    c = calls(df)
+    ours = c[c.name.isin(set(enter["Name"]))]
+    got = sorted(zip(ours.name, ours.time, ours.end))
+    assert len(got) == 3048 and got == [(n, int(s), int(e)) for n, s, e in want]
+
+
+def test_cloverleaf_gpu_trace_equals_the_csv_export(clover):
+    df = events(clover / "perlmutter-cloverleaf-cuda.sqlite")
+    gpu = df[(df.thread >= GPU_THREAD) & (df.kind == "enter")]
+    csv = pd.read_csv(clover / "cloverleaf_gpu_trace.csv")
+    enter = csv[csv["Event Type"] == "Enter"]
+    rename = {"CUDA_MEMCPY_KIND_HTOD": "CUDA memcpy HtoD", "CUDA_MEMCPY_KIND_DTOH":
+              "CUDA memcpy DtoH"}
+    want = sorted((rename.get(n, n), int(t), -1 if np.isnan(b) else int(b))
+                  for n, t, b in zip(enter["Name"], enter["Timestamp (ns)"], enter["bytes"]))
+    got = sorted(zip(gpu.name, gpu.time.astype(int), gpu.bytes.astype(int)))
+    assert len(got) == 1591 and got == want
+    c = calls(df)
+    per = c.groupby("name").duration
+    assert per.count()["ioctl"] == 1253 and per.count()["par_ranged2d_kernel"] == 331
+
+
+def test_nvtx_csv_synthetic_and_bad_rows(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("Start (ns),End (ns),Duration (ns),Name,PID,TID\n"
+                    "10,90,80,\"a, b\",7,8\n20,30,10,step,7,8\n40,45,5,other,7,9\n")
+    assert rt.sniff_trace(path) == "nsight-nvtx-csv"
+    df = events(path)
+    assert df[["kind", "time", "name", "thread"]].values.tolist() == [
+        ["enter", 10, "a, b", 8], ["enter", 20, "step", 8], ["leave", 30, "step", 8],
+        ["leave", 90, "a, b", 8], ["enter", 40, "other", 9], ["leave", 45, "other", 9]]
+    path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,x,b,7,8\n")
+    with pytest.raises(ReadError, match=r"t\.csv: line 3: cannot read row") as err:
+        rt.decode(path, Collect())
+    assert located(err, "t.csv") == ("t.csv", "line 3", "integer times, PID and TID and a name")
+    path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,30,b")  # cut short
+    with pytest.raises(ReadError) as err:
+        rt.decode(path, Collect())
+    assert located(err, "t.csv") == ("t.csv", "line 3", "integer times, PID and TID and a name")
+    path.write_text("Start (ns),End (ns),Name,PID\n10,90,a,7\n")
+    with pytest.raises(ReadError, match="the header lacks TID"):
+        rt.decode(path, Collect(), format="nsight-nvtx-csv")
+
+
+def test_nbody_nvtx_csv_nesting_equals_the_export(shared_data):
+    import graphframe as gf
+
+    path = shared_data / "traces" / "nsight" / "nbody-nvtx" / "trace.csv"
+    csv = pd.read_csv(path)
+    tf = gf.read_trace(path)
+    calls_ = tf.events[tf.events.kind == "enter"]
+    assert len(calls_) == len(csv) == 131
+    assert calls_.depth.tolist() == csv["Lvl"].tolist()
+    assert calls_.duration.astype(int).tolist() == csv["Duration (ns)"].tolist()
+    assert calls_.exclusive.astype(int).tolist() == csv["DurNonChild (ns)"].tolist()
