@@ -53,6 +53,8 @@ class ReaderConstructors:
             ``True`` draws a progress bar on stderr; a callable receives
             ``(done, total, what)``.
 
+        Notes
+        -----
         Missing or inconsistent metric files, malformed XML and out-of-range
         numbers raise :class:`~readers.errors.ReadError` naming the file and
         position. See :func:`readers.hpctoolkit.read_hpctoolkit` and
@@ -119,6 +121,8 @@ class ReaderConstructors:
             ``True`` draws a progress bar on stderr; a callable receives
             ``(done, total, what)`` after each profile.
 
+        Notes
+        -----
         Hatchet's other options (``exclude_*_function_details``,
         ``directory_mapping``, ``metric_scopes``, ``summary_metrics``...) are
         not supported; filter the GraphFrame instead. See
@@ -308,7 +312,7 @@ class ReaderConstructors:
             A call graph with one node per function (recursion is a cycle):
             ``numcalls`` (primitive calls), ``nativecalls`` (all calls),
             ``time`` (self seconds), ``time (inc)`` (cumulative seconds),
-            ``caller_calls``. See ``docs/readers/python-profilers.md``.
+            ``caller_calls``. See ``docs/readers/cprofile.md``.
 
         Examples
         --------
@@ -341,7 +345,7 @@ class ReaderConstructors:
         GraphFrame
             A call tree: ``time`` (exclusive seconds), ``time (inc)``, source
             location columns. No depth limit. See
-            ``docs/readers/python-profilers.md``.
+            ``docs/readers/pyinstrument.md``.
 
         Examples
         --------
@@ -376,7 +380,7 @@ class ReaderConstructors:
         GraphFrame
             One node per call path (call-path profiles) or per timer (flat
             profiles), rows per ``rank``/``context``/``thread`` where they
-            vary. See ``docs/readers/tau-timemory.md``.
+            vary. See ``docs/readers/tau.md``.
 
         Examples
         --------
@@ -416,7 +420,7 @@ class ReaderConstructors:
         -------
         GraphFrame
             One node per call path of regions; ``sum.*`` statistics are the
-            metrics (others are attributes). See ``docs/readers/tau-timemory.md``.
+            metrics (others are attributes). See ``docs/readers/timemory.md``.
 
         Examples
         --------
