@@ -32,6 +32,18 @@ def test_import_graphframe_loads_none_of_the_optional_packages():
     assert loaded_after("import graphframe") == []
 
 
+def test_import_graphframe_loads_no_reader_family_but_hatchets_formats():
+    out = subprocess.run([sys.executable, "-c", "import sys, graphframe\n"
+                          "print(' '.join(sorted({m.split('.')[1] for m in sys.modules\n"
+                          "                       if m.startswith('readers.')})))"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    # the JSON layouts are read by graphframe's own JSON code; every other family
+    # loads when a file of its format is read (the Hatchet-named constructors too)
+    assert out.stdout.split() == ["builder", "common", "errors", "hatchet", "profile",
+                                  "progress", "registry"]
+
+
 def test_the_tree_command_on_a_small_cali_loads_none_but_the_cli(tmp_path):
     path = tmp_path / "small.cali"
     write_cali(sample_profile(), path)

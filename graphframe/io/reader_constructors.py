@@ -1,7 +1,9 @@
 """Constructors with Hatchet's names, one per reader (mixed into GraphFrame).
 
 Each is thin: it calls its reader with explicit keyword options and hands the
-RawProfile to ``cls.from_raw``. Keyword names are Hatchet's, and the readers
+RawProfile to ``cls.from_raw``. Each imports its reader family when it is
+first called, as ``readers.read`` does, so ``import graphframe`` loads no
+format module. Keyword names are Hatchet's, and the readers
 take the same names (one name per option), so ``graphframe.read(path,
 **options)`` accepts what the constructor accepts (``from_caliper``'s ``query``
 excepted: a cali-query run is not a reader option).
@@ -10,14 +12,6 @@ excepted: a cali-query run is not a reader option).
 from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Union
-
-from readers.caliper import read_caliper, read_caliper_any
-from readers.cprofile import read_cprofile
-from readers.dot import read_dot
-from readers.hpctoolkit import read_hpctoolkit, read_hpctoolkit_latest
-from readers.pyinstrument import read_pyinstrument
-from readers.tau import read_tau
-from readers.timemory import parse_timemory, read_timemory
 
 from .build import parts_from_raw
 
@@ -79,6 +73,7 @@ class ReaderConstructors:
         >>> one.index.get_level_values("rank").unique().tolist()
         [1]
         """
+        from readers.hpctoolkit import read_hpctoolkit  # on first use: fast start
         return cls(**parts_from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,
                                                     summary_only=summary_only,
                                                     progress=progress), consume=True))
@@ -150,6 +145,7 @@ class ReaderConstructors:
               1         6105.0
         Name: time (inc), dtype: float64
         """
+        from readers.hpctoolkit import read_hpctoolkit_latest  # on first use: fast start
         return cls(**parts_from_raw(read_hpctoolkit_latest(
             dirname, parallel_profiles_mode=parallel_profiles_mode, metric_names=metric_names,
             profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
@@ -197,6 +193,7 @@ class ReaderConstructors:
         >>> GraphFrame.from_caliper(io.StringIO(json.dumps(doc))).dataframe["time"].tolist()
         [2.0, 1.0]
         """
+        from readers.caliper import read_caliper_any  # on first use: fast start
         return cls.from_raw(read_caliper_any(filename_or_stream, query,
                                              node_ordering=node_ordering))
 
@@ -251,6 +248,7 @@ class ReaderConstructors:
         ...     GraphFrame.from_caliperreader(stream).dataframe["time"].tolist()
         [1.5]
         """
+        from readers.caliper import read_caliper  # on first use: fast start
         return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
                                          string_attributes=string_attributes or (),
                                          node_ordering=node_ordering, progress=progress))
@@ -294,6 +292,7 @@ class ReaderConstructors:
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         """
+        from readers.dot import read_dot  # on first use: fast start
         return cls.from_raw(read_dot(filename))
 
     @classmethod
@@ -328,6 +327,7 @@ class ReaderConstructors:
         >>> df.loc[df["name"] == "fib", ["numcalls", "nativecalls"]].values.tolist()
         [[1, 25]]
         """
+        from readers.cprofile import read_cprofile  # on first use: fast start
         return cls.from_raw(read_cprofile(filename))
 
     @classmethod
@@ -363,6 +363,7 @@ class ReaderConstructors:
         0     main  0.25        1.00
         1     work  0.75        0.75
         """
+        from readers.pyinstrument import read_pyinstrument  # on first use: fast start
         return cls.from_raw(read_pyinstrument(filename))
 
     @classmethod
@@ -402,6 +403,7 @@ class ReaderConstructors:
         1    0      solve   3.0         3.0
              1      solve   4.0         4.0
         """
+        from readers.tau import read_tau  # on first use: fast start
         return cls.from_raw(read_tau(dirname))
 
     @classmethod
@@ -435,6 +437,7 @@ class ReaderConstructors:
         0     main             1.0                   2.0
         1       io             0.5                   1.0
         """
+        from readers.timemory import parse_timemory, read_timemory  # on first use: fast start
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))
