@@ -65,19 +65,11 @@ def load(path: Any) -> GraphFrame:
     return GraphFrame.load(path)
 
 
-#: Old flat-layout names still served (lazily) by ``from graphframe import <name>``:
-#: ``benchmarks/writers/literal.py`` (moving to ``readers/testing`` on another
-#: branch, where it cannot import graphframe at all) uses ``structure``.
-_MOVED = {"structure": "graphframe.kernels.structure"}
-
-
 def __getattr__(name: str) -> Any:
     import importlib
 
     if name == "diff":  # the diff loads with its first use (fast start)
         return importlib.import_module("graphframe.diffing").diff
-    if name in _MOVED:
-        return importlib.import_module(_MOVED[name])
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
 
 
