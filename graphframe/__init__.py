@@ -70,6 +70,8 @@ def __getattr__(name: str) -> Any:
 
     if name == "diff":  # the diff loads with its first use (fast start)
         return importlib.import_module("graphframe.diffing").diff
+    if name == "Ensemble":  # the ensemble package loads with its first use (fast start)
+        return importlib.import_module("graphframe.ensemble").Ensemble
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
 
 
@@ -88,6 +90,7 @@ __all__ = [
     "ConjunctionQuery",
     "DisjunctionQuery",
     "EmptyFilter",
+    "Ensemble",
     "ExclusiveDisjunctionQuery",
     "Frame",
     "Graph",

@@ -39,6 +39,7 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 import pandas as pd
 
+from .columns import Columns, TableField, arrays, num_rows, stored
 from .errors import ProfileError
 
 #: Column names reserved in ``nodes`` and ``metrics``.
@@ -101,10 +102,12 @@ class RawProfile:
     2
     """
 
-    nodes: pd.DataFrame
-    metrics: pd.DataFrame
+    # tables given as DataFrames, or as columns (name -> array) turned into a
+    # DataFrame on first access (see readers.columns)
+    nodes: pd.DataFrame = TableField()  # type: ignore[assignment]
+    metrics: pd.DataFrame = TableField()  # type: ignore[assignment]
     index_levels: Tuple[str, ...] = ()
-    node_columns: Optional[pd.DataFrame] = None
+    node_columns: Optional[pd.DataFrame] = TableField(optional=True)  # type: ignore[assignment]
     edges: Optional[pd.DataFrame] = None
     exc_metrics: Tuple[str, ...] = ()
     inc_metrics: Tuple[str, ...] = ()
@@ -121,12 +124,12 @@ class RawProfile:
     @property
     def num_nodes(self) -> int:
         """Number of call-path nodes."""
-        return len(self.nodes)
+        return num_rows(self, "nodes")
 
     @property
     def frame_columns(self) -> Tuple[str, ...]:
         """Frame attribute columns of ``nodes``, in table order."""
-        return tuple(c for c in self.nodes.columns if c not in (NODE, PARENT))
+        return tuple(c for c in self.table_arrays("nodes") if c not in (NODE, PARENT))
 
     @property
     def metric_columns(self) -> Tuple[str, ...]:
@@ -140,6 +143,25 @@ class RawProfile:
         if self.node_columns is not None and "name" in self.node_columns.columns:
             return self.node_columns["name"].reset_index(drop=True)
         return self.nodes["name"].reset_index(drop=True)
+
+    def table_arrays(self, table: str) -> Optional[Mapping[str, Any]]:
+        """The columns of ``"nodes"``, ``"metrics"`` or ``"node_columns"`` as a mapping
+        name -> array (numpy, or a pandas extension array for extension dtypes),
+        without building a DataFrame; None for an absent ``node_columns``.
+
+        Examples
+        --------
+        >>> raw = RawProfile(nodes={"node": np.array([0]), "parent": np.array([-1]),
+        ...                         "name": np.array(["main"], dtype=object)},
+        ...                  metrics={"node": np.array([0]), "time": np.array([1.5])})
+        >>> raw.table_arrays("metrics")["time"].tolist(), raw.table_arrays("node_columns")
+        ([1.5], None)
+        >>> raw.metrics["time"].tolist()  # the DataFrame, built when asked for
+        [1.5]
+        """
+        if table not in ("nodes", "metrics", "node_columns"):
+            raise ValueError(f"no table {table!r}: use 'nodes', 'metrics' or 'node_columns'")
+        return arrays(self, table)
 
     def with_changes(self, **changes: Any) -> "RawProfile":
         """Return a copy with some fields replaced (the tables are shared)."""
@@ -155,33 +177,58 @@ class RawProfile:
         undeclared metrics, a node without a frame or a name.
         """
         src = source if source is not None else self.metadata.get("source")
-        ids = _int_column(self.nodes, NODE, src, "nodes")
-        parents = _int_column(self.nodes, PARENT, src, "nodes")
+        nodes = _table(self, "nodes", src)
+        ids = _int_column(nodes, NODE, src, "nodes")
+        parents = _int_column(nodes, PARENT, src, "nodes")
         _check_unique_ids(ids, src)
         position = _positions(ids, parents, src, "parent of node")
-        _check_frames(self, src)
-        _check_names(self, src)
-        if self.node_columns is not None and len(self.node_columns) != len(ids):
+        _check_frames(nodes, src)
+        node_columns = None if stored(self, "node_columns") is None else \
+            _table(self, "node_columns", src)
+        _check_names(nodes, node_columns, src)
+        if node_columns is not None and num_rows(self, "node_columns") != len(ids):
             raise ProfileError(
-                src, f"node_columns has {len(self.node_columns)} rows for {len(ids)} nodes",
-                position="node_columns", expected="one row per node")
+                src, f"node_columns has {num_rows(self, 'node_columns')} rows for {len(ids)} "
+                "nodes", position="node_columns", expected="one row per node")
         if self.edges is not None and len(self.edges):
+            edges = Columns({c: self.edges[c].to_numpy() for c in self.edges.columns})
             for col in (PARENT, "child"):
-                _positions(ids, _int_column(self.edges, col, src, "edges"), src,
+                _positions(ids, _int_column(edges, col, src, "edges"), src,
                            f"edge {col}", allow_root=False)
         _check_acyclic_parents(ids, position, src)
-        _check_metrics(self, ids, src)
-        _check_aggregations(self, src)
+        metrics = _table(self, "metrics", src)
+        _check_metrics(self, metrics, ids, src)
+        _check_aggregations(self, metrics, node_columns, src)
         object.__setattr__(self, "validated", True)
         return self
 
 
 # ---------------------------------------------------------------- helpers
-def _int_column(table: pd.DataFrame, col: str, src: Any, where: str) -> np.ndarray:
-    if col not in table.columns:
+Table = Mapping[str, Any]
+
+
+def _table(raw: RawProfile, name: str, src: Any) -> Table:
+    """Table ``name`` as columns, all of one length."""
+    held = stored(raw, name)
+    if not isinstance(held, (pd.DataFrame, Columns)):
+        raise ProfileError(src, f"the {name} table is a {type(held).__name__}",
+                           position=name, expected="a DataFrame or a mapping column -> array")
+    columns = arrays(raw, name)
+    lengths = {len(v) for v in columns.values()}
+    if len(lengths) > 1:
+        first = len(next(iter(columns.values())))
+        bad = next(c for c, v in columns.items() if len(v) != first)
+        raise ProfileError(src, f"column {bad!r} of the {name} table has {len(columns[bad])} rows "
+                           f"where the others have {first}", position=name,
+                           expected="columns of one length")
+    return columns
+
+
+def _int_column(table: Table, col: str, src: Any, where: str) -> np.ndarray:
+    if col not in table:
         raise ProfileError(src, f"the {where} table has no '{col}' column",
                            position=where, expected=f"a '{col}' column")
-    values = table[col].to_numpy()
+    values = np.asarray(table[col])
     if values.dtype.kind not in "iu":
         try:
             converted = values.astype(np.int64)
@@ -234,22 +281,22 @@ def _positions(ids, refs, src, what, allow_root=True) -> np.ndarray:
     return out.astype(np.int64)
 
 
-def _check_frames(raw: RawProfile, src: Any) -> None:
-    cols = list(raw.frame_columns)
+def _check_frames(nodes: Table, src: Any) -> None:
+    cols = [c for c in nodes if c not in (NODE, PARENT)]
     if not cols:
         raise ProfileError(src, "nodes have no frame attributes", position="nodes",
                            expected="at least a 'name' column")
-    present = raw.nodes[cols].notna().to_numpy().any(axis=1)
+    present = np.zeros(len(nodes[NODE]), dtype=bool)
+    for col in cols:
+        present |= ~np.asarray(pd.isna(nodes[col]), dtype=bool)
     if not present.all():
         row = int(np.flatnonzero(~present)[0])
-        raise ProfileError(src, f"node {raw.nodes[NODE].iloc[row]} has an empty frame",
+        raise ProfileError(src, f"node {nodes[NODE][row]} has an empty frame",
                            position=f"nodes row {row}", expected="at least one frame attribute")
 
 
-def _check_names(raw: RawProfile, src: Any) -> None:
-    has_name = (raw.node_columns is not None and "name" in raw.node_columns.columns) or (
-        "name" in raw.nodes.columns)
-    if not has_name:
+def _check_names(nodes: Table, node_columns: Optional[Table], src: Any) -> None:
+    if not ((node_columns is not None and "name" in node_columns) or "name" in nodes):
         raise ProfileError(src, "nodes have no display name", position="nodes",
                            expected="a 'name' frame attribute or node column")
 
@@ -272,52 +319,50 @@ def _check_acyclic_parents(ids: np.ndarray, parent_pos: np.ndarray, src: Any) ->
                            position="nodes", expected="parent chains that end at a root")
 
 
-def _check_metrics(raw: RawProfile, ids: np.ndarray, src: Any) -> None:
-    m = raw.metrics
+def _check_metrics(raw: RawProfile, m: Table, ids: np.ndarray, src: Any) -> None:
     node_ids = _int_column(m, NODE, src, "metrics")
     _positions(ids, node_ids, src, "metrics row", allow_root=False)
-    for level in raw.index_levels:
-        _int_column(m, level, src, "metrics")
+    levels = [_int_column(m, level, src, "metrics") for level in raw.index_levels]
     for name in list(raw.exc_metrics) + list(raw.inc_metrics):
-        if name not in m.columns:
+        if name not in m:
             raise ProfileError(src, f"declared metric '{name}' has no column",
                                position="metrics", expected=f"a column named '{name}'")
     for exc, inc in raw.inclusive_of.items():
         if exc not in raw.exc_metrics or inc not in raw.inc_metrics:
             raise ProfileError(src, f"inclusive pairing {exc!r} -> {inc!r} names undeclared metrics",
                                position="inclusive_of", expected="declared metric names")
-    if raw.default_metric is not None and raw.default_metric not in m.columns:
+    if raw.default_metric is not None and raw.default_metric not in m:
         raise ProfileError(src, f"default metric '{raw.default_metric}' has no column",
                            position="metrics", expected="a metric column")
-    _check_unique_rows(m, node_ids, raw.index_levels, src)
+    _check_unique_rows(node_ids, levels, raw.index_levels, src)
 
 
-def _check_aggregations(raw: RawProfile, src: Any) -> None:
+def _check_aggregations(raw: RawProfile, m: Table, node_columns: Optional[Table],
+                        src: Any) -> None:
     """Every entry names a dataframe column and a known way to combine it."""
     if not isinstance(raw.aggregations, Mapping):
         raise ProfileError(src, f"aggregations is a {type(raw.aggregations).__name__}",
                            position="aggregations", expected="a mapping column -> kind")
     reserved = {NODE, *raw.index_levels}
-    node_cols = (list(raw.node_columns.columns) if raw.node_columns is not None else ["name"])
+    node_cols = list(node_columns) if node_columns is not None else ["name"]
     for col, kind in raw.aggregations.items():
-        if col in reserved or (col not in raw.metrics.columns and col not in node_cols):
+        if col in reserved or (col not in m and col not in node_cols):
             raise ProfileError(src, f"aggregation declared for {col!r}, which is not a column",
                                position="aggregations", expected="a metric or attribute column")
         if kind not in AGGREGATIONS:
             raise ProfileError(src, f"unknown aggregation {kind!r} for column {col!r}",
                                position="aggregations", expected=" or ".join(AGGREGATIONS))
-        if kind in NUMERIC_AGGREGATIONS and col in raw.metrics.columns \
-                and not pd.api.types.is_numeric_dtype(raw.metrics[col]):
+        if kind in NUMERIC_AGGREGATIONS and col in m \
+                and not pd.api.types.is_numeric_dtype(m[col]):
             raise ProfileError(src, f"aggregation {kind!r} for the non-numeric column {col!r}",
                                position="aggregations", expected="'min', 'max' or 'first'")
 
 
-def _check_unique_rows(m: pd.DataFrame, node_ids, levels, src) -> None:
-    if not len(m):
+def _check_unique_rows(node_ids: np.ndarray, levels, names, src) -> None:
+    if not len(node_ids):
         return
-    key_cols = [node_ids] + [m[level].to_numpy() for level in levels]
-    key_cols = [c if c.dtype.kind == "i" else c.astype(np.int64) for c in key_cols]
-    key = np.zeros(len(m), dtype=np.int64)
+    key_cols = [node_ids] + list(levels)
+    key = np.zeros(len(node_ids), dtype=np.int64)
     span = 1
     for col in key_cols:  # in place: at 16M rows every temporary is 128 MB
         lo, hi = int(col.min()), int(col.max())
@@ -329,10 +374,10 @@ def _check_unique_rows(m: pd.DataFrame, node_ids, levels, src) -> None:
         key += col
         key -= lo
         span *= size
-    if span is not None and span <= max(1 << 27, 4 * len(m)):
+    if span is not None and span <= max(1 << 27, 4 * len(node_ids)):
         seen = np.zeros(span, dtype=bool)
         seen[key] = True
-        if int(np.count_nonzero(seen)) == len(m):
+        if int(np.count_nonzero(seen)) == len(node_ids):
             return
         dup = _first_duplicate_sorted(key)
     else:
@@ -341,7 +386,7 @@ def _check_unique_rows(m: pd.DataFrame, node_ids, levels, src) -> None:
         if not flags.any():
             return
         dup = int(np.flatnonzero(flags)[0])
-    where = ", ".join(f"{n}={m[n].iloc[dup]}" for n in [NODE, *levels])
+    where = ", ".join(f"{n}={c[dup]}" for n, c in zip([NODE, *names], key_cols))
     raise ProfileError(src, f"two metric rows for ({where})", position=f"metrics row {dup}",
                        expected="one row per node and index level")
 

@@ -1,8 +1,8 @@
 """Fast start: ``import graphframe`` and ``graphframe tree FILE`` load no optional package.
 
 networkx (``to_networkx``), pydot (the DOT fallback parser), matplotlib (plots),
-scipy, tqdm (progress bars), the diff and the Parquet writer load with their
-first use. Timings are measured by scripts, not here (see docs/benchmarks.md,
+scipy, tqdm (progress bars), the diff, the ensemble package, dask and the
+Parquet writer load with their first use. Timings are measured by scripts, not here (see docs/benchmarks.md,
 "Start-up time"); these tests check what is loaded, which does not vary.
 """
 
@@ -16,7 +16,7 @@ from readers.testing import sample_profile, write_cali
 
 ROOT = Path(__file__).resolve().parent.parent
 LAZY = ("networkx", "pydot", "matplotlib", "scipy", "tqdm", "pyarrow.parquet",
-        "graphframe.diffing", "graphframe.cli")
+        "graphframe.diffing", "graphframe.cli", "graphframe.ensemble", "dask", "distributed")
 
 
 def loaded_after(code: str):
@@ -32,7 +32,7 @@ def test_import_graphframe_loads_none_of_the_optional_packages():
     assert loaded_after("import graphframe") == []
 
 
-def test_import_graphframe_loads_no_reader_family_but_hatchets_formats():
+def test_import_graphframe_loads_no_reader_family_but_hatchets():
     out = subprocess.run([sys.executable, "-c", "import sys, graphframe\n"
                           "print(' '.join(sorted({m.split('.')[1] for m in sys.modules\n"
                           "                       if m.startswith('readers.')})))"],
@@ -40,8 +40,10 @@ def test_import_graphframe_loads_no_reader_family_but_hatchets_formats():
     assert out.returncode == 0, out.stderr
     # the JSON layouts are read by graphframe's own JSON code; every other family
     # loads when a file of its format is read (the Hatchet-named constructors too)
-    assert out.stdout.split() == ["builder", "common", "errors", "hatchet", "profile",
-                                  "progress", "registry"]
+    loaded = set(out.stdout.split())
+    assert "hatchet" in loaded and "registry" in loaded
+    assert loaded.isdisjoint({"caliper", "hpctoolkit", "dot", "cprofile", "pyinstrument",
+                              "tau", "timemory", "testing", "traces"})
 
 
 def test_the_tree_command_on_a_small_cali_loads_none_but_the_cli(tmp_path):

@@ -156,7 +156,7 @@ class ReaderConstructors:
     # ---- reader constructors: Caliper (issue 5) ----
     @classmethod
     def from_caliper(cls, filename_or_stream: Any, query: Optional[str] = None,
-                     node_ordering: bool = True) -> Any:
+                     node_ordering: bool = True, no_path: str = "keep") -> Any:
         """Read Caliper output: json-split, or a ``.cali`` file (Hatchet's name).
 
         Parameters
@@ -172,6 +172,10 @@ class ReaderConstructors:
         node_ordering : bool
             Order siblings by Caliper's node order (``Node order``) when the
             file records one; otherwise siblings are ordered by frame.
+        no_path : {"keep", "drop"}
+            Records with no call path (time outside every annotated region):
+            ``"keep"`` puts those holding a metric value under a ``<no path>``
+            root; ``"drop"`` leaves them out, as Hatchet does.
 
         Returns
         -------
@@ -195,12 +199,13 @@ class ReaderConstructors:
         """
         from readers.caliper import read_caliper_any  # on first use: fast start
         return cls.from_raw(read_caliper_any(filename_or_stream, query,
-                                             node_ordering=node_ordering))
+                                             node_ordering=node_ordering, no_path=no_path))
 
     @classmethod
     def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
                            string_attributes: Union[str, Sequence[str], None] = (),
-                           node_ordering: bool = True, progress: Any = None) -> Any:
+                           node_ordering: bool = True, no_path: str = "keep",
+                           progress: Any = None) -> Any:
         """Read ``.cali`` data: a file, per-rank files, a stream or a CaliperReader.
 
         Parameters
@@ -217,6 +222,10 @@ class ReaderConstructors:
             Text attributes to keep as columns (numbers are always kept).
         node_ordering : bool
             Order siblings by Caliper's node order when the file records it.
+        no_path : {"keep", "drop"}
+            Records with no call path: under a ``<no path>`` root when they
+            hold a metric value (``"keep"``), or left out as in Hatchet
+            (``"drop"``).
         progress : bool or callable, optional
             ``True`` draws a progress bar on stderr as the files are decoded;
             a callable receives ``(done, total, what)``.
@@ -251,7 +260,8 @@ class ReaderConstructors:
         from readers.caliper import read_caliper  # on first use: fast start
         return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
                                          string_attributes=string_attributes or (),
-                                         node_ordering=node_ordering, progress=progress))
+                                         node_ordering=node_ordering, no_path=no_path,
+                                         progress=progress))
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod

@@ -18,8 +18,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import ReadError
-from .names import (CALLPATH_ATTRIBUTE, MAX_RANK, MODULE_ATTRIBUTE, ORDER, RANK,
-                            RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
+from .names import (CALLPATH_ATTRIBUTE, MAX_RANK, METRIC, MODULE_ATTRIBUTE, NO_PATH, ORDER,
+                    RANK, RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, check_no_path,
+                    classify)
 from .records import Hierarchy, RecordTable, forest_depth
 
 INT = np.int64
@@ -105,6 +106,16 @@ class PathTree:
             self.kind.append(kind)
         return node
 
+    def add_root(self, label: str, kind: str = "function") -> int:
+        """A new root, distinct from any existing node of the same label."""
+        node = len(self.parent)
+        if self._index is not None:
+            self._index[(-1, label, kind)] = node
+        self.parent.append(-1)
+        self.label.append(label)
+        self.kind.append(kind)
+        return node
+
     def labels(self, node: int) -> List[str]:
         out = []
         while node >= 0:
@@ -149,24 +160,33 @@ class Decoded:
         return None
 
 
-def assemble(d: Decoded, *, native: bool = False,
-             string_attributes: Sequence[str] = ()) -> RecordTable:
-    """Filter (Spot channels), add activity nodes, prune, and build the columns."""
+def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[str] = (),
+             no_path: str = "keep") -> RecordTable:
+    """Filter (Spot channels), place the records without a call path (``no_path``, see
+    :func:`~readers.caliper.names.check_no_path`), add activity nodes, prune, and
+    build the columns."""
     m = len(d.rec_path)
-    keep = d.rec_path >= 0
+    wanted = np.ones(m, dtype=bool)
     channel = d.text(SPOT_CHANNEL)
     if channel is not None:
-        keep &= (channel == "regionprofile") | np.equal(channel, None)
-    rec_path = _activity_children(d.rec_path, keep, d.text, d.tree, d.callpath)
+        wanted = (channel == "regionprofile") | np.equal(channel, None)
+    keep = wanted & (d.rec_path >= 0)
     if not keep.any():
         raise ReadError(d.source, "no record carries a call path", position=f"{m} records",
                         expected="records with nested region/function attributes or "
                                  "source.function#callpath.address")
+    specs = {key: column_for(d.attributes[key], d.by_reference[key], string_attributes, native)
+             for key in d.values}
+    rec_path, pathless = d.rec_path, np.zeros(0, dtype=INT)
+    if check_no_path(no_path) == "keep":
+        rec_path, pathless = _keep_pathless(d, wanted, keep, specs)
+    rec_path = _activity_children(rec_path, keep, d.text, d.tree, d.callpath)
     every = bool(keep.all())
     rows = np.flatnonzero(keep)
     hierarchy, node = _pruned(d.tree, rec_path if every else rec_path[rows])
     del rec_path
     table = RecordTable(source=d.source, hierarchy=hierarchy, node=node)
+    has_path = d.rec_path[rows] >= 0 if len(pathless) else None
     found: List[Tuple[Tuple[int, int, int], ColumnSpec, np.ndarray]] = []
     for key in list(d.values):
         values = d.values.pop(key)  # consumed: each column is held once
@@ -175,7 +195,7 @@ def assemble(d: Decoded, *, native: bool = False,
             text = values if values.dtype == object else values.astype(object)
             table.sourceloc = text if every else text[rows]
             continue
-        spec = column_for(attribute, d.by_reference[key], string_attributes, native)
+        spec = specs[key]
         if spec is None:
             continue
         column = values if every else values[rows]
@@ -183,8 +203,8 @@ def assemble(d: Decoded, *, native: bool = False,
         present = _present(column)
         if not present.any():
             continue
-        first = int(np.argmax(present))
-        order_key = (first, 0 if d.by_reference[key] else 1, d.slot(key, int(rows[first])))
+        first, at = _first_seen(present, has_path)
+        order_key = (first, 0 if d.by_reference[key] else 1, d.slot(key, int(rows[at])))
         found.append((order_key, spec, column))
     found.sort(key=lambda t: t[0])
     layout = ["nid"]
@@ -198,6 +218,55 @@ def assemble(d: Decoded, *, native: bool = False,
             layout.append(spec.name)
     table.layout = layout
     return table
+
+
+def _keep_pathless(d: Decoded, wanted: np.ndarray, keep: np.ndarray,
+                   specs: Dict[Any, Optional[ColumnSpec]]) -> Tuple[np.ndarray, np.ndarray]:
+    """Records without a call path that hold a metric value, placed under a new
+    :data:`~readers.caliper.names.NO_PATH` root and added to ``keep`` (in place):
+    the records' paths and the indices of those records."""
+    pathless = _pathless_with_metrics(d, wanted & (d.rec_path < 0), specs)
+    if not len(pathless):
+        return d.rec_path, pathless
+    rec_path = d.rec_path.copy()
+    rec_path[pathless] = d.tree.add_root(NO_PATH, "function")
+    keep[pathless] = True
+    return rec_path, pathless
+
+
+def _first_seen(present: np.ndarray, has_path: Optional[np.ndarray]) -> Tuple[int, int]:
+    """A column's sort key and first record: first-seen order over the records with a
+    call path, then over the rest (so keeping the records without one moves no column,
+    nor the default metric).
+
+    Examples
+    --------
+    >>> _first_seen(np.array([True, True]), np.array([False, True]))
+    (1, 1)
+    >>> _first_seen(np.array([True, False]), np.array([False, True]))
+    (2, 0)
+    """
+    placed = present & has_path if has_path is not None else present
+    if placed.any():
+        at = int(np.argmax(placed))
+        return at, at
+    at = int(np.argmax(present))
+    return len(present) + at, at
+
+
+def _pathless_with_metrics(d: Decoded, candidates: np.ndarray,
+                           specs: Dict[Any, Optional[ColumnSpec]]) -> np.ndarray:
+    """The records among ``candidates`` (a mask) that hold a value of a metric column
+    (``specs``: each attribute's column, :func:`column_for`)."""
+    rows = np.flatnonzero(candidates)
+    if not len(rows):
+        return rows
+    holds = np.zeros(len(rows), dtype=bool)
+    for key, values in d.values.items():
+        spec = specs[key]
+        if spec is not None and spec.role == METRIC:
+            holds |= _present(values[rows])
+    return rows[holds]
 
 
 def _activity_children(rec_path, keep, text, tree: PathTree, callpath: bool) -> np.ndarray:
@@ -243,7 +312,7 @@ def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
     np.minimum.at(first, used, np.arange(len(used), dtype=INT))
     depth = forest_depth(parent, "call paths", lambda i: f"node {i}")
     by_depth = np.argsort(-depth, kind="stable")
-    bounds = np.flatnonzero(np.r_[True, np.diff(depth[by_depth]) != 0, True])
+    bounds = np.flatnonzero(np.concatenate(([True], np.diff(depth[by_depth]) != 0, [True])))
     for a, b in zip(bounds[:-1], bounds[1:]):
         members = by_depth[a:b]
         members = members[parent[members] >= 0]
@@ -321,9 +390,11 @@ def _ranks(d: Decoded, column: np.ndarray, rows: np.ndarray) -> np.ndarray:
     bad = np.isnan(ranks) | (ranks != np.round(ranks))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ReadError(d.source, "a record has no integer mpi.rank while others do",
-                        position=d.where(int(rows[i])),
-                        expected="an mpi.rank entry in every record")
+        row = int(rows[i])
+        hint = (f" (it has no call path and is kept under {NO_PATH!r}; the reader option "
+                "no_path='drop' leaves such records out)") if d.rec_path[row] < 0 else ""
+        raise ReadError(d.source, "a record has no integer mpi.rank while others do" + hint,
+                        position=d.where(row), expected="an mpi.rank entry in every record")
     bad = (ranks < 0) | (ranks > MAX_RANK)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

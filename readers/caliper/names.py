@@ -21,8 +21,11 @@ data the same way:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from ..errors import ArgumentError
 
 #: Caliper's aggregation operators as they appear in attribute names.
 AGGREGATION_OPS = frozenset({
@@ -59,6 +62,31 @@ MODULE_ATTRIBUTE = "module#cali.sampler.pc"
 
 # roles of a record column
 RANK, ORDER, METRIC, ATTRIBUTE, LABEL = "rank", "order", "metric", "attribute", "label"
+
+#: The root node of the records that have no call path (time outside every
+#: annotated region), kept when they hold a metric value (``no_path="keep"``).
+NO_PATH = "<no path>"
+NO_PATH_CHOICES = ("keep", "drop")
+
+
+def check_no_path(no_path: Any) -> str:
+    """The reader option ``no_path``: ``"keep"`` (records without a call path that
+    hold a metric value go under a :data:`NO_PATH` root) or ``"drop"`` (they are
+    left out, as Hatchet and Thicket do).
+
+    Examples
+    --------
+    >>> check_no_path("drop")
+    'drop'
+    >>> check_no_path("skip")
+    Traceback (most recent call last):
+    ...
+    readers.errors.ArgumentError: no_path='skip': use 'keep' (records without a call path go under a '<no path>' root) or 'drop' (they are left out, as in Hatchet)
+    """
+    if isinstance(no_path, str) and no_path in NO_PATH_CHOICES:
+        return no_path
+    raise ArgumentError(f"no_path={no_path!r}: use 'keep' (records without a call path go "
+                        f"under a {NO_PATH!r} root) or 'drop' (they are left out, as in Hatchet)")
 
 
 def split_ops(native: str) -> Tuple[Tuple[str, ...], str]:
@@ -99,6 +127,7 @@ class ColumnSpec:
     combine: str = "first"
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of its arguments; specs are frozen
 def classify(native: str, alias: Optional[str] = None, *, numeric: bool = True,
              aggregatable: bool = False, native_names: bool = False) -> ColumnSpec:
     """Classify one value column of a Caliper profile.
@@ -139,7 +168,7 @@ def classify(native: str, alias: Optional[str] = None, *, numeric: bool = True,
     inclusive = ("inclusive" in ops or "inclusive_scale" in ops
                  or "inclusive" in base.split(".")
                  or any("(inc)" in n for n in (native, alias or "", name)))
-    return ColumnSpec(name, native, METRIC, inclusive, _combine(ops))
+    return ColumnSpec(name, native, METRIC, inclusive, _combine(ops, base))
 
 
 def _is_metric(native: str, ops: Tuple[str, ...], base: str, aggregatable: bool) -> bool:
@@ -152,7 +181,14 @@ def _is_metric(native: str, ops: Tuple[str, ...], base: str, aggregatable: bool)
     return True
 
 
-def _combine(ops: Tuple[str, ...]) -> str:
+#: Base attributes that are maxima over the run (a high-water mark): they merge as a
+#: maximum, never as a sum.
+MAXIMA_SUFFIXES = ("highwatermark",)
+
+
+def _combine(ops: Tuple[str, ...], base: str = "") -> str:
+    if not ops and base.endswith(MAXIMA_SUFFIXES):
+        return "max"
     first = ops[0] if ops else "sum"
     return {"min": "min", "max": "max", "avg": "mean"}.get(first, "sum")
 

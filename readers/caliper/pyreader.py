@@ -41,8 +41,8 @@ class _Attr:
     numeric = property(lambda self: self.type in ("int", "uint", "double", "addr", "bool"))
 
 
-def reader_records(reader: Any, *, native: bool = False,
-                   string_attributes: Sequence[str] = ()) -> RecordTable:
+def reader_records(reader: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
+                   no_path: str = "keep") -> RecordTable:
     """The :class:`RecordTable` of a ``caliperreader.CaliperReader``.
 
     Parameters
@@ -53,6 +53,9 @@ def reader_records(reader: Any, *, native: bool = False,
         Name metric columns by Caliper's attribute names, not their aliases.
     string_attributes : sequence of str
         Text attributes to keep as columns.
+    no_path : {"keep", "drop"}
+        Records without a call path: under a ``<no path>`` root when they hold
+        a metric value, or left out.
 
     Returns
     -------
@@ -103,7 +106,8 @@ def reader_records(reader: Any, *, native: bool = False,
                       {name: not a.is_value for name, a in attributes.items()},
                       lambda key, i: int(slots[key][i]),
                       callpath=callpath, where=lambda i: f"record {i}")
-    table = assemble(decoded, native=native, string_attributes=string_attributes)
+    table = assemble(decoded, native=native, string_attributes=string_attributes,
+                     no_path=no_path)
     table.metadata = parse_metadata(getattr(reader, "globals", None) or {})
     return table
 

@@ -25,14 +25,15 @@ from ..registry import FormatInfo
 from .cali.decode import cali_records
 from .cali.text import decode_cali_content, read_cali_text
 from .jsonsplit.reader import decode_caliper_json, parse_caliper_json, read_caliper_json
-from .names import parse_metadata
+from .names import check_no_path, parse_metadata
 from .pyreader import reader_records
 from .ranks import merge_rank_tables
 from .records import RecordTable, to_raw_profile
 
 
 def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
-                 node_ordering: bool = True, progress: ProgressArg = None) -> RawProfile:
+                 node_ordering: bool = True, no_path: str = "keep",
+                 progress: ProgressArg = None) -> RawProfile:
     """Read a ``.cali`` file, a directory or list of per-rank files, a stream, or a
     CaliperReader.
 
@@ -52,6 +53,10 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     node_ordering : bool
         Order siblings by Caliper's node order (``Node order``) when the file
         records it; otherwise siblings are ordered by frame.
+    no_path : {"keep", "drop"}
+        Records with no call path (time outside every annotated region):
+        ``"keep"`` puts those that hold a metric value under a ``<no path>``
+        root node; ``"drop"`` leaves them out, as Hatchet and Thicket do.
     progress : bool or callable, optional
         ``True`` draws a progress bar on stderr; a callable receives
         ``(done, total, what)`` as each block of the ``.cali`` files is decoded
@@ -78,7 +83,8 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     >>> raw.metrics["time"].tolist(), raw.exc_metrics
     ([1.5, 2.5], ('time',))
     """
-    options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)))
+    options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)),
+                   no_path=check_no_path(no_path))
     if _is_reader_object(path):
         table = reader_records(path, **options)
         return to_raw_profile(table, node_ordering=node_ordering)
@@ -97,7 +103,8 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
 
 
 def parse_caliper(data: Any, source: Any = None, *, native: bool = False,
-                  string_attributes: Sequence[str] = (), node_ordering: bool = True) -> RawProfile:
+                  string_attributes: Sequence[str] = (), node_ordering: bool = True,
+                  no_path: str = "keep") -> RawProfile:
     """Decode ``.cali`` content already in memory (``str`` or ``bytes``).
 
     Parameters
@@ -106,7 +113,7 @@ def parse_caliper(data: Any, source: Any = None, *, native: bool = False,
         The text of one ``.cali`` file.
     source : any, optional
         Names the input in errors.
-    native, string_attributes, node_ordering
+    native, string_attributes, node_ordering, no_path
         As for :func:`read_caliper`.
 
     Returns
@@ -127,7 +134,8 @@ def parse_caliper(data: Any, source: Any = None, *, native: bool = False,
     if not isinstance(data, (str, bytes, bytearray)):
         raise ReadError(source, f"the .cali content is a {type(data).__name__}",
                         expected="the text of a .cali file (str or bytes)")
-    options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)))
+    options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)),
+                   no_path=check_no_path(no_path))
     table, _ = _content_table([data, source if source is not None else "<input>"], options)
     return to_raw_profile(table, node_ordering=node_ordering)
 
@@ -243,7 +251,8 @@ FORMAT = FormatInfo(
 
 
 # ------------------------------------------------------------ from_caliper
-def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = True) -> RawProfile:
+def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = True,
+                     no_path: str = "keep") -> RawProfile:
     """Hatchet's ``from_caliper``: json-split, or a ``.cali`` file (through
     ``cali-query`` when ``query`` is given, else decoded directly).
 
@@ -257,6 +266,8 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
         must be json-split).
     node_ordering : bool
         Order siblings by Caliper's node order when the input records it.
+    no_path : {"keep", "drop"}
+        Records with no call path: see :func:`read_caliper`.
 
     Returns
     -------
@@ -271,6 +282,7 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
     >>> read_caliper_any(io.StringIO(json.dumps(doc))).num_nodes
     1
     """
+    check_no_path(no_path)
     if hasattr(source, "read"):
         box = list(read_source(source))
         head = box[0][:64]
@@ -279,22 +291,24 @@ def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = Tr
             if query is not None:
                 raise ReadError(box[1], "cali-query reads files, not streams",
                                 expected="a .cali file path with query=, or no query")
-            table, _ = _content_table(box, dict(native=False, string_attributes=()))
+            table, _ = _content_table(box, dict(native=False, string_attributes=(),
+                                                no_path=no_path))
             return to_raw_profile(table, node_ordering=node_ordering)
         name = box.pop()
         if isinstance(box[0], str):
             box[0] = box[0].encode("utf-8")
-        return decode_caliper_json(box, name, node_ordering=node_ordering)
+        return decode_caliper_json(box, name, node_ordering=node_ordering, no_path=no_path)
     if not _is_cali(source):
-        return read_caliper_json(source, node_ordering=node_ordering)
+        return read_caliper_json(source, node_ordering=node_ordering, no_path=no_path)
     if query is None:
-        return read_caliper(source, node_ordering=node_ordering)
+        return read_caliper(source, node_ordering=node_ordering, no_path=no_path)
     if isinstance(source, (list, tuple)) or Path(os.fspath(source)).is_dir():
         raise ReadError(source, "cali-query reads one .cali file at a time",
                         expected="a single .cali file with query=, or no query")
     text = run_cali_query(os.fspath(source), str(query))
     doc = loads_json(text, f"cali-query output for {os.fspath(source)}")
-    return parse_caliper_json(doc, os.fspath(source), node_ordering=node_ordering)
+    return parse_caliper_json(doc, os.fspath(source), node_ordering=node_ordering,
+                              no_path=no_path)
 
 
 def _is_cali(source: Any) -> bool:

@@ -50,6 +50,27 @@ class Hierarchy:
     def __len__(self) -> int:
         return len(self.parent)
 
+    def with_root(self, label: str, nid: int) -> "Hierarchy":
+        """This hierarchy and one more root node, last (its kind that of the first node).
+
+        Examples
+        --------
+        >>> h = Hierarchy(np.array([-1]), np.array(["main"], dtype=object),
+        ...               np.array(["region"], dtype=object), np.array([0]), np.array([0]))
+        >>> h2 = h.with_root("<no path>", 1)
+        >>> h2.parent.tolist(), h2.label.tolist(), h2.kind.tolist(), h2.nid.tolist()
+        ([-1, -1], ['main', '<no path>'], ['region', 'region'], [0, 1])
+        """
+        def grown(values: np.ndarray, last: Any) -> np.ndarray:
+            out = np.empty(len(values) + 1, dtype=object if values.dtype == object else INT)
+            out[:-1] = values
+            out[-1] = last
+            return out
+        kind = self.kind[0] if len(self) else "region"
+        depth = None if self.depth is None else grown(self.depth, 0)
+        return Hierarchy(parent=grown(self.parent, -1), label=grown(self.label, label),
+                         kind=grown(self.kind, kind), nid=grown(self.nid, nid), depth=depth)
+
 
 @dataclass
 class RecordTable:
@@ -208,10 +229,10 @@ def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.nda
     else:
         order = np.argsort(key, kind="stable")
         sorted_key = key[order]
-        starts = np.flatnonzero(np.r_[True, sorted_key[1:] != sorted_key[:-1]]) if n else \
-            np.zeros(0, dtype=INT)
+        starts = np.flatnonzero(np.concatenate(([True], sorted_key[1:] != sorted_key[:-1]))) \
+            if n else np.zeros(0, dtype=INT)
         cell = sorted_key[starts]
-    counts = np.diff(np.r_[starts, n]) if n else np.zeros(0, dtype=INT)
+    counts = np.diff(np.append(starts, n)) if n else np.zeros(0, dtype=INT)
     duplicates = bool(len(starts) != n)
     averages = average_parts(columns) if duplicates else {}
     out: Dict[str, np.ndarray] = {}
@@ -242,7 +263,7 @@ def _reduce(spec: ColumnSpec, v: np.ndarray, starts: np.ndarray, counts: np.ndar
             return v[starts]
         index = np.where(np.isnan(v), len(v), np.arange(len(v)))
         first = np.minimum.reduceat(index, starts)
-        return np.r_[v, np.nan][first]
+        return np.append(v, np.nan)[first]
     if not duplicates or not len(v):
         return _nan_to_zero(v) if floating else v
     op = spec.combine
@@ -304,7 +325,8 @@ def _node_positions(h: Hierarchy, node: np.ndarray, order: Optional[np.ndarray],
     finite = ~np.isnan(order)
     np.minimum.at(key, node[finite], order[finite])
     by_depth = np.argsort(-depth, kind="stable")
-    level_bounds = np.flatnonzero(np.r_[True, np.diff(depth[by_depth]) != 0, True])
+    changes = np.diff(depth[by_depth]) != 0
+    level_bounds = np.flatnonzero(np.concatenate(([True], changes, [True])))
     for a, b in zip(level_bounds[:-1], level_bounds[1:]):
         members = by_depth[a:b]
         members = members[h.parent[members] >= 0]

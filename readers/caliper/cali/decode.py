@@ -30,10 +30,11 @@ from .meta import ATTR_NAME, ATTR_PROP, ATTR_TYPE, Attribute, CaliText
 INT = np.int64
 
 
-def cali_records(cali: CaliText, *, native: bool = False,
-                 string_attributes: Sequence[str] = ()) -> RecordTable:
+def cali_records(cali: CaliText, *, native: bool = False, string_attributes: Sequence[str] = (),
+                 no_path: str = "keep") -> RecordTable:
     """The :class:`RecordTable` of one decoded ``.cali`` file."""
-    return assemble(decode_records(cali), native=native, string_attributes=string_attributes)
+    return assemble(decode_records(cali), native=native, string_attributes=string_attributes,
+                    no_path=no_path)
 
 
 def decode_records(cali: CaliText) -> Decoded:
@@ -78,7 +79,7 @@ def decode_records(cali: CaliText) -> Decoded:
 # ------------------------------------------------------------- hierarchy
 def _levels(depth: np.ndarray) -> List[np.ndarray]:
     order = np.argsort(depth, kind="stable")
-    bounds = np.flatnonzero(np.r_[True, np.diff(depth[order]) != 0, True])
+    bounds = np.flatnonzero(np.concatenate(([True], np.diff(depth[order]) != 0, [True])))
     return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
@@ -92,21 +93,22 @@ def _hierarchy_attributes(cali: CaliText, by_name: Dict[str, int]) -> Set[int]:
         return nested
     # Caliper 1.x had no "nested" property: its user annotations are the
     # reference (non-value) attributes outside Caliper's own namespaces
+    meta = _metadata_attributes(cali)
     return {pos for pos, a in cali.attributes.items()
             if pos in used and not (a.is_value or a.is_global or a.is_hidden)
             and not a.name.startswith(("cali.", "event.", "attribute."))
-            and pos not in _metadata_attributes(cali)}
+            and pos not in meta}
 
 
 def _metadata_attributes(cali: CaliText) -> Set[int]:
     """Attributes used only to describe attributes (alias, unit, bootstrap)."""
     out = set()
-    defining = set(cali.attributes)
-    for pos in defining:
-        node = int(cali.node_parent[pos])
+    parent, attr = cali.node_parent.tolist(), cali.node_attr.tolist()  # lists: fast items
+    for pos in cali.attributes:
+        node = parent[pos]
         while node >= 0:
-            out.add(int(cali.node_attr[node]))
-            node = int(cali.node_parent[node])
+            out.add(attr[node])
+            node = parent[node]
     boot = {p for p, a in cali.attributes.items() if a.id in (ATTR_NAME, ATTR_TYPE, ATTR_PROP)}
     return out | boot
 
@@ -122,7 +124,7 @@ def _node_paths(cali: CaliText, hier: Set[int],
     """
     n = len(cali.node_parent)
     is_h = np.isin(cali.node_attr, np.fromiter(hier, dtype=INT, count=len(hier)))
-    parent = np.r_[cali.node_parent, -1]
+    parent = np.append(cali.node_parent, -1)
     nearest = np.full(n + 1, -1, dtype=INT)  # nearest hierarchy node, self included
     for members in levels:
         nearest[members] = np.where(is_h[members], members, nearest[parent[members]])
@@ -156,13 +158,13 @@ def _node_paths(cali: CaliText, hier: Set[int],
         np.asarray(uniques, dtype=object)[np.concatenate(out_label)] if out_label else [],
         "function")
     del out_parent, out_label
-    path = np.r_[canon, -1][node_raw]  # -1 (no hierarchy ancestor) picks the sentinel
+    path = np.append(canon, -1)[node_raw]  # -1 (no hierarchy ancestor) picks the sentinel
     return tree, path
 
 
 def _record_paths(cali: CaliText, refs: np.ndarray, node_path: np.ndarray,
                   tree: PathTree) -> np.ndarray:
-    paths = np.r_[node_path, -1][refs]
+    paths = np.append(node_path, -1)[refs]
     count = (paths >= 0).sum(axis=1)
     out = paths.max(axis=1) if paths.shape[1] else np.full(len(refs), -1, dtype=INT)
     for i in np.flatnonzero(count > 1).tolist():
@@ -192,11 +194,11 @@ def _reference_values(cali: CaliText, refs: np.ndarray, candidates: Set[int],
     is_c = np.zeros(n + 1, dtype=bool)
     is_c[:n] = np.isin(cali.node_attr, np.fromiter(candidates, dtype=INT, count=len(candidates)))
     nearest = np.full(n + 1, -1, dtype=INT)
-    parent = np.r_[cali.node_parent, -1]
+    parent = np.append(cali.node_parent, -1)
     for members in levels:
         nearest[members] = np.where(is_c[members], members, nearest[parent[members]])
     out = {pos: np.full(len(refs), -1, dtype=INT) for pos in candidates}
-    attr = np.r_[cali.node_attr, -1]
+    attr = np.append(cali.node_attr, -1)
     rows = np.repeat(np.arange(len(refs), dtype=INT), refs.shape[1])
     cur = nearest[refs.ravel()]
     while True:
@@ -269,7 +271,7 @@ def _combine(parts: List[Tuple[np.ndarray, np.ndarray]], m: int) -> np.ndarray:
 
 
 _CSV_TYPES = {"double": np.float64, "int": np.int64, "uint": np.uint64, "addr": np.uint64}
-CSV_ROWS = 64
+CSV_ROWS = 2048
 
 
 def _chunk_columns(cali: CaliText, sig: Tuple[int, ...], rows: np.ndarray,
@@ -296,7 +298,23 @@ def _chunk_columns(cali: CaliText, sig: Tuple[int, ...], rows: np.ndarray,
         cells = list(text)
     matrix = np.array(cells, dtype=object).reshape(len(rows), len(sig))
     del cells
-    return [_convert(cali, attrs[j], matrix[:, j], rows) for j in range(len(sig))]
+    out = _doubles_at_once(matrix, attrs)
+    return [out[j] if j in out else _convert(cali, attrs[j], matrix[:, j], rows)
+            for j in range(len(sig))]
+
+
+def _doubles_at_once(matrix: np.ndarray, attrs: List[Attribute]) -> Dict[int, np.ndarray]:
+    """The ``double`` entries of a chunk converted in one call (a conversion per column
+    costs more than the values of a small file); {} when any value is not a number,
+    and each column is then converted, and a bad value located, on its own."""
+    doubles = [j for j, a in enumerate(attrs) if a.type == "double"]
+    if len(doubles) < 2:
+        return {}
+    try:
+        block = matrix[:, doubles].astype(np.float64).T.copy()  # one row per column
+    except (ValueError, TypeError, OverflowError):
+        return {}
+    return {j: block[i] for i, j in enumerate(doubles)}
 
 
 def _csv_chunk(text: str, dtypes: Dict[int, Any], count: int) -> List[np.ndarray]:

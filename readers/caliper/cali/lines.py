@@ -22,6 +22,8 @@ from .meta import (BOOTSTRAP, INVALID_ID, MAX_ID, CaliText, IdIndex, add_value,
 
 INT = np.int64
 _USUAL_CTX = re.compile(r"ref=([0-9=]*),attr=([0-9=]*),data=([^,\r]*)")
+# one token of an escaped line: "\\" and the escaped character, a separator, or plain text
+_TOKENS = re.compile(r"\\(.?)|([,=])|([^\\,=]+)", re.S)
 _USUAL_NODE = re.compile(r"id=(\d+),attr=(\d+),data=([^,\r]*)(?:,parent=(\d+))?")
 
 
@@ -66,7 +68,8 @@ class Lines:
                 self.irregular[start + i] = entries[i]
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
-        bounds = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1], True])
+        changes = sorted_codes[1:] != sorted_codes[:-1]
+        bounds = np.flatnonzero(np.concatenate(([True], changes, [True])))
         no_values = self.sig_code.get("")
         for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
             code = int(sorted_codes[a])
@@ -240,25 +243,29 @@ class Lines:
 
 
 def _escaped_fields(line: str) -> Dict[str, List[str]]:
-    """Like :func:`_fields` for lines with backslash escapes (``\\n`` = newline)."""
+    """The fields of a line with backslash escapes (``\\n`` = newline): key -> values.
+
+    Examples
+    --------
+    >>> _escaped_fields(r"__rec=node,id=5,data=a\\,b\\=c\\n,parent=1")
+    {'__rec': ['node'], 'id': ['5'], 'data': ['a,b=c\\n'], 'parent': ['1']}
+    """
     out: Dict[str, List[str]] = {}
     entry: List[str] = []
     chars: List[str] = []
-    it = iter(line)
-    for c in it:
-        if c == "\\":
-            c = next(it, "")
-            chars.append("\n" if c == "n" else c)
-        elif c == ",":
+    for escaped, separator, text in _TOKENS.findall(line):
+        if text:
+            chars.append(text)
+        elif separator == ",":
             entry.append("".join(chars))
             if entry[0]:
                 out[entry[0]] = entry[1:]
             entry, chars = [], []
-        elif c == "=":
+        elif separator == "=":
             entry.append("".join(chars))
             chars = []
-        else:
-            chars.append(c)
+        else:  # a backslash and the character it escapes (none at the end of the line)
+            chars.append("\n" if escaped == "n" else escaped)
     entry.append("".join(chars))
     if entry[0]:
         out[entry[0]] = entry[1:]

@@ -11,12 +11,12 @@ in the file.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, Tuple
+from typing import Any, Callable, List, Sequence, Tuple
 
 import numpy as np
 
 from ...errors import ReadError
-from ..names import MAX_RANK
+from ..names import MAX_RANK, METRIC, classify
 
 INT = np.int64
 _NUMBER_TYPES = (int, float)
@@ -178,3 +178,30 @@ def order(column: np.ndarray, numeric: bool, title: str, keep: np.ndarray, sourc
                         position=f"data[{int(keep[i])}]",
                         expected="a number (Caliper's node order) or null")
     return np.asarray(column, dtype=np.float64)
+
+
+def pathless_with_metrics(cells: List[Sequence[Any]], columns: List[str], metadata: Any,
+                          is_value: Callable[[int], bool], row_node: np.ndarray, source: Any
+                          ) -> np.ndarray:
+    """The rows without a call path (``row_node`` -1) that hold a value of a metric
+    column (``is_value(j)``: column ``j`` holds values, not node references).
+
+    Examples
+    --------
+    >>> cells = [[None, 0, None], [1.0, 2.0, None], [5, 6, 7]]
+    >>> pathless_with_metrics(cells, ["path", "time", "time.offset"], [{}, {}, {}],
+    ...                       lambda j: j > 0, np.array([-1, 0, -1]), "f").tolist()
+    [0]
+    """
+    rows = np.flatnonzero(row_node < 0)
+    if not len(rows):
+        return rows
+    holds = np.zeros(len(rows), dtype=bool)
+    for j, title in enumerate(columns):
+        if not is_value(j):
+            continue
+        column, numeric = values(cells[j], title, rows, source)
+        alias = metadata[j].get("attribute.alias")
+        if numeric and classify(title, alias if isinstance(alias, str) else None).role == METRIC:
+            holds |= ~np.isnan(column)
+    return rows[holds]

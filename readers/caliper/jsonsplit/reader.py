@@ -12,7 +12,8 @@
 Value columns hold numbers (or text for string attributes); the other columns
 hold indices into ``nodes``. The hierarchy is ``source.function#callpath.address``
 when present, else ``path``; rows without a hierarchy entry (time outside every
-annotated region) belong to no node and are dropped, as in Hatchet.
+annotated region) go under a ``<no path>`` root when they hold a metric value
+(``no_path="keep"``, the default), or are dropped as in Hatchet (``"drop"``).
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ from ...errors import ReadError
 from ...profile import RawProfile
 from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo, looks_like_json
-from ..names import (CALLPATH_ATTRIBUTE, LABEL, ORDER, RANK, RENAMES, parse_metadata,
-                            SOURCELOC_ATTRIBUTE, ColumnSpec, classify)
+from ..names import (CALLPATH_ATTRIBUTE, LABEL, NO_PATH, ORDER, RANK, RENAMES,
+                     SOURCELOC_ATTRIBUTE, ColumnSpec, check_no_path, classify, parse_metadata)
 from ..records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
-from .cells import node_refs, order, ranks, short as _short, values as value_column
+from .cells import (node_refs, order, pathless_with_metrics, ranks, short as _short,
+                    values as value_column)
 from .fast import decode_fast, explicit_parents
 from .sniff import looks_like_json_split
 
@@ -43,7 +45,7 @@ INT = np.int64
 SECTIONS = ("data", "columns", "column_metadata", "nodes")
 
 
-def read_caliper_json(path: Any, *, node_ordering: bool = True,
+def read_caliper_json(path: Any, *, node_ordering: bool = True, no_path: str = "keep",
                       progress: ProgressArg = None) -> RawProfile:
     """Read a Caliper json-split file (a path or an open text/binary stream).
 
@@ -55,6 +57,10 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True,
         Order siblings by the file's ``Node order`` column when it has one
         (Caliper's first-seen order); otherwise, and when False, siblings are
         ordered by frame like every other reader.
+    no_path : {"keep", "drop"}
+        Rows with no call path: ``"keep"`` puts those that hold a metric value
+        under a ``<no path>`` root node; ``"drop"`` leaves them out, as
+        Hatchet and Thicket do.
     progress : bool, str or callable, optional
         Report the bytes of the data and node lists as they are decoded
         (see :mod:`readers.progress`).
@@ -71,6 +77,7 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True,
     >>> raw.metrics["time"].tolist(), raw.exc_metrics, raw.ordered
     ([2.0, 1.0], ('time',), True)
     """
+    check_no_path(no_path)
     if is_stream(path):
         data, source = read_source(path)
         box = [data.encode("utf-8") if isinstance(data, str) else data]
@@ -83,10 +90,10 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True,
         except OSError as exc:
             raise ReadError(source, f"cannot read the file: {exc.strerror}") from exc
     if progress is None or progress is False:
-        return decode_caliper_json(box, source, node_ordering=node_ordering)
+        return decode_caliper_json(box, source, node_ordering=node_ordering, no_path=no_path)
     report = Progress(progress, len(box[0]), f"bytes of {os.path.basename(str(source))}")
     report.start()
-    raw = decode_caliper_json(box, source, node_ordering=node_ordering,
+    raw = decode_caliper_json(box, source, node_ordering=node_ordering, no_path=no_path,
                               progress_step=report.step)
     report.finish()
     return raw
@@ -103,7 +110,7 @@ def _map(fh: Any) -> Any:
 
 
 def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True,
-                        progress_step: Any = None) -> RawProfile:
+                        no_path: str = "keep", progress_step: Any = None) -> RawProfile:
     """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
     as the text is no longer needed, so the file's bytes can be freed early).
 
@@ -117,7 +124,7 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
         (closed here).
     source : path-like, optional
         The file named in errors.
-    node_ordering : bool
+    node_ordering, no_path
         See :func:`read_caliper_json`.
     progress_step : callable, optional
         Called with a number of bytes as each block is decoded (fast path).
@@ -142,7 +149,7 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
                 data = data[:]
         doc = loads_json(_text(data, source), source)
         del data
-        table = json_records(doc, source)
+        table = json_records(doc, source, no_path=no_path)
         del doc
     else:
         data = box.pop()
@@ -153,7 +160,8 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
                 pass  # still viewed somewhere: unmapped when the last view goes
         del data
         table = json_records(fast.doc, source, cells=fast.cells,
-                             nodes=(fast.labels, fast.node_columns, fast.parents))
+                             nodes=(fast.labels, fast.node_columns, fast.parents),
+                             no_path=no_path)
         del fast
     return to_raw_profile(table, node_ordering=node_ordering, fmt="caliper-json")
 
@@ -166,7 +174,8 @@ def _text(data: bytes, source: Any) -> str:
                         expected="a UTF-8 encoded JSON document") from exc
 
 
-def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True) -> RawProfile:
+def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True,
+                       no_path: str = "keep") -> RawProfile:
     """Decode a json-split document: its text (``str`` or ``bytes``), or the dict
     the json module returns (see :func:`read_caliper_json`).
 
@@ -176,7 +185,7 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
         The document; text goes through the same fast decoder as files.
     source : path-like, optional
         What to name in errors.
-    node_ordering : bool
+    node_ordering, no_path
         See :func:`read_caliper_json`.
 
     Returns
@@ -197,12 +206,13 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
     """
     if isinstance(doc, (str, bytes, bytearray)):
         box = [doc.encode("utf-8") if isinstance(doc, str) else bytes(doc)]
-        return decode_caliper_json(box, source, node_ordering=node_ordering)
-    return to_raw_profile(json_records(doc, source), node_ordering=node_ordering,
-                          fmt="caliper-json")
+        return decode_caliper_json(box, source, node_ordering=node_ordering, no_path=no_path)
+    return to_raw_profile(json_records(doc, source, no_path=check_no_path(no_path)),
+                          node_ordering=node_ordering, fmt="caliper-json")
 
 
-def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) -> RecordTable:
+def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None,
+                 no_path: str = "keep") -> RecordTable:
     """The :class:`RecordTable` of a json-split document.
 
     Parameters
@@ -217,6 +227,8 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
     nodes : tuple, optional
         The nodes section as the fast path decoded it: labels, columns and
         parents (-1 for roots).
+    no_path : {"keep", "drop"}
+        Rows with no call path: see :func:`read_caliper_json`.
 
     Returns
     -------
@@ -251,8 +263,16 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None) ->
     row_node = node_refs(cells[h_index], hcol, node_cols, source)
     label_table = np.empty(len(labels) + 1, dtype=object)  # index -1 -> None
     label_table[:-1] = labels
-    keep = np.flatnonzero(row_node >= 0)
-    table = RecordTable(source=source, hierarchy=hierarchy, node=to_h[row_node[keep]],
+    node = np.where(row_node >= 0, to_h[np.maximum(row_node, 0)], -1)
+    if check_no_path(no_path) == "keep":
+        pathless = pathless_with_metrics(
+            cells, columns, metadata, lambda j: _is_value(metadata[j], columns[j], node_cols),
+            row_node, source)
+        if len(pathless):
+            hierarchy = hierarchy.with_root(NO_PATH, len(labels))
+            node[pathless] = len(hierarchy) - 1
+    keep = np.flatnonzero(node >= 0)
+    table = RecordTable(source=source, hierarchy=hierarchy, node=node[keep],
                         metadata=parse_metadata({k: v for k, v in doc.items() if k not in SECTIONS}))
     layout: List[str] = []
     for i, title in enumerate(columns):

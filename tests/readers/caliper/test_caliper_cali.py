@@ -246,11 +246,18 @@ def test_event_trace_aggregates_to_a_profile(tmp_path):
     c.ctx([main], {rank: 0, offset: 105, duration: 5})
     c.ctx([c.node(begin, "work", main)], {rank: 0, offset: 110, duration: 5})
     c.ctx([work], {rank: 0, offset: 150, duration: 40})
+    c.ctx([c.node(begin, "main")], {rank: 0, offset: 200})  # no path and no metric value
     path = c.write(tmp_path / "trace.cali")
-    gf = graphframe.GraphFrame.from_caliperreader(path)
+    gf = graphframe.GraphFrame.from_caliperreader(path, no_path="drop")
     assert names(gf) == ["main", "work"]
     assert rows(gf, "time.duration.ns") == [30, 110]  # exclusive time per path, summed
     assert rows(gf, "time.offset.ns") == [30, 100]  # a timestamp: the first, never summed
+    # by default the time before main is kept, under its own root; the record with
+    # no metric value (only a timestamp) is not
+    gf = graphframe.GraphFrame.from_caliperreader(path)
+    assert names(gf) == ["<no path>", "main", "work"]
+    assert rows(gf, "time.duration.ns") == [10, 30, 110]
+    assert rows(gf, "time.offset.ns") == [10, 30, 100]
     assert gf.exc_metrics == ["time.duration.ns"] and gf.default_metric == "time.duration.ns"
     assert "event.begin#region" not in gf.dataframe.columns
 
@@ -585,3 +592,71 @@ def test_globals_are_required_only_when_global_attributes_exist(tmp_path):
     assert len(read_caliper(c.write(tmp_path / "noglobals.cali")).metrics) == 1
     c.attribute("cluster", "string", GLOBAL)
     expect_error(c.write(tmp_path / "cut.cali"), "ends before its globals record")
+
+
+def test_several_references_and_doubles_decoded_together(tmp_path):
+    # records with two references take the inline path; two double columns are
+    # converted in one call, and a bad value in either is still located
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    channel = c.attribute("spot.channel", "string", 12)
+    time = c.attribute("sum#time.duration", alias="time")
+    other = c.attribute("sum#other", alias="other")
+    kept = c.node(channel, "regionprofile")
+    main = c.path(region, "main")
+    sub = c.path(region, "sub", parent=main)
+    c.ctx([main, kept], {time: 3.0, other: 0.5})
+    c.ctx([kept, sub], {time: 1.0, other: 0.25})
+    path = c.write(tmp_path / "two.cali")
+    raw = read_caliper(path)
+    assert raw.metrics["time"].tolist() == [3.0, 1.0]
+    assert raw.metrics["other"].tolist() == [0.5, 0.25]
+    lines = open(path).read().splitlines()
+    lines[-1] = lines[-1].rsplit("=", 1)[0] + "=0.2x"
+    bad = cali_file(tmp_path, "\n".join(lines) + "\n")
+    expect_error(bad, r"attribute 'sum#other' \(double\) has value '0.2x'",
+                 f"line {len(lines)}")
+    lines[-1] = lines[-1].replace(f"ref={kept}={sub}", f"ref={kept}=999")
+    expect_error(cali_file(tmp_path, "\n".join(lines) + "\n"),
+                 "the record refers to node 999, which the file does not define",
+                 f"line {len(lines)}")
+
+
+def test_a_pipe_is_read_in_full_blocks(tmp_path):
+    # a pipe's size is 0: the reader must not take that for the file's size
+    import os
+    import threading
+    fifo = tmp_path / "pipe.cali"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(SPEC_EXAMPLE))
+    writer.start()
+    cali = caliper_calitext.read_cali_text(str(fifo))
+    writer.join()
+    assert [cali.node_data[i] for i in cali.refs[:, 0]] == ["main", "foo", "bar"]
+    assert cali.rec_line.tolist() == [10, 12, 14]
+
+
+def test_records_without_a_call_path(tmp_path):
+    # kept under "<no path>" when they hold a metric value; a kept record must have a
+    # rank when the others do (the error says how to leave such records out)
+    c = CaliText()
+    region = c.attribute("region", "string", REGION)
+    rank = c.attribute("mpi.rank", "int", VALUE)
+    time = c.attribute("sum#time.duration", alias="time")
+    main = c.path(region, "main")
+    c.ctx([main], {rank: 0, time: 1.0})
+    c.ctx([], {rank: 0, time: 0.5})
+    c.ctx([], {rank: 1})  # no metric value: left out
+    path = c.write(tmp_path / "np.cali")
+    raw = read_caliper(path)
+    assert raw.nodes["name"].tolist() == ["main", "<no path>"]
+    assert raw.metrics["time"].tolist() == [1.0, 0.5]
+    assert read_caliper(path, no_path="drop").nodes["name"].tolist() == ["main"]
+    c.ctx([], {time: 0.25})
+    path = c.write(tmp_path / "norank.cali")
+    expect_error(path, r"no integer mpi.rank while others do \(it has no call path and is "
+                       r"kept under '<no path>'; the reader option no_path='drop'", "line 14")
+    assert read_caliper(path, no_path="drop").metrics["time"].tolist() == [1.0]
+    with pytest.raises(readers.ArgumentError, match="no_path=None: use 'keep'"):
+        read_caliper(path, no_path=None)
+    assert "no_path" in readers.format_info("caliper").options

@@ -13,6 +13,7 @@ from readers.testing import random_tree_profile as random_profile
 from readers.testing import write_caliper_json
 from readers import ReadError
 from readers.caliper import read_caliper_json
+from readers.caliper.jsonsplit.reader import parse_caliper_json
 from readers.common.jsonfile import MAX_DEPTH, loads_json
 
 VALUE, LABEL = {"is_value": True}, {"is_value": False}
@@ -203,11 +204,24 @@ def test_callpath_hierarchy_with_source_lines(tmp_path):
     assert df["nid"].tolist()[::2] == [0, 3, 4, 2, 1]  # statements: after the largest nid
 
 
-def test_rows_outside_every_region_are_dropped(tmp_path):
-    document = doc([[None, 9.0], [0, 1.0]], ["path", "time"], [LABEL, VALUE],
+def test_rows_outside_every_region(tmp_path):
+    # rows 0 and 3 have no path: row 0 holds a time, row 3 only a timestamp (not a
+    # metric): by default row 0 goes under a "<no path>" root (nid: one past the
+    # file's nodes) and row 3 is left out; no_path="drop" leaves out both, as Hatchet
+    document = doc([[None, 9.0, 5], [0, 1.0, 6], [0, 2.0, 7], [None, None, 8]],
+                   ["path", "time", "time.offset"], [LABEL, VALUE, VALUE],
                    [{"label": "main", "column": "path"}])
-    gf = graphframe.read(write(tmp_path, document))
-    assert gf.dataframe["time"].tolist() == [1.0]
+    path = write(tmp_path, document)
+    for raw in (readers.read(path), parse_caliper_json(document)):  # fast and general paths
+        assert raw.nodes["name"].tolist() == ["main", "<no path>"]
+        assert raw.node_columns["nid"].tolist() == [0, 1]
+        assert raw.metrics["time"].tolist() == [3.0, 9.0]
+        assert raw.metrics["time.offset"].tolist() == [6, 5]
+    for raw in (readers.read(path, no_path="drop"), parse_caliper_json(document, no_path="drop")):
+        assert raw.nodes["name"].tolist() == ["main"] and raw.metrics["time"].tolist() == [3.0]
+    with pytest.raises(readers.ArgumentError, match=r"no_path='skip': use 'keep'"):
+        readers.read(path, no_path="skip")
+    assert "no_path" in readers.format_info("caliper-json").options
 
 
 def test_metadata_values_are_converted(tmp_path):

@@ -48,9 +48,10 @@ def describe(gf):
 
 
 def read_like_hatchet(path):
+    """Read as Hatchet does: records without a call path are left out."""
     if path.endswith(".json"):
-        return graphframe.GraphFrame.from_caliper(path)
-    return graphframe.GraphFrame.from_caliperreader(path)
+        return graphframe.GraphFrame.from_caliper(path, no_path="drop")
+    return graphframe.GraphFrame.from_caliperreader(path, no_path="drop")
 
 
 # ------------------------------------------------------------ conformance
@@ -164,16 +165,21 @@ def test_caliper_node_order_is_kept(shared_data, rel):
 
 
 # ---------------------------------------------- independent oracles (caliperreader)
-def oracle(path, keep=lambda record: True):
+def oracle(path, keep=lambda record: True, no_path=True):
     """Records of ``path`` as read by Caliper's own Python reader, keyed by
-    (call path, rank), with the region-profile channel only."""
+    (call path, rank), with the region-profile channel only; records without a
+    call path under ``("<no path>",)`` (in these files each holds a metric value),
+    or left out with ``no_path=False``."""
     reader = caliperreader.CaliperReader()
     reader.read(path)
     out = defaultdict(list)
     for record in reader.records:
-        if "path" not in record or record.get("spot.channel", "regionprofile") != "regionprofile":
+        if record.get("spot.channel", "regionprofile") != "regionprofile":
             continue
-        path_ = record["path"] if isinstance(record["path"], list) else [record["path"]]
+        if "path" not in record and not no_path:
+            continue
+        path_ = record.get("path", ["<no path>"])
+        path_ = path_ if isinstance(path_, list) else [path_]
         if keep(record):
             out[(tuple(path_), int(record.get("mpi.rank", 0)))].append(record)
     return out
@@ -198,16 +204,21 @@ def test_event_traces_aggregate_to_a_profile(shared_data):
     for f in sorted(directory.iterdir()):
         for key, records in oracle(str(f)).items():
             expected[key] += sum(int(r["time.duration.ns"]) for r in records)
-    assert gf.graph.num_nodes == 13 and len(ours) == 26
+    # 12 regions and the time outside them (one record per rank, under "<no path>")
+    assert gf.graph.num_nodes == 13 + 1 and len(ours) == 26 + 2
+    assert ours[(("<no path>",), 0)] > 0 and ours[(("<no path>",), 1)] > 0
     for key, value in ours.items():
         assert value == expected.get(key, 0), key  # write_header ran on rank 0 only
     assert gf.exc_metrics == ["time.duration.ns", "region.count"]
+    dropped = graphframe.GraphFrame.from_caliperreader(str(directory), no_path="drop")
+    assert by_path(dropped, "time.duration.ns") == \
+        {k: v for k, v in ours.items() if k[0] != ("<no path>",)}
 
 
 def test_per_rank_files_read_as_one_profile(shared_data):
     directory = shared_data / DIRECTORIES[0]
     gf = graphframe.GraphFrame.from_caliperreader(str(directory))
-    assert (gf.graph.num_nodes, len(gf.dataframe)) == (13, 39)
+    assert (gf.graph.num_nodes, len(gf.dataframe)) == (13 + 1, 39 + 3)  # with <no path>
     ours = by_path(gf, "time")
     for rank in range(3):
         single = by_path(graphframe.GraphFrame.from_caliperreader(
@@ -290,7 +301,7 @@ def test_small_timeseries_file_against_hatchet(shared_data, reference_facts):
     each difference explained and checked against Caliper's own reader."""
     rel = TIMESERIES[1]
     facts = reference_facts[rel]
-    gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / rel))
+    gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / rel), no_path="drop")
     ours = describe(gf)
     for fact in ("graph_nodes", "dataframe_rows", "df_unique_nodes", "index_names", "num_roots",
                  "max_depth", "multi_parent_nodes", "inc_metrics", "default_metric"):
@@ -309,7 +320,7 @@ def test_small_timeseries_file_against_hatchet(shared_data, reference_facts):
     # column's total (count: 101 of the 403 snapshots counted). Ours, like Caliper's
     # reader: sums add over every snapshot, min#/max# keep the extreme, avg# is
     # weighted by the snapshots' counts, attributes keep the first value
-    records = oracle(str(shared_data / rel))
+    records = oracle(str(shared_data / rel), no_path=False)
 
     def column(name):
         return {key: [float(r[name]) if name in r else math.nan for r in recs]
@@ -369,10 +380,13 @@ def test_sw4_cuda_activity_profile(shared_data):
     activities = {(key[0], r.get("cupti.kernel.name", r.get("cupti.activity.kind")))
                   for key, recs in oracle(str(shared_data / path)).items() for r in recs
                   if "cupti.activity.kind" in r}
-    assert kinds["kernel"] + kinds["memcpy"] == len(activities) == 156
-    assert kinds == {"function": 393, "kernel": 155, "memcpy": 1}
+    # 14 kernels ran outside every region: children of "<no path>" (Hatchet drops them)
+    assert kinds["kernel"] + kinds["memcpy"] == len(activities) == 156 + 14
+    assert kinds == {"function": 393 + 1, "kernel": 155 + 14, "memcpy": 1}
     df = gf.dataframe
-    assert not df.index.duplicated().any() and len(df) == 549 * 4
+    assert not df.index.duplicated().any() and len(df) == (549 + 15) * 4
+    dropped = graphframe.GraphFrame.from_caliperreader(str(shared_data / path), no_path="drop")
+    assert (dropped.graph.num_nodes, len(dropped.dataframe)) == (549, 549 * 4)
 
 
 def test_our_decoder_and_caliper_reader_agree(shared_data):
@@ -421,8 +435,10 @@ def test_query_needs_cali_query(shared_data, monkeypatch, tmp_path):
                                         "installed") as info:
         graphframe.GraphFrame.from_caliper(path, query="select * format json-split")
     assert path in str(info.value)
-    # without a query the .cali file is decoded directly
-    assert len(graphframe.GraphFrame.from_caliper(path).dataframe) == 52
+    # without a query the .cali file is decoded directly (52 rows, and 4 for the time
+    # outside every region, one per rank)
+    assert len(graphframe.GraphFrame.from_caliper(path).dataframe) == 52 + 4
+    assert len(graphframe.GraphFrame.from_caliper(path, no_path="drop").dataframe) == 52
 
 
 def test_query_runs_cali_query(shared_data, monkeypatch, tmp_path):
@@ -433,7 +449,7 @@ def test_query_runs_cali_query(shared_data, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     path = str(shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali")
     gf = graphframe.GraphFrame.from_caliper(path, query="format json-split")
-    assert len(gf.dataframe) == 52 and gf.metadata["format"] == "caliper-json"
+    assert len(gf.dataframe) == 52 + 4 and gf.metadata["format"] == "caliper-json"
     tool.write_text("#!/bin/sh\necho 'unknown keyword' >&2\nexit 2\n")
     with pytest.raises(ReadError, match=r"cali-query failed \(exit status 2\): unknown keyword"):
         graphframe.GraphFrame.from_caliper(path, query="bogus")

@@ -58,8 +58,9 @@ def test_every_format_knows_its_options():
         "parallel_profiles_mode", "metric_names", "profile_ranks", "label_function_nodes",
         "max_depth", "min_percentage_of_application_time", "progress")
     assert options["hpctoolkit"] == ("metrics", "ranks", "summary_only", "progress")
-    assert options["caliper"] == ("native", "string_attributes", "node_ordering", "progress")
-    assert options["caliper-json"] == ("node_ordering", "progress")
+    assert options["caliper"] == ("native", "string_attributes", "node_ordering", "no_path",
+                                  "progress")
+    assert options["caliper-json"] == ("node_ordering", "no_path", "progress")
     assert options["timemory"] == ("select", "progress")
     for name in ("literal", "hatchet-json", "gprof-dot", "cprofile", "pyinstrument", "tau"):
         assert options[name] == ("progress",), name

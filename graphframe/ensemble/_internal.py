@@ -1,0 +1,31 @@
+"""The one place ``graphframe.ensemble`` and ``graphframe.thicket`` import graphframe's
+modules by their location.
+
+Everything else in both packages imports ``Graph``, ``GraphFrame``, the archive
+codecs, the diff and the query package from here, so a restructure of
+graphframe's modules only has to change these lines.
+"""
+
+from typing import Any
+
+from .. import query as query_package  # offered as graphframe.thicket.query (Thicket's th.query)
+from ..graphframe import GraphFrame
+# the archive codecs: column <-> Arrow with exact pandas dtypes, tagged JSON values
+from ..io.codec import decode_column, encode_column, from_tagged, to_tagged
+from ..model import Graph
+
+__all__ = ["Graph", "GraphFrame", "decode_column", "diff", "encode_column", "from_tagged",
+           "query_package", "to_tagged"]
+
+
+def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:
+    """:func:`graphframe.diff`, loaded with its first use (graphframe's fast start).
+
+    Examples
+    --------
+    >>> a = GraphFrame.from_lists(("main", "solve"))
+    >>> diff(a, a).graph.num_nodes
+    2
+    """
+    from ..diffing import diff as run  # the diff loads with its first use (fast start)
+    return run(before, after, *args, **options)

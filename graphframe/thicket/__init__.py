@@ -1,0 +1,22 @@
+"""Thicket's API on graphframe: ``import graphframe.thicket as th``.
+
+``th.Thicket.from_caliperreader(files)`` and the rest of Thicket's names work
+on :class:`graphframe.Ensemble` underneath; the differences from LLNL Thicket
+are listed in ``docs/guide/ensembles.md`` ("Coming from Thicket").
+
+Examples
+--------
+>>> import graphframe.thicket as th
+>>> from graphframe import GraphFrame
+>>> tk = th.Thicket.thicketize_graphframe(GraphFrame.from_lists(("main", "solve")), "run.json")
+>>> tk.profile_mapping
+{0: 'run.json'}
+"""
+
+from .. import QueryMatcher
+from ..ensemble._internal import query_package as query
+from ..errors import InvalidFilter
+from .groupby import GroupBy
+from .thicket import EmptyMetadataTable, Thicket
+
+__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket", "query"]
