@@ -134,7 +134,7 @@ def tree_hatchet(inp: Any) -> Any:
 
 @case("inclusive", "update_inclusive_columns (time -> time (inc))", needs=["gf"])
 def inclusive(inp: Any) -> Any:
-    return inp.gf.update_inclusive_columns()
+    return inp.gf.update_inclusive_columns(inplace=False)
 
 
 @inclusive.hatchet(needs=["hatchet_gf"], fresh=["hatchet_gf"])
@@ -210,7 +210,7 @@ def filter_callable_hatchet(inp: Any) -> Any:
 
 @case("unify", "unify with the ~10% different variant", needs=["gf_inc", "gf_variant"])
 def unify(inp: Any) -> Any:
-    return inp.gf_variant.unify(inp.gf_inc)
+    return inp.gf_variant.unify(inp.gf_inc, inplace=False)
 
 
 @unify.hatchet(needs=["hatchet_gf_inc", "hatchet_gf_variant"],
@@ -237,7 +237,7 @@ def sub_fill(inp: Any) -> Any:
 
 @case("drop-index-levels", "drop_index_levels() (mean over ranks)", needs=["gf_inc"])
 def drop_index_levels(inp: Any) -> Any:
-    return inp.gf_inc.drop_index_levels()
+    return inp.gf_inc.drop_index_levels(inplace=False)
 
 
 @drop_index_levels.hatchet(needs=["hatchet_gf_inc"], fresh=["hatchet_gf_inc"])

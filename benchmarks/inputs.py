@@ -150,13 +150,13 @@ def _gf(inp: Inputs) -> Any:
 @input_builder("gf_inc")
 def _gf_inc(inp: Inputs) -> Any:
     """GraphFrame with ``time`` and ``time (inc)``."""
-    return inp.gf.update_inclusive_columns()
+    return inp.gf.update_inclusive_columns(inplace=False)
 
 
 @input_builder("gf_inc_dag")
 def _gf_inc_dag(inp: Inputs) -> Any:
     """``gf_inc``'s profile plus ONE extra edge (a call graph: a node with two parents)."""
-    return GraphFrame.from_raw(with_extra_edge(inp.raw)).update_inclusive_columns()
+    return GraphFrame.from_raw(with_extra_edge(inp.raw)).update_inclusive_columns(inplace=False)
 
 
 def with_extra_edge(raw: Any) -> Any:
@@ -176,7 +176,7 @@ def with_extra_edge(raw: Any) -> Any:
 
 @input_builder("gf_variant")
 def _gf_variant(inp: Inputs) -> Any:
-    return GraphFrame.from_raw(inp.raw_variant).update_inclusive_columns()
+    return GraphFrame.from_raw(inp.raw_variant).update_inclusive_columns(inplace=False)
 
 
 @input_builder("hatchet_gf")

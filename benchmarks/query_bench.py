@@ -82,7 +82,7 @@ def build_graphframe(data: Dict[str, np.ndarray]) -> GraphFrame:
     else:
         b.add_rows(row_nodes, cols)
     raw = b.build(exc_metrics=["time"], default_metric="time")
-    return GraphFrame.from_raw(raw).update_inclusive_columns()
+    return GraphFrame.from_raw(raw).update_inclusive_columns(inplace=False)
 
 
 def object_query() -> List[Any]:

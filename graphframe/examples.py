@@ -13,6 +13,7 @@ from typing import List, Tuple
 from readers import ProfileBuilder, RawProfile
 
 from .graphframe import GraphFrame
+from .ops.inclusive import update_inclusive_columns
 
 # (name, parent index, base exclusive seconds, extra seconds per rank)
 _NODES: List[Tuple[str, int, float, float]] = [
@@ -66,4 +67,4 @@ def example_raw() -> RawProfile:
 
 def example_graphframe() -> GraphFrame:
     """The example as a GraphFrame, with ``time (inc)`` computed."""
-    return GraphFrame.from_raw(example_raw()).update_inclusive_columns()
+    return update_inclusive_columns(GraphFrame.from_raw(example_raw()))

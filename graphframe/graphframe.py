@@ -21,7 +21,7 @@ import pandas as pd
 
 from readers import RawProfile
 
-from .errors import GraphMismatchError
+from .errors import ArgumentError, GraphMismatchError
 from .io import archive
 from .io.build import parts_from_raw
 from .io.dispatch import load_parts, read_parts
@@ -147,7 +147,9 @@ class GraphFrame(ReaderConstructors):
 
         A node that appears several times carries the same
         ``metrics["_hatchet_nid"]``; the first occurrence defines it, the
-        others are references (extra parents). Bad input raises
+        others are references (extra parents). Text in ``metrics`` (Hatchet's
+        example literals put ``"module": "main"`` there) becomes a text
+        column, not a declared metric. Bad input raises
         :class:`~readers.errors.ReadError` naming the node's position; a
         reference whose values differ from the node's warns
         (:class:`readers.hatchet.LiteralWarning`). See :mod:`readers.hatchet.literal`.
@@ -159,10 +161,14 @@ class GraphFrame(ReaderConstructors):
         ...     {"frame": {"name": "b"}, "metrics": {"time": 2.0}}]}])
         >>> gf.dataframe["time"].tolist()
         [1.0, 2.0]
-        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": "x"}}])
+        >>> text = GraphFrame.from_literal([{"frame": {"name": "a"},
+        ...                                  "metrics": {"time": 1.0, "module": "main"}}])
+        >>> list(text.dataframe.columns), text.exc_metrics
+        (['name', 'time', 'module'], ['time'])
+        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": [1]}}])
         Traceback (most recent call last):
         ...
-        readers.errors.ReadError: <literal>: [0]: metric 'time' is not a number: 'x' (expected a number (or null))
+        readers.errors.ReadError: <literal>: [0]: metric 'time' is a list: [1] (expected a number, a string (a text column) or null)
         """
         return cls(**parts_from_literal(graph_dict))
 
@@ -181,8 +187,8 @@ class GraphFrame(ReaderConstructors):
         names = graph.attrs["name"].to_numpy(dtype=object)
         df = pd.DataFrame({"time": np.ones(n), "name": names},
                           index=pd.Index(np.arange(n, dtype=np.int64), name="node"))
-        gf = cls(graph, df, ["time"], [], default_metric="time")
-        return gf.update_inclusive_columns()
+        return inclusive.update_inclusive_columns(cls(graph, df, ["time"], [],
+                                                      default_metric="time"))
 
     @classmethod
     def from_json(cls, json_spec: Union[str, Mapping[str, Any]]) -> "GraphFrame":
@@ -294,6 +300,30 @@ class GraphFrame(ReaderConstructors):
     def _replace(self, **changes: Any) -> "GraphFrame":
         return replace(self, **changes)
 
+    def _rebind(self, new: "GraphFrame") -> None:
+        """Make this object hold ``new``'s fields (how the in-place methods change it).
+
+        Only the attributes are rebound: the graph is immutable and no array
+        or frame another object holds is written. The metadata dict stays the
+        same object when its content did not change.
+        """
+        self.graph = new.graph
+        self.dataframe = new.dataframe
+        self.exc_metrics = new.exc_metrics
+        self.inc_metrics = new.inc_metrics
+        self.default_metric = new.default_metric
+        if new.metadata != self.metadata:
+            self.metadata = new.metadata
+        self.inclusive_of = new.inclusive_of
+        self._aggregations = new._aggregations
+
+    def _result(self, new: "GraphFrame", inplace: bool) -> Optional["GraphFrame"]:
+        """``None`` after rebinding this object to ``new`` (in place), else ``new``."""
+        if inplace:
+            self._rebind(new)
+            return None
+        return new
+
     # ------------------------------------------------------------ metrics
     def show_metric_columns(self) -> List[str]:
         """Exclusive then inclusive metric names (a new list).
@@ -305,9 +335,8 @@ class GraphFrame(ReaderConstructors):
         """
         return metric_columns(self)
 
-
-    def update_inclusive_columns(self) -> "GraphFrame":
-        """A new GraphFrame whose inclusive columns are recomputed from the exclusive ones.
+    def update_inclusive_columns(self, *, inplace: bool = True) -> Optional["GraphFrame"]:
+        """Recompute the inclusive columns from the exclusive ones; in place, as in Hatchet.
 
         Every exclusive metric that is summed when rows merge (see
         :attr:`aggregations`) gets its inclusive partner (``inclusive_of``; by
@@ -316,24 +345,36 @@ class GraphFrame(ReaderConstructors):
         shared nodes count every distinct descendant once (Hatchet's rule).
         NaN and missing rows mean "no value".
 
+        Parameters
+        ----------
+        inplace : bool
+            True (Hatchet's behaviour): change this GraphFrame (its fields are
+            rebound; no frame another object holds is written) and return
+            None. False: leave it unchanged and return a new GraphFrame.
+
         Returns
         -------
-        GraphFrame
-            A new GraphFrame; ``inc_metrics`` gains any new partner.
+        None or GraphFrame
+            ``inc_metrics`` gains any new partner.
 
         Examples
         --------
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
         >>> gf.dataframe["time"] = [1.0, 2.0, 3.0, 4.0]
-        >>> gf.update_inclusive_columns().dataframe["time (inc)"].tolist()
+        >>> gf.update_inclusive_columns(inplace=False).dataframe["time (inc)"].tolist()
+        [10.0, 2.0, 7.0, 4.0]
+        >>> gf.dataframe["time (inc)"].tolist()
+        [4.0, 1.0, 2.0, 1.0]
+        >>> gf.update_inclusive_columns()
+        >>> gf.dataframe["time (inc)"].tolist()
         [10.0, 2.0, 7.0, 4.0]
         """
-        return inclusive.update_inclusive_columns(self)
+        return self._result(inclusive.update_inclusive_columns(self), _flag(inplace))
 
-    def generate_exclusive_columns(self, inc_metrics: Optional[Sequence[str]] = None
-                                   ) -> "GraphFrame":
-        """A new GraphFrame with exclusive columns derived from inclusive ones.
+    def generate_exclusive_columns(self, inc_metrics: Optional[Sequence[str]] = None, *,
+                                   inplace: bool = True) -> Optional["GraphFrame"]:
+        """Derive exclusive columns from inclusive ones; in place, as in Hatchet.
 
         ``exc = inc - sum(inc of direct children)`` per row (a child without
         a value counts as 0). ``X (inc)`` gives ``X`` (unless ``X`` already
@@ -345,11 +386,14 @@ class GraphFrame(ReaderConstructors):
         ----------
         inc_metrics : list of str, optional
             The inclusive metrics to derive from (default: all of them).
+        inplace : bool
+            True: change this GraphFrame and return None (Hatchet). False:
+            return a new GraphFrame.
 
         Returns
         -------
-        GraphFrame
-            A new GraphFrame; ``exc_metrics`` gains the new columns.
+        None or GraphFrame
+            ``exc_metrics`` gains the new columns.
 
         Examples
         --------
@@ -357,63 +401,92 @@ class GraphFrame(ReaderConstructors):
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
         >>> cycles = gf.dataframe.rename(columns={"time (inc)": "cycles"})[["name", "cycles"]]
         >>> inc_only = GraphFrame(gf.graph, cycles, [], ["cycles"])
-        >>> inc_only.generate_exclusive_columns().dataframe["cycles (exc)"].tolist()
-        [1.0, 1.0, 1.0, 1.0]
+        >>> inc_only.generate_exclusive_columns()
+        >>> inc_only.dataframe["cycles (exc)"].tolist(), inc_only.exc_metrics
+        ([1.0, 1.0, 1.0, 1.0], ['cycles (exc)'])
         """
-        return inclusive.generate_exclusive_columns(self, inc_metrics)
+        return self._result(inclusive.generate_exclusive_columns(self, inc_metrics),
+                            _flag(inplace))
 
     def subtree_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
-                    function: Any = None) -> "GraphFrame":
-        """A new GraphFrame with ``out_columns`` = sums of ``columns`` over each subtree.
+                    function: Any = None, *, inplace: bool = True) -> Optional["GraphFrame"]:
+        """Aggregate ``columns`` over each subtree into ``out_columns``; in place, as in Hatchet.
 
-        Trees and forests only; see :meth:`subgraph_sum` for call graphs.
+        Trees and forests only (Hatchet would count a shared node once per
+        path); see :meth:`subgraph_sum` for call graphs.
 
         Parameters
         ----------
         columns : list of str
-            Numeric columns to sum.
+            Numeric columns to aggregate.
         out_columns : list of str, optional
-            Where to write the sums (default: overwrite ``columns`` in the copy).
-        function : None, np.sum or "sum"
-            Only summation is supported (Hatchet's default).
+            Where to write the results (default: overwrite ``columns``).
+        function : callable or str, optional
+            Default: the NaN-skipping sum (a subtree without any value stays
+            NaN). ``np.sum``/``"sum"``, ``np.max``/``"max"``,
+            ``np.min``/``"min"`` and ``np.prod``/``"prod"`` are vectorised
+            (NaN skipped). Any other callable is applied as in Hatchet, one
+            node at a time after its children (slow): to a Series holding
+            the node's own input value and its children's results, per
+            (rank, thread).
+        inplace : bool
+            True: change this GraphFrame and return None (Hatchet). False:
+            return a new GraphFrame.
 
         Returns
         -------
-        GraphFrame
+        None or GraphFrame
 
         Raises
         ------
         MetricError
             A column does not exist.
         OperationError
-            A column is not numeric, another function is asked for, or the
-            graph has shared nodes.
+            A column is not numeric, ``out_columns`` has another length,
+            or ``function`` fails.
 
         Examples
         --------
+        >>> import numpy as np
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
-        >>> gf.subtree_sum(["time"], ["total"]).dataframe["total"].tolist()
+        >>> gf.subtree_sum(["time"], ["total"])
+        >>> gf.dataframe["total"].tolist()
         [4.0, 1.0, 2.0, 1.0]
+        >>> gf.dataframe["time"] = [2.0, 3.0, 4.0, 5.0]
+        >>> gf.subtree_sum(["time"], ["product"], function=np.prod, inplace=False
+        ...                ).dataframe["product"].tolist()
+        [120.0, 3.0, 20.0, 5.0]
         """
-        return inclusive.sum_columns(self, columns, out_columns, function, require_forest=True)
+        return self._result(
+            inclusive.sum_columns(self, columns, out_columns, function, require_forest=True),
+            _flag(inplace))
 
     def subgraph_sum(self, columns: Sequence[str], out_columns: Optional[Sequence[str]] = None,
-                     function: Any = None) -> "GraphFrame":
+                     function: Any = None, *, inplace: bool = True) -> Optional["GraphFrame"]:
         """Like :meth:`subtree_sum` for any graph: each distinct descendant counted once.
+
+        On a tree this is :meth:`subtree_sum`. Otherwise (shared nodes or
+        several roots) a callable ``function`` is applied, as in Hatchet, to
+        the input values of the node's distinct descendants (itself
+        included): a DataFrame of ``columns`` when the index is ``node``
+        only, else a Series per column and (rank, thread).
 
         Parameters
         ----------
         columns : list of str
-            Numeric columns to sum.
+            Numeric columns to aggregate.
         out_columns : list of str, optional
-            Where to write the sums (default: overwrite ``columns`` in the copy).
-        function : None, np.sum or "sum"
-            Only summation is supported.
+            Where to write the results (default: overwrite ``columns``).
+        function : callable or str, optional
+            See :meth:`subtree_sum`.
+        inplace : bool
+            True: change this GraphFrame and return None (Hatchet). False:
+            return a new GraphFrame.
 
         Returns
         -------
-        GraphFrame
+        None or GraphFrame
 
         Examples
         --------
@@ -424,14 +497,17 @@ class GraphFrame(ReaderConstructors):
         >>> g, _ = Graph.build(pd.DataFrame({"name": list("abcd")}), [-1, 0, 0, 1], ([2], [3]))
         >>> df = pd.DataFrame({"time": 1.0, "name": g.attrs["name"].to_numpy()},
         ...                   index=pd.Index(range(4), name="node"))
-        >>> out = GraphFrame(g, df, ["time"], []).subgraph_sum(["time"], ["total"])
-        >>> dict(zip(out.dataframe["name"], out.dataframe["total"]))
+        >>> gf = GraphFrame(g, df, ["time"], [])
+        >>> gf.subgraph_sum(["time"], ["total"])
+        >>> dict(zip(gf.dataframe["name"], gf.dataframe["total"]))
         {'a': 4.0, 'b': 2.0, 'd': 1.0, 'c': 2.0}
         """
-        return inclusive.sum_columns(self, columns, out_columns, function)
+        return self._result(inclusive.sum_columns(self, columns, out_columns, function),
+                            _flag(inplace))
 
-    def drop_index_levels(self, function: Any = np.mean) -> "GraphFrame":
-        """A new GraphFrame indexed by ``node`` only.
+    def drop_index_levels(self, function: Any = np.mean, *,
+                          inplace: bool = True) -> Optional["GraphFrame"]:
+        """Index by ``node`` only, aggregating each node's rows; in place, as in Hatchet.
 
         Declared metrics are aggregated over each node's rows with
         ``function``; every other column keeps its first value.
@@ -440,11 +516,14 @@ class GraphFrame(ReaderConstructors):
         ----------
         function : callable or str
             Anything pandas' ``agg`` accepts: ``np.mean`` (default),
-            ``np.max``, ``"sum"``...
+            ``np.max``, ``"sum"``, a callable on a Series...
+        inplace : bool
+            True: change this GraphFrame and return None (Hatchet). False:
+            return a new GraphFrame.
 
         Returns
         -------
-        GraphFrame
+        None or GraphFrame
 
         Raises
         ------
@@ -460,12 +539,13 @@ class GraphFrame(ReaderConstructors):
         >>> df = pd.concat([a.dataframe.assign(rank=r, time=1.0 + r) for r in range(4)])
         >>> ranks = GraphFrame(a.graph, df.set_index("rank", append=True).sort_index(),
         ...                    a.exc_metrics, a.inc_metrics)
-        >>> ranks.drop_index_levels().dataframe["time"].tolist()
-        [2.5, 2.5]
-        >>> ranks.drop_index_levels(np.max).dataframe["time"].tolist()
+        >>> ranks.drop_index_levels(np.max, inplace=False).dataframe["time"].tolist()
         [4.0, 4.0]
+        >>> ranks.drop_index_levels()
+        >>> ranks.dataframe["time"].tolist(), ranks.dataframe.index.names
+        ([2.5, 2.5], FrozenList(['node']))
         """
-        return aggregate.drop_index_levels(self, function)
+        return self._result(aggregate.drop_index_levels(self, function), _flag(inplace))
 
     def groupby_aggregate(self, groupby_function: Any, agg_function: Any) -> "GraphFrame":
         """A new GraphFrame whose nodes are groups of rows ("super nodes").
@@ -599,25 +679,31 @@ class GraphFrame(ReaderConstructors):
         """
         return squashing.squash(self, update_inc_cols)
 
-    def unify(self, other: "GraphFrame") -> "tuple[GraphFrame, GraphFrame]":
-        """Both GraphFrames re-keyed onto the union of their graphs (new objects).
+    def unify(self, other: "GraphFrame", *, inplace: bool = True
+              ) -> "Optional[tuple[GraphFrame, GraphFrame]]":
+        """Re-key both GraphFrames onto the union of their graphs; both change, as in Hatchet.
 
         Nodes are matched by call path; in graphs with shared nodes, children
-        with equal frames are matched through every parent. Neither input
-        changes (Hatchet mutates both). As in Hatchet, the left result gets
-        one row per row of ``other`` whose node has no row on the left
-        (metrics NaN, attributes copied) and a ``_missing_node`` column (0
-        both, 1 left only, 2 right only) when the node sets differ.
+        with equal frames are matched through every parent. Afterwards
+        ``self.graph is other.graph``. As in Hatchet, ``self`` also gets one
+        row per row of ``other`` whose node has no row in ``self`` (metrics
+        NaN, attributes copied) and a ``_missing_node`` column (0 both, 1
+        ``self`` only, 2 ``other`` only) when the node sets differ. Nothing
+        happens when both already hold the same Graph object.
 
         Parameters
         ----------
         other : GraphFrame
             Indexed by the same levels as ``self``.
+        inplace : bool
+            True (Hatchet): rebind the fields of both GraphFrames and return
+            None. False: leave both unchanged and return the pair.
 
         Returns
         -------
-        (GraphFrame, GraphFrame)
-            ``self`` and ``other`` on the union graph (one shared Graph).
+        None or (GraphFrame, GraphFrame)
+            With ``inplace=False``: ``self`` and ``other`` on the union
+            graph (one shared Graph).
 
         Raises
         ------
@@ -631,17 +717,25 @@ class GraphFrame(ReaderConstructors):
         >>> from graphframe import GraphFrame
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
-        >>> ua, ub = a.unify(b)
-        >>> ua.dataframe[["name", "time", "_missing_node"]]
+        >>> ua, ub = a.unify(b, inplace=False)
+        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph, a.graph is b.graph
+        ([0, 1], True, False)
+        >>> a.unify(b)
+        >>> a.dataframe[["name", "time", "_missing_node"]]
                name  time  _missing_node
         node
         0      main   1.0              0
         1        io   NaN              2
         2     solve   1.0              1
-        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph
-        ([0, 1], True)
+        >>> a.graph is b.graph, b.dataframe.index.tolist()
+        (True, [0, 1])
         """
-        return union.unify(self, other)
+        if not _flag(inplace):
+            return union.unify(self, other)
+        left, right = union.unify(self, other, copy=False)
+        self._rebind(left)
+        other._rebind(right)
+        return None
 
     def add(self, other: "GraphFrame", fill_value: Optional[float] = None) -> "GraphFrame":
         """``self + other`` on the unified graph, row by row (see ``docs/operations.md``).
@@ -836,19 +930,23 @@ class GraphFrame(ReaderConstructors):
             A column printed in brackets before the name (``_pattern``
             columns as arrows).
         precision : int
-            Decimals of the values (>= 0).
+            Decimals of the values (>= 0); integer columns (counts) print
+            without decimals, and a value rounding to zero never as ``-0.000``.
         name_column : str
             Column (or frame attribute) used as the label.
         expand_name : bool
             Print long names in full instead of ``first...last``.
         context_column : str, optional
-            Column printed after the name when the dataframe has it.
+            Column printed after the name when the dataframe has it (nothing
+            for a node whose value is missing).
         rank, thread : int, optional
             The row shown for each node (default: the lowest the data has,
             0 normally; Hatchet's default is 0); a value the data does not
             have is an error listing the ones it has.
         depth : int, optional
-            Print nodes with depth below this (None: everything).
+            Print the first ``depth`` levels (1: the roots only; None:
+            everything). Only the printed nodes are formatted, so a small
+            depth is fast on any profile.
         highlight_name : bool
             Highlight user code names (colour only).
         colormap : str
@@ -1112,13 +1210,16 @@ class GraphFrame(ReaderConstructors):
 
     def to_flamegraph(self, metric: Optional[str] = None, name: str = "name",
                       rank: Optional[int] = None, thread: Optional[int] = None, threshold: float = 0.0, separator: str = "; ",
-                      aggregate: Optional[str] = None, scale: float = 1.0) -> str:
+                      aggregate: Optional[str] = None, scale: Optional[float] = None) -> str:
         """Folded stacks (``a; b; c 12``) for flame graph tools; see :func:`render_flamegraph`.
 
         Parameters
         ----------
         metric : str, optional
-            Column written (default: the default metric); use an exclusive one.
+            Column written (default: the default metric). The weights are
+            self values: an inclusive metric is replaced by its exclusive
+            partner, or by exclusive values derived from it, with an
+            ``ExportNote`` warning (Hatchet writes inclusive values as they are).
         name : str
             Column labelling the frames.
         rank, thread : int
@@ -1130,8 +1231,10 @@ class GraphFrame(ReaderConstructors):
             part becomes ``_``.
         aggregate : {"sum", "mean", "min", "max"}, optional
             Combine all ranks/threads of a node instead of picking one row.
-        scale : float
-            Multiply values before rounding to integers.
+        scale : float, optional
+            Multiply values before rounding to integers. Default: chosen from
+            the data (seconds usually become microseconds), with an
+            ``ExportNote`` when it is not 1; ``scale=1`` rounds as Hatchet does.
 
         Returns
         -------
@@ -1205,11 +1308,26 @@ class GraphFrame(ReaderConstructors):
     def __truediv__(self, other: "GraphFrame") -> "GraphFrame":
         return self.div(other) if isinstance(other, GraphFrame) else NotImplemented
 
-    # in-place forms rebind the name to a new object; the old one is unchanged
-    __iadd__ = __add__
-    __isub__ = __sub__
-    __imul__ = __mul__
-    __itruediv__ = __truediv__
+    # in place, as Hatchet's +=, -=, *= (and /=, which Hatchet leaves to Python's
+    # fallback by defining only Python 2's __idiv__): the object's fields are rebound
+    # to the result; no frame another object holds is written
+    def __iadd__(self, other: "GraphFrame") -> "GraphFrame":
+        return self._inplace_op(other, self.add)
+
+    def __isub__(self, other: "GraphFrame") -> "GraphFrame":
+        return self._inplace_op(other, self.sub)
+
+    def __imul__(self, other: "GraphFrame") -> "GraphFrame":
+        return self._inplace_op(other, self.mul)
+
+    def __itruediv__(self, other: "GraphFrame") -> "GraphFrame":
+        return self._inplace_op(other, self.div)
+
+    def _inplace_op(self, other: Any, method: Any) -> "GraphFrame":
+        if not isinstance(other, GraphFrame):
+            return NotImplemented
+        self._rebind(method(other))
+        return self
 
     def __repr__(self) -> str:
         return f"<GraphFrame: {summary(self)}>"
@@ -1273,3 +1391,10 @@ def _check_node_ids(graph: Graph, dataframe: pd.DataFrame) -> None:
         raise GraphMismatchError(
             f"the dataframe refers to node id {hi if hi >= graph.num_nodes else lo}, "
             f"but the graph has ids 0..{graph.num_nodes - 1}")
+
+
+def _flag(inplace: Any) -> bool:
+    """``inplace`` checked to be a bool (as pandas does)."""
+    if not isinstance(inplace, (bool, np.bool_)):
+        raise ArgumentError(f"inplace must be True or False, not {inplace!r}")
+    return bool(inplace)

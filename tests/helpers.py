@@ -34,7 +34,7 @@ def gf_from_edges(names: Sequence[str], parent: Sequence[int], times: Optional[S
                     lv["thread"] = t
                 b.add_row(i, {"time": times[i] + 10 * r + 100 * t}, **lv)
     raw = b.build(exc_metrics=["time"], default_metric="time", ordered=ordered)
-    return GraphFrame.from_raw(raw).update_inclusive_columns()
+    return GraphFrame.from_raw(raw).update_inclusive_columns(inplace=False)
 
 
 def replaced(gf: GraphFrame, **changes) -> GraphFrame:

@@ -61,3 +61,14 @@ def test_the_lazy_names_still_work():
     assert loaded_after("import graphframe\nd = graphframe.diff\n"
                         "g = graphframe.GraphFrame.from_lists(('a', 'b')).graph.to_networkx()"
                         ) == ["networkx", "graphframe.diffing"]
+
+
+def test_from_timeseries_default_level_is_the_readers():
+    # the default is spelled out so that the signature does not import the Caliper family
+    import inspect
+
+    from graphframe import GraphFrame
+    from readers.caliper.timeseries import LEVEL
+
+    level = inspect.signature(GraphFrame.from_timeseries).parameters["level"].default
+    assert level == LEVEL == "loop.start_iteration"

@@ -47,7 +47,7 @@ def test_from_raw_sorts_rows_and_builds_levels():
 
 
 def test_inclusive_on_three_level_index_works():
-    gf = GraphFrame.from_raw(ranked_raw()).update_inclusive_columns()
+    gf = GraphFrame.from_raw(ranked_raw()).update_inclusive_columns(inplace=False)
     assert gf.dataframe.loc[(0, 1, 1), "time (inc)"] == pytest.approx(2.1 + 5.1 + 3.1)
     assert gf.inc_metrics == ["time (inc)"]
 
@@ -89,7 +89,7 @@ def test_update_inclusive_does_not_touch_input():
     df = gf.dataframe.copy()
     df["time"] = [2.0, 3.0]
     base = replaced(gf, dataframe=df)
-    new = base.update_inclusive_columns()
+    new = base.update_inclusive_columns(inplace=False)
     assert new.dataframe["time (inc)"].tolist() == [5.0, 3.0]
     assert base.dataframe["time (inc)"].tolist() == [2.0, 1.0]
 
@@ -97,10 +97,10 @@ def test_update_inclusive_does_not_touch_input():
 def test_inclusive_nan_semantics():
     g = Graph.from_lists(("a", ("b", "c")))
     df = pd.DataFrame({"time": [np.nan, np.nan, np.nan]}, index=pd.Index([0, 1, 2], name="node"))
-    gf = GraphFrame(g, df, ["time"], []).update_inclusive_columns()
+    gf = GraphFrame(g, df, ["time"], []).update_inclusive_columns(inplace=False)
     assert gf.dataframe["time (inc)"].isna().all()
     df2 = pd.DataFrame({"time": [np.nan, np.nan, 2.0]}, index=pd.Index([0, 1, 2], name="node"))
-    gf2 = GraphFrame(g, df2, ["time"], []).update_inclusive_columns()
+    gf2 = GraphFrame(g, df2, ["time"], []).update_inclusive_columns(inplace=False)
     assert gf2.dataframe["time (inc)"].tolist() == [2.0, 2.0, 2.0]
 
 
@@ -108,7 +108,7 @@ def test_dag_inclusive_counts_shared_descendants_once():
     attrs = pd.DataFrame({"name": ["a", "b", "c", "d"]})
     g, _ = Graph.build(attrs, [-1, 0, 0, 1], ([2], [3]))  # diamond
     df = pd.DataFrame({"time": [1.0] * 4}, index=pd.Index(range(4), name="node"))
-    gf = GraphFrame(g, df, ["time"], []).update_inclusive_columns()
+    gf = GraphFrame(g, df, ["time"], []).update_inclusive_columns(inplace=False)
     by_name = dict(zip(g.attrs["name"], gf.dataframe["time (inc)"]))
     assert by_name == {"a": 4.0, "b": 2.0, "c": 2.0, "d": 1.0}
 
@@ -117,12 +117,12 @@ def test_cycle_inclusive_terminates():
     attrs = pd.DataFrame({"name": ["a", "b", "c"]})
     g, _ = Graph.build(attrs, [-1, 0, 1], ([2], [1]))  # b <-> c
     df = pd.DataFrame({"time": [1.0, 2.0, 4.0]}, index=pd.Index(range(3), name="node"))
-    gf = GraphFrame(g, df, ["time"], []).update_inclusive_columns()
+    gf = GraphFrame(g, df, ["time"], []).update_inclusive_columns(inplace=False)
     assert gf.dataframe["time (inc)"].tolist() == [7.0, 6.0, 6.0]
 
 
 def test_json_round_trip_is_lossless():
-    gf = GraphFrame.from_raw(ranked_raw()).update_inclusive_columns()
+    gf = GraphFrame.from_raw(ranked_raw()).update_inclusive_columns(inplace=False)
     text = gf.to_json()
     back = GraphFrame.from_json(text)
     assert back.graph == gf.graph

@@ -49,7 +49,7 @@ def test_from_literal_frames_are_writable():
     gf.dataframe.loc[0, "time"] = 3.0
     assert gf.dataframe["time"].tolist() == [3.0, 2.0]
     assign_everywhere(GraphFrame.from_literal(LIT).copy())
-    assign_everywhere(GraphFrame.from_literal(LIT).update_inclusive_columns())
+    assign_everywhere(GraphFrame.from_literal(LIT).update_inclusive_columns(inplace=False))
 
 
 def test_from_raw_never_writes_into_the_raw_profile():
@@ -84,19 +84,19 @@ def test_constructors_and_operations_give_writable_independent_frames(tmp_path):
     check_independent(load(base.save(tmp_path / "b.gfz")))
     check_independent(base.copy(), base)
     check_independent(base.deepcopy(), base)
-    check_independent(base.update_inclusive_columns(), base)
-    check_independent(base.generate_exclusive_columns(), base)
-    check_independent(base.subtree_sum(["time"], ["total"]), base)
+    check_independent(base.update_inclusive_columns(inplace=False), base)
+    check_independent(base.generate_exclusive_columns(inplace=False), base)
+    check_independent(base.subtree_sum(["time"], ["total"], inplace=False), base)
     check_independent(base.filter(base.dataframe["time"] > 0), base)
     check_independent(base.filter(base.dataframe["time"] > 10, squash=False), base)
     check_independent(base.squash(), base)
-    left, right = base.unify(other)
+    left, right = base.unify(other, inplace=False)
     check_independent(left, base, other)
     check_independent(right, base, other)
     check_independent(base + other, base, other)
     check_independent(base.sub(other, fill_value=0), base, other)
-    check_independent(base.drop_index_levels(), base)
-    check_independent(base.drop_index_levels().drop_index_levels(), base)
+    check_independent(base.drop_index_levels(inplace=False), base)
+    check_independent(base.drop_index_levels(inplace=False).drop_index_levels(inplace=False), base)
     check_independent(base.groupby_aggregate("name", "sum"), base)
     check_independent(graphframe.diff(base, other), base, other)
 
@@ -117,7 +117,7 @@ def test_frames_read_from_files_are_writable(rel):
     gf = graphframe.read(SHARED_DATA / rel)
     check_independent(gf)
     again = graphframe.read(SHARED_DATA / rel)
-    check_independent(again.update_inclusive_columns() if again.exc_metrics else again.copy(),
+    check_independent(again.update_inclusive_columns(inplace=False) if again.exc_metrics else again.copy(),
                       again)
 
 

@@ -59,7 +59,7 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
     """Convert a profile; returns the text when ``out_path`` is ``-`` (stdout).
 
     ``options`` (``metric``, ``rank``, ``thread``, ``aggregate``, ``separator``,
-    ``scale``; None for "not given") go to the renderer that takes them.
+    ``scale``, ``unit``; None for "not given") go to the renderer that takes them.
     """
     fmt = output_format(out_path, to)
     if out_path == "-" and fmt == ARCHIVE:

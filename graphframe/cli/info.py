@@ -9,12 +9,13 @@ import numpy as np
 import readers
 
 from ..io import archive, dispatch
-from .common import open_profile
+from .common import open_profile, refuse_empty
 
 
 def info(path: str, format: Optional[str] = None, width: int = 100,
          progress: bool = False) -> str:
     """What ``graphframe info`` prints: format, graph, rows, metrics, columns, metadata."""
+    refuse_empty(path)
     kind = format or dispatch.sniff(path)
     if kind == dispatch.ARCHIVE:
         manifest = archive.read_manifest(path)

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Any, List, Optional, Sequence, TextIO
+from typing import Any, Optional, Sequence, TextIO
 
 import readers
 
@@ -14,13 +14,18 @@ from ..io import dispatch
 from . import convert, info
 from . import stats as stats_command
 from . import plot as plot_cli
-from .common import EXIT_REGRESSION, FAIL_KINDS, Report, UsageError, open_profile
+from .common import (EXIT_INTERRUPTED, EXIT_REGRESSION, FAIL_KINDS, ProgressBar, Report,
+                     UsageError, open_profile)
 from .._version import __version__
 from ..errors import GraphframeError
 from ..examples import example_graphframe
+from ..render.units import UNITS
 
 
 ARCHIVE_DESCRIPTION = "graphframe archive written by GraphFrame.save (.gfz; graphframe.load)"
+
+DEPTH_HELP = ("print the first N levels only: 1 = the roots, 2 = the roots and their "
+              "children, ... (default: every level)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     tree.add_argument("--format", choices=dispatch.formats(), help="input format (default: detect)")
     tree.add_argument("--metric", "-m", action="append", metavar="M",
                       help="metric column to show; repeat to show several")
-    tree.add_argument("--depth", "-d", type=non_negative_int, default=10000,
-                      help="print nodes above this depth")
+    tree.add_argument("--depth", "-d", type=non_negative_int, default=None, metavar="N",
+                      help=DEPTH_HELP)
     tree.add_argument("--rank", type=int, help="rank to show (default: the lowest, 0 normally)")
     tree.add_argument("--thread", type=int,
                       help="thread to show (default: the lowest, 0 normally)")
@@ -124,7 +129,8 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--aggregate", choices=("mean", "sum", "min", "max"), default="mean",
                       help="combine ranks/threads of a node (default mean)")
     diff.add_argument("--rank", type=int, help="compare this rank's rows instead")
-    diff.add_argument("--depth", "-d", type=int, default=10000, help="tree depth limit")
+    diff.add_argument("--depth", "-d", type=non_negative_int, default=10000, metavar="N",
+                      help=DEPTH_HELP)
     diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
     diff.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
     _colour_options(diff)
@@ -150,7 +156,12 @@ def _add_convert(sub: Any) -> None:
     conv.add_argument("--aggregate", choices=("mean", "sum", "min", "max"),
                       help="combine all ranks instead of picking one (dot, folded, speedscope)")
     conv.add_argument("--separator", help='frame separator of folded stacks (default "; ")')
-    conv.add_argument("--scale", type=float, help="multiply folded-stack values (e.g. 1e6)")
+    conv.add_argument("--scale", type=float,
+                      help="multiply folded-stack values before rounding, e.g. 1e6 "
+                           "(default: chosen from the data, said in a note)")
+    conv.add_argument("--unit", choices=UNITS,
+                      help="speedscope's unit (default: the metric's, from its name and "
+                           "the input format)")
     _progress_option(conv)
     conv.set_defaults(run=_run_convert)
 
@@ -192,9 +203,21 @@ def _progress_option(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
          stderr: Optional[TextIO] = None) -> int:
-    """Entry point; returns the exit status (0 ok, 1 error, 2 usage)."""
+    """Entry point; returns the exit status (0 ok, 1 error, 2 usage, 130 interrupted)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
+    try:
+        return _main(argv, out, err)
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback
+        ProgressBar.clear_all(sys.stderr)
+        err.write("graphframe: interrupted\n")
+        err.flush()
+        return EXIT_INTERRUPTED
+    finally:
+        ProgressBar.clear_all(sys.stderr)
+
+
+def _main(argv: Optional[Sequence[str]], out: TextIO, err: TextIO) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -213,9 +236,11 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[TextIO] = None,
         out.write(result)
         out.flush()
     except UsageError as exc:
+        ProgressBar.clear_all(sys.stderr)
         err.write(f"graphframe: error: {exc}\n")
         return 2
     except GraphframeError as exc:
+        ProgressBar.clear_all(sys.stderr)
         err.write(f"graphframe: error: {exc}\n")
         return 1
     except BrokenPipeError:
@@ -256,7 +281,7 @@ def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
     text = convert.convert(args.input, args.output, to=args.to, in_format=args.in_format,
                             metric=args.metric, rank=args.rank, thread=args.thread,
                             aggregate=args.aggregate, separator=args.separator,
-                            scale=args.scale, progress=args.progress)
+                            scale=args.scale, unit=args.unit, progress=args.progress)
     return text if text is not None else ""
 
 
@@ -265,11 +290,10 @@ def _run_info(args: argparse.Namespace, out: TextIO) -> str:
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:
-    lines: List[str] = []
-    for name in readers.formats():
-        lines.append(f"{name:16} {readers.format_info(name).description}\n")
-    lines.append(f"{dispatch.ARCHIVE:16} {ARCHIVE_DESCRIPTION}\n")
-    return "".join(lines)
+    rows = [(name, readers.format_info(name).description) for name in readers.formats()]
+    rows.append((dispatch.ARCHIVE, ARCHIVE_DESCRIPTION))
+    width = max(len(name) for name, _ in rows) + 2  # every name whole, two spaces after
+    return "".join(f"{name:{width}}{description}\n" for name, description in rows)
 
 
 def _use_color(out: TextIO) -> bool:

@@ -11,7 +11,7 @@ excepted: a cali-query run is not a reader option).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence, Union
 
 from .build import parts_from_raw
 
@@ -262,6 +262,74 @@ class ReaderConstructors:
                                          string_attributes=string_attributes or (),
                                          node_ordering=node_ordering, no_path=no_path,
                                          progress=progress))
+
+    @classmethod
+    def from_timeseries(cls, filename_or_caliperreader: Any,
+                        level: str = "loop.start_iteration",  # readers.caliper.timeseries.LEVEL
+                        native: bool = False,
+                        string_attributes: Union[str, Sequence[str], None] = (),
+                        node_ordering: bool = True, no_path: str = "keep") -> List[Any]:
+        """Read a Caliper timeseries ``.cali`` file: one GraphFrame per iteration block.
+
+        A new block starts where the records' ``level`` value changes (Hatchet's
+        rule); every block holds every node of the file, and all GraphFrames
+        share one Graph object when their graphs are equal (always, unless
+        Caliper's node order differs between blocks).
+
+        Parameters
+        ----------
+        filename_or_caliperreader : path-like, file-like or CaliperReader
+            As for :meth:`from_caliperreader`.
+        level : str
+            The record attribute that numbers the blocks.
+        native, string_attributes, node_ordering, no_path
+            As for :meth:`from_caliperreader`.
+
+        Returns
+        -------
+        list of GraphFrame
+            In file order.
+
+        Raises
+        ------
+        ArgumentError
+            No record has ``level``.
+
+        See Also
+        --------
+        readers.caliper.timeseries : the splitting rule and the differences
+            from Hatchet (a block's records all count; Hatchet keeps the first
+            record of each node).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "ts.cali")
+        >>> with open(path, "w") as f:
+        ...     _ = f.write("__rec=node,id=12,attr=10,data=268,parent=3\\n"
+        ...                 "__rec=node,id=13,attr=8,data=region,parent=12\\n"
+        ...                 "__rec=node,id=14,attr=10,data=2113,parent=5\\n"
+        ...                 "__rec=node,id=15,attr=8,data=sum#time.duration,parent=14\\n"
+        ...                 "__rec=node,id=18,attr=8,data=loop.start_iteration,parent=14\\n"
+        ...                 "__rec=node,id=16,attr=13,data=main\\n"
+        ...                 "__rec=ctx,ref=16,attr=15=18,data=1.5=0\\n"
+        ...                 "__rec=ctx,ref=16,attr=15=18,data=4.0=2\\n")
+        >>> from graphframe import GraphFrame
+        >>> gfs = GraphFrame.from_timeseries(path)
+        >>> [gf.dataframe["time"].tolist() for gf in gfs], gfs[0].graph is gfs[1].graph
+        ([[1.5], [4.0]], True)
+        """
+        from readers.caliper.timeseries import read_caliper_timeseries  # on first use: fast start
+        raws = read_caliper_timeseries(filename_or_caliperreader, level, native=native,
+                                       string_attributes=string_attributes or (),
+                                       node_ordering=node_ordering, no_path=no_path)
+        out: List[Any] = []
+        for raw in raws:
+            parts = parts_from_raw(raw, consume=True)
+            if out and parts["graph"] == out[0].graph:
+                parts["graph"] = out[0].graph
+            out.append(cls(**parts))
+        return out
 
     # ---- reader constructors: DOT, cProfile, pyinstrument, TAU, timemory (issue 6) ----
     @classmethod

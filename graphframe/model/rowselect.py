@@ -42,15 +42,14 @@ def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,
                 raise ArgumentError(f"{level}={value!r} does not exist: the data has no {level} "
                                     f"level (index levels: {', '.join(map(str, index.names))})")
             continue
-        values = np.asarray(index.get_level_values(level))
-        if not len(values):
+        if not len(index):
             continue
         if value is None:
             value = level_value(index, level, None)
-        match = values == value
+        match = _matches(index, level, value)
         if not match.any():
             raise ArgumentError(f"{level}={value!r} does not exist; the {level}s are "
-                                f"{_listing(values)}")
+                                f"{_listing(_used_values(index, level))}")
         keep &= match
     positions = np.flatnonzero(keep)
     rows = np.full(n_nodes, -1, dtype=np.int64)
@@ -71,14 +70,39 @@ def level_value(index: pd.Index, level: str, value: Optional[Any]) -> Optional[A
     """
     if value is not None or level not in index.names:
         return value
-    values = index.get_level_values(level)
-    if not len(values):
+    uniq = _used_values(index, level)
+    if not len(uniq):
         return None
-    uniq = pd.unique(np.asarray(values))
     try:
         return sorted(uniq.tolist())[0]
     except TypeError:
         return uniq.tolist()[0]
+
+
+def _used_values(index: pd.Index, level: str) -> np.ndarray:
+    """The distinct values ``level`` holds, in first-level order (by its codes: no
+    per-row values are made)."""
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index(level)
+        codes = np.asarray(index.codes[i])
+        counts = np.bincount(codes[codes >= 0], minlength=len(index.levels[i])) \
+            if (codes >= 0).any() else np.zeros(len(index.levels[i]), dtype=np.int64)
+        return np.asarray(index.levels[i])[counts > 0]
+    return pd.unique(np.asarray(index.get_level_values(level)))
+
+
+def _matches(index: pd.Index, level: str, value: Any) -> np.ndarray:
+    """Per row: does ``level`` hold ``value`` (compared by code for a MultiIndex)."""
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index(level)
+        try:
+            code = index.levels[i].get_loc(value)
+        except (KeyError, TypeError):
+            return np.zeros(len(index), dtype=bool)
+        if not isinstance(code, (int, np.integer)):  # duplicate level values: compare values
+            return np.asarray(index.get_level_values(level)) == value
+        return np.asarray(index.codes[i]) == code
+    return np.asarray(index.get_level_values(level)) == value
 
 
 def _listing(values: np.ndarray, limit: int = 20) -> str:

@@ -30,6 +30,7 @@ from ..model.metrics import exclusive_name, inclusive_name
 from .merge_rules import summed
 from .rowmatrix import RowLayout
 from .shared_sums import SharedSums
+from . import subtree_functions as fn
 from ..model.fields import GF, replace
 
 
@@ -104,19 +105,15 @@ def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
     return replace(gf, dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
 
 
-_SUM = {None, np.sum, sum, "sum"}
-
-
-def _is_sum(function: Any) -> bool:
-    try:
-        return function in _SUM
-    except TypeError:  # unhashable
-        return False
-
-
 def sum_columns(gf: GF, columns: Sequence[Any], out_columns: Sequence[Any] = None,
                 function: Any = None, require_forest: bool = False) -> GF:
-    """New GraphFrame with ``out_columns`` = subtree (subgraph) sums of ``columns``."""
+    """New GraphFrame with ``out_columns`` = ``function`` over each subtree (subgraph).
+
+    ``require_forest`` (``subtree_sum``) refuses graphs with shared nodes and
+    applies a callable by Hatchet's tree rule on forests too; otherwise
+    (``subgraph_sum``) the tree rule is used on a tree and the distinct
+    descendants rule on anything else (see :mod:`graphframe.ops.subtree_functions`).
+    """
     what = "subtree_sum" if require_forest else "subgraph_sum"
     columns = [columns] if isinstance(columns, str) else list(columns)
     out_columns = columns if out_columns is None else (
@@ -124,9 +121,7 @@ def sum_columns(gf: GF, columns: Sequence[Any], out_columns: Sequence[Any] = Non
     if len(out_columns) != len(columns):
         raise OperationError(f"{what}: out_columns has {len(out_columns)} names for "
                              f"{len(columns)} columns")
-    if not _is_sum(function):
-        raise OperationError(f"{what}: only summation is supported (function=None, np.sum "
-                             f"or 'sum'), not {function!r}")
+    how = fn.reduction_name(function)
     if require_forest and not gf.graph.is_forest:
         raise OperationError("subtree_sum needs a tree or forest; use subgraph_sum for call "
                              "graphs (each shared descendant counted once)")
@@ -138,8 +133,30 @@ def sum_columns(gf: GF, columns: Sequence[Any], out_columns: Sequence[Any] = Non
         if not pd.api.types.is_numeric_dtype(df[col]) or pd.api.types.is_bool_dtype(df[col]):
             raise OperationError(f"{what}: column {col!r} holds {df[col].dtype} values, "
                                  "not numbers; only numeric columns can be summed")
-    sums = subgraph_sums(gf.graph, df, columns)
+    graph = gf.graph
+    tree_rule = graph.is_forest if require_forest else graph.is_tree()
+    if how == "sum":
+        results = subgraph_sums(graph, df, columns)
+    elif how is not None and graph.is_forest:
+        results = _forest_results(gf, columns, lambda mat, has: fn.forest_reduce(graph, mat, how))
+    elif how is None and tree_rule:
+        results = _forest_results(gf, columns, lambda mat, has: fn.tree_rule(
+            graph, mat, has, function, what))
+    else:
+        layout = RowLayout.of(df, graph.num_nodes)
+        results = fn.subgraph_rule(graph, df, layout, columns, how or function, what)
     out = private_copy(df)
-    for name, values in zip(out_columns, sums):
+    for name, values in zip(out_columns, results):
         out[name] = values
     return replace(gf, dataframe=out)
+
+
+def _forest_results(gf: GF, columns: Sequence[Any], step: Any) -> List[np.ndarray]:
+    layout = RowLayout.of(gf.dataframe, gf.graph.num_nodes)
+    results = []
+    for col in columns:
+        mat, has = fn.grid(layout, gf.dataframe[col].to_numpy(dtype=np.float64,
+                                                               na_value=np.nan))
+        step(mat, has)
+        results.append(mat[layout.node, layout.combo])
+    return results

@@ -27,13 +27,16 @@ def union_graphs(a: Graph, b: Graph) -> Tuple[Graph, np.ndarray, np.ndarray]:
     return a.union(b, return_mappings=True)
 
 
-def unify(left: GF, right: GF) -> Tuple[GF, GF]:
+def unify(left: GF, right: GF, copy: bool = True) -> Tuple[GF, GF]:
     """Both GraphFrames re-keyed onto their union graph (new objects).
 
     As in Hatchet, the left result also gets one row per right row whose
     node has no row on the left (metrics NaN, other columns copied) and a
     ``_missing_node`` column (0 both, 1 left only, 2 right only) when the
-    two node sets differ. Neither input changes.
+    two node sets differ. Neither input changes. When both already hold the
+    same Graph object the inputs are returned themselves if ``copy`` is
+    False (what the in-place ``GraphFrame.unify`` wants: nothing to do),
+    else new objects with private copies of their frames.
     """
     check_operand(left, right, "unify")
     if list(left.dataframe.index.names) != list(right.dataframe.index.names):
@@ -41,6 +44,8 @@ def unify(left: GF, right: GF) -> Tuple[GF, GF]:
             f"cannot unify GraphFrames indexed by {list(left.dataframe.index.names)} and "
             f"{list(right.dataframe.index.names)}; drop or add index levels first")
     if left.graph is right.graph:
+        if not copy:
+            return left, right
         return (replace(left, dataframe=private_copy(left.dataframe)),
                 replace(right, dataframe=private_copy(right.dataframe)))
     graph, map_l, map_r = union_graphs(left.graph, right.graph)

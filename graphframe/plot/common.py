@@ -162,7 +162,7 @@ def row_metric(gf: Any, metric: Any = None, inclusive: bool = False) -> Tuple[np
     --------
     >>> from graphframe import GraphFrame
     >>> gf = GraphFrame.from_lists(("main", "solve"))
-    >>> values, name = row_metric(gf.drop_index_levels(), "time", inclusive=True)
+    >>> values, name = row_metric(gf.drop_index_levels(inplace=False), "time", inclusive=True)
     >>> values.tolist(), name
     ([2.0, 1.0], 'time (inc)')
     """

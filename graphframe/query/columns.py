@@ -185,9 +185,9 @@ def _typed_rule(data: ColumnData, atom: Atom) -> np.ndarray:
     if op in STRING_OPS:
         if numbers:
             raise _mismatch(key, "numbers", op)
-        if op == "regex":
+        if op == "regex":  # Hatchet's string dialect: re.match, anchored at the start only
             pattern = compile_regex(atom.value)
-            per[[i for i, _ in strings]] = [pattern.fullmatch(s) is not None for _, s in strings]
+            per[[i for i, _ in strings]] = [pattern.match(s) is not None for _, s in strings]
         else:
             func = _STRING_FUNCS[op]
             per[[i for i, _ in strings]] = [func(s, atom.value) for _, s in strings]

@@ -1,4 +1,12 @@
-"""ANSI colours for the text tree (Hatchet's palettes)."""
+"""ANSI colours for the text trees (Hatchet's palettes, readable on dark terminals).
+
+Hatchet's palettes end in dark colours (``22``, a dark green, has a contrast
+of 2.6:1 on a black background). Every colour here is an xterm-256 colour
+with a contrast of at least 4.5:1 (WCAG's level for text) against black; the
+few of Hatchet's that fell short are replaced by the nearest lighter colour
+of the same hue (e.g. ``22`` by ``65``, ``124`` by ``196``). Each line of a
+coloured tree closes every colour before its newline.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +16,26 @@ from ..errors import ArgumentError
 
 #: Six 256-colour indices per colormap, high values first.
 COLORMAPS: Dict[str, List[int]] = {
-    "RdYlGn": [196, 208, 220, 46, 34, 22],
-    "BrBG": [94, 179, 222, 116, 37, 23],
-    "PiYG": [162, 176, 219, 149, 70, 22],
-    "PRGn": [90, 140, 183, 151, 70, 22],
-    "PuOr": [130, 208, 220, 189, 104, 57],
-    "RdBu": [124, 209, 224, 153, 75, 25],
-    "RdGy": [124, 209, 223, 251, 244, 238],
-    "RdYlBu": [196, 208, 220, 153, 68, 24],
-    "Spectral": [196, 208, 220, 191, 114, 26],
+    "RdYlGn": [196, 208, 220, 46, 34, 65],
+    "BrBG": [136, 179, 222, 116, 37, 30],
+    "PiYG": [199, 176, 219, 149, 70, 65],
+    "PRGn": [164, 140, 183, 151, 70, 65],
+    "PuOr": [166, 208, 220, 189, 104, 63],
+    "RdBu": [196, 209, 224, 153, 75, 32],
+    "RdGy": [196, 209, 223, 251, 246, 243],
+    "RdYlBu": [196, 208, 220, 153, 68, 31],
+    "Spectral": [196, 208, 220, 191, 114, 32],
 }
 
 RESET = "\033[0m"
 FAINT = "\033[2m"
 UNDERLINE = "\033[4m"
-BLUE = "\033[34m"
+BLUE = "\033[38;5;33m"
 HIGHLIGHT = "\033[48;5;246m\033[38;5;232m"
-LEFT = "\033[38;5;160m"
-RIGHT = "\033[38;5;28m"
+RED = "\033[38;5;196m"
+GREEN = "\033[38;5;29m"
+LEFT = RED
+RIGHT = GREEN
 
 
 def palette(name: str, invert: bool = False) -> List[str]:

@@ -10,22 +10,28 @@ green and changes under the noise threshold faint; an ``[added]`` or
 ``[removed]`` tag has the colour of its delta (an added node is a cost, red;
 a removed one a saving, green). ``changed_only`` keeps
 significant nodes and their ancestors and drops the rest.
+
+The work is proportional to what is printed: the per-node arrays (deltas,
+significance) are whole-array operations, and only the nodes above the depth
+limit (and, with ``changed_only``, on a changed path) are formatted and
+walked. A change that rounds to zero prints as ``+0.000``, never ``-0.000``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Optional
 
 import numpy as np
 
-from ..kernels import structure as st
 from ..diffing.core import significant
 from ..diffing.table import change_percent, diff_info, percent, resolve_metric
+from ..kernels import structure as st
 from . import colors as C
-from .tree import GLYPHS
+from .numbers import format_numbers
+from .tree import GLYPHS, shown_nodes
 
-RED = "\033[38;5;160m"
-GREEN = "\033[38;5;28m"
+RED = C.RED
+GREEN = C.GREEN
 
 
 def render_diff_tree(d: Any, metric: Any = None, kind: str = "inclusive", precision: int = 3,
@@ -68,37 +74,45 @@ def render_diff_tree(d: Any, metric: Any = None, kind: str = "inclusive", precis
     col = resolve_metric(d, metric, kind)
     df = d.dataframe
     n = d.graph.num_nodes
-    before = _per_node(d, f"{col} before", n)
-    after = _per_node(d, f"{col} after", n)
+    row = np.full(n, -1, dtype=np.int64)
+    row[df.index.to_numpy()] = np.arange(len(df))
+    before = _per_node(df, f"{col} before", row)
+    after = _per_node(df, f"{col} after", row)
     delta = after - before
     sig = significant(delta, info["totals"]["before"][col], info["threshold"])
-    status = np.full(n, "common", dtype=object)
-    status[df.index.to_numpy()] = df["status"].to_numpy(dtype=object)
-    names = _names(d, name_column, expand_name)
-    bodies = _bodies(before, after, delta, sig, status, names, precision, color, unicode)
-    shown = _with_ancestors(d.graph, sig) if changed_only else np.ones(n, dtype=bool)
+    visible = _with_ancestors(d.graph, sig) if changed_only else None
+    nodes = shown_nodes(d.graph, depth)
+    if visible is not None:
+        nodes = nodes[visible[nodes]]
+    picked = np.maximum(row[nodes], 0)
+    status = np.where(row[nodes] >= 0, df["status"].array.take(picked).to_numpy(dtype=object),
+                      "common")
+    names = _names(d, name_column, expand_name, row[nodes])
+    bodies = _bodies(before[nodes], after[nodes], delta[nodes], sig[nodes], status, names,
+                     precision, color, unicode)
     parts: List[str] = []
     if render_header:
         arrow = " → " if unicode else " -> "
         parts.append(f"{col}: delta ({info['before'] or 'before'}{arrow}"
                      f"{info['after'] or 'after'})\n\n")
-    parts.extend(_walk(d.graph, bodies, shown, depth, GLYPHS[bool(unicode)]))
+    parts.extend(_walk(d.graph, dict(zip(nodes.tolist(), bodies)), visible, depth,
+                       GLYPHS[bool(unicode)]))
     return "".join(parts)
 
 
-def _per_node(d: Any, column: str, n: int) -> np.ndarray:
-    out = np.zeros(n, dtype=np.float64)
-    out[d.dataframe.index.to_numpy()] = d.dataframe[column].to_numpy(dtype=np.float64)
-    return out
+def _per_node(df: Any, column: str, row: np.ndarray) -> np.ndarray:
+    values = df[column].to_numpy(dtype=np.float64, na_value=np.nan)
+    return np.where(row >= 0, values[np.maximum(row, 0)] if len(values) else 0.0, 0.0)
 
 
-def _names(d: Any, name_column: str, expand: bool) -> List[str]:
-    values = np.full(d.graph.num_nodes, "", dtype=object)
+def _names(d: Any, name_column: str, expand: bool, rows: np.ndarray) -> List[str]:
     column = name_column if name_column in d.dataframe.columns else "name"
-    values[d.dataframe.index.to_numpy()] = d.dataframe[column].to_numpy(dtype=object)
+    values = d.dataframe[column].array.take(np.maximum(rows, 0)).to_numpy(dtype=object)
     out = []
-    for name in values.tolist():
-        name = str(name)
+    for name, ok in zip(values.tolist(), (rows >= 0).tolist()):
+        name = str(name) if ok else ""
+        if "\n" in name or "\r" in name:
+            name = name.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
         if not expand and len(name) > 39:
             name = name[:18] + "..." + name[-18:]
         out.append(name)
@@ -106,15 +120,19 @@ def _names(d: Any, name_column: str, expand: bool) -> List[str]:
 
 
 def _bodies(before, after, delta, sig, status, names, precision, color, unicode) -> List[str]:
-    fmt = f"{{:.{int(precision)}f}}"
     arrow = " → " if unicode else " -> "
     change = change_percent(before, delta)
+    values = format_numbers(delta, precision, sign=True)
+    befores = format_numbers(before, precision)
+    afters = format_numbers(after, precision)
     out = []
-    for b, a, dv, s, st_, nm, ch in zip(before.tolist(), after.tolist(), delta.tolist(),
-                                        sig.tolist(), status.tolist(), names, change.tolist()):
-        value = "nan" if dv != dv else f"{dv:+.{int(precision)}f}"
+    for value, b, a, dv, s, st_, nm, ch in zip(values, befores, afters, delta.tolist(),
+                                               sig.tolist(), status.tolist(), names,
+                                               change.tolist()):
         pct = percent(ch)
-        detail = f" ({fmt.format(b)}{arrow}{fmt.format(a)}" + (f", {pct})" if pct else ")")
+        if pct == "-0.0%":
+            pct = "+0.0%"
+        detail = f" ({b}{arrow}{a}" + (f", {pct})" if pct else ")")
         mark = "" if st_ == "common" else f" [{st_}]"
         if color:
             shade = (RED if dv > 0 else GREEN) if s else C.FAINT
@@ -136,24 +154,29 @@ def _with_ancestors(graph: Any, keep: np.ndarray) -> np.ndarray:
     return shown
 
 
-def _walk(graph: Any, bodies: List[str], shown: np.ndarray, max_depth: int,
-          glyphs: Dict[str, str]) -> Iterator[str]:
+def _walk(graph: Any, bodies: Dict[int, str], visible: Optional[np.ndarray],
+          max_depth: Optional[int], glyphs: Dict[str, str]) -> Iterator[str]:
+    """Lines over the shown nodes (above ``max_depth`` and ``visible``), ascending ids."""
     ptr, idx = graph.sorted_children()
-    ptr, idx = ptr.tolist(), idx.tolist()
-    depth = graph.depth.tolist()
-    visible = shown.tolist()
-    expanded = [False] * graph.num_nodes
-    roots = [r for r in graph.root_ids.tolist() if visible[r]]
-    stack = [(r, "", "") for r in reversed(roots)]
+    depth = graph.depth
+    expanded = set()
+    roots = graph.root_ids
+    keep = np.ones(len(roots), dtype=bool) if visible is None else visible[roots]
+    if max_depth is not None:
+        keep &= depth[roots] < max_depth
+    stack = [(r, "", "") for r in reversed(roots[keep].tolist())]
     while stack:
         v, indent, child_indent = stack.pop()
-        if depth[v] >= max_depth:
-            continue
         yield indent + bodies[v]
-        if expanded[v]:
+        if v in expanded:
             continue
-        expanded[v] = True
-        kids = [c for c in idx[ptr[v]:ptr[v + 1]] if visible[c]]
+        expanded.add(v)
+        kids = idx[ptr[v]:ptr[v + 1]]
+        if max_depth is not None:
+            kids = kids[depth[kids] < max_depth]
+        if visible is not None:
+            kids = kids[visible[kids]]
+        kids = kids.tolist()
         for pos in range(len(kids) - 1, -1, -1):
             last = pos == len(kids) - 1
             stack.append((kids[pos], child_indent + glyphs["last" if last else "mid"],

@@ -31,6 +31,7 @@ from ..ops.inclusive import subgraph_sums
 from ..model.rowselect import level_value
 from ..model.nodevalues import display_names, node_values
 from ..model.fields import GraphFrameLike, metric_columns
+from .numbers import format_numbers
 
 BAR_PX = 80
 STYLE = ("font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; "
@@ -204,5 +205,5 @@ def _line(value: float, name: str, top: float) -> str:
     bar = (f"<span style='display:inline-block;width:{BAR_PX}px;height:0.7em;"
            f"background:#eee;margin-right:0.5em'><span style='display:inline-block;"
            f"width:{width}px;height:0.7em;background:{colour}'></span></span>")
-    number = "nan" if value != value else f"{value:.3f}"
+    (number,) = format_numbers(np.array([value], dtype=np.float64), 3)  # never -0.000
     return f"{bar}{number} {html.escape(name)}"

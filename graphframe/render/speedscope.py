@@ -2,10 +2,17 @@
 
 The profile is written as a *sampled* profile: one sample per node with a
 value, whose stack is the node's call path (frame indices, root first) and
-whose weight is the node's value. With an exclusive metric this reproduces
-the call tree exactly in every speedscope view. As for folded stacks, a node
-with several parents appears once, under the path it was first discovered by.
-Frames are shared: one entry per distinct (name, file, line).
+whose weight is the node's self value: an inclusive metric is replaced by
+its exclusive partner or by exclusive values derived from it, with an
+:class:`~graphframe.render.weights.ExportNote` (see
+:mod:`graphframe.render.weights`), so the profile reproduces the call tree
+exactly in every speedscope view and ``endValue`` is the run's total. As for
+folded stacks, a node with several parents appears once, under the path it
+was first discovered by. Frames are shared: one entry per distinct (name,
+file, line); ``file`` and ``line`` come from the frame or, when the frame
+has none, from the node's ``file``/``line`` dataframe columns (HPCToolkit,
+Caliper sampling, cProfile, pyinstrument, TAU). The unit is the metric's
+(:func:`graphframe.render.units.metric_unit`) unless one is given.
 """
 
 from __future__ import annotations
@@ -15,18 +22,20 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..model.frame import is_missing
 from .._version import __version__
 from ..model.dataframe import level_ids
-from ..model.nodevalues import check_metric, display_names, node_values
+from ..model.fields import GraphFrameLike
+from ..model.frame import is_missing
+from ..model.nodevalues import display_names, first_row_objects
+from .units import UNITS, metric_unit
+from .weights import self_weights
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
-UNITS = ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes")
 
 
 def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: str = "name",
                       rank: Optional[int] = None, thread: Optional[int] = None, aggregate: Optional[str] = None,
-                      all_ranks: bool = False, unit: str = "none",
+                      all_ranks: bool = False, unit: Optional[str] = None,
                       title: Optional[str] = None) -> str:
     """speedscope JSON text of ``gf``.
 
@@ -34,7 +43,8 @@ def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: st
     ----------
     gf : GraphFrame
     metric : str, optional
-        Sample weights (default ``gf.default_metric``; use an exclusive metric).
+        Sample weights (default ``gf.default_metric``); an inclusive metric
+        is replaced by its exclusive values (see the module docs).
     name : str
         Column used as frame names.
     rank, thread : int, optional
@@ -44,8 +54,9 @@ def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: st
         One profile combining all ranks/threads of each node.
     all_ranks : bool
         One profile per (rank, thread) instead (speedscope lets you switch).
-    unit : str
-        One of speedscope's units (``"none"``, ``"seconds"``, ...).
+    unit : str, optional
+        One of speedscope's units (``"none"``, ``"seconds"``, ...); default:
+        the metric's unit as its name and source format tell it.
     title : str, optional
         Name shown by speedscope (default: the metadata's ``source``).
 
@@ -60,19 +71,20 @@ def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: st
     >>> p["samples"], p["weights"], p["endValue"]
     ([[0], [0, 1]], [1.0, 1.0], 2.0)
     """
-    metric = check_metric(gf, metric)
-    if unit not in UNITS:
+    if unit is not None and unit not in UNITS:
         raise ValueError(f"unknown unit {unit!r}; choose one of {', '.join(UNITS)}")
+    weights = self_weights(gf, metric, what="speedscope")
+    if unit is None:
+        unit = metric_unit(weights.metric, gf.metadata.get("format"))
     frames, frame_of = _frames(gf, name)
     stacks = _stacks(gf.graph.parent, frame_of)
     profiles = []
     if all_ranks:
         for label, r, t in _rank_thread_pairs(gf):
-            values = node_values(gf, metric, rank=r, thread=t)
-            profiles.append(_profile(label, values, stacks, unit))
+            profiles.append(_profile(label, weights.values(r, t), stacks, unit))
     else:
-        values = node_values(gf, metric, rank=rank, thread=thread, aggregate=aggregate)
-        label = f"{metric} ({aggregate} over ranks)" if aggregate else str(metric)
+        values = weights.values(rank, thread, aggregate)
+        label = f"{weights.label} ({aggregate} over ranks)" if aggregate else weights.label
         profiles.append(_profile(label, values, stacks, unit))
     doc = {
         "$schema": SCHEMA,
@@ -87,9 +99,8 @@ def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: st
 
 def _frames(gf: GraphFrameLike, name: str) -> Tuple[List[Dict[str, Any]], List[int]]:
     names = display_names(gf, name)
-    attrs = gf.graph.attrs
-    files = attrs["file"].tolist() if "file" in attrs.columns else [None] * len(names)
-    lines = attrs["line"].tolist() if "line" in attrs.columns else [None] * len(names)
+    files = _frame_or_column(gf, "file")
+    lines = _frame_or_column(gf, "line")
     index: Dict[Tuple[Any, Any, Any], int] = {}
     frames: List[Dict[str, Any]] = []
     frame_of: List[int] = []
@@ -123,7 +134,20 @@ def _profile(label: str, values: np.ndarray, stacks: List[List[int]], unit: str)
     return {"type": "sampled", "name": label, "unit": unit, "startValue": 0,
             "endValue": float(sum(weights)), "samples": [stacks[v] for v in picked],
             "weights": weights}
-from ..model.fields import GraphFrameLike
+
+
+def _frame_or_column(gf: GraphFrameLike, key: str) -> List[Any]:
+    """Per node: the frame's ``key``, else the ``key`` column of the node's first row."""
+    n = gf.graph.num_nodes
+    attrs = gf.graph.attrs
+    values = attrs[key].to_numpy(dtype=object) if key in attrs.columns else np.full(n, None)
+    if key in gf.dataframe.columns:
+        missing = np.array([is_missing(v) for v in values.tolist()], dtype=bool)
+        if missing.any():
+            column, has = first_row_objects(gf, key)
+            take = missing & has
+            values[take] = column[take]
+    return values.tolist()
 
 
 def _rank_thread_pairs(gf: GraphFrameLike) -> List[Tuple[str, int, int]]:
@@ -147,6 +171,7 @@ def _line_number(value: Any) -> Optional[int]:
         number = float(value)
     except (TypeError, ValueError):
         return None
-    return int(number) if number.is_integer() else None
+    # speedscope lines count from 1; HPCToolkit writes 0 for "no line"
+    return int(number) if number.is_integer() and number >= 1 else None
 
 

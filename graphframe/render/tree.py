@@ -6,9 +6,13 @@ Each printed line is::
 
 Roots and children appear in ascending id order (pre-order). A node reached
 through several parents is printed under each of them, but its subtree only
-the first time. Per-node strings are prepared with array operations; the
-walk itself visits only the printed lines, so the cost is linear.
-Colour and glyphs are plain arguments: the caller (the CLI) decides.
+the first time. The work is proportional to what is printed: the nodes above
+the depth limit are selected with one array comparison, and only their rows
+are looked up, formatted and walked (``tree(depth=2)`` of a 1,000,000-node
+profile formats a few lines, not a million). A missing context (no file)
+prints nothing, integer columns print without decimals, and a value that
+rounds to zero never prints as ``-0.000``. Colour and glyphs are plain
+arguments: the caller (the CLI) decides.
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ import warnings
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
+import pandas as pd
 
 from .._version import __version__
 from ..errors import ArgumentError, MetricError
+from ..model.fields import GraphFrameLike, metric_columns
+from ..model.frame import is_missing
+from ..model.nodevalues import check_metric
 from ..model.rowselect import level_value, node_rows
 from . import colors as C
-from ..model.nodevalues import check_metric
-from ..model.fields import GraphFrameLike, metric_columns
+from .numbers import format_numbers, is_integer_column
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
@@ -86,16 +93,17 @@ def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str
     min_value, max_value = _number(min_value, "min_value"), _number(max_value, "max_value")
     show_legend = (color if legend is None else legend) and bool(metrics)
     glyphs = GLYPHS[bool(unicode)]
-    table = _NodeTable(gf, metrics, rank, thread)
-    lo, hi = table.value_range(min_value, max_value)
+    table = _NodeTable(gf, metrics, rank, thread, shown_nodes(gf.graph, max_depth))
+    lo, hi = (table.value_range(min_value, max_value) if color or show_legend
+              else (float("nan"), float("nan")))
     cmap = C.palette(colormap, invert_colormap) if color else [""] * 6
     bodies = _bodies(gf, table, metrics, precision, name_column, expand_name, context_column,
                      annotation_column, colormap_annotations, highlight_name, color, cmap,
                      lo, hi, glyphs)
     parts: List[str] = []
     if render_header:
-        parts.append(_header(metrics, gf, rank, unicode))
-    parts.extend(_walk(gf.graph, bodies, max_depth, glyphs))
+        parts.append(_header(metrics, gf, rank, thread, unicode))
+    parts.extend(_walk(gf.graph, dict(zip(table.nodes.tolist(), bodies)), max_depth, glyphs))
     if show_legend:
         parts.append(_legend(metrics[0], lo, hi, cmap, color, glyphs))
     return "".join(parts)
@@ -150,32 +158,56 @@ def _check_columns(gf: GraphFrameLike, annotation_column: Any, name_column: Any)
                           f"frame attribute; columns: {', '.join(map(str, columns))}")
 
 
+def shown_nodes(graph: Any, max_depth: Optional[int]) -> np.ndarray:
+    """Ids of the nodes a tree shows: those above ``max_depth`` (None: all), ascending.
+
+    Examples
+    --------
+    >>> from graphframe import Graph
+    >>> shown_nodes(Graph.from_lists(("a", ("b", "c"), "d")), 2).tolist()
+    [0, 1, 3]
+    """
+    if max_depth is None:
+        return np.arange(graph.num_nodes)
+    return np.flatnonzero(graph.depth < max_depth)
+
+
 class _NodeTable:
-    """One row per node (the rank/thread asked for), as arrays."""
+    """The row (at the rank/thread asked for) of each shown node, and its values."""
 
     def __init__(self, gf: GraphFrameLike, metrics: List[Any], rank: Optional[int],
-                 thread: Optional[int]) -> None:
+                 thread: Optional[int], nodes: np.ndarray) -> None:
         self.df = gf.dataframe
-        self.n = gf.graph.num_nodes
-        self.rows = node_rows(self.df, self.n, rank=rank, thread=thread)
+        self.nodes = nodes
+        self.n = len(nodes)
+        self.all_rows = node_rows(self.df, gf.graph.num_nodes, rank=rank, thread=thread)
+        self.rows = self.all_rows[nodes]
         self.has_row = self.rows >= 0
+        self.metrics = metrics
         self.values = [self.numbers(m) for m in metrics]
 
-    def numbers(self, column: Any) -> np.ndarray:
-        values = self.df[column].to_numpy(dtype=np.float64, na_value=np.nan)
-        return np.where(self.has_row, values[np.maximum(self.rows, 0)] if len(values) else np.nan,
-                        np.nan)
+    def numbers(self, column: Any, rows: Optional[np.ndarray] = None) -> np.ndarray:
+        """Float value of ``column`` per shown node (per ``rows`` if given); NaN without a row."""
+        rows = self.rows if rows is None else rows
+        series = self.df[column]
+        if not len(series):
+            return np.full(len(rows), np.nan)
+        picked = series.array.take(np.maximum(rows, 0))
+        values = np.asarray(picked.to_numpy(dtype=np.float64, na_value=np.nan), dtype=np.float64)
+        return np.where(rows >= 0, values, np.nan)
 
     def objects(self, column: Any) -> List[Any]:
+        """Value of ``column`` per shown node as Python objects (None without a row)."""
         series = self.df[column]
         if not len(series):
             return [None] * self.n
-        # pick the rows first, then convert: only one value per node becomes an object
+        # pick the rows first, then convert: only one value per shown node becomes an object
         picked = series.array.take(np.maximum(self.rows, 0)).to_numpy(dtype=object).tolist()
         return [v if ok else None for v, ok in zip(picked, self.has_row.tolist())]
 
     def value_range(self, min_value, max_value):
-        primary = self.values[0] if self.values else np.zeros(0)
+        """Colour range: the primary metric's extremes over every node (not only shown)."""
+        primary = self.numbers(self.metrics[0], self.all_rows) if self.metrics else np.zeros(0)
         finite = primary[np.isfinite(primary)]
         lo = float(finite.min()) if len(finite) else float("nan")
         hi = float(finite.max()) if len(finite) else float("nan")
@@ -185,16 +217,16 @@ class _NodeTable:
 
 def _bodies(gf, table, metrics, precision, name_column, expand_name, context_column,
             annotation_column, colormap_annotations, highlight, color, cmap, lo, hi, glyphs):
-    """The text of each node's line after the indentation prefix."""
-    fmt = f"{{:.{int(precision)}f}}"
+    """The text of each shown node's line after the indentation prefix."""
     end = C.RESET if color else ""
     faint = C.FAINT if color else ""
     if metrics:
-        primary = table.values[0]
-        shade = _shades(primary, lo, hi, cmap, color)
-        text = [s + fmt.format(v) + end for s, v in zip(shade, primary.tolist())]
-        for values in table.values[1:]:
-            text = [t + " " + faint + fmt.format(v) + end for t, v in zip(text, values.tolist())]
+        shown = [format_numbers(values, precision, is_integer_column(gf.dataframe[m]))
+                 for m, values in zip(metrics, table.values)]
+        shade = _shades(table.values[0], lo, hi, cmap, color)
+        text = [s + v + end for s, v in zip(shade, shown[0])]
+        for column in shown[1:]:
+            text = [t + " " + faint + v + end for t, v in zip(text, column)]
     else:  # structure only: the line starts with the annotation or the name
         text = [""] * table.n
     if annotation_column is not None:
@@ -212,8 +244,16 @@ def _bodies(gf, table, metrics, precision, name_column, expand_name, context_col
                 for t, s in zip(text, side.tolist())]
     if context_column is not None and context_column in gf.dataframe.columns:
         ctx = table.objects(context_column)
-        text = [t + " " + faint + str(c) + end for t, c in zip(text, ctx)]
+        text = [t if is_missing(c) else t + " " + faint + _one_line(str(c)) + end
+                for t, c in zip(text, ctx)]
     return [t + "\n" for t in text]
+
+
+def _one_line(text: str) -> str:
+    """``text`` with line breaks as spaces (a line's colours close before its newline)."""
+    if "\n" in text or "\r" in text:
+        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return text
 
 
 def _shades(values: np.ndarray, lo: float, hi: float, cmap: List[str], color: bool) -> List[str]:
@@ -232,14 +272,19 @@ def _names(gf, table, name_column, expand_name) -> List[str]:
     if name_column in gf.dataframe.columns:
         names = table.objects(name_column)
     else:  # a frame attribute (checked by the caller)
-        names = gf.graph.attr_values(name_column).tolist()
+        names = _attr_values(gf.graph, name_column, table.nodes)
     if "name" in gf.graph.attr_names() and any(n is None for n in names):
-        fallback = gf.graph.attr_values("name").tolist()
+        fallback = _attr_values(gf.graph, "name", table.nodes)
         names = [f if n is None else n for n, f in zip(names, fallback)]
-    out = [n if type(n) is str else str(n) for n in names]
+    out = [_one_line(n if type(n) is str else str(n)) for n in names]
     if not expand_name:
         out = [n if len(n) <= 39 else n[:18] + "..." + n[-18:] for n in out]
     return out
+
+
+def _attr_values(graph: Any, key: str, nodes: np.ndarray) -> List[Any]:
+    values = graph.attrs[key].iloc[nodes].to_numpy(dtype=object)
+    return np.where(pd.isna(values), None, values).tolist()
 
 
 def _annotate(text, table, column, colormap_annotations, color):
@@ -263,46 +308,54 @@ def _join(text: str, more: str) -> str:
     return text + " " + more if text else more
 
 
-def _walk(graph: Any, bodies: List[str], max_depth: Optional[int],
+def _walk(graph: Any, bodies: Dict[int, str], max_depth: Optional[int],
           glyphs: Dict[str, str]) -> List[str]:
-    """Lines of the tree: iterative depth-first walk over ascending child ids."""
-    if max_depth is None:
-        max_depth = graph.num_nodes + 1  # deeper than any node
+    """Lines of the tree: iterative depth-first walk over ascending child ids.
+
+    Only the nodes above ``max_depth`` are visited (children below it are
+    dropped with one array comparison per expanded node).
+    """
     ptr, idx = graph.sorted_children()
-    ptr, idx = ptr.tolist(), idx.tolist()
-    depth = graph.depth.tolist()
-    expanded = [False] * graph.num_nodes
+    depth = graph.depth
     mid, bar, last, gap = glyphs["mid"], glyphs["bar"], glyphs["last"], glyphs["gap"]
     lines: List[str] = []
     add = lines.append
+    expanded = set()
+    roots = graph.root_ids
+    if max_depth is not None:
+        roots = roots[depth[roots] < max_depth]
     # stack entries: (node, prefix of its own line, prefix for its children)
-    stack = [(r, "", "") for r in reversed(graph.root_ids.tolist())]
+    stack = [(r, "", "") for r in reversed(roots.tolist())]
     pop, push = stack.pop, stack.append
     while stack:
         v, indent, child_indent = pop()
-        if depth[v] >= max_depth:
-            continue
         add(indent + bodies[v])
-        if expanded[v]:
+        if v in expanded:
             continue
-        expanded[v] = True
-        first, end = ptr[v], ptr[v + 1]
-        if first == end:
+        expanded.add(v)
+        kids = idx[ptr[v]:ptr[v + 1]]
+        if max_depth is not None:
+            kids = kids[depth[kids] < max_depth]
+        if not len(kids):
             continue
-        push((idx[end - 1], child_indent + last, child_indent + gap))
-        if end - first > 1:
-            own, below = child_indent + mid, child_indent + bar
-            for pos in range(end - 2, first - 1, -1):
-                push((idx[pos], own, below))
+        kids = kids.tolist()
+        push((kids[-1], child_indent + last, child_indent + gap))
+        own, below = child_indent + mid, child_indent + bar
+        for child in reversed(kids[:-1]):
+            push((child, own, below))
     return lines
 
 
-def _header(metrics: List[Any], gf: GraphFrameLike, rank: Optional[int], unicode: bool) -> str:
+def _header(metrics: List[Any], gf: GraphFrameLike, rank: Optional[int],
+            thread: Optional[int], unicode: bool) -> str:
     dash = "\u2014" if unicode else "-"
     shown = ", ".join(str(m) for m in metrics) if metrics else "structure only (no metrics)"
-    shown_rank = level_value(gf.dataframe.index, "rank", rank)
-    where = f" (rank {shown_rank})" if shown_rank is not None else ""
-    return f"graphframe v{__version__} {dash} {shown}{where}\n\n"
+    index = gf.dataframe.index
+    where = [f"{level} {value}" for level, value in
+             (("rank", level_value(index, "rank", rank)),
+              ("thread", level_value(index, "thread", thread))) if value is not None]
+    place = f" ({', '.join(where)})" if where else ""
+    return f"graphframe v{__version__} {dash} {shown}{place}\n\n"
 
 
 def _legend(metric: Any, lo: float, hi: float, cmap: List[str], color: bool,

@@ -335,7 +335,7 @@ class Thicket:
         """Recompute inclusive metrics from exclusive ones (in place)."""
         gf = GraphFrame(self.graph, self.dataframe, self.exc_metrics, self.inc_metrics,
                         self.default_metric, inclusive_of=self._inclusive_of,
-                        aggregations=self._aggregations).update_inclusive_columns()
+                        aggregations=self._aggregations).update_inclusive_columns(inplace=False)
         self.dataframe, self.inc_metrics = gf.dataframe, gf.inc_metrics
 
     def copy(self) -> "Thicket":

@@ -83,23 +83,28 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
     >>> raw.metrics["time"].tolist(), raw.exc_metrics
     ([1.5, 2.5], ('time',))
     """
+    table = record_table(path, native=native, string_attributes=string_attributes,
+                         no_path=no_path, progress=progress)
+    return to_raw_profile(table, node_ordering=node_ordering)
+
+
+def record_table(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
+                 no_path: str = "keep", progress: ProgressArg = None) -> RecordTable:
+    """The decoded records of what :func:`read_caliper` reads (same arguments), before
+    they become a RawProfile (see :mod:`readers.caliper.records`)."""
     options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)),
                    no_path=check_no_path(no_path))
     if _is_reader_object(path):
-        table = reader_records(path, **options)
-        return to_raw_profile(table, node_ordering=node_ordering)
+        return reader_records(path, **options)
     if hasattr(path, "read"):
-        table, _ = _file_table(path, options)
-        return to_raw_profile(table, node_ordering=node_ordering)
+        return _file_table(path, options)[0]
     files = cali_files(path)
     report = Progress(progress, sum(os.path.getsize(f) for f in files), "bytes of .cali files")
     step = report.step if report.callback else None
     decoded = [_file_table(f, options, step) for f in files]
     if len(decoded) == 1 and not isinstance(path, (list, tuple)) and not Path(path).is_dir():
-        table = decoded[0][0]
-    else:
-        table = merge_rank_tables(decoded, files, source=_describe(path))
-    return to_raw_profile(table, node_ordering=node_ordering)
+        return decoded[0][0]
+    return merge_rank_tables(decoded, files, source=_describe(path))
 
 
 def parse_caliper(data: Any, source: Any = None, *, native: bool = False,

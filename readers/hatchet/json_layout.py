@@ -133,10 +133,12 @@ def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
     metadata = dict(doc["metadata"]) if isinstance(doc.get("metadata"), dict) else {
         "format": "hatchet-json"}
     order = doc.get("column_order")
+    if not isinstance(order, list):  # Hatchet's documents: the records' column order
+        order = [c for c in table.columns if c not in levels]
     aggregations = doc.get("aggregations")
     return builder.build(exc, inc, inclusive_of=pairs, default_metric=default,
                          metadata=metadata,
-                         columns=order if isinstance(order, list) else None,
+                         columns=order,
                          aggregations=aggregations if isinstance(aggregations, dict) else None)
 
 

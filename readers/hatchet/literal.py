@@ -20,7 +20,11 @@ ignores that key.
 
 Checks (each a :class:`ReadError` naming the node as ``[0].children[2]``):
 frames are non-empty dicts of string keys and string/number/boolean values
-(``node`` and ``parent`` are reserved); metric values are numbers or null;
+(``node`` and ``parent`` are reserved); metric values are numbers or null,
+or strings: as in Hatchet's example literals (``"module": "main"``), a key
+whose values are text becomes a text column in its place among the metrics
+(not declared as a metric, so never summed; a key with numbers at some nodes
+and text at others is an error);
 metric and attribute keys are strings other than ``name`` and ``node``, and
 an attribute may not repeat a metric; ``_hatchet_nid`` is an integer; a
 reference's frame equals the frame of the node it refers to; a root is never a
@@ -171,6 +175,9 @@ class _LiteralParser:
         self.report = report
         self.builder = ProfileBuilder(source)
         self.metric_names: Dict[str, None] = {}
+        # metric keys holding numbers / text: where each was first seen
+        self.numeric_names: Dict[str, int] = {}
+        self.text_names: Dict[str, int] = {}
         self.attribute_names: Dict[str, None] = {}
         self.by_nid: Dict[int, _Defined] = {}
         # for error positions: (parent item index, child position) per item
@@ -300,19 +307,34 @@ class _LiteralParser:
         nid = int(nid)
         return None if nid == -1 else nid  # Hatchet's "no identity"
 
-    def _metric_values(self, metrics: Dict[Any, Any], where: int) -> Dict[str, float]:
-        values = {}
+    def _metric_values(self, metrics: Dict[Any, Any], where: int) -> Dict[str, Any]:
+        values: Dict[str, Any] = {}
         for key, value in metrics.items():
             if key == NID_KEY:
                 continue
             self._check_column_key(key, "metric", where)
+            if isinstance(value, str):  # text, as in Hatchet's examples: a text column
+                if key in self.numeric_names:
+                    raise self._mixed(key, where, self.numeric_names[key])
+                self.text_names.setdefault(key, where)
+                values[key] = value
+                continue
             if value is None:
                 value = math.nan
             elif isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise self._error(where, f"metric {key!r} is not a number: {value!r}",
-                                  "a number (or null)")
+                raise self._error(where, f"metric {key!r} is {_kind(value)}: {value!r}",
+                                  "a number, a string (a text column) or null")
+            elif key in self.text_names:
+                raise self._mixed(key, where, self.text_names[key])
+            else:
+                self.numeric_names.setdefault(key, where)
             values[key] = float(value)
         return values
+
+    def _mixed(self, key: str, where: int, first: int) -> ReadError:
+        return self._error(where, f"metric {key!r} holds a number at one node and text at "
+                           f"another ({self._position(first)})",
+                           "numbers (a metric) or strings (a text column) in every node")
 
     def _attributes(self, item: Dict[str, Any], values: Dict[str, float],
                     where: int) -> Dict[str, Any]:
@@ -353,12 +375,12 @@ class _LiteralParser:
 
     # ---------------------------------------------------------------- build
     def _build(self, declared: Any) -> RawProfile:
-        names = list(self.metric_names)
+        names = [m for m in self.metric_names if m not in self.text_names]
         kinds = _declarations(names) if declared is None else \
             self._declared(declared, names)
         exc, inc, pairs, default = kinds
         ordered = bool(declared.get("ordered", False)) if isinstance(declared, dict) else False
-        columns = ["name", *names, *self.attribute_names]
+        columns = ["name", *self.metric_names, *self.attribute_names]
         raw = self.builder.build(
             exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
             metadata={"format": "literal"}, columns=columns, ordered=ordered)

@@ -95,7 +95,7 @@ def test_diff_options(files):
     assert out.endswith("time (inc), delta and before → after):\n"
                         "+2.000 main (8.500 → 10.500, +23.5%)\n")
     code, out, _ = run("diff", b, a, "--color", "--top", "1")
-    assert code == 0 and "\033[38;5;160m" in out
+    assert code == 0 and "\033[38;5;196m" in out
 
 
 def test_diff_errors(files, tmp_path):

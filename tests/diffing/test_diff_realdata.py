@@ -167,7 +167,7 @@ def test_exclusive_only_caliper_json_pair_is_diffed_inclusively(shared_data):
     assert before.inc_metrics == [] and after.inc_metrics == []
     d = diff(before, after)
     assert d.metadata["diff"]["computed_inclusive"] == ["time (inc)"]
-    full = diff(before.update_inclusive_columns(), after.update_inclusive_columns())
+    full = diff(before.update_inclusive_columns(inplace=False), after.update_inclusive_columns(inplace=False))
     np.testing.assert_allclose(d.dataframe["time (inc) delta"], full.dataframe["time (inc) delta"])
     table = ranked_changes(d, top=3)
     assert table.attrs["metric"] == "time (inc)"

@@ -14,7 +14,7 @@ def gf(*lists, scale=1.0):
     g = GraphFrame.from_lists(*lists)
     df = g.dataframe.copy()
     df["time"] = df["time"] * scale
-    return GraphFrame(g.graph, df, ["time"], [], "time").update_inclusive_columns()
+    return GraphFrame(g.graph, df, ["time"], [], "time").update_inclusive_columns(inplace=False)
 
 
 @pytest.fixture

@@ -21,20 +21,7 @@ import pytest
 import compat_runner
 import record
 
-ITEM_1 = "issue 14 item 1: "
 XFAIL = {
-    "04_drop_index_levels": ITEM_1 + "drop_index_levels() returns a new GraphFrame; gf keeps its "
-                                     "rank level (Hatchet: in place, returns None)",
-    "05_inclusive_exclusive": ITEM_1 + "update_inclusive_columns() and generate_exclusive_columns() "
-                                       "return new GraphFrames instead of changing gf",
-    "06_subtree_subgraph_sum": ITEM_1 + "subtree_sum/subgraph_sum are not in place; item 3: only "
-                                        "summation is accepted (np.prod, np.max, callables refused)",
-    "07_unify": ITEM_1 + "unify() returns a pair instead of changing both operands "
-                         "(gf1.graph is gf2.graph afterwards)",
-    "08_arithmetic_inplace": ITEM_1 + "+=, -=, *= rebind the name to a new GraphFrame instead of "
-                                      "changing the object",
-    "11_query_string_dialect": "issue 14 item 5: =~ must match at the start (re.match), as in "
-                               "Hatchet's string dialect; graphframe matches the whole value",
     "14_handbuilt_nodes": "issue 14 item 2: Node(Frame(...), parent=, hnid=, depth=), add_child, "
                           "add_parent, Node.from_lists, node.copy(), Graph(roots) do not exist; "
                           "Graph.from_lists sorts the roots",
@@ -44,22 +31,8 @@ XFAIL = {
                       "keys hold ints, not Nodes",
     "17_column_recipes": "issue 14 item 4: categorical type/file/module break groupby().sum(), "
                          "fillna, assigning new text; pandas 3 str turns None into NaN",
-    "18_literal_semantics": "issue 14 item 3: text in a literal's metrics is a ReadError; "
-                            "item 1: update_inclusive_columns/generate_exclusive_columns not in place",
-    "19_entry_points": "issue 14 item 6: from_timeseries and Hatchet's reader classes are "
-                       "missing; from_json reorders the columns",
-    "21_tutorial_basic_api": ITEM_1 + "the tutorial's drop_index_levels(np.max) leaves the rank "
-                                      "level, so the query and the speedup cells differ",
-    "22_tutorial_flat_profile": ITEM_1 + "drop_index_levels() not in place; item 4: groupby('name')"
-                                         ".sum() raises TypeError on categorical columns",
-    "23_tutorial_load_imbalance": ITEM_1 + "drop_index_levels() not in place",
-    "24_tutorial_compare_runs": ITEM_1 + "drop_index_levels() not in place",
-    "25_tutorial_filter_mpi": ITEM_1 + "drop_index_levels() not in place",
-    "26_tutorial_scaling_study": ITEM_1 + "drop_index_levels() not in place (pivot sees "
-                                          "duplicate entries)",
-    "27_tutorial_query_language": ITEM_1 + "drop_index_levels() not in place (queries refuse "
-                                           "per-rank data); item 5: =~ anchored at the start",
-    "28_copy_semantics": ITEM_1 + "drop_index_levels() on a copy is not in place",
+    "22_tutorial_flat_profile": "issue 14 item 4: groupby('name').sum() raises TypeError on "
+                                "categorical columns",
 }
 
 

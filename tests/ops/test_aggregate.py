@@ -10,21 +10,21 @@ from tests.helpers import by_name, gf_from_edges, replaced
 
 def test_drop_index_levels_mean_max_and_attributes():
     gf = gf_from_edges(["main", "f"], [-1, 0], [1.0, 2.0], ranks=4)
-    mean = gf.drop_index_levels()
+    mean = gf.drop_index_levels(inplace=False)
     assert mean.dataframe.index.names == ["node"]
     assert mean.dataframe["time"].tolist() == [16.0, 17.0]
     assert mean.dataframe["name"].tolist() == ["main", "f"]
-    assert gf.drop_index_levels(np.max).dataframe["time"].tolist() == [31.0, 32.0]
+    assert gf.drop_index_levels(np.max, inplace=False).dataframe["time"].tolist() == [31.0, 32.0]
     assert gf.dataframe.index.names == ["node", "rank"]  # input untouched
-    imbalance = gf.drop_index_levels(np.max).dataframe["time"] / mean.dataframe["time"]
+    imbalance = gf.drop_index_levels(np.max, inplace=False).dataframe["time"] / mean.dataframe["time"]
     assert imbalance.round(4).tolist() == [1.9375, 1.8824]
 
 
 def test_drop_index_levels_three_levels_and_noop():
     gf = gf_from_edges(["main"], [-1], [1.0], ranks=2, threads=2)
-    assert gf.drop_index_levels(np.sum).dataframe["time"].tolist() == [4 + 20 + 200]
+    assert gf.drop_index_levels(np.sum, inplace=False).dataframe["time"].tolist() == [4 + 20 + 200]
     flat = gf_from_edges(["main"], [-1], [1.0])
-    assert flat.drop_index_levels().dataframe.equals(flat.dataframe)
+    assert flat.drop_index_levels(inplace=False).dataframe.equals(flat.dataframe)
 
 
 def module_frame():
@@ -60,27 +60,27 @@ def test_generate_exclusive_columns_inverts_inclusive():
     gf = gf_from_edges(["a", "b", "c", "d"], [-1, 0, 1, 0], [1.0, 2.0, 3.0, 4.0], ranks=2)
     only_inc = replaced(gf, dataframe=gf.dataframe.drop(columns=["time"]), exc_metrics=[],
                            inclusive_of={})
-    back = only_inc.generate_exclusive_columns()
+    back = only_inc.generate_exclusive_columns(inplace=False)
     assert back.exc_metrics == ["time"]
     pd.testing.assert_series_equal(back.dataframe["time"], gf.dataframe["time"])
     renamed = replaced(gf, dataframe=gf.dataframe.rename(columns={"time (inc)": "cycles"}),
                           inc_metrics=["cycles"], inclusive_of={})
-    out = renamed.generate_exclusive_columns(["cycles"])
+    out = renamed.generate_exclusive_columns(["cycles"], inplace=False)
     assert out.exc_metrics == ["time", "cycles (exc)"]
     assert out.dataframe["cycles (exc)"].tolist() == gf.dataframe["time"].tolist()
 
 
 def test_subtree_and_subgraph_sums():
     gf = gf_from_edges(["a", "b", "c"], [-1, 0, 1], [1.0, 2.0, 4.0])
-    out = gf.subtree_sum(["time"], ["total"])
+    out = gf.subtree_sum(["time"], ["total"], inplace=False)
     assert out.dataframe["total"].tolist() == [7.0, 6.0, 4.0]
     assert "total" not in gf.dataframe.columns
     dag = gf_from_edges(["a", "b", "c", "d"], [-1, 0, 0, 1], extra=[(2, 3)])
     with pytest.raises(ValueError, match="subgraph_sum"):
-        dag.subtree_sum(["time"])
-    assert dag.subgraph_sum(["time"], ["t"]).dataframe["t"].tolist() == [4.0, 2.0, 1.0, 2.0]
-    with pytest.raises(ValueError, match="only summation"):
-        gf.subtree_sum(["time"], function=np.max)
+        dag.subtree_sum(["time"], inplace=False)
+    assert dag.subgraph_sum(["time"], ["t"], inplace=False).dataframe["t"].tolist() == [4.0, 2.0, 1.0, 2.0]
+    assert gf.subtree_sum(["time"], function=np.max, inplace=False
+                          ).dataframe["time"].tolist() == [4.0, 4.0, 4.0]
 
 
 def test_inclusive_sums_on_a_mostly_tree_graph_take_linear_memory():
@@ -99,7 +99,7 @@ def test_inclusive_sums_on_a_mostly_tree_graph_take_linear_memory():
                       index=pd.Index(np.arange(n), name="node"))
     gf = GraphFrame(graph, df, ["time"], [])
     tracemalloc.start()
-    out = gf.update_inclusive_columns()
+    out = gf.update_inclusive_columns(inplace=False)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 40 * 2**20
@@ -154,25 +154,27 @@ def test_groupby_and_aggregation_errors_are_ours():
     with pytest.raises(OperationError, match="cannot aggregate with 'nonsense'"):
         gf.groupby_aggregate("module", "nonsense")
     with pytest.raises(OperationError, match="cannot aggregate with 'nonsense'"):
-        gf_from_edges(["a"], [-1], ranks=2).drop_index_levels("nonsense")
+        gf_from_edges(["a"], [-1], ranks=2).drop_index_levels("nonsense", inplace=False)
     with pytest.raises(OperationError, match="cannot aggregate"):
-        gf.drop_index_levels("nonsense")  # even when there is no level to drop
+        gf.drop_index_levels("nonsense", inplace=False)  # even when there is no level to drop
 
 
 def test_sum_errors_are_ours():
     from graphframe.errors import MetricError, OperationError
     gf = gf_from_edges(["a", "b"], [-1, 0], [1.0, 2.0])
     with pytest.raises(MetricError, match="no column 'nope'"):
-        gf.subtree_sum(["nope"])
+        gf.subtree_sum(["nope"], inplace=False)
     with pytest.raises(OperationError, match="'name' holds"):
-        gf.subtree_sum(["name"])
-    with pytest.raises(OperationError, match="only summation"):
-        gf.subgraph_sum(["time"], function=[np.max])
+        gf.subtree_sum(["name"], inplace=False)
+    with pytest.raises(OperationError, match="must be callable or a name"):
+        gf.subgraph_sum(["time"], function=[np.max], inplace=False)
+    with pytest.raises(OperationError, match="unknown aggregation 'median'"):
+        gf.subgraph_sum(["time"], function="median", inplace=False)
     with pytest.raises(OperationError, match="out_columns has 2 names for 1 columns"):
-        gf.subtree_sum(["time"], ["x", "y"])
+        gf.subtree_sum(["time"], ["x", "y"], inplace=False)
     dag = gf_from_edges(["a", "b", "c", "d"], [-1, 0, 0, 1], extra=[(2, 3)])
     with pytest.raises(OperationError, match="use subgraph_sum"):
-        dag.subtree_sum(["time"])
+        dag.subtree_sum(["time"], inplace=False)
 
 
 # ------------------------------------------------- Hatchet's cpi examples (spec 2.6-2.8)
@@ -183,20 +185,20 @@ def cpi(shared_data):
 
 
 def test_cpi_drop_index_levels_matches_hatchet(cpi):
-    out = cpi.drop_index_levels()
+    out = cpi.drop_index_levels(inplace=False)
     assert (len(cpi.dataframe), len(out.dataframe)) == (136, 34)
     assert out.dataframe.index.names == ["node"]
     assert out.dataframe.loc[0, "time (inc)"] == 999560.5
     assert out.dataframe.loc[0, "name"] == cpi.dataframe.loc[(0, 0), "name"]
     assert out.dataframe["time"].sum() == pytest.approx(3998242.0 / 4)
-    worst = cpi.drop_index_levels(np.max).dataframe["time (inc)"] / out.dataframe["time (inc)"]
+    worst = cpi.drop_index_levels(np.max, inplace=False).dataframe["time (inc)"] / out.dataframe["time (inc)"]
     assert worst.loc[0] == pytest.approx(1000306.0 / 999560.5)  # max / mean over ranks
 
 
 def test_cpi_generate_exclusive_columns_reproduces_time(cpi):
     only_inc = replaced(cpi, dataframe=cpi.dataframe.drop(columns=["time"]), exc_metrics=[],
                             inclusive_of={})
-    back = only_inc.generate_exclusive_columns()
+    back = only_inc.generate_exclusive_columns(inplace=False)
     assert back.exc_metrics == ["time"]
     pd.testing.assert_series_equal(back.dataframe["time"], cpi.dataframe["time"])
 

@@ -44,7 +44,7 @@ def forced_fallback(op, a, b, **kw):
 def test_unify_left_matches_the_rekey_then_append_reference(operands):
     a, b = operands
     assume(a.graph != b.graph)  # one graph: unify only copies
-    got, _ = a.unify(b)
+    got, _ = a.unify(b, inplace=False)
     pd.testing.assert_frame_equal(got.dataframe, reference_unify_left(a, b))
 
 
@@ -64,7 +64,7 @@ def test_unify_keeps_equal_sibling_paths_apart_and_appends_right_only_rows():
     # occurrence, so both stay nodes of their own
     left = gf_from_edges(["main", "a", "a"], [-1, 0, 0], [1.0, 2.0, 3.0])
     right = gf_from_edges(["main", "b"], [-1, 0], [10.0, 20.0])
-    ul, ur = left.unify(right)
+    ul, ur = left.unify(right, inplace=False)
     df = ul.dataframe
     names = [ul.graph.node(int(n)).frame["name"] for n in df.index]
     assert names == ["main", "a", "a", "b"]

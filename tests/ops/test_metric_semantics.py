@@ -45,7 +45,7 @@ def test_declarations_reach_the_graphframe_as_a_fresh_dict():
 
 
 def test_squash_merges_rows_by_each_columns_aggregation():
-    gf = profile().update_inclusive_columns()
+    gf = profile().update_inclusive_columns(inplace=False)
     out = gf.filter(gf.dataframe["name"].isin(["main", "x"]))
     assert names_preorder(out) == ["main", "x"]
     x = out.dataframe.loc[1]
@@ -58,7 +58,7 @@ def test_squash_merges_rows_by_each_columns_aggregation():
 
 
 def test_only_summed_metrics_get_inclusive_partners():
-    gf = profile().update_inclusive_columns()
+    gf = profile().update_inclusive_columns(inplace=False)
     assert gf.inc_metrics == ["time (inc)", "calls (inc)"]
     assert gf.inclusive_of == {"time": "time (inc)", "calls": "calls (inc)"}
     assert "max#time (inc)" not in gf.dataframe.columns
@@ -68,9 +68,9 @@ def test_only_summed_metrics_get_inclusive_partners():
     inc_only = replaced(gf, dataframe=peak, exc_metrics=["time", "calls"],
                            inc_metrics=["time (inc)", "calls (inc)", "peak (inc)"],
                            aggregations={"peak (inc)": "max"})
-    out = inc_only.generate_exclusive_columns()
+    out = inc_only.generate_exclusive_columns(inplace=False)
     assert "peak" not in out.dataframe.columns and out.exc_metrics == ["time", "calls"]
-    out2 = replaced(inc_only, aggregations={}).generate_exclusive_columns()
+    out2 = replaced(inc_only, aggregations={}).generate_exclusive_columns(inplace=False)
     assert "peak" in out2.dataframe.columns
 
 
@@ -85,7 +85,7 @@ def test_unify_merges_rows_of_one_operand_by_the_rules():
         bb.add_row(i, {"time": 100.0, "max#time": 100.0})
     right = GraphFrame.from_raw(bb.build(exc_metrics=["time", "max#time"],
                                          aggregations={"max#time": "max"}))
-    ul, ur = left.unify(right)
+    ul, ur = left.unify(right, inplace=False)
     x = ul.dataframe[ul.dataframe["name"] == "x"].iloc[0]
     assert (x["time"], x["max#time"], x["min#time"], x["avg#time"]) == (20.0, 16.0, 4.0, 10.0)
     assert ul.aggregations == DECLARED and ur.aggregations == {"max#time": "max"}
@@ -98,9 +98,9 @@ def test_unify_merges_rows_of_one_operand_by_the_rules():
 def test_declarations_travel_through_operations_copies_json_and_archives(tmp_path):
     gf = profile(ranks=2)
     results = [gf.copy(), gf.deepcopy(), gf.filter(np.ones(len(gf.dataframe), dtype=bool)),
-               gf.squash(), gf.update_inclusive_columns(), gf.generate_exclusive_columns(),
-               gf.drop_index_levels(), gf.unify(gf)[0], gf - gf, gf.sub(gf, fill_value=0),
-               gf.subgraph_sum(["time"], ["t"]), GraphFrame.from_json(gf.to_json()),
+               gf.squash(), gf.update_inclusive_columns(inplace=False), gf.generate_exclusive_columns(inplace=False),
+               gf.drop_index_levels(inplace=False), gf.unify(gf, inplace=False)[0], gf - gf, gf.sub(gf, fill_value=0),
+               gf.subgraph_sum(["time"], ["t"], inplace=False), GraphFrame.from_json(gf.to_json()),
                GraphFrame.load(gf.save(tmp_path / "x.gfz"))]
     for out in results:
         assert out.aggregations == DECLARED

@@ -61,7 +61,7 @@ def test_after_squash_inclusive_is_exclusive_plus_children(gf, data):
 @SETTINGS
 @given(forests(dag=True))
 def test_inclusive_counts_each_reachable_node_once(gf):
-    single = gf.drop_index_levels(np.sum).update_inclusive_columns()
+    single = gf.drop_index_levels(np.sum, inplace=False).update_inclusive_columns(inplace=False)
     expected = reachable_sum(single)
     got = single.dataframe["time (inc)"].to_dict()
     assert got == pytest.approx(expected)
@@ -76,7 +76,7 @@ def call_paths(gf):
 def test_add_then_sub_gives_back_the_left_operand(operands):
     a, b = operands
     result = a.add(b, fill_value=0).sub(b, fill_value=0)
-    u, _ = a.unify(b)
+    u, _ = a.unify(b, inplace=False)
     left_rows = u.dataframe[u.dataframe.get("_missing_node", 0) != 2] if "_missing_node" in \
         u.dataframe.columns else u.dataframe
     for col in ("time", "time (inc)"):  # inclusive columns are recomputed on the union
@@ -92,7 +92,7 @@ def test_add_then_sub_gives_back_the_left_operand_on_dags(operands):
     # unique names: no two nodes of one operand can share a call path
     a, b = operands
     result = a.add(b, fill_value=0).sub(b, fill_value=0)
-    u, _ = a.unify(b)
+    u, _ = a.unify(b, inplace=False)
     df = u.dataframe
     left_rows = df[df["_missing_node"] != 2] if "_missing_node" in df.columns else df
     back = result.dataframe.loc[left_rows.index, "time"]
@@ -105,8 +105,8 @@ def test_add_then_sub_gives_back_the_left_operand_on_dags(operands):
 @given(pairs())
 def test_unify_is_deterministic_and_holds_both_path_sets(operands):
     a, b = operands
-    ua, ub = a.unify(b)
-    again, _ = a.unify(b)
+    ua, ub = a.unify(b, inplace=False)
+    again, _ = a.unify(b, inplace=False)
     assert ua.graph == again.graph
     pd.testing.assert_frame_equal(ua.dataframe, again.dataframe)
     assert call_paths(ua) == call_paths(a) | call_paths(b)
@@ -159,24 +159,24 @@ def operations(a, b):
         lambda: a.filter(lambda row: True),
         lambda: a.squash(),
         lambda: a.squash(update_inc_cols=False),
-        lambda: a.update_inclusive_columns(),
-        lambda: replaced(a, exc_metrics=[], inclusive_of={}).update_inclusive_columns(),
-        lambda: a.generate_exclusive_columns(),
-        lambda: a.subgraph_sum(["time"], ["t"]),
-        lambda: a.drop_index_levels(),
+        lambda: a.update_inclusive_columns(inplace=False),
+        lambda: replaced(a, exc_metrics=[], inclusive_of={}).update_inclusive_columns(inplace=False),
+        lambda: a.generate_exclusive_columns(inplace=False),
+        lambda: a.subgraph_sum(["time"], ["t"], inplace=False),
+        lambda: a.drop_index_levels(inplace=False),
         lambda: a.groupby_aggregate("name", "sum"),
         lambda: a.copy(),
         lambda: a.deepcopy(),
-        lambda: a.unify(a)[0],
-        lambda: a.unify(a)[1],
+        lambda: a.unify(a, inplace=False)[0],
+        lambda: a.unify(a, inplace=False)[1],
         lambda: a - a,
         lambda: a.sub(a, fill_value=0),
         lambda: a * a,
     ]
     if list(a.dataframe.index.names) == list(b.dataframe.index.names):
-        ops += [lambda: a.unify(b)[0], lambda: a.unify(b)[1], lambda: a + b,
+        ops += [lambda: a.unify(b, inplace=False)[0], lambda: a.unify(b, inplace=False)[1], lambda: a + b,
                 lambda: a.sub(b, fill_value=0), lambda: a * b, lambda: a / b,
-                lambda: b.unify(a)[0], lambda: b - a]
+                lambda: b.unify(a, inplace=False)[0], lambda: b - a]
     return ops
 
 
@@ -230,10 +230,10 @@ def brute_inclusive(gf):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(shared_graphs(), shared_graphs(cycles=True)))
 def test_shared_node_inclusive_sums_match_brute_force(gf):
-    got = gf.update_inclusive_columns().dataframe["time (inc)"].tolist()
+    got = gf.update_inclusive_columns(inplace=False).dataframe["time (inc)"].tolist()
     assert got == pytest.approx(brute_inclusive(gf), nan_ok=True)
     # subgraph_sum is the same computation on any column
-    assert gf.subgraph_sum(["time"], ["t"]).dataframe["t"].tolist() == pytest.approx(
+    assert gf.subgraph_sum(["time"], ["t"], inplace=False).dataframe["t"].tolist() == pytest.approx(
         got, nan_ok=True)
 
 

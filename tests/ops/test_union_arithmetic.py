@@ -55,14 +55,14 @@ def test_union_of_ordered_graphs_puts_left_first_then_new_nodes():
 def test_unify_returns_new_frames_with_hatchet_rows_and_status():
     g1 = gf_from_edges(["a", "b", "c"], [-1, 0, 0], [1, 2, 3])
     g2 = gf_from_edges(["a", "c", "d"], [-1, 0, 0], [10, 30, 40])
-    u1, u2 = g1.unify(g2)
+    u1, u2 = g1.unify(g2, inplace=False)
     assert u1.graph is u2.graph and names(u1.graph) == ["a", "b", "c", "d"]
     assert u1.dataframe["_missing_node"].tolist() == [0, 1, 0, 2]
     assert u1.dataframe["name"].tolist() == ["a", "b", "c", "d"]
     assert np.isnan(u1.dataframe["time"].iloc[3])
     assert u2.dataframe.index.tolist() == [0, 2, 3]
     assert "_missing_node" not in g1.dataframe.columns and g1.graph.num_nodes == 3
-    same1, same2 = u1.unify(u2)
+    same1, same2 = u1.unify(u2, inplace=False)
     assert same1.graph is u1.graph
 
 
@@ -108,16 +108,21 @@ def test_sub_with_fill_value_gives_real_deltas_and_recomputes_inclusive():
     assert list(out.dataframe.columns) == ["time", "name", "time (inc)", "_missing_node"]
 
 
-def test_in_place_operators_rebind_and_leave_the_old_object_alone():
+def test_in_place_operators_change_the_object_and_never_write_the_old_frame():
     g1, g2 = spec_pair()
-    before = g1.dataframe.copy()
+    old_frame = g1.dataframe
+    before = old_frame.copy()
+    right_before = g2.dataframe.copy()
     keep = g1
     g1 -= g2
-    assert g1 is not keep
-    pd.testing.assert_frame_equal(keep.dataframe, before)
+    assert g1 is keep and g1.dataframe is not old_frame
+    assert len(g1.graph) == 6 and by_name(g1)["a"] == -9.0
+    pd.testing.assert_frame_equal(old_frame, before)
+    pd.testing.assert_frame_equal(g2.dataframe, right_before)
     g3 = gf_from_edges(*SPEC_G1)
+    alias = g3
     g3 /= gf_from_edges(*SPEC_G1, times=[2.0] * 4)
-    assert by_name(g3)["a"] == 0.5
+    assert alias is g3 and by_name(g3)["a"] == 0.5
 
 
 def test_arithmetic_aligns_ranks_and_merges_metric_lists():
@@ -189,7 +194,7 @@ def test_dag_sub_gives_one_delta_per_shared_node():
 
 def test_dag_unify_rows_and_status():
     a, b = dag_pair()
-    ua, ub = a.unify(b)
+    ua, ub = a.unify(b, inplace=False)
     assert ua.graph is ub.graph and ua.graph.num_nodes == 5
     df = ua.dataframe
     assert df["name"].tolist() == ["main", "alpha", "util", "parse", "solve"]
@@ -215,7 +220,7 @@ def test_dag_union_merges_two_nodes_of_one_side_matched_to_one_shared_node():
     # a has two separate u (under p and under q); b shares one u between p and q
     a = gf_from_edges(["main", "p", "q", "u", "u"], [-1, 0, 0, 1, 2], [1, 2, 3, 4, 5])
     b = gf_from_edges(["main", "p", "q", "u"], [-1, 0, 0, 1], [1, 2, 3, 20], extra=[(2, 3)])
-    ua, ub = a.unify(b)
+    ua, ub = a.unify(b, inplace=False)
     assert ua.graph.num_nodes == 4
     assert parents_by_name(ua.graph)["u"] == ["p", "q"]
     assert by_name(ua) == {"main": 1.0, "p": 2.0, "q": 3.0, "u": 9.0}  # a's two u rows merged
@@ -251,7 +256,7 @@ def test_arithmetic_with_rank_and_thread_levels():
     assert names(out.graph) == ["main", "f", "g", "h"]
     assert df.xs((1, 1), level=("rank", "thread"))["time (inc)"].tolist() == [
         (5 + 7 + 9 + 3 * 110) - (1 + 2 + 3 + 3 * 110), -112.0, 4.0, 119.0]
-    ua, ub = a.unify(b)
+    ua, ub = a.unify(b, inplace=False)
     assert ua.dataframe.index.names == ["node", "rank", "thread"]
     assert ua.dataframe["_missing_node"].tolist() == [0] * 4 + [1] * 4 + [0] * 4 + [2] * 4
     assert ub.dataframe.index.get_level_values("node").unique().tolist() == [0, 2, 3]
@@ -295,7 +300,7 @@ def test_operands_that_are_not_graphframes():
         with pytest.raises(TypeError):
             bad()
     with pytest.raises(OperationError, match="unify needs a GraphFrame.*NoneType"):
-        gf.unify(None)
+        gf.unify(None, inplace=False)
     with pytest.raises(OperationError, match="sub needs a GraphFrame.*int"):
         gf.sub(3, fill_value=0)
     keep = gf

@@ -59,7 +59,7 @@ def build(nodes: Sequence[Tuple[str, int, str]], times: np.ndarray,
                 b.add_row(node, {"time": float(times[i, rank] * (t + 1))}, rank=rank, **extra)
     raw = b.build(exc_metrics=["time"], default_metric="time", metadata=metadata)
     gf = GraphFrame.from_raw(raw)
-    return gf.update_inclusive_columns() if inclusive else gf
+    return gf.update_inclusive_columns(inplace=False) if inclusive else gf
 
 
 def node_of(gf: GraphFrame, path: str) -> int:

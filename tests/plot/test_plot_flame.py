@@ -204,7 +204,7 @@ def test_a_graph_with_shared_nodes_draws_each_node_once_scaled_to_fit():
                                    "children": [
         {"frame": {"name": "a"}, "metrics": {"time": 1.0}, "children": [shared]},
         {"frame": {"name": "b"}, "metrics": {"time": 1.0}, "children": [dict(shared)]}]}])
-    gf = gf.update_inclusive_columns()  # main 7 (shared counted once), a 5, b 5, shared 4
+    gf = gf.update_inclusive_columns(inplace=False)  # main 7 (shared counted once), a 5, b 5, shared 4
     data = flame_data(gf, min_fraction=0)
     # a and b (5 + 5) are scaled into main (7); shared sits under its first parent, a
     assert data.labels.tolist() == ["main", "a", "b", "shared"]

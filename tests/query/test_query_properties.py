@@ -175,7 +175,8 @@ def to_string(query):
         nodes.append(f"({q}, n{i})" if cond else f"({q})")
         for key, value in cond.items():
             if key == "name":
-                conds.append(f'n{i}."name" =~ "{value}"')
+                # =~ matches at the start (Hatchet); anchor the end for a full match
+                conds.append(f'n{i}."name" =~ "(?:{value})\\Z"')
             elif isinstance(value, float):
                 conds.append(f'n{i}."time" = {value}')
             else:

@@ -89,7 +89,10 @@ def table():
     ('p."name" <> "solve"', ["main", "MPI_Recv", "MPI_Send", "io"]),
     ('p."name" != "solve"', ["main", "MPI_Recv", "MPI_Send", "io"]),
     ('p."name" =~ "MPI_.*"', ["MPI_Recv", "MPI_Send"]),
-    ('p."name" =~ "MPI"', []),                       # a full match (Hatchet: prefix)
+    ('p."name" =~ "MPI"', ["MPI_Recv", "MPI_Send"]),  # anchored at the start (Hatchet)
+    ('p."name" =~ "PI"', []),                         # ... and only there
+    ('p."name" =~ "MPI_S$"', []),
+    ('p."name" =~ "s|i"', ["solve", "io"]),
     ('p."name" STARTS WITH "MPI"', ["MPI_Recv", "MPI_Send"]),
     ('p."name" ENDS WITH "v"', ["MPI_Recv"]),
     ('p."name" CONTAINS "o"', ["solve", "io"]),

@@ -112,7 +112,7 @@ def test_exclusive_only_profiles_show_inclusive_sums_and_unclipped_bars():
     values = np.array([float(v) for v, _ in shown])
     np.testing.assert_array_equal(widths, np.rint(values / values[0] * 80).astype(int))
     # the same as a profile that carries the inclusive column
-    full = gf.update_inclusive_columns()
+    full = gf.update_inclusive_columns(inplace=False)
     assert lines_of(full._repr_html_()) == shown
 
 

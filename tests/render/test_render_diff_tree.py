@@ -69,12 +69,12 @@ def test_depth_and_long_names(d):
 def test_colours(d):
     text = d.diff_tree(color=True, render_header=False)
     lines = text.splitlines()
-    assert lines[0].startswith("\033[38;5;160m+2.000\033[0m main")   # regression: red
-    assert "\033[38;5;28m-0.500\033[0m io" in lines[1]                # improvement: green
+    assert lines[0].startswith("\033[38;5;196m+2.000\033[0m main")   # regression: red
+    assert "\033[38;5;29m-0.500\033[0m io" in lines[1]                # improvement: green
     # a tag has its delta's colour: a removed node is a saving, an added one a cost
-    assert lines[1].endswith("\033[38;5;28m[removed]\033[0m")
-    assert lines[3] == ("   ├─ \033[38;5;160m+1.000\033[0m mpi\033[2m (0.000 → 1.000, new)\033[0m "
-                        "\033[38;5;160m[added]\033[0m")
+    assert lines[1].endswith("\033[38;5;29m[removed]\033[0m")
+    assert lines[3] == ("   ├─ \033[38;5;196m+1.000\033[0m mpi\033[2m (0.000 → 1.000, new)\033[0m "
+                        "\033[38;5;196m[added]\033[0m")
     quiet = diff(*pair(ranks=0), threshold=50.0).diff_tree(color=True, render_header=False)
     assert quiet.splitlines()[0].startswith("\033[2m+2.000\033[0m main")  # under the noise
     assert quiet.splitlines()[1].endswith("\033[2m[removed]\033[0m")  # faint like its delta

@@ -8,7 +8,8 @@ import pytest
 
 from graphframe import GraphFrame, MetricError
 from graphframe.render.dot import reds_hex
-from graphframe.render.flamegraph import call_paths
+from graphframe.render.flamegraph import call_paths, choose_scale
+from graphframe.render.weights import ExportNote
 from tests.helpers import gf_from_edges
 
 
@@ -91,21 +92,28 @@ def test_reds_table_endpoints_and_bad_values():
 
 
 def test_flamegraph_matches_hatchet(tree2):
-    assert tree2.to_flamegraph(rank=1) == HATCHET_FOLDED_RANK1
-    assert tree2.to_flamegraph(metric="time (inc)") == HATCHET_FOLDED_INC
+    # with Hatchet's rounding (scale=1) and an exclusive metric, the same text
+    assert tree2.to_flamegraph(rank=1, scale=1) == HATCHET_FOLDED_RANK1
+    # Hatchet writes an inclusive metric as it is (HATCHET_FOLDED_INC: main counted in
+    # every line below it); we write its exclusive partner and say so
+    with pytest.warns(ExportNote, match="'time \\(inc\\)' is inclusive; wrote its exclusive "
+                                        "partner 'time'"):
+        text = tree2.to_flamegraph(metric="time (inc)", scale=1)
+    assert text == tree2.to_flamegraph(metric="time", scale=1) != HATCHET_FOLDED_INC
 
 
 def test_flamegraph_options(tree2):
     assert tree2.to_flamegraph(separator=";", scale=10).splitlines() == [
         "main 10", "main;io 4", "main;solve 20", "main;solve;mpi 30", "main;solve;spmv 55"]
     # half to even, like Python's round: 0.4 -> 0, 5.5 -> 6
-    assert tree2.to_flamegraph(aggregate="mean").splitlines() == [
+    assert tree2.to_flamegraph(aggregate="mean", scale=1).splitlines() == [
         "main 6", "main; io 5", "main; solve 7", "main; solve; mpi 8", "main; solve; spmv 10"]
-    assert tree2.to_flamegraph(aggregate="sum").splitlines()[-1] == "main; solve; spmv 21"
+    assert tree2.to_flamegraph(aggregate="sum", scale=1).splitlines()[-1] == \
+        "main; solve; spmv 21"
     # threshold: lines below 0.5 * max (5.5) are left out; their children stay
-    assert tree2.to_flamegraph(threshold=0.5).splitlines() == [
+    assert tree2.to_flamegraph(threshold=0.5, scale=1).splitlines() == [
         "main; solve; mpi 3", "main; solve; spmv 6"]
-    assert tree2.to_flamegraph(name="time").splitlines()[1] == "1.0; 0.4 0"
+    assert tree2.to_flamegraph(name="time", scale=1).splitlines()[1] == "1.0; 0.4 0"
 
 
 def test_flamegraph_dag_writes_each_node_once(dag):

@@ -63,7 +63,7 @@ def test_rank_and_thread_rows_are_selected():
     gf = GraphFrame(g, df, ["time"], [])
     assert gf.tree(render_header=False) == "0.000 a\n└─ 4.000 b\n"
     assert gf.tree(rank=1, thread=1, render_header=False) == "3.000 a\n└─ 7.000 b\n"
-    assert gf.tree(rank=1).startswith("graphframe v0.1.0 \u2014 time (rank 1)\n\n")
+    assert gf.tree(rank=1).startswith("graphframe v0.1.0 \u2014 time (rank 1, thread 0)\n\n")
 
 
 def test_nodes_without_a_row_print_nan():
@@ -90,10 +90,10 @@ def test_colour_legend_and_highlight():
     gf = replaced(gf, dataframe=df)
     out = gf.tree(color=True, render_header=False, highlight_name=True)
     lines = out.splitlines()
-    assert lines[0] == f"{ESC}38;5;22m0.000{ESC}0m {ESC}48;5;246m{ESC}38;5;232ma{ESC}0m"
+    assert lines[0] == f"{ESC}38;5;65m0.000{ESC}0m {ESC}48;5;246m{ESC}38;5;232ma{ESC}0m"
     assert lines[1].startswith(f"├─ {ESC}38;5;220m5.000{ESC}0m")
     assert lines[2].startswith(f"│  └─ {ESC}38;5;196m10.000{ESC}0m")
-    assert lines[3].startswith(f"└─ {ESC}38;5;22m-1.000")  # the minimum maps to 0.0
+    assert lines[3].startswith(f"└─ {ESC}38;5;65m-1.000")  # the minimum maps to 0.0
     assert f"{ESC}4mLegend{ESC}0m (Metric: time Min: -1.00 Max: 10.00)" in out
     assert f"{ESC}38;5;196m█ {ESC}0m8.90 - 10.00" in out
     assert out.rstrip().endswith("Only in right graph")

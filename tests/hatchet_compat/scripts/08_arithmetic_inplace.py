@@ -42,7 +42,12 @@ g1 *= g2
 print("alias sees it:", alias is g1, len(alias.graph))
 show(alias.dataframe, ["name", "time"], sort_by="name")
 
-# %% /= rebinds the name to a new GraphFrame (Python falls back to /); the old one stays
+# %% /= also works in place
+# HATCHET-WRONG (HATCHET_SPEC.md 2.10 and 5.2 item 7; STYLE.md rule 3): Hatchet 2024.1.3
+# defines only Python 2's __idiv__, so Python falls back to / and rebinds the name to a
+# new GraphFrame, unlike +=, -= and *=. graphframe changes the object like the others.
+#   hatchet: 'new object: True 4 6'
+#   ours:    'new object: False 6 6'
 g1, g2 = pair()
 alias = g1
 g1 /= g2
@@ -64,3 +69,9 @@ gf3 = gf2 - gf1
 print(gf3.tree(depth=3, render_header=False))
 sorted_df = gf3.dataframe.sort_values(by=["time"], ascending=False)
 show(sorted_df, ["name", "time"], limit=6)
+
+# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
+# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
+# them); the lines below change with that root (one more node and its rows).
+#   hatchet: '# %% [7] comparing two runs of LULESH (tutorial 3): drop ranks, subtract, sort'
+#   ours:    ['# %% [7] comparing two runs of LULESH (tutorial 3): drop ranks, subtract, sort', '-217.796 <no path>']

@@ -45,7 +45,7 @@ def test_caliper_min_max_avg_columns_merge_by_their_own_rule(tmp_path):
     assert row["max#time.duration"] == 4.0     # the larger maximum, not 5.5
     assert row["avg#time.duration"] == 2.0     # a mean, not 4.0
     # only summed metrics get an inclusive partner
-    assert set(out.update_inclusive_columns().inc_metrics) == {"time (inc)"}
+    assert set(out.update_inclusive_columns(inplace=False).inc_metrics) == {"time (inc)"}
 
 
 def test_dot_call_counts_add_up_when_nodes_merge():

@@ -117,7 +117,10 @@ def test_attributes_round_trip_with_cat_columns():
     ([{"metrics": {}}], r"\[0\]", "no 'frame'"),
     ([{"frame": {"name": "a"}, "metrics": {}, "children": [{"frame": {"name": "b"}}]}],
      r"\[0\].children\[0\]", "no 'metrics'"),
-    ([{"frame": {"name": "a"}, "metrics": {"time": "fast"}}], r"\[0\]", "not a number"),
+    ([{"frame": {"name": "a"}, "metrics": {"time": [1.0]}}], r"\[0\]", "'time' is a list"),
+    ([{"frame": {"name": "a"}, "metrics": {"x": 1.0}, "children": [
+        {"frame": {"name": "b"}, "metrics": {"x": "text"}}]}], r"\[0\].children\[0\]",
+     r"number at one node and text at another \(\[0\]\)"),
     ([{"frame": {"name": "a"}, "metrics": {}, "children": {"x": 1}}], r"\[0\]", "not a list"),
     ([{"frame": {}, "metrics": {}}], r"\[0\]", "non-empty dict"),
     ([{"frame": {"type": "loop"}, "metrics": {}}], r"\[0\]", "no name"),
@@ -409,3 +412,18 @@ def test_a_literal_whose_first_metrics_dict_is_big_is_recognised(tmp_path):
     assert p.stat().st_size > 8192
     assert readers.sniff(p) == "literal"
     assert graphframe.read(p).dataframe["metric999"].tolist() == [999.0]
+
+
+def test_text_in_metrics_becomes_a_text_column_as_in_hatchet():
+    lit = [{"frame": {"name": "main"}, "metrics": {"time (inc)": 3.0, "time": 1.0, "module": "app"},
+            "children": [{"frame": {"name": "solve"},
+                          "metrics": {"time (inc)": 2.0, "time": 2.0, "module": None}},
+                         {"frame": {"name": "mpi"},
+                          "metrics": {"time (inc)": 0.0, "time": 0.0, "module": "libmpi"}}]}]
+    gf = GraphFrame.from_literal(lit)
+    assert list(gf.dataframe.columns) == ["name", "time (inc)", "time", "module"]
+    assert gf.exc_metrics == ["time"] and gf.inc_metrics == ["time (inc)"]
+    assert dict(zip(gf.dataframe["name"], gf.dataframe["module"].astype(object).where(
+        gf.dataframe["module"].notna(), None))) == {"main": "app", "mpi": "libmpi", "solve": None}
+    gf.update_inclusive_columns()  # the text column is never summed
+    assert gf.dataframe["time (inc)"].tolist() == [3.0, 0.0, 2.0]

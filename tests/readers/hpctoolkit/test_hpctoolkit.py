@@ -95,7 +95,7 @@ def test_exclusive_time_does_not_count_loop_bodies_twice(tmp_path):
     gf = _read(db)
     main = gf.dataframe[gf.dataframe["name"] == "main"].iloc[0]
     assert main["time"] == 1.0
-    recomputed = gf.update_inclusive_columns().dataframe["time (inc)"]
+    recomputed = gf.update_inclusive_columns(inplace=False).dataframe["time (inc)"]
     pd.testing.assert_series_equal(recomputed, gf.dataframe["time (inc)"])
     assert gf.dataframe["time"].sum() == gf.dataframe["time (inc)"].iloc[0]
 

@@ -42,7 +42,7 @@ def test_summary_profile(db):
         assert (r["file"], r["line"]) == (row[2], row[3])
     entry = df.loc[0]
     assert (entry["time"], entry["time (inc)"]) == (0.0, df.loc[1, "time (inc)"])
-    rebuilt = gf.update_inclusive_columns().dataframe["time (inc)"]
+    rebuilt = gf.update_inclusive_columns(inplace=False).dataframe["time (inc)"]
     pd.testing.assert_series_equal(rebuilt, df["time (inc)"])
 
 

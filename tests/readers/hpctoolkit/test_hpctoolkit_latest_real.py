@@ -72,7 +72,7 @@ def test_summary_matches_hatchet_on_the_main_thread(shared_data, reference_facts
     assert facts["exc_metric_sums"]["time"] > sub[column].sum()
     assert _function_scope_sum(shared_data / ROOT / name, file_metric, sub["ctx_id"]) == \
         pytest.approx(facts["exc_metric_sums"]["time"], rel=1e-12)
-    rebuilt = gf.update_inclusive_columns().dataframe
+    rebuilt = gf.update_inclusive_columns(inplace=False).dataframe
     for exc, inc in gf.inclusive_of.items():
         assert np.allclose(rebuilt[inc], df[inc], rtol=1e-9, atol=1e-9)
 
