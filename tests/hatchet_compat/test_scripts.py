@@ -33,6 +33,9 @@ XFAIL = {
                          "fillna, assigning new text; pandas 3 str turns None into NaN",
     "22_tutorial_flat_profile": "issue 14 item 4: groupby('name').sum() raises TypeError on "
                                 "categorical columns",
+    "19_entry_points": "issue 19 (defects-render, landed with compat-inplace): tree() prints "
+                       "the integer metrics of from_json's cell [6] as '0 foo', '5 bar'; Hatchet "
+                       "prints '0.000 foo'; keep Hatchet's format or re-record as DELIBERATE",
 }
 
 

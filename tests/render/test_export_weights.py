@@ -57,7 +57,7 @@ def test_derived_exclusive_matches_generate_exclusive_columns_per_row():
                        extra=[(4, 2)], ranks=2)
     inc = gf.inc_metrics[0]
     only_inc = GraphFrame(gf.graph, gf.dataframe[[inc]], [], [inc])
-    expected = only_inc.generate_exclusive_columns().dataframe.iloc[:, -1].to_numpy()
+    expected = only_inc.generate_exclusive_columns(inplace=False).dataframe.iloc[:, -1].to_numpy()
     np.testing.assert_array_equal(derived_exclusive(only_inc, inc), expected)
 
 

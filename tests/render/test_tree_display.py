@@ -112,7 +112,7 @@ def test_diff_deltas_that_round_to_zero_print_as_plus_zero():
     a = GraphFrame.from_lists(("main", "solve"))
     df = a.dataframe.copy()
     df["time"] = [1.0, 1.0 - 1e-7]
-    b = replaced(a, dataframe=df).update_inclusive_columns()
+    b = replaced(a, dataframe=df).update_inclusive_columns(inplace=False)
     text = render_diff_tree(diff(a, b, threshold=0), render_header=False, unicode=False)
     assert "-0.000" not in text and "-0.0%" not in text
     assert text.splitlines()[1] == "`- +0.000 solve (1.000 -> 1.000, +0.0%)"
