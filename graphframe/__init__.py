@@ -65,12 +65,6 @@ def load(path: Any) -> GraphFrame:
     return GraphFrame.load(path)
 
 
-#: Old flat-layout names still served (lazily) by ``from graphframe import <name>``:
-#: ``benchmarks/writers/literal.py`` (moving to ``readers/testing`` on another
-#: branch, where it cannot import graphframe at all) uses ``structure``.
-_MOVED = {"structure": "graphframe.kernels.structure"}
-
-
 def __getattr__(name: str) -> Any:
     import importlib
 
@@ -78,8 +72,8 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module("graphframe.diffing").diff
     if name == "Ensemble":  # the ensemble package loads with its first use (fast start)
         return importlib.import_module("graphframe.ensemble").Ensemble
-    if name in _MOVED:
-        return importlib.import_module(_MOVED[name])
+    if name in ("TraceFrame", "read_trace"):  # the trace layers load with their first use
+        return getattr(importlib.import_module("graphframe.traces"), name)
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
 
 
@@ -114,6 +108,7 @@ __all__ = [
     "QueryMatcher",
     "ReadError",
     "StringQuery",
+    "TraceFrame",
     "UnknownFormatError",
     "__version__",
     "diff",
@@ -121,9 +116,6 @@ __all__ = [
     "load",
     "parse_string_dialect",
     "read",
+    "read_trace",
 ]
 
-# Traces (issue 18): appended; the trace layers live in graphframe/traces and readers/traces.
-from .traces import TraceFrame, read_trace  # noqa: E402
-
-__all__ += ["TraceFrame", "read_trace"]

@@ -1,8 +1,6 @@
 """Shared test fixtures."""
 
-import importlib
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -38,12 +36,3 @@ def reference_facts(shared_data: Path) -> dict:
     """What Hatchet 2026.2.0 read from each file of the corpus."""
     return json.loads((shared_data / "reference_facts.json").read_text())
 
-
-# The reader tests test_literal.py and test_hpctoolkit_build.py (moved on the readers
-# branch) still import module paths of the old flat layout (two of graphframe, and
-# tests/test_persist.py, now tests/io/). Until they use the new paths, serve those
-# modules under their old names, here in the tests only.
-for _old, _new in (("graphframe.export", "graphframe.io.json.export"),
-                   ("graphframe.build", "graphframe.io.build"),
-                   ("tests.test_persist", "tests.corpus")):
-    sys.modules.setdefault(_old, importlib.import_module(_new))

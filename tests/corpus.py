@@ -68,6 +68,3 @@ def corpus_inputs():
         found.append(rel)
     return found
 
-
-#: The name the reader tests import (``from tests.test_persist import _corpus_inputs``).
-_corpus_inputs = corpus_inputs

@@ -12,7 +12,7 @@ import graphframe
 import readers
 from graphframe import GraphFrame, load
 from graphframe.examples import example_graphframe
-from tests.conftest import SHARED_DATA
+from tests.corpus import SHARED_DATA
 from tests.helpers import gf_from_edges
 from tests.corpus import corpus_inputs
 

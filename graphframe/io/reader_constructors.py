@@ -1,7 +1,9 @@
 """Constructors with Hatchet's names, one per reader (mixed into GraphFrame).
 
 Each is thin: it calls its reader with explicit keyword options and hands the
-RawProfile to ``cls.from_raw``. Keyword names are Hatchet's, and the readers
+RawProfile to ``cls.from_raw``. Each imports its reader family when it is
+first called, as ``readers.read`` does, so ``import graphframe`` loads no
+format module. Keyword names are Hatchet's, and the readers
 take the same names (one name per option), so ``graphframe.read(path,
 **options)`` accepts what the constructor accepts (``from_caliper``'s ``query``
 excepted: a cali-query run is not a reader option).
@@ -10,15 +12,6 @@ excepted: a cali-query run is not a reader option).
 from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence, Union
-
-from readers.caliper import read_caliper, read_caliper_any
-from readers.caliper.timeseries import LEVEL, read_caliper_timeseries
-from readers.cprofile import read_cprofile
-from readers.dot import read_dot
-from readers.hpctoolkit import read_hpctoolkit, read_hpctoolkit_latest
-from readers.pyinstrument import read_pyinstrument
-from readers.tau import read_tau
-from readers.timemory import parse_timemory, read_timemory
 
 from .build import parts_from_raw
 
@@ -54,6 +47,8 @@ class ReaderConstructors:
             ``True`` draws a progress bar on stderr; a callable receives
             ``(done, total, what)``.
 
+        Notes
+        -----
         Missing or inconsistent metric files, malformed XML and out-of-range
         numbers raise :class:`~readers.errors.ReadError` naming the file and
         position. See :func:`readers.hpctoolkit.read_hpctoolkit` and
@@ -78,6 +73,7 @@ class ReaderConstructors:
         >>> one.index.get_level_values("rank").unique().tolist()
         [1]
         """
+        from readers.hpctoolkit import read_hpctoolkit  # on first use: fast start
         return cls(**parts_from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,
                                                     summary_only=summary_only,
                                                     progress=progress), consume=True))
@@ -120,6 +116,8 @@ class ReaderConstructors:
             ``True`` draws a progress bar on stderr; a callable receives
             ``(done, total, what)`` after each profile.
 
+        Notes
+        -----
         Hatchet's other options (``exclude_*_function_details``,
         ``directory_mapping``, ``metric_scopes``, ``summary_metrics``...) are
         not supported; filter the GraphFrame instead. See
@@ -147,6 +145,7 @@ class ReaderConstructors:
               1         6105.0
         Name: time (inc), dtype: float64
         """
+        from readers.hpctoolkit import read_hpctoolkit_latest  # on first use: fast start
         return cls(**parts_from_raw(read_hpctoolkit_latest(
             dirname, parallel_profiles_mode=parallel_profiles_mode, metric_names=metric_names,
             profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
@@ -198,6 +197,7 @@ class ReaderConstructors:
         >>> GraphFrame.from_caliper(io.StringIO(json.dumps(doc))).dataframe["time"].tolist()
         [2.0, 1.0]
         """
+        from readers.caliper import read_caliper_any  # on first use: fast start
         return cls.from_raw(read_caliper_any(filename_or_stream, query,
                                              node_ordering=node_ordering, no_path=no_path))
 
@@ -257,13 +257,15 @@ class ReaderConstructors:
         ...     GraphFrame.from_caliperreader(stream).dataframe["time"].tolist()
         [1.5]
         """
+        from readers.caliper import read_caliper  # on first use: fast start
         return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
                                          string_attributes=string_attributes or (),
                                          node_ordering=node_ordering, no_path=no_path,
                                          progress=progress))
 
     @classmethod
-    def from_timeseries(cls, filename_or_caliperreader: Any, level: str = LEVEL,
+    def from_timeseries(cls, filename_or_caliperreader: Any,
+                        level: str = "loop.start_iteration",  # readers.caliper.timeseries.LEVEL
                         native: bool = False,
                         string_attributes: Union[str, Sequence[str], None] = (),
                         node_ordering: bool = True, no_path: str = "keep") -> List[Any]:
@@ -317,6 +319,7 @@ class ReaderConstructors:
         >>> [gf.dataframe["time"].tolist() for gf in gfs], gfs[0].graph is gfs[1].graph
         ([[1.5], [4.0]], True)
         """
+        from readers.caliper.timeseries import read_caliper_timeseries  # on first use: fast start
         raws = read_caliper_timeseries(filename_or_caliperreader, level, native=native,
                                        string_attributes=string_attributes or (),
                                        node_ordering=node_ordering, no_path=no_path)
@@ -367,6 +370,7 @@ class ReaderConstructors:
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         """
+        from readers.dot import read_dot  # on first use: fast start
         return cls.from_raw(read_dot(filename))
 
     @classmethod
@@ -385,7 +389,7 @@ class ReaderConstructors:
             A call graph with one node per function (recursion is a cycle):
             ``numcalls`` (primitive calls), ``nativecalls`` (all calls),
             ``time`` (self seconds), ``time (inc)`` (cumulative seconds),
-            ``caller_calls``. See ``docs/readers/python-profilers.md``.
+            ``caller_calls``. See ``docs/readers/cprofile.md``.
 
         Examples
         --------
@@ -401,6 +405,7 @@ class ReaderConstructors:
         >>> df.loc[df["name"] == "fib", ["numcalls", "nativecalls"]].values.tolist()
         [[1, 25]]
         """
+        from readers.cprofile import read_cprofile  # on first use: fast start
         return cls.from_raw(read_cprofile(filename))
 
     @classmethod
@@ -418,7 +423,7 @@ class ReaderConstructors:
         GraphFrame
             A call tree: ``time`` (exclusive seconds), ``time (inc)``, source
             location columns. No depth limit. See
-            ``docs/readers/python-profilers.md``.
+            ``docs/readers/pyinstrument.md``.
 
         Examples
         --------
@@ -436,6 +441,7 @@ class ReaderConstructors:
         0     main  0.25        1.00
         1     work  0.75        0.75
         """
+        from readers.pyinstrument import read_pyinstrument  # on first use: fast start
         return cls.from_raw(read_pyinstrument(filename))
 
     @classmethod
@@ -453,7 +459,7 @@ class ReaderConstructors:
         GraphFrame
             One node per call path (call-path profiles) or per timer (flat
             profiles), rows per ``rank``/``context``/``thread`` where they
-            vary. See ``docs/readers/tau-timemory.md``.
+            vary. See ``docs/readers/tau.md``.
 
         Examples
         --------
@@ -475,6 +481,7 @@ class ReaderConstructors:
         1    0      solve   3.0         3.0
              1      solve   4.0         4.0
         """
+        from readers.tau import read_tau  # on first use: fast start
         return cls.from_raw(read_tau(dirname))
 
     @classmethod
@@ -493,7 +500,7 @@ class ReaderConstructors:
         -------
         GraphFrame
             One node per call path of regions; ``sum.*`` statistics are the
-            metrics (others are attributes). See ``docs/readers/tau-timemory.md``.
+            metrics (others are attributes). See ``docs/readers/timemory.md``.
 
         Examples
         --------
@@ -508,6 +515,7 @@ class ReaderConstructors:
         0     main             1.0                   2.0
         1       io             0.5                   1.0
         """
+        from readers.timemory import parse_timemory, read_timemory  # on first use: fast start
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))

@@ -7,6 +7,7 @@ one file to change.
 
 from __future__ import annotations
 
+import importlib
 from types import SimpleNamespace
 from typing import Any, Dict, Optional
 
@@ -15,8 +16,6 @@ import pandas as pd
 
 from .._version import __version__ as version
 from ..model.dataframe import level_ids
-from ..diffing import diff
-from ..diffing.table import diff_info, resolve_metric
 from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
 from ..io.archive.layout import is_archive
@@ -28,6 +27,22 @@ from ..model.rowselect import level_value
 __all__ = ["AGGREGATES", "ArgumentError", "MetricError", "check_metric", "diff", "diff_record",
            "display_name_array", "first_row_objects", "inclusive_column_values", "is_archive", "level_ids",
            "level_value", "node_values", "per_node", "resolve_metric", "summary", "version"]
+
+
+def _diffing(module: str = "graphframe.diffing") -> Any:
+    """The diff package, imported with its first use: a plot of an ordinary
+    GraphFrame (and ``import graphframe``) never loads it."""
+    return importlib.import_module(module)
+
+
+def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:
+    """:func:`graphframe.diff` (loaded on first use)."""
+    return _diffing().diff(before, after, *args, **options)
+
+
+def resolve_metric(d: Any, *args: Any, **options: Any) -> Any:
+    """:func:`graphframe.diffing.table.resolve_metric` (loaded on first use)."""
+    return _diffing("graphframe.diffing.table").resolve_metric(d, *args, **options)
 
 
 def diff_record(gf: Any) -> Optional[Dict[str, Any]]:
@@ -42,7 +57,7 @@ def diff_record(gf: Any) -> Optional[Dict[str, Any]]:
     """
     if not isinstance(gf.metadata, dict) or not isinstance(gf.metadata.get("diff"), dict):
         return None
-    return diff_info(gf)
+    return _diffing("graphframe.diffing.table").diff_info(gf)
 
 
 def per_node(gf: Any, values: np.ndarray, rank: Optional[int] = None,

@@ -137,7 +137,7 @@ class NegationQuery(CompoundQuery, symbol="~"):
 
     Parameters
     ----------
-    query : query object, list or str
+    *queries : query object, list or str
         Exactly one subquery.
 
     Raises

@@ -2,7 +2,7 @@
 
 ``read_cprofile(path or binary stream)`` reads a file, ``parse_cprofile(bytes)``
 decodes its content (``marshal_check`` validates the marshal data before
-``marshal.loads`` sees it). See ``docs/readers/python-profilers.md``.
+``marshal.loads`` sees it). See ``docs/readers/cprofile.md``.
 
 Examples
 --------

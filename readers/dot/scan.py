@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Dict, List, Optional
 
 from .syntax import DotGraph
@@ -23,24 +24,40 @@ from .syntax import DotGraph
 _QUOTED = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'  # unrolled: no alternation per character
 _ID = rf'{_QUOTED}|[A-Za-z_\x80-\U0010ffff][A-Za-z_0-9\x80-\U0010ffff]*|-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)'
 _PAIR_TEXT = rf"[ \t]*({_ID})[ \t]*=[ \t]*({_ID})[ \t]*[,;]?[ \t]*"
-_PAIR = re.compile(_PAIR_TEXT)
-_PAIRS = re.compile(rf"(?:{_PAIR_TEXT})*")
-_OPEN_LINE = re.compile(
-    rf"^[ \t\ufeff]*(?P<strict>strict[ \t]+)?digraph(?:[ \t]+(?P<name>{_ID}))?[ \t]*\{{[ \t]*\r?$",
-    re.I | re.M)
 _KEYWORDS = {"strict", "graph", "digraph", "subgraph", "node", "edge"}
 _VALUE = rf"[ \t]*=[ \t]*({_ID})"
 _PAIR_SCAN = (rf"[ \t]*(?:label{_VALUE}|tooltip{_VALUE}|(?:{_ID})[ \t]*=[ \t]*(?:{_ID}))"
               r"[ \t]*[,;]?[ \t]*")
-# one statement per line: groups a, b (edge), the attribute list, label and
-# tooltip (the last of each in the list), k, v (ID = ID)
-_STMT = re.compile(
-    rf"^[ \t]*(?:({_ID})[ \t]*(?:->[ \t]*({_ID})[ \t]*)?(?:\[((?:{_PAIR_SCAN})*)\])?"
-    rf"|({_ID})[ \t]*=[ \t]*({_ID}))[ \t]*;?[ \t]*\r?$", re.M)
 # every spelling of the (case-insensitive) keywords, for C-level set tests
 _KEYWORD_FORMS = frozenset("".join(c.upper() if bit else c for c, bit in
                                    zip(word, ((mask >> i) & 1 for i in range(len(word)))))
                            for word in _KEYWORDS for mask in range(2 ** len(word)))
+
+
+class _Patterns:
+    """The scanner's compiled expressions, compiled on first use.
+
+    Their Unicode identifier classes make compiling them cost about a tenth
+    of a second, which every ``import readers``-and-sniff would otherwise
+    pay (the registry imports each reader module to learn its format).
+    """
+
+    def __init__(self) -> None:
+        self.pair = re.compile(_PAIR_TEXT)
+        self.pairs = re.compile(rf"(?:{_PAIR_TEXT})*")
+        self.open_line = re.compile(
+            rf"^[ \t\ufeff]*(?P<strict>strict[ \t]+)?digraph(?:[ \t]+(?P<name>{_ID}))?[ \t]*\{{[ \t]*\r?$",
+            re.I | re.M)
+        # one statement per line: groups a, b (edge), the attribute list, label and
+        # tooltip (the last of each in the list), k, v (ID = ID)
+        self.stmt = re.compile(
+            rf"^[ \t]*(?:({_ID})[ \t]*(?:->[ \t]*({_ID})[ \t]*)?(?:\[((?:{_PAIR_SCAN})*)\])?"
+            rf"|({_ID})[ \t]*=[ \t]*({_ID}))[ \t]*;?[ \t]*\r?$", re.M)
+
+
+@lru_cache(maxsize=None)
+def _patterns() -> _Patterns:
+    return _Patterns()
 
 
 @dataclass
@@ -85,7 +102,8 @@ def scan_tables(text: str) -> Optional[DotTables]:
     True
     """
     lead = len(text) - len(text.lstrip(" \t\r\n\ufeff"))
-    head = _OPEN_LINE.match(text, lead)
+    patterns = _patterns()
+    head = patterns.open_line.match(text, lead)
     if not head or '"label"' in text or '"tooltip"' in text:
         return None  # quoted attribute keys: the general parser decodes them
     start = head.end()
@@ -93,7 +111,7 @@ def scan_tables(text: str) -> Optional[DotTables]:
     if end < start or text[end:].strip() != "}":
         return None
     body = text[start:end]
-    found = _STMT.findall(body)
+    found = patterns.stmt.findall(body)
     if len(found) != sum(map(bool, map(str.strip, body.split("\n")))):
         return None  # some line is not a plain statement
     t = DotTables()
@@ -166,8 +184,9 @@ def _unquote(token: str) -> str:
 def _attrs(text: Optional[str]) -> Optional[Dict[str, str]]:
     if not text:
         return {}
-    if _PAIRS.fullmatch(text) is None:
+    patterns = _patterns()
+    if patterns.pairs.fullmatch(text) is None:
         return None
     return {(k[1:-1] if k[:1] == '"' else k): (
         (v[1:-1].replace('\\"', '"') if "\\" in v else v[1:-1]) if v[:1] == '"' else v)
-        for k, v in _PAIR.findall(text)}
+        for k, v in patterns.pair.findall(text)}

@@ -24,20 +24,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import ReadError
 
-_TOKEN = re.compile(
-    r"""(?P<ws>[ \t\r\n\f\v\ufeff]+|//[^\n]*|/\*.*?\*/|(?:(?<=\n)|^)\#[^\n]*)
-      |(?P<str>"(?:[^"\\]|\\.)*")
-      |(?P<id>[A-Za-z_\x80-\U0010ffff][A-Za-z_0-9\x80-\U0010ffff]*)
-      |(?P<num>-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?))
-      |(?P<op>->|--)
-      |(?P<html><)
-      |(?P<p>[{}\[\];,=:+])""",
-    re.X | re.S,
-)
+
+@lru_cache(maxsize=None)
+def _token_pattern() -> "re.Pattern[str]":
+    """The tokenizer's expression, compiled on first use (its Unicode identifier
+    class makes compiling cost tens of milliseconds, which sniffing a file of
+    any other format would otherwise pay)."""
+    return re.compile(
+        r"""(?P<ws>[ \t\r\n\f\v\ufeff]+|//[^\n]*|/\*.*?\*/|(?:(?<=\n)|^)\#[^\n]*)
+          |(?P<str>"(?:[^"\\]|\\.)*")
+          |(?P<id>[A-Za-z_\x80-\U0010ffff][A-Za-z_0-9\x80-\U0010ffff]*)
+          |(?P<num>-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?))
+          |(?P<op>->|--)
+          |(?P<html><)
+          |(?P<p>[{}\[\];,=:+])""",
+        re.X | re.S)
+
+
 _KEYWORDS = {"strict", "graph", "digraph", "subgraph", "node", "edge"}
 _UNQUOTE = re.compile(r'\\(")|\\\r?\n')
 
@@ -78,7 +86,7 @@ def tokenize(text: str, source: Any = None) -> List[Tuple[str, str, int]]:
     """
     tokens: List[Tuple[str, str, int]] = []
     append = tokens.append
-    match = _TOKEN.match
+    match = _token_pattern().match
     pos, n = 0, len(text)
     while pos < n:
         m = match(text, pos)

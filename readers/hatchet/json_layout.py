@@ -12,7 +12,7 @@ optional keys too (``default_metric``, ``metadata``, ``column_order``,
 ``aggregations`` when declared, and ``graphframe``, which holds exact dtypes, child order and declarations) that
 Hatchet ignores. This reader gives Hatchet's meaning of a document;
 ``GraphFrame.from_json`` and ``graphframe.read`` read graphframe's own
-documents exactly (``graphframe/json_doc.py``).
+documents exactly (``graphframe/io/json/``).
 """
 
 from __future__ import annotations

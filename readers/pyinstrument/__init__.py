@@ -3,7 +3,7 @@
 ``read_pyinstrument(path or stream)`` reads a file, ``parse_pyinstrument(text,
 bytes or dict)`` decodes a document in memory; ``reader`` walks trees,
 ``session`` rebuilds the tree of a session's sampled stacks. See
-``docs/readers/python-profilers.md``.
+``docs/readers/pyinstrument.md``.
 
 Examples
 --------

@@ -4,7 +4,7 @@
 files (or ``MULTI__<METRIC>`` sub-directories); ``parse_tau(text or mapping
 of file names to texts)`` decodes them from memory. ``text`` decodes one
 file's layout, ``reader`` combines files into one profile. See
-``docs/readers/tau-timemory.md``.
+``docs/readers/tau.md``.
 
 Examples
 --------

@@ -2,7 +2,7 @@
 
 ``read_timemory(path, directory or stream)`` reads ``*.tree.json`` files,
 ``parse_timemory(text, bytes or dict)`` decodes a document in memory. See
-``docs/readers/tau-timemory.md``.
+``docs/readers/timemory.md``.
 
 Examples
 --------

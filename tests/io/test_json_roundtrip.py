@@ -12,7 +12,7 @@ from graphframe import GraphFrame, ReadError
 from graphframe.examples import example_graphframe
 from graphframe.io.json.export import JSON_VERSION
 from graphframe.io.json.stream import json_pieces
-from tests.conftest import SHARED_DATA
+from tests.corpus import SHARED_DATA
 from tests.helpers import gf_from_edges, replaced
 from tests.corpus import LITERAL_FILES, assert_same, corpus_inputs
 

@@ -15,7 +15,7 @@ from graphframe import GraphFrame, ReadError, diff, load
 from graphframe.examples import example_graphframe
 from graphframe.io.archive import FORMAT_VERSION, is_archive, read_manifest
 from graphframe.io.codec import SaveError, from_tagged, to_tagged
-from tests.conftest import SHARED_DATA
+from tests.corpus import SHARED_DATA
 from tests.corpus import assert_same, corpus_inputs, same_value
 from tests.helpers import gf_from_edges, replaced
 

@@ -77,12 +77,14 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
         Keep only nodes whose summary inclusive ``time`` is at least this
         percentage of the main thread's (Hatchet's meaning); a node's subtree
         goes with it. Entry points are always kept.
+    progress : bool or callable, optional
+        ``True`` draws a bar on stderr; a callable gets ``(done, total, what)``.
 
+    Notes
+    -----
     The keyword names are Hatchet's (``GraphFrame.from_hpctoolkit_latest``),
     so ``graphframe.read(db, parallel_profiles_mode=True)`` and the
     constructor take the same options.
-    progress : bool or callable, optional
-        ``True`` draws a bar on stderr; a callable gets ``(done, total, what)``.
 
     Examples
     --------

@@ -14,7 +14,7 @@ print("graph nodes:", len(gf.graph), "roots:", len(gf.graph.roots), "tree:", gf.
 print("roots:", sorted(r.frame["name"] for r in gf.graph.roots))
 
 # %% cProfile pstats
-# DELIBERATE (docs/readers/python-profilers.md): per-edge call counts in `caller_calls`.
+# DELIBERATE (docs/readers/cprofile.md): per-edge call counts in `caller_calls`.
 #   hatchet: "columns: ['file', 'line', 'name', 'numcalls', 'nativecalls', 'time (inc)', 'time']"
 #   ours:    "columns: ['file', 'line', 'name', 'numcalls', 'nativecalls', 'time (inc)', 'time', 'caller_calls']"
 gf = ht.GraphFrame.from_cprofile("cprofile/hatchet/cprofile-cycle.pstats")
@@ -23,7 +23,7 @@ print("roots:", sorted(r.frame["name"] for r in gf.graph.roots))
 show(gf.dataframe, ["name", "line", "numcalls", "nativecalls", "time", "time (inc)"], sort_by="name")
 
 # %% pyinstrument JSON
-# DELIBERATE (docs/readers/python-profilers.md): the full path in `file_path`.
+# DELIBERATE (docs/readers/pyinstrument.md): the full path in `file_path`.
 #   hatchet: "columns: ['name', 'file', 'line', 'time', 'time (inc)', 'is_application_code']"
 #   ours:    "columns: ['name', 'file', 'line', 'time', 'time (inc)', 'is_application_code', 'file_path']"
 gf = ht.GraphFrame.from_pyinstrument("pyinstrument/hatchet/pyinstrument-hatchet-profile.json")
@@ -32,7 +32,7 @@ print("graph nodes:", len(gf.graph), "roots:", [r.frame["name"] for r in gf.grap
 print(gf.tree(metric_column="time (inc)", depth=3, render_header=False))
 
 # %% TAU profile directory
-# DELIBERATE (docs/readers/tau-timemory.md): the TAU group in `group`. (Hatchet also
+# DELIBERATE (docs/readers/tau.md): the TAU group in `group`. (Hatchet also
 # fills the missing `file`/`module` with 0; graphframe leaves them missing, so the
 # tree is printed without a context column.)
 #   hatchet: "columns: ['name', 'file', 'module', 'line', 'end_line', 'Calls', 'Subrs', 'time', 'time (inc)']"
@@ -43,7 +43,7 @@ print("graph nodes:", len(gf.graph))
 print(gf.tree(context_column=None, render_header=False))
 
 # %% timemory tree JSON
-# DELIBERATE (docs/readers/tau-timemory.md): `thread` is an index level only when a
+# DELIBERATE (docs/readers/timemory.md): `thread` is an index level only when a
 # (node, rank) has entries for several threads; here each has one ("1,2" aggregated).
 #   hatchet: "rows: 28 index: ['node', 'rank', 'thread']"
 #   ours:    "rows: 28 index: ['node', 'rank']"

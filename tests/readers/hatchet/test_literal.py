@@ -10,9 +10,10 @@ import pytest
 import graphframe
 import readers
 from graphframe import GraphFrame, ReadError
-from graphframe.export import literal_json
+from graphframe.io.json.export import literal_json
 from readers.common.jsonfile import loads_json
 from readers.hatchet import LiteralWarning
+from tests.corpus import corpus_inputs
 
 LITERALS = ["hatchet_graph_literal", "hatchet_dag_literal1", "hatchet_dag_literal2",
             "hatchet_graph_literal_duplicates", "hatchet_graph_inc_metric_only"]
@@ -355,9 +356,7 @@ def test_ordered_graphs_keep_root_and_sibling_order_through_a_literal():
 
 
 def _literal_corpus():
-    from tests.test_persist import _corpus_inputs
-
-    return _corpus_inputs() + [f"literal/{n}.json" for n in LITERALS]
+    return corpus_inputs() + [f"literal/{n}.json" for n in LITERALS]
 
 
 @pytest.mark.parametrize("rel", _literal_corpus())

@@ -17,7 +17,7 @@ from readers.testing import random_hpctoolkit_profile as random_profile
 from readers.testing import write_hpctoolkit
 from readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
-from graphframe.build import parts_from_raw
+from graphframe.io.build import parts_from_raw
 from readers.testing import sample_profile
 
 
