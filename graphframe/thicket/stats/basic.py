@@ -21,7 +21,7 @@ Examples
 >>> th.stats.mean(tk, ["time"]), th.stats.std(tk, ["time"])
 (['time_mean'], ['time_std'])
 >>> tk.statsframe.dataframe[["time_mean", "time_std"]].values.tolist()
-[[0.0, 0.0], [1.0, 0.0]]
+[[1.0, 0.0], [1.0, 0.0]]
 """
 
 from __future__ import annotations
