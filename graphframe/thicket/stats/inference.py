@@ -126,6 +126,7 @@ def preference(thicket: Any, columns: Any, comparison_func: Callable[[Any, Any],
         t = st.ttest_ind_from_stats(m[0], s[0], n[0], m[1], s[1], n[1],
                                     equal_var=False).statistic
         tvalue = st.t.ppf(1 - alpha / 2, n[0] + n[1] - 2)
+    tvalue = np.where((n[0] < 2) | (n[1] < 2), np.nan, tvalue)   # no sample variance
     significant = np.abs(t) > tvalue
     pref_mean = np.full(len(t), "No preference", dtype=object)
     pref_std = pref_mean.copy()
