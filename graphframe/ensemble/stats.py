@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, MetricError
-from ..kernels.level_stats import LevelPlan, level_stats
+from ._internal import LevelPlan, level_stats
 
 #: Statistics computed by default.
 DEFAULT_STATS = ("mean", "median", "std", "var", "min", "max", "sum")

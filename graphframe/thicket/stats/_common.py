@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...errors import ArgumentError, MetricError
 from ...ensemble.stats import thicket_column
-from ...kernels.level_stats import LevelPlan, level_stats
+from ...ensemble._internal import LevelPlan, level_stats
 
 
 def check_columns(tk: Any, columns: Any, what: str = "columns") -> List[Any]:

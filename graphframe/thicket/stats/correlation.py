@@ -28,7 +28,7 @@ from typing import Any, List
 import numpy as np
 import pandas as pd
 
-from ...kernels.level_stats import BLOCK_CELLS
+from ...ensemble._internal import BLOCK_CELLS
 from . import _common
 
 METHODS = ("pearson", "spearman", "kendall")

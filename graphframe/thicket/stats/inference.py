@@ -45,7 +45,6 @@ from typing import Any, Callable, List
 import numpy as np
 import pandas as pd
 
-from ...kernels.level_stats import level_stats
 from . import _common
 from .basic import mean, std
 
