@@ -38,7 +38,8 @@ def add_parser(sub: Any) -> None:
                     "threads): imbalance = max / mean across them, 1 = balanced.",
         epilog="Nodes whose max is under --threshold percent of the metric's largest value "
                "are left out. Threads (or ranks, with --over thread) are added up first.")
-    p.add_argument("path", help="profile file, database directory or .gfz archive")
+    p.add_argument("path", help="profile file, database directory or .gfz archive; with "
+                   "--by, a folder or glob of profiles (an ensemble)")
     p.add_argument("--format", choices=readers.formats() + ["graphframe"],
                    help="input format (default: detect)")
     p.add_argument("--over", default="rank", type=_levels, metavar="LEVELS",
@@ -50,12 +51,32 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
                    help="leave out nodes whose max is under PCT%% of the largest value "
                         "(default 1)")
+    p.add_argument("--by", metavar="KEY",
+                   help="ensemble mode: tabulate the metric per call path and per value of "
+                        "the metadata column KEY (e.g. mpi.world.size)")
+    p.add_argument("--base", metavar="VALUE",
+                   help="with --by: the KEY value ratios are relative to (default: smallest)")
+    ratio = p.add_mutually_exclusive_group()
+    ratio.add_argument("--speedup", dest="mode", action="store_const", const="speedup",
+                       default="value", help="with --by: speedup relative to --base")
+    ratio.add_argument("--efficiency", dest="mode", action="store_const", const="efficiency",
+                       help="with --by: parallel efficiency relative to --base")
+    p.add_argument("--weak", action="store_true",
+                   help="with --speedup/--efficiency: weak scaling (work grows with KEY)")
     p.add_argument("--progress", action="store_true",
                    help="show a progress bar on stderr while reading large inputs")
     p.set_defaults(run=_run)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> str:
+    if args.by is not None:
+        from .ensemble_stats import scaling_report  # the Ensemble loads only for --by
+
+        return scaling_report(args.path, args.by, metric=args.metric, top=args.top,
+                              base=args.base, mode=args.mode, weak=args.weak,
+                              format=args.format, progress=args.progress)
+    if args.base is not None or args.mode != "value" or args.weak:
+        raise ArgumentError("--base, --speedup, --efficiency and --weak need --by KEY")
     return stats_report(args.path, over=args.over, metric=args.metric, top=args.top,
                         threshold=args.threshold, format=args.format, progress=args.progress)
 

@@ -44,7 +44,8 @@ from . import archive
 from . import build as _build
 from . import concat as _concat
 from . import dense as _dense
-from . import grouping, meta_ops, profiles_index, reading, selection, sources, views
+from . import grouping, meta_ops, profiles_index, reading, scaling, selection, sources, views
+from . import stats as _stats
 from .statsframe import empty_statsframe
 from .tables import tables_from_graphframe
 
@@ -447,6 +448,38 @@ class Ensemble:
         """:func:`graphframe.diff` of this ensemble (before) and ``other`` (after), each
         aggregated over its profiles with ``agg``; use ``ranked_changes`` on the result."""
         return views.diff(self, other, metric, agg, **options)
+
+    # --------------------------------------------------------- statistics
+    def stats(self, metrics: Any = None, stats: Sequence[str] = _stats.DEFAULT_STATS,
+              over: Any = "profile", percentiles: Sequence[float] = (),
+              ddof: int = 1) -> pd.DataFrame:
+        """Per-node statistics over profiles (or ``("profile", "rank")``) as
+        ``<metric>_<stat>`` columns of :attr:`statsframe` (written in place, returned);
+        see :mod:`graphframe.ensemble.stats` for the definitions.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "a"))] * 3)
+        >>> ens.stats("time", stats=["mean", "std"])["time_std"].tolist()
+        [0.0, 0.0]
+        """
+        return _stats.ensemble_stats(self, metrics, stats, over, percentiles, ddof)
+
+    def pivot(self, index: Any, metric: Any = None, by: str = "name",
+              agg: str = "mean", ranks: str = "mean") -> pd.DataFrame:
+        """One table: a row per value of the metadata column ``index`` (e.g. the rank
+        count), a column per region (``by="name"``) or call path (``by="path"``); see
+        :mod:`graphframe.ensemble.scaling`."""
+        return scaling.pivot(self, index, metric, by, agg, ranks)
+
+    def speedup(self, key: Any, base: Any = None, weak: bool = False,
+                efficiency: bool = False, metric: Any = None, by: str = "name",
+                agg: str = "mean", ranks: str = "mean") -> pd.DataFrame:
+        """Strong (or ``weak``) scaling speedup, or parallel ``efficiency``, of every
+        region relative to the profiles whose ``key`` is ``base`` (default: the smallest);
+        see :mod:`graphframe.ensemble.scaling`."""
+        return scaling.speedup(self, key, base, weak, efficiency, metric, by, agg, ranks)
 
     # --------------------------------------------------------------- misc
     def __repr__(self) -> str:

@@ -16,7 +16,8 @@ Examples
 from .. import QueryMatcher
 from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
+from . import stats
 from .groupby import GroupBy
 from .thicket import EmptyMetadataTable, Thicket
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket", "query"]
+__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket", "query", "stats"]

@@ -79,3 +79,48 @@ def test_stats_long_paths_keep_their_end(shared_data):
     last = out.splitlines()[-1]
     assert last.split()[:2] == ["7.933", "8.221e+05"]
     assert last.endswith("... > LagrangeLeapFrog > LagrangeElements > CalcQForElems > MPI_Wait")
+
+
+# ------------------------------------------------------ ensembles: --by KEY
+MPI_SCALING = "ensemble/thicket-tutorial/mpi_scaling_cali"
+
+
+def _expected_main(shared_data, column="Min time/rank"):
+    from graphframe import Ensemble
+    ens = Ensemble.read(str(shared_data / MPI_SCALING))
+    return ens.pivot("mpi.world.size", column)["main"]
+
+
+def test_stats_by_key_tabulates_call_paths(shared_data):
+    code, out, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
+                         "--top", "2")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == ("mpi_scaling_cali: 5 profiles, 46 nodes; Min time/rank by "
+                        "mpi.world.size (mean over profiles)")
+    assert lines[2].split() == ["27", "64", "125", "216", "343", "call", "path"]
+    assert len(lines) == 5 and lines[3].endswith("  main")
+    assert lines[4].endswith("  main > lulesh.cycle")
+    expected = _expected_main(shared_data)
+    assert lines[3].split()[:5] == [format(v, ".4g") for v in expected.tolist()]
+
+
+def test_stats_by_key_speedup_and_base_from_a_glob(shared_data):
+    pattern = str(shared_data / MPI_SCALING / "*.cali")
+    code, out, _ = run("stats", pattern, "--by", "mpi.world.size", "--top", "1",
+                       "--speedup", "--base", "64", "-m", "Avg time/rank")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("strong scaling speedup, base mpi.world.size = 64")
+    main = _expected_main(shared_data, "Avg time/rank")
+    assert lines[3].split()[:5] == [format(v, ".4g") for v in (main.loc[64] / main).tolist()]
+
+
+def test_stats_by_key_errors(shared_data):
+    code, _, err = run("stats", shared_data / MPI_SCALING, "--by", "nope")
+    assert code != 0 and "no metadata column 'nope'" in err
+    code, _, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
+                       "--base", "7")
+    assert code != 0 and "--base 7: mpi.world.size has the values 27, 64" in err
+    code, _, err = run("stats", shared_data / MPI_SCALING, "--efficiency")
+    assert code != 0 and "need --by KEY" in err

@@ -1,0 +1,27 @@
+"""Thicket's ``thicket.stats`` functions on graphframe: ``graphframe.thicket.stats``.
+
+Same names, arguments and statsframe column names as Thicket 2026.1.1; each
+function writes into ``tk.statsframe.dataframe`` and returns the new column
+names. Statistics group a Thicket's rows by node over every other index level
+(profiles, ranks). Differences from Thicket are listed in each module and in
+``docs/guide/ensembles.md``. ``check_normality`` and ``preference`` need SciPy
+(the ``stats`` extra).
+
+Examples
+--------
+>>> import graphframe.thicket as th
+>>> from graphframe import GraphFrame
+>>> tk = th.Thicket.from_graphframes([GraphFrame.from_lists(("main", "a"))] * 2)
+>>> th.stats.maximum(tk, ["time (inc)"])
+['time (inc)_max']
+"""
+
+from .basic import maximum, mean, median, minimum, percentiles, std, sum, variance
+from .boxplot import calc_boxplot_statistics
+from .correlation import correlation_nodewise
+from .inference import (bhattacharyya_distance, check_normality, confidence_interval,
+                        hellinger_distance, preference)
+
+__all__ = ["bhattacharyya_distance", "calc_boxplot_statistics", "check_normality",
+           "confidence_interval", "correlation_nodewise", "hellinger_distance", "maximum",
+           "mean", "median", "minimum", "percentiles", "preference", "std", "sum", "variance"]
