@@ -18,12 +18,15 @@ distributions       :func:`hist`, :func:`box`,          :func:`distribution`
 scaling             :func:`scaling_table`               :func:`scaling`
 ==================  ==================================  ===========================
 
-``gf.plot.<kind>(...)`` is the same as ``graphframe.plot.<kind>(gf, ...)``.
+``gf.plot.<kind>(...)`` is the same as ``graphframe.plot.<kind>(gf, ...)``;
+``ens.plot.<kind>(...)`` (heatmap, bar, hist, box, violin, scaling of an
+Ensemble: call paths x profiles or x a metadata key) is
+``graphframe.plot.ensemble.<kind>(ens, ...)``.
 See ``docs/guide/plots.md``.
 """
 
 from ._mpl import PlotDependencyError
-from .accessor import PlotAccessor
+from .accessor import EnsemblePlotAccessor, PlotAccessor
 from .bar import TopValues, bar, bar_chart, top_values
 from .distribution import Samples, box, distribution, hist, node_samples, violin
 from .flame import FlameData, draw_flame, flame_data, flamegraph, icicle
@@ -33,7 +36,7 @@ from .matrix import STATS, NodeMatrix, rank_matrix
 from .scaling import scaling, scaling_data, scaling_table
 
 __all__ = [
-    "STATS", "FlameData", "FlameLayout", "NodeMatrix", "PlotAccessor", "PlotDependencyError",
+    "STATS", "EnsemblePlotAccessor", "FlameData", "FlameLayout", "NodeMatrix", "PlotAccessor", "PlotDependencyError",
     "Samples", "TopValues", "bar", "bar_chart", "box", "distribution", "draw_flame",
     "flame_boxes", "flame_data", "flamegraph", "heatmap", "heatmap_matrix", "hist", "icicle",
     "node_samples", "rank_matrix", "scaling", "scaling_data", "scaling_table", "top_values",
