@@ -154,8 +154,21 @@ def heatmap(ens: Any, metric: Any = None, *, by: Optional[str] = None, top: Opti
                           ylabel=f"call paths (top {len(m.nodes)} by {stat})")
 
 
-def _tick_labels(columns: np.ndarray) -> List[str]:
-    return [f"{v:g}" if isinstance(v, (float, np.floating)) else str(v) for v in columns.tolist()]
+def _tick_labels(columns: Any) -> List[str]:
+    """Key values as text: whole numbers without a decimal point (``8388608``, not ``8.38861e+06``).
+
+    Examples
+    --------
+    >>> _tick_labels(np.array([2.0, 8388608.0, 0.5])), _tick_labels(np.array(["gcc"]))
+    (['2', '8388608', '0.5'], ['gcc'])
+    """
+    return [_key_text(v) for v in np.asarray(columns).tolist()]
+
+
+def _key_text(v: Any) -> str:
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else f"{v:g}"
+    return str(v)
 
 
 def bar(ens: Any, metric: Any = None, *, by: Optional[str] = None, top: Optional[int] = 10,
@@ -210,7 +223,7 @@ def ensemble_samples(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] 
     (['solve'], [1.0, 2.0, 5.0], 'profiles')
     >>> s = ensemble_samples(ens, "solve", by="n")
     >>> [(label, v.tolist()) for label, v in zip(s.labels, s.values)]
-    [('n=1', [1.0, 5.0]), ('n=2', [2.0])]
+    [('1', [1.0, 5.0]), ('2', [2.0])]
     """
     name = str(check_metric(ens, metric))
     if nodes is None:
@@ -244,7 +257,7 @@ def ensemble_samples(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] 
     out = [values[picked][row_key == k] for k in distinct]
     keep = [i for i, v in enumerate(out) if len(v)]
     _check_nonempty(ens, chosen, labels, [np.concatenate(out)] if out else [], name)
-    klabels = [f"{by}={k:g}" if isinstance(k, float) else f"{by}={k}" for k in distinct]
+    klabels = [_key_text(k) for k in distinct]
     return Samples([klabels[i] for i in keep], [out[i] for i in keep], chosen,
                    f"{name} of {labels[0]}", count)
 
@@ -267,7 +280,10 @@ def hist(ens: Any, node: Union[None, NodeSpec, Sequence[NodeSpec]] = None, metri
     >>> ax = hist(ens, "solve", by="compiler")  # doctest: +SKIP
     """
     s = ensemble_samples(ens, node, metric, by=by, top=1, aggregate=aggregate)
-    return distribution(s, "hist", ax=ax, bins=bins)
+    a = distribution(s, "hist", ax=ax, bins=bins)
+    if by is not None:
+        a.legend(title=by, fontsize=8)
+    return a
 
 
 def box(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] = None, metric: Any = None,
@@ -280,7 +296,7 @@ def box(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] = None, metri
     >>> ax = box(ens, ["solve", "io"])  # doctest: +SKIP
     """
     s = ensemble_samples(ens, nodes, metric, by=by, top=top, aggregate=aggregate)
-    return distribution(s, "box", ax=ax)
+    return _key_axis(distribution(s, "box", ax=ax), by)
 
 
 def violin(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] = None,
@@ -293,7 +309,13 @@ def violin(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] = None,
     >>> ax = violin(ens, "solve", by="ranks")  # doctest: +SKIP
     """
     s = ensemble_samples(ens, nodes, metric, by=by, top=top, aggregate=aggregate)
-    return distribution(s, "violin", ax=ax)
+    return _key_axis(distribution(s, "violin", ax=ax), by)
+
+
+def _key_axis(a: Any, by: Optional[str]) -> Any:
+    if by is not None:
+        a.set_xlabel(by)
+    return a
 
 
 def scaling_table(ens: Any, metric: Any = None, *, by: str,

@@ -91,9 +91,11 @@ def test_distributions_are_one_call_paths_values_across_profiles():
     assert sum(r.get_height() for r in ax.containers[0]) == 4
     assert ax.get_ylabel() == "profiles"
     by = eplot.ensemble_samples(ens, "spmv", by="ranks")
-    assert by.labels == ["ranks=2", "ranks=4"]
+    assert by.labels == ["2", "4"]
     assert np.allclose(by.values[0], spmv[[0, 2]]) and np.allclose(by.values[1], spmv[[1, 3]])
     box = ens.plot.box("spmv", by="ranks")
+    assert box.get_xlabel() == "ranks"
+    assert [t.get_text() for t in box.get_xticklabels()] == ["2", "4"]
     medians = [line.get_ydata()[0] for line in box.lines if line.get_color() == "C1"]
     assert np.allclose(medians, [np.median(spmv[[0, 2]]), np.median(spmv[[1, 3]])])
     violin = ens.plot.violin(["spmv", "io"])
