@@ -121,6 +121,12 @@ def _ensemble_scaling(data: Path) -> Callable[[Any], Any]:
                                          mode="weak", ax=axes)
 
 
+def _timeline(data: Path) -> Callable[[Any], Any]:
+    import graphframe
+    trace = graphframe.read_trace(data / "traces" / "dumpi" / "sst-dumpi-testtrace-4ranks")
+    return lambda ax: graphframe.plot.timeline(trace, ax=ax)
+
+
 GALLERY: Gallery = {
     "flamegraph": ("HPCToolkit, OSU allgather (10 ranks x 2 threads): coloured by module",
                    (12.0, 6.0), _flamegraph),
@@ -148,6 +154,8 @@ GALLERY: Gallery = {
                      "trials of each optimisation level", (9.0, 4.5), _ensemble_box),
     "ensemble-scaling": ("LULESH MPI runs, 27..343 ranks (ensemble by mpi.world.size): "
                          "weak scaling", (15.0, 4.8), _ensemble_scaling),
+    "timeline": ("SST DUMPI MPI trace, 4 ranks: calls over time, coloured by function",
+                 (12.0, 4.0), _timeline),
 }
 
 

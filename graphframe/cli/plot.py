@@ -24,8 +24,11 @@ from ..plot.matrix import STATS
 from ..plot.report import write_report
 from ..plot.scaling import MODES, scaling, scaling_table
 from ..plot.svg import new_figure
+from ..plot.timeline import timeline
+from ..traces import read_trace
 
-KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling")
+KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling",
+         "timeline")
 FORMATS = ("png", "svg", "pdf")
 
 KIND_HELP = {
@@ -44,6 +47,8 @@ KIND_HELP = {
     "violin": "as box, with violins",
     "scaling": "PATH PATH... or FOLDER: time, speedup and efficiency against --by KEY (a "
                "metadata key; default the rank count)",
+    "timeline": "TRACE: ranks x time, calls coloured by function (--top N functions "
+                "coloured, --rank R for one rank)",
 }
 
 
@@ -166,6 +171,9 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    if kind == "timeline":
+        return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
+                              dpi=dpi)
     if kind not in ("flamegraph", "icicle"):
         paths = profile_paths(paths)
     if is_ensemble(kind, paths):
@@ -192,6 +200,17 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     return _save(fig, output, fmt, dpi)
 
 
+def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optional[int],
+                   top: Optional[int], title: Optional[str], size: Any, dpi: int) -> str:
+    if len(paths) != 1:
+        raise ArgumentError(f"timeline draws one trace; got {len(paths)}")
+    trace = read_trace(paths[0])
+    fig = new_figure(tuple(size) if size else _SIZES["timeline"])
+    timeline(trace, ranks=None if rank is None else [rank], colors=top or 12, ax=fig.axes[0])
+    fig.axes[0].set_title(title or f"timeline: {os.path.basename(os.path.normpath(paths[0]))}")
+    return _save(fig, output, fmt, dpi)
+
+
 def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
     mpl = _mpl.require("matplotlib")
     with mpl.rc_context({"svg.hashsalt": "graphframe"}):
@@ -202,7 +221,8 @@ def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
 
 
 _SIZES = {"flamegraph": (12.0, 6.0), "icicle": (12.0, 6.0), "heatmap": (10.0, 7.0),
-          "bar": (9.0, 5.0), "hist": (8.0, 4.5), "box": (8.0, 4.5), "violin": (8.0, 4.5)}
+          "bar": (9.0, 5.0), "hist": (8.0, 4.5), "box": (8.0, 4.5), "violin": (8.0, 4.5),
+          "timeline": (12.0, 4.5)}
 
 
 def _check_count(kind: str, paths: Sequence[str]) -> None:
