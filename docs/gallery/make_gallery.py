@@ -93,6 +93,40 @@ def _scaling(data: Path) -> Callable[[Any], Any]:
     return lambda axes: scaling(table, mode="weak", ax=axes)
 
 
+def _ensemble(data: Path, *parts: str) -> Any:
+    from graphframe.ensemble import Ensemble
+    return Ensemble.read(data.joinpath("ensemble", "thicket-tutorial", *parts))
+
+
+def _ensemble_heatmap(data: Path) -> Callable[[Any], Any]:
+    ens = _ensemble(data, "lassen")
+    return lambda ax: ens.plot.heatmap(by="ProblemSizeRunParam", top=20, log=True, ax=ax)
+
+
+def _ensemble_bar(data: Path) -> Callable[[Any], Any]:
+    ens = _ensemble(data, "mpi_scaling_cali")
+    return lambda ax: ens.plot.bar("Avg time/rank", by="mpi.world.size", top=8, ax=ax)
+
+
+def _ensemble_box(data: Path) -> Callable[[Any], Any]:
+    ens = _ensemble(data, "quartz", "GCC_10.3.1_BaseSeq_08388608")
+    ens = ens.replace(metadata=ens.metadata.assign(
+        opt=ens.metadata["rajaperf_compiler_options"].astype(str).str.extract(r"(-O\d)")[0]))
+    return lambda ax: ens.plot.box("Stream_TRIAD", by="opt", ax=ax)
+
+
+def _ensemble_scaling(data: Path) -> Callable[[Any], Any]:
+    ens = _ensemble(data, "mpi_scaling_cali")
+    return lambda axes: ens.plot.scaling("Avg time/rank", by="mpi.world.size", top=4,
+                                         mode="weak", ax=axes)
+
+
+def _timeline(data: Path) -> Callable[[Any], Any]:
+    import graphframe
+    trace = graphframe.read_trace(data / "traces" / "dumpi" / "sst-dumpi-testtrace-4ranks")
+    return lambda ax: graphframe.plot.timeline(trace, ax=ax)
+
+
 GALLERY: Gallery = {
     "flamegraph": ("HPCToolkit, OSU allgather (10 ranks x 2 threads): coloured by module",
                    (12.0, 6.0), _flamegraph),
@@ -112,6 +146,16 @@ GALLERY: Gallery = {
     "violin": ("LULESH on 343 ranks: the same as violins", (9.0, 4.5), _violin),
     "scaling": ("LULESH weak scaling, 1 to 512 ranks: time, scaled speedup, efficiency",
                 (15.0, 4.8), _scaling),
+    "ensemble-heatmap": ("RAJAPerf on lassen, 20 runs: call paths x problem size (mean of "
+                         "the runs of each size), log scale", (10.0, 7.0), _ensemble_heatmap),
+    "ensemble-bar": ("LULESH, 5 runs (27..343 ranks): average time per rank stacked by rank "
+                     "count", (9.0, 4.5), _ensemble_bar),
+    "ensemble-box": ("RAJAPerf Base_Seq, GCC 10.3, 40 runs: Stream_TRIAD across the 10 "
+                     "trials of each optimisation level", (9.0, 4.5), _ensemble_box),
+    "ensemble-scaling": ("LULESH MPI runs, 27..343 ranks (ensemble by mpi.world.size): "
+                         "weak scaling", (15.0, 4.8), _ensemble_scaling),
+    "timeline": ("SST DUMPI MPI trace, 4 ranks: calls over time, coloured by function",
+                 (12.0, 4.0), _timeline),
 }
 
 
@@ -123,7 +167,7 @@ def make(data: Path, out: Path, names: List[str]) -> List[Path]:
         caption, size, build = GALLERY[name]
         draw = build(data)
         fig = Figure(figsize=size, layout="constrained")
-        if name == "scaling":
+        if name.endswith("scaling"):
             draw(list(fig.subplots(1, 3)))
         else:
             draw(fig.add_subplot())

@@ -15,6 +15,7 @@ from typing import Any, List, Optional, Sequence
 from ..plot import _mpl
 from ..plot._sources import ArgumentError, diff
 from .common import open_profile
+from .plot_ensemble import draw_ensemble, ensemble_title, is_ensemble, profile_paths
 from ..plot.bar import bar
 from ..plot.distribution import box, hist, violin
 from ..plot.flame import flamegraph, icicle
@@ -23,8 +24,11 @@ from ..plot.matrix import STATS
 from ..plot.report import write_report
 from ..plot.scaling import MODES, scaling, scaling_table
 from ..plot.svg import new_figure
+from ..plot.timeline import timeline
+from ..traces import read_trace
 
-KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling")
+KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling",
+         "timeline")
 FORMATS = ("png", "svg", "pdf")
 
 KIND_HELP = {
@@ -32,13 +36,19 @@ KIND_HELP = {
                   "coloured by change (red slower, blue faster)",
     "icicle": "as flamegraph, roots at the top",
     "heatmap": "PATH: top call paths x ranks (--imbalance: value / mean over ranks); "
-               "--by picks the statistic that ranks call paths",
-    "bar": "PATH: top call paths by exclusive (--inclusive) value; --stacked rank",
-    "hist": "PATH: one call path's values across ranks (--node, default the largest)",
-    "box": "PATH: box plots of call paths across ranks (--node, repeatable)",
-    "violin": "PATH: violin plots of call paths across ranks (--node, repeatable)",
-    "scaling": "PATH PATH...: time, speedup and efficiency against --by KEY (a metadata "
-               "key; default the rank count)",
+               "--by (or --stat) picks the statistic that ranks call paths; "
+               "PATH PATH... or FOLDER: call paths x profiles, or x --by KEY values",
+    "bar": "PATH: top call paths by exclusive (--inclusive) value; --stacked rank; "
+           "PATH PATH...: stacked by profile (or by --by KEY)",
+    "hist": "PATH: one call path's values across ranks (--node, default the largest); "
+            "PATH PATH...: across profiles (--by KEY: one histogram per value)",
+    "box": "PATH: box plots of call paths across ranks (--node, repeatable); "
+           "PATH PATH...: across profiles (--by KEY: one box per value)",
+    "violin": "as box, with violins",
+    "scaling": "PATH PATH... or FOLDER: time, speedup and efficiency against --by KEY (a "
+               "metadata key; default the rank count)",
+    "timeline": "TRACE: ranks x time, calls coloured by function (--top N functions "
+                "coloured, --rank R for one rank)",
 }
 
 
@@ -89,8 +99,11 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--metric", "-m", help="metric (default: the profile's default metric)")
     p.add_argument("--top", type=_positive, help="call paths shown (default 20; bar 10; "
                                                  "box/violin 5; scaling 5 regions)")
-    p.add_argument("--by", metavar="KEY", help="heatmap: statistic ranking call paths ("
-                   f"{', '.join(STATS)}); scaling: metadata key of the x axis")
+    p.add_argument("--by", metavar="KEY", help="one profile's heatmap: statistic ranking "
+                   f"call paths ({', '.join(STATS)}); several profiles and scaling: a "
+                   "metadata key")
+    p.add_argument("--stat", choices=STATS, help="heatmap: statistic ranking call paths "
+                                                 "(default max)")
     p.add_argument("--node", action="append", metavar="PATH",
                    help="hist/box/violin: a call path ('solve > spmv'), name or node id; "
                         "repeat for several")
@@ -128,7 +141,7 @@ def add_commands(sub: Any) -> None:
 
 def _run_plot(args: argparse.Namespace, out: Any) -> str:
     plot_file(args.kind, args.paths, args.output, metric=args.metric, top=args.top, by=args.by,
-              nodes=args.node, rank=args.rank, aggregate=args.aggregate,
+              stat=args.stat, nodes=args.node, rank=args.rank, aggregate=args.aggregate,
               inclusive=args.inclusive, imbalance=args.imbalance, over=args.over,
               stacked=args.stacked, color=args.color, mode=args.mode, title=args.title,
               size=args.size, dpi=args.dpi)
@@ -143,17 +156,34 @@ def _run_report(args: argparse.Namespace, out: Any) -> str:
 
 def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[str] = None,
               top: Optional[int] = None, by: Optional[str] = None,
-              nodes: Optional[List[str]] = None, rank: Optional[int] = None,
+              stat: Optional[str] = None, nodes: Optional[List[str]] = None, rank: Optional[int] = None,
               aggregate: str = "mean", inclusive: bool = False, imbalance: bool = False,
               over: str = "rank", stacked: Optional[str] = None, color: Optional[str] = None,
               mode: str = "strong", title: Optional[str] = None,
               size: Optional[Sequence[float]] = None, dpi: int = 100) -> str:
-    """Draw ``kind`` of the profiles at ``paths`` into ``output``; return ``output``."""
+    """Draw ``kind`` of the profiles at ``paths`` into ``output``; return ``output``.
+
+    Several profiles (or a folder of them) are drawn as an Ensemble by heatmap,
+    bar, hist, box and violin (see :mod:`graphframe.cli.plot_ensemble`).
+    """
     if kind not in KINDS:
         raise ArgumentError(f"kind={kind!r} is not a plot; choose one of {', '.join(KINDS)}")
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    if kind == "timeline":
+        return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
+                              dpi=dpi)
+    if kind not in ("flamegraph", "icicle"):
+        paths = profile_paths(paths)
+    if is_ensemble(kind, paths):
+        fig = new_figure(tuple(size) if size else _SIZES[kind])
+        ens = draw_ensemble(kind, paths, fig.axes[0], metric=metric, top=top, by=by, stat=stat,
+                            nodes=_node_ids(nodes), aggregate=aggregate, rank=rank,
+                            imbalance=imbalance, over=over, stacked=stacked,
+                            inclusive=inclusive, color=color)
+        fig.axes[0].set_title(title or ensemble_title(kind, paths, ens.num_profiles, by))
+        return _save(fig, output, fmt, dpi)
     _check_count(kind, paths)
     profiles = [open_profile(p) for p in paths]
     default = f"{kind}: " + " → ".join(os.path.basename(os.path.normpath(p)) for p in paths)
@@ -163,10 +193,25 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     else:
         fig = new_figure(tuple(size) if size else _SIZES[kind])
         ax = fig.axes[0]
-        _draw(kind, profiles, ax, metric=metric, top=top, by=by, nodes=nodes, rank=rank,
+        _draw(kind, profiles, ax, metric=metric, top=top, by=by or stat, nodes=nodes, rank=rank,
               aggregate=aggregate, inclusive=inclusive, imbalance=imbalance, over=over,
               stacked=stacked, color=color)
         ax.set_title(title or default)
+    return _save(fig, output, fmt, dpi)
+
+
+def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optional[int],
+                   top: Optional[int], title: Optional[str], size: Any, dpi: int) -> str:
+    if len(paths) != 1:
+        raise ArgumentError(f"timeline draws one trace; got {len(paths)}")
+    trace = read_trace(paths[0])
+    fig = new_figure(tuple(size) if size else _SIZES["timeline"])
+    timeline(trace, ranks=None if rank is None else [rank], colors=top or 12, ax=fig.axes[0])
+    fig.axes[0].set_title(title or f"timeline: {os.path.basename(os.path.normpath(paths[0]))}")
+    return _save(fig, output, fmt, dpi)
+
+
+def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
     mpl = _mpl.require("matplotlib")
     with mpl.rc_context({"svg.hashsalt": "graphframe"}):
         fig.savefig(output, format=fmt, dpi=dpi,
@@ -176,7 +221,8 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
 
 
 _SIZES = {"flamegraph": (12.0, 6.0), "icicle": (12.0, 6.0), "heatmap": (10.0, 7.0),
-          "bar": (9.0, 5.0), "hist": (8.0, 4.5), "box": (8.0, 4.5), "violin": (8.0, 4.5)}
+          "bar": (9.0, 5.0), "hist": (8.0, 4.5), "box": (8.0, 4.5), "violin": (8.0, 4.5),
+          "timeline": (12.0, 4.5)}
 
 
 def _check_count(kind: str, paths: Sequence[str]) -> None:

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, GraphMismatchError
+from ..plot.accessor import EnsemblePlotAccessor
 from ._internal import Graph
 from . import archive
 from . import build as _build
@@ -115,6 +116,12 @@ class Ensemble:
                             doc="Column -> how its values combine when rows merge.")
     errors = property(lambda self: self._errors,
                       doc="Profiles skipped by on_error='skip'/'warn': path, error_type, error.")
+
+    @property
+    def plot(self) -> EnsemblePlotAccessor:
+        """Plots of this ensemble: ``ens.plot.heatmap(by=KEY)``, ``.scaling(by=KEY)``... (see
+        :mod:`graphframe.plot.ensemble`; needs matplotlib, the ``plot`` extra)."""
+        return EnsemblePlotAccessor(self)
 
     @property
     def num_profiles(self) -> int:

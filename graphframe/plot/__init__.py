@@ -16,14 +16,18 @@ top-N bars          :func:`bar`                         :func:`bar_chart`
 distributions       :func:`hist`, :func:`box`,          :func:`distribution`
                     :func:`violin`
 scaling             :func:`scaling_table`               :func:`scaling`
+trace timeline      :func:`timeline` (a TraceFrame)     :func:`timeline_data`
 ==================  ==================================  ===========================
 
-``gf.plot.<kind>(...)`` is the same as ``graphframe.plot.<kind>(gf, ...)``.
+``gf.plot.<kind>(...)`` is the same as ``graphframe.plot.<kind>(gf, ...)``;
+``ens.plot.<kind>(...)`` (heatmap, bar, hist, box, violin, scaling of an
+Ensemble: call paths x profiles or x a metadata key) is
+``graphframe.plot.ensemble.<kind>(ens, ...)``.
 See ``docs/guide/plots.md``.
 """
 
 from ._mpl import PlotDependencyError
-from .accessor import PlotAccessor
+from .accessor import EnsemblePlotAccessor, PlotAccessor
 from .bar import TopValues, bar, bar_chart, top_values
 from .distribution import Samples, box, distribution, hist, node_samples, violin
 from .flame import FlameData, draw_flame, flame_data, flamegraph, icicle
@@ -31,11 +35,12 @@ from .flame_layout import FlameLayout, flame_boxes
 from .heatmap import heatmap, heatmap_matrix
 from .matrix import STATS, NodeMatrix, rank_matrix
 from .scaling import scaling, scaling_data, scaling_table
+from .timeline import Timeline, timeline, timeline_data
 
 __all__ = [
-    "STATS", "FlameData", "FlameLayout", "NodeMatrix", "PlotAccessor", "PlotDependencyError",
+    "STATS", "EnsemblePlotAccessor", "FlameData", "FlameLayout", "NodeMatrix", "PlotAccessor", "PlotDependencyError",
     "Samples", "TopValues", "bar", "bar_chart", "box", "distribution", "draw_flame",
     "flame_boxes", "flame_data", "flamegraph", "heatmap", "heatmap_matrix", "hist", "icicle",
     "node_samples", "rank_matrix", "scaling", "scaling_data", "scaling_table", "top_values",
-    "violin",
+    "violin", "Timeline", "timeline", "timeline_data",
 ]

@@ -1,4 +1,4 @@
-"""``gf.plot.<kind>(...)``: the plots of one GraphFrame, pandas style.
+"""``gf.plot.<kind>(...)`` and ``ens.plot.<kind>(...)``: plots, pandas style.
 
 Each method passes the GraphFrame to the function of the same name in
 :mod:`graphframe.plot` and returns what it returns (an Axes, or a Figure for
@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import bar, distribution, flame, heatmap
+from . import ensemble as ensemble_plots
 from ._sources import ArgumentError
 
 KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin")
+ENSEMBLE_KINDS = ("heatmap", "bar", "hist", "box", "violin", "scaling")
 
 
 class PlotAccessor:
@@ -69,3 +71,57 @@ class PlotAccessor:
     def violin(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
         """See :func:`graphframe.plot.violin`."""
         return distribution.violin(self._gf, nodes, metric, **options)
+
+
+class EnsemblePlotAccessor:
+    """Plots of an Ensemble: ``ens.plot.heatmap(by="ranks")``, ``ens.plot.scaling(...)``...
+
+    Each method passes the Ensemble to the function of the same name in
+    :mod:`graphframe.plot.ensemble`; ``ens.plot(kind, ...)`` calls the method
+    named ``kind``.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> from graphframe.ensemble import Ensemble
+    >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "solve"))] * 2)
+    >>> sorted(k for k in dir(ens.plot) if not k.startswith("_"))
+    ['bar', 'box', 'heatmap', 'hist', 'scaling', 'violin']
+    >>> ens.plot("flamegraph")
+    Traceback (most recent call last):
+    ...
+    readers.errors.ArgumentError: kind='flamegraph' is not a plot of an Ensemble; choose one of heatmap, bar, hist, box, violin, scaling
+    """
+
+    def __init__(self, ens: Any) -> None:
+        self._ens = ens
+
+    def __call__(self, kind: str, *args: Any, **options: Any) -> Any:
+        if kind not in ENSEMBLE_KINDS:
+            raise ArgumentError(f"kind={kind!r} is not a plot of an Ensemble; choose one of "
+                                f"{', '.join(ENSEMBLE_KINDS)}")
+        return getattr(self, kind)(*args, **options)
+
+    def heatmap(self, metric: Any = None, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.heatmap` (call paths x profiles or x ``by``)."""
+        return ensemble_plots.heatmap(self._ens, metric, **options)
+
+    def bar(self, metric: Any = None, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.bar` (stacked by profile or by ``by``)."""
+        return ensemble_plots.bar(self._ens, metric, **options)
+
+    def hist(self, node: Any = None, metric: Any = None, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.hist`."""
+        return ensemble_plots.hist(self._ens, node, metric, **options)
+
+    def box(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.box`."""
+        return ensemble_plots.box(self._ens, nodes, metric, **options)
+
+    def violin(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.violin`."""
+        return ensemble_plots.violin(self._ens, nodes, metric, **options)
+
+    def scaling(self, metric: Any = None, *, by: str, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.scaling` (returns a Figure)."""
+        return ensemble_plots.scaling(self._ens, metric, by=by, **options)

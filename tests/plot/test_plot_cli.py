@@ -1,6 +1,7 @@
 """``graphframe plot`` and ``graphframe report`` from the command line."""
 
 import io
+import shutil
 import struct
 
 import numpy as np
@@ -58,6 +59,41 @@ def test_each_kind_writes_a_png_of_the_expected_size(files, tmp_path, argv, size
     assert png_size(out) == size
 
 
+@pytest.mark.parametrize("argv, size", [
+    (["heatmap", "{r1}", "{r2}", "{r4}", "--top", "4", "--stat", "sum"], (1000, 700)),
+    (["heatmap", "{r1}", "{r4}", "{r2}", "--by", "nprocs"], (1000, 700)),
+    (["bar", "{folder}", "--top", "3"], (900, 500)),
+    (["hist", "{folder}", "--node", "spmv"], (800, 450)),
+    (["box", "{r1}", "{r2}", "{r4}", "--node", "spmv", "--by", "nprocs"], (800, 450)),
+    (["violin", "{folder}", "--top", "2", "--aggregate", "max"], (800, 450)),
+    (["scaling", "{runs}", "--top", "2", "--by", "nprocs"], (1500, 480)),
+])
+def test_several_profiles_or_a_folder_are_drawn_as_an_ensemble(files, tmp_path, argv, size):
+    out = tmp_path / "out.png"
+    names = {str(k): v for k, v in files.items()}
+    names["folder"] = files["r1"].parent
+    names["runs"] = tmp_path / "runs"
+    names["runs"].mkdir()
+    for k in (1, 2, 4):
+        shutil.copy(files[f"r{k}"], names["runs"])
+    args = [a.format(**names) for a in argv]
+    code, stdout, stderr = run("plot", *args, "-o", out)
+    assert (code, stdout, stderr) == (0, "", "")
+    assert png_size(out) == size
+
+
+def test_ensemble_plot_file_draws_the_ensemble_numbers(files, tmp_path):
+    from graphframe.cli.plot_ensemble import draw_ensemble, ensemble_title
+    plt = pytest.importorskip("matplotlib.pyplot", reason="the plot tests need matplotlib")
+    fig, ax = plt.subplots()
+    ens = draw_ensemble("heatmap", [str(files["r1"]), str(files["r2"])], ax, metric="time",
+                        top=1, by="nprocs", stat=None, nodes=None, aggregate="mean")
+    assert ax.images[0].get_array().tolist() == [[8.0, 4.0]]   # spmv: 8 / nprocs
+    assert ensemble_title("heatmap", [str(files["r1"]), str(files["r2"])], ens.num_profiles,
+                          "nprocs") == f"heatmap: 2 profiles in {files['r1'].parent.name} by nprocs"
+    plt.close(fig)
+
+
 def test_svg_and_pdf_outputs(files, tmp_path):
     svg, pdf = tmp_path / "f.svg", tmp_path / "f.pdf"
     assert run("plot", "flamegraph", files["before"], files["after"], "-o", svg)[0] == 0
@@ -77,7 +113,12 @@ def test_svg_and_pdf_outputs(files, tmp_path):
      "graphframe: error: rank=9 does not exist; the ranks are 0, 1, 2, 3\n"),
     (["plot", "heatmap", "{before}", "-o", "x.png", "--by", "p99"], 1, "choose one of max"),
     (["plot", "scaling", "{before}", "-o", "x.png"], 1, "scaling needs 2 or more profiles; got 1"),
-    (["plot", "bar", "{before}", "{after}", "-o", "x.png"], 1, "bar draws one profile; got 2"),
+    (["plot", "bar", "{before}", "{after}", "-o", "x.png", "--stacked", "rank"], 1,
+     "--stacked: not for several profiles (an ensemble); use it with one profile"),
+    (["plot", "heatmap", "{r1}", "{r2}", "-o", "x.png", "--by", "size"], 1,
+     "by='size' is not a metadata column; choose one of "),
+    (["plot", "box", "{r1}", "{r2}", "-o", "x.png", "--by", "nprocs", "--node", "spmv",
+      "--node", "io"], 1, "give one node, not 2"),
     (["plot", "hist", "{before}", "-o", "x.png", "--node", "MPI_Allreduce"], 1,
      "'MPI_Allreduce' names 2 call paths"),
     (["plot", "scaling", "{r1}", "{r2}", "-o", "x.png", "--by", "size"], 1,
