@@ -15,7 +15,6 @@ from typing import Any, List, Optional, Sequence
 from ..plot import _mpl
 from ..plot._sources import ArgumentError, diff
 from .common import open_profile
-from .plot_ensemble import draw_ensemble, ensemble_title, is_ensemble, profile_paths
 from ..plot.bar import bar
 from ..plot.distribution import box, hist, violin
 from ..plot.flame import flamegraph, icicle
@@ -25,7 +24,6 @@ from ..plot.report import write_report
 from ..plot.scaling import MODES, scaling, scaling_table
 from ..plot.svg import new_figure
 from ..plot.timeline import timeline
-from ..traces import read_trace
 
 KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling",
          "timeline")
@@ -174,6 +172,9 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     if kind == "timeline":
         return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
                               dpi=dpi)
+    # the Ensemble (and pyarrow) load only when a plot may need them (fast start)
+    from .plot_ensemble import draw_ensemble, ensemble_title, is_ensemble, profile_paths
+
     if kind not in ("flamegraph", "icicle"):
         paths = profile_paths(paths)
     if is_ensemble(kind, paths):
@@ -204,6 +205,8 @@ def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optiona
                    top: Optional[int], title: Optional[str], size: Any, dpi: int) -> str:
     if len(paths) != 1:
         raise ArgumentError(f"timeline draws one trace; got {len(paths)}")
+    from ..traces import read_trace  # the trace layers load only for a timeline
+
     trace = read_trace(paths[0])
     fig = new_figure(tuple(size) if size else _SIZES["timeline"])
     timeline(trace, ranks=None if rank is None else [rank], colors=top or 12, ax=fig.axes[0])

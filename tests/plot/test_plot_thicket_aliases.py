@@ -87,3 +87,12 @@ def test_a_thicket_works_too_and_bad_columns_name_the_choices():
     with pytest.raises(MetricError, match="choose one of"):
         display_boxplot(tk, ["spmv"], ["name"])
     assert plt.get_fignums() == []
+
+
+def test_thickets_stats_module_offers_the_display_names():
+    import graphframe.thicket.stats as stats
+    from graphframe.plot import thicket_aliases
+
+    for name in ("display_histogram", "display_boxplot", "display_violinplot", "display_heatmap"):
+        assert getattr(stats, name) is getattr(thicket_aliases, name)
+        assert name in stats.__all__

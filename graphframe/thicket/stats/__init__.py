@@ -5,7 +5,9 @@ function writes into ``tk.statsframe.dataframe`` and returns the new column
 names. Statistics group a Thicket's rows by node over every other index level
 (profiles, ranks). Differences from Thicket are listed in each module and in
 ``docs/guide/ensembles.md``. ``check_normality`` and ``preference`` need SciPy
-(the ``stats`` extra).
+(the ``stats`` extra). Thicket's plots ``display_histogram``, ``display_boxplot``,
+``display_violinplot`` and ``display_heatmap`` are here too, returning the Axes
+(:mod:`graphframe.plot.thicket_aliases`; matplotlib, the ``plot`` extra).
 
 Examples
 --------
@@ -21,7 +23,10 @@ from .boxplot import calc_boxplot_statistics
 from .correlation import correlation_nodewise
 from .inference import (bhattacharyya_distance, check_normality, confidence_interval,
                         hellinger_distance, preference)
+from ...plot.thicket_aliases import (display_boxplot, display_heatmap, display_histogram,
+                                     display_violinplot)
 
 __all__ = ["bhattacharyya_distance", "calc_boxplot_statistics", "check_normality",
-           "confidence_interval", "correlation_nodewise", "hellinger_distance", "maximum",
+           "confidence_interval", "correlation_nodewise", "display_boxplot", "display_heatmap",
+           "display_histogram", "display_violinplot", "hellinger_distance", "maximum",
            "mean", "median", "minimum", "percentiles", "preference", "std", "sum", "variance"]
