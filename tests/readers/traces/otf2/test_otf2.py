@@ -89,6 +89,19 @@ def test_truncated_event_file_is_a_read_error(generated, tmp_path):
         "traces.otf2", "location 1, after 0 decoded events", "readable event records")
 
 
+@pytest.mark.parametrize("keep", [0.5, 0.9])
+def test_truncated_local_definitions_are_a_read_error(shared_data, tmp_path, keep):
+    """A cut ``traces/0.def`` was the OTF2 library's own ``Error``, not a ReadError."""
+    copy = tmp_path / "t"
+    shutil.copytree(shared_data / "otf2" / "pipit-ping-pong-otf2", copy)
+    local = copy / "traces" / "0.def"
+    data = local.read_bytes()
+    local.write_bytes(data[:int(len(data) * keep)])
+    with pytest.raises(ReadError, match=r"traces\.otf2.*local definitions") as err:
+        rt.decode(copy / "traces.otf2", Collect())
+    assert located(err, "traces.otf2")[1:] == ("location 0", "readable local definitions")
+
+
 def test_not_an_anchor_file_is_a_read_error(tmp_path):
     bad = tmp_path / "x.otf2"
     bad.write_bytes(b"\x03BOTF2 garbage")
