@@ -104,3 +104,20 @@ def test_text_args_round_trip_as_valid_json(shared_data, tmp_path):
     assert isinstance(json.loads(open(path).read()), list)
     back = _round_trip(tf, tmp_path)
     assert back.events["args"].iloc[0] == "argc=1\nargv=['./mpi']"
+
+
+@pytest.mark.parametrize("event, problem", [
+    ({"ph": "i", "args": {"gf.kind": "enter"}}, "'gf.kind' 'enter' does not fit"),
+    ({"ph": "i", "args": {"gf.kind": "rank"}}, "'gf.kind' 'rank' does not fit"),
+    ({"ph": "B", "args": {"gf.kind": "leave"}}, "does not fit a 'B' event"),
+    ({"ph": "i", "args": {"gf.kind": "send", "peer": "one"}}, "member 'peer'"),
+    ({"ph": "i", "args": {"gf.kind": "send", "colour": 1}}, "member 'colour'"),
+    ({"ph": "i", "args": {"gf.kind": "io", "file": 3}}, "member 'file'"),
+])
+def test_bad_typed_events_are_read_errors(tmp_path, event, problem):
+    from readers import ReadError
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps([{"name": "f", "pid": 0, "tid": 0, "ts": 1, **event}]))
+    with pytest.raises(ReadError, match=problem) as err:
+        graphframe.read_trace(p)
+    assert err.value.position == "byte 1"

@@ -181,11 +181,20 @@ class ChromeRun:
         out = {}
         for i, s, e in zip(sel[idx].tolist(), vs[idx].tolist(), ve[idx].tolist()):
             members = self._json(buf[s:e].decode("utf-8", "replace"), base, scan, i)
-            kind = _KIND_OF.get(members.pop(KIND_KEY))
-            if kind is None or not set(members) <= set(ATTRIBUTES) | {ARGS_KEY}:
-                self._fail(base, int(scan.starts[i]), "a 'gf.kind' event has an unknown kind "
-                           "or attribute", "a kind name and attribute "
-                           "columns of readers.traces.ATTRIBUTES")
+            label = members.pop(KIND_KEY)
+            kind = _KIND_OF.get(label) if isinstance(label, str) else None
+            expect = {ord("B"): Kind.ENTER, ord("E"): Kind.LEAVE}.get(int(ph[i]))
+            if kind is None or (kind == expect if expect is not None
+                                else kind in (Kind.ENTER, Kind.LEAVE)) is (expect is None):
+                self._fail(base, int(scan.starts[i]), f"'gf.kind' {label!r} does not fit a "
+                           f"{chr(ph[i])!r} event", "enter on B, leave on E, another kind "
+                           "name on i")
+            bad = [k for k, v in members.items() if not _typed_value_ok(k, v)]
+            if bad:
+                self._fail(base, int(scan.starts[i]), f"'gf.kind' event member {bad[0]!r} is "
+                           "not an attribute column or has a value of the wrong type",
+                           "attribute columns of readers.traces.ATTRIBUTES: integers, "
+                           "'file' and 'gf.args' strings, or null")
             out[i] = (kind, members)
         return out
 
@@ -356,6 +365,19 @@ class ChromeRun:
 
     def _fail(self, base: int, pos: int, problem: str, expected: str) -> None:
         raise ReadError(self.name, problem, position=f"byte {base + pos}", expected=expected)
+
+
+def _typed_value_ok(key: str, value: Any) -> bool:
+    """Whether ``key: value`` of a ``gf.kind`` event fits its attribute column."""
+    if value is None:
+        return key in ATTRIBUTES or key == ARGS_KEY
+    if key in ("file", ARGS_KEY):
+        return isinstance(value, str)
+    if key not in ATTRIBUTES or isinstance(value, bool) or key == "args":
+        return False
+    if key == "value":
+        return isinstance(value, (int, float))
+    return isinstance(value, int) and -(1 << 63) <= value < (1 << 63)
 
 
 def _absent(col: str, n: int) -> np.ndarray:
