@@ -175,3 +175,18 @@ def test_dumpi_user_functions_nest_the_mpi_calls(tmp_path):
                                               "MPI_Barrier", "solve", "main"]
     assert ev["depth"].tolist() == [0, 1, 2, -1, 2, 1, 0]
     assert ev["duration"].dropna().tolist() == [9.0, 5.0, 3.0]
+
+
+def test_file_sources_are_sniffed_from_their_file(tmp_path):
+    """``read_trace(FollowSource(path))`` needed ``format=`` even when the file has a head."""
+    import graphframe
+
+    path = tmp_path / "run.json"
+    path.write_bytes(b'[{"ph": "X", "name": "main", "pid": 0, "tid": 0, "ts": 1, "dur": 3}]\n')
+    src = rt.FollowSource(path, poll_interval=0.01, idle_timeout=0.05)
+    tf = graphframe.read_trace(src)
+    assert tf.events["name"].astype(str).tolist() == ["main", "main"]
+    assert tf.metadata["format"] == "chrome"
+    assert rt.decode([rt.FileSource(path)], rt.EventHandler(), format=None) is not None
+    with pytest.raises(ReadError, match="byte sources without a file need format="):
+        rt.decode(rt.MemorySource(path.read_bytes()), rt.EventHandler())
