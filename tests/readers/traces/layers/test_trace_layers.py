@@ -190,3 +190,26 @@ def test_file_sources_are_sniffed_from_their_file(tmp_path):
     assert rt.decode([rt.FileSource(path)], rt.EventHandler(), format=None) is not None
     with pytest.raises(ReadError, match="byte sources without a file need format="):
         rt.decode(rt.MemorySource(path.read_bytes()), rt.EventHandler())
+
+
+def test_every_kind_reaches_its_handler_method():
+    t = rt.StringTable(["f", "MPI_Put", "MPI_Win_fence", "rss"])
+    K = rt.Kind
+    seen = []
+
+    class Record(rt.EventHandler):
+        pass
+
+    for method in ("on_enter", "on_leave", "on_instant", "on_message", "on_io", "on_rma",
+                   "on_counter"):
+        setattr(Record, method, lambda self, r, th, tm, n, a, m=method:
+                seen.append((m, tm, n, a.get("kind"))))
+    Record().on_batch(rt.EventBatch.build(
+        t, rank=0, time=list(range(10)), name=[0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
+        kind=[K.ENTER, K.INSTANT, K.SEND, K.RECV, K.COLLECTIVE, K.IO, K.LEAVE, K.RMA,
+              K.RMA_SYNC, K.COUNTER], window=[-1] * 7 + [4, 4, -1]))
+    assert seen == [("on_enter", 0, "f", None), ("on_instant", 1, "f", None),
+                    ("on_message", 2, "f", "send"), ("on_message", 3, "f", "recv"),
+                    ("on_message", 4, "f", "collective"), ("on_io", 5, "f", None),
+                    ("on_leave", 6, "f", None), ("on_rma", 7, "MPI_Put", "rma"),
+                    ("on_rma", 8, "MPI_Win_fence", "rma_sync"), ("on_counter", 9, "rss", None)]
