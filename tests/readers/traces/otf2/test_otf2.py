@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -85,8 +86,14 @@ def test_truncated_event_file_is_a_read_error(generated, tmp_path):
     evt.write_bytes(evt.read_bytes()[:-40])
     with pytest.raises(ReadError, match=r"traces\.otf2.*location 1") as err:
         rt.decode(copy / "traces.otf2", Collect())
-    assert located(err, "traces.otf2") == (
-        "traces.otf2", "location 1, after 0 decoded events", "readable event records")
+    # The otf2 library either fails on the cut chunk or stops early without an error
+    # (it varies from run to run); the count check catches the second case.
+    name, position, expected = located(err, "traces.otf2")
+    assert name == "traces.otf2"
+    assert (position, expected) == ("location 1, after 0 decoded events",
+                                    "readable event records") or (
+        re.fullmatch(r"location 1, event \d+", position)
+        and expected == "all announced events (truncated .evt file?)"), (position, expected)
 
 
 @pytest.mark.parametrize("keep", [0.5, 0.9])
