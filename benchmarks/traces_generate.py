@@ -2,8 +2,8 @@
 
 Chrome: per (pid, tid) stream, ``main`` holds iterations of a fixed nested
 call pattern (depth up to 5, eight region names), written as ``X`` events in
-start order, one per line, like ``TraceFrame.to_chrome``. DUMPI: one file
-per rank plus a ``.meta``; each rank repeats a ring exchange (MPI_Isend,
+start order, one per line (``TraceFrame.to_chrome`` writes ``B``/``E`` pairs).
+DUMPI: one file per rank plus a ``.meta``; each rank repeats a ring exchange (MPI_Isend,
 MPI_Recv, MPI_Wait) and an MPI_Allreduce with fixed-layout records.
 
 Usage: ``python -m benchmarks.traces_generate chrome|dumpi EVENTS OUT``.

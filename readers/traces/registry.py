@@ -102,8 +102,9 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
     handler : EventHandler
         Receives definitions and batches; ``on_end`` is called once.
     format : str, optional
-        A name from :func:`trace_formats`; sniffed when omitted (sources
-        given directly need ``format=``).
+        A name from :func:`trace_formats`; sniffed when omitted (a
+        ``FileSource``/``FollowSource`` from its file, which must then have
+        its first bytes; other sources given directly need ``format=``).
     jobs : int, optional
         Worker processes for per-rank sources (``None``/1: this process).
         Used when the handler implements ``fork``/``join``; workers are
@@ -140,7 +141,12 @@ def _resolve(path: Any, format: Optional[str]) -> Type[Decoder]:
         return decoder_class(format, path)
     if isinstance(path, ByteSource) or (isinstance(path, (list, tuple)) and path
                                         and isinstance(path[0], ByteSource)):
-        raise ReadError(path, "byte sources need format=", expected="format='<name>'")
+        first = path if isinstance(path, ByteSource) else path[0]
+        file = getattr(first, "path", None)  # FileSource, FollowSource: sniff their file
+        if file is None or not os.path.isfile(file) or not os.path.getsize(file):
+            raise ReadError(path, "byte sources without a file need format=",
+                            expected="format='<name>'")
+        return decoder_class(sniff_trace(file), path)
     return decoder_class(sniff_trace(path), path)
 
 

@@ -10,11 +10,14 @@ nesting order:
 endpoint             ``k1``  ``k2``             then
 ===================  ======  =================  ========================
 LEAVE (X, dur > 0)   0       -start (inner 1st) ``k3`` = -seq (later first)
-LEAVE (E)            0       0                  seq
-point, X with dur 0  1       0                  2 seq (+1 for its LEAVE)
+B, E, point,         1       0                  2 seq (+1 for the X's LEAVE)
+X with dur 0
 ENTER (X, dur > 0)   2       -end (outer 1st)   seq
-ENTER (B)            2       0                  seq
 ===================  ======  =================  ========================
+
+``B``/``E`` events of a thread are in the file in the order they happened
+(an ``E`` closes the latest open ``B``), so at equal times they keep their
+file order (a ``B`` then an ``E`` at the same ``ts`` is a zero-length call).
 
 :class:`Orderer` modes: ``"sort"`` holds every event and sorts at the end
 (memory grows with the trace); ``"stream"`` requires each (pid, tid) to be
@@ -37,7 +40,7 @@ from ..events import stream_pairs
 #: Endpoint columns carried through the orderer (``args`` and ``value`` only when a chunk
 #: has them).
 COLUMNS = ("kind", "time", "rank", "thread", "name", "k1", "k2", "k3", "start",
-           "primary", "args", "value")
+           "primary", "args", "value", "typed")
 
 
 class Orderer:
@@ -191,7 +194,7 @@ def concat_parts(parts: List[Dict[str, np.ndarray]]) -> Dict[str, np.ndarray]:
         for p in parts:
             if k in p:
                 cols.append(p[k])
-            elif k == "args":
+            elif k in ("args", "typed"):
                 cols.append(np.full(len(p["time"]), None, dtype=object))
             else:
                 cols.append(np.full(len(p["time"]), np.nan))

@@ -9,13 +9,17 @@ import numpy as np
 
 from ...errors import ReadError
 from ..definitions import Definitions
-from ..events import EventBatch, Kind, StringTable
+from ..events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource
 from .order import Orderer, concat_parts
 from .scan import scan_events
+from .writer import ARGS_KEY, COLUMNS_KEY, KIND_KEY
 from .values import intern_strings, key_code, key_codes, parse_fixed, small_ints
 
+#: how the args of an event written from a SEND/IO/RMA... row begin (see .writer)
+_TYPED = np.frombuffer(b'{"' + KIND_KEY.encode() + b'": "', dtype=np.uint8)
+_KIND_OF = {name: Kind(code) for code, name in enumerate(KIND_NAMES)}
 #: the members read (all keys <= 4 bytes); any other member is skipped
 _KEYS = {k: np.uint64(key_code(k)) for k in ("ph", "ts", "dur", "pid", "tid", "name", "args")}
 
@@ -30,6 +34,7 @@ class ChromeRun:
         self.handler = handler
         self.options = options
         self.keep_args = bool(options["args"])
+        self.columns: Optional[List[str]] = None
         self.strings = StringTable()
         self.text_ids: Dict[str, int] = {}
         self.seq = 0
@@ -144,6 +149,13 @@ class ChromeRun:
             args = np.full(n, None, dtype=object)
             for i, s, e in zip(sel[want].tolist(), vs[want].tolist(), ve[want].tolist()):
                 args[i] = buf[s:e].decode("utf-8", "replace")
+        typed = self._typed(a, buf, ph, field["args"], base, scan)
+        if typed and args is not None:
+            for i, (_, members) in typed.items():
+                args[i] = members.pop(ARGS_KEY, None)
+        else:
+            for _, members in typed.values():
+                members.pop(ARGS_KEY, None)
         meta = ph == ord("M")
         if meta.any():
             self._definitions(np.flatnonzero(meta), name, rank, thread, args, base, scan)
@@ -152,9 +164,42 @@ class ChromeRun:
         if missing.any():
             self._fail(base, int(scan.starts[np.argmax(missing)]), "an event has no 'ts'",
                        "a 'ts' member (µs)")
-        self._endpoints(ph, ts, dur, has_dur, rank, thread, name, args, timed, base, scan)
+        self._endpoints(ph, ts, dur, has_dur, rank, thread, name, args, timed, base, scan, typed)
 
-    def _endpoints(self, ph, ts, dur, has_dur, rank, thread, name, args, timed, base, scan):
+    def _typed(self, a, buf, ph, field, base, scan) -> Dict[int, Dict[str, Any]]:
+        """Events written by ``to_chrome`` from SEND/RECV/IO/RMA... rows: ``i`` events
+        whose ``args`` start with ``{"gf.kind": "``: event index -> parsed args."""
+        sel, vs, ve = field
+        width = len(_TYPED)
+        p = ph[sel]
+        cand = ((p == ord("i")) | (p == ord("B")) | (p == ord("E"))) & (ve - vs > width)
+        if not cand.any():
+            return {}
+        idx = np.flatnonzero(cand)
+        head = a[vs[idx][:, None] + np.arange(width)]
+        idx = idx[(head == _TYPED).all(axis=1)]
+        out = {}
+        for i, s, e in zip(sel[idx].tolist(), vs[idx].tolist(), ve[idx].tolist()):
+            members = self._json(buf[s:e].decode("utf-8", "replace"), base, scan, i)
+            label = members.pop(KIND_KEY)
+            kind = _KIND_OF.get(label) if isinstance(label, str) else None
+            expect = {ord("B"): Kind.ENTER, ord("E"): Kind.LEAVE}.get(int(ph[i]))
+            if kind is None or (kind == expect if expect is not None
+                                else kind in (Kind.ENTER, Kind.LEAVE)) is (expect is None):
+                self._fail(base, int(scan.starts[i]), f"'gf.kind' {label!r} does not fit a "
+                           f"{chr(ph[i])!r} event", "enter on B, leave on E, another kind "
+                           "name on i")
+            bad = [k for k, v in members.items() if not _typed_value_ok(k, v)]
+            if bad:
+                self._fail(base, int(scan.starts[i]), f"'gf.kind' event member {bad[0]!r} is "
+                           "not an attribute column or has a value of the wrong type",
+                           "attribute columns of readers.traces.ATTRIBUTES: integers, "
+                           "'file' and 'gf.args' strings, or null")
+            out[i] = (kind, members)
+        return out
+
+    def _endpoints(self, ph, ts, dur, has_dur, rank, thread, name, args, timed, base, scan,
+                   typed):
         n = len(ph)
         seq = self.seq + np.arange(n, dtype=np.int64)
         self.seq += n
@@ -169,9 +214,15 @@ class ChromeRun:
         kind[ph == ord("B")] = Kind.ENTER
         kind[ph == ord("E")] = Kind.LEAVE
         kind[is_x] = Kind.ENTER
-        k1 = np.ones(n, dtype=np.int8)
-        k1[ph == ord("B")] = 2
-        k1[ph == ord("E")] = 0
+        typed_col = None
+        if typed:
+            rows = np.fromiter(typed, dtype=np.int64, count=len(typed))
+            point = ph[rows] == ord("i")  # B/E keep their kind, the args give attributes
+            kind[rows[point]] = [k for (k, _), p in zip(typed.values(), point) if p]
+            typed_col = np.full(n, None, dtype=object)
+            for i, (_, members) in typed.items():
+                typed_col[i] = members
+        k1 = np.ones(n, dtype=np.int8)  # B, E and points keep their file order at equal times
         long_x = is_x & (dur > 0)
         k1[long_x] = 2
         k2 = np.where(long_x, -(ts + dur), 0)
@@ -182,6 +233,8 @@ class ChromeRun:
                       primary=np.ones(int(keep.sum()), dtype=bool))]
         if args is not None:
             parts[0]["args"] = args[keep]
+        if typed_col is not None:
+            parts[0]["typed"] = typed_col[keep]
         if is_x.any():
             m = is_x
             cnt = int(m.sum())
@@ -230,7 +283,9 @@ class ChromeRun:
             members = self._json(args[i], base, scan, i) if args is not None and args[i] is not None \
                 else {}
             r, t = int(rank[i]), int(thread[i])
-            if label == "process_name":
+            if label == COLUMNS_KEY:
+                self.columns = [c for c in members.get("columns", []) if c in ATTRIBUTES]
+            elif label == "process_name":
                 defs.ranks.setdefault(r, {})["name"] = members.get("name")
             elif label == "thread_name":
                 defs.threads.setdefault((r, t), {})["name"] = members.get("name")
@@ -246,9 +301,28 @@ class ChromeRun:
             attrs["args"] = c["args"]
         if "value" in c:
             attrs["value"] = c["value"]
+        if "typed" in c:
+            attrs.update(self._typed_columns(c["typed"]))
+        if self.columns is not None:  # a file we wrote: the columns of its table
+            n = len(c["time"])
+            attrs = {k: attrs[k] if k in attrs else _absent(k, n) for k in self.columns}
         self.handler.on_batch(EventBatch.build(
             self.strings, kind=c["kind"], time=c["time"], rank=c["rank"],
             thread=c["thread"], name=c["name"], source=self.name, **attrs))
+
+    def _typed_columns(self, typed: np.ndarray) -> Dict[str, np.ndarray]:
+        """Attribute columns from the parsed ``gf.kind`` args (None elsewhere)."""
+        cols: Dict[str, np.ndarray] = {}
+        for i in np.flatnonzero(np.not_equal(typed, None)).tolist():
+            for key, value in typed[i].items():
+                col = cols.get(key)
+                if col is None:
+                    dtype, fill = ATTRIBUTES[key]
+                    col = cols[key] = np.full(len(typed), fill, dtype=dtype)
+                if value is None:
+                    continue
+                col[i] = self.strings.intern(value) if key == "file" else value
+        return cols
 
     # ------------------------------------------------------------------ values
     def _number(self, a, field, n, scale, base, what):
@@ -291,6 +365,25 @@ class ChromeRun:
 
     def _fail(self, base: int, pos: int, problem: str, expected: str) -> None:
         raise ReadError(self.name, problem, position=f"byte {base + pos}", expected=expected)
+
+
+def _typed_value_ok(key: str, value: Any) -> bool:
+    """Whether ``key: value`` of a ``gf.kind`` event fits its attribute column."""
+    if value is None:
+        return key in ATTRIBUTES or key == ARGS_KEY
+    if key in ("file", ARGS_KEY):
+        return isinstance(value, str)
+    if key not in ATTRIBUTES or isinstance(value, bool) or key == "args":
+        return False
+    if key == "value":
+        return isinstance(value, (int, float))
+    return isinstance(value, int) and -(1 << 63) <= value < (1 << 63)
+
+
+def _absent(col: str, n: int) -> np.ndarray:
+    """A column of ``n`` "absent" values."""
+    dtype, fill = ATTRIBUTES[col]
+    return np.full(n, fill, dtype=dtype)
 
 
 def _fields(a: np.ndarray, scan: Any, source: str,

@@ -98,6 +98,12 @@ class _Db:
         self.con.close()
 
 
+def _export_in(folder: Path) -> "Path | None":
+    """The one ``*.sqlite`` file of ``folder`` (None when there are none or several)."""
+    found = sorted(p for p in folder.glob("*.sqlite") if p.is_file())
+    return found[0] if len(found) == 1 else None
+
+
 class NsightDecoder(Decoder):
     """Nsight Systems SQLite exports; option ``kernel_names`` ("short" or "demangled")."""
 
@@ -106,6 +112,12 @@ class NsightDecoder(Decoder):
 
     @classmethod
     def sniff(cls, path: Path, head: bytes) -> bool:
+        if path.is_dir():  # the folder nsys wrote into: its one SQLite export
+            export = _export_in(path)
+            if export is None:
+                return False
+            with open(export, "rb") as fh:
+                return cls.sniff(export, fh.read(len(SQLITE_MAGIC)))
         if not head.startswith(SQLITE_MAGIC):
             return False
         try:
@@ -118,6 +130,18 @@ class NsightDecoder(Decoder):
                              "CUPTI_ACTIVITY_KIND_KERNEL"})
         finally:
             db.close()
+
+    @classmethod
+    def sources(cls, path: Any) -> List[ByteSource]:
+        """A folder holding one ``.sqlite`` export stands for that file."""
+        if isinstance(path, (str, Path)) and Path(path).is_dir():
+            export = _export_in(Path(path))
+            if export is None:
+                raise ReadError(path, "the folder does not hold exactly one .sqlite file",
+                                expected="an Nsight Systems SQLite export (nsys export "
+                                         "--type sqlite) or a folder with one")
+            path = export
+        return super().sources(path)
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         db = _Db(source.name)

@@ -104,7 +104,7 @@ class Otf2Decoder(Decoder):
 
         for ref in locs:
             _otf2.Reader_SelectLocation(handle, ref)
-        _open_files(_otf2, handle, locs)
+        _open_files(_otf2, handle, locs, anchor)
         try:
             for ref in locs:
                 rank, thread, expected = tables.locations[ref]
@@ -134,7 +134,7 @@ class Otf2Decoder(Decoder):
             _otf2.Reader_CloseEvtFiles(handle)
 
 
-def _open_files(lib: Any, handle: Any, locs: List[int]) -> None:
+def _open_files(lib: Any, handle: Any, locs: List[int], anchor: str) -> None:
     try:
         lib.Reader_OpenDefFiles(handle)
         opened = True
@@ -142,12 +142,20 @@ def _open_files(lib: Any, handle: Any, locs: List[int]) -> None:
         opened = False
     lib.Reader_OpenEvtFiles(handle)
     if opened:
-        for ref in locs:
-            reader = lib.Reader_GetDefReader(handle, ref)
-            if reader:
-                lib.Reader_ReadAllLocalDefinitions(handle, reader)
-                lib.Reader_CloseDefReader(handle, reader)
-        lib.Reader_CloseDefFiles(handle)
+        try:
+            for ref in locs:
+                reader = lib.Reader_GetDefReader(handle, ref)
+                if reader:
+                    try:
+                        lib.Reader_ReadAllLocalDefinitions(handle, reader)
+                    except lib.Error as exc:
+                        raise ReadError(anchor, f"the OTF2 library cannot read the local "
+                                        f"definitions: {exc}", position=f"location {ref}",
+                                        expected="readable local definitions") from exc
+                    finally:
+                        lib.Reader_CloseDefReader(handle, reader)
+        finally:
+            lib.Reader_CloseDefFiles(handle)
 
 
 #: (anchor, mtime, size) -> Tables of the last traces read in this process

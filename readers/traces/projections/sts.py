@@ -60,6 +60,11 @@ def parse_sts(lines: Sequence[str], name: str) -> Sts:
         except (ValueError, IndexError) as exc:
             raise ReadError(name, f"cannot parse {line[:60]!r}", position=f"line {number}",
                             expected="a Projections .sts declaration") from exc
+    body = [line.strip() for line in lines if line.strip()]
+    if body[-1] != "END":
+        raise ReadError(name, "the file ends before its END line (truncated?)",
+                        position=f"line {len(lines) + 1}",
+                        expected="the declarations up to a last line END")
     for entry, label, chare in entries:
         sts.entries[entry] = f"{sts.chares.get(chare, '?')}::{label}"
         sts.entry_chare[entry] = chare

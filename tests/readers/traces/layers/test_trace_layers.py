@@ -175,3 +175,41 @@ def test_dumpi_user_functions_nest_the_mpi_calls(tmp_path):
                                               "MPI_Barrier", "solve", "main"]
     assert ev["depth"].tolist() == [0, 1, 2, -1, 2, 1, 0]
     assert ev["duration"].dropna().tolist() == [9.0, 5.0, 3.0]
+
+
+def test_file_sources_are_sniffed_from_their_file(tmp_path):
+    """``read_trace(FollowSource(path))`` needed ``format=`` even when the file has a head."""
+    import graphframe
+
+    path = tmp_path / "run.json"
+    path.write_bytes(b'[{"ph": "X", "name": "main", "pid": 0, "tid": 0, "ts": 1, "dur": 3}]\n')
+    src = rt.FollowSource(path, poll_interval=0.01, idle_timeout=0.05)
+    tf = graphframe.read_trace(src)
+    assert tf.events["name"].astype(str).tolist() == ["main", "main"]
+    assert tf.metadata["format"] == "chrome"
+    assert rt.decode([rt.FileSource(path)], rt.EventHandler(), format=None) is not None
+    with pytest.raises(ReadError, match="byte sources without a file need format="):
+        rt.decode(rt.MemorySource(path.read_bytes()), rt.EventHandler())
+
+
+def test_every_kind_reaches_its_handler_method():
+    t = rt.StringTable(["f", "MPI_Put", "MPI_Win_fence", "rss"])
+    K = rt.Kind
+    seen = []
+
+    class Record(rt.EventHandler):
+        pass
+
+    for method in ("on_enter", "on_leave", "on_instant", "on_message", "on_io", "on_rma",
+                   "on_counter"):
+        setattr(Record, method, lambda self, r, th, tm, n, a, m=method:
+                seen.append((m, tm, n, a.get("kind"))))
+    Record().on_batch(rt.EventBatch.build(
+        t, rank=0, time=list(range(10)), name=[0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
+        kind=[K.ENTER, K.INSTANT, K.SEND, K.RECV, K.COLLECTIVE, K.IO, K.LEAVE, K.RMA,
+              K.RMA_SYNC, K.COUNTER], window=[-1] * 7 + [4, 4, -1]))
+    assert seen == [("on_enter", 0, "f", None), ("on_instant", 1, "f", None),
+                    ("on_message", 2, "f", "send"), ("on_message", 3, "f", "recv"),
+                    ("on_message", 4, "f", "collective"), ("on_io", 5, "f", None),
+                    ("on_leave", 6, "f", None), ("on_rma", 7, "MPI_Put", "rma"),
+                    ("on_rma", 8, "MPI_Win_fence", "rma_sync"), ("on_counter", 9, "rss", None)]

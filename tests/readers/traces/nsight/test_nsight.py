@@ -154,3 +154,16 @@ def test_nbody_nvtx_csv_nesting_equals_the_export(shared_data):
     assert calls_.depth.tolist() == csv["Lvl"].tolist()
     assert calls_.duration.astype(int).tolist() == csv["Duration (ns)"].tolist()
     assert calls_.exclusive.astype(int).tolist() == csv["DurNonChild (ns)"].tolist()
+
+
+def test_folder_with_one_export_reads_like_the_export(clover):
+    """A user gives the folder nsys wrote into: its one ``.sqlite`` export is read."""
+    assert rt.sniff_trace(clover) == "nsight"
+    by_folder = rt.decode(clover, Collect()).frame()
+    by_file = rt.decode(clover / "perlmutter-cloverleaf-cuda.sqlite", Collect()).frame()
+    assert len(by_folder) == len(by_file) > 0
+    pd.testing.assert_frame_equal(by_folder, by_file)
+
+
+def test_folder_without_a_single_export_is_not_sniffed(tmp_path):
+    assert rt.decoder_class("nsight").sniff(tmp_path, b"") is False

@@ -133,3 +133,16 @@ def test_ping_pong_trace(shared_data):
     assert per.count()[(0, "Ping1::recv(PingMsg* impl_msg)")] == 20
     assert per.count()[(1, "Ping1::recv_zerocopy(CkNcpyBuffer ncpyBuffer_msg, int size)")] == 20
     assert per.sum()[(1, "Idle")] == 1_426_000
+
+
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.9])
+def test_truncated_sts_is_a_read_error(tmp_path, keep):
+    """A cut ``.sts`` used to read silently, naming the missing entries ``entry N``."""
+    folder = write(tmp_path / "p")
+    sts = folder / "app.sts"
+    lines = STS.splitlines()
+    sts.write_text("\n".join(lines[:max(3, int(len(lines) * keep))]) + "\n")
+    with pytest.raises(ReadError, match="ends before its END line") as err:
+        rt.decode(folder, Collect())
+    assert located(err, "app.sts")[0] == "app.sts"
+    assert err.value.expected == "the declarations up to a last line END"
