@@ -15,6 +15,7 @@ import graphframe
 from graphframe import diff
 from graphframe.cli import main
 from graphframe.diffing import ranked_changes, regressions
+from graphframe.errors import PoorMatchWarning
 from graphframe.model.nodevalues import node_values
 
 CALIPER = "caliper/thicket"
@@ -79,8 +80,11 @@ def test_lulesh_json_8_and_64_ranks(shared_data):
     need("caliper-json")
     before = graphframe.read(shared_data / LULESH_JSON_8)
     after = graphframe.read(shared_data / LULESH_JSON_64)
+    # two different builds: the 64-rank run has an MPI layer and a lulesh.cycle level, so
+    # only main and the <no path> root match by call path, and the diff says so
     for aggregate in ("mean", "max"):
-        d = diff(before, after, "time", aggregate=aggregate)
+        with pytest.warns(PoorMatchWarning, match="share 2 of 69 nodes"):
+            d = diff(before, after, "time", aggregate=aggregate)
         check_against_paths(d, before, after, "time", aggregate=aggregate)
     counts = d.dataframe["status"].value_counts().to_dict()
     assert counts["added"] > 0 and sum(counts.values()) == d.graph.num_nodes
