@@ -91,7 +91,7 @@ def confidence_interval(thicket: Any, columns: Any = None,
     for c in columns:
         m = frame[_common.thicket_column(c, "mean")].to_numpy(dtype=np.float64)
         s = frame[_common.thicket_column(c, "std")].to_numpy(dtype=np.float64)
-        n = counts[_common.thicket_column(c, "count")].to_numpy(dtype=np.float64)
+        n = counts[_common.thicket_column(c, "count")].astype(np.float64)
         with np.errstate(all="ignore"):
             half = z * s / np.sqrt(n)
         pairs = np.empty(len(m), dtype=object)
@@ -120,7 +120,7 @@ def preference(thicket: Any, columns: Any, comparison_func: Callable[[Any, Any],
     counts = _common.node_stats(thicket, columns, ["count"])
     m = [frame[_common.thicket_column(c, "mean")].to_numpy(dtype=float) for c in columns]
     s = [frame[_common.thicket_column(c, "std")].to_numpy(dtype=float) for c in columns]
-    n = [counts[_common.thicket_column(c, "count")].to_numpy(dtype=float) for c in columns]
+    n = [counts[_common.thicket_column(c, "count")].astype(float) for c in columns]
     with np.errstate(all="ignore"):
         t = st.ttest_ind_from_stats(m[0], s[0], n[0], m[1], s[1], n[1],
                                     equal_var=False).statistic
@@ -169,7 +169,7 @@ def _distance(thicket, columns, output, label, formula) -> List[Any]:
     table = _common.node_stats(thicket, columns, ["mean", "std", "var"])
     mean(thicket, columns)
     std(thicket, columns)
-    cols = [[table[_common.thicket_column(c, k)].to_numpy() for c in columns]
+    cols = [[table[_common.thicket_column(c, k)] for c in columns]
             for k in ("mean", "var")]
     with np.errstate(all="ignore"):
         d = formula(cols[0][0], cols[0][1], cols[1][0], cols[1][1])
