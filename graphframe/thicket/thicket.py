@@ -52,9 +52,14 @@ class Thicket:
 
     def _set(self, ens: Ensemble) -> None:
         self.graph = ens.graph
-        self.dataframe = ens.dataframe
+        self.dataframe = _columnar_name(ens.dataframe)
         self.metadata = ens.metadata
-        self.statsframe = GraphFrame(ens.graph, ens.statsframe, [], [], default_metric=None)
+        stats = ens.statsframe
+        if isinstance(self.dataframe.columns, pd.MultiIndex) and \
+                not isinstance(stats.columns, pd.MultiIndex):
+            stats = stats.set_axis(pd.MultiIndex.from_tuples(
+                [c if isinstance(c, tuple) else (c, "") for c in stats.columns]), axis=1)
+        self.statsframe = GraphFrame(ens.graph, stats, [], [], default_metric=None)
         self.exc_metrics = ens.exc_metrics
         self.inc_metrics = ens.inc_metrics
         self.default_metric = ens.default_metric
@@ -356,6 +361,32 @@ class Thicket:
 
     def __repr__(self) -> str:
         return f"<Thicket: {len(self.profile)} profiles, {self.graph.num_nodes} nodes>"
+
+
+def _columnar_name(df: pd.DataFrame) -> pd.DataFrame:
+    """A column-joined table in Thicket's layout: one ``("name", "")`` column (last) instead
+    of a ``(header, "name")`` per header; other tables unchanged.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([(0, 1), (1, 1)], names=["node", "profile"])
+    >>> df = pd.DataFrame({("a", "name"): ["m", None], ("a", "t"): [1.0, 2.0],
+    ...                    ("b", "name"): ["m", "c"]}, index=idx)
+    >>> _columnar_name(df).columns.tolist(), _columnar_name(df)[("name", "")].tolist()
+    ([('a', 't'), ('name', '')], ['m', 'c'])
+    """
+    cols = df.columns
+    if not isinstance(cols, pd.MultiIndex) or cols.nlevels != 2:
+        return df
+    named = [c for c in cols if c[1] == "name" and c[0] != "name"]
+    if not named:
+        return df
+    names = df[named[0]]
+    for c in named[1:]:
+        names = names.fillna(df[c])
+    out = df.drop(columns=named)
+    out[("name", "")] = names.to_numpy()
+    return out
 
 
 def _agreed(column: pd.Series) -> Any:

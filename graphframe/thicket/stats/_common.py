@@ -106,9 +106,22 @@ def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:
     register them as exclusive (``source`` is exclusive) or inclusive metrics, as Thicket."""
     frame = tk.statsframe.dataframe
     for name, values in columns.items():
-        frame[name] = values
+        put(frame, name, values)
         register(tk, source, name)
     return list(columns)
+
+
+def key(frame: pd.DataFrame, name: Any) -> Any:
+    """The statsframe column of ``name``: a column-joined Thicket's statsframe has two
+    column levels, where a plain name ``"x"`` is the column ``("x", "")`` (as in Thicket)."""
+    if isinstance(frame.columns, pd.MultiIndex) and not isinstance(name, tuple):
+        return (name,) + ("",) * (frame.columns.nlevels - 1)
+    return name
+
+
+def put(frame: pd.DataFrame, name: Any, values: Any) -> None:
+    """``frame[name] = values`` with :func:`key`'s naming."""
+    frame[key(frame, name)] = values
 
 
 def register(tk: Any, source: Any, name: Any) -> None:

@@ -98,7 +98,7 @@ def confidence_interval(thicket: Any, columns: Any = None,
         pairs[:] = list(zip((m - half).tolist(), (m + half).tolist()))
         name = (c[:-1] + (f"confidence_interval_{confidence_level}_{c[-1]}",)
                 if isinstance(c, tuple) else f"confidence_interval_{confidence_level}_{c}")
-        frame[name] = pairs
+        _common.put(frame, name, pairs)
         out.append(name)
     return out
 
@@ -136,7 +136,7 @@ def preference(thicket: Any, columns: Any, comparison_func: Callable[[Any, Any],
     named = {base + "_tvalue": tvalue, base + "_tstatistic": t,
              base + "_std_preferred": pref_std, base + "_mean_preferred": pref_mean}
     for k, v in named.items():
-        frame[k] = v
+        _common.put(frame, k, v)
     return list(named)
 
 
@@ -177,7 +177,7 @@ def _distance(thicket, columns, output, label, formula) -> List[Any]:
     if output is None:
         flat = [str(p) for c in columns for p in (c if isinstance(c, tuple) else (c,))]
         output = "_".join(flat + [label])
-    thicket.statsframe.dataframe[output] = d
+    _common.put(thicket.statsframe.dataframe, output, d)
     return [output]
 
 
