@@ -45,7 +45,8 @@ from . import archive
 from . import build as _build
 from . import concat as _concat
 from . import dense as _dense
-from . import grouping, meta_ops, profiles_index, reading, scaling, selection, sources, views
+from . import (grouping, meta_ops, models, profiles_index, reading, scaling, selection, sources,
+               views)
 from . import stats as _stats
 from .statsframe import empty_statsframe
 from .tables import tables_from_graphframe
@@ -487,6 +488,15 @@ class Ensemble:
         region relative to the profiles whose ``key`` is ``base`` (default: the smallest);
         see :mod:`graphframe.ensemble.scaling`."""
         return scaling.speedup(self, key, base, weak, efficiency, metric, by, agg, ranks)
+
+    def fit_models(self, parameter: Any, metrics: Any = None, ranks: str = "mean",
+                   add_stats: bool = True, min_points: Optional[int] = None) -> List[Any]:
+        """An Extra-P performance model per node of each metric as a function of the
+        metadata column ``parameter`` (rank count, problem size...), written into
+        :attr:`statsframe` as ``<metric>_extrap-model`` (and the fit measures
+        ``<metric>_<RSS|rRSS|SMAPE|AR2|RE>_extrap-model``); returns the new columns.
+        Needs the optional ``extrap`` package; see :mod:`graphframe.ensemble.models`."""
+        return models.fit_models(self, parameter, metrics, ranks, add_stats, min_points)
 
     # --------------------------------------------------------------- misc
     def __repr__(self) -> str:

@@ -16,8 +16,9 @@ Examples
 from .. import QueryMatcher
 from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
-from . import stats
+from . import model_extrap, stats
 from .groupby import GroupBy
 from .thicket import EmptyMetadataTable, Thicket
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket", "query", "stats"]
+__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket",
+           "model_extrap", "query", "stats"]
