@@ -114,15 +114,17 @@ def keep_nodes(ens: Any, keep: np.ndarray, keep_stats: bool = False,
     rows = keep[node_ids(df)]
     if not rows.any():
         raise EmptyFilter("the selection keeps no node that has data")
-    sub = df[rows].assign(**{_OLD: node_ids(df)[rows]})
+    old = _full_key(df, _OLD)   # (name, "") on a column-joined table's two levels
+    sub = df[rows].copy(deep=False)
+    sub[old] = node_ids(df)[rows]
     gf = GraphFrame(ens.graph, sub, ens.exc_metrics, ens.inc_metrics, ens.default_metric,
                     inclusive_of=ens.inclusive_of,
-                    aggregations={**ens.aggregations, _OLD: "first"})
+                    aggregations={**ens.aggregations, old: "first"})
     out = gf.squash(update_inc_cols=update_inc_cols)
     new_df = out.dataframe
-    old_of_new = pd.Series(np.asarray(new_df[_OLD], dtype=INT),
+    old_of_new = pd.Series(np.asarray(new_df[old], dtype=INT),
                            index=node_ids(new_df)).groupby(level=0).first()
-    new_df = new_df.drop(columns=[_OLD])
+    new_df = new_df.drop(columns=[old])
     stats = _carried_stats(ens, out.graph, old_of_new) if keep_stats else \
         empty_statsframe(out.graph)
     return ens.replace(graph=out.graph, dataframe=new_df, statsframe=stats)
@@ -133,9 +135,23 @@ def _carried_stats(ens: Any, graph: Any, old_of_new: pd.Series) -> pd.DataFrame:
     taken = stats.reindex(old_of_new.to_numpy())
     taken.index = pd.Index(old_of_new.index.to_numpy(dtype=INT), name="node")
     full = taken.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
-    if "name" in full.columns and "name" in graph.attr_names():
-        full["name"] = graph.attr_values("name")
+    name = _full_key(full, "name")
+    if name in full.columns and "name" in graph.attr_names():
+        full[name] = graph.attr_values("name")
     return full
+
+
+def _full_key(frame: pd.DataFrame, name: str) -> Any:
+    """``name`` as a column key of ``frame``: ``(name, "")`` when its columns have two levels.
+
+    Examples
+    --------
+    >>> _full_key(pd.DataFrame(columns=pd.MultiIndex.from_tuples([("a", "t")])), "name")
+    ('name', '')
+    """
+    if isinstance(frame.columns, pd.MultiIndex):
+        return (name,) + ("",) * (frame.columns.nlevels - 1)
+    return name
 
 
 def _names_only(ens: Any) -> pd.DataFrame:

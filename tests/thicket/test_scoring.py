@@ -131,3 +131,17 @@ def test_bad_arguments(joined):
         th.stats.score_delta_mean_delta_stdnorm(flat, ["time", "time"])
     with pytest.raises(ArgumentError, match="2 statsframe columns"):
         th.stats.score_bhattacharyya(joined, COLS, characterization_func=lambda tk, columns: [])
+
+
+def test_column_joined_thicket_operations_keep_the_layout(joined):
+    th.stats.mean(joined, COLS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = joined.filter_stats(lambda row: row[("name", "")] == "main")
+        squashed = joined.squash()
+        queried = joined.query(th.QueryMatcher().match(
+            ".", lambda row: row[("name", "")].apply(lambda n: n == "main").all()))
+    assert kept.statsframe.dataframe[("A", "time_mean")].tolist() == [2.0]
+    assert ("name", "") in squashed.dataframe.columns
+    assert queried.dataframe[("A", "time")].tolist() == [1.0, 2.0, 3.0]
+    assert queried.dataframe[("name", "")].tolist() == ["main"] * 3
