@@ -305,17 +305,13 @@ class GraphFrame(ReaderConstructors):
 
         Only the attributes are rebound: the graph is immutable and no array
         or frame another object holds is written. The metadata dict stays the
-        same object when its content did not change.
+        same object when its content did not change. Every instance attribute
+        is taken from ``new``, so a field added to the class is rebound too.
         """
-        self.graph = new.graph
-        self.dataframe = new.dataframe
-        self.exc_metrics = new.exc_metrics
-        self.inc_metrics = new.inc_metrics
-        self.default_metric = new.default_metric
-        if new.metadata != self.metadata:
-            self.metadata = new.metadata
-        self.inclusive_of = new.inclusive_of
-        self._aggregations = new._aggregations
+        for name, value in vars(new).items():
+            if name == "metadata" and value == self.metadata:
+                continue
+            setattr(self, name, value)
 
     def _result(self, new: "GraphFrame", inplace: bool) -> Optional["GraphFrame"]:
         """``None`` after rebinding this object to ``new`` (in place), else ``new``."""
