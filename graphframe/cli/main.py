@@ -300,7 +300,8 @@ def _run_info(args: argparse.Namespace, out: TextIO) -> str:
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:
-    rows = [(name, graphframe_readers.format_info(name).description) for name in graphframe_readers.formats()]
+    rows = [(name, graphframe_readers.format_info(name).description)
+            for name in graphframe_readers.formats()]
     rows.append((dispatch.ARCHIVE, ARCHIVE_DESCRIPTION))
     width = max(len(name) for name, _ in rows) + 2  # every name whole, two spaces after
     return "".join(f"{name:{width}}{description}\n" for name, description in rows)

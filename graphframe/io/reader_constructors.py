@@ -319,7 +319,8 @@ class ReaderConstructors:
         >>> [gf.dataframe["time"].tolist() for gf in gfs], gfs[0].graph is gfs[1].graph
         ([[1.5], [4.0]], True)
         """
-        from graphframe_readers.caliper.timeseries import read_caliper_timeseries  # on first use: fast start
+        # on first use: fast start
+        from graphframe_readers.caliper.timeseries import read_caliper_timeseries
         raws = read_caliper_timeseries(filename_or_caliperreader, level, native=native,
                                        string_attributes=string_attributes or (),
                                        node_ordering=node_ordering, no_path=no_path)
@@ -515,7 +516,8 @@ class ReaderConstructors:
         0     main             1.0                   2.0
         1       io             0.5                   1.0
         """
-        from graphframe_readers.timemory import parse_timemory, read_timemory  # on first use: fast start
+        # on first use: fast start
+        from graphframe_readers.timemory import parse_timemory, read_timemory
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))

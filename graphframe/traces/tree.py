@@ -256,9 +256,10 @@ class TreeBuilder(EventHandler):
 
     def _intern(self, parent: np.ndarray, names: np.ndarray) -> np.ndarray:
         if len(names) and names.max() >= NAME_SPAN:
-            raise graphframe_readers.ReadError("<trace>", f"more than {NAME_SPAN} distinct region names",
-                                    position=f"region name {int(names.max())}",
-                                    expected=f"at most {NAME_SPAN} distinct names")
+            raise graphframe_readers.ReadError(
+                "<trace>", f"more than {NAME_SPAN} distinct region names",
+                position=f"region name {int(names.max())}",
+                expected=f"at most {NAME_SPAN} distinct names")
         key = (parent + 1) * NAME_SPAN + names
         pos = np.searchsorted(self._keys, key)
         found = pos < len(self._keys)
