@@ -3,8 +3,8 @@
 Same names, arguments and statsframe column names as Thicket 2026.1.1; each
 function writes into ``tk.statsframe.dataframe`` and returns the new column
 names. ``score_*`` compare two column groups of a column-joined Thicket
-(:mod:`graphframe.thicket.stats.scoring`). Statistics group a Thicket's rows by node over every other index level
-(profiles, ranks). Differences from Thicket are listed in each module and in
+(:mod:`graphframe.thicket.stats.scoring`). Statistics group a Thicket's rows by node
+over every other index level (profiles, ranks). Differences from Thicket are listed in each module and in
 ``docs/guide/ensembles.md``. ``check_normality`` and ``preference`` need SciPy
 (the ``stats`` extra). Thicket's plots ``display_histogram``, ``display_boxplot``,
 ``display_violinplot`` and ``display_heatmap`` are here too, returning the Axes
