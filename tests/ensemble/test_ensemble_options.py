@@ -135,6 +135,7 @@ def test_real_files_of_three_formats(shared_data):
     assert ens.profiles["format"].tolist() == ["caliper", "hpctoolkit", "hatchet-json"]
     assert "<no path>" in names_of(kept, 0) and "<no path>" not in names_of(ens, 0)
     assert ranks_of(kept, 1) == [0, 1, 2, 3] and ranks_of(ens, 1) == [0, 2]
-    json_rows = [e.dataframe.xs(2, level="profile")[["name", "time"]].reset_index(drop=True)
+    json_rows = [e.dataframe.xs(2, level="profile")[["name", "time"]].astype({"name": str})
+                 .reset_index(drop=True)
                  for e in (ens, kept)]
     assert len(json_rows[0]) == 24 and json_rows[0].equals(json_rows[1])
