@@ -7,14 +7,11 @@ method (selection, grouping, concat...).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, TYPE_CHECKING
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import concat as _concat
 from . import dense as _dense
 from . import grouping, meta_ops, profiles_index, selection, views
-
-if TYPE_CHECKING:  # annotations only
-    from .ensemble import Ensemble
 
 
 class EnsembleOperations:

@@ -130,9 +130,10 @@ class Thicket:
         without a call path are left out, as Thicket does. With ``query``, each ``.cali``
         file goes through Caliper's ``cali-query -q QUERY`` (which must be installed and
         write json-split), as :meth:`GraphFrame.from_caliper` does."""
-        if query is None:
+        if query is None:  # keyed: another format among the files takes no no_path
+            drop = {"no_path": "drop"}
             return Thicket._read(filename_or_stream, None, intersection, fill_perfdata,
-                                 disable_tqdm, no_path="drop")
+                                 disable_tqdm, options={"caliper": drop, "caliper-json": drop})
         gfs = {label(m): GraphFrame.from_caliper(m, query, no_path="drop")
                for m in expand(filename_or_stream)}
         return Thicket(Ensemble.from_graphframes(gfs, intersection=intersection,
