@@ -66,6 +66,7 @@ class Thicket(ThicketConstructors):
         self._set(ensemble)
 
     def _set(self, ens: Ensemble) -> None:
+        ens = _labelled(ens)
         name = self.profile_idx_name
         self.graph = ens.graph
         self.dataframe = ens.dataframe if name == "profile" else \
@@ -318,3 +319,14 @@ def _with_rows_of(df: pd.DataFrame, node: int, attrs: Dict[str, Any]) -> pd.Data
             new = new.astype({"name": df["name"].dtype})
         new["name"] = attrs.get("name")
     return pd.concat([df, new]).sort_index()
+
+
+def _labelled(ens: Ensemble) -> Ensemble:
+    """``ens`` with its profile numbers as labels: selections keep them (Thicket keeps a
+    profile's id in every sub-Thicket) instead of renumbering ``0..k-1``."""
+    meta = ens.metadata
+    if not isinstance(meta.index, pd.RangeIndex):
+        return ens
+    labels = pd.Index(np.arange(len(meta), dtype=INT), name=meta.index.name)
+    return ens.replace(metadata=meta.set_axis(labels, axis=0),
+                       profiles=ens.profiles.set_axis(labels, axis=0))
