@@ -74,6 +74,13 @@ class ThicketConstructors:
                              disable_tqdm, **kwargs)
 
     @classmethod
+    def from_timemory(cls, filename: Any, intersection: bool = False, fill_perfdata: bool = True,
+                      disable_tqdm: bool = False, **kwargs: Any) -> Any:
+        """Read timemory JSON files (a file, a folder, a glob or a list), one profile each."""
+        return cls._read(filename, "timemory", intersection, fill_perfdata, disable_tqdm,
+                         **kwargs)
+
+    @classmethod
     def from_graphframes(cls, gfs: Any, metadata: Any = None, fill_perfdata: bool = True
                          ) -> Any:
         """A Thicket of GraphFrames (a list, or a dict name -> GraphFrame)."""

@@ -345,3 +345,10 @@ def test_from_timeseries(shared_data):
     assert "loop.start_iteration" not in tk.dataframe.columns
     assert tk.profile[:5] == [0, 2, 4, 6, 8] and tk.metadata.shape[0] == 50
     assert tk.metadata.index.name == "iteration"
+
+
+def test_from_timemory(shared_data):
+    tk = T.from_timemory(str(shared_data / "timemory/hatchet/wall.tree.json"), disable_tqdm=True)
+    assert tk.graph.num_nodes == 14 and tk.profiles["format"].tolist() == ["timemory"]
+    with pytest.raises(ArgumentError, match="the timemory reader has no option 'no_path'"):
+        T.from_timemory(str(shared_data / "timemory/hatchet/wall.tree.json"), no_path="drop")
