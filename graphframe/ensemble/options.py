@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Dict, Iterable, Mapping, Optional
 
 import readers
@@ -95,7 +96,7 @@ class ReaderOptions:
         >>> ReaderOptions({"no_path": "drop"}, {}, "caliper").for_format("caliper")
         {'no_path': 'drop'}
         """
-        if name == self.format:
+        if name == self.format or not self.plain:
             out = dict(self.plain)
         else:
             accepted = _options_of(name)
@@ -147,6 +148,7 @@ def _keyed(by_format: Optional[Mapping[str, Any]], format: Optional[str]
     return out
 
 
+@lru_cache(maxsize=None)
 def _options_of(name: str) -> tuple:
     if name not in readers.formats():   # e.g. graphframe's own archives: no options
         return ()
