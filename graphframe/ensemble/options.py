@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, Iterable, Mapping, Optional
 
-import readers
-from readers.registry import check_options
+import graphframe_readers
+from graphframe_readers.registry import check_options
 
 from ..errors import ArgumentError
 
@@ -72,8 +72,8 @@ class ReaderOptions:
                 raise ArgumentError(f"{key!r} is an argument of the ensemble read itself, "
                                     "not a reader option")
         keyed = _keyed(by_format, format)
-        if format is not None and format in readers.formats():
-            check_options(readers.format_info(format), plain)
+        if format is not None and format in graphframe_readers.formats():
+            check_options(graphframe_readers.format_info(format), plain)
         else:
             for key in plain:
                 if not _formats_with(key):
@@ -127,7 +127,7 @@ def _keyed(by_format: Optional[Mapping[str, Any]], format: Optional[str]
     if not isinstance(by_format, Mapping):
         raise ArgumentError(f"options={by_format!r}: give a dict format name -> dict of that "
                             "format's reader options, e.g. {'caliper': {'no_path': 'drop'}}")
-    known = readers.formats()
+    known = graphframe_readers.formats()
     out: Dict[str, Dict[str, Any]] = {}
     for name, opts in by_format.items():
         if name not in known:
@@ -143,17 +143,17 @@ def _keyed(by_format: Optional[Mapping[str, Any]], format: Optional[str]
             if key in opts:
                 raise ArgumentError(f"options[{name!r}][{key!r}]: {key!r} is an argument of "
                                     "the ensemble read itself, not a reader option")
-        check_options(readers.format_info(name), opts)
+        check_options(graphframe_readers.format_info(name), opts)
         out[name] = opts
     return out
 
 
 @lru_cache(maxsize=None)
 def _options_of(name: str) -> tuple:
-    if name not in readers.formats():   # e.g. graphframe's own archives: no options
+    if name not in graphframe_readers.formats():   # e.g. graphframe's own archives: no options
         return ()
-    return tuple(o for o in readers.format_info(name).options if o not in OWN)
+    return tuple(o for o in graphframe_readers.format_info(name).options if o not in OWN)
 
 
 def _formats_with(key: str) -> list:
-    return [name for name in readers.formats() if key in _options_of(name)]
+    return [name for name in graphframe_readers.formats() if key in _options_of(name)]

@@ -16,9 +16,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-import readers
-from readers.errors import ReadError
-from readers.progress import callback_for
+import graphframe_readers
+from graphframe_readers.errors import ReadError
+from graphframe_readers.progress import callback_for
 
 from ..errors import ArgumentError
 from ._internal import GraphFrame
@@ -56,7 +56,7 @@ def read_one(member: Member, format: Optional[str], options: Any,
         if fmt == "graphframe-archive":
             tables = tables_from_graphframe(GraphFrame.load(member))
         else:
-            raw = readers.read(member, format=fmt, **options.for_format(fmt))
+            raw = graphframe_readers.read(member, format=fmt, **options.for_format(fmt))
             tables = tables_from_raw(raw, name)
         info = dict(path=name, hash=content_hash(member), format=fmt,
                     options=options.describe(fmt), nodes=tables.num_nodes,
@@ -70,7 +70,7 @@ def read_one(member: Member, format: Optional[str], options: Any,
 def _sniff(member: Member) -> str:
     if isinstance(member, str) and member.endswith(".gfz") and os.path.isfile(member):
         return "graphframe-archive"
-    return readers.sniff(member)
+    return graphframe_readers.sniff(member)
 
 
 def _message(exc: BaseException, name: str) -> str:
@@ -126,7 +126,7 @@ def _in_processes(workers: int, members: Sequence[Member], format: Optional[str]
                   options: Any, report: Optional[Callable]) -> List[Outcome]:
     batches = _batches(members, workers)
     outcomes: List[Outcome] = []
-    readers.formats()  # load every reader once here: forked workers inherit them
+    graphframe_readers.formats()  # load every reader once here: forked workers inherit them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = pool.map(read_batch, batches, [format] * len(batches),
                            [options] * len(batches))

@@ -7,8 +7,8 @@ import pytest
 
 from graphframe import Ensemble
 from graphframe.errors import ArgumentError
-from readers import ProfileBuilder
-from readers.testing import sample_profile, write_cali, write_hpctoolkit, write_literal
+from graphframe_readers import ProfileBuilder
+from graphframe_readers.testing import sample_profile, write_cali, write_hpctoolkit, write_literal
 
 #: A record with no region (time outside every annotated region) appended to a .cali file.
 NO_PATH_RECORD = "__rec=ctx,attr=17=32,data=0=5.5\n"
