@@ -38,14 +38,11 @@ from ..handler import EventHandler
 from ..sources import ByteSource, FileSource, rank_of, rank_sources
 from .layouts import (ALL_FUNCTIONS, CPU, DEFAULT_TYPE_SIZES, END_OF_STREAM, FUNCTION_ENTER,
                       FUNCTION_EXIT, FUNCTIONS, LABEL, LAYOUTS, MAGIC, THREAD, TYPE_SIZE, WALL,
-                      fixed_size)
+                      fixed_sizes)
 from .mpiio import DELETE, IS_IO, HandleTable, io_columns
 from .records import Record, Short, Trailer, parse_record, read_trailer
 
-_FIXED = [0] * ((END_OF_STREAM + 1) << 8)
-for _label in LAYOUTS:
-    for _mask in range(256):
-        _FIXED[(_label << 8) | _mask] = fixed_size(_label, _mask)
+_FIXED = fixed_sizes()
 
 #: MPI call -> (event kind, peer argument, count argument, datatype argument, tag argument)
 _SEND = ("count", "datatype", "dest", "tag")

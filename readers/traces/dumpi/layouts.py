@@ -245,3 +245,31 @@ def fixed_size(label: int, mask: int) -> int:
             return 0
         size += TYPE_SIZE[typ]
     return size
+
+
+def fixed_sizes() -> List[int]:
+    """:func:`fixed_size` for every ``(label << 8) | mask`` (label up to END_OF_STREAM).
+
+    Built from per-label argument sizes with numpy over the 256 masks (a
+    fraction of a millisecond, where calling :func:`fixed_size` 75,000 times
+    took a tenth of a second on every import of the decoder).
+    """
+    import numpy as np
+    masks = np.arange(256)
+    head = 3 + 2 * ((masks & THREAD) > 0) + 12 * ((masks & CPU) > 0) + 12 * ((masks & WALL) > 0)
+    status = (masks & STATUS) > 0
+    perf = (masks & PERF) > 0
+    out = np.zeros((END_OF_STREAM + 1, 256), dtype=np.int64)
+    for label, layout in LAYOUTS.items():
+        args, with_status = 0, True   # size of the arguments; fixed even with statuses?
+        fixed = True
+        for _, typ, root_only in layout:
+            if typ == "st":
+                with_status = False
+            elif root_only or typ not in TYPE_SIZE:
+                fixed = False
+            else:
+                args += TYPE_SIZE[typ]
+        if fixed:
+            out[label] = np.where(perf | (status & ~with_status), 0, head + args)
+    return out.reshape(-1).tolist()

@@ -133,3 +133,16 @@ def test_io_record_arguments_as_text(tmp_path):
     assert first[0] == "comm=2\nfilename=out.dat\namode=5\ninfo=0\nfile=1"
     seek = ev.loc[ev["name"] == "MPI_File_seek", "args"].dropna().tolist()
     assert seek == ["file=1\noffset=8\nwhence=0"]
+
+
+def test_fixed_size_table_matches_the_per_record_rule():
+    from readers.traces.dumpi.layouts import END_OF_STREAM, LAYOUTS, fixed_size, fixed_sizes
+    table = fixed_sizes()
+    assert len(table) == (END_OF_STREAM + 1) * 256
+    expected = [fixed_size(lab, m) if lab in LAYOUTS else 0
+                for lab in range(END_OF_STREAM + 1) for m in range(256)]
+    assert table == expected
+    # MPI_File_write_at with thread + wall times: 3 + 2 + 12 + file 2 + offset 8 + count 4
+    # + datatype 2; with statuses stored its length depends on them
+    assert table[(LABEL["MPI_File_write_at"] << 8) | THREAD | WALL] == 33
+    assert table[(LABEL["MPI_File_write_at"] << 8) | THREAD | WALL | 1] == 0
