@@ -15,7 +15,7 @@ carries over from batch to batch of one rank file (:class:`HandleTable`).
 
 Examples
 --------
->>> from readers.traces.dumpi.layouts import LABEL
+>>> from graphframe_readers.traces.dumpi.layouts import LABEL
 >>> IO_ROLE[LABEL["MPI_File_write_at"]], IO_ROLE[LABEL["MPI_File_open"]]
 (('count', 'datatype', 'offset'), (None, None, None))
 >>> LABEL["MPI_File_get_errhandler"] in IO_ROLE

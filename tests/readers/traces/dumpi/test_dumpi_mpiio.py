@@ -9,11 +9,11 @@ import struct
 
 import pytest
 
-import readers.traces as rt
+import graphframe_readers.traces as rt
 from graphframe.traces import read_trace
-from readers.testing.writers.dumpi import DumpiWriter
-from readers.traces.dumpi.layouts import LABEL, THREAD, WALL
-from readers.traces.dumpi.records import iter_records
+from graphframe_readers.testing.writers.dumpi import DumpiWriter
+from graphframe_readers.traces.dumpi.layouts import LABEL, THREAD, WALL
+from graphframe_readers.traces.dumpi.records import iter_records
 
 S = 10**9  # the writers' start_time=1 -> times from 1 s
 
@@ -136,7 +136,7 @@ def test_io_record_arguments_as_text(tmp_path):
 
 
 def test_fixed_size_table_matches_the_per_record_rule():
-    from readers.traces.dumpi.layouts import END_OF_STREAM, LAYOUTS, fixed_size, fixed_sizes
+    from graphframe_readers.traces.dumpi.layouts import END_OF_STREAM, LAYOUTS, fixed_size, fixed_sizes
     table = fixed_sizes()
     assert len(table) == (END_OF_STREAM + 1) * 256
     expected = [fixed_size(lab, m) if lab in LAYOUTS else 0
