@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
+import numpy as np
+
 MAGIC = b"\xff\xaa\xddDUMPI"
 FOOTER_MAGIC = 0xF007FEE7
 
@@ -254,7 +256,6 @@ def fixed_sizes() -> List[int]:
     fraction of a millisecond, where calling :func:`fixed_size` 75,000 times
     took a tenth of a second on every import of the decoder).
     """
-    import numpy as np
     masks = np.arange(256)
     head = 3 + 2 * ((masks & THREAD) > 0) + 12 * ((masks & CPU) > 0) + 12 * ((masks & WALL) > 0)
     status = (masks & STATUS) > 0
