@@ -234,7 +234,9 @@ def test_same_size_time_shares_within_sampling_error(same_size):
         p = pyi_share.get(("workload.py", line), 0.0)
         v = viz_share[("workload.py", line)]
         sigma = math.sqrt(max(p * (1 - p), 1 / samples) / samples)
-        assert abs(v - p) <= 4 * sigma, (line, v, p, samples)
+        # two separate runs on a shared machine also differ by scheduling noise: allow
+        # 3 points of share beyond 4 sigma of pyinstrument's sampling error
+        assert abs(v - p) <= 4 * sigma + 0.03, (line, v, p, samples)
 
 
 def _cprofile_direct_edges(gf):
