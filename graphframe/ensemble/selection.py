@@ -114,7 +114,8 @@ def keep_nodes(ens: Any, keep: np.ndarray, keep_stats: bool = False,
     rows = keep[node_ids(df)]
     if not rows.any():
         raise EmptyFilter("the selection keeps no node that has data")
-    old = _full_key(df, _OLD)   # (name, "") on a column-joined table's two levels
+    # a full-length key when the columns have several levels (after a column concat)
+    old = _OLD if df.columns.nlevels == 1 else (_OLD,) + ("",) * (df.columns.nlevels - 1)
     sub = df[rows].copy(deep=False)
     sub[old] = node_ids(df)[rows]
     gf = GraphFrame(ens.graph, sub, ens.exc_metrics, ens.inc_metrics, ens.default_metric,
@@ -135,23 +136,9 @@ def _carried_stats(ens: Any, graph: Any, old_of_new: pd.Series) -> pd.DataFrame:
     taken = stats.reindex(old_of_new.to_numpy())
     taken.index = pd.Index(old_of_new.index.to_numpy(dtype=INT), name="node")
     full = taken.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
-    name = _full_key(full, "name")
-    if name in full.columns and "name" in graph.attr_names():
-        full[name] = graph.attr_values("name")
+    if "name" in full.columns and "name" in graph.attr_names():
+        full["name"] = graph.attr_values("name")
     return full
-
-
-def _full_key(frame: pd.DataFrame, name: str) -> Any:
-    """``name`` as a column key of ``frame``: ``(name, "")`` when its columns have two levels.
-
-    Examples
-    --------
-    >>> _full_key(pd.DataFrame(columns=pd.MultiIndex.from_tuples([("a", "t")])), "name")
-    ('name', '')
-    """
-    if isinstance(frame.columns, pd.MultiIndex):
-        return (name,) + ("",) * (frame.columns.nlevels - 1)
-    return name
 
 
 def _names_only(ens: Any) -> pd.DataFrame:

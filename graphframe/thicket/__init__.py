@@ -18,7 +18,7 @@ from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
 from . import model_extrap, stats
 from .groupby import GroupBy
-from .thicket import EmptyMetadataTable, Thicket
+from .thicket import EmptyMetadataTable, NodeNotFound, Thicket
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket",
+__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
            "model_extrap", "query", "stats"]

@@ -140,7 +140,7 @@ def test_column_joined_thicket_operations_keep_the_layout(joined):
         kept = joined.filter_stats(lambda row: row[("name", "")] == "main")
         squashed = joined.squash()
         queried = joined.query(th.QueryMatcher().match(
-            ".", lambda row: row[("name", "")].apply(lambda n: n == "main").all()))
+            ".", lambda row: (row[("name", "")] == "main").all()))
     assert kept.statsframe.dataframe[("A", "time_mean")].tolist() == [2.0]
     assert ("name", "") in squashed.dataframe.columns
     assert queried.dataframe[("A", "time")].tolist() == [1.0, 2.0, 3.0]
