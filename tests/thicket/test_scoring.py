@@ -145,3 +145,13 @@ def test_column_joined_thicket_operations_keep_the_layout(joined):
     assert ("name", "") in squashed.dataframe.columns
     assert queried.dataframe[("A", "time")].tolist() == [1.0, 2.0, 3.0]
     assert queried.dataframe[("name", "")].tolist() == ["main"] * 3
+
+
+def test_boxplot_outliers_name_the_key_of_a_column_joined_thicket():
+    a = [(1.0, 2.0), (1.0, 2.0), (1.0, 2.0), (1.0, 2.0), (9.0, 2.0)]
+    tk = th.Thicket.concat_thickets([runs(a), runs(a)], axis="columns", headers=["A", "B"],
+                                    metadata_key="pk")
+    made = th.stats.calc_boxplot_statistics(tk, [("A", "time")])
+    outliers = tk.statsframe.dataframe[made[-1]].tolist()
+    assert made[-1] == ("A", "time_outliers(0.25, 0.5, 0.75)")
+    assert outliers == [[4], []]          # pk of the run whose main took 9

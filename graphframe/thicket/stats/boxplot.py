@@ -45,7 +45,8 @@ def calc_boxplot_statistics(thicket: Any, columns: Any = (),
     suffix = str(tuple(quartiles))
     table = _common.node_stats(thicket, columns, [], percentiles=[q * 100 for q in quartiles])
     node_pos = _common.node_positions(thicket)
-    profiles = thicket.dataframe.index.get_level_values("profile")
+    profiles = thicket.dataframe.index.get_level_values(
+        getattr(thicket, "profile_idx_name", "profile"))
     out: List[Any] = []
     for i, c in enumerate(columns):
         q1, q2, q3 = (table[_common.thicket_column(c, percentile_name(q * 100))]
