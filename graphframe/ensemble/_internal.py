@@ -13,11 +13,12 @@ from ..graphframe import GraphFrame
 # the archive codecs: column <-> Arrow with exact pandas dtypes, tagged JSON values
 from ..io.codec import decode_column, encode_column, from_tagged, to_tagged
 # the statistics core shared with GraphFrame.rank_stats (ens.stats, graphframe.thicket.stats)
-from ..kernels.level_stats import BLOCK_CELLS, LevelPlan, level_stats
+from ..kernels.level_stats import BLOCK_CELLS, LevelPlan, group_arrays, level_stats
 from ..model import Graph
 
 __all__ = ["BLOCK_CELLS", "Graph", "GraphFrame", "LevelPlan", "decode_column", "diff",
-           "encode_column", "from_tagged", "level_stats", "query_package", "to_tagged"]
+           "encode_column", "from_tagged", "group_arrays", "level_stats", "query_package",
+           "to_tagged"]
 
 
 def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:
