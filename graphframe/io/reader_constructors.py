@@ -18,7 +18,9 @@ from .constructors.timemory import TimemoryConstructors
 __all__ = ["ReaderConstructors"]
 
 
-class ReaderConstructors(HPCToolkitConstructors, CaliperConstructors, DotConstructors,
-                         CProfileConstructors, PyinstrumentConstructors, TauConstructors,
-                         TimemoryConstructors):
+# Bases last family first: the API reference lists inherited members from the last
+# base on, so this puts them in the order of the families (HPCToolkit ... timemory).
+class ReaderConstructors(TimemoryConstructors, TauConstructors, PyinstrumentConstructors,
+                         CProfileConstructors, DotConstructors, CaliperConstructors,
+                         HPCToolkitConstructors):
     """``from_hpctoolkit``, ``from_caliper``, ``from_gprof_dot``... for GraphFrame."""

@@ -38,7 +38,7 @@ see :mod:`graphframe_readers.profile`), so ``to_literal`` writes the children ba
 source's order.
 
 The walk and the node checks are in :mod:`graphframe_readers.hatchet.literal_parser`,
-the metric kinds in :mod:`graphframe_readers.hatchet.literal_declarations`; this
+the metric kinds in :mod:`graphframe_readers.hatchet.literal_metric_kinds`; this
 module reads files and is the format's entry in the registry.
 """
 
@@ -54,7 +54,7 @@ from ..errors import ReadError
 from ..profile import RawProfile
 from ..progress import Progress, ProgressArg
 from ..registry import FormatInfo, looks_like_json
-from .literal_declarations import DECLARATIONS_KEY, literal_declarations
+from .literal_metric_kinds import DECLARATIONS_KEY, literal_declarations
 from .literal_parser import (NID_KEY, RESERVED_COLUMNS, RESERVED_FRAME_KEYS, LiteralParser,
                              LiteralWarning)
 

@@ -21,7 +21,7 @@ import pandas as pd
 from ..builder import ProfileBuilder
 from ..errors import ReadError, _describe_source as _describe
 from ..profile import PARENT, RawProfile
-from .literal_declarations import DECLARATIONS_KEY, metric_kinds
+from .literal_metric_kinds import DECLARATIONS_KEY, metric_kinds
 
 #: The metric key naming a node that appears at several places (consumed, never a metric).
 NID_KEY = "_hatchet_nid"
