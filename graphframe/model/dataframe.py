@@ -111,9 +111,20 @@ def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame
 
     Arrays are not copied where pandas allows; a Series is given ``index``
     (never aligned on its own index) and, with copy-on-write, shared lazily.
+    Object arrays stay object columns (pandas 3 would make text ``str``).
     """
-    data = {k: v.set_axis(index) if isinstance(v, pd.Series) else v for k, v in columns.items()}
+    data = {k: v.set_axis(index) if isinstance(v, pd.Series) else
+            pd.Series(v, index=index, dtype=object, copy=False) if _is_objects(v) else v
+            for k, v in columns.items()}
     return pd.DataFrame(data, index=index, copy=False)
+
+
+def _is_objects(values: Any) -> bool:
+    """An object array (numpy or pandas' wrapper of one): pandas 3 would infer ``str``
+    from it, where the library keeps text as object (:mod:`graphframe.model.text`)."""
+    if isinstance(values, pd.arrays.NumpyExtensionArray):
+        return values.dtype.numpy_dtype == object
+    return isinstance(values, np.ndarray) and values.dtype == object
 
 
 def column_data(values: pd.Series, shared: bool = True) -> Any:
