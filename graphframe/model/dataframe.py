@@ -122,8 +122,8 @@ def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame
 def _is_objects(values: Any) -> bool:
     """An object array (numpy or pandas' wrapper of one): pandas 3 would infer ``str``
     from it, where the library keeps text as object (:mod:`graphframe.model.text`)."""
-    if isinstance(values, pd.arrays.NumpyExtensionArray):
-        return values.dtype.numpy_dtype == object
+    if isinstance(values, pd.arrays.NumpyExtensionArray):  # (pandas 2: StringArray is one)
+        return getattr(values.dtype, "numpy_dtype", None) == object
     return isinstance(values, np.ndarray) and values.dtype == object
 
 
