@@ -13,7 +13,7 @@ import pytest
 import graphframe
 from graphframe import Ensemble, GraphFrame
 from graphframe.model.text import as_text, is_text, text_columns
-from readers.builder import ProfileBuilder
+from graphframe_readers.builder import ProfileBuilder
 
 TEXT = ("name", "type", "file", "module")
 
