@@ -73,27 +73,3 @@ def as_text(values: pd.Series) -> pd.Series:
     table[-1] = None
     return pd.Series(table[codes], index=values.index, name=values.name, dtype=object, copy=False)
 
-
-def text_columns(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` with every column that pandas holds as text in another dtype (``str``,
-    ``string``, a categorical of text) turned into shared-string object columns
-    (:func:`as_text`); ``df`` itself is returned when there is none.
-
-    Used where the library makes a frame from pieces pandas may have inferred as
-    ``str`` (pandas 3). Object columns are left as they are.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"name": pd.array(["a", None], dtype="string"), "t": [1.0, 2.0]})
-    >>> out = text_columns(df)
-    >>> out.dtypes.astype(str).tolist(), out["name"].tolist()
-    (['object', 'float64'], ['a', None])
-    """
-    convert = [i for i, dt in enumerate(df.dtypes)
-               if isinstance(dt, (pd.StringDtype, pd.CategoricalDtype)) and is_text(df.iloc[:, i])]
-    if not convert:
-        return df
-    out = df.copy(deep=False)
-    for i in convert:
-        out.isetitem(i, as_text(df.iloc[:, i]))
-    return out

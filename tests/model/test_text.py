@@ -12,7 +12,7 @@ import pytest
 
 import graphframe
 from graphframe import Ensemble, GraphFrame
-from graphframe.model.text import as_text, is_text, text_columns
+from graphframe.model.text import as_text, is_text
 from graphframe_readers.builder import ProfileBuilder
 
 TEXT = ("name", "type", "file", "module")
@@ -78,17 +78,6 @@ def test_as_text_leaves_other_columns_alone():
     assert as_text(numbers) is numbers and as_text(mixed) is mixed
     assert not is_text(pd.Series(pd.Categorical([1, 2])))
     assert is_text(pd.Series([None, None], dtype=object))
-
-
-def test_text_columns_converts_str_and_categorical_columns_only():
-    df = pd.DataFrame({"a": pd.Categorical(["u", "v"]), "b": [1.0, 2.0],
-                       "c": pd.array(["p", None], dtype="string"),
-                       "d": pd.Series(["q", "r"], dtype=object)})
-    out = text_columns(df)
-    assert out.dtypes.astype(str).tolist() == ["object", "float64", "object", "object"]
-    assert out["c"].tolist() == ["p", None] and df["a"].dtype == "category"
-    plain = df[["b", "d"]]
-    assert text_columns(plain) is plain
 
 
 # ------------------------------------------------ every way a frame is made
