@@ -19,10 +19,6 @@ from graphframe_readers.profile import NODE
 INT = np.int64
 
 
-#: pandas 3 stores text columns as ``str`` (pandas 2: object arrays, left as they are)
-INFER_STRING = pd.Series(["text"]).dtype != object
-
-
 def level_ids(index: pd.Index, name: str = NODE) -> np.ndarray:
     """Values of one index level as an int64 array, fast (level values taken by codes).
 
