@@ -29,10 +29,6 @@ XFAIL = {
                                "Nodes and a DataFrame indexed by them",
     "16_node_values": "issue 14 item 2: the node index level, a reset 'node' column and groupby "
                       "keys hold ints, not Nodes",
-    "17_column_recipes": "issue 14 item 4: categorical type/file/module break groupby().sum(), "
-                         "fillna, assigning new text; pandas 3 str turns None into NaN",
-    "22_tutorial_flat_profile": "issue 14 item 4: groupby('name').sum() raises TypeError on "
-                                "categorical columns",
 }
 
 
