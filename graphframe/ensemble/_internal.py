@@ -15,9 +15,12 @@ from ..io.codec import decode_column, encode_column, from_tagged, to_tagged
 # the statistics core shared with GraphFrame.rank_stats (ens.stats, graphframe.thicket.stats)
 from ..kernels.level_stats import BLOCK_CELLS, LevelPlan, level_stats
 from ..model import Graph
+# the node index level type (ids stored, Node objects handed out)
+from ..model.nodeindex import with_node_values
 
 __all__ = ["BLOCK_CELLS", "Graph", "GraphFrame", "LevelPlan", "decode_column", "diff",
-           "encode_column", "from_tagged", "level_stats", "query_package", "to_tagged"]
+           "encode_column", "from_tagged", "level_stats", "query_package", "to_tagged",
+           "with_node_values"]
 
 
 def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:

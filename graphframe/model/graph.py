@@ -329,6 +329,11 @@ class Graph(GraphTraversal, GraphInterop):
         return self._ordered
 
     @property
+    def node_ordering(self) -> bool:
+        """Hatchet's name for :attr:`ordered` (siblings in the source's node order)."""
+        return self._ordered
+
+    @property
     def is_forest(self) -> bool:
         """True when no node has more than one parent (a tree or a forest)."""
         return self._forest

@@ -23,14 +23,15 @@ INT = np.int64
 
 def hand_graph_parts(roots: Sequence[Any]) -> Tuple[pd.DataFrame, np.ndarray, np.ndarray,
                                                      np.ndarray, List[HandNode]]:
-    """``(attrs, edge sources, edge targets, root positions, nodes by position)``.
+    """``(attrs, edge sources, edge targets, root positions, nodes by position)``;
+    positions are breadth-first discovery order.
 
     Examples
     --------
     >>> a = HandNode.from_lists(["a", ["b", "c"], "d"])
     >>> attrs, src, dst, roots, nodes = hand_graph_parts([a])
     >>> attrs["name"].tolist(), src.tolist(), dst.tolist(), roots.tolist()
-    (['a', 'b', 'c', 'd'], [0, 0, 1], [1, 3, 2], [0])
+    (['a', 'b', 'd', 'c'], [0, 0, 1], [1, 2, 3], [0])
     """
     if roots is None or isinstance(roots, (str, bytes)):
         raise ArgumentError(f"Graph(roots) needs a list of nodes, not {roots!r}")

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..ensemble import Ensemble
-from ..ensemble._internal import Graph, GraphFrame
+from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.sources import expand, label
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, GraphframeError
@@ -302,8 +302,9 @@ class Thicket:
         df = self.dataframe
         arrays = [df.index.get_level_values(i) for i in range(df.index.nlevels)]
         arrays[0] = new_of[np.asarray(arrays[0], dtype=INT)]
-        self.dataframe = df.set_axis(pd.MultiIndex.from_arrays(arrays, names=df.index.names),
-                                     axis=0).sort_index()
+        self.dataframe = with_node_values(
+            df.set_axis(pd.MultiIndex.from_arrays(arrays, names=df.index.names),
+                        axis=0).sort_index(), graph)
         stats = self.statsframe.dataframe
         moved = stats.set_axis(pd.Index(new_of[np.asarray(stats.index, dtype=INT)], name="node"))
         full = moved.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
