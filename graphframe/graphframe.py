@@ -742,7 +742,7 @@ class GraphFrame(ReaderConstructors):
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> ua, ub = a.unify(b, inplace=False)
-        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph, a.graph is b.graph
+        >>> [int(n) for n in ub.dataframe.index], ua.graph is ub.graph, a.graph is b.graph
         ([0, 1], True, False)
         >>> a.unify(b)
         >>> a.dataframe[["name", "time", "_missing_node"]]
@@ -751,7 +751,7 @@ class GraphFrame(ReaderConstructors):
         0      main   1.0              0
         1        io   NaN              2
         2     solve   1.0              1
-        >>> a.graph is b.graph, b.dataframe.index.tolist()
+        >>> a.graph is b.graph, [int(n) for n in b.dataframe.index]
         (True, [0, 1])
         """
         if not _flag(inplace):

@@ -79,6 +79,14 @@ class NodeDtype(pd.Int64Dtype):
     def index_class(self) -> Any:
         return NodeIndex
 
+    def __eq__(self, other: object) -> bool:
+        # node levels of any graph and plain Int64 compare equal (as their ids do)
+        if isinstance(other, pd.Int64Dtype):
+            return True
+        return super().__eq__(other)
+
+    __hash__ = pd.Int64Dtype.__hash__
+
     def __reduce__(self) -> Any:
         return (pd.Int64Dtype, ())
 
@@ -102,6 +110,10 @@ class NodeArray(IntegerArray):
         graph = self._node_dtype.graph
         for i, missing in zip(self._data.tolist(), self._mask.tolist()):
             yield pd.NA if missing else Node(i, graph)
+
+    def _formatter(self, boxed: bool = False) -> Any:
+        # printed frames show the ids, as before (a node's frame: str(node))
+        return lambda value: "<NA>" if value is pd.NA else str(int(value))
 
     def tolist(self) -> list:
         return list(self)
@@ -171,6 +183,25 @@ def node_array(ids: Any, graph: Any) -> NodeArray:
     """
     ids = np.asarray(ids, dtype=INT)
     return node_types(graph)(ids, np.zeros(len(ids), dtype=bool))
+
+
+def node_ids(values: Any) -> Any:
+    """A node level (Index or Series) as plain int64 ids, same name; others unchanged.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> node_ids(GraphFrame.from_lists(("main", "solve")).dataframe.index)
+    Index([0, 1], dtype='int64', name='node')
+    """
+    if not isinstance(values.dtype, NodeDtype):
+        return values
+    if values.array._mask.any():  # missing nodes (e.g. after a reindex): plain Int64
+        return values.astype(pd.Int64Dtype())
+    ids = values.array._data
+    if isinstance(values, pd.Series):
+        return pd.Series(ids, index=values.index, name=values.name, copy=False)
+    return pd.Index(ids, name=values.name, copy=False)
 
 
 def is_node_level(values: Any, graph: Any) -> bool:
