@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from readers.testing.writers.caliper import write_cali
+from graphframe_readers.testing.writers.caliper import write_cali
 
 from .generate import generate
 
@@ -114,7 +114,7 @@ print("RESULT " + json.dumps(dict(seconds=seconds, cpu_seconds=me.ru_utime + me.
 
 LARGE = """
 import json, os, resource, sys, time
-from readers import read
+from graphframe_readers import read
 from graphframe.ensemble.tables import tables_from_raw
 from graphframe.ensemble.build import parts_from_tables
 files = json.load(open(sys.argv[1]))

@@ -28,15 +28,15 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
-import readers
+import graphframe_readers
 from graphframe.ensemble.build import parts_from_tables
 from graphframe.ensemble.reading import read_one
 from graphframe.ensemble.sources import content_hash
 from graphframe.ensemble.tables import tables_from_raw
-from readers.caliper.cali.decode import cali_records
-from readers.caliper.cali.text import read_cali_text
-from readers.caliper.names import parse_metadata
-from readers.caliper.records import to_raw_profile
+from graphframe_readers.caliper.cali.decode import cali_records
+from graphframe_readers.caliper.cali.text import read_cali_text
+from graphframe_readers.caliper.names import parse_metadata
+from graphframe_readers.caliper.records import to_raw_profile
 
 from .ensemble_bench import make_copies
 
@@ -63,12 +63,12 @@ def _records(cali: Any) -> Any:
 
 def stages(files: List[str]) -> Dict[str, float]:
     """Milliseconds per file of every stage (see the module docs)."""
-    readers.formats()
+    graphframe_readers.formats()
     for f in files[:10]:
         read_one(f, None, {})  # warm up imports and caches
     ms: Dict[str, float] = {}
     _, ms["hash"] = _stage(files, content_hash)
-    _, ms["sniff"] = _stage(files, readers.sniff)
+    _, ms["sniff"] = _stage(files, graphframe_readers.sniff)
     # decoding consumes its input: each stage runs from the file, less the stages before
     _, ms["decode"] = _stage(files, read_cali_text)
     _, upto = _stage(files, lambda f: _records(read_cali_text(f)))

@@ -1,7 +1,7 @@
 """Large, realistic synthetic profiles for benchmarks and tests.
 
-:func:`generate` returns a :class:`readers.RawProfile` built with
-:class:`readers.ProfileBuilder`'s bulk (numpy) path: no per-node Python
+:func:`generate` returns a :class:`graphframe_readers.RawProfile` built with
+:class:`graphframe_readers.ProfileBuilder`'s bulk (numpy) path: no per-node Python
 loop, so 1,000,000 nodes x 16 ranks take seconds. The profile models an MPI
 application (see :mod:`benchmarks.shape` for the tree):
 
@@ -18,7 +18,7 @@ application (see :mod:`benchmarks.shape` for the tree):
 call paths different (small subtrees removed and others added) and its
 times changed, for diffing. Everything is deterministic for a given seed.
 
-Command line (writers are found by module name in ``readers.testing.writers``)::
+Command line (writers are found by module name in ``graphframe_readers.testing.writers``)::
 
     python -m benchmarks.generate --nodes 10000 --ranks 16 --format literal --out DIR
 """
@@ -34,8 +34,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from readers import ProfileBuilder, RawProfile
-from readers.testing import writers
+from graphframe_readers import ProfileBuilder, RawProfile
+from graphframe_readers.testing import writers
 
 from . import shape
 from .vocabulary import Vocabulary, make_vocabulary
@@ -161,7 +161,7 @@ def per_process_times(tree: shape.Tree, vocab: Vocabulary, times: np.ndarray,
 
 # ------------------------------------------------------------------ writers
 def writer_formats() -> List[str]:
-    """Formats with a writer: modules ``readers.testing.writers.<fmt>`` defining ``write_<fmt>``.
+    """Formats with a writer: modules ``graphframe_readers.testing.writers.<fmt>`` defining ``write_<fmt>``.
 
     Examples
     --------
@@ -183,7 +183,7 @@ def writer(fmt: str) -> Callable[[RawProfile, Path], object]:
     """The ``write_<fmt>(raw, path)`` function of format ``fmt``."""
     mod_name = fmt.replace("-", "_")
     try:
-        module = importlib.import_module(f"readers.testing.writers.{mod_name}")
+        module = importlib.import_module(f"graphframe_readers.testing.writers.{mod_name}")
     except ModuleNotFoundError as exc:
         raise ValueError(f"no writer for format {fmt!r}; known: "
                          f"{', '.join(writer_formats())}") from exc
@@ -192,7 +192,7 @@ def writer(fmt: str) -> Callable[[RawProfile, Path], object]:
 
 def output_path(out: Path, fmt: str, stem: str) -> Path:
     """``out/<stem><SUFFIX>`` where the writer module may define ``SUFFIX``."""
-    module = importlib.import_module(f"readers.testing.writers.{fmt.replace('-', '_')}")
+    module = importlib.import_module(f"graphframe_readers.testing.writers.{fmt.replace('-', '_')}")
     return Path(out) / f"{stem}{getattr(module, 'SUFFIX', '')}"
 
 

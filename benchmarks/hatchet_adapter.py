@@ -19,8 +19,8 @@ from typing import Any, List
 import numpy as np
 import pandas as pd
 
-from readers import RawProfile
-from readers.profile import NODE, PARENT
+from graphframe_readers import RawProfile
+from graphframe_readers.profile import NODE, PARENT
 
 
 def hatchet_available() -> bool:

@@ -4,7 +4,7 @@ A case names what it needs (``needs=("gf",)``); the runner builds those
 inputs before the clock starts. Each input is one function registered with
 :func:`input_builder`, so a new kind of input (a squashed GraphFrame, a
 HPCToolkit database...) is one function. Files are written by the writers
-in :mod:`readers.testing.writers` (``needs=("path:literal",)``) into a cache
+in :mod:`graphframe_readers.testing.writers` (``needs=("path:literal",)``) into a cache
 directory keyed by the generator parameters and a hash of the generator and
 writer sources, so an edited generator never serves stale files.
 """
@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, Iterable, Optional
 import pandas as pd
 
 from graphframe import GraphFrame
-from readers.testing import writers
+from graphframe_readers.testing import writers
 
 from . import generate as gen
 from .hatchet_adapter import to_hatchet

@@ -1,7 +1,7 @@
 """Benchmark: a 3-step call-path query, graphframe vs Hatchet, on the same data.
 
 Builds a random calling-context tree (nodes x ranks) with
-``readers.ProfileBuilder``'s bulk path, runs
+``graphframe_readers.ProfileBuilder``'s bulk path, runs
 
     [{"name": "solve_.*"}, "*", {"name": "MPI_.*", "time (inc)": ">= T"}]
 
@@ -42,7 +42,7 @@ from graphframe import GraphFrame
 from graphframe.query import ObjectQuery, StringQuery, matched_nodes
 from graphframe.query.matcher import match_path
 from graphframe.query.session import Session
-from readers import ProfileBuilder
+from graphframe_readers import ProfileBuilder
 
 from .measure import memory_kb, release_free_memory, reset_peak
 from .report import REPO, environment

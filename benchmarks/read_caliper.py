@@ -1,10 +1,10 @@
 """Benchmark: reading Caliper json-split (and .cali) with graphframe vs Hatchet.
 
-Generates a random calling-context tree (:func:`readers.testing.random_tree_profile`),
-writes it with :mod:`readers.testing.writers.caliper`, then times, each in a fresh
+Generates a random calling-context tree (:func:`graphframe_readers.testing.random_tree_profile`),
+writes it with :mod:`graphframe_readers.testing.writers.caliper`, then times, each in a fresh
 process under ``/usr/bin/time -v`` (for the peak resident set size):
 
-* graphframe: ``readers.read`` (decoding) and ``GraphFrame.from_raw`` (the
+* graphframe: ``graphframe_readers.read`` (decoding) and ``GraphFrame.from_raw`` (the
   shared model build) separately, and their sum;
 * Hatchet: ``GraphFrame.from_caliper`` (json-split) or ``from_caliperreader``
   (``.cali``), with the interpreter given by ``--hatchet-python``.
@@ -28,8 +28,8 @@ import textwrap
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from readers.testing import write_cali, write_caliper_json
-from readers.testing import random_tree_profile
+from graphframe_readers.testing import write_cali, write_caliper_json
+from graphframe_readers.testing import random_tree_profile
 
 REPO = Path(__file__).resolve().parent.parent
 HATCHET_PYTHON = "/work/hvenv/bin/python"
@@ -39,9 +39,9 @@ OURS = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {repo!r})
     t0 = time.perf_counter()
-    import readers, graphframe
+    import graphframe_readers, graphframe
     t1 = time.perf_counter(); c1 = time.process_time()
-    raw = readers.read({path!r})
+    raw = graphframe_readers.read({path!r})
     t2 = time.perf_counter(); c2 = time.process_time()
     gf = graphframe.GraphFrame.from_raw(raw)
     t3 = time.perf_counter(); c3 = time.process_time()
@@ -121,7 +121,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ours = [run(sys.executable, OURS.format(repo=str(REPO), path=path), args.timeout)
             for _ in range(args.repeat)]
     best = min(ours, key=lambda r: r.get("total", float("inf")))
-    base = baseline(sys.executable, "readers, graphframe")
+    base = baseline(sys.executable, "graphframe_readers, graphframe")
     print(f"graphframe: read {best.get('read', float('nan')):.3f} s + from_raw "
           f"{best.get('from_raw', float('nan')):.3f} s = {best.get('total', float('nan')):.3f} s "
           f"(CPU {best.get('cpu_read', float('nan')):.3f} + {best.get('cpu_from_raw', float('nan')):.3f}"

@@ -1,11 +1,11 @@
-"""Benchmark: reading a gprof2dot DOT call graph (``readers.read`` and the GraphFrame build).
+"""Benchmark: reading a gprof2dot DOT call graph (``graphframe_readers.read`` and the GraphFrame build).
 
 Writes a synthetic call graph in gprof2dot's shape (one statement per line,
 callgrind-style node labels ``module\\nname\\nP%\\n(P%)\\nN×``, edge labels
 ``P%\\nN×``): ``--nodes`` functions and three edges per function (a tree edge
 plus two calls from other functions), optionally with gprof2dot's colour and
 size attributes (``--colour``). Then times, each in a fresh process, the
-decoding (``readers.read``) and ``GraphFrame.from_raw``.
+decoding (``graphframe_readers.read``) and ``GraphFrame.from_raw``.
 
 Usage::
 
@@ -36,9 +36,9 @@ def write_gprof_dot(path: str, nodes: int, *, colour: bool = False, seed: int = 
 
     Examples
     --------
-    >>> import os, tempfile, readers
+    >>> import os, tempfile, graphframe_readers
     >>> p = write_gprof_dot(os.path.join(tempfile.mkdtemp(), "g.dot"), 50)
-    >>> raw = readers.read(p)
+    >>> raw = graphframe_readers.read(p)
     >>> raw.num_nodes, len(raw.edges) > 0
     (50, True)
     """
@@ -78,9 +78,9 @@ def write_gprof_dot(path: str, nodes: int, *, colour: bool = False, seed: int = 
 CHILD = textwrap.dedent("""
     import json, sys, time
     sys.path.insert(0, {repo!r})
-    import readers, graphframe
+    import graphframe_readers, graphframe
     t0 = time.perf_counter()
-    raw = readers.read({path!r}, format="gprof-dot")
+    raw = graphframe_readers.read({path!r}, format="gprof-dot")
     t1 = time.perf_counter()
     gf = graphframe.GraphFrame.from_raw(raw)
     t2 = time.perf_counter()

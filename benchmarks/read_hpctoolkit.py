@@ -11,7 +11,7 @@ times in fresh processes, each under ``/usr/bin/time -v`` for peak RSS:
 
 * ours: ``graphframe.read(db)`` (what a user calls: the reader, then the
   GraphFrame build, which consumes the reader's tables), and with
-  ``--skip-from-raw`` ``readers.read`` alone;
+  ``--skip-from-raw`` ``graphframe_readers.read`` alone;
 * Hatchet: ``GraphFrame.from_hpctoolkit`` (old layout) or
   ``from_hpctoolkit_latest`` (current layout; ``parallel_profiles_mode`` with
   ``--per-profile``), when its interpreter is given.
@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from readers.testing import random_hpctoolkit_profile
+from graphframe_readers.testing import random_hpctoolkit_profile
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -57,8 +57,8 @@ print(json.dumps({{"graphframe.read": best, "graphframe.read_cpu": cpu, "rows": 
 OURS_READ_ONLY = r"""
 import json, sys, time
 sys.path.insert(0, {repo!r})
-import readers
-t0 = time.perf_counter(); raw = readers.read({path!r}, format={fmt!r}, **{options!r})
+import graphframe_readers
+t0 = time.perf_counter(); raw = graphframe_readers.read({path!r}, format={fmt!r}, **{options!r})
 t1 = time.perf_counter()
 print(json.dumps({{"read": t1 - t0, "rows": len(raw.metrics), "nodes": raw.num_nodes}}))
 """
@@ -109,17 +109,17 @@ def main(argv=None) -> None:
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-from-raw", action="store_true",
-                    help="time only readers.read (peak memory of the reader alone)")
+                    help="time only graphframe_readers.read (peak memory of the reader alone)")
     args = ap.parse_args(argv)
     work = Path(args.workdir or tempfile.mkdtemp(prefix="hpctk-bench-"))
     db = work / f"{args.layout}-{args.nodes}x{args.ranks}"
     if not db.exists():
         raw = random_hpctoolkit_profile(args.nodes, args.ranks)
         if args.layout == "old":
-            from readers.testing import write_hpctoolkit
+            from graphframe_readers.testing import write_hpctoolkit
             write_hpctoolkit(raw, db)
         else:
-            from readers.testing import write_hpctoolkit_latest
+            from graphframe_readers.testing import write_hpctoolkit_latest
             write_hpctoolkit_latest(raw, db)
     size = sum(p.stat().st_size for p in db.iterdir())
     metric_bytes = metric_file_bytes(db)

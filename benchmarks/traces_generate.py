@@ -17,7 +17,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from readers.testing.writers.dumpi import DumpiWriter, interleave
+from graphframe_readers.testing.writers.dumpi import DumpiWriter, interleave
 
 #: One iteration of the Chrome pattern: (name, depth, start, duration) in ns, nested.
 PATTERN: List[Tuple[str, int, int, int]] = [

@@ -26,7 +26,7 @@ def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
     What ``path`` is, is decided in one place (:mod:`graphframe.io.dispatch`):
     a graphframe archive (``.gfz``, by its first bytes), a JSON document
     written by :meth:`GraphFrame.to_json` (read back exactly), or any format
-    :mod:`readers` recognises.
+    :mod:`graphframe_readers` recognises.
 
     Parameters
     ----------

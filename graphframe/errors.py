@@ -1,6 +1,6 @@
 """The exception hierarchy. Everything derives from :class:`GraphframeError`."""
 
-from readers.errors import (ArgumentError, GraphframeError, ProfileError, ReadError,
+from graphframe_readers.errors import (ArgumentError, GraphframeError, ProfileError, ReadError,
                             UnknownFormatError)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from readers import ProfileBuilder, RawProfile
+from graphframe_readers import ProfileBuilder, RawProfile
 
 from .graphframe import GraphFrame
 from .ops.inclusive import update_inclusive_columns

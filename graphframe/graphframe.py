@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from readers import RawProfile
+from graphframe_readers import RawProfile
 
 from .errors import ArgumentError, GraphMismatchError
 from .io import archive
@@ -150,14 +150,14 @@ class GraphFrame(ReaderConstructors):
     # ------------------------------------------------------- construction
     @classmethod
     def from_raw(cls, raw: RawProfile) -> "GraphFrame":
-        """Build a GraphFrame from a reader's :class:`~readers.RawProfile`.
+        """Build a GraphFrame from a reader's :class:`~graphframe_readers.RawProfile`.
 
         The GraphFrame never shares writable data with ``raw``.
 
         Examples
         --------
-        >>> import readers
-        >>> b = readers.ProfileBuilder("example")
+        >>> import graphframe_readers
+        >>> b = graphframe_readers.ProfileBuilder("example")
         >>> main = b.add_node({"name": "main"})
         >>> b.add_row(main, {"time": 2.0})
         >>> GraphFrame.from_raw(b.build(exc_metrics=["time"])).dataframe["time"].tolist()
@@ -174,9 +174,9 @@ class GraphFrame(ReaderConstructors):
         others are references (extra parents). Text in ``metrics`` (Hatchet's
         example literals put ``"module": "main"`` there) becomes a text
         column, not a declared metric. Bad input raises
-        :class:`~readers.errors.ReadError` naming the node's position; a
+        :class:`~graphframe_readers.errors.ReadError` naming the node's position; a
         reference whose values differ from the node's warns
-        (:class:`readers.hatchet.LiteralWarning`). See :mod:`readers.hatchet.literal`.
+        (:class:`graphframe_readers.hatchet.LiteralWarning`). See :mod:`graphframe_readers.hatchet.literal`.
 
         Examples
         --------
@@ -192,7 +192,7 @@ class GraphFrame(ReaderConstructors):
         >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": [1]}}])
         Traceback (most recent call last):
         ...
-        readers.errors.ReadError: <literal>: [0]: metric 'time' is a list: [1] (expected a number, a string (a text column) or null)
+        graphframe_readers.errors.ReadError: <literal>: [0]: metric 'time' is a list: [1] (expected a number, a string (a text column) or null)
         """
         return cls(**parts_from_literal(graph_dict))
 
@@ -329,17 +329,13 @@ class GraphFrame(ReaderConstructors):
 
         Only the attributes are rebound: the graph is immutable and no array
         or frame another object holds is written. The metadata dict stays the
-        same object when its content did not change.
+        same object when its content did not change. Every instance attribute
+        is taken from ``new``, so a field added to the class is rebound too.
         """
-        self.graph = new.graph
-        self.dataframe = new.dataframe
-        self.exc_metrics = new.exc_metrics
-        self.inc_metrics = new.inc_metrics
-        self.default_metric = new.default_metric
-        if new.metadata != self.metadata:
-            self.metadata = new.metadata
-        self.inclusive_of = new.inclusive_of
-        self._aggregations = new._aggregations
+        for name, value in vars(new).items():
+            if name == "metadata" and value == self.metadata:
+                continue
+            setattr(self, name, value)
 
     def _result(self, new: "GraphFrame", inplace: bool) -> Optional["GraphFrame"]:
         """``None`` after rebinding this object to ``new`` (in place), else ``new``."""

@@ -1,23 +1,23 @@
 """Decoding layer: profile files -> neutral tables (:class:`RawProfile`).
 
-``readers`` knows file formats and nothing about GraphFrames; ``graphframe``
+``graphframe_readers`` knows file formats and nothing about GraphFrames; ``graphframe``
 builds its model from what these readers return.
 
 The top level is the contract: :func:`read` (any format, sniffed or named),
 :func:`sniff`, :func:`formats`, :class:`RawProfile`, :class:`ProfileBuilder` and
-the errors. Each format family is a package (``readers.hatchet``,
-``readers.caliper``, ``readers.hpctoolkit``, ``readers.dot``,
-``readers.cprofile``, ``readers.pyinstrument``, ``readers.tau``,
-``readers.timemory``) with ``read_<format>(path or stream)`` and
+the errors. Each format family is a package (``graphframe_readers.hatchet``,
+``graphframe_readers.caliper``, ``graphframe_readers.hpctoolkit``, ``graphframe_readers.dot``,
+``graphframe_readers.cprofile``, ``graphframe_readers.pyinstrument``, ``graphframe_readers.tau``,
+``graphframe_readers.timemory``) with ``read_<format>(path or stream)`` and
 ``parse_<format>(text or bytes)``; they are imported on first use, so
-``import readers`` stays cheap. ``readers.common`` holds helpers several
-families share, ``readers.testing`` the conformance checks and the writers of
+``import graphframe_readers`` stays cheap. ``graphframe_readers.common`` holds helpers several
+families share, ``graphframe_readers.testing`` the conformance checks and the writers of
 test inputs.
 
 Examples
 --------
->>> import readers
->>> "literal" in readers.formats()
+>>> import graphframe_readers
+>>> "literal" in graphframe_readers.formats()
 True
 """
 

@@ -2,7 +2,7 @@
 
 A reader that decodes a small file spends much of its time building pandas
 objects: a DataFrame of a few dozen rows costs ~0.2 ms to construct and as
-much again to take apart. :class:`~readers.profile.RawProfile` therefore
+much again to take apart. :class:`~graphframe_readers.profile.RawProfile` therefore
 accepts its ``nodes``, ``metrics`` and ``node_columns`` tables either as
 DataFrames or as :class:`Columns` (name -> numpy array or pandas extension
 array, all of one length). The DataFrame is built on first access of the

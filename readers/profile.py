@@ -103,7 +103,7 @@ class RawProfile:
     """
 
     # tables given as DataFrames, or as columns (name -> array) turned into a
-    # DataFrame on first access (see readers.columns)
+    # DataFrame on first access (see graphframe_readers.columns)
     nodes: pd.DataFrame = TableField()  # type: ignore[assignment]
     metrics: pd.DataFrame = TableField()  # type: ignore[assignment]
     index_levels: Tuple[str, ...] = ()

@@ -1,6 +1,6 @@
 """Progress reports for long reads: tqdm when it is installed, else a text bar on stderr.
 
-Every reader accepts ``progress=`` through :func:`readers.read` (and so
+Every reader accepts ``progress=`` through :func:`graphframe_readers.read` (and so
 ``graphframe.read``):
 
 - ``None`` / ``False``: silent (the default);
@@ -49,7 +49,7 @@ def callback_for(progress: ProgressArg) -> Optional[Callback]:
     >>> callback_for(3)
     Traceback (most recent call last):
     ...
-    readers.progress.ProgressOptionError: progress=3: use True, False, "text", "tqdm" or a function f(done, total, what)
+    graphframe_readers.progress.ProgressOptionError: progress=3: use True, False, "text", "tqdm" or a function f(done, total, what)
     """
     if progress is None or progress is False:
         return None

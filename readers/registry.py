@@ -8,7 +8,7 @@ readers`` loads none of them.
 
 Options are the reader's own keywords (:attr:`FormatInfo.options`, from the
 signature of its ``read``); :func:`read` refuses any other with an
-:class:`~readers.errors.ArgumentError` that lists them.
+:class:`~graphframe_readers.errors.ArgumentError` that lists them.
 """
 
 from __future__ import annotations
@@ -31,17 +31,17 @@ HEAD_BYTES = 4096
 
 #: Reader modules, in sniffing order (most specific first).
 READER_MODULES = (
-    "readers.hatchet.literal",
-    "readers.hatchet.json_layout",
-    "readers.caliper.jsonsplit.reader",
-    "readers.caliper.reader",
-    "readers.hpctoolkit.experiment.reader",
-    "readers.hpctoolkit.latest.reader",
-    "readers.dot.reader",
-    "readers.cprofile.reader",
-    "readers.pyinstrument.reader",
-    "readers.timemory.reader",
-    "readers.tau.reader",
+    "graphframe_readers.hatchet.literal",
+    "graphframe_readers.hatchet.json_layout",
+    "graphframe_readers.caliper.jsonsplit.reader",
+    "graphframe_readers.caliper.reader",
+    "graphframe_readers.hpctoolkit.experiment.reader",
+    "graphframe_readers.hpctoolkit.latest.reader",
+    "graphframe_readers.dot.reader",
+    "graphframe_readers.cprofile.reader",
+    "graphframe_readers.pyinstrument.reader",
+    "graphframe_readers.timemory.reader",
+    "graphframe_readers.tau.reader",
 )
 
 
@@ -153,14 +153,14 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
     format : str, optional
         A name from :func:`formats`; sniffed from the input when omitted.
     progress : bool, str or callable, optional
-        Report progress (see :mod:`readers.progress`): ``True`` draws a bar
+        Report progress (see :mod:`graphframe_readers.progress`): ``True`` draws a bar
         on stderr (tqdm when installed), a callable receives ``(done,
         total, what)``. Accepted by every format: readers that measure their
         work report it as it advances, the others report start and end.
     **options
         The format's reader options (:attr:`FormatInfo.options`; each reader
         documents its keywords). An option the format does not take is an
-        :class:`~readers.errors.ArgumentError` listing the ones it does.
+        :class:`~graphframe_readers.errors.ArgumentError` listing the ones it does.
 
     Examples
     --------
@@ -178,11 +178,11 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
     >>> read(p, format="nope")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    readers.errors.UnknownFormatError: .../prof.json: unknown format 'nope' (expected one of the formats: literal, ...)
+    graphframe_readers.errors.UnknownFormatError: .../prof.json: unknown format 'nope' (expected one of the formats: literal, ...)
     >>> read(p, metric_names=["time"])
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: the literal reader has no option 'metric_names'; its options are: progress
+    graphframe_readers.errors.ArgumentError: the literal reader has no option 'metric_names'; its options are: progress
     """
     if format is None:
         name = sniff(path)
@@ -218,7 +218,7 @@ def check_options(info: FormatInfo, options: Dict[str, Any]) -> None:
     >>> check_options(format_info("timemory"), {"per_profile": True})
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: the timemory reader has no option 'per_profile'; its options are: select, progress
+    graphframe_readers.errors.ArgumentError: the timemory reader has no option 'per_profile'; its options are: select, progress
     """
     allowed = info.options
     unknown = [key for key in options if key not in allowed]

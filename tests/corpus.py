@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 import graphframe
-import readers
+import graphframe_readers
 
 #: ``../shared/data`` beside the checkout (tests that need it skip when it is absent).
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -62,7 +62,7 @@ def corpus_inputs():
     found = []
     for rel in paths:
         try:
-            readers.sniff(SHARED_DATA / rel)
+            graphframe_readers.sniff(SHARED_DATA / rel)
         except graphframe.GraphframeError:
             continue
         found.append(rel)

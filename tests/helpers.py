@@ -6,7 +6,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 
 from graphframe import GraphFrame
-from readers import ProfileBuilder
+from graphframe_readers import ProfileBuilder
 
 
 def gf_from_edges(names: Sequence[str], parent: Sequence[int], times: Optional[Sequence[float]] = None,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from readers.testing import sample_profile, write_cali
+from graphframe_readers.testing import sample_profile, write_cali
 
 ROOT = Path(__file__).resolve().parent.parent
 LAZY = ("networkx", "pydot", "matplotlib", "scipy", "tqdm", "pyarrow.parquet",
@@ -35,7 +35,7 @@ def test_import_graphframe_loads_none_of_the_optional_packages():
 def test_import_graphframe_loads_no_reader_family_but_hatchets():
     out = subprocess.run([sys.executable, "-c", "import sys, graphframe\n"
                           "print(' '.join(sorted({m.split('.')[1] for m in sys.modules\n"
-                          "                       if m.startswith('readers.')})))"],
+                          "                       if m.startswith('graphframe_readers.')})))"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     # the JSON layouts are read by graphframe's own JSON code; every other family
@@ -68,7 +68,7 @@ def test_from_timeseries_default_level_is_the_readers():
     import inspect
 
     from graphframe import GraphFrame
-    from readers.caliper.timeseries import LEVEL
+    from graphframe_readers.caliper.timeseries import LEVEL
 
     level = inspect.signature(GraphFrame.from_timeseries).parameters["level"].default
     assert level == LEVEL == "loop.start_iteration"

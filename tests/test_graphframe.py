@@ -10,7 +10,7 @@ import pytest
 import graphframe
 from graphframe import Graph, GraphFrame
 from graphframe.errors import GraphMismatchError
-from readers import ProfileBuilder
+from graphframe_readers import ProfileBuilder
 from tests.helpers import replaced
 
 

@@ -1,7 +1,9 @@
 """The import graph of both packages, read statically from every import statement.
 
-Fails on a cycle between modules, on ``readers`` importing ``graphframe``, and on an
-operation (``graphframe.ops``) reaching ``graphframe.graphframe``. Every import
+Fails on a cycle between modules, on ``graphframe_readers`` importing ``graphframe``, on an
+operation (``graphframe.ops``) reaching ``graphframe.graphframe``, and on any source file
+importing the old top-level name of the ``readers/`` folder (installed as
+``graphframe_readers``; see docs/architecture.md, "The import name"). Every import
 counts: module level, inside functions, under ``TYPE_CHECKING``. A module
 importing a name from a package depends on that package's ``__init__`` (or on
 the submodule when the name is one); the implicit import of parent packages
@@ -17,20 +19,37 @@ from typing import Dict, List, Set
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("graphframe", "readers")
+# import name -> folder (pyproject.toml's package-dir installs readers/ as graphframe_readers)
+PACKAGES = {"graphframe": "graphframe", "graphframe_readers": "readers"}
+# every folder of Python sources whose imports are checked for the old name
+SOURCES = ("graphframe", "readers", "tests", "benchmarks", "docs")
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(REPO).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    for name, folder in PACKAGES.items():
+        if path.is_relative_to(REPO / folder):
+            parts = [name] + list(path.relative_to(REPO / folder).with_suffix("").parts)
+            return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    raise ValueError(f"{path} is in none of {sorted(PACKAGES.values())}")
 
 
 def modules() -> Dict[str, Path]:
     found = {}
-    for package in PACKAGES:
-        for path in sorted((REPO / package).rglob("*.py")):
+    for folder in PACKAGES.values():
+        for path in sorted((REPO / folder).rglob("*.py")):
             found[module_name(path)] = path
     return found
+
+
+def absolute_imports(path: Path) -> List[tuple]:
+    """(line, module) of every absolute import statement of a file, anywhere in it."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            out.append((node.lineno, node.module or ""))
+    return out
 
 
 def imports_of(name: str, path: Path, known: Set[str]) -> Set[str]:
@@ -121,10 +140,11 @@ def reachable(graph: Dict[str, Set[str]], start: str) -> Set[str]:
 
 
 def test_the_walk_sees_the_packages(graph):
-    assert "graphframe.graphframe" in graph and "readers.registry" in graph
+    assert "graphframe.graphframe" in graph and "graphframe_readers.registry" in graph
+    assert "graphframe_readers.caliper.cali.decode" in graph
     assert "graphframe.ops.squash" in graph["graphframe.ops.filter"]
     assert "graphframe.io.dispatch" in graph["graphframe.graphframe"]
-    assert "readers" in graph["graphframe.io.dispatch"]
+    assert "graphframe_readers" in graph["graphframe.io.dispatch"]
 
 
 def test_no_import_cycles(graph):
@@ -138,7 +158,7 @@ def test_the_cycle_finder_finds_cycles():
 
 def test_readers_never_import_graphframe(graph):
     wrong = {m: sorted(t for t in ts if t.split(".")[0] == "graphframe")
-             for m, ts in graph.items() if m.split(".")[0] == "readers"}
+             for m, ts in graph.items() if m.split(".")[0] == "graphframe_readers"}
     assert {m: ts for m, ts in wrong.items() if ts} == {}
 
 
@@ -147,3 +167,26 @@ def test_operations_never_reach_the_graphframe_class(graph):
     assert ops
     reaching = {m for m in ops if {"graphframe.graphframe", "graphframe"} & reachable(graph, m)}
     assert reaching == set()
+
+
+def test_the_readers_rule_sees_the_readers_package(graph):
+    # the rule above would pass vacuously if no module were named graphframe_readers.*
+    assert sum(m.split(".")[0] == "graphframe_readers" for m in graph) > 50
+
+
+def test_no_source_file_imports_the_old_top_level_name():
+    files = [p for folder in SOURCES for p in sorted((REPO / folder).rglob("*.py"))
+             if "__pycache__" not in p.parts]
+    files += sorted(REPO.glob("*.py"))
+    assert len(files) > 300
+    old = sorted(f"{p.relative_to(REPO)}:{line}: {module}" for p in files
+                 for line, module in absolute_imports(p) if module.split(".")[0] == "readers")
+    assert old == []
+
+
+def test_the_old_name_check_sees_such_imports(tmp_path):
+    path = tmp_path / "x.py"
+    path.write_text("import os, readers.caliper\nfrom readers import read\n"  # rename-readers: keep
+                    "from . import readers\nfrom graphframe import readers\n")
+    found = [m for _, m in absolute_imports(path) if m.split(".")[0] == "readers"]
+    assert found == ["readers.caliper", "readers"]  # rename-readers: keep

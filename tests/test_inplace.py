@@ -185,3 +185,16 @@ def test_augmented_operator_with_a_non_graphframe_is_a_type_error():
     gf = gf_from_edges(["a"], [-1])
     with pytest.raises(TypeError):
         gf += 5
+
+
+def test_in_place_rebinds_every_field_of_the_new_object():
+    """A field added to GraphFrame is rebound by the in-place methods too."""
+    gf = ranked()
+    new = gf.drop_index_levels(inplace=False)
+    new.extra_field = object()
+    gf._rebind(new)
+    for name, value in vars(new).items():
+        if name == "metadata":
+            assert gf.metadata == value
+        else:
+            assert getattr(gf, name) is value, name

@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 
-import readers.traces as rt  # noqa: E402
+import graphframe_readers.traces as rt  # noqa: E402
 
 PING_PONG = HERE.parents[2] / "shared" / "data" / "otf2" / "pipit-ping-pong-otf2" / "traces.otf2"
 
@@ -67,7 +67,7 @@ print(kind)
 OURS = r"""
 import sys, time
 sys.path.insert(0, sys.argv[3])
-import otf2, readers.traces as rt
+import otf2, graphframe_readers.traces as rt
 from bench_otf2 import make_handler
 anchor, jobs = sys.argv[1], int(sys.argv[2])
 rt.trace_formats()  # load the decoder modules before timing

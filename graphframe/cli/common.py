@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, TextIO
 
-from readers.progress import callback_for
+from graphframe_readers.progress import callback_for
 
 from ..errors import GraphframeError, ReadError
 from ..graphframe import GraphFrame
@@ -28,7 +28,7 @@ def open_profile(path: str, format: Optional[str] = None, progress: bool = False
     """A GraphFrame from anything :func:`graphframe.read` reads (saved archives included).
 
     With ``progress`` a bar is drawn on stderr while the input is read (tqdm
-    when it is installed, else a text bar; see :mod:`readers.progress`); the
+    when it is installed, else a text bar; see :mod:`graphframe_readers.progress`); the
     command line clears it when the command is interrupted. An empty file
     is a :class:`ReadError` saying so (not "no reader recognises").
     ``options`` are ``--option KEY=VALUE`` texts: the reader's keyword

@@ -6,7 +6,7 @@ from typing import Optional
 
 import numpy as np
 
-import readers
+import graphframe_readers
 
 from ..io import archive, dispatch
 from .common import open_profile, refuse_empty
@@ -22,7 +22,7 @@ def info(path: str, format: Optional[str] = None, width: int = 100,
         kind = f"graphframe archive, format version {manifest['version']} " \
                f"(written by {manifest.get('writer', '?')})"
     else:
-        kind = f"{kind} ({readers.format_info(kind).description})"
+        kind = f"{kind} ({graphframe_readers.format_info(kind).description})"
     gf = open_profile(path, format, progress=progress, options=options)
     g, df = gf.graph, gf.dataframe
     shape = "tree" if g.is_tree() else ("forest" if g.is_forest else "graph with shared nodes")

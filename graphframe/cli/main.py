@@ -8,7 +8,7 @@ import sys
 import warnings
 from typing import Any, Optional, Sequence, TextIO
 
-import readers
+import graphframe_readers
 
 from ..io import dispatch
 from . import convert, info
@@ -300,7 +300,8 @@ def _run_info(args: argparse.Namespace, out: TextIO) -> str:
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:
-    rows = [(name, readers.format_info(name).description) for name in readers.formats()]
+    rows = [(name, graphframe_readers.format_info(name).description)
+            for name in graphframe_readers.formats()]
     rows.append((dispatch.ARCHIVE, ARCHIVE_DESCRIPTION))
     width = max(len(name) for name, _ in rows) + 2  # every name whole, two spaces after
     return "".join(f"{name:{width}}{description}\n" for name, description in rows)

@@ -21,7 +21,7 @@ from typing import Any, List, Optional, Sequence, TextIO, Tuple
 import numpy as np
 import pandas as pd
 
-import readers
+import graphframe_readers
 
 from .common import open_profile
 from ..errors import ArgumentError, MetricError
@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
                "are left out. Threads (or ranks, with --over thread) are added up first.")
     p.add_argument("path", help="profile file, database directory or .gfz archive; with "
                    "--by, a folder or glob of profiles (an ensemble)")
-    p.add_argument("--format", choices=readers.formats() + ["graphframe"],
+    p.add_argument("--format", choices=graphframe_readers.formats() + ["graphframe"],
                    help="input format (default: detect)")
     p.add_argument("--over", default="rank", type=_levels, metavar="LEVELS",
                    help="rank (default), thread, or rank,thread")

@@ -57,7 +57,7 @@ def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive",
     Examples
     --------
     >>> from graphframe import GraphFrame, diff
-    >>> d = diff(GraphFrame.from_lists(("a", "b")), GraphFrame.from_lists(("a", "c")))
+    >>> d = diff(GraphFrame.from_lists(("a", "b", "c")), GraphFrame.from_lists(("a", "b", "d")))
     >>> resolve_metric(d), resolve_metric(d, "time (inc)", "exclusive")
     ('time (inc)', 'time')
     """
@@ -89,7 +89,7 @@ def metric_kind(d: Any, column: Any) -> str:
     Examples
     --------
     >>> from graphframe import GraphFrame, diff
-    >>> d = diff(GraphFrame.from_lists(("a", "b")), GraphFrame.from_lists(("a", "c")))
+    >>> d = diff(GraphFrame.from_lists(("a", "b", "c")), GraphFrame.from_lists(("a", "b", "d")))
     >>> metric_kind(d, "time"), metric_kind(d, "time (inc)")
     ('exclusive', 'inclusive')
     """

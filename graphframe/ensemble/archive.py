@@ -29,7 +29,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 from .._version import __version__
 from ..errors import GraphframeError

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 from ..errors import ArgumentError
 from .compose import compose

@@ -17,9 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-import readers
-from readers.errors import ReadError
-from readers.progress import callback_for
+import graphframe_readers
+from graphframe_readers.errors import ReadError
+from graphframe_readers.progress import callback_for
 
 from ..errors import ArgumentError
 from ._internal import GraphFrame
@@ -51,7 +51,7 @@ def read_one(member: Member, format: Optional[str], options: Dict[str, Any],
         if fmt == "graphframe-archive":
             tables = tables_from_graphframe(GraphFrame.load(member))
         else:
-            raw = readers.read(member, format=fmt, **options)
+            raw = graphframe_readers.read(member, format=fmt, **options)
             tables = tables_from_raw(raw, name)
         info = dict(path=name, hash=content_hash(member), format=fmt,
                     options=json.dumps(options, sort_keys=True, default=repr),
@@ -65,7 +65,7 @@ def read_one(member: Member, format: Optional[str], options: Dict[str, Any],
 def _sniff(member: Member) -> str:
     if isinstance(member, str) and member.endswith(".gfz") and os.path.isfile(member):
         return "graphframe-archive"
-    return readers.sniff(member)
+    return graphframe_readers.sniff(member)
 
 
 def _message(exc: BaseException, name: str) -> str:
@@ -121,7 +121,7 @@ def _in_processes(workers: int, members: Sequence[Member], format: Optional[str]
                   options: Dict[str, Any], report: Optional[Callable]) -> List[Outcome]:
     batches = _batches(members, workers)
     outcomes: List[Outcome] = []
-    readers.formats()  # load every reader once here: forked workers inherit them
+    graphframe_readers.formats()  # load every reader once here: forked workers inherit them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = pool.map(read_batch, batches, [format] * len(batches),
                            [options] * len(batches))

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import Any, List, Sequence, Union
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 #: File name endings a directory search takes as profiles.
 PROFILE_SUFFIXES = (".cali", ".json", ".gfz", ".pstats", ".prof", ".dot", ".yaml")

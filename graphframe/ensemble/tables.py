@@ -28,8 +28,8 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from readers import RawProfile
-from readers.errors import ReadError
+from graphframe_readers import RawProfile
+from graphframe_readers.errors import ReadError
 
 from ..errors import ArgumentError
 
@@ -130,15 +130,15 @@ def decode(values: Any) -> np.ndarray:
 
 
 def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
-    """Reduce a reader's :class:`~readers.RawProfile` to :class:`ProfileTables`.
+    """Reduce a reader's :class:`~graphframe_readers.RawProfile` to :class:`ProfileTables`.
 
-    Raises :class:`~readers.errors.ReadError` for a profile whose nodes have
+    Raises :class:`~graphframe_readers.errors.ReadError` for a profile whose nodes have
     several parents (an Ensemble composes call trees).
 
     Examples
     --------
-    >>> import readers
-    >>> b = readers.ProfileBuilder("example")
+    >>> import graphframe_readers
+    >>> b = graphframe_readers.ProfileBuilder("example")
     >>> main = b.add_node({"name": "main"})
     >>> solve = b.add_node({"name": "solve"}, parent=main)
     >>> b.add_row(solve, {"time": 2.0})

@@ -7,8 +7,8 @@ from typing import Any, Dict, List
 import numpy as np
 import pandas as pd
 
-from readers import RawProfile
-from readers.profile import NODE, PARENT
+from graphframe_readers import RawProfile
+from graphframe_readers.profile import NODE, PARENT
 
 from ..kernels import structure as st
 from ..model.categories import as_categorical

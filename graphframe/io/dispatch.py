@@ -8,7 +8,7 @@ of the CLI. A path is, in this order:
   whatever its name): the format ``"graphframe"``;
 * a JSON document in Hatchet's ``to_json`` layout: read exactly when
   graphframe wrote it (see :mod:`graphframe.io.json.read`);
-* anything :mod:`readers` recognises (``readers.sniff``), decoded into a
+* anything :mod:`graphframe_readers` recognises (``graphframe_readers.sniff``), decoded into a
   RawProfile and built into the graph and dataframe by
   :func:`graphframe.io.build.parts_from_raw`.
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-import readers
-from readers.errors import ReadError, UnknownFormatError
+import graphframe_readers
+from graphframe_readers.errors import ReadError, UnknownFormatError
 
 from ..errors import ArgumentError
 from . import archive
@@ -41,11 +41,11 @@ def formats() -> List[str]:
     >>> formats()[-1], "literal" in formats()
     ('graphframe', True)
     """
-    return readers.formats() + [ARCHIVE]
+    return graphframe_readers.formats() + [ARCHIVE]
 
 
 def sniff(path: Any) -> str:
-    """The format of ``path``: ``"graphframe"`` for an archive, else ``readers.sniff``'s.
+    """The format of ``path``: ``"graphframe"`` for an archive, else ``graphframe_readers.sniff``'s.
 
     Raises :class:`~graphframe.UnknownFormatError` listing :func:`formats`
     when nothing recognises it.
@@ -61,7 +61,7 @@ def sniff(path: Any) -> str:
     if not isinstance(path, (list, tuple)) and archive.is_archive(path):
         return ARCHIVE
     try:
-        return readers.sniff(path)
+        return graphframe_readers.sniff(path)
     except UnknownFormatError as exc:
         raise UnknownFormatError(exc.source, formats(), exc.problem) from exc
 
@@ -93,12 +93,12 @@ def read_parts(path: Any, format: Optional[str] = None, **options: Any) -> Dict[
         return load_parts(path, **options)
     if name == "hatchet-json" and not options and not isinstance(path, (list, tuple)):
         return read_json_parts(path)
-    if isinstance(path, (list, tuple)) and name in readers.formats() and \
-            not readers.format_info(name).several_files:
+    if isinstance(path, (list, tuple)) and name in graphframe_readers.formats() and \
+            not graphframe_readers.format_info(name).several_files:
         raise ReadError(list_name(path), f"the {name} format reads one file or directory at a "
                         "time, and a list of files was given", expected=ADVICE)
     try:
-        raw = readers.read(path, format=name, **options)
+        raw = graphframe_readers.read(path, format=name, **options)
     except UnknownFormatError as exc:
         raise UnknownFormatError(exc.source, formats(), exc.problem) from exc
     if several_files(path):

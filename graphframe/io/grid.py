@@ -27,8 +27,8 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 import pandas as pd
 
-from readers import RawProfile
-from readers.profile import NODE
+from graphframe_readers import RawProfile
+from graphframe_readers.profile import NODE
 
 INT = np.int64
 

@@ -2,7 +2,7 @@
 
 Each is thin: it calls its reader with explicit keyword options and hands the
 RawProfile to ``cls.from_raw``. Each imports its reader family when it is
-first called, as ``readers.read`` does, so ``import graphframe`` loads no
+first called, as ``graphframe_readers.read`` does, so ``import graphframe`` loads no
 format module. Keyword names are Hatchet's, and the readers
 take the same names (one name per option), so ``graphframe.read(path,
 **options)`` accepts what the constructor accepts (``from_caliper``'s ``query``
@@ -50,14 +50,14 @@ class ReaderConstructors:
         Notes
         -----
         Missing or inconsistent metric files, malformed XML and out-of-range
-        numbers raise :class:`~readers.errors.ReadError` naming the file and
-        position. See :func:`readers.hpctoolkit.read_hpctoolkit` and
+        numbers raise :class:`~graphframe_readers.errors.ReadError` naming the file and
+        position. See :func:`graphframe_readers.hpctoolkit.read_hpctoolkit` and
         ``docs/readers/hpctoolkit.md``.
 
         Examples
         --------
         >>> import tempfile
-        >>> from readers.testing import write_example_database
+        >>> from graphframe_readers.testing import write_example_database
         >>> from graphframe import GraphFrame
         >>> db = write_example_database(tempfile.mkdtemp())
         >>> gf = GraphFrame.from_hpctoolkit(db)
@@ -73,7 +73,7 @@ class ReaderConstructors:
         >>> one.index.get_level_values("rank").unique().tolist()
         [1]
         """
-        from readers.hpctoolkit import read_hpctoolkit  # on first use: fast start
+        from graphframe_readers.hpctoolkit import read_hpctoolkit  # on first use: fast start
         return cls(**parts_from_raw(read_hpctoolkit(dirname, metrics=metrics, ranks=ranks,
                                                     summary_only=summary_only,
                                                     progress=progress), consume=True))
@@ -102,7 +102,7 @@ class ReaderConstructors:
             or the database's (``CPUTIME (sec)`` keeps both of its columns).
         profile_ranks : int or list of int, optional
             With ``parallel_profiles_mode=True``, read only these MPI ranks.
-            Without it this raises :class:`~readers.errors.ReadError` (the
+            Without it this raises :class:`~graphframe_readers.errors.ReadError` (the
             summary profile has no ranks to select; Hatchet ignores the option).
         label_function_nodes : bool
             Prefix function names with ``function: `` (Hatchet's default).
@@ -121,14 +121,14 @@ class ReaderConstructors:
         Hatchet's other options (``exclude_*_function_details``,
         ``directory_mapping``, ``metric_scopes``, ``summary_metrics``...) are
         not supported; filter the GraphFrame instead. See
-        :func:`readers.hpctoolkit.read_hpctoolkit_latest` and
+        :func:`graphframe_readers.hpctoolkit.read_hpctoolkit_latest` and
         ``docs/readers/hpctoolkit.md``.
 
         Examples
         --------
         >>> import tempfile
-        >>> from readers.testing import write_hpctoolkit_latest
-        >>> from readers.testing import sample_profile
+        >>> from graphframe_readers.testing import write_hpctoolkit_latest
+        >>> from graphframe_readers.testing import sample_profile
         >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, max_depth=1)
@@ -145,7 +145,7 @@ class ReaderConstructors:
               1         6105.0
         Name: time (inc), dtype: float64
         """
-        from readers.hpctoolkit import read_hpctoolkit_latest  # on first use: fast start
+        from graphframe_readers.hpctoolkit import read_hpctoolkit_latest  # on first use: fast start
         return cls(**parts_from_raw(read_hpctoolkit_latest(
             dirname, parallel_profiles_mode=parallel_profiles_mode, metric_names=metric_names,
             profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
@@ -183,7 +183,7 @@ class ReaderConstructors:
 
         See Also
         --------
-        readers.caliper.read_caliper_any, readers.caliper.jsonsplit.reader.read_caliper_json
+        graphframe_readers.caliper.read_caliper_any, graphframe_readers.caliper.jsonsplit.reader.read_caliper_json
             The readers, and ``docs/readers/caliper.md`` for the layout.
 
         Examples
@@ -197,7 +197,7 @@ class ReaderConstructors:
         >>> GraphFrame.from_caliper(io.StringIO(json.dumps(doc))).dataframe["time"].tolist()
         [2.0, 1.0]
         """
-        from readers.caliper import read_caliper_any  # on first use: fast start
+        from graphframe_readers.caliper import read_caliper_any  # on first use: fast start
         return cls.from_raw(read_caliper_any(filename_or_stream, query,
                                              node_ordering=node_ordering, no_path=no_path))
 
@@ -236,7 +236,7 @@ class ReaderConstructors:
 
         See Also
         --------
-        readers.caliper.read_caliper : the reader, and ``docs/readers/caliper.md``.
+        graphframe_readers.caliper.read_caliper : the reader, and ``docs/readers/caliper.md``.
 
         Examples
         --------
@@ -257,7 +257,7 @@ class ReaderConstructors:
         ...     GraphFrame.from_caliperreader(stream).dataframe["time"].tolist()
         [1.5]
         """
-        from readers.caliper import read_caliper  # on first use: fast start
+        from graphframe_readers.caliper import read_caliper  # on first use: fast start
         return cls.from_raw(read_caliper(filename_or_caliperreader, native=native,
                                          string_attributes=string_attributes or (),
                                          node_ordering=node_ordering, no_path=no_path,
@@ -265,7 +265,7 @@ class ReaderConstructors:
 
     @classmethod
     def from_timeseries(cls, filename_or_caliperreader: Any,
-                        level: str = "loop.start_iteration",  # readers.caliper.timeseries.LEVEL
+                        level: str = "loop.start_iteration",  # graphframe_readers.caliper.timeseries.LEVEL
                         native: bool = False,
                         string_attributes: Union[str, Sequence[str], None] = (),
                         node_ordering: bool = True, no_path: str = "keep") -> List[Any]:
@@ -297,7 +297,7 @@ class ReaderConstructors:
 
         See Also
         --------
-        readers.caliper.timeseries : the splitting rule and the differences
+        graphframe_readers.caliper.timeseries : the splitting rule and the differences
             from Hatchet (a block's records all count; Hatchet keeps the first
             record of each node).
 
@@ -319,7 +319,8 @@ class ReaderConstructors:
         >>> [gf.dataframe["time"].tolist() for gf in gfs], gfs[0].graph is gfs[1].graph
         ([[1.5], [4.0]], True)
         """
-        from readers.caliper.timeseries import read_caliper_timeseries  # on first use: fast start
+        # on first use: fast start
+        from graphframe_readers.caliper.timeseries import read_caliper_timeseries
         raws = read_caliper_timeseries(filename_or_caliperreader, level, native=native,
                                        string_attributes=string_attributes or (),
                                        node_ordering=node_ordering, no_path=no_path)
@@ -350,7 +351,7 @@ class ReaderConstructors:
             labels have them, ``calls``/``samples`` the counts, ``dot_id``
             the DOT node id and ``caller_calls`` the call count of every
             incoming edge keyed by the caller's ``dot_id``. See
-            :mod:`readers.dot` and ``docs/readers/dot.md``.
+            :mod:`graphframe_readers.dot` and ``docs/readers/dot.md``.
 
         Examples
         --------
@@ -370,7 +371,7 @@ class ReaderConstructors:
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         """
-        from readers.dot import read_dot  # on first use: fast start
+        from graphframe_readers.dot import read_dot  # on first use: fast start
         return cls.from_raw(read_dot(filename))
 
     @classmethod
@@ -405,7 +406,7 @@ class ReaderConstructors:
         >>> df.loc[df["name"] == "fib", ["numcalls", "nativecalls"]].values.tolist()
         [[1, 25]]
         """
-        from readers.cprofile import read_cprofile  # on first use: fast start
+        from graphframe_readers.cprofile import read_cprofile  # on first use: fast start
         return cls.from_raw(read_cprofile(filename))
 
     @classmethod
@@ -441,7 +442,7 @@ class ReaderConstructors:
         0     main  0.25        1.00
         1     work  0.75        0.75
         """
-        from readers.pyinstrument import read_pyinstrument  # on first use: fast start
+        from graphframe_readers.pyinstrument import read_pyinstrument  # on first use: fast start
         return cls.from_raw(read_pyinstrument(filename))
 
     @classmethod
@@ -481,7 +482,7 @@ class ReaderConstructors:
         1    0      solve   3.0         3.0
              1      solve   4.0         4.0
         """
-        from readers.tau import read_tau  # on first use: fast start
+        from graphframe_readers.tau import read_tau  # on first use: fast start
         return cls.from_raw(read_tau(dirname))
 
     @classmethod
@@ -515,7 +516,8 @@ class ReaderConstructors:
         0     main             1.0                   2.0
         1       io             0.5                   1.0
         """
-        from readers.timemory import parse_timemory, read_timemory  # on first use: fast start
+        # on first use: fast start
+        from graphframe_readers.timemory import parse_timemory, read_timemory
         chosen = None if select is None else [str(s).lower() for s in select]
         if isinstance(input, dict):
             return cls.from_raw(parse_timemory(input, "<dict>", select=chosen))

@@ -5,7 +5,7 @@ GraphFrame with a rank level: that is right for the per-rank files of one MPI
 run, and wrong for different runs (a scaling study, repeated runs), whose
 values would be shown as ranks of a run that never happened. Readers merge the
 files' metadata as one value when the files agree and a per-file list when
-they differ (see ``readers.caliper.ranks``); :func:`check_one_run` reads that
+they differ (see ``graphframe_readers.caliper.ranks``); :func:`check_one_run` reads that
 merge and refuses a set whose files disagree on what identifies a run, or
 whose rank ids fall outside the run's world size. Distinct rank ids per file
 are the readers' own check (a rank in two files is their ``ReadError``).
@@ -49,7 +49,7 @@ def check_one_run(path: Any, metadata: Mapping[str, Any], ranks: Optional[np.nda
     >>> check_one_run(["a.cali", "b.cali"], {"mpi.world.size": [27, 64]}, np.array([0, 1]))
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: 2 files (a.cali, b.cali): the files are not the ranks of one run: \
+    graphframe_readers.errors.ReadError: 2 files (a.cali, b.cali): the files are not the ranks of one run: \
 their mpi.world.size differ (27, 64) (expected the per-rank files of one run; read each file \
 as its own profile (graphframe.read(file)), or all of them as the runs of an ensemble \
 (graphframe.Ensemble.read(files)))

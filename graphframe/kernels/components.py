@@ -1,7 +1,7 @@
 """Strongly connected components and the order of their condensation.
 
 There is one implementation of strongly connected components in the project,
-:func:`readers.common.callgraph.strongly_connected` (iterative Tarjan): readers need
+:func:`graphframe_readers.common.callgraph.strongly_connected` (iterative Tarjan): readers need
 it to find the roots of call graphs and cannot import graphframe, so
 graphframe uses theirs. This module adds what the operations need on top:
 the condensation's edges and its levels (components grouped so that every
@@ -14,7 +14,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from readers.common.callgraph import strongly_connected
+from graphframe_readers.common.callgraph import strongly_connected
 
 INT = np.int64
 

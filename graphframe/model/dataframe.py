@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from readers.profile import NODE
+from graphframe_readers.profile import NODE
 
 INT = np.int64
 

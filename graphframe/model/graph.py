@@ -26,7 +26,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from readers.builder import records_to_frame
+from graphframe_readers.builder import records_to_frame
 
 from ..kernels import structure as st
 from .frame import Frame, is_missing, python_scalar

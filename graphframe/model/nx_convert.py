@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, List, Tuple
 import numpy as np
 import pandas as pd
 
-from readers.builder import records_to_frame
+from graphframe_readers.builder import records_to_frame
 
 from ..errors import GraphMismatchError
 

@@ -31,7 +31,7 @@ def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,
     >>> node_rows(df, 3, rank=7)
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: rank=7 does not exist; the ranks are 1, 2
+    graphframe_readers.errors.ArgumentError: rank=7 does not exist; the ranks are 1, 2
     """
     index = dataframe.index
     node = level_ids(index)

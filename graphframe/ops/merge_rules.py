@@ -23,7 +23,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from readers.profile import AGGREGATIONS, NUMERIC_AGGREGATIONS
+from graphframe_readers.profile import AGGREGATIONS, NUMERIC_AGGREGATIONS
 
 from ..errors import MetricError, OperationError
 from ..model.fields import GraphFrameLike

@@ -173,7 +173,7 @@ def over_levels(gf: Any, over: Over) -> Tuple[str, ...]:
     >>> over_levels(example_graphframe(), "thread")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: no 'thread' level to compute statistics over: the profile's index levels are node, rank
+    graphframe_readers.errors.ArgumentError: no 'thread' level to compute statistics over: the profile's index levels are node, rank
     """
     levels = (over,) if isinstance(over, str) else tuple(over)
     names = [str(n) for n in gf.dataframe.index.names]

@@ -32,7 +32,7 @@ class PlotAccessor:
     >>> gf.plot("pie")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: kind='pie' is not a plot of a GraphFrame; choose one of flamegraph, icicle, heatmap, bar, hist, box, violin
+    graphframe_readers.errors.ArgumentError: kind='pie' is not a plot of a GraphFrame; choose one of flamegraph, icicle, heatmap, bar, hist, box, violin
     """
 
     def __init__(self, gf: Any) -> None:
@@ -90,7 +90,7 @@ class EnsemblePlotAccessor:
     >>> ens.plot("flamegraph")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: kind='flamegraph' is not a plot of an Ensemble; choose one of heatmap, bar, hist, box, violin, scaling
+    graphframe_readers.errors.ArgumentError: kind='flamegraph' is not a plot of an Ensemble; choose one of heatmap, bar, hist, box, violin, scaling
     """
 
     def __init__(self, ens: Any) -> None:

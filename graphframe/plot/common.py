@@ -46,7 +46,7 @@ def check_aggregate(aggregate: Any) -> str:
     >>> check_aggregate("median")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: aggregate='median' is not known; choose one of sum, mean, min, max
+    graphframe_readers.errors.ArgumentError: aggregate='median' is not known; choose one of sum, mean, min, max
     """
     if aggregate not in AGGREGATES:
         raise ArgumentError(f"aggregate={aggregate!r} is not known; choose one of "
@@ -271,7 +271,7 @@ def resolve_node(gf: Any, spec: Any) -> int:
     >>> resolve_node(gf, "mpi")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: 'mpi' names 2 call paths: main > io > mpi (node 2), main > solve > mpi (node 4); give one of them or a node id
+    graphframe_readers.errors.ArgumentError: 'mpi' names 2 call paths: main > io > mpi (node 2), main > solve > mpi (node 4); give one of them or a node id
     """
     n = gf.graph.num_nodes
     if isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):

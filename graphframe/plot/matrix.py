@@ -70,7 +70,7 @@ def check_stat(by: Any) -> str:
     >>> check_stat("p99")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: by='p99' is not a statistic; choose one of max, mean, sum, min, std, imbalance
+    graphframe_readers.errors.ArgumentError: by='p99' is not a statistic; choose one of max, mean, sum, min, std, imbalance
     """
     if by not in STATS:
         raise ArgumentError(f"by={by!r} is not a statistic; choose one of {', '.join(STATS)}")

@@ -76,7 +76,7 @@ def timeline_data(trace: Any, *, ranks: Optional[Sequence[int]] = None,
 
     Examples
     --------
-    >>> from readers.traces import EventBatch, Kind, StringTable
+    >>> from graphframe_readers.traces import EventBatch, Kind, StringTable
     >>> from graphframe.traces.table import TableBuilder
     >>> from graphframe.traces import TraceFrame
     >>> t = StringTable(["main", "MPI_Send"])

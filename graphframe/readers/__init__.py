@@ -7,7 +7,7 @@ Hatchet code (and tools built on it) import readers as
 keeps Hatchet's constructor arguments and its ``read()`` calls the matching
 ``GraphFrame.from_*`` constructor, so the result (and every error) is exactly
 that constructor's. This package is not the format decoders: those are the
-top-level ``readers`` package, which returns RawProfiles.
+top-level ``graphframe_readers`` package, which returns RawProfiles.
 
 | module | class | same as |
 |---|---|---|

@@ -48,7 +48,7 @@ def palette(name: str, invert: bool = False) -> List[str]:
     >>> palette("nope")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: unknown colormap 'nope'; choose one of BrBG, PRGn, PiYG, PuOr, RdBu, RdGy, RdYlBu, RdYlGn, Spectral
+    graphframe_readers.errors.ArgumentError: unknown colormap 'nope'; choose one of BrBG, PRGn, PiYG, PuOr, RdBu, RdGy, RdYlBu, RdYlGn, Spectral
     """
     check_colormap(name)
     codes = [f"\033[38;5;{c}m" for c in COLORMAPS[name]]

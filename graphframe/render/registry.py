@@ -48,7 +48,7 @@ class Renderer:
         >>> RENDERERS["json"].render(gf, rank=0)
         Traceback (most recent call last):
         ...
-        readers.errors.ArgumentError: the json renderer takes no options; got rank
+        graphframe_readers.errors.ArgumentError: the json renderer takes no options; got rank
         """
         unknown = sorted(set(options) - set(self.options))
         if unknown:

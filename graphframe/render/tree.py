@@ -75,7 +75,7 @@ def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str
     >>> render_tree(gf, precision=-1)
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
+    graphframe_readers.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
     """
     options = _rename(renamed)
     metric_column = options.pop("metric_column", metric_column)

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Mapping
 import numpy as np
 import pandas as pd
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 from ..ensemble import Ensemble
 from ..ensemble._internal import Graph

@@ -4,7 +4,7 @@
 ``read_tree`` -> the calling-context tree as a GraphFrame, built while
 streaming (memory independent of the trace length); ``TableBuilder`` and
 ``TreeBuilder`` are the handlers behind them. The decoding layers live in
-:mod:`readers.traces`.
+:mod:`graphframe_readers.traces`.
 """
 
 from .frame import TraceFrame

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from readers.traces import ATTRIBUTES, KIND_NAMES, EventBatch, StringTable
+from graphframe_readers.traces import ATTRIBUTES, KIND_NAMES, EventBatch, StringTable
 
 
 def table_batch(events: pd.DataFrame) -> EventBatch:

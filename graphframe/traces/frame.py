@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from graphframe.graphframe import GraphFrame
-from readers.traces import Definitions
-from readers.traces.chrome.writer import write_chrome
-from readers.traces.warnings import TraceWarning
+from graphframe_readers.traces import Definitions
+from graphframe_readers.traces.chrome.writer import write_chrome
+from graphframe_readers.traces.warnings import TraceWarning
 
 from . import comm, io_rma, profile, select
 from .batches import table_batch
@@ -35,7 +35,7 @@ class TraceFrame:
 
     Examples
     --------
-    >>> from readers.traces import EventBatch, Kind, StringTable
+    >>> from graphframe_readers.traces import EventBatch, Kind, StringTable
     >>> from graphframe.traces.table import TableBuilder
     >>> t = StringTable(["main", "MPI_Send"])
     >>> E, L, S = Kind.ENTER, Kind.LEAVE, Kind.SEND

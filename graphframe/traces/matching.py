@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from readers.traces import Kind
+from graphframe_readers.traces import Kind
 
 
 @dataclass

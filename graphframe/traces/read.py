@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from graphframe.graphframe import GraphFrame
-from readers.progress import ProgressArg
-from readers.traces import EventHandler, decode
+from graphframe_readers.progress import ProgressArg
+from graphframe_readers.traces import EventHandler, decode
 
 from .frame import TraceFrame
 from .table import TableBuilder
@@ -22,11 +22,11 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     path : str, path-like, list of them or byte sources
         A trace file, a DUMPI ``.meta`` file or directory, a list of rank files...
     format : str, optional
-        A name from :func:`readers.traces.trace_formats`; sniffed when omitted.
+        A name from :func:`graphframe_readers.traces.trace_formats`; sniffed when omitted.
     jobs : int, optional
         Worker processes for per-rank files.
     progress : optional
-        Progress per source (see :mod:`readers.progress`).
+        Progress per source (see :mod:`graphframe_readers.progress`).
     **options
         The decoder's options (Chrome: ``order``, ``sort_limit``, ``args``).
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from graphframe.errors import ArgumentError
-from readers.traces import KIND_NAMES
+from graphframe_readers.traces import KIND_NAMES
 
 from .table import finish_table
 

@@ -13,7 +13,7 @@ Events table columns
 ``time`` int64 ns; ``kind`` category (``enter``, ``leave``, ``instant``,
 ``send``, ``recv``, ``collective``, ``io``, ``rma``, ``rma_sync``,
 ``counter``); ``name`` category; ``rank``, ``thread`` int64; the attribute
-columns some batch carried (:data:`readers.traces.ATTRIBUTES`; ``file`` as
+columns some batch carried (:data:`graphframe_readers.traces.ATTRIBUTES`; ``file`` as
 a category); ``match`` (row of the partner event), ``depth``, ``parent``
 (row of the enclosing ENTER) int64, -1 when not applicable; ``duration``
 and ``exclusive`` float64 ns on ENTER rows (NaN elsewhere).
@@ -27,8 +27,8 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from readers.traces import ATTRIBUTES, KIND_NAMES, EventBatch, EventHandler, Kind
-from readers.traces.warnings import TraceWarning
+from graphframe_readers.traces import ATTRIBUTES, KIND_NAMES, EventBatch, EventHandler, Kind
+from graphframe_readers.traces.warnings import TraceWarning
 
 from .matching import match_events
 from .tree import NameMap

@@ -11,14 +11,14 @@ counted); enters and leaves pair up level by level; call paths are
 interned one depth level at a time (a sorted ``(parent, name)`` key array
 and ``searchsorted``). Open frames carry over to the next batch.
 
-Policy for unmatched events (one :class:`~readers.traces.warnings.TraceWarning`
+Policy for unmatched events (one :class:`~graphframe_readers.traces.warnings.TraceWarning`
 counts them): a LEAVE without an open ENTER in its stream is dropped; an
 ENTER never left is closed at the end of the trace (the largest time of
 any event).
 
 Examples
 --------
->>> from readers.traces import EventBatch, Kind, StringTable
+>>> from graphframe_readers.traces import EventBatch, Kind, StringTable
 >>> t = StringTable(["main", "solve"])
 >>> E, L = Kind.ENTER, Kind.LEAVE
 >>> b = TreeBuilder()
@@ -38,11 +38,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-import readers
+import graphframe_readers
 from graphframe.graphframe import GraphFrame
-from readers.traces import EventBatch, EventHandler, Kind, StringTable
-from readers.traces.events import stream_pairs
-from readers.traces.warnings import TraceWarning
+from graphframe_readers.traces import EventBatch, EventHandler, Kind, StringTable
+from graphframe_readers.traces.events import stream_pairs
+from graphframe_readers.traces.warnings import TraceWarning
 
 #: Name ids must stay below this (the call-path key is parent * NAME_SPAN + name).
 NAME_SPAN = 1 << 24
@@ -256,9 +256,10 @@ class TreeBuilder(EventHandler):
 
     def _intern(self, parent: np.ndarray, names: np.ndarray) -> np.ndarray:
         if len(names) and names.max() >= NAME_SPAN:
-            raise readers.ReadError("<trace>", f"more than {NAME_SPAN} distinct region names",
-                                    position=f"region name {int(names.max())}",
-                                    expected=f"at most {NAME_SPAN} distinct names")
+            raise graphframe_readers.ReadError(
+                "<trace>", f"more than {NAME_SPAN} distinct region names",
+                position=f"region name {int(names.max())}",
+                expected=f"at most {NAME_SPAN} distinct names")
         key = (parent + 1) * NAME_SPAN + names
         pos = np.searchsorted(self._keys, key)
         found = pos < len(self._keys)
@@ -310,11 +311,11 @@ class TreeBuilder(EventHandler):
         """The tree as a GraphFrame: ``time (inc)``, ``time`` (s) and ``count`` per (node, rank, thread)."""
         return GraphFrame.from_raw(self.raw_profile())
 
-    def raw_profile(self) -> "readers.RawProfile":
+    def raw_profile(self) -> "graphframe_readers.RawProfile":
         """The tree as a RawProfile (index levels ``rank``, ``thread``)."""
         self._compact()
         if not len(self.parent):
-            raise readers.ReadError("<trace>", "the trace has no enter/leave events",
+            raise graphframe_readers.ReadError("<trace>", "the trace has no enter/leave events",
                                     expected="regions to build a call tree from")
         key, inc, cnt = (self._acc[0] if self._acc else np.zeros((3, 0)))
         node, stream = np.divmod(key.astype(np.int64), 1 << 20)
@@ -337,7 +338,7 @@ class TreeBuilder(EventHandler):
         metrics = pd.DataFrame({"node": node, "rank": ranks[stream], "thread": threads[stream],
                                 "time (inc)": inc / 1e9, "time": exc / 1e9,
                                 "count": cnt.astype(np.int64)})
-        return readers.RawProfile(
+        return graphframe_readers.RawProfile(
             nodes=nodes, metrics=metrics, index_levels=("rank", "thread"),
             exc_metrics=("time", "count"), inc_metrics=("time (inc)",),
             inclusive_of={"time": "time (inc)"}, default_metric="time",

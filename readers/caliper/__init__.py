@@ -20,7 +20,7 @@ files). See ``docs/readers/caliper.md``.
 Examples
 --------
 >>> import json
->>> from readers.caliper import parse_caliper_json
+>>> from graphframe_readers.caliper import parse_caliper_json
 >>> doc = {"data": [[0, 2.0]], "columns": ["path", "sum#time.duration"],
 ...        "column_metadata": [{"is_value": False}, {"is_value": True}],
 ...        "nodes": [{"label": "main", "column": "path"}]}

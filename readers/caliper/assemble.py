@@ -1,6 +1,6 @@
 """Caliper records -> RecordTable: the steps after decoding, shared by the
-``.cali`` decoder (:mod:`readers.caliper.cali.decode`) and caliper-reader objects
-(:mod:`readers.caliper.pyreader`).
+``.cali`` decoder (:mod:`graphframe_readers.caliper.cali.decode`) and caliper-reader objects
+(:mod:`graphframe_readers.caliper.pyreader`).
 
 A decoder hands over a :class:`Decoded`: each record's call path (a node of a
 :class:`PathTree`) and one typed value per record for every attribute.
@@ -163,7 +163,7 @@ class Decoded:
 def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[str] = (),
              no_path: str = "keep") -> RecordTable:
     """Filter (Spot channels), place the records without a call path (``no_path``, see
-    :func:`~readers.caliper.names.check_no_path`), add activity nodes, prune, and
+    :func:`~graphframe_readers.caliper.names.check_no_path`), add activity nodes, prune, and
     build the columns."""
     m = len(d.rec_path)
     wanted = np.ones(m, dtype=bool)
@@ -223,7 +223,7 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
 def _keep_pathless(d: Decoded, wanted: np.ndarray, keep: np.ndarray,
                    specs: Dict[Any, Optional[ColumnSpec]]) -> Tuple[np.ndarray, np.ndarray]:
     """Records without a call path that hold a metric value, placed under a new
-    :data:`~readers.caliper.names.NO_PATH` root and added to ``keep`` (in place):
+    :data:`~graphframe_readers.caliper.names.NO_PATH` root and added to ``keep`` (in place):
     the records' paths and the indices of those records."""
     pathless = _pathless_with_metrics(d, wanted & (d.rec_path < 0), specs)
     if not len(pathless):

@@ -66,7 +66,7 @@ def average_parts(columns: Sequence[Tuple[ColumnSpec, np.ndarray]]
 
     Examples
     --------
-    >>> from readers.caliper.names import classify
+    >>> from graphframe_readers.caliper.names import classify
     >>> cols = [(classify("avg#t"), np.array([2.0, 4.0])),
     ...         (classify("sum#t"), np.array([6.0, 4.0]))]
     >>> parts = average_parts(cols)["avg#t"]

@@ -81,7 +81,7 @@ def check_no_path(no_path: Any) -> str:
     >>> check_no_path("skip")
     Traceback (most recent call last):
     ...
-    readers.errors.ArgumentError: no_path='skip': use 'keep' (records without a call path go under a '<no path>' root) or 'drop' (they are left out, as in Hatchet)
+    graphframe_readers.errors.ArgumentError: no_path='skip': use 'keep' (records without a call path go under a '<no path>' root) or 'drop' (they are left out, as in Hatchet)
     """
     if isinstance(no_path, str) and no_path in NO_PATH_CHOICES:
         return no_path
@@ -117,7 +117,7 @@ class ColumnSpec:
     non-additive) or ``label`` (text), ``inclusive`` applies to metrics, and
     ``combine`` says how duplicate records of one (node, rank) merge:
     ``sum``, ``min``, ``max``, ``mean`` (``avg#`` columns: a weighted
-    average, see :mod:`readers.caliper.averages`) or ``first``.
+    average, see :mod:`graphframe_readers.caliper.averages`) or ``first``.
     """
 
     name: str

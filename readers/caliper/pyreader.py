@@ -3,7 +3,7 @@
 Hatchet's ``from_caliperreader`` accepts such an object; its records are dicts
 of text values (a list where an attribute repeats along a context chain) with
 the nested call path under ``path``. They go through the same steps as our
-own ``.cali`` decoder (:func:`readers.caliper.cali.decode.assemble`), so both give the
+own ``.cali`` decoder (:func:`graphframe_readers.caliper.cali.decode.assemble`), so both give the
 same profile for the same file.
 """
 

@@ -1,7 +1,7 @@
 """Per-rank ``.cali`` file sets: each file's rank, and one table for the set.
 
 A directory or list of ``.cali`` files reads as one profile
-(:func:`readers.caliper.read_caliper`): each file's rank is its records'
+(:func:`graphframe_readers.caliper.read_caliper`): each file's rank is its records'
 ``mpi.rank`` when they have one, else the rank its name encodes through
 Caliper's ``output`` pattern, else the global ``mpi.rank``, else its position
 in the sorted list. A rank in two files is an error. The files' call paths are

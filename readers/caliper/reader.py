@@ -91,7 +91,7 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
 def record_table(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
                  no_path: str = "keep", progress: ProgressArg = None) -> RecordTable:
     """The decoded records of what :func:`read_caliper` reads (same arguments), before
-    they become a RawProfile (see :mod:`readers.caliper.records`)."""
+    they become a RawProfile (see :mod:`graphframe_readers.caliper.records`)."""
     options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)),
                    no_path=check_no_path(no_path))
     if _is_reader_object(path):

@@ -3,7 +3,7 @@
 A reader (``.cali`` or json-split) decodes its file into a :class:`RecordTable`:
 a hierarchy (parent array, labels, frame types) and one entry per Caliper
 record with the record's node, rank, node-order key and value columns. This
-module turns it into a :class:`~readers.RawProfile`:
+module turns it into a :class:`~graphframe_readers.RawProfile`:
 
 1. records carrying a sampled source location (``sourceloc#cali.sampler.pc``)
    get ``file``/``line`` columns; a node sampled at several locations gets one
@@ -11,7 +11,7 @@ module turns it into a :class:`~readers.RawProfile`:
 2. records of the same (node, rank) merge (event traces, timeseries
    snapshots, secondary keys): metrics by their operator (``sum`` adds,
    ``min``/``max`` keep the extreme, ``avg`` is weighted by each record's
-   number of values, see :mod:`readers.caliper.averages`), other values keep
+   number of values, see :mod:`graphframe_readers.caliper.averages`), other values keep
    the first;
 3. every (node, rank) gets exactly one row: nodes a record never named (path
    prefixes) and ranks a node never ran on get a row whose metrics are 0;
@@ -219,7 +219,7 @@ def _merge_and_fill(columns: List[Tuple[ColumnSpec, np.ndarray]], *, key: np.nda
                     size: int, source: Any = None) -> Dict[str, np.ndarray]:
     """One value per (node, rank) cell of the grid, for every column.
 
-    ``avg#`` columns merge as weighted averages (:mod:`readers.caliper.averages`).
+    ``avg#`` columns merge as weighted averages (:mod:`graphframe_readers.caliper.averages`).
     """
     n = len(key)
     if n and bool(np.all(key[1:] > key[:-1])):

@@ -7,14 +7,14 @@ record stream where that value changes: a new profile starts at each record
 whose value differs from the current one (the current value starts at 0);
 records without the attribute stay in the current profile. Each profile holds
 every node of the file's hierarchy (so all share one graph) and merges its
-records like :func:`~readers.caliper.read_caliper` does (metrics by their
+records like :func:`~graphframe_readers.caliper.read_caliper` does (metrics by their
 operator, attributes first value; nodes without a record get zeros).
 
 Differences from Hatchet (``docs/readers/caliper.md``): Hatchet keeps only the
 *first* record of each node per block (records that differ by another
 attribute, e.g. LULESH's ``lulesh.region``, are dropped) and carries the
 first snapshot's rows into every block; here a block's records all count.
-An attribute that no record has is an :class:`~readers.errors.ArgumentError`
+An attribute that no record has is an :class:`~graphframe_readers.errors.ArgumentError`
 (Hatchet silently returns one profile).
 """
 
@@ -43,12 +43,12 @@ def read_caliper_timeseries(path: Any, level: str = LEVEL, *, native: bool = Fal
     Parameters
     ----------
     path : path-like, file-like or ``caliperreader.CaliperReader``
-        What :func:`~readers.caliper.read_caliper` reads.
+        What :func:`~graphframe_readers.caliper.read_caliper` reads.
     level : str
         The record attribute whose changes start a new block (its alias or
         its Caliper name).
     native, string_attributes, node_ordering, no_path, progress
-        As for :func:`~readers.caliper.read_caliper`.
+        As for :func:`~graphframe_readers.caliper.read_caliper`.
 
     Returns
     -------

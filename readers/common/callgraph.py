@@ -1,7 +1,7 @@
 """Call graphs (several parents, recursion) as RawProfile parent links.
 
 Readers of call-graph formats (gprof2dot DOT, cProfile pstats) know a set of
-``caller -> callee`` edges; a :class:`~readers.RawProfile` wants the roots,
+``caller -> callee`` edges; a :class:`~graphframe_readers.RawProfile` wants the roots,
 one parent per other node such that every parent chain ends at a root, and
 the remaining edges as extra edges. :func:`parents_from_edges` gives them:
 

@@ -5,7 +5,7 @@ Python's ``json`` module recurses once per nesting level and fails with
 (deep call trees written as nested dicts). :func:`load_json` uses the fast C
 decoder first and falls back to an iterative decoder of the same grammar when
 the document is too deep for it. Both report malformed input as a
-:class:`~readers.errors.ReadError` with the line and column.
+:class:`~graphframe_readers.errors.ReadError` with the line and column.
 
 Nesting is limited to :data:`MAX_DEPTH` levels. A call tree written as nested
 objects takes two levels per tree level (an object and its ``children``
@@ -79,7 +79,7 @@ def loads_json(text: str, source: Any = None) -> Any:
     >>> loads_json("[" * (MAX_DEPTH + 1), "bomb.json")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: bomb.json: line 1, column 500001: invalid JSON: nested more than 500,000 levels deep (expected a document nested less deeply (a nesting bomb?))
+    graphframe_readers.errors.ReadError: bomb.json: line 1, column 500001: invalid JSON: nested more than 500,000 levels deep (expected a document nested less deeply (a nesting bomb?))
     """
     try:
         return json.loads(text)

@@ -64,7 +64,7 @@ def read_source(path: Any) -> Tuple[Union[bytes, str], Any]:
     >>> read_source("/no/such/file")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: /no/such/file: cannot read the file: No such file or directory
+    graphframe_readers.errors.ReadError: /no/such/file: cannot read the file: No such file or directory
     """
     if is_stream(path):
         source = source_name(path)
@@ -99,7 +99,7 @@ def decode_text(data: Union[bytes, str], source: Any, expected: str) -> str:
     >>> decode_text(b"{\\xff}", "p.json", "a UTF-8 encoded JSON document")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: p.json: byte 1: the file is not UTF-8 text (expected a UTF-8 encoded JSON document)
+    graphframe_readers.errors.ReadError: p.json: byte 1: the file is not UTF-8 text (expected a UTF-8 encoded JSON document)
     """
     if isinstance(data, str):
         return data[1:] if data[:1] == "\ufeff" else data

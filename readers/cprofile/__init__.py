@@ -7,7 +7,7 @@ decodes its content (``marshal_check`` validates the marshal data before
 Examples
 --------
 >>> import marshal
->>> from readers.cprofile import parse_cprofile
+>>> from graphframe_readers.cprofile import parse_cprofile
 >>> raw = parse_cprofile(marshal.dumps({("app.py", 3, "work"): (2, 5, 0.5, 0.75, {})}))
 >>> raw.nodes["name"].tolist(), raw.metrics[["time", "time (inc)"]].values.tolist()
 (['work'], [[0.5, 0.75]])

@@ -9,7 +9,7 @@ A pstats file is ``marshal.dumps`` of a dict::
 time spent in the function itself and ``ct`` the cumulative time including
 callees (recursion counted once). Each function becomes one node; each caller
 record an edge, so the result is a call graph (recursion is a cycle, never an
-endless chain; see :mod:`readers.common.callgraph` for the choice of roots).
+endless chain; see :mod:`graphframe_readers.common.callgraph` for the choice of roots).
 
 Columns (Hatchet's names): ``file``, ``line``, ``name``, ``numcalls`` (=
 ``cc``, primitive calls), ``nativecalls`` (= ``nc``, all calls), ``time
@@ -19,11 +19,11 @@ written as pstats prints it (``file:line(function)``) and the number of calls
 on that edge.
 
 marshal is only used because pstats files *are* marshal data: the bytes are
-first walked by :func:`readers.cprofile.marshal_check.check_marshal` (every size
+first walked by :func:`graphframe_readers.cprofile.marshal_check.check_marshal` (every size
 must fit in the file, no code objects, back-references only to finished
 objects; the first flaw is reported with its byte offset), then go through
 :func:`marshal.loads` inside a guard that turns every failure into
-:class:`~readers.errors.ReadError`, and the decoded object's shape is checked
+:class:`~graphframe_readers.errors.ReadError`, and the decoded object's shape is checked
 record by record before any value is used; counts must be integers that fit
 in 64 bits. Python 2 pstats files (Python 2's marshal format) cannot be
 decoded by Python 3 and are reported as such.
@@ -114,7 +114,7 @@ def parse_cprofile(data: bytes, source: Any = None) -> RawProfile:
     >>> parse_pstats_bytes(data[:9], "cut.pstats")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: cut.pstats: byte 3 of 9: the marshal data is corrupt: the data ends inside a string (expected a pstats file written by Python 3 (python -m cProfile -o FILE, or Stats.dump_stats))
+    graphframe_readers.errors.ReadError: cut.pstats: byte 3 of 9: the marshal data is corrupt: the data ends inside a string (expected a pstats file written by Python 3 (python -m cProfile -o FILE, or Stats.dump_stats))
     """
     stats = _unmarshal(data, source)
     return parse_stats(stats, source)

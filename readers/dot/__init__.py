@@ -9,7 +9,7 @@ whole-text scan of gprof2dot's one-statement-per-line output) and ``syntax``
 
 Examples
 --------
->>> from readers.dot import parse_dot
+>>> from graphframe_readers.dot import parse_dot
 >>> raw = parse_dot('digraph {\\n 1 [label="main\\\\n100.00%\\\\n(40.00%)"];\\n'
 ...                 ' 1 -> 2 [label="60.00%\\\\n3×"];\\n'
 ...                 ' 2 [label="work\\\\n60.00%\\\\n(60.00%)\\\\n3×"];\\n}\\n')

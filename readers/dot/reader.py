@@ -12,12 +12,12 @@ cost: ``97.95%``, ``(0.00%)``; with ``--node-label`` also absolute total
 and self time: ``0.9``, ``(0.25)``), optionally a sample count (``36×``,
 ``--show-samples``) and the call count (``2×``). Every node of a file has the
 same measure lines, so the labels are decoded with one layout inferred from
-the whole file (:mod:`readers.dot.labels`). Edge labels carry the share of
+the whole file (:mod:`graphframe_readers.dot.labels`). Edge labels carry the share of
 the callee's total cost due to that call and the call count.
 
 The result is a call *graph*: one node per DOT node; a function called from
 several places has several parents; recursion and gprof cycles are cycles
-(see :mod:`readers.common.callgraph`). Columns (present when the file has them):
+(see :mod:`graphframe_readers.common.callgraph`). Columns (present when the file has them):
 
 ``name``, ``module``, ``process``
     From the label (``name`` falls back to the node id when empty).
@@ -93,7 +93,7 @@ def decode_node_label(label: str) -> NodeLabel:
     """Decode one gprof2dot node label on its own.
 
     A file is decoded with the layout all its labels share (see
-    :func:`readers.dot.labels.decode_labels`); a lone label can only be read
+    :func:`graphframe_readers.dot.labels.decode_labels`); a lone label can only be read
     by its own shape: the trailing ``N×`` lines (two: samples then calls; one:
     calls), the measure lines before them (``P%`` total percent, ``(P%)``
     self percent, ``T`` total, ``(T)`` self), and the head
@@ -164,8 +164,8 @@ def parse_dot(text: Any, source: Any = None) -> RawProfile:
     """Decode gprof2dot DOT (``str``, or UTF-8 ``bytes``) into a RawProfile.
 
     gprof2dot's own output (one statement per line) is read by one C-level
-    scan of the whole text (:mod:`readers.dot.scan`); any other DOT by the
-    general parser (:mod:`readers.dot.syntax`), which also gives the line and
+    scan of the whole text (:mod:`graphframe_readers.dot.scan`); any other DOT by the
+    general parser (:mod:`graphframe_readers.dot.syntax`), which also gives the line and
     column of every error.
 
     Parameters

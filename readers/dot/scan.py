@@ -6,7 +6,7 @@ edges and ``}``. :func:`scan_tables` matches every statement of the text with
 one regular expression (C-level, no dictionary per statement) and keeps only
 what the reader uses (:class:`DotTables`). It declines (returns ``None``)
 anything it would not read exactly like the general parser of
-:mod:`readers.dot.syntax` (repeated node statements, ``label``/``tooltip``
+:mod:`graphframe_readers.dot.syntax` (repeated node statements, ``label``/``tooltip``
 defaults, comments, keyword ids, statements sharing a line, edges to
 undeclared nodes...); the reader then uses that parser, which also locates
 errors. These two are the only DOT parsers.
@@ -38,7 +38,7 @@ class _Patterns:
     """The scanner's compiled expressions, compiled on first use.
 
     Their Unicode identifier classes make compiling them cost about a tenth
-    of a second, which every ``import readers``-and-sniff would otherwise
+    of a second, which every ``import graphframe_readers``-and-sniff would otherwise
     pay (the registry imports each reader module to learn its format).
     """
 
@@ -66,7 +66,7 @@ class DotTables:
 
     ``labels``/``tooltips`` are None where a node has no such attribute;
     ``edge_labels`` likewise per edge. Values are unquoted as
-    :class:`~readers.dot.syntax.DotGraph` holds them (``\\n`` escapes kept).
+    :class:`~graphframe_readers.dot.syntax.DotGraph` holds them (``\\n`` escapes kept).
     """
 
     node_ids: List[str] = field(default_factory=list)
@@ -79,7 +79,7 @@ class DotTables:
 
     @classmethod
     def from_graph(cls, g: DotGraph) -> "DotTables":
-        """The tables of a parsed :class:`~readers.dot.syntax.DotGraph`."""
+        """The tables of a parsed :class:`~graphframe_readers.dot.syntax.DotGraph`."""
         return cls(node_ids=list(g.nodes),
                    labels=[a.get("label") for a in g.nodes.values()],
                    tooltips=[a.get("tooltip") for a in g.nodes.values()],

@@ -12,7 +12,7 @@ gprof2dot file and, on a syntax error, prints to stdout and returns ``None``
 without a position. This parser reads the same file in a few tens of
 milliseconds, and the tests check that pydot and the reader agree on every
 real file. gprof2dot's own output is read by the faster whole-text scan of
-:mod:`readers.dot.scan`; this parser reads any other DOT and locates errors.
+:mod:`graphframe_readers.dot.scan`; this parser reads any other DOT and locates errors.
 
 Attribute values and ids are returned as DOT gives them after removing the
 quotes: ``\\"`` becomes ``"`` and backslash-newline continuations are

@@ -5,7 +5,7 @@ document)`` decodes what is already in memory.
 
 Examples
 --------
->>> from readers.hatchet import parse_literal
+>>> from graphframe_readers.hatchet import parse_literal
 >>> raw = parse_literal('[{"frame": {"name": "main"}, "metrics": {"time": 2.0}}]')
 >>> raw.nodes["name"].tolist(), raw.metrics["time"].tolist()
 (['main'], [2.0])

@@ -34,7 +34,7 @@ Hatchet) with a :class:`LiteralWarning` naming both positions.
 
 Child order is kept exactly: reference edges are placed among a parent's
 children where they appear (the ``edges`` table carries an ``order`` column,
-see :mod:`readers.profile`), so ``to_literal`` writes the children back in the
+see :mod:`graphframe_readers.profile`), so ``to_literal`` writes the children back in the
 source's order.
 """
 
@@ -80,7 +80,7 @@ def read_literal(path: Any, progress: ProgressArg = None) -> RawProfile:
         The JSON file, or an open text or binary stream of it.
     progress : bool, str or callable, optional
         Report nodes as they are decoded, out of the text's count of
-        ``"frame"`` keys (see :mod:`readers.progress`).
+        ``"frame"`` keys (see :mod:`graphframe_readers.progress`).
 
     Returns
     -------
@@ -146,7 +146,7 @@ def parse_literal(roots: Any, source: Any = None) -> RawProfile:
     >>> parse_literal(lit)
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: <input>: [0].children[0]: _hatchet_nid 0 refers to the node at [0] whose frame is {'name': 'a'}, but this frame is {'name': 'b'} (expected the same frame at every occurrence of a _hatchet_nid)
+    graphframe_readers.errors.ReadError: <input>: [0].children[0]: _hatchet_nid 0 refers to the node at [0] whose frame is {'name': 'a'}, but this frame is {'name': 'b'} (expected the same frame at every occurrence of a _hatchet_nid)
     """
     roots = as_document(roots, source)
     if not isinstance(roots, (list, tuple)):

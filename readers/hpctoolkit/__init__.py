@@ -19,8 +19,8 @@ directory and there is no ``parse_*`` over bytes. See
 Examples
 --------
 >>> import tempfile
->>> from readers.hpctoolkit import read_hpctoolkit
->>> from readers.testing import write_example_database
+>>> from graphframe_readers.hpctoolkit import read_hpctoolkit
+>>> from graphframe_readers.testing import write_example_database
 >>> raw = read_hpctoolkit(write_example_database(tempfile.mkdtemp()))
 >>> raw.index_levels, raw.nodes["name"].tolist()[:2], len(raw.metrics)
 (('rank',), ['main', '12:foo'], 10)

@@ -83,7 +83,7 @@ def rank_selection(source: Any, ranks: Any, option: str = "ranks") -> Optional[L
     >>> rank_selection("db", "12")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: db: ranks option: the ranks option is a string ('12'), not a list of ranks (expected an int or a list of ints, e.g. [0, 3])
+    graphframe_readers.errors.ReadError: db: ranks option: the ranks option is a string ('12'), not a list of ranks (expected an int or a list of ints, e.g. [0, 3])
     """
     if ranks is None:
         return None

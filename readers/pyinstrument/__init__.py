@@ -7,7 +7,7 @@ bytes or dict)`` decodes a document in memory; ``reader`` walks trees,
 
 Examples
 --------
->>> from readers.pyinstrument import parse_pyinstrument
+>>> from graphframe_readers.pyinstrument import parse_pyinstrument
 >>> doc = '{"root_frame": {"function": "main", "file_path_short": "app.py", "line_no": 1, "time": 1.0}}'
 >>> parse_pyinstrument(doc).metrics[["time", "time (inc)"]].values.tolist()
 [[1.0, 1.0]]

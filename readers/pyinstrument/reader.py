@@ -1,6 +1,6 @@
 """pyinstrument output: JSON trees (``pyinstrument -r json``, pyinstrument 3-5)
 and raw sessions (``pyinstrument -r session``, see
-:mod:`readers.pyinstrument.session`).
+:mod:`graphframe_readers.pyinstrument.session`).
 
 The document holds session facts (``start_time``, ``duration``,
 ``sample_count``, ``program`` or ``target_description``, ``cpu_time``) and a
@@ -8,7 +8,7 @@ tree of frames under ``root_frame``; each frame has ``function``,
 ``file_path_short``, ``file_path``, ``line_no``, ``time`` (inclusive seconds),
 ``is_application_code``, ``children`` and, in newer versions, ``await_time``
 and ``class_name``. Trees are walked with an explicit stack and the JSON is
-loaded by :func:`readers.common.jsonfile.load_json`, so depth is unlimited.
+loaded by :func:`graphframe_readers.common.jsonfile.load_json`, so depth is unlimited.
 
 Columns: ``name`` (function), ``file`` (``file_path_short``), ``line``,
 ``time`` (exclusive = frame time minus its children's), ``time (inc)``
@@ -74,7 +74,7 @@ def parse_pyinstrument(doc: Any, source: Any = None) -> RawProfile:
     doc : dict, str or bytes
         ``pyinstrument -r json`` output (``root_frame``: a tree of frames) or
         a saved session (``frame_records``: stacks of samples; see
-        :func:`readers.pyinstrument.session.parse_session`).
+        :func:`graphframe_readers.pyinstrument.session.parse_session`).
     source : any, optional
         Names the input in errors.
 

@@ -8,7 +8,7 @@ file's layout, ``reader`` combines files into one profile. See
 
 Examples
 --------
->>> from readers.tau import parse_tau
+>>> from graphframe_readers.tau import parse_tau
 >>> raw = parse_tau('1 templated_functions_MULTI_TIME\\n'
 ...                 '# Name Calls Subrs Excl Incl ProfileCalls #\\n'
 ...                 '"main" 1 0 5 5 0 GROUP="TAU_DEFAULT"\\n0 aggregates\\n')

@@ -3,7 +3,7 @@
 A single-metric run writes the files directly in the directory; a
 multi-metric run writes one ``MULTI__<METRIC>`` sub-directory per metric,
 each with the same files. Each file is one process (node) and thread; see
-:mod:`readers.tau.text` for the text layout.
+:mod:`graphframe_readers.tau.text` for the text layout.
 
 * **Call-path profiles** (``TAU_CALLPATH=1``: timers named ``a => b => c``):
   one node per call path. Top-level timers (flat timers that never end a call
@@ -215,7 +215,7 @@ def build_tau(per_metric: List[List[Tuple[Tuple[int, int, int], TauFile]]],
 
     Examples
     --------
-    >>> from readers.tau.text import parse_profile_text
+    >>> from graphframe_readers.tau.text import parse_profile_text
     >>> text = ('2 templated_functions_MULTI_TIME\\n# Name Calls Subrs Excl Incl ProfileCalls #\\n'
     ...         '"main" 1 1 2 5 0 GROUP="TAU_DEFAULT"\\n'
     ...         '"main => solve" 1 0 3 3 0 GROUP="TAU_CALLPATH"\\n0 aggregates\\n')

@@ -3,19 +3,19 @@
 * :func:`check_reader` runs the checks every reader (ours or a plugin's) must
   pass: sniffing, a valid RawProfile, determinism, a located error on a
   truncated copy.
-* The writers turn a :class:`~readers.RawProfile` into files of the formats
+* The writers turn a :class:`~graphframe_readers.RawProfile` into files of the formats
   the readers read (``write_literal``, ``write_caliper_json``, ``write_cali``,
   ``write_hpctoolkit``, ``write_hpctoolkit_latest``; one module per format
-  in :mod:`readers.testing.writers`), so tests and benchmarks can make inputs
+  in :mod:`graphframe_readers.testing.writers`), so tests and benchmarks can make inputs
   of any size.
 * :func:`sample_profile` is a small profile with ranks and threads to write;
   :func:`random_tree_profile` and :func:`random_hpctoolkit_profile` make large ones.
 
 Examples
 --------
->>> import os, tempfile, readers
->>> from readers.testing import check_reader, write_literal
->>> b = readers.ProfileBuilder("demo")
+>>> import os, tempfile, graphframe_readers
+>>> from graphframe_readers.testing import check_reader, write_literal
+>>> b = graphframe_readers.ProfileBuilder("demo")
 >>> ids = b.add_nodes([-1, 0], {"name": ["main", "solve"]})
 >>> b.add_rows([0, 1], {"time": [1.0, 2.0]})
 >>> tmp = tempfile.mkdtemp()

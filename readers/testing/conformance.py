@@ -2,7 +2,7 @@
 
 Used by the test suite for each format and usable by third-party readers::
 
-    from readers.testing import check_reader
+    from graphframe_readers.testing import check_reader
     check_reader("profile.cali", "caliper", tmp_dir)
 """
 

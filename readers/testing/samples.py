@@ -1,4 +1,4 @@
-"""Small profiles for tests and examples (the inputs of the writers in :mod:`readers.testing`).
+"""Small profiles for tests and examples (the inputs of the writers in :mod:`graphframe_readers.testing`).
 
 :func:`sample_profile` is a 10-node tree shaped like an HPCToolkit program:
 functions, a loop, statements in three files, recursion (``solve`` calls
@@ -51,8 +51,8 @@ def sample_profile(ranks: Sequence[int] = (0, 1), threads: Sequence[int] = (0, 1
     >>> raw.index_levels, raw.num_nodes, raw.metrics["time"].tolist()[:3]
     (('rank',), 10, [1.0, 2.0, 3.0])
     >>> import tempfile
-    >>> from readers.testing import write_hpctoolkit_latest
-    >>> from readers.hpctoolkit import read_hpctoolkit_latest
+    >>> from graphframe_readers.testing import write_hpctoolkit_latest
+    >>> from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
     >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
     >>> read_hpctoolkit_latest(db).nodes["name"].tolist()[:3]
     ['main thread', 'function: main', 'loop a.c:5']

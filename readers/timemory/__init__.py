@@ -6,7 +6,7 @@
 
 Examples
 --------
->>> from readers.timemory import parse_timemory
+>>> from graphframe_readers.timemory import parse_timemory
 >>> node = {"node": {"hash": 1, "prefix": "main", "tid": [0], "pid": [7],
 ...         "inclusive": {"entry": {"laps": 1}, "stats": {"sum": 2.0}},
 ...         "exclusive": {"entry": {"laps": 1}, "stats": {"sum": 2.0}}}, "children": []}

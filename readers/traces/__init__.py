@@ -1,23 +1,23 @@
 """Trace readers in four replaceable layers.
 
-1. :mod:`~readers.traces.sources`: byte sources that yield blocks
+1. :mod:`~graphframe_readers.traces.sources`: byte sources that yield blocks
    (:class:`FileSource`, :class:`FollowSource` for a file still being
    written, :class:`MemorySource`, :func:`rank_sources` for per-rank files);
-2. :mod:`~readers.traces.decoder`: one :class:`Decoder` per format turns
+2. :mod:`~graphframe_readers.traces.decoder`: one :class:`Decoder` per format turns
    blocks into columnar :class:`EventBatch` objects (Chrome trace-event
    JSON, SST DUMPI, ...);
-3. :mod:`~readers.traces.handler`: :class:`EventHandler` receives
+3. :mod:`~graphframe_readers.traces.handler`: :class:`EventHandler` receives
    definitions and batches (or, through the default ``on_batch``, one call
    per event: ``on_enter``, ``on_leave``, ``on_message``, ``on_io``...);
 4. analyses live in ``graphframe.traces`` (handlers that build a
    ``TraceFrame`` or a calling-context tree, and what is computed on them).
 
-:func:`decode` runs a decoder into a handler. ``readers`` never imports
+:func:`decode` runs a decoder into a handler. ``graphframe_readers`` never imports
 ``graphframe``.
 
 Examples
 --------
->>> import readers.traces as rt
+>>> import graphframe_readers.traces as rt
 >>> class Count(rt.EventHandler):
 ...     def __init__(self):
 ...         super().__init__(); self.n = 0

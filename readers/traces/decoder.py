@@ -11,8 +11,8 @@ A decoder knows one trace format. To add a format, subclass :class:`Decoder`:
 - ``decode(source, handler)``: read ``source.blocks()`` (or ``read_at``),
   call ``handler.on_definitions`` and ``handler.on_batch`` as events are
   decoded, keeping each (rank, thread) stream in time order (see
-  :mod:`readers.traces.events`). Never call ``on_end`` (the driver does).
-  Bad bytes raise :class:`readers.ReadError` naming ``source.name``, the
+  :mod:`graphframe_readers.traces.events`). Never call ``on_end`` (the driver does).
+  Bad bytes raise :class:`graphframe_readers.ReadError` naming ``source.name``, the
   byte offset or record number and what was expected; a decoder must not
   deliver events past the point where the input became unreadable;
 - ``__init__(**options)`` stores keyword options and does no work;
@@ -23,7 +23,7 @@ module to :data:`DECODER_MODULES` (a module-level ``DECODER``).
 
 Examples
 --------
->>> from readers.traces.events import EventBatch, Kind, StringTable
+>>> from graphframe_readers.traces.events import EventBatch, Kind, StringTable
 >>> class Lines(Decoder):
 ...     '''A toy format: lines "time rank enter|leave name".'''
 ...     format_name = "toy-lines"
@@ -38,8 +38,8 @@ Examples
 ...             strings, time=[int(r[0]) for r in rows], rank=[int(r[1]) for r in rows],
 ...             kind=[Kind.ENTER if r[2] == "enter" else Kind.LEAVE for r in rows],
 ...             name=strings.intern_many(r[3] for r in rows), source=source.name))
->>> from readers.traces.sources import MemorySource
->>> from readers.traces.handler import EventHandler
+>>> from graphframe_readers.traces.sources import MemorySource
+>>> from graphframe_readers.traces.handler import EventHandler
 >>> class Show(EventHandler):
 ...     def on_enter(self, rank, thread, time, name, attrs):
 ...         print("enter", name, time)
@@ -104,7 +104,7 @@ def split_groups(sources: Sequence[ByteSource], groups: int) -> List[List[ByteSo
 
     Examples
     --------
-    >>> from readers.traces.sources import MemorySource
+    >>> from graphframe_readers.traces.sources import MemorySource
     >>> s = [MemorySource(b"x", name=str(i)) for i in range(5)]
     >>> [[x.name for x in g] for g in split_groups(s, 2)]
     [['0', '1', '2'], ['3', '4']]

@@ -5,7 +5,7 @@ A decoder calls, for each source it decodes:
 1. ``on_definitions(defs)`` zero or more times (:class:`Definitions`);
 2. ``on_batch(batch)`` for each block of events (:class:`EventBatch`);
 
-and the driver (:func:`readers.traces.decode`) calls ``on_end()`` once after
+and the driver (:func:`graphframe_readers.traces.decode`) calls ``on_end()`` once after
 the last source. Built-in handlers work on whole batches (numpy). The base
 class's :meth:`EventHandler.on_batch` instead walks the batch row by row and
 calls one method per event, so a user can write a simple handler by
@@ -38,7 +38,7 @@ and the driver then reads the sources one after the other in this process.
 
 Examples
 --------
->>> from readers.traces.events import EventBatch, Kind, StringTable
+>>> from graphframe_readers.traces.events import EventBatch, Kind, StringTable
 >>> class CountSends(EventHandler):
 ...     def __init__(self):
 ...         super().__init__()
@@ -127,7 +127,7 @@ class EventHandler:
         raise NotImplementedError(f"{type(self).__name__} does not read in parallel")
 
     def result(self) -> Any:
-        """What :func:`readers.traces.decode` returns (default: the handler)."""
+        """What :func:`graphframe_readers.traces.decode` returns (default: the handler)."""
         return self
 
 

@@ -5,7 +5,7 @@ Nsight Systems, HPCToolkit samples turned into spans) rather than separate
 enter and leave events, and not always in start order (Recorder writes a
 call when it completes, so an outer call follows the calls nested in it).
 :func:`call_events` turns such calls into the event stream the handlers
-expect (see :mod:`readers.traces.events`, "Order contract"): per call an
+expect (see :mod:`graphframe_readers.traces.events`, "Order contract"): per call an
 ENTER, optionally one data event right after it (an IO, SEND... event that
 describes the call), and a LEAVE, all ordered by one ``numpy.lexsort``.
 

@@ -3,7 +3,7 @@
 :func:`decode` is the one entry point: it finds the decoder (``format=`` or
 sniffing), expands the path into byte sources, decodes them into the
 handler (in worker processes with ``jobs=`` when the handler can
-:meth:`~readers.traces.handler.EventHandler.fork`), calls ``on_end`` and
+:meth:`~graphframe_readers.traces.handler.EventHandler.fork`), calls ``on_end`` and
 returns ``handler.result()``.
 
 Examples
@@ -28,14 +28,14 @@ from .sources import ByteSource
 
 #: Decoder modules (each defines ``DECODER``), in sniffing order.
 DECODER_MODULES = (
-    "readers.traces.dumpi",
-    "readers.traces.chrome",
-    "readers.traces.recorder",
-    "readers.traces.otf2",
-    "readers.traces.projections",
-    "readers.traces.nsight.sqlite_export",
-    "readers.traces.nsight.csv_export",
-    "readers.traces.hpctoolkit_trace",
+    "graphframe_readers.traces.dumpi",
+    "graphframe_readers.traces.chrome",
+    "graphframe_readers.traces.recorder",
+    "graphframe_readers.traces.otf2",
+    "graphframe_readers.traces.projections",
+    "graphframe_readers.traces.nsight.sqlite_export",
+    "graphframe_readers.traces.nsight.csv_export",
+    "graphframe_readers.traces.hpctoolkit_trace",
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
@@ -110,7 +110,7 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
         Used when the handler implements ``fork``/``join``; workers are
         always shut down, also on errors.
     progress : bool, str or callable, optional
-        Progress per source (see :mod:`readers.progress`).
+        Progress per source (see :mod:`graphframe_readers.progress`).
     **options
         The decoder's options.
     """

@@ -18,8 +18,8 @@ from benchmarks import cases, generate as gen_mod, measure, run, shape
 from benchmarks.generate import generate, writer, writer_formats
 from benchmarks.hatchet_adapter import hatchet_available
 from benchmarks.inputs import Inputs
-from readers.testing import write_literal
-from readers import ProfileBuilder
+from graphframe_readers.testing import write_literal
+from graphframe_readers import ProfileBuilder
 
 
 def _paths(raw):
@@ -291,7 +291,7 @@ def test_hatchet_adapter_builds_the_same_profile():
 
 
 @pytest.mark.parametrize("module", ["benchmarks.vocabulary", "benchmarks.shape",
-                                    "benchmarks.generate", "readers.testing.writers.literal",
+                                    "benchmarks.generate", "graphframe_readers.testing.writers.literal",
                                     "benchmarks.inputs", "benchmarks.cases",
                                     "benchmarks.report", "benchmarks.run"])
 def test_doctests(module):

@@ -2,9 +2,13 @@
 
 import argparse
 
+import pytest
+
 from benchmarks import io_bench
 
 
+# the exports case times to_flamegraph with its default scale, which notes the scale chosen
+@pytest.mark.filterwarnings("ignore::graphframe.render.weights.ExportNote")
 def test_cases_run_on_tiny_profiles(tmp_path):
     args = argparse.Namespace(small=300, big=400, ranks=2, repeat=1, hatchet_repeat=1,
                               hatchet_python="", workdir=str(tmp_path))

@@ -133,8 +133,8 @@ def test_convert_to_every_format(files, tmp_path):
     assert json.loads((tmp_path / "x.speedscope.json").read_text())["profiles"][0]["weights"] \
         == [1.0, 0.5, 2.0, 5.0]
     # any readable input, and standard output for text formats
-    code, out, _ = run("convert", tmp_path / "x.json", "-", "--to", "folded")
-    assert code == 0 and out == gf.to_flamegraph()
+    code, out, _ = run("convert", tmp_path / "x.json", "-", "--to", "folded", "--scale", "1000")
+    assert code == 0 and out == gf.to_flamegraph(scale=1000)
 
 
 def test_convert_multi_rank_options(tmp_path):

@@ -8,9 +8,9 @@ import types
 import pytest
 
 import graphframe
-import readers
+import graphframe_readers
 from graphframe.cli import main
-from readers.progress import Progress, ProgressOptionError, callback_for, text_bar
+from graphframe_readers.progress import Progress, ProgressOptionError, callback_for, text_bar
 
 
 def test_progress_bar_for_hpctoolkit(shared_data, capsys):
@@ -57,18 +57,18 @@ def test_every_format_accepts_progress(tmp_path):
     graphframe.GraphFrame.read(p, format="hatchet-json", progress=lambda *a: seen.append(a))
     assert len(seen) == 2
     # every registered reader either takes progress= or is wrapped by the registry
-    for name in readers.formats():
-        assert callable(readers.format_info(name).read)
+    for name in graphframe_readers.formats():
+        assert callable(graphframe_readers.format_info(name).read)
 
 
 def test_caliper_json_reports_bytes_as_it_decodes(tmp_path):
     from benchmarks.generate import generate
-    from readers.testing import write_caliper_json
+    from graphframe_readers.testing import write_caliper_json
     path = tmp_path / "big.json"
     write_caliper_json(generate(20000, ranks=4, seed=1), path)
     size = path.stat().st_size
     seen = []
-    raw = readers.read(path, progress=lambda *a: seen.append(a))
+    raw = graphframe_readers.read(path, progress=lambda *a: seen.append(a))
     assert raw.num_nodes == 20000
     what = f"bytes of {path.name}"
     assert seen[0] == (0, size, what) and seen[-1] == (size, size, what)
@@ -78,11 +78,11 @@ def test_caliper_json_reports_bytes_as_it_decodes(tmp_path):
 
 def test_literal_reports_nodes(tmp_path):
     from benchmarks.generate import generate
-    from readers.testing import write_literal
+    from graphframe_readers.testing import write_literal
     path = tmp_path / "big.literal.json"
     write_literal(generate(20000, ranks=0, seed=1), path)
     seen = []
-    raw = readers.read(path, progress=lambda *a: seen.append(a))
+    raw = graphframe_readers.read(path, progress=lambda *a: seen.append(a))
     assert raw.num_nodes == 20000
     assert seen[0] == (0, 20000, "nodes of the literal")
     assert [d for d, _, _ in seen[1:]] == [8192, 16384, 20000]

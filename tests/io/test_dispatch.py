@@ -42,9 +42,9 @@ def test_the_cli_reads_what_graphframe_read_reads(archive):
 
 
 def test_formats_lists_the_readers_then_the_archive():
-    import readers
+    import graphframe_readers
 
-    assert graphframe.formats() == readers.formats() + ["graphframe"]
+    assert graphframe.formats() == graphframe_readers.formats() + ["graphframe"]
 
 
 def test_archives_take_no_reader_options(archive):

@@ -155,7 +155,7 @@ def _files():
         "json/hatchet-graph-literal.json"]
 
 
-@pytest.mark.filterwarnings("ignore::readers.hatchet.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::graphframe_readers.hatchet.LiteralWarning")
 @pytest.mark.parametrize("rel", _files())
 def test_every_readers_output_round_trips_exactly(rel, tmp_path):
     """Every corpus file any reader recognises: to_json -> from_json gives an equal

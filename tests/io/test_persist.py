@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import graphframe
-import readers
+import graphframe_readers
 from graphframe import GraphFrame, ReadError, diff, load
 from graphframe.examples import example_graphframe
 from graphframe.io.archive import FORMAT_VERSION, is_archive, read_manifest
@@ -379,5 +379,5 @@ def test_the_corpus_has_readable_files_or_says_why():
     files = corpus_inputs()
     if not files:
         pytest.skip("no reader in this checkout recognises a file of the corpus yet "
-                    f"(formats: {', '.join(readers.formats())})")
+                    f"(formats: {', '.join(graphframe_readers.formats())})")
     assert all((SHARED_DATA / f).exists() for f in files)

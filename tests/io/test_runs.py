@@ -8,8 +8,8 @@ import pytest
 import graphframe
 from graphframe import ReadError
 from graphframe.io.runs import check_one_run
-from readers import ProfileBuilder
-from readers.testing.writers.caliper import write_cali
+from graphframe_readers import ProfileBuilder
+from graphframe_readers.testing.writers.caliper import write_cali
 
 from tests.cli.test_cli_commands import run
 

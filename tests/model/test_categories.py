@@ -13,7 +13,7 @@ import graphframe
 from graphframe import GraphFrame
 from graphframe.model.categories import CATEGORICAL_COLUMNS, as_categorical, union_categories
 from graphframe.ops.rows import stack_disjoint
-from readers.testing import sample_profile, write_hpctoolkit
+from graphframe_readers.testing import sample_profile, write_hpctoolkit
 
 def _node(name, file, module, t, children=()):
     return {"frame": {"name": name, "type": "function"}, "metrics": {"time": t},

@@ -148,7 +148,7 @@ def test_from_networkx_rejects_a_graph_without_roots():
         Graph.from_networkx(nx.DiGraph([(0, 1)], roots=[7]))
 
 
-@pytest.mark.filterwarnings("ignore::readers.hatchet.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::graphframe_readers.hatchet.LiteralWarning")
 def test_networkx_round_trip_with_a_root_on_a_cycle_keeps_ids_and_child_order(shared_data):
     gf = graphframe.read(shared_data / "literal" / "hatchet_graph_literal_duplicates.json")
     g = gf.graph

@@ -7,7 +7,7 @@ import pytest
 
 from graphframe import GraphFrame
 from graphframe.errors import MetricError, OperationError, ProfileError
-from readers import ProfileBuilder, RawProfile
+from graphframe_readers import ProfileBuilder, RawProfile
 
 from tests.helpers import by_name, names_preorder, replaced
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from graphframe import GraphFrame
-from readers import ProfileBuilder
+from graphframe_readers import ProfileBuilder
 
 # (name, parent index, module)
 SOLVER: List[Tuple[str, int, str]] = [

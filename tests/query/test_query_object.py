@@ -7,7 +7,7 @@ import pytest
 from graphframe import GraphFrame
 from graphframe.query import (InvalidQueryFilter, InvalidQueryPath, ObjectQuery, QuerySyntaxError,
                               matched_nodes)
-from readers import ProfileBuilder
+from graphframe_readers import ProfileBuilder
 
 from tests.helpers import gf_from_edges, replaced
 

@@ -187,7 +187,8 @@ def test_speedscope_all_ranks_frames_and_dag(tree2, dag):
 def test_exports_do_not_change_the_graphframe(tree2):
     before = tree2.dataframe.copy()
     tree2.to_dot()
-    tree2.to_flamegraph()
+    with pytest.warns(ExportNote, match="folded stacks: weights are time x"):
+        tree2.to_flamegraph()
     tree2.to_speedscope(all_ranks=True)
     assert tree2.dataframe.equals(before)
 

@@ -8,7 +8,7 @@ import graphframe
 from graphframe import Graph, GraphFrame, MetricError
 from graphframe.errors import ArgumentError
 from graphframe.examples import example_graphframe
-from readers import ProfileBuilder
+from graphframe_readers import ProfileBuilder
 from tests.helpers import replaced
 
 ESC = "\033["

@@ -5,7 +5,7 @@ import pytest
 
 from graphframe.errors import ArgumentError
 from graphframe.traces import TableBuilder, TraceFrame
-from readers.traces import EventBatch, Kind, StringTable
+from graphframe_readers.traces import EventBatch, Kind, StringTable
 
 E, L = Kind.ENTER, Kind.LEAVE
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import graphframe
-from readers.traces import EventBatch, Kind, StringTable
+from graphframe_readers.traces import EventBatch, Kind, StringTable
 from graphframe.traces import TraceFrame
 from graphframe.traces.table import TableBuilder
 
@@ -115,7 +115,7 @@ def test_text_args_round_trip_as_valid_json(shared_data, tmp_path):
     ({"ph": "i", "args": {"gf.kind": "io", "file": 3}}, "member 'file'"),
 ])
 def test_bad_typed_events_are_read_errors(tmp_path, event, problem):
-    from readers import ReadError
+    from graphframe_readers import ReadError
     p = tmp_path / "bad.json"
     p.write_text(json.dumps([{"name": "f", "pid": 0, "tid": 0, "ts": 1, **event}]))
     with pytest.raises(ReadError, match=problem) as err:

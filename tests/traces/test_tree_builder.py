@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 import graphframe
 from graphframe.traces import TableBuilder, TraceFrame, TreeBuilder, read_tree
-from readers.traces import EventBatch, Kind, StringTable
-from readers.traces.warnings import TraceWarning
+from graphframe_readers.traces import EventBatch, Kind, StringTable
+from graphframe_readers.traces.warnings import TraceWarning
 
 
 @st.composite
@@ -86,7 +86,7 @@ def test_parallel_chrome_falls_back_when_cuts_are_not_between_events(tmp_path):
     text = "[\n" + ",\n".join(json.dumps(e, indent=1) for e in events) + "\n]"
     p = tmp_path / "pretty.json"
     p.write_text(text)
-    from readers.traces import FileSource
+    from graphframe_readers.traces import FileSource
     serial = graphframe.read_trace(FileSource(p, block_size=4096), format="chrome")
     parallel = graphframe.read_trace(FileSource(p, block_size=4096), format="chrome", jobs=2)
     assert serial.events.equals(parallel.events)

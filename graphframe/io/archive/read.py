@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 from ..._version import __version__
 from ...model.dataframe import make_index

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 from ..codec import NULL_KINDS, OBJECT_TYPES, extension_dtype, from_tagged
 
@@ -45,7 +45,7 @@ def check_manifest(manifest: Dict[str, Any], path: Any) -> None:
     >>> check_manifest({"format": "graphframe", "version": 1, "metadata": "x"}, "x.gfz")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: x.gfz: graphframe.json: field 'graph' is missing (expected an object)
+    graphframe_readers.errors.ReadError: x.gfz: graphframe.json: field 'graph' is missing (expected an object)
     """
     try:
         _check(manifest)

@@ -6,7 +6,7 @@ beside Hatchet's layout. :func:`parts_from_doc` rebuilds from it the same
 node ids, child order, ``ordered`` flag, frame attribute table, dataframe
 (values, dtypes, index, column names and order), metric declarations and
 metadata. Documents without that key (Hatchet's own ``to_json``) are read by
-:mod:`readers.hatchet.json_layout` instead.
+:mod:`graphframe_readers.hatchet.json_layout` instead.
 
 Node ids are kept: they are a pre-order, so building the graph with siblings
 visited in id order numbers them again identically. A document whose ids are
@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from readers.errors import ReadError
+from graphframe_readers.errors import ReadError
 
 from ...kernels import structure as st
 from ...model.dataframe import frame_from_columns, make_index

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from readers.hatchet import DECLARATIONS_KEY, literal_declarations
+from graphframe_readers.hatchet import DECLARATIONS_KEY, literal_declarations
 
 from ...model.dataframe import index_arrays
 from ...model.frame import python_scalar

@@ -3,15 +3,15 @@
 A document that :func:`graphframe.io.json.export.to_dict` wrote carries a
 ``"graphframe"`` key and is read back exactly
 (:mod:`graphframe.io.json.document`); any other document is read with
-Hatchet's meaning through :mod:`readers.hatchet.json_layout`.
+Hatchet's meaning through :mod:`graphframe_readers.hatchet.json_layout`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Sequence, Union
 
-from readers.hatchet import parse_hatchet_json, parse_literal
-from readers.common.jsonfile import load_json, loads_json
+from graphframe_readers.hatchet import parse_hatchet_json, parse_literal
+from graphframe_readers.common.jsonfile import load_json, loads_json
 
 from ..build import parts_from_raw
 from .document import parts_from_doc

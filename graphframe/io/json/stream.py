@@ -23,7 +23,7 @@ from typing import Any, Dict, Iterator, List
 import numpy as np
 import pandas as pd
 
-from readers.progress import Progress, ProgressArg
+from graphframe_readers.progress import Progress, ProgressArg
 
 from ...model.dataframe import index_arrays
 from ...model.frame import is_missing, python_scalar
@@ -44,7 +44,7 @@ def write_json(gf: Any, path: Any, progress: ProgressArg = None, block: int = BL
     path : str or path-like
         The file to write (replaced only when the document is complete).
     progress : bool, str or callable, optional
-        Report rows and nodes written (see :mod:`readers.progress`).
+        Report rows and nodes written (see :mod:`graphframe_readers.progress`).
     block : int
         Rows or nodes encoded at a time.
 

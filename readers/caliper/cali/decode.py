@@ -1,4 +1,4 @@
-"""Caliper ``.cali`` files -> RecordTable (one file; :mod:`readers.caliper` reads sets).
+"""Caliper ``.cali`` files -> RecordTable (one file; :mod:`graphframe_readers.caliper` reads sets).
 
 The call path of a record is the chain of its *nested* attributes (``region``,
 ``function``, ``loop``, ``annotation``, ``mpi.function``..., in Caliper's

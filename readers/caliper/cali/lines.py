@@ -1,10 +1,10 @@
 """Collecting the records of a ``.cali`` file as its lines are split.
 
-:class:`Lines` receives the lines :mod:`readers.caliper.cali.text` does not
+:class:`Lines` receives the lines :mod:`graphframe_readers.caliper.cali.text` does not
 decode inline (escaped text, unusual field orders, globals) and the arrays the
 inline loop fills; :meth:`Lines.pack` packs each block's value texts per
 signature, and :meth:`Lines.finish` turns everything into a
-:class:`~readers.caliper.cali.meta.CaliText`.
+:class:`~graphframe_readers.caliper.cali.meta.CaliText`.
 """
 
 from __future__ import annotations

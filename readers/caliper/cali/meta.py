@@ -1,7 +1,7 @@
 """Caliper's metadata tree, in arrays: attributes, context nodes, references.
 
 The predefined ("bootstrap") nodes, the attribute property bits, the
-:class:`CaliText` container :mod:`readers.caliper.cali.text` fills, and the
+:class:`CaliText` container :mod:`graphframe_readers.caliper.cali.text` fills, and the
 lookups that resolve node ids, attributes and global values.
 """
 

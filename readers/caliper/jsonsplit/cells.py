@@ -1,7 +1,7 @@
 """json-split cells -> typed arrays, every bad cell a located :class:`ReadError`.
 
 A column of ``data`` arrives as a sequence of cells: a float array from the fast
-path (:mod:`readers.caliper.jsonsplit.fast`, nulls as NaN), or the json module's
+path (:mod:`graphframe_readers.caliper.jsonsplit.fast`, nulls as NaN), or the json module's
 values. Numbers follow Python's ``float``: ``1e400`` is infinity; an integer
 literal too large for a float (``float(10**400)`` raises) is an error, as are
 ``true``/``false`` (Caliper writes no JSON booleans), a column mixing numbers
@@ -109,7 +109,7 @@ def values(cells: Sequence[Any], title: str, keep: np.ndarray, source: Any
     >>> values([1, "a"], "t", np.arange(2), "f")
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: f: data[1]: column 't' holds 'a', but data[0] holds a number (expected numbers (or null) in every row of a column)
+    graphframe_readers.errors.ReadError: f: data[1]: column 't' holds 'a', but data[0] holds a number (expected numbers (or null) in every row of a column)
     """
     if isinstance(cells, np.ndarray) and cells.dtype.kind == "f":
         # the fast path's floats: a view when every row is kept (the usual case)

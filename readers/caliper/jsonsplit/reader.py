@@ -63,7 +63,7 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True, no_path: str = "
         Hatchet and Thicket do.
     progress : bool, str or callable, optional
         Report the bytes of the data and node lists as they are decoded
-        (see :mod:`readers.progress`).
+        (see :mod:`graphframe_readers.progress`).
 
     Examples
     --------
@@ -114,7 +114,7 @@ def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: 
     """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
     as the text is no longer needed, so the file's bytes can be freed early).
 
-    The fast path (:mod:`readers.caliper.jsonsplit.fast`) decodes the usual layout in
+    The fast path (:mod:`graphframe_readers.caliper.jsonsplit.fast`) decodes the usual layout in
     blocks; anything else goes through the general JSON decoder.
 
     Parameters

@@ -1,1 +1,1 @@
-"""The old HPCToolkit layout: ``experiment.xml`` plus metric files (see :mod:`readers.hpctoolkit`)."""
+"""The old HPCToolkit layout: ``experiment.xml`` plus metric files (see :mod:`graphframe_readers.hpctoolkit`)."""

@@ -40,7 +40,7 @@ def check_complete(blocks: List[Block], directory: Path) -> None:
     >>> check_complete(b, Path("db"))
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: db: directory listing: no metric file for rank 1 thread 1 (the other files cover ranks 0..1 and threads [0, 1]) (expected one metric file (or .mdb profile) per rank and thread)
+    graphframe_readers.errors.ReadError: db: directory listing: no metric file for rank 1 thread 1 (the other files cover ranks 0..1 and threads [0, 1]) (expected one metric file (or .mdb profile) per rank and thread)
     """
     if not blocks:
         return

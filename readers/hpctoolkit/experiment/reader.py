@@ -1,8 +1,8 @@
 """HPCToolkit database, old layout: ``experiment.xml`` + ``*.metric-db`` (or ``experiment*.mdb``).
 
 Reads the calling-context tree from ``experiment.xml`` (streamed, safely:
-see :mod:`readers.hpctoolkit.experiment.xmltree`) and the per-rank/per-thread values from the
-metric files (:mod:`readers.hpctoolkit.experiment.metricdb`). Frames, names and columns
+see :mod:`graphframe_readers.hpctoolkit.experiment.xmltree`) and the per-rank/per-thread values from the
+metric files (:mod:`graphframe_readers.hpctoolkit.experiment.metricdb`). Frames, names and columns
 follow Hatchet's ``from_hpctoolkit``:
 
 * procedures (``PF``/``Pr``): frame ``{"type": "function", "name": ...}``; a

@@ -8,7 +8,7 @@ named like the metric-db ones (``time``, ``time (inc)``), other statistics
 (``:Mean``, ``:Min``...) are non-additive columns under their own names.
 Values are printed with 6 significant digits in the file, so they are rounded;
 an exclusive value (inclusive minus the children's inclusive values) that the
-rounding alone makes negative is 0 (:func:`readers.hpctoolkit.common.own_cost`).
+rounding alone makes negative is 0 (:func:`graphframe_readers.hpctoolkit.common.own_cost`).
 """
 
 from __future__ import annotations

@@ -382,7 +382,7 @@ def int_column(values: List[Optional[str]], source: Any, what: str,
     >>> int_column(["1", "99999999999999999999999"], "experiment.xml", "line", [7, 8])
     Traceback (most recent call last):
     ...
-    readers.errors.ReadError: experiment.xml: line 8: line '99999999999999999999999' is out of range (expected an integer that fits in 64 bits)
+    graphframe_readers.errors.ReadError: experiment.xml: line 8: line '99999999999999999999999' is out of range (expected an integer that fits in 64 bits)
     """
     try:
         return np.fromiter(map(int, values), dtype=np.int64, count=len(values))

@@ -1,1 +1,1 @@
-"""The current HPCToolkit layout: ``meta.db`` + ``profile.db`` (see :mod:`readers.hpctoolkit`)."""
+"""The current HPCToolkit layout: ``meta.db`` + ``profile.db`` (see :mod:`graphframe_readers.hpctoolkit`)."""

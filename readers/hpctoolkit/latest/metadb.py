@@ -267,7 +267,7 @@ def tree_arrays(tree: ContextTree) -> Dict[str, np.ndarray]:
     """The tree's lists as arrays (ctx ids and parents as int64, text as object).
 
     ``kind`` is the frame type (Hatchet's lexical type); ``type`` the finer
-    context kind of :mod:`readers.hpctoolkit.latest.kinds`; ``entry`` the entry
+    context kind of :mod:`graphframe_readers.hpctoolkit.latest.kinds`; ``entry`` the entry
     point code of the roots that are entry points (-1 elsewhere).
     """
     parent = np.array(tree.parent, dtype=np.int64)

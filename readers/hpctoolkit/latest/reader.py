@@ -89,8 +89,8 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
     Examples
     --------
     >>> import tempfile
-    >>> from readers.testing import write_hpctoolkit_latest
-    >>> from readers.testing import sample_profile
+    >>> from graphframe_readers.testing import write_hpctoolkit_latest
+    >>> from graphframe_readers.testing import sample_profile
     >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
     >>> raw = read_hpctoolkit_latest(db)
     >>> raw.index_levels, raw.inc_metrics, raw.node_columns["type"].tolist()[:4]

@@ -14,7 +14,7 @@ Examples
 >>> load_yaml("a: [1, 2\\n", "m.yaml")
 Traceback (most recent call last):
 ...
-readers.errors.ReadError: m.yaml: line 2, column 1: while parsing a flow sequence, expected ',' or ']', but got '<stream end>' (expected well-formed YAML)
+graphframe_readers.errors.ReadError: m.yaml: line 2, column 1: while parsing a flow sequence, expected ',' or ']', but got '<stream end>' (expected well-formed YAML)
 """
 
 from __future__ import annotations

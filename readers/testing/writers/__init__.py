@@ -8,5 +8,5 @@ Trace writers take events, not a RawProfile, and define no ``write_<format>``
 (so the profile generator skips them): :mod:`.dumpi` (``DumpiWriter``, SST
 DUMPI rank files; used by ``benchmarks/traces_generate.py`` and the trace
 tests). The Chrome writer is a library feature (``TraceFrame.to_chrome``) and
-stays in :mod:`readers.traces.chrome.writer`.
+stays in :mod:`graphframe_readers.traces.chrome.writer`.
 """

@@ -46,14 +46,14 @@ def write_caliper_json(raw: RawProfile, path: Any, *, node_order: bool = True,
     Examples
     --------
     >>> import os, tempfile
-    >>> from readers import ProfileBuilder
+    >>> from graphframe_readers import ProfileBuilder
     >>> b = ProfileBuilder("demo", index_levels=("rank",))
     >>> ids = b.add_nodes([-1, 0], {"name": ["main", "solve"]})
     >>> b.add_rows([0, 1, 0, 1], {"time": [1.0, 2.0, 3.0, 4.0]}, rank=[0, 0, 1, 1])
     >>> p = os.path.join(tempfile.mkdtemp(), "demo.json")
     >>> write_caliper_json(b.build(["time"]), p)
-    >>> import readers
-    >>> readers.read(p).metrics["time"].tolist()
+    >>> import graphframe_readers
+    >>> graphframe_readers.read(p).metrics["time"].tolist()
     [1.0, 3.0, 2.0, 4.0]
     """
     columns = list(metrics if metrics is not None else raw.metric_columns)
@@ -134,14 +134,14 @@ def write_cali(raw: RawProfile, path: Any, *, node_order: bool = True,
     Examples
     --------
     >>> import os, tempfile
-    >>> from readers import ProfileBuilder
+    >>> from graphframe_readers import ProfileBuilder
     >>> b = ProfileBuilder("demo")
     >>> ids = b.add_nodes([-1, 0], {"name": ["main", "solve"]})
     >>> b.add_rows([0, 1], {"time": [1.0, 2.0]})
     >>> p = os.path.join(tempfile.mkdtemp(), "demo.cali")
     >>> write_cali(b.build(["time"]), p, globals_={"cluster": "quartz"})
-    >>> import readers
-    >>> raw = readers.read(p)
+    >>> import graphframe_readers
+    >>> raw = graphframe_readers.read(p)
     >>> raw.metrics["time"].tolist(), raw.metadata["cluster"]
     ([1.0, 2.0], 'quartz')
     """

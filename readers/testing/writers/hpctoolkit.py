@@ -4,7 +4,7 @@
   ``*.metric-db`` file per (rank, thread) as hpcprof-mpi writes them, or all
   of them packed into one ``experiment-1.mdb`` (``packed=True``, hpcprof 2020).
 * :func:`write_example_database`: the small database of HATCHET_SPEC.md §4.1.
-* The current layout (meta.db/profile.db) is in :mod:`readers.testing.writers.hpctoolkit_latest`.
+* The current layout (meta.db/profile.db) is in :mod:`graphframe_readers.testing.writers.hpctoolkit_latest`.
 
 Node kinds come from the frame ``type``: ``loop`` -> ``<L>``, ``statement`` ->
 ``<S>``, anything else -> a procedure frame ``<PF>``; a procedure below another
@@ -33,7 +33,7 @@ def write_hpctoolkit(raw: Any, directory: Any, *, program: str = "app", packed: 
                      with_summary: bool = True) -> Path:
     """Write ``raw`` as an old-layout HPCToolkit database in ``directory``; return the path.
 
-    ``raw`` is a :class:`readers.RawProfile` whose index levels are ``rank``
+    ``raw`` is a :class:`graphframe_readers.RawProfile` whose index levels are ``rank``
     and optionally ``thread``. ``with_summary`` adds the XML's ``<M>`` summary
     values (rank-summed inclusive/exclusive), as hpcprof does.
     """

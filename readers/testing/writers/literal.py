@@ -36,14 +36,14 @@ def write_literal(raw: RawProfile, path: Union[str, Path], rank: Optional[int] =
 
     Examples
     --------
-    >>> import os, tempfile, readers
-    >>> b = readers.ProfileBuilder("demo", index_levels=("rank",))
+    >>> import os, tempfile, graphframe_readers
+    >>> b = graphframe_readers.ProfileBuilder("demo", index_levels=("rank",))
     >>> ids = b.add_nodes([-1, 0, 0], {"name": ["main", "solve", "io"]},
     ...                   columns={"file": ["a.c", "b.c", "c.c"]})
     >>> b.add_rows([0, 1, 2, 0, 1, 2], {"time": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]},
     ...            rank=[0, 0, 0, 1, 1, 1])
     >>> p = write_literal(b.build(["time"]), os.path.join(tempfile.mkdtemp(), "g.json"))
-    >>> raw = readers.read(p)
+    >>> raw = graphframe_readers.read(p)
     >>> raw.nodes["name"].tolist(), raw.metrics["time"].tolist(), raw.node_columns["file"].tolist()
     (['main', 'solve', 'io'], [1.0, 2.0, 3.0], ['a.c', 'b.c', 'c.c'])
     """

@@ -193,7 +193,7 @@ class ChromeRun:
             if bad:
                 self._fail(base, int(scan.starts[i]), f"'gf.kind' event member {bad[0]!r} is "
                            "not an attribute column or has a value of the wrong type",
-                           "attribute columns of readers.traces.ATTRIBUTES: integers, "
+                           "attribute columns of graphframe_readers.traces.ATTRIBUTES: integers, "
                            "'file' and 'gf.args' strings, or null")
             out[i] = (kind, members)
         return out

@@ -10,7 +10,7 @@ index matrix, :func:`words` reads 8 bytes at any offset as one ``uint64``.
 - :func:`key_codes`: each member key's length and first 4 bytes in one
   ``uint64``, to compare with the few keys a decoder reads;
 - :func:`intern_strings`: string values -> ids in a
-  :class:`~readers.traces.events.StringTable`, equal values found with a
+  :class:`~graphframe_readers.traces.events.StringTable`, equal values found with a
   hash of 8-byte words and a hash table; each distinct value decoded once;
 - :func:`strip`, :func:`check_blank`: whitespace around values, looking
   only at the spans that have any.

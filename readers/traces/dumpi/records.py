@@ -86,7 +86,7 @@ def parse_record(buf: bytes, p: int, biases: Tuple[int, int], functions: Dict[in
         if label <= END_OF_STREAM:
             raise ReadError(source, f"the record layout of {_label_name(label)} is not "
                             "supported by this decoder", position=f"byte {base + p}",
-                            expected="a supported MPI call (see readers.traces.dumpi.layouts)")
+                            expected="a supported MPI call (see graphframe_readers.traces.dumpi.layouts)")
         raise ReadError(source, f"bad function label {label}", position=f"byte {base + p}",
                         expected=f"a DUMPI function label below {END_OF_STREAM}")
     q = p + 3
@@ -267,8 +267,8 @@ def iter_records(source: ByteSource, trailer: Optional[Trailer] = None) -> Itera
 
     Examples
     --------
-    >>> from readers.traces.sources import MemorySource
-    >>> from readers.testing.writers.dumpi import DumpiWriter
+    >>> from graphframe_readers.traces.sources import MemorySource
+    >>> from graphframe_readers.testing.writers.dumpi import DumpiWriter
     >>> w = DumpiWriter()
     >>> w.call("MPI_Barrier", 0, 10, comm=2)
     >>> src = MemorySource(w.finish(), name="t.bin")

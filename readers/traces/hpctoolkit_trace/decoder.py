@@ -14,7 +14,7 @@ timestamp). Rank and thread come from each profile's identifier tuple
 
 Examples
 --------
->>> import readers.traces as rt
+>>> import graphframe_readers.traces as rt
 >>> "hpctoolkit-trace" in rt.trace_formats()
 True
 """

@@ -1,7 +1,7 @@
 """The one place this package imports HPCToolkit database readers from.
 
 The ``meta.db``/``profile.db`` decoders live with the HPCToolkit profile
-reader (:mod:`readers.hpctoolkit.latest`); if they move, only these imports
+reader (:mod:`graphframe_readers.hpctoolkit.latest`); if they move, only these imports
 change.
 """
 

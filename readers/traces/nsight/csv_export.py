@@ -3,14 +3,14 @@
 Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
 others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
 is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
-:func:`readers.traces.intervals.call_events`. The whole CSV is one source
+:func:`graphframe_readers.traces.intervals.call_events`. The whole CSV is one source
 (read with the ``csv`` module, block by block); a row with a bad number or a
 missing field is a ReadError naming its line.
 
 Examples
 --------
->>> from readers.traces.sources import MemorySource
->>> from readers.traces.handler import EventHandler
+>>> from graphframe_readers.traces.sources import MemorySource
+>>> from graphframe_readers.traces.handler import EventHandler
 >>> class Show(EventHandler):
 ...     def on_enter(self, rank, thread, time, name, attrs):
 ...         print(rank, thread, time, name)

@@ -23,7 +23,7 @@ stream`` (named ``GPU <device> stream <stream>`` in the definitions). Times
 are the export's ns since the session start (``metadata["start_time"]``
 holds the session's UTC epoch ns). Each thread's or stream's calls are
 fetched with one query per table and ordered by
-:func:`readers.traces.intervals.call_events`, so memory is bounded by the
+:func:`graphframe_readers.traces.intervals.call_events`, so memory is bounded by the
 largest stream, not the file. Option ``kernel_names``: ``"short"``
 (default, ``par_ranged2d_kernel``) or ``"demangled"``.
 
@@ -32,7 +32,7 @@ the table being read.
 
 Examples
 --------
->>> import readers.traces as rt
+>>> import graphframe_readers.traces as rt
 >>> "nsight" in rt.trace_formats()
 True
 """

@@ -13,7 +13,7 @@ and the event count reached.
 
 Examples
 --------
->>> import readers.traces as rt
+>>> import graphframe_readers.traces as rt
 >>> "otf2" in rt.trace_formats()
 True
 """

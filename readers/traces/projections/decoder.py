@@ -28,7 +28,7 @@ no event of that PE reaches the handler before the whole file was checked
 
 Examples
 --------
->>> import readers.traces as rt
+>>> import graphframe_readers.traces as rt
 >>> "projections" in rt.trace_formats()
 True
 """

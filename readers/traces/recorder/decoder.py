@@ -22,7 +22,7 @@ no event of that rank reaches the handler.
 
 Examples
 --------
->>> import readers.traces as rt
+>>> import graphframe_readers.traces as rt
 >>> "recorder" in rt.trace_formats()
 True
 """

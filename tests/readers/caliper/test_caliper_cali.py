@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 import graphframe
-import readers
-from readers.testing import random_tree_profile as random_profile
-from readers.testing import write_cali
-from readers import ReadError
-from readers.caliper.cali import decode as caliper_cali, text as caliper_calitext
-from readers.caliper import read_caliper
-from readers.caliper import UnweightedAverageWarning
+import graphframe_readers
+from graphframe_readers.testing import random_tree_profile as random_profile
+from graphframe_readers.testing import write_cali
+from graphframe_readers import ReadError
+from graphframe_readers.caliper.cali import decode as caliper_cali, text as caliper_calitext
+from graphframe_readers.caliper import read_caliper
+from graphframe_readers.caliper import UnweightedAverageWarning
 
 
 # ------------------------------------------------------- a tiny .cali writer
@@ -127,7 +127,7 @@ __rec=globals,ref=23
 def test_spec_minimal_file(tmp_path):
     path = tmp_path / "min.cali"
     path.write_text(SPEC_EXAMPLE)
-    assert readers.sniff(path) == "caliper"
+    assert graphframe_readers.sniff(path) == "caliper"
     gf = graphframe.GraphFrame.from_caliperreader(str(path))
     assert names(gf) == ["main", "bar", "foo"]
     assert [n.frame["type"] for n in gf.graph.traverse()] == ["function"] * 3
@@ -464,7 +464,7 @@ def test_benchmark_writer_round_trip(tmp_path):
     raw = random_profile(2000, 2, seed=1)  # enough records for the bulk value parser
     path = tmp_path / "w.cali"
     write_cali(raw, path)
-    back = readers.read(path)
+    back = graphframe_readers.read(path)
     assert back.num_nodes == 2000 and len(back.metrics) == 4000 and back.ordered
     # values parse exactly as Python's float() would (they were written with repr)
     np.testing.assert_array_equal(np.sort(back.metrics["time"].to_numpy()),
@@ -657,6 +657,6 @@ def test_records_without_a_call_path(tmp_path):
     expect_error(path, r"no integer mpi.rank while others do \(it has no call path and is "
                        r"kept under '<no path>'; the reader option no_path='drop'", "line 14")
     assert read_caliper(path, no_path="drop").metrics["time"].tolist() == [1.0]
-    with pytest.raises(readers.ArgumentError, match="no_path=None: use 'keep'"):
+    with pytest.raises(graphframe_readers.ArgumentError, match="no_path=None: use 'keep'"):
         read_caliper(path, no_path=None)
-    assert "no_path" in readers.format_info("caliper").options
+    assert "no_path" in graphframe_readers.format_info("caliper").options

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 import graphframe
-import readers
-from readers.testing import random_tree_profile as random_profile
-from readers.testing import write_caliper_json
-from readers import ReadError
-from readers.caliper import read_caliper_json
-from readers.caliper.jsonsplit.reader import parse_caliper_json
-from readers.common.jsonfile import MAX_DEPTH, loads_json
+import graphframe_readers
+from graphframe_readers.testing import random_tree_profile as random_profile
+from graphframe_readers.testing import write_caliper_json
+from graphframe_readers import ReadError
+from graphframe_readers.caliper import read_caliper_json
+from graphframe_readers.caliper.jsonsplit.reader import parse_caliper_json
+from graphframe_readers.common.jsonfile import MAX_DEPTH, loads_json
 
 VALUE, LABEL = {"is_value": True}, {"is_value": False}
 
@@ -66,8 +66,8 @@ def test_missing_rows_are_filled_once_per_node_and_rank(tmp_path, data_last):
 def test_fast_path_and_general_decoder_give_the_same_tables(tmp_path):
     document = main_foo_bar(cluster="x")
     document["data"][1][2] = None  # a null metric
-    a = readers.read(write(tmp_path, document, "a.json"))
-    b = readers.read(write(tmp_path, document, "b.json", data_last=True))
+    a = graphframe_readers.read(write(tmp_path, document, "a.json"))
+    b = graphframe_readers.read(write(tmp_path, document, "b.json", data_last=True))
     for name in ("nodes", "metrics", "node_columns"):
         assert getattr(a, name).equals(getattr(b, name)), name
     assert a.metrics["time"].tolist() == [1.0, 0.0, 3.0, 0.0, 0.0, 4.0]  # null -> no value -> 0
@@ -88,10 +88,10 @@ def test_fast_path_converts_numbers_exactly_as_python_float(tmp_path):
     general = write(tmp_path, document, "general.json", data_last=True)
     by_node = {}
     for path in (compact, spaced, general):
-        raw = readers.read(path)
+        raw = graphframe_readers.read(path)
         by_node[path.name] = dict(zip(raw.metrics["node"].tolist(), raw.metrics["time"].tolist()))
     expected = dict(enumerate(values.tolist()))
-    labels = {int(k): int(v[1:]) for k, v in enumerate(readers.read(compact).nodes["name"])}
+    labels = {int(k): int(v[1:]) for k, v in enumerate(graphframe_readers.read(compact).nodes["name"])}
     for name, got in by_node.items():
         assert {labels[k]: v for k, v in got.items()} == expected, name
 
@@ -213,16 +213,16 @@ def test_rows_outside_every_region(tmp_path):
                    ["path", "time", "time.offset"], [LABEL, VALUE, VALUE],
                    [{"label": "main", "column": "path"}])
     path = write(tmp_path, document)
-    for raw in (readers.read(path), parse_caliper_json(document)):  # fast and general paths
+    for raw in (graphframe_readers.read(path), parse_caliper_json(document)):  # fast and general paths
         assert raw.nodes["name"].tolist() == ["main", "<no path>"]
         assert raw.node_columns["nid"].tolist() == [0, 1]
         assert raw.metrics["time"].tolist() == [3.0, 9.0]
         assert raw.metrics["time.offset"].tolist() == [6, 5]
-    for raw in (readers.read(path, no_path="drop"), parse_caliper_json(document, no_path="drop")):
+    for raw in (graphframe_readers.read(path, no_path="drop"), parse_caliper_json(document, no_path="drop")):
         assert raw.nodes["name"].tolist() == ["main"] and raw.metrics["time"].tolist() == [3.0]
-    with pytest.raises(readers.ArgumentError, match=r"no_path='skip': use 'keep'"):
-        readers.read(path, no_path="skip")
-    assert "no_path" in readers.format_info("caliper-json").options
+    with pytest.raises(graphframe_readers.ArgumentError, match=r"no_path='skip': use 'keep'"):
+        graphframe_readers.read(path, no_path="skip")
+    assert "no_path" in graphframe_readers.format_info("caliper-json").options
 
 
 def test_metadata_values_are_converted(tmp_path):
@@ -235,8 +235,8 @@ def test_writer_round_trip(tmp_path):
     raw = random_profile(500, 3, seed=7)
     path = tmp_path / "big.json"
     write_caliper_json(raw, path)
-    assert readers.sniff(path) == "caliper-json"
-    back = readers.read(path)
+    assert graphframe_readers.sniff(path) == "caliper-json"
+    back = graphframe_readers.read(path)
     assert back.num_nodes == 500 and len(back.metrics) == 1500
     assert back.ordered and back.exc_metrics == ("time",) and back.inc_metrics == ("time (inc)",)
     np.testing.assert_array_equal(back.metrics["time"].to_numpy(), raw.metrics["time"].to_numpy())
@@ -283,7 +283,7 @@ def test_nesting_bomb_is_a_read_error(tmp_path):
         document[section][0]["extra"] = 0
         text = json.dumps(document).replace('"extra": 0', '"extra": ' + deep)
         path.write_text(text)
-        assert readers.read(path).num_nodes == 3
+        assert graphframe_readers.read(path).num_nodes == 3
     # and deep nesting in a data cell is a located error, not a RecursionError
     document = main_foo_bar()
     document["data"][1][2] = "DEEP"
@@ -320,7 +320,7 @@ def test_the_depth_limit_and_deep_trees(tmp_path):
     path = tmp_path / "chain.json"
     path.write_text("[" + '{"frame": {"name": "f"}, "metrics": {"time": 1.0}, "children": ['
                     * depth + "]}" * depth + "]")
-    raw = readers.read(path)
+    raw = graphframe_readers.read(path)
     assert raw.num_nodes == depth and raw.nodes["parent"].tolist()[-3:] == [depth - 4, depth - 3,
                                                                             depth - 2]
 
@@ -497,8 +497,8 @@ def test_sniffing_does_not_depend_on_key_order(tmp_path, order):
         text = json.dumps({k: document[k] for k in order})
     path = tmp_path / "any-order.json"
     path.write_text(text)
-    assert readers.registry.sniff(path) == "caliper-json"
-    assert readers.read(path).num_nodes == 400
+    assert graphframe_readers.registry.sniff(path) == "caliper-json"
+    assert graphframe_readers.read(path).num_nodes == 400
 
 
 @pytest.mark.parametrize("text", [
@@ -510,4 +510,4 @@ def test_sniffing_does_not_depend_on_key_order(tmp_path, order):
 def test_other_json_is_not_json_split(tmp_path, text):
     path = tmp_path / "other.json"
     path.write_text(text)
-    assert not readers.registry.format_info("caliper-json").sniff(path, path.read_bytes())
+    assert not graphframe_readers.registry.format_info("caliper-json").sniff(path, path.read_bytes())

@@ -2,9 +2,9 @@
 
 import os
 
-import readers
+import graphframe_readers
 from graphframe import GraphFrame
-from readers.caliper.cali import text as caliper_calitext
+from graphframe_readers.caliper.cali import text as caliper_calitext
 
 CALI = ("__rec=node,id=12,attr=10,data=268,parent=3\n"
         "__rec=node,id=13,attr=8,data=region,parent=12\n"
@@ -19,7 +19,7 @@ def test_progress_counts_every_byte_of_every_file(tmp_path, monkeypatch):
     for rank in range(2):
         (tmp_path / f"p-{rank}.cali").write_text(CALI)
     seen = []
-    raw = readers.read(tmp_path, format="caliper", progress=lambda d, t, w: seen.append((d, t, w)))
+    raw = graphframe_readers.read(tmp_path, format="caliper", progress=lambda d, t, w: seen.append((d, t, w)))
     total = sum(os.path.getsize(tmp_path / f"p-{r}.cali") for r in range(2))
     assert raw.metrics["time"].tolist() == [1.5, 1.5]
     assert len(seen) > 2

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 import graphframe
-import readers
-from readers import ReadError
-from readers.caliper import read_caliper
-from readers.testing import check_reader
+import graphframe_readers
+from graphframe_readers import ReadError
+from graphframe_readers.caliper import read_caliper
+from graphframe_readers.testing import check_reader
 
 from reference import describe as _describe
 
@@ -491,7 +491,7 @@ def test_damaged_files_read_or_fail_with_read_error(shared_data, tmp_path, seed)
         path.write_bytes(bytes(data))
         try:
             graphframe.GraphFrame.from_raw(
-                readers.read(path, format="caliper-json" if rel.endswith(".json") else "caliper"))
+                graphframe_readers.read(path, format="caliper-json" if rel.endswith(".json") else "caliper"))
             outcomes["read"] += 1
         except ReadError as exc:
             assert str(path) in str(exc)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from graphframe import GraphFrame
-from readers.caliper.timeseries import read_caliper_timeseries
-from readers.errors import ArgumentError
+from graphframe_readers.caliper.timeseries import read_caliper_timeseries
+from graphframe_readers.errors import ArgumentError
 
 HEAD = ("__rec=node,id=12,attr=10,data=268,parent=3\n"
         "__rec=node,id=13,attr=8,data=region,parent=12\n"

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from readers import ReadError
-from readers.common.jsonfile import as_document, load_json, loads_json
+from graphframe_readers import ReadError
+from graphframe_readers.common.jsonfile import as_document, load_json, loads_json
 
 
 def test_json_loader_survives_deep_nesting_and_reports_positions(tmp_path):

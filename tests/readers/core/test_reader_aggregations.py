@@ -10,7 +10,7 @@ import pytest
 
 import graphframe
 from graphframe import GraphFrame
-from readers.dot import parse_dot
+from graphframe_readers.dot import parse_dot
 
 
 def _squash_leaves(gf: GraphFrame) -> GraphFrame:

@@ -1,18 +1,18 @@
-"""readers/ stands alone: it never imports graphframe, and ``import readers`` stays cheap."""
+"""readers/ stands alone: it never imports graphframe, and ``import graphframe_readers`` stays cheap."""
 
 import ast
 import subprocess
 import sys
 from pathlib import Path
 
-import readers
+import graphframe_readers
 
-ROOT = Path(readers.__file__).resolve().parent
+ROOT = Path(graphframe_readers.__file__).resolve().parent
 
 
 def _imports(path: Path):
     """Absolute module names imported by a file (relative imports resolved)."""
-    package = ".".join(("readers",) + path.relative_to(ROOT).with_suffix("").parts)
+    package = ".".join(("graphframe_readers",) + path.relative_to(ROOT).with_suffix("").parts)
     if path.name == "__init__.py":
         package = package.rsplit(".", 1)[0] + ".__init__"
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -41,16 +41,16 @@ def _modules_after(code: str):
 
 
 def test_readers_alone_loads_no_graphframe_and_no_reader_module():
-    loaded = _modules_after("import readers")
+    loaded = _modules_after("import graphframe_readers")
     assert not [m for m in loaded if m.split(".")[0] == "graphframe"]
     # format modules load on first use (registry), so import readers stays cheap
     families = ("caliper", "hpctoolkit", "dot", "cprofile", "pyinstrument", "tau", "timemory",
                 "hatchet", "testing")
-    assert not [m for m in loaded if m.split(".")[:2][-1] in families and m.startswith("readers.")]
+    assert not [m for m in loaded if m.split(".")[:2][-1] in families and m.startswith("graphframe_readers.")]
     assert "networkx" not in loaded and "pydot" not in loaded
 
 
 def test_every_reader_and_the_testing_kit_load_without_graphframe():
-    loaded = _modules_after("import readers, readers.testing\nreaders.formats()")
-    assert "readers.dot.reader" in loaded and "readers.testing.writers.literal" in loaded
+    loaded = _modules_after("import graphframe_readers, graphframe_readers.testing\ngraphframe_readers.formats()")
+    assert "graphframe_readers.dot.reader" in loaded and "graphframe_readers.testing.writers.literal" in loaded
     assert not [m for m in loaded if m.split(".")[0] == "graphframe"]

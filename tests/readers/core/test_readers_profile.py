@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import readers
-from readers import ProfileBuilder, ProfileError, RawProfile, ReadError
+import graphframe_readers
+from graphframe_readers import ProfileBuilder, ProfileError, RawProfile, ReadError
 
 
 def small_builder():
@@ -86,4 +86,4 @@ def test_undeclared_metric_and_bad_default_are_rejected():
 def test_read_error_message_names_source_position_and_expectation():
     err = ReadError("f.json", "bad thing", position="line 3", expected="a number")
     assert str(err) == "f.json: line 3: bad thing (expected a number)"
-    assert isinstance(err, readers.GraphframeError) and isinstance(err, ValueError)
+    assert isinstance(err, graphframe_readers.GraphframeError) and isinstance(err, ValueError)

@@ -13,17 +13,17 @@ import os
 import pandas as pd
 import pytest
 
-import readers
-from readers import ReadError
-from readers.caliper import parse_caliper, parse_caliper_json, read_caliper, read_caliper_json
-from readers.cprofile import parse_cprofile, read_cprofile
-from readers.dot import parse_dot, read_dot
-from readers.hatchet import parse_hatchet_json, parse_literal, read_hatchet_json, read_literal
-from readers.pyinstrument import parse_pyinstrument, read_pyinstrument
-from readers.tau import parse_tau, read_tau
-from readers.testing import write_cali, write_caliper_json, write_literal
-from readers.testing import random_tree_profile
-from readers.timemory import parse_timemory, read_timemory
+import graphframe_readers
+from graphframe_readers import ReadError
+from graphframe_readers.caliper import parse_caliper, parse_caliper_json, read_caliper, read_caliper_json
+from graphframe_readers.cprofile import parse_cprofile, read_cprofile
+from graphframe_readers.dot import parse_dot, read_dot
+from graphframe_readers.hatchet import parse_hatchet_json, parse_literal, read_hatchet_json, read_literal
+from graphframe_readers.pyinstrument import parse_pyinstrument, read_pyinstrument
+from graphframe_readers.tau import parse_tau, read_tau
+from graphframe_readers.testing import write_cali, write_caliper_json, write_literal
+from graphframe_readers.testing import random_tree_profile
+from graphframe_readers.timemory import parse_timemory, read_timemory
 
 TAU_TEXT = ('2 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls #\n'
             '"main" 1 1 2 5 0 GROUP="TAU_DEFAULT"\n'
@@ -100,7 +100,7 @@ def assert_same_tables(a, b, what):
 
 def test_every_single_file_format_reads_paths_streams_and_bytes_alike(tmp_path):
     for name, path, read, parse, is_text in _files(tmp_path):
-        assert readers.sniff(path) == name
+        assert graphframe_readers.sniff(path) == name
         from_path = read(path)
         data = path.read_bytes()
         assert_same_tables(from_path, read(io.BytesIO(data)), f"{name} binary stream")
@@ -109,7 +109,7 @@ def test_every_single_file_format_reads_paths_streams_and_bytes_alike(tmp_path):
             text = data.decode("utf-8")
             assert_same_tables(from_path, read(io.StringIO(text)), f"{name} text stream")
             assert_same_tables(from_path, parse(text), f"{name} text")
-        assert_same_tables(from_path, readers.read(path, format=name), f"{name} registry")
+        assert_same_tables(from_path, graphframe_readers.read(path, format=name), f"{name} registry")
 
 
 def test_json_parsers_take_loaded_documents_too():

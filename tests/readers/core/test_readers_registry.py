@@ -9,51 +9,51 @@ import json
 
 import pytest
 
-import readers
-from readers import ReadError, UnknownFormatError
+import graphframe_readers
+from graphframe_readers import ReadError, UnknownFormatError
 
 
 def test_registry_lists_formats_and_sniffs(tmp_path):
-    assert readers.formats()[:2] == ["literal", "hatchet-json"]
+    assert graphframe_readers.formats()[:2] == ["literal", "hatchet-json"]
     p = tmp_path / "x.json"
     p.write_text(json.dumps([{"frame": {"name": "a"}, "metrics": {}}]))
-    assert readers.sniff(p) == "literal"
+    assert graphframe_readers.sniff(p) == "literal"
     q = tmp_path / "y.json"
     q.write_text(json.dumps({"graph": [], "dataframe": [], "dataframe_indices": ["node"]}))
-    assert readers.sniff(q) == "hatchet-json"
+    assert graphframe_readers.sniff(q) == "hatchet-json"
 
 
 def test_unknown_input_lists_known_formats(tmp_path):
     p = tmp_path / "notes.txt"
     p.write_text("hello")
     with pytest.raises(UnknownFormatError) as info:
-        readers.read(p)
+        graphframe_readers.read(p)
     assert "literal" in str(info.value) and "hatchet-json" in str(info.value)
     assert str(p) in str(info.value)
     with pytest.raises(UnknownFormatError, match="unknown format 'nope'"):
-        readers.read(p, format="nope")
+        graphframe_readers.read(p, format="nope")
 
 
 def test_missing_path_is_a_read_error(tmp_path):
     with pytest.raises(ReadError, match="no such file"):
-        readers.read(tmp_path / "absent.json")
+        graphframe_readers.read(tmp_path / "absent.json")
     with pytest.raises(ReadError, match="no such file"):
-        readers.read(tmp_path / "absent.json", format="literal")
+        graphframe_readers.read(tmp_path / "absent.json", format="literal")
     with pytest.raises(ReadError, match="empty list"):
-        readers.read([])
+        graphframe_readers.read([])
 
 
 def test_an_unknown_format_name_is_reported_against_the_file(tmp_path):
     p = tmp_path / "prof.json"
     p.write_text("[]")
     with pytest.raises(UnknownFormatError) as info:
-        readers.read(p, format="nope")
+        graphframe_readers.read(p, format="nope")
     assert info.value.source == str(p)
     assert str(info.value).startswith(f"{p}: unknown format 'nope' (expected one of the formats: ")
 
 
 def test_every_format_knows_its_options():
-    options = {name: readers.format_info(name).options for name in readers.formats()}
+    options = {name: graphframe_readers.format_info(name).options for name in graphframe_readers.formats()}
     assert options["hpctoolkit-latest"] == (
         "parallel_profiles_mode", "metric_names", "profile_ranks", "label_function_nodes",
         "max_depth", "min_percentage_of_application_time", "progress")
@@ -69,21 +69,21 @@ def test_every_format_knows_its_options():
 def test_an_option_the_format_does_not_take_is_an_argument_error(tmp_path):
     p = tmp_path / "prof.json"
     p.write_text(json.dumps([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]))
-    with pytest.raises(readers.ArgumentError) as info:
-        readers.read(p, parallel_profiles_mode=True)
+    with pytest.raises(graphframe_readers.ArgumentError) as info:
+        graphframe_readers.read(p, parallel_profiles_mode=True)
     assert str(info.value) == ("the literal reader has no option 'parallel_profiles_mode'; its "
                                "options are: progress")
-    assert isinstance(info.value, readers.GraphframeError) and isinstance(info.value, ValueError)
-    with pytest.raises(readers.ArgumentError, match="the gprof-dot reader has no option 'parser'"):
-        readers.read(p, format="gprof-dot", parser="pydot")
-    assert readers.read(p, progress=False).num_nodes == 1  # progress: every format's option
+    assert isinstance(info.value, graphframe_readers.GraphframeError) and isinstance(info.value, ValueError)
+    with pytest.raises(graphframe_readers.ArgumentError, match="the gprof-dot reader has no option 'parser'"):
+        graphframe_readers.read(p, format="gprof-dot", parser="pydot")
+    assert graphframe_readers.read(p, progress=False).num_nodes == 1  # progress: every format's option
 
 
 def test_graphframe_read_refuses_unknown_options_the_same_way(tmp_path):
     import graphframe
     from graphframe.errors import ArgumentError
 
-    assert ArgumentError is readers.ArgumentError
+    assert ArgumentError is graphframe_readers.ArgumentError
     p = tmp_path / "prof.json"
     p.write_text(json.dumps([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]))
     with pytest.raises(ArgumentError, match="^the literal reader has no option 'metrics'; its "
@@ -96,9 +96,9 @@ def test_an_empty_file_is_named_as_empty_not_unrecognised(tmp_path):
 
     empty = tmp_path / "run.cali"
     empty.write_bytes(b"")
-    for read in (readers.read, graphframe.read):
-        with pytest.raises(readers.ReadError) as info:
+    for read in (graphframe_readers.read, graphframe.read):
+        with pytest.raises(graphframe_readers.ReadError) as info:
             read(str(empty))
-        assert not isinstance(info.value, readers.UnknownFormatError)
+        assert not isinstance(info.value, graphframe_readers.UnknownFormatError)
         assert "the file is empty (0 bytes)" in str(info.value)
         assert str(empty) in str(info.value)

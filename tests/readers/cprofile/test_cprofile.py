@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import readers
+import graphframe_readers
 from graphframe import GraphFrame
-from readers.testing import check_reader
-from readers.cprofile import parse_cprofile, read_cprofile
-from readers import ReadError
+from graphframe_readers.testing import check_reader
+from graphframe_readers.cprofile import parse_cprofile, read_cprofile
+from graphframe_readers import ReadError
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -115,7 +115,7 @@ def test_python_m_cprofile_on_a_script(tmp_path):
     out = tmp_path / "tiny.pstats"
     subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), str(script)],
                    check=True, cwd=tmp_path, timeout=120, capture_output=True)
-    assert readers.sniff(out) == "cprofile"
+    assert graphframe_readers.sniff(out) == "cprofile"
     gf = GraphFrame.read(out)
     df = gf.dataframe
     stats = pstats.Stats(str(out)).stats
@@ -131,7 +131,7 @@ def test_python_m_cprofile_on_a_script(tmp_path):
 
 
 def test_sniffing(dump):
-    assert readers.sniff(dump) == "cprofile"
+    assert graphframe_readers.sniff(dump) == "cprofile"
 
 
 # ------------------------------------------------------------------ errors
@@ -187,7 +187,7 @@ def test_huge_declared_sizes_under_a_memory_limit(tmp_path):
     resource = pytest.importorskip("resource")
     bad = tmp_path / "five.pstats"
     bad.write_bytes(b"[\xff\xff\xff\x7f")
-    script = ("import sys; from readers.cprofile import read_cprofile\n"
+    script = ("import sys; from graphframe_readers.cprofile import read_cprofile\n"
               "try:\n    read_cprofile(sys.argv[1])\n"
               "except Exception as e:\n    print(type(e).__name__, e.position)\n")
 

@@ -6,13 +6,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import readers
+import graphframe_readers
 from graphframe import GraphFrame
-from readers.testing import check_reader
-from readers.dot import decode_edge_label, decode_node_label, parse_dot, read_dot
-from readers.dot.scan import DotTables, scan_tables
-from readers.dot.syntax import parse_graph
-from readers import ReadError
+from graphframe_readers.testing import check_reader
+from graphframe_readers.dot import decode_edge_label, decode_node_label, parse_dot, read_dot
+from graphframe_readers.dot.scan import DotTables, scan_tables
+from graphframe_readers.dot.syntax import parse_graph
+from graphframe_readers import ReadError
 
 HEAD = ('digraph {\n\ttooltip=" "\n\tgraph [fontname=Arial, nodesep=0.125, ranksep=0.25];\n'
         '\tnode [fontcolor=white, fontname=Arial, height=0, shape=box, style=filled, width=0];\n'
@@ -448,7 +448,7 @@ def test_compare_output_is_refused(tmp_path):
 
 def test_parents_match_a_networkx_reference():
     import networkx as nx
-    from readers.common.callgraph import parents_from_edges
+    from graphframe_readers.common.callgraph import parents_from_edges
 
     def reference(n, src, dst, w):
         g = nx.DiGraph()
@@ -565,10 +565,10 @@ def test_not_utf8_and_missing_file(tmp_path):
 
 def test_sniffing(tmp_path):
     p = dot_file(tmp_path, GPROF, name="profile.txt")
-    assert readers.sniff(p) == "gprof-dot"
+    assert graphframe_readers.sniff(p) == "gprof-dot"
     q = tmp_path / "c.dot"
     q.write_text('// comment\n/* block */\nstrict digraph G { a; }\n')
-    assert readers.sniff(q) == "gprof-dot"
+    assert graphframe_readers.sniff(q) == "gprof-dot"
 
 
 def test_dot_syntax_features():
@@ -714,10 +714,10 @@ def test_companion_inputs_are_not_dot(shared_data):
     # The folder also holds the gprof text report and the callgrind profile the
     # DOT files were made from: they are not DOT (no reader for them yet), and
     # reading them says so and lists the known formats.
-    from readers import UnknownFormatError
+    from graphframe_readers import UnknownFormatError
     others = [p for p in (shared_data / "gprof2dot").rglob("*") if p.is_file()
               and p not in real_dots(shared_data)]
     assert sorted(p.name for p in others) == ["callgrind.out.workload", "workload.gprof.txt"]
     for p in others:
         with pytest.raises(UnknownFormatError, match="gprof-dot"):
-            readers.read(p)
+            graphframe_readers.read(p)

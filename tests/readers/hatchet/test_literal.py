@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import graphframe
-import readers
+import graphframe_readers
 from graphframe import GraphFrame, ReadError
 from graphframe.io.json.export import literal_json
-from readers.common.jsonfile import loads_json
-from readers.hatchet import LiteralWarning
+from graphframe_readers.common.jsonfile import loads_json
+from graphframe_readers.hatchet import LiteralWarning
 from tests.corpus import corpus_inputs
 
 LITERALS = ["hatchet_graph_literal", "hatchet_dag_literal1", "hatchet_dag_literal2",
@@ -159,7 +159,7 @@ def test_real_literals_round_trip(shared_data, name):
     assert out == lit
 
 
-@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::graphframe_readers.hatchet.literal.LiteralWarning")
 @pytest.mark.parametrize("name", LITERALS[:4])
 def test_real_literal_tree_matches_hatchet(shared_data, name):
     gf = GraphFrame.from_literal(json.loads((shared_data / "literal" / f"{name}.json").read_text()))
@@ -168,7 +168,7 @@ def test_real_literal_tree_matches_hatchet(shared_data, name):
     assert gf.tree(render_header=False) == body
 
 
-@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::graphframe_readers.hatchet.literal.LiteralWarning")
 def test_real_literal_facts(shared_data):
     gf = graphframe.read(shared_data / "literal" / "hatchet_graph_literal.json")
     assert gf.graph.num_nodes == 24 and len(gf.graph.roots) == 2
@@ -186,17 +186,17 @@ def test_hatchet_to_json_file_reads(shared_data):
     assert gf.dataframe["time"].tolist() == lit.dataframe["time"].tolist()
 
 
-@pytest.mark.filterwarnings("ignore::readers.hatchet.literal.LiteralWarning")
+@pytest.mark.filterwarnings("ignore::graphframe_readers.hatchet.literal.LiteralWarning")
 @pytest.mark.parametrize("name", LITERALS)
 def test_literal_reader_conformance(shared_data, tmp_path, name):
-    from readers.testing import check_reader
+    from graphframe_readers.testing import check_reader
 
     raw = check_reader(shared_data / "literal" / f"{name}.json", "literal", tmp_path)
     assert raw.metadata["format"] == "literal"
 
 
 def test_hatchet_json_reader_conformance(shared_data, tmp_path):
-    from readers.testing import check_reader
+    from graphframe_readers.testing import check_reader
 
     check_reader(shared_data / "json" / "hatchet-graph-literal.json", "hatchet-json", tmp_path)
 
@@ -410,7 +410,7 @@ def test_a_literal_whose_first_metrics_dict_is_big_is_recognised(tmp_path):
     p = tmp_path / "big.json"
     p.write_text(json.dumps([{"metrics": metrics, "frame": {"name": "main"}}]))
     assert p.stat().st_size > 8192
-    assert readers.sniff(p) == "literal"
+    assert graphframe_readers.sniff(p) == "literal"
     assert graphframe.read(p).dataframe["metric999"].tolist() == [999.0]
 
 

@@ -1,13 +1,13 @@
 """Small HPCToolkit inputs built with the project's writers, shared by the HPCToolkit tests.
 
 The sample tree itself (``TREE``, ``own_value``, ``sample_profile``) lives in
-:mod:`readers.testing.samples`; the expectations and the context-kinds tree are here.
+:mod:`graphframe_readers.testing.samples`; the expectations and the context-kinds tree are here.
 """
 
 from __future__ import annotations
 
-from readers import ProfileBuilder
-from readers.testing.samples import TREE, own_value, sample_profile
+from graphframe_readers import ProfileBuilder
+from graphframe_readers.testing.samples import TREE, own_value, sample_profile
 
 __all__ = ["KINDS_EXPECTED", "KINDS_TREE", "TREE", "expected_inclusive", "kinds_profile",
            "own_value", "sample_profile"]

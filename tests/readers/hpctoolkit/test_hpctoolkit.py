@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import readers
-from readers.testing import write_example_database, write_hpctoolkit
+import graphframe_readers
+from graphframe_readers.testing import write_example_database, write_hpctoolkit
 from graphframe import GraphFrame
-from readers import ReadError
-from readers.hpctoolkit import read_hpctoolkit
+from graphframe_readers import ReadError
+from graphframe_readers.hpctoolkit import read_hpctoolkit
 from tests.readers.hpctoolkit.hpctoolkit_helpers import TREE, expected_inclusive, own_value, sample_profile
 
 SPEC_TREE = """\
@@ -89,7 +89,7 @@ def test_exclusive_time_does_not_count_loop_bodies_twice(tmp_path):
     # Hatchet subtracts only direct statement children and reports main.time = 6
     # (the loop and its statement counted twice); the node's own cost is 1.
     db = write_hpctoolkit(sample_profile(ranks=(0,), threads=(0,)), tmp_path / "db")
-    from readers.hpctoolkit.experiment.metricdb import metricdb_values
+    from graphframe_readers.hpctoolkit.experiment.metricdb import metricdb_values
     values = metricdb_values(next(db.glob("*.metric-db")))
     assert values[0].tolist() == [55.0, 16.0]  # XML id 1 = main: (I), (E) as hpcprof writes
     gf = _read(db)
@@ -173,17 +173,17 @@ def test_structure_only_database(tmp_path):
 
 def test_sniffing_and_registry(tmp_path):
     db = write_example_database(tmp_path / "db")
-    assert readers.sniff(db) == "hpctoolkit"
-    assert readers.read(db).num_nodes == 5
+    assert graphframe_readers.sniff(db) == "hpctoolkit"
+    assert graphframe_readers.read(db).num_nodes == 5
     gf = GraphFrame.read(db)
     assert gf.graph.num_nodes == 5
 
 
 @pytest.mark.parametrize("layout", ["old", "latest"])
 def test_deep_call_chain(tmp_path, layout):
-    from readers.testing import write_hpctoolkit_latest
-    from readers import ProfileBuilder
-    from readers.hpctoolkit import read_hpctoolkit_latest
+    from graphframe_readers.testing import write_hpctoolkit_latest
+    from graphframe_readers import ProfileBuilder
+    from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
 
     depth = 3000
     b = ProfileBuilder("deep", index_levels=("rank",))

@@ -12,13 +12,13 @@ import pandas as pd
 import pytest
 
 import graphframe
-import readers
-from readers.testing import random_hpctoolkit_profile as random_profile
-from readers.testing import write_hpctoolkit
-from readers.testing import write_hpctoolkit_latest
+import graphframe_readers
+from graphframe_readers.testing import random_hpctoolkit_profile as random_profile
+from graphframe_readers.testing import write_hpctoolkit
+from graphframe_readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
 from graphframe.io.build import parts_from_raw
-from readers.testing import sample_profile
+from graphframe_readers.testing import sample_profile
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def old_db(tmp_path_factory):
 
 
 def test_block_path_equals_the_general_path(old_db):
-    raw = readers.read(old_db)
+    raw = graphframe_readers.read(old_db)
     fast = GraphFrame.from_raw(raw).dataframe
     # the same rows in a shuffled order take the general (sorting) path
     shuffled = raw.metrics.sample(frac=1.0, random_state=1).reset_index(drop=True)
@@ -36,8 +36,8 @@ def test_block_path_equals_the_general_path(old_db):
 
 
 def test_consuming_build_gives_the_same_frame_and_empties_the_raw(old_db):
-    kept = GraphFrame.from_raw(readers.read(old_db))
-    raw = readers.read(old_db)
+    kept = GraphFrame.from_raw(graphframe_readers.read(old_db))
+    raw = graphframe_readers.read(old_db)
     consumed = GraphFrame(**parts_from_raw(raw, consume=True))
     pd.testing.assert_frame_equal(consumed.dataframe, kept.dataframe)
     assert consumed.graph == kept.graph
@@ -71,7 +71,7 @@ def test_dataframe_dtypes_stay_what_users_expect(old_db):
 
 def test_current_layout_per_profile_takes_the_same_path(tmp_path):
     db = write_hpctoolkit_latest(sample_profile(), tmp_path / "db")
-    raw = readers.read(db, parallel_profiles_mode=True)
+    raw = graphframe_readers.read(db, parallel_profiles_mode=True)
     fast = GraphFrame.from_raw(raw).dataframe
     shuffled = raw.metrics.sample(frac=1.0, random_state=2).reset_index(drop=True)
     slow = GraphFrame.from_raw(dataclasses.replace(raw, metrics=shuffled)).dataframe
@@ -81,7 +81,7 @@ def test_current_layout_per_profile_takes_the_same_path(tmp_path):
 def _peaks(db, consume: bool):
     gc.collect()
     tracemalloc.start()
-    raw = readers.read(db)
+    raw = graphframe_readers.read(db)
     tracemalloc.reset_peak()
     parts = parts_from_raw(raw, consume=consume)
     _, peak = tracemalloc.get_traced_memory()

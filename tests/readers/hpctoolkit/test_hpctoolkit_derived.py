@@ -7,12 +7,12 @@ import shutil
 
 import pytest
 
-from readers.testing import write_hpctoolkit_latest
+from graphframe_readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
-from readers import ReadError
-from readers.hpctoolkit.latest.derived import NOTE
-from readers.hpctoolkit.latest.yamlfile import load_yaml
-from readers.testing import sample_profile
+from graphframe_readers import ReadError
+from graphframe_readers.hpctoolkit.latest.derived import NOTE
+from graphframe_readers.hpctoolkit.latest.yamlfile import load_yaml
+from graphframe_readers.testing import sample_profile
 
 DERIVED = "hpctoolkit/hpcviewer-derived-metrics-v4-database"
 

@@ -9,10 +9,10 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from readers.testing.writers.hpctoolkit import SPEC_XML, write_example_database, write_hpctoolkit
-from readers import ReadError
-from readers.hpctoolkit import read_hpctoolkit
-from readers.testing import sample_profile
+from graphframe_readers.testing.writers.hpctoolkit import SPEC_XML, write_example_database, write_hpctoolkit
+from graphframe_readers import ReadError
+from graphframe_readers.hpctoolkit import read_hpctoolkit
+from graphframe_readers.testing import sample_profile
 
 
 @pytest.fixture

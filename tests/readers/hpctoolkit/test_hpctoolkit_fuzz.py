@@ -11,12 +11,12 @@ import time
 import numpy as np
 import pytest
 
-from readers.testing import write_example_database, write_hpctoolkit
-from readers.testing import write_hpctoolkit_latest
-from readers import ReadError
-from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit import read_hpctoolkit_latest
-from readers.testing import sample_profile
+from graphframe_readers.testing import write_example_database, write_hpctoolkit
+from graphframe_readers.testing import write_hpctoolkit_latest
+from graphframe_readers import ReadError
+from graphframe_readers.hpctoolkit import read_hpctoolkit
+from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
+from graphframe_readers.testing import sample_profile
 
 HUGE = "99999999999999999999999"  # needs 77 bits
 

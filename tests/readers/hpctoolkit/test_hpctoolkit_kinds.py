@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from readers.testing import write_hpctoolkit_latest
+from graphframe_readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
-from readers.hpctoolkit.latest.kinds import KINDS
+from graphframe_readers.hpctoolkit.latest.kinds import KINDS
 from tests.readers.hpctoolkit.hpctoolkit_helpers import KINDS_EXPECTED, KINDS_TREE, kinds_profile
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-import readers
-from readers.testing import write_hpctoolkit_latest
+import graphframe_readers
+from graphframe_readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
-from readers import ProfileBuilder, ReadError
-from readers.hpctoolkit import read_hpctoolkit_latest
+from graphframe_readers import ProfileBuilder, ReadError
+from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
 from tests.readers.hpctoolkit.hpctoolkit_helpers import TREE, expected_inclusive, own_value, sample_profile
 
 PROFILES = [(r, t) for r in (0, 1) for t in (0, 1)]
@@ -88,6 +88,6 @@ def test_names_metrics_and_progress(tmp_path):
 
 
 def test_sniffing_picks_the_layout(db, tmp_path):
-    assert readers.sniff(db) == "hpctoolkit-latest"
-    assert readers.read(db).num_nodes == len(TREE) + 1
+    assert graphframe_readers.sniff(db) == "hpctoolkit-latest"
+    assert graphframe_readers.read(db).num_nodes == len(TREE) + 1
     assert GraphFrame.read(db).graph.num_nodes == len(TREE) + 1

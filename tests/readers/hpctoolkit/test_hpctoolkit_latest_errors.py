@@ -7,10 +7,10 @@ import struct
 
 import pytest
 
-from readers.testing import write_hpctoolkit_latest
-from readers import ReadError
-from readers.hpctoolkit import read_hpctoolkit_latest
-from readers.testing import sample_profile
+from graphframe_readers.testing import write_hpctoolkit_latest
+from graphframe_readers import ReadError
+from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
+from graphframe_readers.testing import sample_profile
 
 
 @pytest.fixture
@@ -142,8 +142,8 @@ def test_random_corruption_only_raises_read_error(tmp_path):
     import random
     import shutil
 
-    from readers.testing import write_hpctoolkit
-    from readers.hpctoolkit import read_hpctoolkit
+    from graphframe_readers.testing import write_hpctoolkit
+    from graphframe_readers.hpctoolkit import read_hpctoolkit
 
     sources = [(write_hpctoolkit_latest(sample_profile(), tmp_path / "v4"), read_hpctoolkit_latest),
                (write_hpctoolkit(sample_profile(), tmp_path / "old"), read_hpctoolkit),

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from graphframe import GraphFrame
-from readers import ReadError
-from readers.testing import check_reader
-from readers.hpctoolkit import read_hpctoolkit_latest
-from readers.hpctoolkit.latest.metadb import read_meta_db
-from readers.hpctoolkit.latest.profiledb import ProfileDb
+from graphframe_readers import ReadError
+from graphframe_readers.testing import check_reader
+from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
+from graphframe_readers.hpctoolkit.latest.metadb import read_meta_db
+from graphframe_readers.hpctoolkit.latest.profiledb import ProfileDb
 
 ROOT = "hpctoolkit/"
 # (database, our column holding what Hatchet calls "time", the file's metric name)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from readers.testing import write_hpctoolkit
-from readers.testing import write_hpctoolkit_latest
+from graphframe_readers.testing import write_hpctoolkit
+from graphframe_readers.testing import write_hpctoolkit_latest
 from graphframe import GraphFrame
-from readers import ProfileBuilder, ReadError
-from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit import read_hpctoolkit_latest
+from graphframe_readers import ProfileBuilder, ReadError
+from graphframe_readers.hpctoolkit import read_hpctoolkit
+from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
 from tests.readers.hpctoolkit.hpctoolkit_helpers import TREE, expected_inclusive, sample_profile
 
 PROFILES = [(r, t) for r in (0, 1) for t in (0, 1)]

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from graphframe import GraphFrame
-from readers import ReadError
-from readers.testing import check_reader
-from readers.hpctoolkit import read_hpctoolkit
-from readers.hpctoolkit.experiment.metricdb import metricdb_values
+from graphframe_readers import ReadError
+from graphframe_readers.testing import check_reader
+from graphframe_readers.hpctoolkit import read_hpctoolkit
+from graphframe_readers.hpctoolkit.experiment.metricdb import metricdb_values
 from tests.reference import assert_matches, describe
 
 CPI = "hpctoolkit/hatchet-cpi-database"

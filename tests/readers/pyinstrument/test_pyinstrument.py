@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import readers
+import graphframe_readers
 from graphframe import GraphFrame
-from readers.testing import check_reader
-from readers import ReadError
-from readers.pyinstrument import parse_pyinstrument, read_pyinstrument
+from graphframe_readers.testing import check_reader
+from graphframe_readers import ReadError
+from graphframe_readers.pyinstrument import parse_pyinstrument, read_pyinstrument
 
 
 def frame(function, time, children=(), line=1, **extra):
@@ -49,7 +49,7 @@ def test_small_session(tmp_path):
     assert df["time"].tolist() == [0.25, 0.25, 0.25, 1.0, 0.25]
     assert df["line"].tolist() == [1, 5, 0, 9, 3]
     assert gf.metadata["duration"] == 2.0 and gf.metadata["target_description"] == "Program: app.py"
-    assert readers.sniff(tmp_path / "session.json") == "pyinstrument"
+    assert graphframe_readers.sniff(tmp_path / "session.json") == "pyinstrument"
 
 
 def test_older_session_without_await_and_class(tmp_path):
@@ -176,7 +176,7 @@ def test_session_v5_builds_the_call_tree(tmp_path):
     # frame_records beyond the first 4 KB: sniffed by "start_call_stack"
     p.write_text(json.dumps(session_v5(RECORDS, pad=300)))
     assert p.read_text().index('"frame_records"') > 4096
-    assert readers.sniff(p) == "pyinstrument"
+    assert graphframe_readers.sniff(p) == "pyinstrument"
     (tmp_path / "conformance").mkdir()
     check_reader(p, "pyinstrument", tmp_path / "conformance")
     gf = GraphFrame.read(p)

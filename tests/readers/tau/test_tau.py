@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-import readers
+import graphframe_readers
 from graphframe import GraphFrame
-from readers.testing import check_reader
-from readers import ReadError
-from readers.tau import read_tau
-from readers.tau.text import describe_timer
+from graphframe_readers.testing import check_reader
+from graphframe_readers import ReadError
+from graphframe_readers.tau import read_tau
+from graphframe_readers.tau.text import describe_timer
 
 META = ("<metadata><attribute><name>Metric Name</name><value>{metric}</value></attribute>"
         "<attribute><name>Node Name</name><value>n&amp;1</value></attribute></metadata>")
@@ -51,7 +51,7 @@ def write_profiles(directory, files):
 def test_callpath_profile_two_ranks(tmp_path):
     d = write_profiles(tmp_path / "run", {(0, 0, 0): profile_text(callpath_timers(1)),
                                           (1, 0, 0): profile_text(callpath_timers(2)[:5])})
-    assert readers.sniff(d) == "tau"
+    assert graphframe_readers.sniff(d) == "tau"
     gf = GraphFrame.from_tau(d)
     df = gf.dataframe
     assert list(df.index.names) == ["node", "rank"]
@@ -118,7 +118,7 @@ def test_callpath_depth_limit_creates_prefix_nodes_without_values(tmp_path):
 def test_single_profile_file(tmp_path):
     d = write_profiles(tmp_path / "one", {(3, 0, 1): profile_text(callpath_timers(1))})
     p = d / "profile.3.0.1"
-    assert readers.sniff(p) == "tau"
+    assert graphframe_readers.sniff(p) == "tau"
     assert GraphFrame.read(p).graph.num_nodes == 4
 
 

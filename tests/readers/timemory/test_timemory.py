@@ -7,11 +7,11 @@ import warnings
 import numpy as np
 import pytest
 
-import readers
+import graphframe_readers
 from graphframe import GraphFrame
-from readers.testing import check_reader
-from readers import ReadError
-from readers.timemory import parse_region, parse_timemory, read_timemory
+from graphframe_readers.testing import check_reader
+from graphframe_readers import ReadError
+from graphframe_readers.timemory import parse_region, parse_timemory, read_timemory
 
 
 def tnode(prefix, inc, exc, children=(), tid=(0,), pid=(7,), laps=1, hash_=1):
@@ -46,7 +46,7 @@ def doc(component, **sections):
 def test_mpi_ranks(tmp_path):
     p = tmp_path / "wall.tree.json"
     p.write_text(json.dumps(doc("wall_clock", mpi=[rank_tree(1), rank_tree(2)])))
-    assert readers.sniff(p) == "timemory"
+    assert graphframe_readers.sniff(p) == "timemory"
     gf = GraphFrame.from_timemory(str(p))
     df = gf.dataframe
     assert list(df.index.names) == ["node", "rank"]

@@ -7,8 +7,8 @@ from typing import Any, List
 import numpy as np
 import pandas as pd
 
-import readers.traces as rt
-from readers.traces.events import ATTRIBUTES, kind_names
+import graphframe_readers.traces as rt
+from graphframe_readers.traces.events import ATTRIBUTES, kind_names
 
 
 class Collect(rt.EventHandler):

@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 
 import graphframe
-import readers.traces as rt
+import graphframe_readers.traces as rt
 from graphframe.traces import read_tree
-from readers import ReadError
+from graphframe_readers import ReadError
 from tests.readers.traces.trace_collect import located
-from readers.traces.warnings import TraceWarning
+from graphframe_readers.traces.warnings import TraceWarning
 
 
 def _write(tmp_path, events, wrap=False, name="t.json", tail=""):

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphframe
-from readers import ReadError
-from readers.traces.sources import MemorySource
+from graphframe_readers import ReadError
+from graphframe_readers.traces.sources import MemorySource
 
 NAMES = ["main", "f", 'q"uote', "back\\slash", "x{y}", "c,o:m", "\u00e9", "\u65e5\u672c",
          "\U0001F600", "tab\there", "br]ack[", "sl/ash"]

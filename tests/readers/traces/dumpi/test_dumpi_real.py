@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 import graphframe
-from readers.traces.dumpi.records import iter_records, read_trailer
-from readers.traces.dumpi.layouts import FUNCTIONS
-from readers.traces.sources import FileSource
+from graphframe_readers.traces.dumpi.records import iter_records, read_trailer
+from graphframe_readers.traces.dumpi.layouts import FUNCTIONS
+from graphframe_readers.traces.sources import FileSource
 
 DIR = "traces/dumpi/sst-dumpi-testtrace-4ranks"
 _ENTER = re.compile(r"(\w+) entering at walltime (\d+)\.(\d{9}), cputime (\d+)\.(\d{9}) "

@@ -8,9 +8,9 @@ import struct
 import numpy as np
 import pytest
 
-import readers.traces as rt
-from readers import ReadError
-from readers.traces.hpctoolkit_trace.frames import frame_paths, sample_events
+import graphframe_readers.traces as rt
+from graphframe_readers import ReadError
+from graphframe_readers.traces.hpctoolkit_trace.frames import frame_paths, sample_events
 from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 

@@ -7,12 +7,12 @@ import time
 import numpy as np
 import pytest
 
-import readers.traces as rt
-from readers import ReadError
+import graphframe_readers.traces as rt
+from graphframe_readers import ReadError
 from tests.readers.traces.trace_collect import located
-from readers.traces.dumpi.records import iter_records
-from readers.testing.writers.dumpi import DumpiWriter, interleave
-from readers.traces.events import stream_pairs
+from graphframe_readers.traces.dumpi.records import iter_records
+from graphframe_readers.testing.writers.dumpi import DumpiWriter, interleave
+from graphframe_readers.traces.events import stream_pairs
 
 
 def test_follow_source_reads_a_growing_file(tmp_path):

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import readers.traces as rt
-from readers import ReadError
-from readers.traces.nsight import GPU_THREAD, gpu_thread
+import graphframe_readers.traces as rt
+from graphframe_readers import ReadError
+from graphframe_readers.traces.nsight import GPU_THREAD, gpu_thread
 from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 PID, TID = 4242, 4243

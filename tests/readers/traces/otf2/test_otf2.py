@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import readers.traces as rt
-from readers import ReadError
+import graphframe_readers.traces as rt
+from graphframe_readers import ReadError
 from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 pytest.importorskip("otf2", reason="the OTF2 decoder needs the optional otf2 package")

@@ -6,8 +6,8 @@ import gzip
 
 import pytest
 
-import readers.traces as rt
-from readers import ReadError
+import graphframe_readers.traces as rt
+from graphframe_readers import ReadError
 from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 STS = """PROJECTIONS_ID

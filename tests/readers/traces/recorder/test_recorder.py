@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import readers.traces as rt
-from readers import ReadError
+import graphframe_readers.traces as rt
+from graphframe_readers import ReadError
 from tests.readers.traces.trace_collect import located, Collect, calls, events
 
 FUNCS = ["open", "close", "write", "read", "dup", "fwrite", "MPI_Send", "MPI_Barrier"]
