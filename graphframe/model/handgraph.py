@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from readers.builder import records_to_frame
+from graphframe_readers.builder import records_to_frame
 
 from ..errors import ArgumentError
 from .handnode import HandNode
