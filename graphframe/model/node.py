@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Tuple
 
-from ..errors import MultiplePathError
+from ..errors import ArgumentError, MultiplePathError
 from .frame import Frame
 from .handnode import HandNode, node_traversal_order, traversal_order
 
@@ -52,6 +52,9 @@ class Node(int, metaclass=_NodeType):
         if isinstance(node_id, Frame):
             return HandNode(node_id, parent=graph if parent is None else parent,
                             hnid=hnid, depth=depth)
+        if graph is None:
+            raise ArgumentError("Node(id, graph) needs its graph; Node(Frame(...)) makes a "
+                                "hand-built node")
         obj = super().__new__(cls, node_id)
         obj._graph = graph
         return obj
