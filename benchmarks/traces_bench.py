@@ -22,10 +22,11 @@ from typing import Any, Dict, List
 from benchmarks import traces_generate
 
 CHILD = r"""
-import json, sys, time, warnings
+import json, os, sys, time, warnings
 import graphframe.traces as gt
 path, what, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t = time.perf_counter()
+c = os.times()
 if what == "tree":
     gf = gt.read_tree(path, jobs=jobs or None)
     size = len(gf.graph)
@@ -33,8 +34,12 @@ else:
     tf = gt.read_trace(path, jobs=jobs or None)
     size = len(tf.events)
 seconds = time.perf_counter() - t
+c1 = os.times()  # this process and its worker processes (jobs=)
+cpu = (c1.user + c1.system + c1.children_user + c1.children_system
+       - c.user - c.system - c.children_user - c.children_system)
 hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
-print("RESULT " + json.dumps({"seconds": seconds, "peak_mb": int(hwm) / 1024, "size": size}))
+print("RESULT " + json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_mb": int(hwm) / 1024,
+                              "size": size}))
 """
 
 
@@ -81,7 +86,8 @@ def main(argv: List[str] = None) -> int:
                            file_mb=_size_mb(path), load_before=round(load, 2),
                            load_after=round(os.getloadavg()[0], 2))
                 results.append(res)
-                print(f"{kind:7s} {what:5s} {n:>10,d} events: {res['seconds']:7.2f} s, "
+                print(f"{kind:7s} {what:5s} {n:>10,d} events: {res['seconds']:7.2f} s "
+                      f"({res['cpu_seconds']:.2f} s CPU), "
                       f"peak {res['peak_mb']:7.1f} MB (load {load:.1f})", flush=True)
     if args.out:
         with open(args.out, "w") as fh:

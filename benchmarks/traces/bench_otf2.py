@@ -14,7 +14,7 @@ Usage::
     python benchmarks/traces/bench_otf2.py [--ranks 8 --iterations 5000]
         [--baseline-python /work/pipitvenv/bin/python] [--out results.json]
 
-Prints one JSON object: per trace, seconds (best of ``--repeat`` fresh processes,
+Prints one JSON object: per trace, seconds (median of ``--repeat`` fresh processes,
 timed after the imports) for ours
 (decode into a handler that builds the calling-context tree when
 ``graphframe.traces.tree.TreeBuilder`` exists, else one that counts events)
@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -108,13 +109,14 @@ def make_handler():
 
 
 def timed(argv: list, repeat: int) -> tuple:
-    """Best seconds over ``repeat`` fresh processes (each prints seconds, then a label)."""
-    best, what = float("inf"), ""
+    """Median seconds over ``repeat`` fresh processes (each prints seconds, then a label)."""
+    times, what = [], ""
     for _ in range(repeat):
         out = subprocess.run(argv, capture_output=True, text=True, check=True,
                              cwd=str(HERE.parents[1])).stdout.split("\n")
-        best, what = min(best, float(out[0])), out[1]
-    return best, what
+        times.append(float(out[0]))
+        what = out[1]
+    return statistics.median(times), what
 
 
 def ours(anchor: str, jobs: int, repeat: int) -> tuple:
@@ -129,7 +131,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ranks", type=int, default=8)
     ap.add_argument("--iterations", type=int, default=5000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--baseline-python", default="/work/pipitvenv/bin/python")
     ap.add_argument("--out")
     args = ap.parse_args()

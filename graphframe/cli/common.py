@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, TextIO
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from graphframe_readers.progress import callback_for
 
@@ -102,14 +102,37 @@ def reader_options(texts: Sequence[str]) -> Dict[str, Any]:
     ...
     graphframe.cli.common.UsageError: --option summary_only: write KEY=VALUE, e.g. --option summary_only=true
     """
-    out: Dict[str, Any] = {}
+    plain, keyed = ensemble_reader_options(texts)
+    if keyed:
+        name = next(iter(keyed))
+        raise UsageError(f"--option {name}:...: FORMAT:KEY=VALUE is for several profiles (an "
+                         "ensemble); for one profile write KEY=VALUE")
+    return plain
+
+
+def ensemble_reader_options(texts: Sequence[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """``KEY=VALUE`` and ``FORMAT:KEY=VALUE`` texts as ``Ensemble.read``'s plain reader
+    options and its ``options=`` by format (see :mod:`graphframe.ensemble.options`).
+
+    Examples
+    --------
+    >>> ensemble_reader_options(["no_path=drop", "hpctoolkit:ranks=0,2"])
+    ({'no_path': 'drop'}, {'hpctoolkit': {'ranks': [0, 2]}})
+    """
+    plain: Dict[str, Any] = {}
+    keyed: Dict[str, Dict[str, Any]] = {}
     for text in texts:
         key, sep, value = text.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--option {text}: write KEY=VALUE, e.g. --option summary_only=true")
         parts = [_option_value(v.strip()) for v in value.split(",")]
-        out[key.strip()] = parts if len(parts) > 1 else parts[0]
-    return out
+        fmt, colon, name = key.strip().rpartition(":")
+        if colon and not (fmt and name):
+            raise UsageError(f"--option {text}: write FORMAT:KEY=VALUE, e.g. "
+                             "--option caliper:no_path=drop")
+        (keyed.setdefault(fmt, {}) if colon else plain)[name] = \
+            parts if len(parts) > 1 else parts[0]
+    return plain, keyed
 
 
 def _option_value(text: str) -> Any:

@@ -14,7 +14,7 @@ scaling) print ratios to the base instead (see
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -22,13 +22,18 @@ import pandas as pd
 from ..ensemble import Ensemble
 from ..ensemble.scaling import default_metric
 from ..errors import ArgumentError
+from .common import ensemble_reader_options
 
 
 def scaling_report(path: str, key: str, metric: Optional[str] = None, top: int = 10,
                    base: Optional[str] = None, mode: str = "value", weak: bool = False,
-                   format: Optional[str] = None, progress: bool = False) -> str:
-    """The text ``graphframe stats PATH --by KEY`` prints."""
-    ens = Ensemble.read(path, format=format, progress=True if progress else None)
+                   format: Optional[str] = None, progress: bool = False,
+                   options: Sequence[str] = ()) -> str:
+    """The text ``graphframe stats PATH --by KEY`` prints; ``options`` are ``--option``
+    texts (``KEY=VALUE`` for every format that takes it, ``FORMAT:KEY=VALUE`` for one)."""
+    plain, keyed = ensemble_reader_options(options)
+    ens = Ensemble.read(path, format=format, progress=True if progress else None,
+                        options=keyed or None, **plain)
     return scaling_text(ens, key, metric, top, base, mode, weak,
                         title=str(path).rstrip("/").split("/")[-1])
 

@@ -120,6 +120,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--size", nargs=2, type=float, metavar=("W", "H"),
                    help="figure size in inches")
     p.add_argument("--dpi", type=_positive, default=100, help="PNG resolution (default 100)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a reader option (repeatable); for several profiles given to every "
+                        "format that takes it, or FORMAT:KEY=VALUE for one format")
     p.set_defaults(run=_run_plot)
     r = sub.add_parser(
         "report", help="write one self-contained HTML page about a profile or a regression",
@@ -142,7 +145,7 @@ def _run_plot(args: argparse.Namespace, out: Any) -> str:
               stat=args.stat, nodes=args.node, rank=args.rank, aggregate=args.aggregate,
               inclusive=args.inclusive, imbalance=args.imbalance, over=args.over,
               stacked=args.stacked, color=args.color, mode=args.mode, title=args.title,
-              size=args.size, dpi=args.dpi)
+              size=args.size, dpi=args.dpi, options=args.option)
     return ""
 
 
@@ -158,7 +161,8 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
               aggregate: str = "mean", inclusive: bool = False, imbalance: bool = False,
               over: str = "rank", stacked: Optional[str] = None, color: Optional[str] = None,
               mode: str = "strong", title: Optional[str] = None,
-              size: Optional[Sequence[float]] = None, dpi: int = 100) -> str:
+              size: Optional[Sequence[float]] = None, dpi: int = 100,
+              options: Sequence[str] = ()) -> str:
     """Draw ``kind`` of the profiles at ``paths`` into ``output``; return ``output``.
 
     Several profiles (or a folder of them) are drawn as an Ensemble by heatmap,
@@ -182,11 +186,11 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
         ens = draw_ensemble(kind, paths, fig.axes[0], metric=metric, top=top, by=by, stat=stat,
                             nodes=_node_ids(nodes), aggregate=aggregate, rank=rank,
                             imbalance=imbalance, over=over, stacked=stacked,
-                            inclusive=inclusive, color=color)
+                            inclusive=inclusive, color=color, options=options)
         fig.axes[0].set_title(title or ensemble_title(kind, paths, ens.num_profiles, by))
         return _save(fig, output, fmt, dpi)
     _check_count(kind, paths)
-    profiles = [open_profile(p) for p in paths]
+    profiles = [open_profile(p, options=options) for p in paths]
     default = f"{kind}: " + " → ".join(os.path.basename(os.path.normpath(p)) for p in paths)
     if kind == "scaling":
         fig = _scaling_figure(profiles, metric, by, top, aggregate, mode, size)

@@ -17,6 +17,7 @@ from ..ensemble.sources import expand, is_database
 from ..plot import ensemble as ensemble_plots
 from ..errors import ReadError
 from ..plot._sources import ArgumentError, is_archive
+from .common import ensemble_reader_options
 
 #: Kinds that draw an Ensemble when given several profiles.
 ENSEMBLE_KINDS = ("heatmap", "bar", "hist", "box", "violin")
@@ -64,14 +65,17 @@ def is_ensemble(kind: str, paths: Sequence[str]) -> bool:
 
 def draw_ensemble(kind: str, paths: Sequence[str], ax: Any, *, metric: Any, top: Any,
                   by: Optional[str], stat: Optional[str], nodes: Any, aggregate: str,
-                  **single: Any) -> Ensemble:
-    """Read ``paths`` as one Ensemble and draw ``kind`` on ``ax``; returns the Ensemble."""
+                  options: Sequence[str] = (), **single: Any) -> Ensemble:
+    """Read ``paths`` as one Ensemble and draw ``kind`` on ``ax``; returns the Ensemble.
+
+    ``options`` are ``--option`` texts (``KEY=VALUE``, ``FORMAT:KEY=VALUE``)."""
     given = [f"--{name}" for name, default in SINGLE_ONLY
              if single.get(name, default) != default]
     if given:
         raise ArgumentError(f"{', '.join(given)}: not for several profiles (an ensemble); "
                             "use it with one profile")
-    ens = Ensemble.read(profile_paths(paths))
+    plain, keyed = ensemble_reader_options(options)
+    ens = Ensemble.read(profile_paths(paths), options=keyed or None, **plain)
     if kind == "heatmap":
         ensemble_plots.heatmap(ens, metric, by=by, top=top or 20, stat=stat or "max",
                                aggregate=aggregate, ax=ax)

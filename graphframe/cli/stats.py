@@ -65,6 +65,10 @@ def add_parser(sub: Any) -> None:
                    help="with --speedup/--efficiency: weak scaling (work grows with KEY)")
     p.add_argument("--progress", action="store_true",
                    help="show a progress bar on stderr while reading large inputs")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                   help="a reader option, e.g. summary_only=true (repeatable); with --by, "
+                        "given to every format that takes it, or FORMAT:KEY=VALUE for one "
+                        "format, e.g. caliper:no_path=drop")
     p.set_defaults(run=_run)
 
 
@@ -74,18 +78,21 @@ def _run(args: argparse.Namespace, out: TextIO) -> str:
 
         return scaling_report(args.path, args.by, metric=args.metric, top=args.top,
                               base=args.base, mode=args.mode, weak=args.weak,
-                              format=args.format, progress=args.progress)
+                              format=args.format, progress=args.progress,
+                              options=args.option)
     if args.base is not None or args.mode != "value" or args.weak:
         raise ArgumentError("--base, --speedup, --efficiency and --weak need --by KEY")
     return stats_report(args.path, over=args.over, metric=args.metric, top=args.top,
-                        threshold=args.threshold, format=args.format, progress=args.progress)
+                        threshold=args.threshold, format=args.format, progress=args.progress,
+                        options=args.option)
 
 
 def stats_report(path: str, over: Sequence[str] = ("rank",), metric: Optional[str] = None,
                  top: int = 10, threshold: float = 1.0, format: Optional[str] = None,
-                 progress: bool = False) -> str:
-    """The text ``graphframe stats`` prints for the profile at ``path``."""
-    gf = open_profile(path, format, progress=progress)
+                 progress: bool = False, options: Sequence[str] = ()) -> str:
+    """The text ``graphframe stats`` prints for the profile at ``path`` (``options``:
+    ``--option KEY=VALUE`` texts)."""
+    gf = open_profile(path, format, progress=progress, options=options)
     return imbalance_report(gf, over=over, metric=metric, top=top, threshold=threshold,
                             title=str(path).rstrip("/").split("/")[-1])
 

@@ -11,8 +11,10 @@ part, its profiles an index level), exactly as profiles are composed.
     GPU run per problem size): rows are matched on ``(node, key[, rank])``
     where ``key`` is the value of ``metadata_key`` in each input's metadata
     (the profile label when omitted), and every column becomes
-    ``(header, column)``. Metadata and profiles tables get the same
-    two-level columns, indexed by the key.
+    ``(header, column)`` but the node's ``name``, which is the same under every
+    header and kept once as ``("name", "")`` (as Thicket does). Metadata and
+    profiles tables get the same two-level columns, indexed by the key (the
+    ``metadata_key`` column itself becomes that index).
 """
 
 from __future__ import annotations
@@ -119,12 +121,16 @@ def _by_columns(ensembles: List[Any], composed: dict, headers: Optional[Sequence
             [sub.index.get_level_values(lv) for lv in rest]
         sub = sub.set_axis(pd.MultiIndex.from_arrays(arrays, names=["node", "profile"] + rest),
                            axis=0)
-        sub = sub[[c for c in sub.columns if sub[c].notna().any()]]
+        sub = sub[[c for c in sub.columns if c != "name" and sub[c].notna().any()]]
         sub.columns = pd.MultiIndex.from_tuples([(header, c) for c in sub.columns])
         pieces.append(sub)
-        metas.append(_prefixed(ens.metadata, keys, header))
+        meta = ens.metadata.drop(columns=[metadata_key]) if metadata_key is not None \
+            else ens.metadata
+        metas.append(_prefixed(meta, keys, header))
         profs.append(_prefixed(ens.profiles, keys, header))
     frame = pd.concat(pieces, axis=1, join="outer").sort_index()
+    if "name" in df.columns:   # a node's name is the same under every header: once
+        frame[("name", "")] = _names(composed["graph"], frame)
     metadata = pd.concat(metas, axis=1, join="outer").sort_index()
     profiles = pd.concat(profs, axis=1, join="outer").sort_index()
     first = ensembles[0]
@@ -139,6 +145,11 @@ def _by_columns(ensembles: List[Any], composed: dict, headers: Optional[Sequence
     return first.replace(graph=composed["graph"], dataframe=frame, metadata=metadata,
                          profiles=profiles, statsframe=empty_statsframe(composed["graph"]),
                          **declared)
+
+
+def _names(graph: Any, frame: pd.DataFrame) -> pd.Categorical:
+    names = np.asarray(graph.attr_values("name"), dtype=object)
+    return pd.Categorical(names[np.asarray(frame.index.get_level_values("node"), dtype=INT)])
 
 
 def _keys(ens: Any, metadata_key: Any) -> pd.Index:

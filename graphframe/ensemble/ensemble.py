@@ -43,20 +43,23 @@ from ..plot.accessor import EnsemblePlotAccessor
 from ._internal import Graph, with_node_values
 from . import archive
 from . import build as _build
-from . import concat as _concat
-from . import dense as _dense
-from . import grouping, meta_ops, profiles_index, reading, scaling, selection, sources, views
-from . import stats as _stats
+from . import reading, sources
+from .analysis import EnsembleAnalysis
+from .operations import EnsembleOperations
+from .options import ReaderOptions
 from .statsframe import empty_statsframe
 from .tables import tables_from_graphframe
 
 INT = np.int64
 
 
-class Ensemble:
+class Ensemble(EnsembleOperations, EnsembleAnalysis):
     """Many profiles composed on one union call tree (see the module docs for the fields).
 
     Build one with :meth:`Ensemble.read` or :meth:`Ensemble.from_graphframes`.
+    The operations (:class:`~.operations.EnsembleOperations`) and statistics
+    (:class:`~.analysis.EnsembleAnalysis`) are inherited from mixins, one
+    module per concept.
 
     Examples
     --------
@@ -173,7 +176,8 @@ class Ensemble:
     def read(cls, paths: Any, format: Optional[str] = None, *, intersection: bool = False,
              fill: bool = False, metadata: Any = None, jobs: Optional[int] = None,
              client: Any = None, progress: Any = None, on_error: str = "raise",
-             **options: Any) -> "Ensemble":
+             options: Optional[Mapping[str, Mapping[str, Any]]] = None,
+             **reader_options: Any) -> "Ensemble":
         """Read many profiles into one Ensemble.
 
         Parameters
@@ -203,8 +207,17 @@ class Ensemble:
             A profile that cannot be read raises a ``ReadError`` naming the
             file (default), or is skipped and listed in :attr:`errors`
             (``"warn"`` also warns).
-        **options
-            Passed to the reader of every profile.
+        options : dict, optional
+            Reader options by format, ``{"caliper": {...}, "hpctoolkit":
+            {...}}`` (format names as :func:`graphframe.formats` lists them):
+            each applies to the files of its format only, checked against
+            that reader before any file is read.
+        **reader_options
+            Reader options for every profile whose format accepts them (a
+            folder may mix formats); an option that none of the formats read
+            accepts is an ``ArgumentError`` naming it and the formats (see
+            :mod:`graphframe.ensemble.options`). With ``format=``, checked
+            strictly against that reader.
 
         Examples
         --------
@@ -220,12 +233,19 @@ class Ensemble:
         (3, 4, ['run0.json', 'run1.json'])
         >>> Ensemble.read(d, intersection=True).graph.num_nodes
         1
+        >>> try:
+        ...     Ensemble.read(d, no_path="drop")   # a Caliper option, and no Caliper file
+        ... except ArgumentError as exc:
+        ...     print(exc)
+        option 'no_path' applies to none of the formats read (literal); it is an option of the formats: caliper-json, caliper
         """
         reading.check_policy(on_error)
         _build.check_fill(fill, intersection)
+        opts = ReaderOptions.resolve(format, reader_options, options)
         members = sources.expand(paths)
-        outcomes = reading.read_all(members, format, options, jobs=jobs, client=client,
+        outcomes = reading.read_all(members, format, opts, jobs=jobs, client=client,
                                     progress=progress)
+        opts.check_used(o.info["format"] for o in outcomes if o.info is not None)
         ens = cls(**_build.parts_from_outcomes(outcomes, on_error, metadata))
         return ens._finish(intersection, fill)
 
@@ -290,204 +310,6 @@ class Ensemble:
             ens = ens.dense()
         return ens
 
-
-    # --------------------------------------------------------- operations
-    def dense(self) -> "Ensemble":
-        """One row per (node, profile[, ranks/threads of that profile]); missing rows NaN.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "a")),
-        ...                                  GraphFrame.from_lists(("main", "b"))])
-        >>> len(ens.dataframe), len(ens.dense().dataframe)
-        (4, 6)
-        """
-        return _dense.dense(self)
-
-    def filter_metadata(self, select: Any) -> "Ensemble":
-        """Profiles whose metadata satisfies ``select``: a callable on a metadata row, a
-        boolean mask, or a :meth:`pandas.DataFrame.query` expression.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> gf = GraphFrame.from_lists(("main",))
-        >>> ens = Ensemble.from_graphframes([gf, gf, gf], metadata={"size": [1, 2, 4]})
-        >>> ens.filter_metadata("size > 1").metadata["size"].tolist()
-        [2, 4]
-        >>> ens.filter_metadata(lambda row: row["size"] == 4).profiles.index.tolist()
-        [0]
-        """
-        return selection.filter_metadata(self, select)
-
-    def filter_profile(self, profiles: Any) -> "Ensemble":
-        """The listed profiles (labels), renumbered ``0..k-1`` when unlabelled.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> gf = GraphFrame.from_lists(("main",))
-        >>> Ensemble.from_graphframes([gf, gf, gf]).filter_profile([0, 2]).num_profiles
-        2
-        """
-        return selection.filter_profile(self, profiles)
-
-    def filter_stats(self, select: Any) -> "Ensemble":
-        """Nodes whose statsframe row satisfies the callable ``select``; graph squashed."""
-        return selection.filter_stats(self, select)
-
-    def query(self, query: Any, squash: bool = True, update_inc_cols: bool = True,
-              multi_index_mode: str = "any") -> "Ensemble":
-        """Nodes on call paths matching ``query`` (see ``docs/query.md``); graph squashed.
-
-        A condition on columns holds for a node when it holds for any of its rows
-        (``multi_index_mode="any"``, the default) or for all of them (``"all"``).
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", ("MPI_Send",), "x"))])
-        >>> ens.query([{"name": "MPI_.*"}]).graph.num_nodes
-        1
-        """
-        return selection.query(self, query, squash, update_inc_cols, multi_index_mode)
-
-    def query_stats(self, query: Any) -> "Ensemble":
-        """Nodes on call paths matching ``query`` evaluated on the statsframe."""
-        return selection.query_stats(self, query)
-
-    def squash(self, update_inc_cols: bool = True) -> "Ensemble":
-        """The graph reduced to the nodes that have rows (see :meth:`GraphFrame.squash`)."""
-        return selection.squash(self, update_inc_cols)
-
-    def intersection(self) -> "Ensemble":
-        """Only the call paths that every profile has (graph squashed).
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "a")),
-        ...                                  GraphFrame.from_lists(("main", "b"))])
-        >>> ens.intersection().graph.num_nodes
-        1
-        """
-        return selection.intersection(self)
-
-    def groupby(self, columns: Any) -> "grouping.EnsembleGroupBy":
-        """Profiles grouped by metadata columns: a mapping key -> Ensemble with ``.agg``.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> gf = GraphFrame.from_lists(("main",))
-        >>> ens = Ensemble.from_graphframes([gf, gf, gf], metadata={"cc": ["gcc", "icc", "gcc"]})
-        >>> groups = ens.groupby("cc")
-        >>> list(groups), groups["gcc"].num_profiles
-        (['gcc', 'icc'], 2)
-        >>> groups.agg("sum").dataframe["time"].tolist()
-        [2.0, 1.0]
-        """
-        cols = [columns] if isinstance(columns, str) or not isinstance(columns, (list, tuple)) \
-            else list(columns)
-        return grouping.EnsembleGroupBy(self, cols)
-
-    def set_profile_index(self, column: Any) -> "Ensemble":
-        """Label the profiles with a metadata column (unique values), e.g. a problem size.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> gf = GraphFrame.from_lists(("main",))
-        >>> ens = Ensemble.from_graphframes([gf, gf], metadata={"size": [8, 16]})
-        >>> ens.set_profile_index("size").dataframe.index.get_level_values("profile").tolist()
-        [8, 16]
-        """
-        return profiles_index.set_profile_index(self, column)
-
-    def metadata_columns_to_perfdata(self, columns: Any, overwrite: bool = False,
-                                     drop: bool = False) -> "Ensemble":
-        """Metadata columns copied onto every row of the dataframe (by profile).
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> gf = GraphFrame.from_lists(("main",))
-        >>> ens = Ensemble.from_graphframes([gf, gf], metadata={"size": [8, 16]})
-        >>> ens.metadata_columns_to_perfdata("size").dataframe["size"].tolist()
-        [8, 16]
-        """
-        return meta_ops.metadata_columns_to_perfdata(self, columns, overwrite, drop)
-
-    def get_unique_metadata(self) -> Dict[Any, List[Any]]:
-        """Every metadata column -> its distinct values (sorted when comparable)."""
-        return meta_ops.get_unique_metadata(self)
-
-    def to_graphframe(self, profile: Any = None, agg: Optional[str] = "mean",
-                      squash: bool = True) -> Any:
-        """One profile as a GraphFrame, or all profiles aggregated with ``agg``.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "a")),
-        ...                                  GraphFrame.from_lists(("main", "b"))])
-        >>> ens.to_graphframe(profile=1).dataframe["name"].tolist()
-        ['main', 'b']
-        >>> ens.to_graphframe(agg="sum").dataframe["time (inc)"].tolist()
-        [4.0, 1.0, 1.0]
-        """
-        return views.to_graphframe(self, profile, agg, squash)
-
-    def tree(self, metric_column: Any = None, profile: Any = None, **options: Any) -> str:
-        """Hatchet's text tree of one profile (default: the first) or of statsframe columns."""
-        return views.tree(self, metric_column, profile, **options)
-
-    @staticmethod
-    def concat(ensembles: Sequence["Ensemble"], axis: str = "index", headers: Any = None,
-               metadata_key: Any = None, calltree: str = "union") -> "Ensemble":
-        """Stack ensembles' profiles (``axis="index"``) or put their columns side by side
-        under ``headers``, matching profiles by ``metadata_key`` (``axis="columns"``);
-        see :mod:`graphframe.ensemble.concat`."""
-        return _concat.concat(ensembles, axis, headers, metadata_key, calltree)
-
-    def diff(self, other: "Ensemble", metric: Any = None, agg: str = "mean",
-             **options: Any) -> Any:
-        """:func:`graphframe.diff` of this ensemble (before) and ``other`` (after), each
-        aggregated over its profiles with ``agg``; use ``ranked_changes`` on the result."""
-        return views.diff(self, other, metric, agg, **options)
-
-    # --------------------------------------------------------- statistics
-    def stats(self, metrics: Any = None, stats: Sequence[str] = _stats.DEFAULT_STATS,
-              over: Any = "profile", percentiles: Sequence[float] = (),
-              ddof: int = 1) -> pd.DataFrame:
-        """Per-node statistics over profiles (or ``("profile", "rank")``) as
-        ``<metric>_<stat>`` columns of :attr:`statsframe` (written in place, returned);
-        see :mod:`graphframe.ensemble.stats` for the definitions.
-
-        Examples
-        --------
-        >>> from graphframe import GraphFrame
-        >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "a"))] * 3)
-        >>> ens.stats("time", stats=["mean", "std"])["time_std"].tolist()
-        [0.0, 0.0]
-        """
-        return _stats.ensemble_stats(self, metrics, stats, over, percentiles, ddof)
-
-    def pivot(self, index: Any, metric: Any = None, by: str = "name",
-              agg: str = "mean", ranks: str = "mean") -> pd.DataFrame:
-        """One table: a row per value of the metadata column ``index`` (e.g. the rank
-        count), a column per region (``by="name"``) or call path (``by="path"``); see
-        :mod:`graphframe.ensemble.scaling`."""
-        return scaling.pivot(self, index, metric, by, agg, ranks)
-
-    def speedup(self, key: Any, base: Any = None, weak: bool = False,
-                efficiency: bool = False, metric: Any = None, by: str = "name",
-                agg: str = "mean", ranks: str = "mean") -> pd.DataFrame:
-        """Strong (or ``weak``) scaling speedup, or parallel ``efficiency``, of every
-        region relative to the profiles whose ``key`` is ``base`` (default: the smallest);
-        see :mod:`graphframe.ensemble.scaling`."""
-        return scaling.speedup(self, key, base, weak, efficiency, metric, by, agg, ranks)
 
     # --------------------------------------------------------------- misc
     def __repr__(self) -> str:

@@ -11,7 +11,6 @@ and chained.
 
 from __future__ import annotations
 
-import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from graphframe_readers.progress import callback_for
 
 from ..errors import ArgumentError
 from ._internal import GraphFrame
+from .options import ReaderOptions
 from .sources import Member, content_hash, label
 from .tables import ProfileTables, tables_from_graphframe, tables_from_raw
 
@@ -42,20 +42,25 @@ class Outcome:
     exception: Optional[BaseException] = None
 
 
-def read_one(member: Member, format: Optional[str], options: Dict[str, Any],
+def read_one(member: Member, format: Optional[str], options: Any,
              keep_exception: bool = False) -> Outcome:
-    """Read and reduce one profile; never raises for a bad file (see :class:`Outcome`)."""
+    """Read and reduce one profile; never raises for a bad file (see :class:`Outcome`).
+
+    ``options`` is a :class:`~.options.ReaderOptions` (or a dict of options
+    for every file): the file gets the options of its format.
+    """
     name = label(member)
+    options = ReaderOptions.coerce(options)
     try:
         fmt = format or _sniff(member)
         if fmt == "graphframe-archive":
             tables = tables_from_graphframe(GraphFrame.load(member))
         else:
-            raw = graphframe_readers.read(member, format=fmt, **options)
+            raw = graphframe_readers.read(member, format=fmt, **options.for_format(fmt))
             tables = tables_from_raw(raw, name)
         info = dict(path=name, hash=content_hash(member), format=fmt,
-                    options=json.dumps(options, sort_keys=True, default=repr),
-                    nodes=tables.num_nodes, rows=tables.num_rows)
+                    options=options.describe(fmt), nodes=tables.num_nodes,
+                    rows=tables.num_rows)
         return Outcome(member, tables, info)
     except Exception as exc:  # noqa: BLE001 -- every failure is reported per file
         return Outcome(member, error=_message(exc, name), error_type=type(exc).__name__,
@@ -74,12 +79,12 @@ def _message(exc: BaseException, name: str) -> str:
 
 
 def read_batch(members: Sequence[Member], format: Optional[str],
-               options: Dict[str, Any]) -> List[Outcome]:
+               options: Any) -> List[Outcome]:
     """:func:`read_one` for each member (the unit of work of a worker)."""
     return [read_one(m, format, options) for m in members]
 
 
-def read_all(members: Sequence[Member], format: Optional[str], options: Dict[str, Any],
+def read_all(members: Sequence[Member], format: Optional[str], options: Any,
              jobs: Optional[int] = None, client: Any = None, progress: Any = None
              ) -> List[Outcome]:
     """Read every member in order: here, in ``jobs`` processes, or on a Dask ``client``."""
@@ -118,7 +123,7 @@ def _batches(members: Sequence[Member], workers: int) -> List[List[Member]]:
 
 
 def _in_processes(workers: int, members: Sequence[Member], format: Optional[str],
-                  options: Dict[str, Any], report: Optional[Callable]) -> List[Outcome]:
+                  options: Any, report: Optional[Callable]) -> List[Outcome]:
     batches = _batches(members, workers)
     outcomes: List[Outcome] = []
     graphframe_readers.formats()  # load every reader once here: forked workers inherit them
@@ -133,7 +138,7 @@ def _in_processes(workers: int, members: Sequence[Member], format: Optional[str]
 
 
 def _on_dask(client: Any, members: Sequence[Member], format: Optional[str],
-             options: Dict[str, Any], report: Optional[Callable]) -> List[Outcome]:
+             options: Any, report: Optional[Callable]) -> List[Outcome]:
     """One task per batch on the cluster; results gathered in input order."""
     try:
         from distributed import as_completed  # lazy: Dask is an optional extra

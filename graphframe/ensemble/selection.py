@@ -114,15 +114,18 @@ def keep_nodes(ens: Any, keep: np.ndarray, keep_stats: bool = False,
     rows = keep[node_ids(df)]
     if not rows.any():
         raise EmptyFilter("the selection keeps no node that has data")
-    sub = df[rows].assign(**{_OLD: node_ids(df)[rows]})
+    # a full-length key when the columns have several levels (after a column concat)
+    old = _OLD if df.columns.nlevels == 1 else (_OLD,) + ("",) * (df.columns.nlevels - 1)
+    sub = df[rows].copy(deep=False)
+    sub[old] = node_ids(df)[rows]
     gf = GraphFrame(ens.graph, sub, ens.exc_metrics, ens.inc_metrics, ens.default_metric,
                     inclusive_of=ens.inclusive_of,
-                    aggregations={**ens.aggregations, _OLD: "first"})
+                    aggregations={**ens.aggregations, old: "first"})
     out = gf.squash(update_inc_cols=update_inc_cols)
     new_df = out.dataframe
-    old_of_new = pd.Series(np.asarray(new_df[_OLD], dtype=INT),
+    old_of_new = pd.Series(np.asarray(new_df[old], dtype=INT),
                            index=node_ids(new_df)).groupby(level=0).first()
-    new_df = new_df.drop(columns=[_OLD])
+    new_df = new_df.drop(columns=[old])
     stats = _carried_stats(ens, out.graph, old_of_new) if keep_stats else \
         empty_statsframe(out.graph)
     return ens.replace(graph=out.graph, dataframe=new_df, statsframe=stats)

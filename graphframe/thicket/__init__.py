@@ -18,6 +18,7 @@ from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
 from . import stats
 from .groupby import GroupBy
-from .thicket import EmptyMetadataTable, Thicket
+from .thicket import EmptyMetadataTable, NodeNotFound, Thicket
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "QueryMatcher", "Thicket", "query", "stats"]
+__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
+           "query", "stats"]

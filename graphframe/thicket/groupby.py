@@ -28,8 +28,14 @@ class GroupBy(dict):
             out[label] = wrap(groups[key])
         out._groups = groups
         out._wrap = wrap
+        out._level = columns[0] if len(columns) == 1 else "profile"
         return out
 
     def agg(self, func: Any, disable_tqdm: bool = False) -> Any:
-        """One Thicket with one profile per group (numeric columns aggregated by ``func``)."""
-        return self._wrap(self._groups.agg(func))
+        """One Thicket with one profile per group (numeric columns aggregated by ``func``);
+        the profile level is named after the grouping column when there is one (as
+        Thicket names its dataframe level)."""
+        ens = self._groups.agg(func)
+        if self._level in ens.metadata.columns:   # it is the index now
+            ens = ens.replace(metadata=ens.metadata.drop(columns=[self._level]))
+        return self._wrap(ens, profile_idx_name=self._level)

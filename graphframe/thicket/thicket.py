@@ -15,18 +15,19 @@ Where Thicket differs, see ``docs/guide/ensembles.md`` ("Coming from Thicket").
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any, Dict, List, Optional, Sequence
+import warnings
+from typing import Any, Dict, List, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..ensemble import Ensemble
 from ..ensemble._internal import Graph, GraphFrame, with_node_values
-from ..ensemble.sources import expand, label
 from ..ensemble.statsframe import empty_statsframe
-from ..errors import ArgumentError, GraphframeError
+from ..errors import ArgumentError, GraphframeError, InvalidFilter, MetricError
+from .constructors import ThicketConstructors
 from .groupby import GroupBy
-from .json_layout import from_thicket_json, to_thicket_json
+from .json_layout import to_thicket_json
 
 INT = np.int64
 
@@ -35,8 +36,21 @@ class EmptyMetadataTable(GraphframeError):
     """An operation needs metadata and the metadata table is empty."""
 
 
-class Thicket:
+class NodeNotFound(GraphframeError, KeyError, ValueError):
+    """No node has the name given to :meth:`Thicket.get_node` (a ``KeyError``, as in
+    Thicket 2026, and a ``ValueError``, as in earlier Thickets)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class Thicket(ThicketConstructors):
     """Many profiles on one call tree, with Thicket's API (see the module docs).
+
+    ``profile_idx_name`` names the dataframe's profile level and the metadata's
+    index: ``"profile"``, or the ``metadata_key`` of a column concatenation or
+    :meth:`from_statsframes` (``"iteration"`` for :meth:`from_timeseries`), as
+    in Thicket.
 
     Examples
     --------
@@ -47,13 +61,18 @@ class Thicket:
     ([0, 1], 6)
     """
 
-    def __init__(self, ensemble: Ensemble) -> None:
+    def __init__(self, ensemble: Ensemble, profile_idx_name: Any = "profile") -> None:
+        self.profile_idx_name = profile_idx_name
         self._set(ensemble)
 
     def _set(self, ens: Ensemble) -> None:
+        ens = _labelled(ens)
+        name = self.profile_idx_name
         self.graph = ens.graph
-        self.dataframe = ens.dataframe
-        self.metadata = ens.metadata
+        self.dataframe = ens.dataframe if name == "profile" else \
+            ens.dataframe.rename_axis(index={"profile": name})
+        self.metadata = ens.metadata if name == "profile" else \
+            ens.metadata.rename_axis(index=name)
         self.statsframe = GraphFrame(ens.graph, ens.statsframe, [], [], default_metric=None)
         self.exc_metrics = ens.exc_metrics
         self.inc_metrics = ens.inc_metrics
@@ -62,12 +81,15 @@ class Thicket:
         self._errors = ens.errors
         self._inclusive_of = ens.inclusive_of
         self._aggregations = ens.aggregations
-        self.profile_idx_name = "profile"
 
     @property
     def ensemble(self) -> Ensemble:
         """This Thicket's tables as a :class:`graphframe.Ensemble` (shared, not copied)."""
-        return Ensemble(self.graph, self.dataframe, self._profiles, self.metadata,
+        df, meta = self.dataframe, self.metadata
+        if self.profile_idx_name != "profile":
+            df = df.rename_axis(index={self.profile_idx_name: "profile"})
+            meta = meta.rename_axis(index="profile")
+        return Ensemble(self.graph, df, self._profiles, meta,
                         self.statsframe.dataframe, self.exc_metrics, self.inc_metrics,
                         self.default_metric, self._inclusive_of, self._aggregations,
                         self._errors)
@@ -101,124 +123,20 @@ class Thicket:
         return [c for c in df.columns if c != "nid" and pd.api.types.is_numeric_dtype(df[c])
                 and not pd.api.types.is_bool_dtype(df[c])]
 
-    # ------------------------------------------------------ constructors
-    @staticmethod
-    def _read(paths: Any, format: Optional[str], intersection: bool, fill_perfdata: bool,
-              disable_tqdm: bool, **options: Any) -> "Thicket":
-        progress = None if disable_tqdm else True
-        ens = Ensemble.read(paths, format=format, intersection=intersection,
-                            fill=fill_perfdata, progress=progress, **options)
-        return Thicket(ens)
-
-    @staticmethod
-    def from_caliperreader(filename_or_caliperreader: Any, intersection: bool = False,
-                           fill_perfdata: bool = True, disable_tqdm: bool = False,
-                           **kwargs: Any) -> "Thicket":
-        """Read ``.cali`` files (a file, a folder, a glob or a list), one profile each.
-
-        Records without a call path are left out, as Thicket does
-        (``no_path="drop"``; pass ``no_path="keep"`` for graphframe's ``<no path>`` root).
-        """
-        kwargs.setdefault("no_path", "drop")
-        return Thicket._read(filename_or_caliperreader, "caliper", intersection, fill_perfdata,
-                             disable_tqdm, **kwargs)
-
-    @staticmethod
-    def from_caliper(filename_or_stream: Any, query: Any = None, intersection: bool = False,
-                     fill_perfdata: bool = True, disable_tqdm: bool = False) -> "Thicket":
-        """Read Caliper json-split or ``.cali`` files (format sniffed per file); records
-        without a call path are left out, as Thicket does. With ``query``, each ``.cali``
-        file goes through Caliper's ``cali-query -q QUERY`` (which must be installed and
-        write json-split), as :meth:`GraphFrame.from_caliper` does."""
-        if query is None:
-            return Thicket._read(filename_or_stream, None, intersection, fill_perfdata,
-                                 disable_tqdm, no_path="drop")
-        gfs = {label(m): GraphFrame.from_caliper(m, query, no_path="drop")
-               for m in expand(filename_or_stream)}
-        return Thicket(Ensemble.from_graphframes(gfs, intersection=intersection,
-                                                 fill=fill_perfdata))
-
-    @staticmethod
-    def from_hpctoolkit(dirname: Any, intersection: bool = False, fill_perfdata: bool = True,
-                        disable_tqdm: bool = False, **kwargs: Any) -> "Thicket":
-        """Read HPCToolkit databases: one database, a folder of them, or a list."""
-        return Thicket._read(dirname, "hpctoolkit", intersection, fill_perfdata, disable_tqdm,
-                             **kwargs)
-
-    @staticmethod
-    def from_hpctoolkit_latest(dirname: Any, intersection: bool = False,
-                               disable_tqdm: bool = False, fill_perfdata: bool = True,
-                               **kwargs: Any) -> "Thicket":
-        """Read HPCToolkit 2023+ databases (``meta.db``)."""
-        return Thicket._read(dirname, "hpctoolkit-latest", intersection, fill_perfdata,
-                             disable_tqdm, **kwargs)
-
-    @staticmethod
-    def from_graphframes(gfs: Any, metadata: Any = None, fill_perfdata: bool = True
-                         ) -> "Thicket":
-        """A Thicket of GraphFrames (a list, or a dict name -> GraphFrame)."""
-        return Thicket(Ensemble.from_graphframes(gfs, metadata, fill=fill_perfdata))
-
-    @staticmethod
-    def from_literal(graph_dict: Any) -> "Thicket":
-        """A one-profile Thicket from Hatchet's literal format."""
-        return Thicket.thicketize_graphframe(GraphFrame.from_literal(graph_dict), "<literal>")
-
-    @staticmethod
-    def thicketize_graphframe(gf: Any, prf: Any) -> "Thicket":
-        """A one-profile Thicket from a GraphFrame read from ``prf``."""
-        ens = Ensemble.from_graphframes({str(prf): gf})
-        return Thicket(ens)
-
-    @staticmethod
-    def from_json(json_thicket: Any) -> "Thicket":
-        """Read Thicket's ``to_json`` layout (metric lists kept as written)."""
-        return Thicket(from_thicket_json(json_thicket))
-
-    @staticmethod
-    def from_statsframes(tk_list: Sequence["Thicket"], metadata_key: Any = None,
-                         disable_tqdm: bool = False) -> "Thicket":
-        """One profile per Thicket: its statsframe becomes that profile's performance data.
-
-        Profiles are labelled by the first value of ``metadata_key`` in each
-        Thicket's metadata (else ``0..k-1``); each Thicket's metadata becomes
-        one row (a column's value when its profiles agree, else the tuple of
-        values).
-        """
-        gfs, labels, rows = [], [], []
-        for i, tk in enumerate(tk_list):
-            stats = tk.statsframe.dataframe
-            gfs.append(GraphFrame(tk.graph, stats, [], [], default_metric=None))
-            labels.append(tk.metadata[metadata_key].iloc[0] if metadata_key is not None else i)
-            rows.append({c: _agreed(tk.metadata[c]) for c in tk.metadata.columns})
-        ens = Ensemble.from_graphframes(gfs, metadata=pd.DataFrame(rows))
-        if metadata_key is not None:
-            ens = ens.replace(metadata=ens.metadata.assign(**{metadata_key: labels}))
-            ens = ens.set_profile_index(metadata_key)
-        return Thicket(ens)
-
-    @staticmethod
-    def concat_thickets(thickets: Sequence["Thicket"], axis: str = "index",
-                        calltree: str = "union", disable_tqdm: bool = False,
-                        **kwargs: Any) -> "Thicket":
-        """Concatenate on ``"index"`` (more profiles) or ``"columns"`` (``headers=``,
-        ``metadata_key=``); ``calltree`` is ``"union"`` or ``"intersection"``."""
-        fill = kwargs.pop("fill_perfdata", True)
-        ens = Ensemble.concat([t.ensemble for t in thickets], axis=axis,
-                              headers=kwargs.pop("headers", None),
-                              metadata_key=kwargs.pop("metadata_key", None), calltree=calltree)
-        if kwargs:
-            raise ArgumentError(f"concat_thickets got unknown keywords {sorted(kwargs)}")
-        return Thicket(ens.dense() if fill and axis == "index" else ens)
-
     # -------------------------------------------------------- operations
     def _wrap(self, ens: Ensemble) -> "Thicket":
-        return Thicket(ens)
+        return type(self)(ens, self.profile_idx_name)
+
+    def _need_metadata(self) -> None:
+        if self.metadata.empty:
+            raise EmptyMetadataTable("the metadata table is empty (no rows or no columns)")
 
     def filter_metadata(self, select_function: Any) -> "Thicket":
-        """Profiles whose metadata row satisfies ``select_function``."""
-        if not len(self.metadata.columns):
-            raise EmptyMetadataTable("the metadata table is empty")
+        """Profiles whose metadata row satisfies ``select_function`` (a callable)."""
+        if not callable(select_function):
+            raise InvalidFilter(f"filter_metadata takes a function of a metadata row, not "
+                                f"{type(select_function).__name__}")
+        self._need_metadata()
         return self._wrap(self.ensemble.filter_metadata(select_function))
 
     def filter_profile(self, profile_list: Sequence[Any]) -> "Thicket":
@@ -254,14 +172,22 @@ class Thicket:
     def groupby(self, by: Any) -> "GroupBy":
         """Profiles grouped by metadata columns: a dict key -> Thicket (keys are tuples
         when ``by`` is a list)."""
+        self._need_metadata()
         return GroupBy.of(self, by)
 
     def metadata_columns_to_perfdata(self, metadata_columns: Any, overwrite: bool = False,
                                      drop: bool = False, join_key: Any = None) -> None:
         """Copy metadata columns onto the performance data (in place, as in Thicket)."""
-        if join_key not in (None, "profile"):
+        if join_key not in (None, self.profile_idx_name):
             raise ArgumentError("join_key: only the profile index is supported")
-        self._set(self.ensemble.metadata_columns_to_perfdata(metadata_columns, overwrite, drop))
+        columns = [metadata_columns] if isinstance(metadata_columns, str) \
+            else list(metadata_columns)
+        present = [c for c in columns if c in self.dataframe.columns]
+        if present and not overwrite:   # Thicket warns and leaves the tables as they are
+            warnings.warn(f"column {present[0]!r} is already in the performance data; "
+                          "overwrite=True replaces it", UserWarning, stacklevel=2)
+            return
+        self._set(self.ensemble.metadata_columns_to_perfdata(columns, overwrite, drop))
 
     def move_metrics_to_statsframe(self, metric_columns: Sequence[Any], profile: Any = None,
                                    override: bool = False) -> None:
@@ -274,23 +200,36 @@ class Thicket:
                 raise ArgumentError("move_metrics_to_statsframe: give profile= (there are "
                                     f"{len(self.profile)} profiles)")
             profile = self.profile[0]
-        rows = self.dataframe.xs(profile, level="profile")
+        if profile not in self.profile:
+            raise ArgumentError(f"profile {profile!r} does not exist (profiles: "
+                                f"{self.profile[:10]})")
+        rows = self.dataframe.xs(profile, level=self.profile_idx_name)
         if rows.index.nlevels > 1:
             rows = rows.groupby(level="node").first()
         stats = self.statsframe.dataframe
         for metric in ([metric_columns] if isinstance(metric_columns, str) else metric_columns):
             if metric not in rows.columns:
-                raise ArgumentError(f"the performance data has no column {metric!r}")
+                raise MetricError(f"the performance data has no column {metric!r}")
             if metric in stats.columns and not override:
-                raise ArgumentError(f"the statsframe already has {metric!r} (override=True)")
+                raise MetricError(f"the statsframe already has {metric!r} (override=True)")
             stats[metric] = rows[metric].reindex(stats.index)
 
-    def get_unique_metadata(self) -> Dict[Any, List[Any]]:
-        """Every metadata column -> its distinct values."""
-        return self.ensemble.get_unique_metadata()
+    def get_unique_metadata(self) -> Any:
+        """Every metadata column -> its distinct values (sorted when comparable), columns
+        in case-insensitive alphabetical order as in Thicket; after a column
+        concatenation a list of ``(header, {column: values})``."""
+        unique = self.ensemble.get_unique_metadata()
+        if self.metadata.columns.nlevels == 1:
+            return dict(sorted(unique.items(), key=lambda kv: str(kv[0]).lower()))
+        out = []
+        for header in dict.fromkeys(c[0] for c in self.metadata.columns):
+            own = {c[1]: v for c, v in unique.items() if c[0] == header}
+            out.append((header, dict(sorted(own.items(), key=lambda kv: str(kv[0]).lower()))))
+        return out
 
     def add_root_node(self, attrs: Dict[str, Any]) -> None:
-        """Add a root node (no rows) with the frame ``attrs`` (in place)."""
+        """Add a root node with the frame ``attrs`` (in place): one row per profile (and
+        rank/thread) holding only its ``name``, as in Thicket."""
         g = self.graph
         table = pd.concat([g.attrs, pd.DataFrame([dict(attrs)])], ignore_index=True)
         parent = np.append(np.asarray(g.parent, dtype=INT), -1)
@@ -302,9 +241,9 @@ class Thicket:
         df = self.dataframe
         arrays = [df.index.get_level_values(i) for i in range(df.index.nlevels)]
         arrays[0] = new_of[np.asarray(arrays[0], dtype=INT)]
+        moved_df = df.set_axis(pd.MultiIndex.from_arrays(arrays, names=df.index.names), axis=0)
         self.dataframe = with_node_values(
-            df.set_axis(pd.MultiIndex.from_arrays(arrays, names=df.index.names),
-                        axis=0).sort_index(), graph)
+            _with_rows_of(moved_df, int(new_of[len(parent) - 1]), attrs), graph)
         stats = self.statsframe.dataframe
         moved = stats.set_axis(pd.Index(new_of[np.asarray(stats.index, dtype=INT)], name="node"))
         full = moved.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
@@ -316,7 +255,7 @@ class Thicket:
         """The node named ``name`` (``which``: ``"first"``, ``"last"`` or ``"all"``)."""
         ids = np.flatnonzero(self.graph.attr_values("name") == name)
         if not len(ids):
-            raise ArgumentError(f"no node is named {name!r}")
+            raise NodeNotFound(f"no node is named {name!r}")
         nodes = [self.graph.node(int(i)) for i in ids]
         if which == "all":
             return nodes
@@ -341,15 +280,22 @@ class Thicket:
 
     def copy(self) -> "Thicket":
         """A new Thicket sharing the graph; tables copied lazily (copy-on-write)."""
-        return Thicket(self.ensemble.replace())
+        return self._keeping_lists(self._wrap(self.ensemble.replace()))
+
+    def _keeping_lists(self, other: "Thicket") -> "Thicket":
+        """``other`` with copies of this Thicket's metric lists (as assigned, even names
+        the dataframe lacks, as Thicket keeps them)."""
+        other.exc_metrics, other.inc_metrics = list(self.exc_metrics), list(self.inc_metrics)
+        other.default_metric = self.default_metric
+        return other
 
     def deepcopy(self) -> "Thicket":
         """A new Thicket with deep copies of every table."""
         ens = self.ensemble
-        return Thicket(ens.replace(graph=ens.graph.copy(), dataframe=ens.dataframe.copy(deep=True),
-                                   metadata=_copy.deepcopy(ens.metadata),
-                                   profiles=ens.profiles.copy(deep=True),
-                                   statsframe=ens.statsframe.copy(deep=True)))
+        return self._keeping_lists(self._wrap(ens.replace(
+            graph=ens.graph.copy(), dataframe=ens.dataframe.copy(deep=True),
+            metadata=_copy.deepcopy(ens.metadata), profiles=ens.profiles.copy(deep=True),
+            statsframe=ens.statsframe.copy(deep=True))))
 
     def to_json(self, ensemble: bool = True, metadata: bool = True, stats: bool = True) -> str:
         """Thicket's JSON layout (see :mod:`graphframe.thicket.json_layout`)."""
@@ -359,7 +305,29 @@ class Thicket:
         return f"<Thicket: {len(self.profile)} profiles, {self.graph.num_nodes} nodes>"
 
 
-def _agreed(column: pd.Series) -> Any:
-    values = list(dict.fromkeys(column.tolist()))
-    return values[0] if len(values) == 1 else tuple(values)
+def _with_rows_of(df: pd.DataFrame, node: int, attrs: Dict[str, Any]) -> pd.DataFrame:
+    """``df`` plus one row of ``node`` per distinct (profile[, rank][, thread]): NaN but
+    the ``name``."""
+    rest = df.index.droplevel(0).unique() if df.index.nlevels > 1 else pd.Index([])
+    tuples = [(node,) + (k if isinstance(k, tuple) else (k,)) for k in rest]
+    new = pd.DataFrame(index=pd.MultiIndex.from_tuples(tuples, names=df.index.names),
+                       columns=df.columns).astype(df.dtypes.to_dict())
+    if "name" in df.columns:
+        name = df["name"]
+        if isinstance(name.dtype, pd.CategoricalDtype):
+            df = df.assign(name=name.cat.add_categories([attrs.get("name")])
+                           if attrs.get("name") not in name.cat.categories else name)
+            new = new.astype({"name": df["name"].dtype})
+        new["name"] = attrs.get("name")
+    return pd.concat([df, new]).sort_index()
 
+
+def _labelled(ens: Ensemble) -> Ensemble:
+    """``ens`` with its profile numbers as labels: selections keep them (Thicket keeps a
+    profile's id in every sub-Thicket) instead of renumbering ``0..k-1``."""
+    meta = ens.metadata
+    if not isinstance(meta.index, pd.RangeIndex):
+        return ens
+    labels = pd.Index(np.arange(len(meta), dtype=INT), name=meta.index.name)
+    return ens.replace(metadata=meta.set_axis(labels, axis=0),
+                       profiles=ens.profiles.set_axis(labels, axis=0))

@@ -36,7 +36,6 @@ import warnings
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-import pandas as pd
 
 import graphframe_readers
 from graphframe.graphframe import GraphFrame
@@ -328,16 +327,18 @@ class TreeBuilder(EventHandler):
         ranks = np.array([r for r, _ in self.streams], dtype=np.int64)
         threads = np.array([t for _, t in self.streams], dtype=np.int64)
         names = self.names.names.as_array()
-        nodes = pd.DataFrame({"node": np.arange(len(self.parent)), "parent": self.parent,
-                              "name": names[self.node_name]})
+        # plain column mappings: RawProfile keeps them without building DataFrames
+        nodes = {"node": np.arange(len(self.parent)), "parent": np.asarray(self.parent),
+                 "name": names[self.node_name]}
         regions = self.definitions.regions
+        used, where = np.unique(self.node_name, return_inverse=True)  # names of nodes only
+        entries = [regions.get(n, {}) for n in names[used].tolist()]
         for attr in ("file", "line", "module"):
-            values = [regions.get(n, {}).get(attr) for n in names]
+            values = [e.get(attr) for e in entries]
             if any(v is not None for v in values):
-                nodes[attr] = np.asarray(values, dtype=object)[self.node_name]
-        metrics = pd.DataFrame({"node": node, "rank": ranks[stream], "thread": threads[stream],
-                                "time (inc)": inc / 1e9, "time": exc / 1e9,
-                                "count": cnt.astype(np.int64)})
+                nodes[attr] = np.asarray(values, dtype=object)[where.reshape(-1)]
+        metrics = {"node": node, "rank": ranks[stream], "thread": threads[stream],
+                   "time (inc)": inc / 1e9, "time": exc / 1e9, "count": cnt.astype(np.int64)}
         return graphframe_readers.RawProfile(
             nodes=nodes, metrics=metrics, index_levels=("rank", "thread"),
             exc_metrics=("time", "count"), inc_metrics=("time (inc)",),

@@ -53,15 +53,16 @@ class Definitions:
             if f.name == "metadata":
                 mine.update(theirs)
                 continue
+            if not mine:  # the common first merge: copy the entries at once
+                mine.update({key: dict(entry) for key, entry in theirs.items()})
+                continue
             for key, entry in theirs.items():
                 _merge_entry(mine, key, entry)
         return self
 
     def copy(self) -> "Definitions":
         """A deep-enough copy (new dicts per entry)."""
-        out = Definitions()
-        out.update(self)
-        return out
+        return Definitions().update(self)
 
     def is_empty(self) -> bool:
         """True when no table has an entry."""

@@ -167,12 +167,13 @@ class StringTable:
 
     def intern_many(self, texts: Iterable[str]) -> np.ndarray:
         """Ids (int32 array) of many strings, adding the new ones in order."""
-        get = self._ids.get
-        out = []
-        for text in texts:
-            sid = get(text)
-            out.append(self.intern(text) if sid is None else sid)
-        return np.asarray(out, dtype=np.int32)
+        texts = texts if isinstance(texts, list) else list(texts)
+        ids = self._ids
+        for text in dict.fromkeys(texts):  # the new ones, in order of first appearance
+            if text not in ids:
+                ids[text] = len(self.strings)
+                self.strings.append(text)
+        return np.fromiter(map(ids.__getitem__, texts), dtype=np.int32, count=len(texts))
 
     def lookup(self, text: str) -> int:
         """Id of ``text`` or ``-1`` when absent (never adds)."""

@@ -124,3 +124,24 @@ def test_stats_by_key_errors(shared_data):
     assert code != 0 and "--base 7: mpi.world.size has the values 27, 64" in err
     code, _, err = run("stats", shared_data / MPI_SCALING, "--efficiency")
     assert code != 0 and "need --by KEY" in err
+
+
+def test_stats_by_key_reader_options(shared_data):
+    # 46 nodes with the <no path> root; caliper's no_path=drop leaves 45 (as Thicket)
+    for option in ("no_path=drop", "caliper:no_path=drop"):
+        code, out, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
+                             "--top", "1", "-o", option)
+        assert (code, err) == (0, "")
+        assert out.splitlines()[0].startswith("mpi_scaling_cali: 5 profiles, 45 nodes;")
+    code, _, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
+                       "-o", "ranks=0")
+    assert code == 1 and ("option 'ranks' applies to none of the formats read (caliper); it "
+                          "is an option of the formats: hpctoolkit") in err
+    code, _, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
+                       "-o", "hpctoolkit:no_path=drop")
+    assert code == 1 and "the hpctoolkit reader has no option 'no_path'" in err
+
+
+def test_format_keyed_options_are_for_ensembles(example_file):
+    code, _, err = run("stats", example_file, "-o", "caliper:no_path=drop")
+    assert code == 2 and "FORMAT:KEY=VALUE is for several profiles (an ensemble)" in err

@@ -139,3 +139,30 @@ def test_per_rank_caliper_and_hpctoolkit_databases_are_ordinary_members(shared_d
     assert one.num_profiles == 1 and one.profiles["format"].tolist() == ["hpctoolkit"]
     two = Ensemble.read([db, shared_data / "hpctoolkit/hatchet-osu-allgather-database"])
     assert two.index_levels == ["rank", "thread"] and two.profiles["nodes"].tolist() == [34, 1474]
+
+
+def test_non_additive_caliper_columns_get_no_inclusive_sums(shared_data):
+    # min#/max#/avg# merge by their operator and alloc.region.highwatermark is a maximum:
+    # recomputing inclusive columns leaves them alone; the additive ones get "(inc)"
+    import graphframe
+    gf = graphframe.read(shared_data / "caliper/hatchet/caliper-timeseries-cali/timeseries.cali")
+    inc = gf.update_inclusive_columns(inplace=False).inc_metrics
+    assert inc == ["loop.iterations (inc)", "timeseries.duration (inc)",
+                   "sum#time.duration.ns (inc)", "count (inc)", "sum#region.count (inc)"]
+    ens = Ensemble.read([shared_data / "caliper/hatchet/caliper-timeseries-cali/timeseries.cali"])
+    lulesh = ens.dataframe.xs(0, level="profile")
+    assert lulesh["alloc.region.highwatermark"].max() == 63732320.0
+    assert ens.aggregations["alloc.region.highwatermark"] == "max"
+
+
+def test_records_without_a_path_are_one_root_per_rank(shared_data):
+    cali = shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"
+    kept = Ensemble.read([cali])
+    root = [i for i in range(kept.graph.num_nodes) if kept.graph.frame(i)["name"] == "<no path>"]
+    assert root == [0] and kept.graph.parent[0] == -1
+    rows = kept.dataframe.xs(0, level="node")
+    assert rows.index.get_level_values("rank").tolist() == [0, 1, 2, 3]
+    assert (rows["time"] > 0).all()
+    dropped = Ensemble.read([cali], no_path="drop")
+    assert dropped.graph.num_nodes == kept.graph.num_nodes - 1
+    assert len(dropped.dataframe) == len(kept.dataframe) - 4

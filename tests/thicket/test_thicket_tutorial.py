@@ -59,7 +59,7 @@ def test_concatenating_notebook_cells(lassen):
     ctk = tt.Thicket.concat_thickets(axis="columns", thickets=tks,
                                      headers=["Block 128", "Block 256", "Block 512", "Block 1024"],
                                      metadata_key="ProblemSizeRunParam", disable_tqdm=True)
-    assert ctk.dataframe.shape == (268, 56)
+    assert ctk.dataframe.shape == (268, 53)  # 4 x 13 columns + one name (as Thicket)
     assert ctk.dataframe.loc[(0, 1048576.0), ("Block 128", "Min time/rank")] == \
         pytest.approx(1.780923, rel=1e-6)
     every = tt.Thicket.from_caliperreader(str(lassen / "**" / "1" / "*.cali"), disable_tqdm=True)
@@ -67,4 +67,4 @@ def test_concatenating_notebook_cells(lassen):
     ctk2 = tt.Thicket.concat_thickets(axis="columns", thickets=list(gb.values()),
                                       headers=list(gb.keys()), metadata_key="ProblemSizeRunParam",
                                       disable_tqdm=True)
-    assert ctk2.dataframe.shape == (268, 56)
+    assert ctk2.dataframe.shape == (268, 53)

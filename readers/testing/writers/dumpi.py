@@ -21,7 +21,7 @@ from ...traces.dumpi.layouts import (ALL_FUNCTIONS, DEFAULT_TYPE_SIZES, END_OF_S
                       LAYOUTS, MAGIC, STATUS, THREAD, TYPE_SIZE, WALL)
 
 _NP = {"i": ">i4", "req": ">i4", "dt": ">u2", "comm": ">u2", "group": ">u2", "win": ">u2",
-       "info": ">u2", "op": "u1", "u8": "u1", "i64": ">u8"}
+       "info": ">u2", "file": ">u2", "op": "u1", "u8": "u1", "i64": ">i8"}
 
 
 class DumpiWriter:
@@ -72,6 +72,9 @@ class DumpiWriter:
                 value = list(value or [])
                 out += struct.pack(f">i{len(value)}{'i' if typ == 'ia' else 'H'}",
                                    len(value), *value)
+            elif typ == "str":
+                b = str(value or "").encode()
+                out += struct.pack(">i", len(b)) + b
             elif typ == "argv":
                 value = list(value or [])
                 out += struct.pack(">i", len(value))

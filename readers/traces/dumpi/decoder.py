@@ -5,7 +5,10 @@ its wall end named after the call, plus, for calls that move data, a SEND,
 RECV, COLLECTIVE, RMA or RMA_SYNC event at the start (``end`` = the call's
 end): ``bytes`` = count x the datatype's size from the file's size table,
 ``peer`` = destination / source / root / target as recorded (ranks of the
-call's communicator), ``tag``, ``comm``, ``request``, ``window``. User
+call's communicator), ``tag``, ``comm``, ``request``, ``window``. MPI-IO
+calls (``MPI_File_*``) give an IO event with the file handle (``fd``), the
+file name of the open that returned the handle (``file``), ``bytes`` and
+``offset`` (see :mod:`.mpiio`). User
 function enter/exit records (``-finstrument-functions``) become
 ENTER/LEAVE named from the file's address table.
 
@@ -35,13 +38,11 @@ from ..handler import EventHandler
 from ..sources import ByteSource, FileSource, rank_of, rank_sources
 from .layouts import (ALL_FUNCTIONS, CPU, DEFAULT_TYPE_SIZES, END_OF_STREAM, FUNCTION_ENTER,
                       FUNCTION_EXIT, FUNCTIONS, LABEL, LAYOUTS, MAGIC, THREAD, TYPE_SIZE, WALL,
-                      fixed_size)
+                      fixed_sizes)
+from .mpiio import DELETE, IS_IO, HandleTable, io_columns
 from .records import Record, Short, Trailer, parse_record, read_trailer
 
-_FIXED = [0] * ((END_OF_STREAM + 1) << 8)
-for _label in LAYOUTS:
-    for _mask in range(256):
-        _FIXED[(_label << 8) | _mask] = fixed_size(_label, _mask)
+_FIXED = fixed_sizes()
 
 #: MPI call -> (event kind, peer argument, count argument, datatype argument, tag argument)
 _SEND = ("count", "datatype", "dest", "tag")
@@ -64,6 +65,7 @@ for _n in ("Put", "Get", "Accumulate"):
 for _n in ("Win_fence", "Win_lock", "Win_unlock", "Win_post", "Win_start", "Win_complete",
            "Win_wait", "Win_test"):
     _DATA["MPI_" + _n] = (Kind.RMA_SYNC, "winrank", None, None, None)
+_DATA_BY_LABEL = {LABEL[call]: role for call, role in _DATA.items()}
 #: Bytes read at a time from a DUMPI file (memory stays flat whatever the file size).
 _BLOCK = 1 << 20
 _EXTRA = ("comm", "request", "win", "sendcount", "sendtype", "recvcount", "recvtype", "dest",
@@ -126,6 +128,7 @@ class _Run:
         self.want_args = bool(options["args"])
         self.batch_records = int(options["batch_records"])
         self.strings = StringTable(FUNCTIONS)
+        self.files = HandleTable(self.strings)
         self.slice_bytes = 1 << 20  # decode at most this much at a time: bounded memory
 
     def run(self) -> None:
@@ -243,12 +246,12 @@ class _Run:
     def _fields(self, a, starts, label, mask, args_at, slow) -> Dict[str, np.ndarray]:
         """Integer arguments that events need, -1 where absent (vectorised per layout)."""
         wanted = {"count", "datatype", "dest", "source", "tag", "root", "targetrank",
-                  "origincount", "origintype", "winrank", "fn"} | set(_EXTRA)
+                  "origincount", "origintype", "winrank", "fn", "file", "offset"} | set(_EXTRA)
         out = {k: np.full(len(starts), -1, dtype=np.int64) for k in wanted}
         slow_mask = np.zeros(len(starts), dtype=bool)
         if slow:
             slow_mask[np.fromiter(slow, dtype=np.int64)] = True
-        for lab in np.unique(label[~slow_mask]).tolist():
+        for lab in _present(label[~slow_mask]):
             rows = np.flatnonzero((label == lab) & ~slow_mask)
             offset = args_at[rows].copy()
             for arg, typ, _ in LAYOUTS[lab]:
@@ -274,10 +277,12 @@ class _Run:
         nbytes = np.full(n, -1, dtype=np.int64)
         tag = np.full(n, -1, dtype=np.int64)
         sizes = self.sizes
-        for call, (kind, peer_arg, count_arg, type_arg, tag_arg) in _DATA.items():
-            rows = np.flatnonzero(label == LABEL[call])
-            if not len(rows):
+        present = _present(label)
+        for lab in present:
+            if lab not in _DATA_BY_LABEL:
                 continue
+            kind, peer_arg, count_arg, type_arg, tag_arg = _DATA_BY_LABEL[lab]
+            rows = np.flatnonzero(label == lab)
             data_kind[rows] = kind
             if peer_arg:
                 peer[rows] = f[peer_arg][rows]
@@ -289,6 +294,12 @@ class _Run:
                 nbytes[rows] = 0
             if tag_arg:
                 tag[rows] = f[tag_arg][rows]
+        io = None
+        if IS_IO[[lab for lab in present if lab < len(IS_IO)]].any():
+            io = io_columns(label, f, sizes, self.files, slow)
+            data_kind[io["fd"] >= 0] = Kind.IO
+            data_kind[label == DELETE] = Kind.IO
+            nbytes = np.where(io["bytes"] >= 0, io["bytes"], nbytes)
         enter_user = label == FUNCTION_ENTER
         exit_user = label == FUNCTION_EXIT
         # three slots per record: ENTER, data event, LEAVE (user enter/exit: one slot)
@@ -308,6 +319,9 @@ class _Run:
             "request": np.where(is_data, f["request"][rec], -1),
             "window": np.where(is_data, f["win"][rec], -1),
         }
+        if io is not None:
+            for col in ("fd", "file", "offset"):
+                attrs[col] = np.where(is_data, io[col][rec], -1)
         if self.want_args:
             attrs["args"] = self._args_text(buf, starts, slow, biases)[rec]
             attrs["args"][~np.isin(np.arange(len(rec)), np.flatnonzero(
@@ -323,6 +337,11 @@ class _Run:
                                               self.name)[0]
             out[i] = "\n".join(f"{k}={v}" for k, v in rec.args.items())
         return out
+
+
+def _present(label: np.ndarray) -> List[int]:
+    """The distinct labels of a batch, ascending (a count, not a sort)."""
+    return np.flatnonzero(np.bincount(label, minlength=1)).tolist()
 
 
 def _slices(blocks, size: int):

@@ -131,12 +131,17 @@ def _times(buf: bytes, q: int, bias: int) -> Tuple[int, int]:
 def _value(buf: bytes, q: int, typ: str, mask: int) -> Tuple[Any, int]:
     if typ in ("i", "req"):
         return _I32.unpack_from(buf, q)[0], q + 4
-    if typ in ("dt", "comm", "group", "win", "info"):
+    if typ in ("dt", "comm", "group", "win", "info", "file"):
         return _U16.unpack_from(buf, q)[0], q + 2
     if typ in ("op", "u8"):
         return buf[q], q + 1
     if typ == "i64":
         return _U64.unpack_from(buf, q)[0], q + 8
+    if typ == "str":
+        n = _I32.unpack_from(buf, q)[0]
+        if n < 0 or q + 4 + n > len(buf):
+            raise Short
+        return buf[q + 4:q + 4 + n].decode("utf-8", "replace"), q + 4 + n
     if typ in ("ia", "dta"):
         n = _I32.unpack_from(buf, q)[0]
         q += 4

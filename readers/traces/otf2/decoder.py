@@ -95,12 +95,20 @@ class Otf2Decoder(Decoder):
         _otf2 = import_otf2()[1]
         strings = StringTable()
         refs = sorted(tables.region_names)
+        # region ref -> string id; -2: a defined region not interned yet (Score-P defines
+        # hundreds of MPI wrappers a run never enters: only the regions met are interned)
         lookup = np.full((max(refs) + 2) if refs else 1, -1, dtype=np.int32)
-        lookup[refs] = strings.intern_many(tables.region_names[r] for r in refs)
+        lookup[refs] = -2
 
         def intern(region: np.ndarray) -> np.ndarray:
             inside = (region >= 0) & (region < len(lookup) - 1)
-            return np.where(inside, lookup[np.where(inside, region, -1)], -1).astype(np.int32)
+            at = np.where(inside, region, len(lookup) - 1)
+            ids = lookup[at]
+            new = np.unique(at[ids == -2])
+            if len(new):
+                lookup[new] = strings.intern_many([tables.region_names[r] for r in new.tolist()])
+                ids = lookup[at]
+            return ids.astype(np.int32)
 
         for ref in locs:
             _otf2.Reader_SelectLocation(handle, ref)

@@ -42,6 +42,9 @@ def _plain(ctype: Any) -> Any:
 def _names(prefix: str, enum: str) -> Dict[int, str]:
     """Enum value -> lower-case name, from the ``_otf2`` constants (``PARADIGM_MPI``...)."""
     module = sys.modules["_otf2"]
+    table = getattr(getattr(module, enum, None), "_names", None)
+    if isinstance(table, dict):  # the enum type's own value -> name table: no scan
+        return {int(v): str(n).lower() for v, n in table.items()}
     consts = ((n, getattr(module, n)) for n in dir(module) if n.startswith(prefix))
     return {int(c.value): n[len(prefix):].lower() for n, c in consts
             if type(c).__name__ == enum}
