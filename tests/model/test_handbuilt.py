@@ -6,13 +6,16 @@ graphframe.py) with the results Hatchet 2024.1.3 gives.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
 
 from graphframe import Frame, Graph, GraphFrame, Node
 from graphframe.errors import ArgumentError, GraphMismatchError, MultiplePathError
 from graphframe.model.handnode import HandNode
 from graphframe.node import node_traversal_order, traversal_order
+from tests.strategies import SETTINGS, shared_graphs
 
 
 def diamond():
@@ -239,3 +242,33 @@ def test_graphframe_refuses_frames_it_cannot_use():
     df = pd.DataFrame({"time": [1.0]}, index=pd.Index(["main"], name="node"))
     with pytest.raises(GraphMismatchError, match="holds 'main', not a node"):
         GraphFrame(graph, df, ["time"], [])
+
+
+# --------------------------------------------------------------- invariants
+def hand_copy(graph):
+    """The graph rebuilt from hand-made nodes: one Node(Frame) per id, children linked."""
+    nodes = [Node(graph.frame(i)) for i in range(len(graph))]
+    ptr, idx = graph.child_ptr, graph.child_idx
+    for v in range(len(graph)):
+        for c in idx[ptr[v]:ptr[v + 1]].tolist():
+            nodes[v].add_child(nodes[c])
+            nodes[c].add_parent(nodes[v])
+    return Graph([nodes[int(r)] for r in graph.root_ids]), nodes
+
+
+@given(shared_graphs(max_nodes=20, max_extra=6, cycles=True))
+@SETTINGS
+def test_graph_of_hand_nodes_equals_the_graph_they_copy(gf):
+    rebuilt, nodes = hand_copy(gf.graph)
+    assert rebuilt == gf.graph and len(rebuilt) == len(gf.graph)
+    assert [str(n) for n in rebuilt.traverse()] == [str(n) for n in gf.graph.traverse()]
+    # the frame indexed by the hand nodes is the same GraphFrame
+    levels = [lv for lv in gf.dataframe.index.names if lv != "node"]
+    flat = gf.dataframe.reset_index()
+    ids = flat["node"].to_numpy(dtype=np.int64)
+    flat["node"] = pd.array(np.array([nodes[i] for i in ids.tolist()] + [None], dtype=object)[:-1],
+                            dtype=object)
+    again = GraphFrame(rebuilt, flat.set_index(["node", *levels]), gf.exc_metrics, gf.inc_metrics)
+    got = again.dataframe.reset_index()
+    assert [nodes[i].frame for i in ids.tolist()] == [rebuilt.frame(int(n)) for n in got["node"]]
+    assert got["time"].equals(gf.dataframe.reset_index()["time"])
