@@ -37,7 +37,7 @@ from .lists import parse_lists
 from .layout import canonical_layout
 from .traversal import GraphTraversal
 from .node import HandNode, Node
-from .handgraph import bind, hand_graph_parts
+from .handgraph import bind, hand_graph_parts, has_hand_node
 
 INT = np.int64
 _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
@@ -223,7 +223,7 @@ class Graph(GraphTraversal, GraphInterop):
         """
         if not all(isinstance(r, (list, tuple)) for r in roots):
             raise ValueError("Graph.from_lists: each root must be a list or tuple")
-        if _has_hand_node(roots):
+        if has_hand_node(roots):
             graph = cls([HandNode.from_lists(r) for r in roots])
             graph.enumerate_traverse()
             return graph
@@ -421,14 +421,3 @@ class Graph(GraphTraversal, GraphInterop):
         kind = "tree" if self.is_tree() else ("forest" if self._forest else "graph")
         return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"
 
-
-def _has_hand_node(lists: Any) -> bool:
-    """True when nested lists hold a hand-built node object anywhere."""
-    stack = list(lists)
-    while stack:
-        item = stack.pop()
-        if isinstance(item, HandNode):
-            return True
-        if isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return False

@@ -90,3 +90,21 @@ def enumerate_hand(graph: Any) -> None:
     for node, depth in zip(hand, graph.depth.tolist()):
         node._hatchet_nid = node._bound_id
         node._depth = depth
+
+
+def has_hand_node(lists: Any) -> bool:
+    """True when nested lists hold a hand-built node object anywhere.
+
+    Examples
+    --------
+    >>> has_hand_node([("a", "b")]), has_hand_node([("a", HandNode.from_lists("b"))])
+    (False, True)
+    """
+    stack = list(lists)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, HandNode):
+            return True
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
