@@ -28,7 +28,7 @@ from .io.dispatch import load_parts, read_parts
 from .io.json import export
 from .io.json.read import parts_from_json, parts_from_literal
 from .io.reader_constructors import ReaderConstructors
-from .model.dataframe import node_id_range, private_copy
+from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
 from .model.graph import Graph
 from .model.nodeindex import ids_from_node_objects, with_node_values
@@ -209,8 +209,8 @@ class GraphFrame(ReaderConstructors):
         graph = Graph.from_lists(*lists)
         n = graph.num_nodes
         names = graph.attrs["name"].to_numpy(dtype=object)
-        df = pd.DataFrame({"time": np.ones(n), "name": names},
-                          index=pd.Index(np.arange(n, dtype=np.int64), name="node"))
+        df = frame_from_columns({"time": np.ones(n), "name": names},
+                                pd.Index(np.arange(n, dtype=np.int64), name="node"))
         return inclusive.update_inclusive_columns(cls(graph, df, ["time"], [],
                                                       default_metric="time"))
 

@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from ..model.dataframe import frame_from_columns
-from ..model.categories import as_categorical
+from ..model.text import as_text
 from ..errors import GraphMismatchError, MetricError, PoorMatchWarning
 from ..model.metrics import inclusive_name
 from ..ops.inclusive import subgraph_sums
@@ -408,7 +408,7 @@ def _attributes(before, after, map_b, map_a, n, metrics) -> Dict[Any, Any]:
             else:
                 continue
             values[mapping[has]] = side[has]
-        out[col] = as_categorical(pd.Series(values, name=col).infer_objects()).array
+        out[col] = as_text(pd.Series(values, name=col, dtype=object).infer_objects()).array
     return out
 
 

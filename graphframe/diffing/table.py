@@ -25,7 +25,6 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 import pandas as pd
 
-from ..model.dataframe import INFER_STRING
 from ..errors import GraphframeError, MetricError
 from .core import significant
 
@@ -214,15 +213,16 @@ def _table(d: Any, col: Any, rows: np.ndarray, by: str) -> pd.DataFrame:
     before = df[f"{col} before"].to_numpy(dtype=np.float64)[rows]
     delta = df[f"{col} delta"].to_numpy(dtype=np.float64)[rows]
     nodes = df.index.to_numpy()[rows]
+    index = pd.Index(nodes, name="node")
     out = pd.DataFrame({
-        "name": _text(df["name"].to_numpy(dtype=object)[rows]),
-        "path": _text(_paths(d, nodes, by)),
-        "status": _text(df["status"].to_numpy(dtype=object)[rows]),
+        "name": _text(df["name"].to_numpy(dtype=object)[rows], index),
+        "path": _text(_paths(d, nodes, by), index),
+        "status": _text(df["status"].to_numpy(dtype=object)[rows], index),
         "before": before,
         "after": df[f"{col} after"].to_numpy(dtype=np.float64)[rows],
         "delta": delta,
         "change %": change_percent(before, delta),
-    }, index=pd.Index(nodes, name="node"))
+    }, index=index)
     out.attrs["metric"] = col
     out.attrs["by"] = by
     return out
@@ -241,11 +241,10 @@ def change_percent(before: np.ndarray, delta: np.ndarray) -> np.ndarray:
                         delta / before * 100.0)
 
 
-def _text(values: np.ndarray) -> Any:
-    """Text cells as ``str`` with Python storage on pandas 3 (no per-row copy), else objects."""
-    if INFER_STRING and len(values) and pd.api.types.infer_dtype(values, skipna=False) == "string":
-        return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
-    return pd.Series(values, dtype=object).array
+def _text(values: np.ndarray, index: pd.Index) -> pd.Series:
+    """Text cells as an object column of Python strings, as every text column
+    (:mod:`graphframe.model.text`)."""
+    return pd.Series(values, index=index, dtype=object)
 
 
 def _paths(d: Any, nodes: np.ndarray, by: str) -> np.ndarray:

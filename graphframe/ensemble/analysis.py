@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, List, Optional, Sequence
 
 import pandas as pd
 
-from . import scaling
+from . import models, scaling
 from . import stats as _stats
 
 
@@ -44,3 +44,12 @@ class EnsembleAnalysis:
         region relative to the profiles whose ``key`` is ``base`` (default: the smallest);
         see :mod:`graphframe.ensemble.scaling`."""
         return scaling.speedup(self, key, base, weak, efficiency, metric, by, agg, ranks)
+
+    def fit_models(self, parameter: Any, metrics: Any = None, ranks: str = "mean",
+                   add_stats: bool = True, min_points: Optional[int] = None) -> List[Any]:
+        """An Extra-P performance model per node of each metric as a function of the
+        metadata column ``parameter`` (rank count, problem size...), written into
+        :attr:`statsframe` as ``<metric>_extrap-model`` (and the fit measures
+        ``<metric>_<RSS|rRSS|SMAPE|AR2|RE>_extrap-model``); returns the new columns.
+        Needs the optional ``extrap`` package; see :mod:`graphframe.ensemble.models`."""
+        return models.fit_models(self, parameter, metrics, ranks, add_stats, min_points)

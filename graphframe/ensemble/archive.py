@@ -33,7 +33,8 @@ from graphframe_readers.errors import ReadError
 
 from .._version import __version__
 from ..errors import GraphframeError
-from ._internal import GraphFrame, decode_column, encode_column, from_tagged, to_tagged
+from ._internal import (GraphFrame, decode_column, encode_column, frame_from_columns, from_tagged,
+                        to_tagged)
 
 FORMAT = "graphframe-ensemble"
 VERSION = 1
@@ -182,5 +183,4 @@ def _decode_table(table: pa.Table, spec: Dict[str, Any], name: str, path: Path) 
         raise ReadError(path, f"the {name} table does not match its description: {exc}",
                         position=f"{name}.parquet", expected="the columns the manifest lists"
                         ) from exc
-    return pd.DataFrame(data, index=index, columns=names) if names else \
-        pd.DataFrame(index=index)
+    return frame_from_columns(data, index) if names else pd.DataFrame(index=index)

@@ -2,9 +2,9 @@
 
 Numbers stay numpy arrays (a profile without the column contributes NaN, so
 integers become floats only when some profile lacks them); text and other
-objects become a pandas ``Categorical`` whose categories are the distinct
-values of all profiles (one object per distinct value, a small integer per
-row: a ``name`` column over 100 million rows costs 400 MB, not 800 MB).
+objects become an object array holding one Python object per distinct value
+over all profiles (shared by the rows that hold it, ``None`` where missing),
+as every text column of a GraphFrame (:mod:`graphframe.model.text`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,12 @@ def concat_column(pieces: Sequence[Any], rows: Sequence[int],
     >>> concat_column([Coded(np.array([0, 0]), np.array(["a"], dtype=object)),
     ...                Coded(np.array([0]), np.array(["b"], dtype=object))], [2, 1]).tolist()
     ['a', 'a', 'b']
+    >>> concat_column([Coded(np.array([0]), np.array(["a"], dtype=object)), None], [1, 1]).tolist()
+    ['a', None]
     """
     if any(isinstance(p, Coded) for p in pieces) or \
             any(p is not None and np.asarray(p).dtype == object for p in pieces):
-        return _categorical([_as_coded(p) for p in pieces], rows, order)
+        return _shared_objects([_as_coded(p) for p in pieces], rows, order)
     present = [p for p in pieces if p is not None]
     if len(present) == len(pieces):
         dtype = np.result_type(*[p.dtype for p in present]) if present else np.float64
@@ -54,8 +56,8 @@ def _as_coded(piece: Any) -> Optional[Coded]:
     return Coded(codes.astype(np.int32), values)
 
 
-def _categorical(pieces: List[Optional[Coded]], rows: Sequence[int],
-                 order: Optional[np.ndarray]) -> pd.Categorical:
+def _shared_objects(pieces: List[Optional[Coded]], rows: Sequence[int],
+                    order: Optional[np.ndarray]) -> np.ndarray:
     present = [p for p in pieces if p is not None]
     all_uniques = np.concatenate([p.uniques for p in present]) if present \
         else np.zeros(0, dtype=object)
@@ -73,8 +75,10 @@ def _categorical(pieces: List[Optional[Coded]], rows: Sequence[int],
     codes = np.concatenate(out) if out else np.zeros(0, dtype=np.int32)
     if order is not None:
         codes = codes[order]
-    categories = pd.Index(np.asarray(list(glob_uniques), dtype=object), dtype=object)
-    return pd.Categorical.from_codes(codes, categories=categories, validate=False)
+    table = np.empty(len(glob_uniques) + 1, dtype=object)  # the last entry: code -1, missing
+    table[:-1] = list(glob_uniques)
+    table[-1] = None
+    return table[codes]
 
 
 def index_from_arrays(arrays: Sequence[np.ndarray], names: Sequence[str]) -> pd.MultiIndex:

@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from ._internal import Graph
+from ._internal import Graph, frame_from_columns
 from .columns import concat_column, index_from_arrays
 from .tables import Coded, ProfileTables
 
@@ -253,7 +253,7 @@ def _dataframe(parts: Sequence[ProfileTables], node_of: np.ndarray,
     for name in names:
         pieces = [_row_values(t, name) for t in parts]
         data[name] = concat_column(pieces, rows, order)
-    return pd.DataFrame(data, index=index, copy=False), levels
+    return frame_from_columns(data, index), levels
 
 
 def _row_values(t: ProfileTables, name: str) -> Any:

@@ -38,8 +38,5 @@ def dense(ens: Any) -> Any:
     if "name" in out.columns and "name" in ens.graph.attr_names():
         names_by_node = ens.graph.attr_values("name")
         filled = names_by_node[np.asarray(full.get_level_values("node"), dtype=INT)]
-        if isinstance(out["name"].dtype, pd.CategoricalDtype):
-            out["name"] = pd.Categorical(filled)
-        else:
-            out["name"] = filled
+        out["name"] = pd.Series(filled, index=out.index, dtype=object)
     return ens.replace(dataframe=out)

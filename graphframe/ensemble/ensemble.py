@@ -13,7 +13,8 @@ with pandas' copy-on-write, never deep-copied):
     lacks a level other profiles have (a serial run among MPI runs) has 0 there.
     Columns are
     the union of the profiles' metric and attribute columns (a profile
-    without a column has NaN); text columns are pandas Categoricals.
+    without a column has NaN); text columns are object columns of Python strings
+    (``None`` where missing), as in a GraphFrame.
 ``profiles`` : pandas.DataFrame
     Indexed by ``profile`` (``0..P-1`` in input order): ``path``, ``hash``
     (BLAKE2b of the file's bytes: the identity), ``format``, ``options``

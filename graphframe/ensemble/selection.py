@@ -137,7 +137,7 @@ def _carried_stats(ens: Any, graph: Any, old_of_new: pd.Series) -> pd.DataFrame:
     taken.index = pd.Index(old_of_new.index.to_numpy(dtype=INT), name="node")
     full = taken.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
     if "name" in full.columns and "name" in graph.attr_names():
-        full["name"] = graph.attr_values("name")
+        full["name"] = pd.Series(graph.attr_values("name"), index=full.index, dtype=object)
     return full
 
 

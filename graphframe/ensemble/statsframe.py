@@ -30,5 +30,5 @@ def empty_statsframe(graph) -> pd.DataFrame:
     """
     names = graph.attr_values("name") if "name" in graph.attr_names() else \
         np.full(graph.num_nodes, None, dtype=object)
-    return pd.DataFrame({"name": names},
-                        index=pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
+    index = pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node")
+    return pd.DataFrame({"name": pd.Series(names, index=index, dtype=object)}, index=index)

@@ -11,9 +11,9 @@ from graphframe_readers import RawProfile
 from graphframe_readers.profile import NODE, PARENT
 
 from ..kernels import structure as st
-from ..model.categories import as_categorical
-from ..model.dataframe import INFER_STRING, column_data, frame_from_columns, make_index, sort_rows
+from ..model.dataframe import column_data, frame_from_columns, make_index, sort_rows
 from ..model.graph import Graph
+from ..model.text import as_text
 from .grid import find_grid, grid_columns, grid_index
 
 INT = np.int64
@@ -139,42 +139,10 @@ def _node_columns(raw: RawProfile) -> Dict[str, pd.Series]:
 
 
 def prepare_column(values: pd.Series) -> pd.Series:
-    """A raw column as the dataframe holds it: ``type``, ``file`` and ``module`` as
-    Categorical (:mod:`graphframe.model.categories`), other text via :func:`shared_strings`."""
-    compact = as_categorical(values)
-    return compact if compact is not values else shared_strings(values)
-
-
-def shared_strings(values: pd.Series) -> pd.Series:
-    """Text as pandas' ``str`` dtype with Python storage, one object per distinct value,
-    so that spreading it over rows (one row per node and rank) copies 8-byte references.
-
-    With pyarrow storage, pandas 3's default, every row holds its own copy of
-    the bytes: at a million nodes x 16 ranks a name or file column takes
-    300-400 MB instead of 128 MB, and every ``take`` of it (filter, squash,
-    unify) is several times slower. The dtype is still ``str`` (same methods,
-    same missing value); columns of other dtypes are returned unchanged. Every
-    dataframe :func:`parts_from_raw` builds holds its text this way (``type``,
-    ``file`` and ``module`` as categoricals, see :func:`prepare_column`),
-    whatever the reader, so frames from different sources compare equal.
-
-    Examples
-    --------
-    >>> s = shared_strings(pd.Series(["main", "solve", "main"], dtype=pd.StringDtype("pyarrow")))
-    >>> s.dtype.storage, s.tolist(), s[0] is s[2]
-    ('python', ['main', 'solve', 'main'], True)
-    """
-    dtype = values.dtype
-    if dtype == object and INFER_STRING and len(values) \
-            and pd.api.types.infer_dtype(values, skipna=True) == "string":
-        dtype = pd.StringDtype("pyarrow", na_value=np.nan)  # what pandas would make of it
-    elif not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
-        return values
-    na_value = getattr(dtype, "na_value", pd.NA)
-    codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    objects = np.append(np.asarray(uniques, dtype=object), na_value)  # code -1 -> missing
-    text = pd.array(objects[codes], dtype=pd.StringDtype("python", na_value=na_value))
-    return pd.Series(text, index=values.index, name=values.name, copy=False)
+    """A raw column as the dataframe holds it: text (any dtype) as an object column of
+    shared Python strings, ``None`` where missing (:mod:`graphframe.model.text`), the
+    same for every reader; other columns unchanged."""
+    return as_text(values)
 
 
 def _take(values: pd.Series, positions, shared: bool) -> Any:

@@ -29,7 +29,7 @@ Definitions (``n`` = the number of values a row has, NaN excluded):
 
 from __future__ import annotations
 
-from typing import Dict, Sequence
+from typing import Dict, Optional, Sequence
 
 import numpy as np
 
@@ -40,6 +40,9 @@ STATS = ("count", "sum", "min", "max", "mean", "median", "std", "var", "imbalanc
 POSITION_STATS = ("argmax", "argmin")
 
 INT = np.int64
+#: Medians and percentiles sort each group of rows with the same number of values on its
+#: own (packed, NaN dropped) when there are at most this many groups.
+MAX_SORT_GROUPS = 32
 
 
 def block_stats(block: np.ndarray, stats: Sequence[str], percentiles: Sequence[float] = (),
@@ -96,11 +99,18 @@ class _Rows:
         self.holes = np.flatnonzero(np.isnan(self.total)) if self.s else np.arange(self.g)
         self.count = np.full(self.g, self.s, dtype=INT)
         if len(self.holes) and self.s:
-            sub = block[self.holes]
+            if 2 * len(self.holes) > self.g:   # mostly holes: treat every row as one (no copy)
+                self.holes = np.arange(self.g)
+                sub = block
+            else:
+                sub = block[self.holes]
             self.sub = sub
-            self.present = ~np.isnan(sub)
-            self.count[self.holes] = self.present.sum(axis=1)
-            sums = np.where(self.present, sub, 0.0).sum(axis=1)
+            self.absent = np.isnan(sub)
+            self.present = ~self.absent
+            self.count[self.holes] = self.present.view(np.uint8).sum(axis=1, dtype=INT)
+            filled = sub.copy()   # NaN -> 0, then numpy's own (pairwise) row sums
+            np.copyto(filled, 0.0, where=self.absent)
+            sums = filled.sum(axis=1)
             self.total[self.holes] = np.where(self.count[self.holes] > 0, sums, np.nan)
         elif not self.s:
             self.count[:] = 0
@@ -160,15 +170,18 @@ class _Rows:
     def _var(self) -> np.ndarray:
         def make() -> np.ndarray:
             mean = self._mean()
-            if self.s:
+            every_row = len(self.holes) == self.g
+            if self.s and not every_row:
                 dev = self.block - mean[:, None]
                 np.multiply(dev, dev, out=dev)
                 squares = dev.sum(axis=1)
             else:
                 squares = np.full(self.g, np.nan)
             if len(self.holes) and self.s:
-                dev = np.where(self.present, self.sub - mean[self.holes, None], 0.0)
-                squares[self.holes] = (dev * dev).sum(axis=1)
+                dev = self.sub - mean[self.holes, None]
+                np.copyto(dev, 0.0, where=self.absent)
+                np.multiply(dev, dev, out=dev)
+                squares[self.holes] = dev.sum(axis=1)
             dof = self.count - self.ddof
             return np.divide(squares, dof, out=np.full(self.g, np.nan), where=dof > 0)
         return self._cached("var", make)
@@ -226,19 +239,59 @@ class _Rows:
     def _sorted(self) -> np.ndarray:
         return self._cached("sorted", lambda: np.sort(self.block, axis=1))  # NaN last
 
+    def _by_count(self):
+        """Rows grouped by their number of values, each group's values packed (NaN dropped)
+        and sorted: ``[(rows, n, sorted (rows x n))]``; None when the counts are too varied
+        (more than :data:`MAX_SORT_GROUPS` of them), where one sort of the block is used.
+
+        Sorting only the values a row has is what makes medians and percentiles of sparse
+        ensembles (nodes present in a fraction of the profiles) cheap."""
+        def make():
+            if not len(self.holes):
+                return [(slice(None), self.s, self._sorted())]
+            distinct, inverse = np.unique(self.count, return_inverse=True)
+            if len(distinct) > MAX_SORT_GROUPS:
+                return None
+            found = []
+            for k, n in enumerate(distinct.tolist()):   # a few distinct counts, not nodes
+                if n == 0:
+                    continue
+                rows = np.flatnonzero(inverse == k)
+                part = self.block[rows]
+                if n < self.s:
+                    part = part[~np.isnan(part)].reshape(len(rows), n)
+                part.sort(axis=1)
+                found.append((rows, n, part))
+            return found
+        return self._cached("by_count", make)
+
+    def _from_groups(self, pick) -> Optional[np.ndarray]:
+        """``pick(sorted, n)`` over the count groups into one array (NaN for no value)."""
+        groups = self._by_count()
+        if groups is None:
+            return None
+        out = np.full(self.g, np.nan)
+        for rows, n, srt in groups:
+            out[rows] = pick(srt, n)
+        return out
+
     def _median(self) -> np.ndarray:
         """np.median's value: the middle one, or the mean of the two middle ones."""
         if not self.s:
             return np.full(self.g, np.nan)
+        grouped = self._from_groups(
+            lambda srt, n: srt[:, (n - 1) // 2] if n % 2 else
+            (srt[:, (n - 1) // 2] + srt[:, n // 2]) / 2.0)
+        if grouped is not None:
+            return grouped
         srt = self._sorted()
         lo, hi = (self.s - 1) // 2, self.s // 2
         out = srt[:, lo] if lo == hi else (srt[:, lo] + srt[:, hi]) / 2.0
         if len(self.holes):
-            sub = srt[self.holes]
             n = self.count[self.holes]
             lo_i, hi_i = np.maximum((n - 1) // 2, 0), n // 2
-            a = np.take_along_axis(sub, lo_i[:, None], axis=1)[:, 0]
-            b = np.take_along_axis(sub, np.minimum(hi_i, self.s - 1)[:, None], axis=1)[:, 0]
+            a = srt[self.holes, lo_i]
+            b = srt[self.holes, np.minimum(hi_i, self.s - 1)]
             value = np.where(lo_i == hi_i, a, (a + b) / 2.0)
             out = out.copy() if out.base is not None else out
             out[self.holes] = np.where(n > 0, value, np.nan)
@@ -248,15 +301,20 @@ class _Rows:
         """numpy's "linear" percentile at fraction ``q`` of each row's values."""
         if not self.s:
             return np.full(self.g, np.nan)
+        def pick(srt: np.ndarray, n: int) -> np.ndarray:
+            lo, hi, gamma = _neighbours(np.float64(n), q)
+            return _lerp(srt[:, int(lo)], srt[:, int(hi)], gamma)
+        grouped = self._from_groups(pick)
+        if grouped is not None:
+            return grouped
         srt = self._sorted()
         lo, hi, gamma = _neighbours(np.float64(self.s), q)
         out = _lerp(srt[:, int(lo)], srt[:, int(hi)], gamma)
         if len(self.holes):
             n = self.count[self.holes]
             lo_i, hi_i, gamma_i = _neighbours(n.astype(np.float64), q)
-            sub = srt[self.holes]
-            a = np.take_along_axis(sub, np.clip(lo_i, 0, self.s - 1)[:, None], axis=1)[:, 0]
-            b = np.take_along_axis(sub, np.clip(hi_i, 0, self.s - 1)[:, None], axis=1)[:, 0]
+            a = srt[self.holes, np.clip(lo_i, 0, self.s - 1)]
+            b = srt[self.holes, np.clip(hi_i, 0, self.s - 1)]
             out[self.holes] = np.where(n > 0, _lerp(a, b, gamma_i), np.nan)
         return out
 

@@ -246,6 +246,31 @@ def level_stats(dataframe: pd.DataFrame, metrics: Sequence[Any], over: Sequence[
     return pd.DataFrame(columns, index=plan.index)
 
 
+def group_arrays(plan: LevelPlan, values: np.ndarray, stats: Sequence[str],
+                 percentiles: Sequence[float] = (), ddof: int = 0, top: int = 0,
+                 merge: str = "sum") -> Dict[str, np.ndarray]:
+    """:func:`level_stats` of one column's values (frame order) as plain arrays.
+
+    The arrays hold one value per group of ``plan`` (``plan.index``), keyed by
+    statistic (``"mean"``), :func:`percentile_name` (``"p25"``) and ``"top<i>"``;
+    positions stay positions (-1: none). No frame is built: the fast path for
+    callers that write the results somewhere else.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_product([[0, 1], [0, 1, 2]], names=["node", "profile"])
+    >>> plan = LevelPlan.of(idx, ["profile"])
+    >>> out = group_arrays(plan, np.array([1.0, 2, 6, 5, np.nan, 5]), ["mean"], [50])
+    >>> out["mean"].tolist(), out["p50"].tolist()
+    ([3.0, 5.0], [2.0, 5.0])
+    """
+    stats, percentiles, top, ddof = _check_options(stats, percentiles, top, ddof)
+    if merge not in MERGE_RULES:
+        raise ArgumentError(f"merge rule {merge!r}: use one of {', '.join(MERGE_RULES)}")
+    return _metric_stats(plan, np.asarray(values, dtype=np.float64), stats, percentiles,
+                         top, ddof, merge)
+
+
 def _metric_stats(plan: LevelPlan, values: np.ndarray, stats: Sequence[str],
                   percentiles: Sequence[float], top: int, ddof: int,
                   rule: str) -> Dict[str, np.ndarray]:

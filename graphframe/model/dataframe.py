@@ -19,10 +19,6 @@ from graphframe_readers.profile import NODE
 INT = np.int64
 
 
-#: pandas 3 stores text columns as ``str`` (pandas 2: object arrays, left as they are)
-INFER_STRING = pd.Series(["text"]).dtype != object
-
-
 def level_ids(index: pd.Index, name: str = NODE) -> np.ndarray:
     """Values of one index level as an int64 array, fast (level values taken by codes).
 
@@ -111,9 +107,20 @@ def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame
 
     Arrays are not copied where pandas allows; a Series is given ``index``
     (never aligned on its own index) and, with copy-on-write, shared lazily.
+    Object arrays stay object columns (pandas 3 would make text ``str``).
     """
-    data = {k: v.set_axis(index) if isinstance(v, pd.Series) else v for k, v in columns.items()}
+    data = {k: v.set_axis(index) if isinstance(v, pd.Series) else
+            pd.Series(v, index=index, dtype=object, copy=False) if _is_objects(v) else v
+            for k, v in columns.items()}
     return pd.DataFrame(data, index=index, copy=False)
+
+
+def _is_objects(values: Any) -> bool:
+    """An object array (numpy or pandas' wrapper of one): pandas 3 would infer ``str``
+    from it, where the library keeps text as object (:mod:`graphframe.model.text`)."""
+    if isinstance(values, pd.arrays.NumpyExtensionArray):  # (pandas 2: StringArray is one)
+        return getattr(values.dtype, "numpy_dtype", None) == object
+    return isinstance(values, np.ndarray) and values.dtype == object
 
 
 def column_data(values: pd.Series, shared: bool = True) -> Any:

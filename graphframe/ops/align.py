@@ -32,7 +32,6 @@ import numpy as np
 import pandas as pd
 
 from ..model.dataframe import level_ids
-from ..model.categories import union_categories
 
 INT = np.int64
 
@@ -206,7 +205,6 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
             else:
                 both = np.append(both.astype(np.float64), np.nan)
         return both[source]  # -1 picks the appended missing value
-    left, right = union_categories(left, right)  # categories differ: keep the dtype
     both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
                      ignore_index=True)
     return both.array.take(source, allow_fill=True)

@@ -28,7 +28,6 @@ import numpy as np
 import pandas as pd
 
 from ..model.dataframe import level_ids
-from ..model.categories import drop_unused_categories
 from ..errors import EmptyFilter, InvalidFilter
 from ..model.node import Node
 from ..query.rows import Row, RowTable
@@ -45,8 +44,8 @@ def filter_rows(gf: GF, filter_obj: Any, squash: bool = True, update_inc_cols: b
     if not mask.any():
         raise EmptyFilter("the filter removed every row")
     # a new frame (not a slice of the input's: no SettingWithCopyWarning on
-    # pandas 2 when the user assigns into it), without categories of dropped rows
-    out = replace(gf, dataframe=drop_unused_categories(gf.dataframe[mask].copy(deep=False)))
+    # pandas 2 when the user assigns into it)
+    out = replace(gf, dataframe=gf.dataframe[mask].copy(deep=False))
     if squash:
         return squash_graphframe(out, update_inc_cols)
     return out

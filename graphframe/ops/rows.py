@@ -18,7 +18,6 @@ import pandas as pd
 
 from ..model.dataframe import (frame_from_columns, index_arrays, level_ids, make_index, sort_rows,
                                take_rows)
-from ..model.categories import union_categories
 
 INT = np.int64
 
@@ -220,8 +219,8 @@ def stack_disjoint(parts: Sequence[pd.DataFrame], columns: Sequence[Any]) -> pd.
              if len(names) > 1 else pd.Index(node, name=names[0]))
     data = {}
     for col in columns:
-        pieces = union_categories(*[part[col].reset_index(drop=True) if col in part.columns
-                                    else pd.Series(np.full(len(part), np.nan)) for part in parts])
+        pieces = [part[col].reset_index(drop=True) if col in part.columns
+                  else pd.Series(np.full(len(part), np.nan)) for part in parts]
         data[col] = pd.concat(pieces, ignore_index=True).array.take(order)
     return frame_from_columns(data, index)
 

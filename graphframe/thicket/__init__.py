@@ -16,9 +16,9 @@ Examples
 from .. import QueryMatcher
 from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
-from . import stats
+from . import model_extrap, stats
 from .groupby import GroupBy
 from .thicket import EmptyMetadataTable, NodeNotFound, Thicket
 
 __all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
-           "query", "stats"]
+           "model_extrap", "query", "stats"]

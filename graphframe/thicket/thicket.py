@@ -73,7 +73,8 @@ class Thicket(ThicketConstructors):
             ens.dataframe.rename_axis(index={"profile": name})
         self.metadata = ens.metadata if name == "profile" else \
             ens.metadata.rename_axis(index=name)
-        self.statsframe = GraphFrame(ens.graph, ens.statsframe, [], [], default_metric=None)
+        self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
+                                     default_metric=None)
         self.exc_metrics = ens.exc_metrics
         self.inc_metrics = ens.inc_metrics
         self.default_metric = ens.default_metric
@@ -331,3 +332,23 @@ def _labelled(ens: Ensemble) -> Ensemble:
     labels = pd.Index(np.arange(len(meta), dtype=INT), name=meta.index.name)
     return ens.replace(metadata=meta.set_axis(labels, axis=0),
                        profiles=ens.profiles.set_axis(labels, axis=0))
+
+
+def _two_level_stats(ens: Ensemble) -> pd.DataFrame:
+    """The statsframe, with two column levels (``("name", "")``...) when the performance
+    data has them (a column-joined Thicket), as Thicket's.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main",))], metadata={"n": [1]})
+    >>> wide = Ensemble.concat([ens, ens], axis="columns", headers=["a", "b"], metadata_key="n")
+    >>> _two_level_stats(wide).columns.tolist()
+    [('name', '')]
+    """
+    stats = ens.statsframe
+    if not isinstance(ens.dataframe.columns, pd.MultiIndex) or \
+            isinstance(stats.columns, pd.MultiIndex):
+        return stats
+    return stats.set_axis(pd.MultiIndex.from_tuples(
+        [c if isinstance(c, tuple) else (c, "") for c in stats.columns]), axis=1)

@@ -22,10 +22,6 @@ import compat_runner
 import record
 
 XFAIL = {
-    "17_column_recipes": "issue 14 item 4: categorical type/file/module break groupby().sum(), "
-                         "fillna, assigning new text; pandas 3 str turns None into NaN",
-    "22_tutorial_flat_profile": "issue 14 item 4: groupby('name').sum() raises TypeError on "
-                                "categorical columns",
 }
 
 

@@ -277,3 +277,28 @@ def test_level_stats_property_any_row_layout_equals_pandas(nodes, ranks, drop, s
         assert np.allclose(out[f"time.{stat}"], ref, equal_nan=True, rtol=1e-12), stat
     has = wide.notna().any(axis=1)
     assert out["time.argmax"][has.to_numpy()].tolist() == wide[has].idxmax(axis=1).tolist()
+
+
+@pytest.mark.parametrize("frac", [None, 0.0, 0.6])
+def test_percentiles_of_many_distinct_counts_equal_numpy(frac):
+    """More distinct per-row counts than MAX_SORT_GROUPS (one sort of the block), with a
+    few rows holding NaN (recomputed apart) or nearly all (treated in place), give
+    numpy's numbers too."""
+    from graphframe.kernels.block_stats import MAX_SORT_GROUPS
+    rng = np.random.default_rng(7)
+    b = rng.gamma(2.0, 3.0, (300, 80))
+    if frac is None:
+        for i in range(40):          # rows 0..39 lack 1..40 values
+            b[i, :i + 1] = np.nan
+    else:
+        b[rng.random(b.shape) < rng.random((300, 1)) * (frac + 0.4)] = np.nan
+    assert len(np.unique((~np.isnan(b)).sum(axis=1))) > MAX_SORT_GROUPS
+    qs = [0, 25, 50, 90, 100]
+    out = block_stats(b, ["median", "mean", "std"], percentiles=qs, ddof=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.array_equal(out["percentiles"], np.nanpercentile(b, qs, axis=1).T,
+                              equal_nan=True)
+        assert np.array_equal(out["median"], np.nanmedian(b, axis=1), equal_nan=True)
+        assert np.array_equal(out["mean"], np.nanmean(b, axis=1), equal_nan=True)
+        np.testing.assert_allclose(out["std"], np.nanstd(b, axis=1, ddof=1), rtol=1e-12)

@@ -206,7 +206,7 @@ def test_cpi_generate_exclusive_columns_reproduces_time(cpi):
 def test_cpi_groupby_module_and_module_type(cpi):
     # Hatchet crashes here: statements have no module
     out = cpi.groupby_aggregate("module", "sum")
-    module = cpi.dataframe["module"].astype(object).fillna("<missing>")  # a categorical column
+    module = cpi.dataframe["module"].fillna("<missing>")
     expected = cpi.dataframe.groupby([module, cpi.dataframe.index.get_level_values("rank")])[
         "time"].sum()
     got = out.dataframe.set_index("name", append=True).reset_index("node", drop=True)["time"]
@@ -215,7 +215,7 @@ def test_cpi_groupby_module_and_module_type(cpi):
     assert out.graph.num_nodes == 6 and len(out.dataframe) == 24
     assert out.dataframe["time"].sum() == 3998242.0
     pairs = cpi.groupby_aggregate(["module", "type"], "sum")
-    pairs_df = cpi.dataframe[["module", "type"]].astype(object)  # categorical columns
+    pairs_df = cpi.dataframe[["module", "type"]]
     distinct = pairs_df.fillna("<missing>").drop_duplicates()
     assert pairs.graph.num_nodes == len(distinct)
     assert set(pairs.dataframe["name"]) == set(map(tuple, distinct.to_numpy().tolist()))

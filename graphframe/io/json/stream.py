@@ -136,6 +136,8 @@ def json_tokens(values: pd.Series) -> List[str]:
     (['1.5', 'null', 'Infinity'], ['true', 'false'])
     >>> json_tokens(pd.Series(["a", None, "a"], dtype="category"))
     ['"a"', 'null', '"a"']
+    >>> json_tokens(pd.Series(["a", None, float("nan"), "a"], dtype=object))
+    ['"a"', 'null', 'null', '"a"']
     """
     dtype = values.dtype
     if isinstance(dtype, np.dtype) and dtype.kind == "b":
@@ -149,9 +151,11 @@ def json_tokens(values: pd.Series) -> List[str]:
             v = float(array[i])
             out[i] = "null" if v != v else ("Infinity" if v > 0 else "-Infinity")
         return out
-    if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype)):
+    if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype)) or _object_text(values):
         if isinstance(dtype, pd.CategoricalDtype):
             codes, distinct = values.cat.codes.to_numpy(), list(dtype.categories)
+        elif dtype == object:  # object text (every text column of a GraphFrame)
+            codes, distinct = pd.factorize(values.to_numpy(), use_na_sentinel=True)
         else:
             codes, distinct = pd.factorize(values.to_numpy(dtype=object, na_value=None))
         table = np.empty(len(distinct) + 1, dtype=object)
@@ -159,6 +163,12 @@ def json_tokens(values: pd.Series) -> List[str]:
         table[-1] = "null"
         return table[np.asarray(codes)].tolist()  # code -1 (missing) -> null
     return [json.dumps(v, default=json_default) for v in plain_block(values)]
+
+
+def _object_text(values: pd.Series) -> bool:
+    """An object column holding only text and missing values."""
+    return values.dtype == object and \
+        pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty")
 
 
 def plain_block(values: pd.Series) -> List[Any]:
@@ -181,6 +191,10 @@ def plain_block(values: pd.Series) -> List[Any]:
         return out
     if isinstance(dtype, pd.StringDtype):  # strings and missing values only
         return values.to_numpy(dtype=object, na_value=None).tolist()
+    if _object_text(values):
+        array = values.to_numpy()
+        missing = pd.isna(array)
+        return (np.where(missing, None, array) if missing.any() else array).tolist()
     if isinstance(dtype, pd.CategoricalDtype):
         table = np.empty(len(dtype.categories) + 1, dtype=object)
         table[:-1] = plain_values(dtype.categories)

@@ -2,8 +2,9 @@
 
 Same names, arguments and statsframe column names as Thicket 2026.1.1; each
 function writes into ``tk.statsframe.dataframe`` and returns the new column
-names. Statistics group a Thicket's rows by node over every other index level
-(profiles, ranks). Differences from Thicket are listed in each module and in
+names. ``score_*`` compare two column groups of a column-joined Thicket
+(:mod:`graphframe.thicket.stats.scoring`). Statistics group a Thicket's rows by node
+over every other index level (profiles, ranks). Differences from Thicket are listed in each module and in
 ``docs/guide/ensembles.md``. ``check_normality`` and ``preference`` need SciPy
 (the ``stats`` extra). Thicket's plots ``display_histogram``, ``display_boxplot``,
 ``display_violinplot`` and ``display_heatmap`` are here too, returning the Axes
@@ -23,10 +24,14 @@ from .boxplot import calc_boxplot_statistics
 from .correlation import correlation_nodewise
 from .inference import (bhattacharyya_distance, check_normality, confidence_interval,
                         hellinger_distance, preference)
+from .scoring import (score_bhattacharyya, score_delta_mean_delta_coefficient_of_variation,
+                      score_delta_mean_delta_stdnorm, score_hellinger)
 from ...plot.thicket_aliases import (display_boxplot, display_heatmap, display_histogram,
                                      display_violinplot)
 
 __all__ = ["bhattacharyya_distance", "calc_boxplot_statistics", "check_normality",
            "confidence_interval", "correlation_nodewise", "display_boxplot", "display_heatmap",
            "display_histogram", "display_violinplot", "hellinger_distance", "maximum",
-           "mean", "median", "minimum", "percentiles", "preference", "std", "sum", "variance"]
+           "mean", "median", "minimum", "percentiles", "preference", "score_bhattacharyya",
+           "score_delta_mean_delta_coefficient_of_variation", "score_delta_mean_delta_stdnorm",
+           "score_hellinger", "std", "sum", "variance"]

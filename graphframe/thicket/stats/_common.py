@@ -9,14 +9,14 @@ skip them); a node with no value gets NaN.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ...errors import ArgumentError, MetricError
 from ...ensemble.stats import thicket_column
-from ...ensemble._internal import LevelPlan, level_stats
+from ...ensemble._internal import LevelPlan, group_arrays
 
 
 def check_columns(tk: Any, columns: Any, what: str = "columns") -> List[Any]:
@@ -32,9 +32,21 @@ def check_columns(tk: Any, columns: Any, what: str = "columns") -> List[Any]:
         if c not in tk.dataframe.columns:
             raise MetricError(f"no column {c!r} in the performance data; the numeric columns "
                               f"are {', '.join(map(str, tk.performance_cols))}")
-        if not pd.api.types.is_numeric_dtype(tk.dataframe[c]):
-            raise MetricError(f"column {c!r} holds {tk.dataframe[c].dtype} values, not numbers")
+    dtypes = _dtypes(tk.dataframe, columns)
+    for c, dtype in zip(columns, dtypes):
+        if not pd.api.types.is_numeric_dtype(dtype):
+            raise MetricError(f"column {c!r} holds {dtype} values, not numbers")
     return columns
+
+
+def _dtypes(df: pd.DataFrame, columns: List[Any]) -> List[Any]:
+    """The dtype of each column (one lookup in ``df.dtypes`` per call, not a Series each)."""
+    dtypes = df.dtypes
+    out = []
+    for c in columns:
+        found = dtypes[c]
+        out.append(found.iloc[0] if isinstance(found, pd.Series) else found)
+    return out
 
 
 def over_levels(tk: Any) -> List[Any]:
@@ -43,16 +55,50 @@ def over_levels(tk: Any) -> List[Any]:
 
 
 def plan(tk: Any) -> LevelPlan:
-    """The (node, samples) plan of the Thicket's rows."""
-    return LevelPlan.of(tk.dataframe.index, over_levels(tk))
+    """The (node, samples) plan of the Thicket's rows, reused while ``tk.dataframe.index``
+    is the same object (pandas indexes are immutable; assigning a new dataframe or index
+    gives a new plan)."""
+    index = tk.dataframe.index
+    cached = tk.__dict__.get("_stats_plan")
+    if cached is not None and cached[0] is index:
+        return cached[1]
+    found = LevelPlan.of(index, over_levels(tk))
+    tk.__dict__["_stats_plan"] = (index, found)
+    return found
+
+
+def statsframe_rows(tk: Any, p: LevelPlan) -> Optional[np.ndarray]:
+    """Position in the plan's groups of each statsframe row (-1: the node has no row), or
+    None when both list the same nodes in the same order (the usual case)."""
+    frame_index = tk.statsframe.dataframe.index
+    cached = tk.__dict__.get("_stats_rows")
+    if cached is not None and cached[0] is frame_index and cached[1] is p:
+        return cached[2]
+    same = (len(frame_index) == p.n_groups
+            and np.array_equal(np.asarray(frame_index), np.asarray(p.index)))
+    rows = None if same else p.index.get_indexer(frame_index).astype(np.int64)
+    tk.__dict__["_stats_rows"] = (frame_index, p, rows)
+    return rows
 
 
 def node_stats(tk: Any, columns: Sequence[Any], stats: Sequence[str],
-               percentiles: Sequence[float] = (), ddof: int = 1) -> pd.DataFrame:
-    """Per-node statistics with Thicket's column names, one row per node of the statsframe."""
-    table = level_stats(tk.dataframe, list(columns), over_levels(tk), stats=stats,
-                        percentiles=percentiles, ddof=ddof, name=thicket_column, plan=plan(tk))
-    return table.reindex(tk.statsframe.dataframe.index)
+               percentiles: Sequence[float] = (), ddof: int = 1) -> Dict[Any, np.ndarray]:
+    """Per-node statistics under Thicket's column names (``<c>_mean``,
+    ``<c>_percentiles_25``...): arrays with one value per statsframe row, NaN (count 0)
+    for nodes without rows. One pass over each column with a reused plan."""
+    p = plan(tk)
+    rows = statsframe_rows(tk, p)
+    out: Dict[Any, np.ndarray] = {}
+    for c in columns:
+        parts = group_arrays(p, values(tk, c), stats, percentiles, ddof)
+        for key, arr in parts.items():
+            if rows is not None:
+                full = np.zeros(len(rows), dtype=arr.dtype) if key == "count" \
+                    else np.full(len(rows), np.nan)
+                full[rows >= 0] = arr[rows[rows >= 0]]
+                arr = full
+            out[thicket_column(c, key)] = arr
+    return out
 
 
 def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:
@@ -60,9 +106,22 @@ def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:
     register them as exclusive (``source`` is exclusive) or inclusive metrics, as Thicket."""
     frame = tk.statsframe.dataframe
     for name, values in columns.items():
-        frame[name] = values
+        put(frame, name, values)
         register(tk, source, name)
     return list(columns)
+
+
+def key(frame: pd.DataFrame, name: Any) -> Any:
+    """The statsframe column of ``name``: a column-joined Thicket's statsframe has two
+    column levels, where a plain name ``"x"`` is the column ``("x", "")`` (as in Thicket)."""
+    if isinstance(frame.columns, pd.MultiIndex) and not isinstance(name, tuple):
+        return (name,) + ("",) * (frame.columns.nlevels - 1)
+    return name
+
+
+def put(frame: pd.DataFrame, name: Any, values: Any) -> None:
+    """``frame[name] = values`` with :func:`key`'s naming."""
+    frame[key(frame, name)] = values
 
 
 def register(tk: Any, source: Any, name: Any) -> None:
@@ -79,7 +138,19 @@ def node_positions(tk: Any) -> np.ndarray:
 
 
 def values(tk: Any, column: Any) -> np.ndarray:
-    return tk.dataframe[column].to_numpy(dtype=np.float64, na_value=np.nan)
+    """The column's values as float64 (NaN for missing), read-only: not to be written to.
+
+    A float64 column is returned without building a Series (building one with the
+    Thicket's MultiIndex costs more than the statistics of a thousand profiles)."""
+    df = tk.dataframe
+    loc = df.columns.get_loc(column)
+    getter = getattr(df, "_get_column_array", None)   # pandas >= 2.0; else the public path
+    if isinstance(loc, (int, np.integer)) and getter is not None:
+        arr = getter(int(loc))
+        if isinstance(arr, np.ndarray) and arr.dtype == np.float64:
+            return arr
+        return pd.array(arr).to_numpy(dtype=np.float64, na_value=np.nan)
+    return df[column].to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def scipy_stats() -> Any:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any, List, Sequence
 
+from ...kernels.level_stats import percentile_name
 from . import _common
 
 
@@ -37,7 +38,7 @@ def _one(tk: Any, columns: Any, stat: str, ddof: int = 1) -> List[Any]:
     out: List[Any] = []
     for c in columns:
         name = _common.thicket_column(c, stat)
-        out += _common.write(tk, c, {name: table[name].to_numpy()})
+        out += _common.write(tk, c, {name: table[name]})
     return out
 
 
@@ -96,10 +97,9 @@ def percentiles(thicket: Any, columns: Any = None,
     table = _common.node_stats(thicket, columns, [], percentiles=[q * 100.0 for q in qs])
     out: List[Any] = []
     for c in columns:
-        for j, q in enumerate(qs):
-            src = table.columns[columns.index(c) * len(qs) + j]
-            name = _percentile_column(c, q)
-            out += _common.write(thicket, c, {name: table[src].to_numpy()})
+        for q in qs:
+            src = _common.thicket_column(c, percentile_name(q * 100.0))
+            out += _common.write(thicket, c, {_percentile_column(c, q): table[src]})
     return out
 
 

@@ -29,6 +29,7 @@ from typing import Any, List, Sequence
 import numpy as np
 import pandas as pd
 
+from ...kernels.level_stats import percentile_name
 from . import _common
 
 
@@ -44,10 +45,12 @@ def calc_boxplot_statistics(thicket: Any, columns: Any = (),
     suffix = str(tuple(quartiles))
     table = _common.node_stats(thicket, columns, [], percentiles=[q * 100 for q in quartiles])
     node_pos = _common.node_positions(thicket)
-    profiles = thicket.dataframe.index.get_level_values("profile")
+    profiles = thicket.dataframe.index.get_level_values(
+        getattr(thicket, "profile_idx_name", "profile"))
     out: List[Any] = []
     for i, c in enumerate(columns):
-        q1, q2, q3 = (table.iloc[:, 3 * i + j].to_numpy() for j in range(3))
+        q1, q2, q3 = (table[_common.thicket_column(c, percentile_name(q * 100))]
+                      for q in quartiles)
         iqr = q3 - q1
         low, high = q1 - 1.5 * iqr, q3 + 1.5 * iqr
         v = _common.values(thicket, c)
@@ -61,13 +64,14 @@ def calc_boxplot_statistics(thicket: Any, columns: Any = (),
     return out
 
 
-def _lists(n: int, positions: np.ndarray, labels: pd.Index) -> pd.Series:
+def _lists(n: int, positions: np.ndarray, labels: pd.Index) -> np.ndarray:
     """A list of labels per node position (empty lists where none)."""
-    cells: List[List[Any]] = [[] for _ in range(n)]
-    for pos, label in zip(positions.tolist(), labels.tolist()):
-        cells[pos].append(label)
-    series = pd.Series(cells, dtype=object)
-    return series.to_numpy()
+    order = np.argsort(positions, kind="stable")
+    ordered = np.asarray(labels, dtype=object)[order].tolist()
+    bounds = np.searchsorted(positions[order], np.arange(n + 1)).tolist()
+    cells = np.empty(n, dtype=object)
+    cells[:] = [ordered[bounds[i]:bounds[i + 1]] for i in range(n)]   # one list per node
+    return cells
 
 
 def _name(column: Any, part: str, suffix: str) -> Any:

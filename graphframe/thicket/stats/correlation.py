@@ -58,7 +58,7 @@ def correlation_nodewise(thicket: Any, column1: Any = None, column2: Any = None,
         name: Any = (head, f"{column1[-1]}_vs_{column2[-1]} {correlation}")
     else:
         name = f"{column1}_vs_{column2} {correlation}"
-    thicket.statsframe.dataframe[name] = r
+    _common.put(thicket.statsframe.dataframe, name, r)
     return [name]
 
 

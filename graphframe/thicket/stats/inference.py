@@ -91,14 +91,14 @@ def confidence_interval(thicket: Any, columns: Any = None,
     for c in columns:
         m = frame[_common.thicket_column(c, "mean")].to_numpy(dtype=np.float64)
         s = frame[_common.thicket_column(c, "std")].to_numpy(dtype=np.float64)
-        n = counts[_common.thicket_column(c, "count")].to_numpy(dtype=np.float64)
+        n = counts[_common.thicket_column(c, "count")].astype(np.float64)
         with np.errstate(all="ignore"):
             half = z * s / np.sqrt(n)
         pairs = np.empty(len(m), dtype=object)
         pairs[:] = list(zip((m - half).tolist(), (m + half).tolist()))
         name = (c[:-1] + (f"confidence_interval_{confidence_level}_{c[-1]}",)
                 if isinstance(c, tuple) else f"confidence_interval_{confidence_level}_{c}")
-        frame[name] = pairs
+        _common.put(frame, name, pairs)
         out.append(name)
     return out
 
@@ -120,7 +120,7 @@ def preference(thicket: Any, columns: Any, comparison_func: Callable[[Any, Any],
     counts = _common.node_stats(thicket, columns, ["count"])
     m = [frame[_common.thicket_column(c, "mean")].to_numpy(dtype=float) for c in columns]
     s = [frame[_common.thicket_column(c, "std")].to_numpy(dtype=float) for c in columns]
-    n = [counts[_common.thicket_column(c, "count")].to_numpy(dtype=float) for c in columns]
+    n = [counts[_common.thicket_column(c, "count")].astype(float) for c in columns]
     with np.errstate(all="ignore"):
         t = st.ttest_ind_from_stats(m[0], s[0], n[0], m[1], s[1], n[1],
                                     equal_var=False).statistic
@@ -136,7 +136,7 @@ def preference(thicket: Any, columns: Any, comparison_func: Callable[[Any, Any],
     named = {base + "_tvalue": tvalue, base + "_tstatistic": t,
              base + "_std_preferred": pref_std, base + "_mean_preferred": pref_mean}
     for k, v in named.items():
-        frame[k] = v
+        _common.put(frame, k, v)
     return list(named)
 
 
@@ -169,7 +169,7 @@ def _distance(thicket, columns, output, label, formula) -> List[Any]:
     table = _common.node_stats(thicket, columns, ["mean", "std", "var"])
     mean(thicket, columns)
     std(thicket, columns)
-    cols = [[table[_common.thicket_column(c, k)].to_numpy() for c in columns]
+    cols = [[table[_common.thicket_column(c, k)] for c in columns]
             for k in ("mean", "var")]
     with np.errstate(all="ignore"):
         d = formula(cols[0][0], cols[0][1], cols[1][0], cols[1][1])
@@ -177,7 +177,7 @@ def _distance(thicket, columns, output, label, formula) -> List[Any]:
     if output is None:
         flat = [str(p) for c in columns for p in (c if isinstance(c, tuple) else (c,))]
         output = "_".join(flat + [label])
-    thicket.statsframe.dataframe[output] = d
+    _common.put(thicket.statsframe.dataframe, output, d)
     return [output]
 
 

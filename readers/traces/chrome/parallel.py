@@ -2,7 +2,7 @@
 
 The main process cuts the byte stream into chunks just before a line that
 opens an event (``\\n{``), workers scan and convert their chunk to endpoint
-columns (:mod:`.scan`, :class:`.decoder._Run`), and the main process puts
+columns (:mod:`.scan`, :class:`.run.ChromeRun`), and the main process puts
 the chunks back in file order through the usual :class:`.order.Orderer` and
 handler. A cut is only trusted when the chunk before it scanned as complete
 events followed by nothing but separators (so each cut is proven to lie

@@ -115,7 +115,8 @@ def test_metric_db_file_name_with_a_large_rank_is_a_gap_not_a_loop(old_db):
         f"{old_db}: directory listing: no metric file for rank 1 (the other files cover ranks "
         f"0..{2**40} and threads [0]) (expected one metric file (or .mdb profile) per rank and "
         f"thread)")
-    assert time.perf_counter() - start < 2
+    # a hang guard, not a speed check: a loop over the 2**40 missing ranks never ends
+    assert time.perf_counter() - start < 60
 
 
 @pytest.mark.parametrize("field", ["nodes", "metrics"])
@@ -176,7 +177,8 @@ def test_every_u64_field_at_its_maximum(tmp_path, name):
             except ReadError:
                 pass
             slowest = max(slowest, time.perf_counter() - start)
-    assert slowest < 1.0
+    # a hang guard, not a speed check: a loop or allocation sized by a 2**64 field never ends
+    assert slowest < 30.0
 
 
 @pytest.mark.parametrize("name", ["meta.db", "profile.db"])

@@ -11,7 +11,7 @@ import graphframe
 import graphframe_readers.traces as rt
 from graphframe.traces import read_tree
 from graphframe_readers import ReadError
-from tests.readers.traces.trace_collect import located
+from tests.trace_collect import located
 from graphframe_readers.traces.warnings import TraceWarning
 
 

@@ -11,7 +11,7 @@ import pytest
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
 from graphframe_readers.traces.hpctoolkit_trace.frames import frame_paths, sample_events
-from tests.readers.traces.trace_collect import located, Collect, calls, events
+from tests.trace_collect import located, Collect, calls, events
 
 
 def test_sample_events_merge_repeated_contexts_and_close_at_the_end():

@@ -9,7 +9,7 @@ import pytest
 
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
-from tests.readers.traces.trace_collect import located
+from tests.trace_collect import located
 from graphframe_readers.traces.dumpi.records import iter_records
 from graphframe_readers.testing.writers.dumpi import DumpiWriter, interleave
 from graphframe_readers.traces.events import stream_pairs

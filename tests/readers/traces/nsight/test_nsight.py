@@ -11,7 +11,7 @@ import pytest
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
 from graphframe_readers.traces.nsight import GPU_THREAD, gpu_thread
-from tests.readers.traces.trace_collect import located, Collect, calls, events
+from tests.trace_collect import located, Collect, calls, events
 
 PID, TID = 4242, 4243
 GTID = (PID << 24) | TID

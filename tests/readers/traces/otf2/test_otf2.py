@@ -11,7 +11,7 @@ import pytest
 
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
-from tests.readers.traces.trace_collect import located, Collect, calls, events
+from tests.trace_collect import located, Collect, calls, events
 
 pytest.importorskip("otf2", reason="the OTF2 decoder needs the optional otf2 package")
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "benchmarks" / "traces"))

@@ -8,7 +8,7 @@ import pytest
 
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
-from tests.readers.traces.trace_collect import located, Collect, calls, events
+from tests.trace_collect import located, Collect, calls, events
 
 STS = """PROJECTIONS_ID
 VERSION 11.0

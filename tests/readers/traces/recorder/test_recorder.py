@@ -10,7 +10,7 @@ import pytest
 
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
-from tests.readers.traces.trace_collect import located, Collect, calls, events
+from tests.trace_collect import located, Collect, calls, events
 
 FUNCS = ["open", "close", "write", "read", "dup", "fwrite", "MPI_Send", "MPI_Barrier"]
 
