@@ -31,6 +31,7 @@ from .io.reader_constructors import ReaderConstructors
 from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
 from .model.graph import Graph
+from .model.nodeindex import ids_from_node_objects, with_node_values
 from .model.metrics import default_pairs
 from .ops import aggregate, arithmetic, inclusive, union
 from .ops import filter as filtering
@@ -105,6 +106,7 @@ class GraphFrame(ReaderConstructors):
             raise ValueError("GraphFrame needs a dataframe")
         if "node" not in dataframe.index.names:
             raise GraphMismatchError("the dataframe index has no 'node' level")
+        dataframe = ids_from_node_objects(dataframe, graph)
         _check_node_ids(graph, dataframe)
         self.graph = graph
         self.dataframe = dataframe
@@ -116,6 +118,28 @@ class GraphFrame(ReaderConstructors):
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
         self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
+
+    @property
+    def dataframe(self) -> pd.DataFrame:
+        """The rows: a pandas DataFrame indexed by ``node`` (and ``rank``/``thread``...).
+
+        The ``node`` level stores int ids and hands out :class:`Node` objects
+        (:mod:`graphframe.model.nodeindex`). Assigning a frame whose ``node``
+        level holds int ids gives that level this type (a shallow copy).
+
+        Examples
+        --------
+        >>> gf = GraphFrame.from_lists(("main", "solve"))
+        >>> node = gf.dataframe.index[1]
+        >>> node.frame["name"], int(node), gf.dataframe.loc[node, "name"]
+        ('solve', 1, 'solve')
+        """
+        return self._dataframe
+
+    @dataframe.setter
+    def dataframe(self, value: pd.DataFrame) -> None:
+        graph = getattr(self, "graph", None)
+        self._dataframe = value if graph is None else with_node_values(value, graph)
 
     @property
     def aggregations(self) -> Dict[str, str]:
@@ -714,7 +738,7 @@ class GraphFrame(ReaderConstructors):
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> ua, ub = a.unify(b, inplace=False)
-        >>> ub.dataframe.index.tolist(), ua.graph is ub.graph, a.graph is b.graph
+        >>> [int(n) for n in ub.dataframe.index], ua.graph is ub.graph, a.graph is b.graph
         ([0, 1], True, False)
         >>> a.unify(b)
         >>> a.dataframe[["name", "time", "_missing_node"]]
@@ -723,7 +747,7 @@ class GraphFrame(ReaderConstructors):
         0      main   1.0              0
         1        io   NaN              2
         2     solve   1.0              1
-        >>> a.graph is b.graph, b.dataframe.index.tolist()
+        >>> a.graph is b.graph, [int(n) for n in b.dataframe.index]
         (True, [0, 1])
         """
         if not _flag(inplace):

@@ -17,10 +17,12 @@ from ..kernels.level_stats import BLOCK_CELLS, LevelPlan, group_arrays, level_st
 from ..model import Graph
 # frames from column arrays, object (text) arrays kept as object columns
 from ..model.dataframe import frame_from_columns
+# the node index level type (ids stored, Node objects handed out)
+from ..model.nodeindex import with_node_values
 
 __all__ = ["BLOCK_CELLS", "Graph", "GraphFrame", "LevelPlan", "decode_column", "diff",
            "encode_column", "frame_from_columns", "from_tagged", "group_arrays", "level_stats",
-           "query_package", "to_tagged"]
+           "query_package", "to_tagged", "with_node_values"]
 
 
 def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:

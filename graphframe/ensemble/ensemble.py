@@ -41,7 +41,7 @@ import pandas as pd
 
 from ..errors import ArgumentError, GraphMismatchError
 from ..plot.accessor import EnsemblePlotAccessor
-from ._internal import Graph
+from ._internal import Graph, with_node_values
 from . import archive
 from . import build as _build
 from . import reading, sources
@@ -93,10 +93,11 @@ class Ensemble(EnsembleOperations, EnsembleAnalysis):
             raise GraphMismatchError(f"{len(profiles)} profiles but {len(metadata)} "
                                      "metadata rows")
         self._graph = graph
-        self._dataframe = dataframe
+        self._dataframe = with_node_values(dataframe, graph)
         self._profiles = profiles
         self._metadata = metadata
-        self._statsframe = statsframe if statsframe is not None else empty_statsframe(graph)
+        self._statsframe = with_node_values(
+            statsframe if statsframe is not None else empty_statsframe(graph), graph)
         self._exc = list(exc_metrics)
         self._inc = list(inc_metrics)
         self._default = default_metric

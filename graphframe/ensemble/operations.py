@@ -125,8 +125,8 @@ class EnsembleOperations:
         >>> from graphframe import Ensemble, GraphFrame
         >>> gf = GraphFrame.from_lists(("main",))
         >>> ens = Ensemble.from_graphframes([gf, gf], metadata={"size": [8, 16]})
-        >>> ens.set_profile_index("size").dataframe.index.tolist()
-        [(0, 8), (0, 16)]
+        >>> ens.set_profile_index("size").dataframe.index.get_level_values("profile").tolist()
+        [8, 16]
         """
         return profiles_index.set_profile_index(self, column)
 

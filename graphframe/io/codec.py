@@ -39,6 +39,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ..errors import GraphframeError
+from ..model.nodeindex import NodeDtype, node_ids
 
 
 class SaveError(GraphframeError, ValueError):
@@ -127,8 +128,14 @@ OBJECT_TYPES = tuple(_OBJECT_TYPES)
 
 
 def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
-    """``(arrow array, codec)`` for a pandas Series or Index (see module docs)."""
+    """``(arrow array, codec)`` for a pandas Series or Index (see module docs).
+
+    A node level (Node objects over int ids) is stored as its int64 ids.
+    """
     dtype = values.dtype
+    if isinstance(dtype, NodeDtype):
+        values = node_ids(values)
+        dtype = values.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         cats = encode_column(pd.Series(dtype.categories), where + " categories")
         codes = np.asarray(values.cat.codes if isinstance(values, pd.Series) else values.codes)

@@ -36,7 +36,8 @@ from .interop import GraphInterop
 from .lists import parse_lists
 from .layout import canonical_layout
 from .traversal import GraphTraversal
-from .node import Node
+from .node import HandNode, Node
+from .handgraph import bind, hand_graph_parts, has_hand_node
 
 INT = np.int64
 _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
@@ -46,7 +47,9 @@ class Graph(GraphTraversal, GraphInterop):
     """Immutable call graph (tree, forest, DAG or cyclic) over integer node ids.
 
     Build one with :meth:`Graph.build` (arrays), :meth:`Graph.from_lists`
-    (nested lists) or :meth:`Graph.from_networkx`.
+    (nested lists), :meth:`Graph.from_networkx`, or as Hatchet does from
+    hand-built nodes: ``Graph(roots)`` walks the linked
+    ``Node(Frame(...))`` objects once (``roots`` keeps the given order).
 
     Examples
     --------
@@ -62,8 +65,12 @@ class Graph(GraphTraversal, GraphInterop):
     __slots__ = ("_roots", "_parent", "_parent_ptr", "_parent_idx", "_child_ptr",
                  "_child_idx", "_depth", "_attrs", "_ordered", "_forest", "_cache")
 
-    def __init__(self, *, roots, parent, parent_ptr, parent_idx, child_ptr, child_idx,
-                 depth, attrs, ordered, forest) -> None:
+    def __init__(self, roots=None, *, parent=None, parent_ptr=None, parent_idx=None,
+                 child_ptr=None, child_idx=None, depth=None, attrs=None, ordered=False,
+                 forest=True) -> None:
+        if parent is None:  # Hatchet's Graph(roots) over hand-built nodes
+            self._init_from_nodes(roots)
+            return
         self._roots = roots
         self._parent = parent
         self._parent_ptr = parent_ptr
@@ -77,6 +84,14 @@ class Graph(GraphTraversal, GraphInterop):
         self._cache: dict = {}
         for arr in (roots, parent, parent_ptr, parent_idx, child_ptr, child_idx, depth):
             arr.flags.writeable = False
+
+    def _init_from_nodes(self, roots: Any) -> None:
+        attrs, src, dst, root_pos, nodes = hand_graph_parts(roots)
+        built, order = Graph.from_edges(attrs, src, dst, root_pos)
+        for name in Graph.__slots__:
+            setattr(self, name, getattr(built, name))
+        self._cache = dict(built._cache)
+        bind(self, nodes, order, root_pos)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -195,9 +210,28 @@ class Graph(GraphTraversal, GraphInterop):
         --------
         >>> Graph.from_lists(("a", "b", ("c", "d"))).num_nodes
         4
+        >>> [r.frame["name"] for r in Graph.from_lists(("x", "y"), ("p", "q")).roots]
+        ['x', 'p']
+
+        A node object inside the lists (``Node(Frame(...))``) appears once,
+        with every parent it is listed under (a DAG):
+
+        >>> shared = Node(Frame(name="shared"))
+        >>> dag = Graph.from_lists(("top", ("left", shared), ("right", shared)))
+        >>> len(dag), dag.is_tree(), [str(p.frame["name"]) for p in shared.parents]
+        (4, False, ['left', 'right'])
         """
+        if not all(isinstance(r, (list, tuple)) for r in roots):
+            raise ValueError("Graph.from_lists: each root must be a list or tuple")
+        if has_hand_node(roots):
+            graph = cls([HandNode.from_lists(r) for r in roots])
+            graph.enumerate_traverse()
+            return graph
         frames, parents = parse_lists(roots)
-        graph, _ = cls.build(records_to_frame(frames), parents)
+        graph, order = cls.build(records_to_frame(frames), parents)
+        new_id = np.empty(len(order), dtype=INT)
+        new_id[order] = np.arange(len(order), dtype=INT)
+        graph._cache["root_order"] = new_id[np.flatnonzero(np.asarray(parents) < 0)]
         return graph
 
     # ---------------------------------------------------------- properties
@@ -216,8 +250,10 @@ class Graph(GraphTraversal, GraphInterop):
 
     @property
     def roots(self) -> List["Node"]:
-        """The roots as :class:`Node` views."""
-        return [Node(int(r), self) for r in self._roots]
+        """The roots as :class:`Node` views, in the order they were given
+        (``Graph(roots)``, ``from_lists``), else ascending."""
+        order = self._cache.get("root_order", self._roots)
+        return [Node(int(r), self) for r in order]
 
     @property
     def parent(self) -> np.ndarray:
@@ -290,6 +326,11 @@ class Graph(GraphTraversal, GraphInterop):
     @property
     def ordered(self) -> bool:
         """True when siblings follow the source's order, not frame order."""
+        return self._ordered
+
+    @property
+    def node_ordering(self) -> bool:
+        """Hatchet's name for :attr:`ordered` (siblings in the source's node order)."""
         return self._ordered
 
     @property
@@ -379,3 +420,4 @@ class Graph(GraphTraversal, GraphInterop):
     def __repr__(self) -> str:
         kind = "tree" if self.is_tree() else ("forest" if self._forest else "graph")
         return f"<Graph {kind}: {self.num_nodes} nodes, {len(self._roots)} roots>"
+

@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Tuple
 
-from ..errors import MultiplePathError
+from ..errors import ArgumentError, MultiplePathError
+from .frame import Frame
+from .handnode import HandNode, node_traversal_order, traversal_order
+
+__all__ = ["Node", "HandNode", "traversal_order", "node_traversal_order"]
 
 
-class Node(int):
+class _NodeType(type):
+    """``isinstance(x, Node)`` is also true for hand-built nodes (:class:`HandNode`)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return type.__instancecheck__(cls, obj) or (cls is Node and isinstance(obj, HandNode))
+
+
+class Node(int, metaclass=_NodeType):
     """A node id bound to its graph.
 
     Examples
@@ -26,9 +37,24 @@ class Node(int):
     ['main', 'solve']
     >>> int(solve), solve == 2
     (2, True)
+
+    ``Node(Frame(...), parent=None, hnid=-1, depth=-1)`` (a Frame first) makes
+    a mutable hand-built node instead, as in Hatchet (see :class:`HandNode`):
+
+    >>> from graphframe import Frame
+    >>> root = Node(Frame(name="main"), parent=None, hnid=-1, depth=-1)
+    >>> type(root).__name__, isinstance(root, Node)
+    ('HandNode', True)
     """
 
-    def __new__(cls, node_id: int, graph: Any) -> "Node":
+    def __new__(cls, node_id: Any, graph: Any = None, hnid: int = -1, depth: int = -1,
+                *, parent: Any = None) -> Any:
+        if isinstance(node_id, Frame):
+            return HandNode(node_id, parent=graph if parent is None else parent,
+                            hnid=hnid, depth=depth)
+        if graph is None:
+            raise ArgumentError("Node(id, graph) needs its graph; Node(Frame(...)) makes a "
+                                "hand-built node")
         obj = super().__new__(cls, node_id)
         obj._graph = graph
         return obj
@@ -198,6 +224,32 @@ class Node(int):
             if visited is not None:
                 visited[i] = visited.get(i, 0) + 1
             yield g.frame(i).values(attrs) if attrs is not None else Node(i, g)
+
+    def node_order_traverse(self, order: str = "pre", attrs: Any = None,
+                            visited: Optional[dict] = None) -> Iterator[Any]:
+        """:meth:`traverse` in "node order": an array node's ``_hatchet_nid`` is its id,
+        and :meth:`traverse` already visits children in id order.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "b", "a"))
+        >>> list(g.node(0).node_order_traverse(attrs="name"))
+        ['main', 'a', 'b']
+        """
+        return self.traverse(order, attrs, visited)
+
+    @staticmethod
+    def from_lists(lists: Any) -> HandNode:
+        """Hand-built linked nodes from nested lists (Hatchet's ``Node.from_lists``).
+
+        Examples
+        --------
+        >>> root = Node.from_lists(["a", ["b", "c"], "d"])
+        >>> [n.frame["name"] for n in root.traverse()]
+        ['a', 'b', 'c', 'd']
+        """
+        return HandNode.from_lists(lists)
 
     def __str__(self) -> str:
         return str(self.frame)

@@ -13,6 +13,8 @@ import numpy as np
 
 from ..kernels import structure as st
 from .node import Node
+from .handgraph import enumerate_hand
+from .handnode import node_traversal_order, walk
 from ..kernels.structure import INT
 
 
@@ -131,13 +133,49 @@ class GraphTraversal:
                 visited[i] = visited.get(i, 0) + 1
             yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
 
-    def enumerate_traverse(self) -> None:
-        """Kept for Hatchet compatibility: ids are always in pre-order already.
+    def node_order_traverse(self, order: str = "pre", attrs: Any = None,
+                            visited: Optional[dict] = None) -> Iterator[Any]:
+        """Walk with children (and roots) in "node order": by ``_hatchet_nid``.
+
+        For a graph built from hand-made nodes (``Graph(roots)``) that is each
+        node's current ``_hatchet_nid`` (Caliper's "Node order"); elsewhere a
+        node's ``_hatchet_nid`` is its id, which :meth:`traverse` follows.
 
         Examples
         --------
-        >>> from graphframe import Graph
-        >>> g = Graph.from_lists(("a", "b"))
-        >>> g.enumerate_traverse() is None
-        True
+        >>> from graphframe import Graph, Node, Frame
+        >>> top = Node(Frame(name="top"), hnid=0)
+        >>> for i, name in ((1, "zeta"), (2, "alpha")):
+        ...     top.add_child(Node(Frame(name=name), parent=top, hnid=i))
+        >>> g = Graph([top])
+        >>> list(g.node_order_traverse(attrs="name")), list(g.traverse(attrs="name"))
+        (['top', 'zeta', 'alpha'], ['top', 'alpha', 'zeta'])
         """
+        hand = self._cache.get("hand")
+        if hand is None:
+            yield from self.traverse(order, attrs, visited)
+            return
+        if order not in ("pre", "post"):
+            raise ValueError("order must be 'pre' or 'post'")
+        ids = self._cache["hand_ids"]
+        roots = sorted((hand[i] for i in self._roots.tolist()), key=node_traversal_order)
+        for node in walk(roots, order, None, None, node_traversal_order):
+            i = ids[id(node)]
+            if visited is not None:
+                visited[i] = visited.get(i, 0) + 1
+            yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
+
+    def enumerate_traverse(self) -> None:
+        """Number hand-built nodes as Hatchet does (``_hatchet_nid`` = pre-order
+        position, ``_depth``); array node ids are always in pre-order already.
+
+        Examples
+        --------
+        >>> from graphframe import Graph, Node, Frame
+        >>> root = Node.from_lists(["a", "c", "b"])
+        >>> g = Graph([root])
+        >>> g.enumerate_traverse()
+        >>> [(c.frame["name"], c._hatchet_nid, c._depth) for c in root.children]
+        [('c', 2, 1), ('b', 1, 1)]
+        """
+        enumerate_hand(self)

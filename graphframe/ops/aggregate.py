@@ -63,7 +63,8 @@ def drop_index_levels(gf: GF, function: Any = np.mean) -> GF:
         _aggregate(pd.DataFrame({"x": [1.0, 2.0]}).groupby(np.zeros(2, dtype=INT)), function,
                    "drop_index_levels")  # the same check as with levels to drop
         return replace(gf, dataframe=private_copy(df))
-    grouped = df.groupby(level="node", sort=True)
+    # grouped by the int ids (an array), not the node level: pandas' int64 groupby path
+    grouped = df.groupby(pd.Index(level_ids(df.index), name="node"), sort=True)
     metrics = [c for c in df.columns
                if c in set(gf.exc_metrics) | set(gf.inc_metrics)
                and pd.api.types.is_numeric_dtype(df[c])]

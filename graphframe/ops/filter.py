@@ -105,7 +105,8 @@ def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
             keep[i] = _truth(result)
         except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
             key = df.index[i] if df.index.nlevels > 1 else (df.index[i],)
-            where = ", ".join(f"{lv}={v}" for lv, v in zip(df.index.names, key))
+            where = ", ".join(f"{lv}={int(v) if isinstance(v, Node) else v}"
+                              for lv, v in zip(df.index.names, key))
             raise InvalidFilter(
                 f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
                 "It is called once per row with the row's values (row[\"time\"] is a number); "

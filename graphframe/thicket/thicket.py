@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..ensemble import Ensemble
-from ..ensemble._internal import Graph, GraphFrame
+from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, GraphframeError, InvalidFilter, MetricError
 from .constructors import ThicketConstructors
@@ -243,7 +243,8 @@ class Thicket(ThicketConstructors):
         arrays = [df.index.get_level_values(i) for i in range(df.index.nlevels)]
         arrays[0] = new_of[np.asarray(arrays[0], dtype=INT)]
         moved_df = df.set_axis(pd.MultiIndex.from_arrays(arrays, names=df.index.names), axis=0)
-        self.dataframe = _with_rows_of(moved_df, int(new_of[len(parent) - 1]), attrs)
+        self.dataframe = with_node_values(
+            _with_rows_of(moved_df, int(new_of[len(parent) - 1]), attrs), graph)
         stats = self.statsframe.dataframe
         moved = stats.set_axis(pd.Index(new_of[np.asarray(stats.index, dtype=INT)], name="node"))
         full = moved.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))

@@ -102,8 +102,8 @@ def test_duplicate_edges_are_kept_once():
 
 def test_forest_with_several_roots():
     g = Graph.from_lists(("b", "x"), ("a", "y"))
-    assert names(g.roots) == ["a", "b"]
-    assert g.root_ids.tolist() == [0, 2]
+    assert names(g.roots) == ["b", "a"]  # as given (Hatchet); ids: a pre-order by frame
+    assert g.root_ids.tolist() == [0, 2] and g.node(0).frame["name"] == "a"
     assert g.is_forest and not g.is_tree()
 
 

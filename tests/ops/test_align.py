@@ -7,6 +7,7 @@ import pytest
 from hypothesis import assume, given
 
 from graphframe.ops import align, arithmetic, union
+from graphframe.model.nodeindex import with_node_values
 from graphframe.ops.rows import remap_rows
 from tests.helpers import gf_from_edges
 from tests.strategies import SETTINGS, pairs
@@ -22,7 +23,7 @@ def reference_unify_left(a, b):
     present = side[side > 0]
     if (present != 3).any():
         df_l = union._append_right_only(df_l, df_r, side, m_l)
-    return df_l
+    return with_node_values(df_l, graph)
 
 
 def forced_fallback(op, a, b, **kw):
