@@ -15,6 +15,7 @@ from ..model.dataframe import column_data, frame_from_columns, make_index, sort_
 from ..model.graph import Graph
 from ..model.text import as_text
 from .grid import find_grid, grid_columns, grid_index
+from .heap import release_free_heap
 
 INT = np.int64
 
@@ -42,6 +43,8 @@ def parts_from_raw(raw: RawProfile, private: bool = False,
     """
     if not raw.validated:  # readers validate when they build; never twice
         raw.validate()
+    if consume:  # the reader's node-sized temporaries are freed: give their pages back
+        release_free_heap()
     ids = raw.nodes[NODE].to_numpy().astype(INT, copy=False)
     lookup = _IdLookup(ids)
     parent = lookup(raw.nodes[PARENT].to_numpy().astype(INT, copy=False))
@@ -54,8 +57,9 @@ def parts_from_raw(raw: RawProfile, private: bool = False,
     attrs = raw.nodes[list(raw.frame_columns)]
     graph, order = Graph.build(attrs, parent, extra, ordered=raw.ordered,
                                child_order=child_order)
-    del attrs, parent, extra, child_order
+    del attrs, parent, extra, child_order, ids
     new_id = st.invert(order, len(order))
+    del order
     dataframe = _dataframe(raw, lookup, new_id, shared=not (private or consume),
                            consume=consume)
     return dict(
@@ -97,6 +101,8 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
             for col in dict.fromkeys(table.columns if table is not None else ()):
                 del table[col]  # every column of that name (names are deduplicated)
     grid = find_grid(m, levels, lookup, new_id)
+    if consume:  # the graph build's temporaries likewise, before the row-sized columns
+        release_free_heap()
     if grid is not None:  # one block of rows per rank: no row-sized index arrays
         index = grid_index(grid, [NODE] + levels)
         columns = grid_columns(raw, grid, levels, node_columns, consume, prepare_column)

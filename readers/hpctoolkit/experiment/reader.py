@@ -216,7 +216,10 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
             base = "<unknown file>" if fname is None else basename(fname)
             texts.append(f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}")
     names_arr = np.array(texts, dtype=object)[inverse]
-    frame_type = np.where(is_func, "function", np.where(is_loop, "loop", "statement")).astype(object)
+    # one Python str per kind, shared by every node (astype(object) on a numpy
+    # unicode array would make a million copies: 55 MB at a million nodes)
+    kinds = np.array(["statement", "loop", "function"], dtype=object)
+    frame_type = kinds[np.where(is_func, 2, is_loop.astype(np.int8))]
     frames = {
         "type": frame_type,
         "name": np.where(is_func, names_arr, None),

@@ -95,3 +95,19 @@ def test_consuming_build_lowers_the_peak(tmp_path):
     # (pandas 3: 10.7 against 15.2 MB; pandas 2: 16.6 against 21.5 MB, for a 6.0 MB frame)
     assert consumed < 0.85 * plain
     assert consumed < 3 * df_bytes
+
+
+def test_gathering_in_pieces_gives_the_same_frame(old_db, monkeypatch):
+    from graphframe.io import grid
+    whole = GraphFrame(**parts_from_raw(graphframe_readers.read(old_db), consume=True))
+    monkeypatch.setattr(grid, "CHUNK", 7)  # 3000 nodes: 429 pieces, the last one short
+    pieces = GraphFrame(**parts_from_raw(graphframe_readers.read(old_db), consume=True))
+    pd.testing.assert_frame_equal(whole.dataframe, pieces.dataframe, check_exact=True)
+    assert list(grid._chunks(15)) == [slice(0, 7), slice(7, 14), slice(14, 15)]
+
+
+def test_node_kinds_are_one_object_each(old_db):
+    raw = graphframe_readers.read(old_db)
+    kinds = raw.nodes["type"].to_numpy()
+    assert sorted(set(kinds)) == ["function", "loop", "statement"]
+    assert len({id(k) for k in kinds}) == 3
