@@ -36,3 +36,10 @@ def reference_facts(shared_data: Path) -> dict:
     """What Hatchet 2026.2.0 read from each file of the corpus."""
     return json.loads((shared_data / "reference_facts.json").read_text())
 
+
+
+@pytest.fixture
+def text_progress_bar(monkeypatch):
+    """``progress=True`` draws our text bar even where tqdm is installed (tests that read it)."""
+    import graphframe_readers.progress as progress
+    monkeypatch.setattr(progress, "tqdm_available", lambda: False)

@@ -25,6 +25,7 @@ from ..ensemble import Ensemble
 from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, GraphframeError, InvalidFilter, MetricError
+from ..model.dataframe import private_copy
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from .json_layout import to_thicket_json
@@ -280,8 +281,12 @@ class Thicket(ThicketConstructors):
         self.dataframe, self.inc_metrics = gf.dataframe, gf.inc_metrics
 
     def copy(self) -> "Thicket":
-        """A new Thicket sharing the graph; tables copied lazily (copy-on-write)."""
-        return self._keeping_lists(self._wrap(self.ensemble.replace()))
+        """A new Thicket sharing the graph; its tables are private copies (lazy under
+        pandas 3's copy-on-write, deep on pandas 2), so a write never reaches ``self``."""
+        ens = self.ensemble
+        return self._keeping_lists(self._wrap(ens.replace(
+            dataframe=private_copy(ens.dataframe), metadata=private_copy(ens.metadata),
+            statsframe=private_copy(ens.statsframe))))
 
     def _keeping_lists(self, other: "Thicket") -> "Thicket":
         """``other`` with copies of this Thicket's metric lists (as assigned, even names

@@ -36,7 +36,7 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, tmp_path):
     assert EXIT_INTERRUPTED == 130
 
 
-def test_ctrl_c_clears_a_partly_drawn_bar(monkeypatch, capsys, tmp_path):
+def test_ctrl_c_clears_a_partly_drawn_bar(monkeypatch, capsys, tmp_path, text_progress_bar):
     path = example_graphframe().save(tmp_path / "run.gfz")
 
     def slow(path, format=None, progress=None, **options):
@@ -58,7 +58,10 @@ def test_sigint_to_a_running_command(tmp_path):
     script.write_text(textwrap.dedent("""
         import sys, time
         import graphframe.graphframe as G
+        import graphframe_readers.progress as P
         from graphframe.cli import main
+
+        P.tqdm_available = lambda: False  # our text bar, even where tqdm is installed
 
         def slow(path, format=None, progress=None, **options):
             progress(3, 10, "bytes of a slow file")

@@ -139,7 +139,7 @@ def test_ranks_option_and_progress(tmp_path):
         read_hpctoolkit(db, ranks=[])
 
 
-def test_progress_bar_on_stderr(tmp_path, capsys):
+def test_progress_bar_on_stderr(tmp_path, capsys, text_progress_bar):
     read_hpctoolkit(write_example_database(tmp_path / "db"), progress=True)
     err = capsys.readouterr().err
     assert err.endswith("\r[##############################] 2/2 metric files\n")
