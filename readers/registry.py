@@ -130,7 +130,7 @@ def sniff(path: Any) -> str:
     file, and :class:`UnknownFormatError` (listing the known formats) when no
     reader claims it.
     """
-    first = _first_path(path)
+    first = first_path(path)
     head = _head(first)
     if not head and os.path.isfile(first):
         raise ReadError(first, "the file is empty (0 bytes)",
@@ -190,7 +190,7 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
         raise UnknownFormatError(path, formats(), f"unknown format {format!r}")
     else:
         name = format
-        _first_path(path)  # existence check with a clear message
+        first_path(path)  # existence check with a clear message
     info = format_info(name)
     check_options(info, options)
     if isinstance(path, (list, tuple)) and not info.several_files:
@@ -241,7 +241,14 @@ def _label(path: Any) -> str:
     return Path(os.fspath(path)).name or str(path)
 
 
-def _first_path(path: Any) -> Path:
+def first_path(path: Any) -> Path:
+    """The first file of ``path`` (a path or a list of paths), checked to exist.
+
+    Examples
+    --------
+    >>> first_path(["/", "/tmp"])
+    PosixPath('/')
+    """
     if isinstance(path, (list, tuple)):
         if not path:
             raise ReadError(path, "an empty list of files was given",

@@ -17,11 +17,11 @@ from __future__ import annotations
 import importlib
 import os
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Type
 
 from ..errors import ReadError, UnknownFormatError
 from ..progress import Progress, ProgressArg
+from ..registry import first_path
 from .decoder import Decoder, split_groups
 from .handler import EventHandler
 from .sources import ByteSource
@@ -75,7 +75,7 @@ def decoder_class(name: str, path: Any = None) -> Type[Decoder]:
 
 def sniff_trace(path: Any) -> str:
     """Name of the trace format that recognises ``path`` (a file, directory or list)."""
-    first = _first_path(path)
+    first = first_path(path)
     head = b""
     if first.is_file():
         try:
@@ -179,18 +179,3 @@ def _run_parallel(decoder: Decoder, groups: List[List[ByteSource]], handler: Eve
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     handler.join(results)
-
-
-def _first_path(path: Any) -> Path:
-    if isinstance(path, (list, tuple)):
-        if not path:
-            raise ReadError(path, "an empty list of files was given",
-                            expected="at least one file")
-        path = path[0]
-    try:
-        p = Path(os.fspath(path))
-    except TypeError as exc:
-        raise ReadError(path, "not a file path", expected="a path or a list of paths") from exc
-    if not p.exists():
-        raise ReadError(p, "no such file or directory")
-    return p
