@@ -2,9 +2,10 @@
 
 Numbers stay numpy arrays (a profile without the column contributes NaN, so
 integers become floats only when some profile lacks them); text and other
-objects become an object array holding one Python object per distinct value
-over all profiles (shared by the rows that hold it, ``None`` where missing),
-as every text column of a GraphFrame (:mod:`graphframe.model.text`).
+objects hold one Python object per distinct value over all profiles (shared by
+the rows that hold it, ``None`` where missing): text as a text column, as
+every text column of a GraphFrame (:mod:`graphframe.model.text`), other
+objects as an object array.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from ..model.textarray import TextArray
 from .tables import Coded
 
 INT = np.int64
@@ -75,9 +77,11 @@ def _shared_objects(pieces: List[Optional[Coded]], rows: Sequence[int],
     codes = np.concatenate(out) if out else np.zeros(0, dtype=np.int32)
     if order is not None:
         codes = codes[order]
-    table = np.empty(len(glob_uniques) + 1, dtype=object)  # the last entry: code -1, missing
-    table[:-1] = list(glob_uniques)
-    table[-1] = None
+    distinct = np.empty(len(glob_uniques), dtype=object)
+    distinct[:] = list(glob_uniques)
+    if pd.api.types.infer_dtype(distinct, skipna=True) in ("string", "empty"):
+        return TextArray.from_codes(codes, distinct, missing=None, distinct_known=True)
+    table = np.append(distinct, None)  # the last entry: code -1, missing
     return table[codes]
 
 

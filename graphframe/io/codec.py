@@ -40,6 +40,7 @@ import pyarrow as pa
 
 from ..errors import GraphframeError
 from ..model.nodeindex import NodeDtype, node_ids
+from ..model.textarray import TextArray, TextDtype
 
 
 class SaveError(GraphframeError, ValueError):
@@ -144,6 +145,9 @@ def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
                                  "categories_codec": cats[1]}
     if isinstance(dtype, np.dtype) and dtype.kind != "O":
         return pa.array(np.asarray(values)), {"kind": "numpy", "dtype": dtype.str}
+    if isinstance(dtype, TextDtype):
+        return _encode_text(values.array if isinstance(values, (pd.Series, pd.Index))
+                            else values, where)
     if not isinstance(dtype, np.dtype):
         if not hasattr(dtype, "__from_arrow__"):
             raise SaveError(f"{where} has dtype {dtype}, which cannot be saved")
@@ -156,6 +160,29 @@ def encode_column(values: Any, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
                 pass
         return pa.array(values.array if isinstance(values, pd.Series) else values), codec
     return _encode_object(np.asarray(values, dtype=object), where)
+
+
+def _encode_text(values: TextArray, where: str) -> Tuple[pa.Array, Dict[str, Any]]:
+    """A text column: its codes and dictionary as they are when every value is a string
+    (missing values all ``None`` or all NaN); else as an object column. The codec
+    says ``"text": True`` so that loading gives a text column again."""
+    distinct = values.dictionary
+    na = np.asarray(pd.isna(distinct), dtype=bool)
+    nulls = {null_kind(v) for v in distinct[na].tolist()}
+    present = distinct[~na]
+    if len(nulls) <= 1 and (not len(present)
+                            or pd.api.types.infer_dtype(present, skipna=False) == "string"):
+        try:
+            entries = pa.array(np.where(na, "", distinct), type=pa.large_string())
+            codes = values.codes
+            indices = pa.array(codes, mask=na[codes]) if na.any() else pa.array(codes)
+            return (pa.DictionaryArray.from_arrays(indices, entries),
+                    {"kind": "object", "type": "string", "null": nulls.pop() if nulls else "None",
+                     "text": True})
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+            pass
+    array, codec = _encode_object(np.asarray(values, dtype=object), where)
+    return array, {**codec, "text": True}
 
 
 def _string_details(dtype: Any) -> Dict[str, Any]:
@@ -233,6 +260,8 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
     builds (a name repeated over ranks is one object).
     """
     kind = codec["kind"]
+    if codec.get("text"):
+        return _decode_text(column, {k: v for k, v in codec.items() if k != "text"})
     if pa.types.is_dictionary(column.type):
         if kind == "object" or (kind == "extension" and codec.get("storage") == "python"):
             if not (pa.types.is_string(column.type.value_type)
@@ -279,6 +308,26 @@ def decode_column(column: Any, codec: Dict[str, Any]) -> Any:
         out[:] = [from_tagged(json.loads(v)) for v in column.to_pylist()]
         return _objects(out)
     raise ValueError(f"unknown column codec {kind!r}")
+
+
+def _decode_text(column: Any, codec: Dict[str, Any]) -> TextArray:
+    """A text column saved by :func:`_encode_text`."""
+    if not (pa.types.is_dictionary(column.type) and codec["kind"] == "object"
+            and codec["type"] == "string"):
+        return TextArray.from_values(decode_column(column, codec))
+    if not (pa.types.is_string(column.type.value_type)
+            or pa.types.is_large_string(column.type.value_type)):
+        raise ValueError(f"the column holds {column.type.value_type} values, not text")
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    parts = []
+    for chunk in chunks:
+        distinct = np.empty(len(chunk.dictionary), dtype=object)
+        distinct[:] = chunk.dictionary.to_pylist()
+        codes = chunk.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        parts.append(TextArray.from_codes(codes, distinct, missing=_NULLS[codec["null"]]))
+    if not parts:
+        return TextArray.from_values([])
+    return TextArray._concat_same_type(parts)
 
 
 def shared_objects(column: Any) -> Tuple[np.ndarray, np.ndarray]:

@@ -30,6 +30,7 @@ import pandas as pd
 from graphframe_readers import RawProfile
 from graphframe_readers.profile import NODE
 
+from ..model.textarray import TextDtype
 from .heap import release_free_heap
 
 INT = np.int64
@@ -157,6 +158,9 @@ def _transpose(values: pd.Series, grid: BlockGrid) -> Any:
             for rows in _chunks(len(grid.nodes)):  # small temporaries (see _chunks)
                 table[rows, b] = src[b][grid.perm[rows]]
         return out
+    if isinstance(values.dtype, TextDtype):  # its codes, as numbers
+        codes = pd.Series(values.array.codes, copy=False)
+        return values.array.with_codes(_transpose(codes, grid))
     positions = (grid.perm[:, None] + np.arange(blocks, dtype=INT)[None, :] * size).reshape(-1)
     array = values.array
     return array.take(positions) if not isinstance(array, np.ndarray) else array[positions]
@@ -165,13 +169,18 @@ def _transpose(values: pd.Series, grid: BlockGrid) -> Any:
 def _spread(values: pd.Series, grid: BlockGrid) -> Any:
     """A per-node column repeated for every block, in ``(node, level)`` order."""
     if isinstance(values.dtype, np.dtype):
-        src = values.to_numpy()
-        out = np.empty(len(grid.node_pos) * grid.blocks, dtype=src.dtype)
-        table = out.reshape(len(grid.node_pos), grid.blocks)
-        for rows in _chunks(len(grid.node_pos)):  # the same as numpy.repeat, in pieces
-            table[rows] = src[grid.node_pos[rows], None]
-        return out
+        return _spread_array(values.to_numpy(), grid)
+    if isinstance(values.dtype, TextDtype):  # its codes, as numbers
+        return values.array.with_codes(_spread_array(values.array.codes, grid))
     return values.array.take(grid.node_pos).repeat(grid.blocks)
+
+
+def _spread_array(src: np.ndarray, grid: BlockGrid) -> np.ndarray:
+    out = np.empty(len(grid.node_pos) * grid.blocks, dtype=src.dtype)
+    table = out.reshape(len(grid.node_pos), grid.blocks)
+    for rows in _chunks(len(grid.node_pos)):  # the same as numpy.repeat, in pieces
+        table[rows] = src[grid.node_pos[rows], None]
+    return out
 
 
 #: rows per piece when a column is gathered: node-sized temporaries (4-8 MB at a

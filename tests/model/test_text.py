@@ -1,5 +1,5 @@
-"""Text columns are object columns of Python str (None where missing) on pandas 2 and 3,
-whatever made the frame, and Hatchet's recipes on them give Hatchet's results
+"""Text columns are text columns (dictionary-encoded, read back as Python str, None where
+missing) on pandas 2 and 3, whatever made the frame, and Hatchet's recipes on them give Hatchet's results
 (graphframe.model.text, issue 14 item 4)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 import graphframe
 from graphframe import Ensemble, GraphFrame
 from graphframe.model.text import as_text, is_text
+from graphframe.model.textarray import TextDtype
 from graphframe_readers.builder import ProfileBuilder
 
 TEXT = ("name", "type", "file", "module")
@@ -44,10 +45,10 @@ def profile(scale: float = 1.0, extra: bool = False) -> GraphFrame:
     return GraphFrame.from_raw(b.build(exc_metrics=["time"], default_metric="time"))
 
 
-def assert_text_is_object(df: pd.DataFrame) -> None:
+def assert_text_is_text(df: pd.DataFrame) -> None:
     for col in TEXT:
         if col in df.columns:
-            assert df[col].dtype == object, (col, df[col].dtype)
+            assert isinstance(df[col].dtype, TextDtype), (col, df[col].dtype)
             missing = df[col][df[col].isna()].tolist()
             assert all(v is None or v != v for v in missing), col
 
@@ -58,7 +59,7 @@ def test_as_text_shares_one_object_per_value_and_uses_none_for_missing():
                        name="file", index=[5, 6, 7, 8])
     assert values[5] is not values[8]
     out = as_text(values)
-    assert out.dtype == object and out.index.tolist() == [5, 6, 7, 8] and out.name == "file"
+    assert str(out.dtype) == "text" and out.index.tolist() == [5, 6, 7, 8] and out.name == "file"
     assert out.tolist() == ["b.c", "a.c", None, "b.c"] and out[5] is out[8]
 
 
@@ -66,10 +67,12 @@ def test_as_text_shares_one_object_per_value_and_uses_none_for_missing():
     pd.Series(pd.Categorical(["x", None, "y"])),
     pd.Series(["x", None, "y"], dtype="string"),
     pd.Series(["x", None, "y"], dtype=object),
+    pd.Series(["x", float("nan"), "y"], dtype="text"),
 ])
-def test_as_text_turns_every_text_dtype_into_objects(values):
+def test_as_text_turns_every_text_dtype_into_text(values):
     out = as_text(values)
-    assert out.dtype == object and out.tolist() == ["x", None, "y"]
+    assert str(out.dtype) == "text" and out.tolist() == ["x", None, "y"]
+    assert out.astype(object).dtype == object and out.astype(object).tolist() == ["x", None, "y"]
 
 
 def test_as_text_leaves_other_columns_alone():
@@ -115,10 +118,10 @@ def _made(how: str, tmp_path) -> pd.DataFrame:
 
 @pytest.mark.parametrize("how", ["read", "filter", "drop_index_levels", "unify", "subtract",
                                  "diff", "archive", "json", "ensemble", "ensemble archive"])
-def test_text_columns_are_objects_however_the_frame_was_made(how, tmp_path):
+def test_text_columns_are_text_however_the_frame_was_made(how, tmp_path):
     df = _made(how, tmp_path)
     assert "name" in df.columns
-    assert_text_is_object(df)
+    assert_text_is_text(df)
     if "module" in df.columns and how not in ("diff",):
         assert df["module"].isna().any()
         assert any(v is None for v in df["module"])
@@ -183,7 +186,8 @@ def test_copying_name_and_setting_none_keeps_none(df):
     d.loc[d["time"] == 0, "caller"] = None
     assert [v is None for v in d["caller"]].count(True) == 1
     assert d["caller"].isna().sum() == 1
-    assert d["caller"].dtype == object
+    assert str(d["caller"].dtype) == "text" and str(d["name"].dtype) == "text"
+    assert [v is None for v in d["name"]].count(True) == 0
 
 
 def test_missing_module_is_none_and_value_counts_after_filter(df):
