@@ -232,3 +232,12 @@ def test_operations_agree_with_object_arrays(left, right, positions):
     olabels, ouniques = pd.factorize(objects)
     assert labels.tolist() == olabels.tolist() and uniques.tolist() == list(ouniques)
     assert canon(pd.Series(both).value_counts().to_dict()) == canon(objects.value_counts().to_dict())
+
+
+def test_parquet_round_trip_gives_the_values(tmp_path):
+    pytest.importorskip("pyarrow", reason="to_parquet needs pyarrow")
+    df = frame(True)
+    df.to_parquet(tmp_path / "t.parquet")
+    back = pd.read_parquet(tmp_path / "t.parquet")
+    assert back["name"].tolist()[:2] == ["main", "solve"] and pd.isna(back["name"][2])
+    assert back["t"].tolist() == df["t"].tolist()
