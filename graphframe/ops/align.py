@@ -184,6 +184,12 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
         if isinstance(series.dtype, np.dtype):
             return series.to_numpy(copy=True)
         return series.array.copy()
+    if col in df_l.columns and col in df_r.columns:
+        left, right = df_l[col], df_r[col]
+        if isinstance(left.dtype, np.dtype) and left.dtype == right.dtype:
+            scattered = _scatter(left.to_numpy(), right.to_numpy(), pos_l, pos_r, n_rows)
+            if scattered is not None:
+                return scattered
     src_l = np.full(n_rows, -1, dtype=INT)
     src_r = np.full(n_rows, -1, dtype=INT)
     n_l = len(df_l)
@@ -208,6 +214,26 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
     both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
                      ignore_index=True)
     return both.array.take(source, allow_fill=True)
+
+
+def _scatter(left: np.ndarray, right: np.ndarray, pos_l: np.ndarray, pos_r: np.ndarray,
+             n_rows: int) -> Optional[np.ndarray]:
+    """:func:`attribute_values` of two arrays of one dtype, each row written once into
+    the output (no concatenation of both sides); None when rows that neither side has
+    would change the dtype (the general path converts them)."""
+    covered = np.zeros(n_rows, dtype=bool)
+    covered[pos_l] = True
+    only_r = np.flatnonzero(~covered[pos_r])  # right rows the left does not have
+    missing = n_rows - len(pos_l) - len(only_r)
+    if missing and left.dtype != object and left.dtype != np.float64:
+        return None
+    out = np.empty(n_rows, dtype=left.dtype)
+    out[pos_l] = left
+    out[pos_r[only_r]] = right[only_r]
+    if missing:
+        covered[pos_r[only_r]] = True
+        out[~covered] = None if left.dtype == object else np.nan
+    return out
 
 
 def new_node_ids(df: pd.DataFrame, new_of_old: Optional[np.ndarray]) -> np.ndarray:
