@@ -44,7 +44,7 @@ def parts_from_raw(raw: RawProfile, private: bool = False,
     if not raw.validated:  # readers validate when they build; never twice
         raw.validate()
     if consume:  # the reader's node-sized temporaries are freed: give their pages back
-        release_free_heap()
+        release_free_heap(len(raw.nodes))
     ids = raw.nodes[NODE].to_numpy().astype(INT, copy=False)
     lookup = _IdLookup(ids)
     parent = lookup(raw.nodes[PARENT].to_numpy().astype(INT, copy=False))
@@ -102,7 +102,7 @@ def _dataframe(raw: RawProfile, lookup: _IdLookup, new_id: np.ndarray,
                 del table[col]  # every column of that name (names are deduplicated)
     grid = find_grid(m, levels, lookup, new_id)
     if consume:  # the graph build's temporaries likewise, before the row-sized columns
-        release_free_heap()
+        release_free_heap(len(new_id))
     if grid is not None:  # one block of rows per rank: no row-sized index arrays
         index = grid_index(grid, [NODE] + levels)
         columns = grid_columns(raw, grid, levels, node_columns, consume, prepare_column)

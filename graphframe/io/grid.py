@@ -143,7 +143,7 @@ def grid_columns(raw: RawProfile, grid: BlockGrid, levels: List[str],
             columns[col] = _spread(values, grid)
         del values
         if consume:  # the source's pages (node-sized, in the C heap) back before the next
-            release_free_heap()
+            release_free_heap(len(grid.node_pos))
     return columns
 
 

@@ -184,17 +184,22 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
         if isinstance(series.dtype, np.dtype):
             return series.to_numpy(copy=True)
         return series.array.copy()
-    src_l = np.full(n_rows, -1, dtype=INT)
-    src_r = np.full(n_rows, -1, dtype=INT)
-    n_l = len(df_l)
-    if col in df_l.columns:
-        src_l[pos_l] = np.arange(n_l, dtype=INT)
+    if col in df_l.columns and col in df_r.columns:
+        left, right = df_l[col], df_r[col]
+        if isinstance(left.dtype, np.dtype) and left.dtype == right.dtype:
+            scattered = _scatter(left.to_numpy(), right.to_numpy(), pos_l, pos_r, n_rows)
+            if scattered is not None:
+                return scattered
+    # each output row's position in left + right (the left's rows written last win);
+    # -1 where neither frame has the column's row
+    n_l, n_r = len(df_l), len(df_r)
+    source = np.full(n_rows, -1, dtype=INT)
     if col in df_r.columns:
-        src_r[pos_r] = np.arange(len(df_r), dtype=INT)
+        source[pos_r] = np.arange(n_l, n_l + n_r, dtype=INT)
+    if col in df_l.columns:
+        source[pos_l] = np.arange(n_l, dtype=INT)
     left = df_l[col] if col in df_l.columns else pd.Series(np.full(n_l, np.nan))
-    right = (df_r[col] if col in df_r.columns else pd.Series(np.full(len(df_r), np.nan)))
-    source = np.where(src_l >= 0, src_l, np.where(src_r >= 0, n_l + src_r, -1))
-    del src_l, src_r
+    right = df_r[col] if col in df_r.columns else pd.Series(np.full(n_r, np.nan))
     if isinstance(left.dtype, np.dtype) and isinstance(right.dtype, np.dtype):
         as_object = "O" in (left.dtype.kind, right.dtype.kind)
         both = np.concatenate([left.to_numpy(dtype=object if as_object else None),
@@ -205,9 +210,34 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
             else:
                 both = np.append(both.astype(np.float64), np.nan)
         return both[source]  # -1 picks the appended missing value
-    both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
-                     ignore_index=True)
-    return both.array.take(source, allow_fill=True)
+    if left.dtype == right.dtype:  # what concat does for one extension dtype, without Series
+        both = type(left.array)._concat_same_type([left.array, right.array])
+    else:
+        both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
+                         ignore_index=True).array
+    if (source < 0).any():
+        return both.take(source, allow_fill=True)
+    return both.take(source)  # every row has a value: a plain take (no fill to make)
+
+
+def _scatter(left: np.ndarray, right: np.ndarray, pos_l: np.ndarray, pos_r: np.ndarray,
+             n_rows: int) -> Optional[np.ndarray]:
+    """:func:`attribute_values` of two arrays of one dtype, each row written once into
+    the output (no concatenation of both sides); None when rows that neither side has
+    would change the dtype (the general path converts them)."""
+    covered = np.zeros(n_rows, dtype=bool)
+    covered[pos_l] = True
+    only_r = np.flatnonzero(~covered[pos_r])  # right rows the left does not have
+    missing = n_rows - len(pos_l) - len(only_r)
+    if missing and left.dtype != object and left.dtype != np.float64:
+        return None
+    out = np.empty(n_rows, dtype=left.dtype)
+    out[pos_l] = left
+    out[pos_r[only_r]] = right[only_r]
+    if missing:
+        covered[pos_r[only_r]] = True
+        out[~covered] = None if left.dtype == object else np.nan
+    return out
 
 
 def new_node_ids(df: pd.DataFrame, new_of_old: Optional[np.ndarray]) -> np.ndarray:

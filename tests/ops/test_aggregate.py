@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 
+from graphframe.model.dataframe import level_ids
 from tests.helpers import by_name, gf_from_edges, replaced
 
 
@@ -25,6 +26,58 @@ def test_drop_index_levels_three_levels_and_noop():
     assert gf.drop_index_levels(np.sum, inplace=False).dataframe["time"].tolist() == [4 + 20 + 200]
     flat = gf_from_edges(["main"], [-1], [1.0])
     assert flat.drop_index_levels(inplace=False).dataframe.equals(flat.dataframe)
+
+
+def _pandas_first_frame(gf, function=np.mean):
+    """drop_index_levels as pandas' groupby computes it (the reference)."""
+    df = gf.dataframe
+    key = pd.Index(level_ids(df.index), name="node")
+    metrics = [c for c in df.columns if c in set(gf.exc_metrics) | set(gf.inc_metrics)]
+    others = [c for c in df.columns if c not in metrics]
+    parts = [df.groupby(key, sort=True)[metrics].agg(function),
+             df.groupby(key, sort=True)[others].first()]
+    return pd.concat(parts, axis=1)[list(df.columns)]
+
+
+def test_drop_index_levels_first_values_equal_pandas_first_for_every_dtype():
+    # taken by position, except where a node's first row is missing (pandas skips those)
+    gf = gf_from_edges(["main", "f", "g"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=3)
+    df = gf.dataframe.copy()
+    n = len(df)
+    df["label"] = pd.Series([None, "x", "y", "a", "b", "c", None, None, None],
+                            index=df.index, dtype=object)
+    df["flag"] = np.arange(n) % 2 == 0
+    df["count"] = pd.array([None, 1, 2, 3, None, 5, 6, 7, 8], dtype="Int64")
+    df["kind"] = pd.Categorical(["u", "v", "w"] * 3, categories=["w", "v", "u", "unused"])
+    df["text"] = pd.Series(["p", "q", "r"] * 3, index=df.index, dtype="string")
+    df["when"] = pd.to_datetime(np.arange(n), unit="s")
+    gf = replaced(gf, dataframe=df)
+    out = gf.drop_index_levels(inplace=False).dataframe
+    assert out["label"].tolist() == ["x", "a", None]  # first non-missing value, None if none
+    assert out["count"].tolist() == [1, 3, 6]
+    pd.testing.assert_frame_equal(out.set_axis(out.index.astype(np.int64)),
+                                  _pandas_first_frame(gf), check_exact=True)
+    assert list(out.dtypes) == list(df.dtypes)
+
+
+def test_drop_index_levels_rows_not_sorted_by_node():
+    gf = gf_from_edges(["main", "f", "g"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    df = gf.dataframe.iloc[[5, 0, 3, 1, 4, 2]]
+    df = df.assign(name=[f"{v}-{i}" for i, v in enumerate(df["name"])])
+    shuffled = replaced(gf, dataframe=df)
+    out = shuffled.drop_index_levels(np.max, inplace=False).dataframe
+    assert out["name"].tolist() == ["main-1", "f-2", "g-0"]
+    pd.testing.assert_frame_equal(out.set_axis(out.index.astype(np.int64)),
+                                  _pandas_first_frame(shuffled, "max"), check_exact=True)
+    # a node level whose values are not sorted (groups follow the ids, not the codes)
+    index = pd.MultiIndex(levels=[[2, 0, 1], [0, 1]], codes=[[1, 1, 2, 2, 0, 0], [0, 1] * 3],
+                          names=["node", "rank"])
+    unsorted = replaced(gf, dataframe=gf.dataframe.set_axis(index))
+    out = unsorted.drop_index_levels(inplace=False).dataframe
+    assert unsorted.dataframe.index.levels[0].tolist() == [2, 0, 1]
+    assert out.index.tolist() == [0, 1, 2]
+    pd.testing.assert_frame_equal(out.set_axis(out.index.astype(np.int64)),
+                                  _pandas_first_frame(unsorted), check_exact=True)
 
 
 def module_frame():

@@ -94,3 +94,34 @@ def test_align_frames_refuses_two_rows_with_one_new_key():
     assert align.align_frames(df, np.array([0, 0]), df, None) is None
     al = align.align_frames(df, None, df, None)
     assert al.pos_l == slice(None) and al.index().tolist() == [0, 1]
+
+
+def _attribute(left, right, pos_l, pos_r, n_rows):
+    df_l = pd.DataFrame({"c": pd.Series(left, dtype=left.dtype)})  # object stays object
+    df_r = pd.DataFrame({"c": pd.Series(right, dtype=right.dtype)})
+    return align.attribute_values(df_l, df_r, "c", np.array(pos_l), np.array(pos_r), n_rows)
+
+
+def test_attribute_values_left_first_then_right_keeping_the_dtype():
+    got = _attribute(np.array(["a", "b"], dtype=object), np.array(["x", "y"], dtype=object),
+                     [0, 2], [1, 2], 3)
+    assert got.dtype == object and got.tolist() == ["a", "x", "b"]
+    got = _attribute(np.array([1, 2]), np.array([10, 20]), [2, 0], [1, 0], 3)
+    assert got.dtype == np.int64 and got.tolist() == [2, 10, 1]
+    when = pd.to_datetime(["2026-01-01", "2026-01-02"]).to_numpy()
+    got = _attribute(when[:1], when[1:], [1], [0], 2)
+    assert got.dtype == when.dtype and np.array_equal(got, when[::-1])
+    # different dtypes on the two sides: numpy's common type, as a concatenation gives
+    got = _attribute(np.array([1, 2]), np.array([0.5]), [0, 1], [2], 3)
+    assert got.dtype == np.float64 and got.tolist() == [1.0, 2.0, 0.5]
+
+
+def test_attribute_values_rows_neither_side_has_are_missing():
+    got = _attribute(np.array(["a"], dtype=object), np.array(["x"], dtype=object), [0], [1], 3)
+    assert got.tolist() == ["a", "x", None]
+    got = _attribute(np.array([1.5]), np.array([2.5]), [0], [1], 3)
+    assert got.dtype == np.float64 and got[:2].tolist() == [1.5, 2.5] and np.isnan(got[2])
+    got = _attribute(np.array([1]), np.array([2]), [0], [1], 3)  # ints cannot hold NaN
+    assert got.dtype == np.float64 and got[:2].tolist() == [1.0, 2.0] and np.isnan(got[2])
+    got = _attribute(np.array([True]), np.array([False]), [0], [1], 3)
+    assert got.dtype == object and got.tolist() == [True, False, None]
