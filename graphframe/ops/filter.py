@@ -22,6 +22,7 @@ Hatchet compatibility and ignored).
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -98,21 +99,36 @@ def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
     views[used] = [Node(int(i), graph) for i in used.tolist()]
     flat["node"] = views[node_of_row]
     table = RowTable(flat, list(range(len(flat))), python_scalars=True)
-    keep = np.zeros(len(flat), dtype=bool)
-    for i in range(len(flat)):
+    answers: list = []
+    try:  # map, not a Python loop: one C-level call per row
+        answers.extend(map(func, map(Row, repeat(table), range(len(flat)))))
+    except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
+        # extend kept the answers of the rows before the failing one
+        raise _row_failure(df, len(answers), exc) from exc
+    if set(map(type, answers)) <= _BOOLS:  # the usual answers: one conversion
+        return np.array(answers, dtype=bool)
+    keep = np.zeros(len(answers), dtype=bool)
+    for i, answer in enumerate(answers):
         try:
-            result = func(Row(table, i))
-            keep[i] = _truth(result)
-        except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
-            key = df.index[i] if df.index.nlevels > 1 else (df.index[i],)
-            where = ", ".join(f"{lv}={int(v) if isinstance(v, Node) else v}"
-                              for lv, v in zip(df.index.names, key))
-            raise InvalidFilter(
-                f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
-                "It is called once per row with the row's values (row[\"time\"] is a number); "
-                "for a whole-column condition pass a boolean mask instead, e.g. "
-                "gf.filter(gf.dataframe[\"time\"] > 5)") from exc
+            keep[i] = _truth(answer)
+        except Exception as exc:  # noqa: BLE001 - e.g. a Series has no single truth
+            raise _row_failure(df, i, exc) from exc
     return keep
+
+
+def _row_failure(df: pd.DataFrame, i: int, exc: Exception) -> InvalidFilter:
+    """The error naming row ``i``, on which the filter callable (or its answer) failed."""
+    key = df.index[i] if df.index.nlevels > 1 else (df.index[i],)
+    where = ", ".join(f"{lv}={int(v) if isinstance(v, Node) else v}"
+                      for lv, v in zip(df.index.names, key))
+    return InvalidFilter(
+        f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
+        "It is called once per row with the row's values (row[\"time\"] is a number); "
+        "for a whole-column condition pass a boolean mask instead, e.g. "
+        "gf.filter(gf.dataframe[\"time\"] > 5)")
+
+
+_BOOLS = {bool, np.bool_}
 
 
 def _truth(result: Any) -> bool:

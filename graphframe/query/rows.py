@@ -163,10 +163,18 @@ class Row:
         return self._table.columns
 
     def __getitem__(self, key: Any) -> Any:
-        j = self._table.position(key)
+        # RowTable.position and RowTable.column inlined: called once per row
+        table = self._table
+        try:
+            j = table._position.get(key)
+        except TypeError:  # unhashable key (a list of columns, a slice)
+            j = None
         if j is None:
             return self.series[key]
-        return self._table.column(j)[self._i]
+        values = table._values[j]
+        if values is None:
+            values = table.column(j)
+        return values[self._i]
 
     def get(self, key: Any, default: Any = None) -> Any:
         """``row[key]``, or ``default`` when there is no such column."""

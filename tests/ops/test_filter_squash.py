@@ -97,6 +97,27 @@ def test_callable_on_a_column_is_not_applied_to_the_whole_frame():
     assert out.dataframe["name"].tolist() == ["y"]
 
 
+def test_callable_failure_names_the_row_it_failed_on():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    called = []
+
+    def fails_late(r):
+        called.append(r.name)
+        return 1 / 0 if r["name"] == "y" and r["rank"] == 1 else True
+
+    with pytest.raises(InvalidFilter, match=r"row 5 \(node=2, rank=1\): ZeroDivisionError") \
+            as info:
+        gf.filter(fails_late)
+    assert isinstance(info.value.__cause__, ZeroDivisionError) and called == [0, 1, 2, 3, 4, 5]
+    # an answer without a single truth value (a Series) names its row too
+    with pytest.raises(InvalidFilter, match=r"row 2 \(node=1, rank=0\): ValueError"):
+        gf.filter(lambda r: pd.Series([True, False]) if r["name"] == "x" else True)
+    # numpy booleans and Python booleans mixed are one mask
+    out = gf.filter(lambda r: np.bool_(r["rank"] == 1) if r["name"] == "x" else True,
+                    squash=False)
+    assert out.dataframe.index.tolist() == [(0, 0), (0, 1), (1, 1), (2, 0), (2, 1)]
+
+
 def test_callable_answers_none_and_nan_mean_drop():
     gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0])
     out = gf.filter(lambda r: {"main": True, "x": None, "y": float("nan")}[r["name"]])
