@@ -412,8 +412,9 @@ class TextArray(ObjectStringArrayMixin, ExtensionArray):
 
     def take(self, indices: Sequence[int], *, allow_fill: bool = False,
              fill_value: Any = None) -> "TextArray":
-        if not allow_fill:
-            return type(self)(self._codes.take(np.asarray(indices, dtype=np.intp)), self._dict)
+        indices = np.asarray(indices, dtype=np.intp)
+        if not allow_fill or not (indices < 0).any():  # nothing to fill: a plain take
+            return type(self)(self._codes.take(indices), self._dict)
         fill = self.dtype.na_value if fill_value is None else fill_value
         boxed = np.empty(1, dtype=object)
         boxed[0] = fill

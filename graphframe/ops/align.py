@@ -178,23 +178,35 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
                      pos_r: Positions, n_rows: int) -> Any:
     """An attribute column: the left value where the left has the row, else the right's
     (missing where neither frame has the column). Always a new array: the result
-    never shares memory with either frame."""
-    if isinstance(pos_l, slice) and col in df_l.columns:
+    never shares memory with either frame.
+
+    The dtype is what concatenating the two columns gives (a column one frame
+    lacks counts as float64 NaN); a missing row makes a numeric result float64
+    (NaN) and a boolean or object one object (``None``).
+    """
+    has_l, has_r = col in df_l.columns, col in df_r.columns
+    if isinstance(pos_l, slice) and has_l:
         series = df_l[col]
         if isinstance(series.dtype, np.dtype):
             return series.to_numpy(copy=True)
         return series.array.copy()
-    src_l = np.full(n_rows, -1, dtype=INT)
-    src_r = np.full(n_rows, -1, dtype=INT)
-    n_l = len(df_l)
-    if col in df_l.columns:
-        src_l[pos_l] = np.arange(n_l, dtype=INT)
-    if col in df_r.columns:
-        src_r[pos_r] = np.arange(len(df_r), dtype=INT)
-    left = df_l[col] if col in df_l.columns else pd.Series(np.full(n_l, np.nan))
-    right = (df_r[col] if col in df_r.columns else pd.Series(np.full(len(df_r), np.nan)))
-    source = np.where(src_l >= 0, src_l, np.where(src_r >= 0, n_l + src_r, -1))
-    del src_l, src_r
+    left = df_l[col] if has_l else None
+    right = df_r[col] if has_r else None
+    dtype_l = left.dtype if has_l else np.dtype(np.float64)
+    dtype_r = right.dtype if has_r else np.dtype(np.float64)
+    if _scatterable(dtype_l) and _scatterable(dtype_r):
+        return _scatter(left, right, pos_l, pos_r, n_rows)
+    n_l, n_r = len(df_l), len(df_r)
+    # one source row per output row: n_l + i is the right's row i, -1 neither
+    source = np.full(n_rows, -1, dtype=INT)
+    if has_r:
+        source[pos_r] = np.arange(n_l, n_l + n_r, dtype=INT)
+    if has_l:
+        source[pos_l] = np.arange(n_l, dtype=INT)  # after the right's: the left wins
+    if left is None:
+        left = pd.Series(np.full(n_l, np.nan))
+    if right is None:
+        right = pd.Series(np.full(n_r, np.nan))
     if isinstance(left.dtype, np.dtype) and isinstance(right.dtype, np.dtype):
         as_object = "O" in (left.dtype.kind, right.dtype.kind)
         both = np.concatenate([left.to_numpy(dtype=object if as_object else None),
@@ -208,6 +220,35 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
     both = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)],
                      ignore_index=True)
     return both.array.take(source, allow_fill=True)
+
+
+def _scatterable(dtype: Any) -> bool:
+    return isinstance(dtype, np.dtype) and dtype.kind in "biufcO"
+
+
+def _scatter(left: Optional[pd.Series], right: Optional[pd.Series], pos_l: Positions,
+             pos_r: Positions, n_rows: int) -> np.ndarray:
+    """:func:`attribute_values` of numpy columns: each side written once into the output."""
+    as_object = any(s is not None and s.dtype.kind == "O" for s in (left, right))
+    values = [None if s is None else s.to_numpy(dtype=object if as_object else None)
+              for s in (left, right)]
+    dtype = np.result_type(*(np.dtype(np.float64) if v is None else v.dtype for v in values))
+    covered = np.zeros(n_rows, dtype=bool)
+    for v, pos in zip(values, (pos_l, pos_r)):
+        if v is not None:
+            covered[pos] = True
+    missing = np.flatnonzero(~covered)
+    del covered
+    if len(missing):
+        dtype = np.dtype(object) if dtype.kind in "Ob" else np.dtype(np.float64)
+    out = np.empty(n_rows, dtype=dtype)
+    if len(missing):
+        out[missing] = None if dtype.kind == "O" else np.nan
+    if values[1] is not None:
+        out[pos_r] = values[1]
+    if values[0] is not None:
+        out[pos_l] = values[0]  # after the right's: the left wins
+    return out
 
 
 def new_node_ids(df: pd.DataFrame, new_of_old: Optional[np.ndarray]) -> np.ndarray:
