@@ -49,7 +49,7 @@ class Node(int, metaclass=_NodeType):
 
     def __new__(cls, node_id: Any, graph: Any = None, hnid: int = -1, depth: int = -1,
                 *, parent: Any = None) -> Any:
-        if isinstance(node_id, Frame):
+        if type(node_id) is not int and isinstance(node_id, Frame):  # ids: no ABC check
             return HandNode(node_id, parent=graph if parent is None else parent,
                             hnid=hnid, depth=depth)
         if graph is None:

@@ -89,16 +89,18 @@ def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
 def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
     """``func`` called once per row, as Hatchet does (see :mod:`graphframe.query.rows`)."""
     df = gf.dataframe
-    flat = df.reset_index()
+    flat = df.copy(deep=False)  # only read: its columns need no copy
+    flat.reset_index(inplace=True)
     node_of_row = level_ids(df.index)
     graph = gf.graph
 
-    # Hatchet's rows: reset_index() with Nodes in "node", named by their position
-    used = np.unique(node_of_row)
+    # Hatchet's rows: reset_index() with Nodes in "node" (one per node), named by
+    # their position
+    used = np.flatnonzero(np.bincount(node_of_row, minlength=graph.num_nodes))
     views = np.empty(graph.num_nodes, dtype=object)
-    views[used] = [Node(int(i), graph) for i in used.tolist()]
+    views[used] = [Node(i, graph) for i in used.tolist()]
     flat["node"] = views[node_of_row]
-    table = RowTable(flat, list(range(len(flat))), python_scalars=True)
+    table = RowTable(flat, range(len(flat)), python_scalars=True)
     answers: list = []
     try:  # map, not a Python loop: one C-level call per row
         answers.extend(map(func, map(Row, repeat(table), range(len(flat)))))
