@@ -89,21 +89,10 @@ def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
 def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
     """``func`` called once per row, as Hatchet does (see :mod:`graphframe.query.rows`)."""
     df = gf.dataframe
-    flat = df.copy(deep=False)  # only read: its columns need no copy
-    flat.reset_index(inplace=True)
-    node_of_row = level_ids(df.index)
-    graph = gf.graph
-
-    # Hatchet's rows: reset_index() with Nodes in "node" (one per node), named by
-    # their position
-    used = np.flatnonzero(np.bincount(node_of_row, minlength=graph.num_nodes))
-    views = np.empty(graph.num_nodes, dtype=object)
-    views[used] = [Node(i, graph) for i in used.tolist()]
-    flat["node"] = views[node_of_row]
-    table = RowTable(flat, range(len(flat)), python_scalars=True)
+    table = RowTable(_flat_rows(df, gf.graph), range(len(df)), python_scalars=True)
     answers: list = []
     try:  # map, not a Python loop: one C-level call per row
-        answers.extend(map(func, map(Row, repeat(table), range(len(flat)))))
+        answers.extend(map(func, map(Row, repeat(table), range(len(df)))))
     except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
         # extend kept the answers of the rows before the failing one
         raise _row_failure(df, len(answers), exc) from exc
@@ -116,6 +105,25 @@ def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
         except Exception as exc:  # noqa: BLE001 - e.g. a Series has no single truth
             raise _row_failure(df, i, exc) from exc
     return keep
+
+
+def _flat_rows(df: pd.DataFrame, graph: Any) -> pd.DataFrame:
+    """Hatchet's rows: ``df.reset_index()`` with Nodes in "node" (one object per node);
+    the columns are shared with ``df`` (they are only read)."""
+    node_of_row = level_ids(df.index)
+    used = np.flatnonzero(np.bincount(node_of_row, minlength=graph.num_nodes))
+    views = np.empty(graph.num_nodes, dtype=object)
+    views[used] = [Node(i, graph) for i in used.tolist()]
+    if None in df.index.names:  # pandas names the unnamed levels
+        flat = df.reset_index()
+        flat["node"] = views[node_of_row]
+        return flat
+    flat = df.copy(deep=False)
+    flat.index = pd.RangeIndex(len(df))
+    for k, level in enumerate(df.index.names):
+        flat.insert(k, level, views[node_of_row] if level == "node" else
+                    df.index.get_level_values(k))
+    return flat
 
 
 def _row_failure(df: pd.DataFrame, i: int, exc: Exception) -> InvalidFilter:
