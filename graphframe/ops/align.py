@@ -31,7 +31,7 @@ from typing import Any, Callable, List, Optional, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..model.dataframe import level_ids
+from ..model.dataframe import code_dtype, level_ids
 
 INT = np.int64
 
@@ -100,8 +100,10 @@ def row_keys(df_l: pd.DataFrame, df_r: pd.DataFrame, map_l: Optional[np.ndarray]
     for name in names[1:]:
         uniques, code_l, code_r = _joint_level_codes(df_l.index, df_r.index, name)
         size = max(len(uniques), 1)
-        key_l = key_l * size + code_l
-        key_r = key_r * size + code_r
+        key_l = key_l * size  # a new array (never the index's own data): added to in place
+        key_l += code_l
+        key_r = key_r * size
+        key_r += code_r
         level_values.append((uniques, size))
 
     def decode(keys: np.ndarray) -> pd.Index:
@@ -111,15 +113,19 @@ def row_keys(df_l: pd.DataFrame, df_r: pd.DataFrame, map_l: Optional[np.ndarray]
         codes = []
         rest = keys
         for uniques, size in reversed(level_values):
-            codes.append(rest % size)
-            rest = rest // size
+            rest, code = np.divmod(rest, size)
+            codes.append(code.astype(code_dtype(size), copy=False))
+            del code
         node = rest  # sorted, since keys are sorted
         new = np.empty(len(node), dtype=bool)
         new[:1] = True
         np.not_equal(node[1:], node[:-1], out=new[1:])
-        codes.append(np.cumsum(new) - 1)
-        codes.reverse()
         levels = [node[new]] + [u for u, _ in level_values]
+        del node, rest
+        node_codes = np.cumsum(new, dtype=code_dtype(len(levels[0])))
+        node_codes -= 1
+        codes.append(node_codes)
+        codes.reverse()
         return pd.MultiIndex(levels=levels, codes=codes, names=names, verify_integrity=False)
 
     return key_l, key_r, decode
@@ -130,10 +136,9 @@ def _joint_level_codes(index_l: pd.Index, index_r: pd.Index, name: str):
     i_l, i_r = index_l.names.index(name), index_r.names.index(name)
     lv_l, lv_r = np.asarray(index_l.levels[i_l]), np.asarray(index_r.levels[i_r])
     uniques = np.unique(np.concatenate([lv_l, lv_r]))
-    map_l = np.searchsorted(uniques, lv_l)
-    map_r = np.searchsorted(uniques, lv_r)
-    return (uniques, map_l[np.asarray(index_l.codes[i_l])].astype(INT),
-            map_r[np.asarray(index_r.codes[i_r])].astype(INT))
+    map_l = np.searchsorted(uniques, lv_l).astype(INT, copy=False)
+    map_r = np.searchsorted(uniques, lv_r).astype(INT, copy=False)
+    return (uniques, map_l[np.asarray(index_l.codes[i_l])], map_r[np.asarray(index_r.codes[i_r])])
 
 
 def _union_positions(keys_l: np.ndarray, keys_r: np.ndarray):
@@ -144,7 +149,8 @@ def _union_positions(keys_l: np.ndarray, keys_r: np.ndarray):
         present = np.zeros(span, dtype=bool)
         present[keys_l] = True
         present[keys_r] = True
-        rank = np.cumsum(present) - 1
+        rank = np.cumsum(present)
+        rank -= 1
         return np.flatnonzero(present), rank[keys_l], rank[keys_r]
     all_keys = np.union1d(keys_l, keys_r)
     return all_keys, np.searchsorted(all_keys, keys_l), np.searchsorted(all_keys, keys_r)
