@@ -7,6 +7,7 @@ It compares and hashes like its id.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Iterator, List, Optional, Tuple
 
 from ..errors import ArgumentError, MultiplePathError
@@ -58,6 +59,23 @@ class Node(int, metaclass=_NodeType):
         obj = super().__new__(cls, node_id)
         obj._graph = graph
         return obj
+
+    @classmethod
+    def many(cls, ids: List[int], graph: Any) -> List["Node"]:
+        """``[Node(i, graph) for i in ids]`` for plain int ids, made without the
+        constructor's checks (one Node per row of a large table, say).
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "solve"))
+        >>> [n.frame["name"] for n in Node.many([1, 0], g)]
+        ['solve', 'main']
+        """
+        out = list(map(int.__new__, repeat(cls, len(ids)), ids))
+        for node in out:
+            node._graph = graph
+        return out
 
     def __reduce__(self):
         return (int, (int(self),))

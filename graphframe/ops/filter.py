@@ -96,8 +96,9 @@ def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
     except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
         # extend kept the answers of the rows before the failing one
         raise _row_failure(df, len(answers), exc) from exc
-    if set(map(type, answers)) <= _BOOLS:  # the usual answers: one conversion
-        return np.array(answers, dtype=bool)
+    keep = _as_booleans(answers)
+    if keep is not None:
+        return keep
     keep = np.zeros(len(answers), dtype=bool)
     for i, answer in enumerate(answers):
         try:
@@ -113,7 +114,7 @@ def _flat_rows(df: pd.DataFrame, graph: Any) -> pd.DataFrame:
     node_of_row = level_ids(df.index)
     used = np.flatnonzero(np.bincount(node_of_row, minlength=graph.num_nodes))
     views = np.empty(graph.num_nodes, dtype=object)
-    views[used] = [Node(i, graph) for i in used.tolist()]
+    views[used] = Node.many(used.tolist(), graph)
     if None in df.index.names:  # pandas names the unnamed levels
         flat = df.reset_index()
         flat["node"] = views[node_of_row]
@@ -138,7 +139,22 @@ def _row_failure(df: pd.DataFrame, i: int, exc: Exception) -> InvalidFilter:
         "gf.filter(gf.dataframe[\"time\"] > 5)")
 
 
-_BOOLS = {bool, np.bool_}
+def _as_booleans(answers: list) -> Any:
+    """The answers as one boolean array when each equals True or False (the usual
+    answers; their truth is then what :func:`_truth` gives), else None."""
+    try:  # Python's True and False (and 0, 1) are one byte each; other answers fail
+        flags = bytes(answers)
+    except (TypeError, ValueError):
+        flags = None
+    if flags is not None and not flags.translate(None, b"\x00\x01"):
+        return np.frombuffer(flags, dtype=bool).copy()
+    try:
+        if answers.count(True) + answers.count(False) != len(answers):
+            return None
+        keep = np.array(answers, dtype=bool)
+    except (TypeError, ValueError):  # e.g. a Series answer: no single truth value
+        return None
+    return keep if keep.shape == (len(answers),) else None
 
 
 def _truth(result: Any) -> bool:

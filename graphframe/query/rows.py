@@ -75,6 +75,8 @@ class RowTable:
         for key in duplicated:  # row[key] is a Series then: the Series answers
             del self._position[key]
         self._values: List[Optional[Any]] = [None] * len(self.columns)
+        #: column -> its decoded values, for the columns decoded so far (``row[key]``)
+        self.decoded: Dict[Any, Any] = {}
         # a row Series has pandas' common dtype of the columns; under object
         # it holds each column's own scalars
         # (as Python scalars the values do not depend on it: not worked out then)
@@ -88,6 +90,9 @@ class RowTable:
             column = self.df.iloc[:, j]
             values = column.tolist() if self.python_scalars else _scalars(column, self._dtype)
             self._values[j] = values
+            key = self.columns[j]
+            if self.position(key) == j:
+                self.decoded[key] = values
         return values
 
     def position(self, key: Any) -> Optional[int]:
@@ -164,18 +169,13 @@ class Row:
         return self._table.columns
 
     def __getitem__(self, key: Any) -> Any:
-        # RowTable.position and RowTable.column inlined: called once per row
-        table = self._table
-        try:
-            j = table._position.get(key)
-        except TypeError:  # unhashable key (a list of columns, a slice)
-            j = None
+        try:  # called once per row: a decoded column is one dict lookup away
+            return self._table.decoded[key][self._i]
+        except (KeyError, TypeError):  # not decoded yet, not a column, unhashable
+            j = self._table.position(key)
         if j is None:
             return self.series[key]
-        values = table._values[j]
-        if values is None:
-            values = table.column(j)
-        return values[self._i]
+        return self._table.column(j)[self._i]
 
     def get(self, key: Any, default: Any = None) -> Any:
         """``row[key]``, or ``default`` when there is no such column."""

@@ -118,6 +118,15 @@ def test_callable_failure_names_the_row_it_failed_on():
     assert out.dataframe.index.tolist() == [(0, 0), (0, 1), (1, 1), (2, 0), (2, 1)]
 
 
+def test_callable_answers_keep_rows_by_their_truth():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    for answers, kept in (([True, 0, 1, 2, 0.0, np.bool_(True)], [0, 2, 3, 5]),
+                          ([1, 0, 0, 1, 1, 0], [0, 3, 4]),
+                          ([False, True, "", "x", None, np.nan], [1, 3])):
+        out = gf.filter(lambda r, answers=answers: answers[r.name], squash=False)
+        assert out.dataframe.index.tolist() == [gf.dataframe.index[i] for i in kept]
+
+
 def test_callable_answers_none_and_nan_mean_drop():
     gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0])
     out = gf.filter(lambda r: {"main": True, "x": None, "y": float("nan")}[r["name"]])
