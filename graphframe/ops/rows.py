@@ -122,6 +122,12 @@ def _reduce_runs(values: np.ndarray, starts: np.ndarray, kind: str) -> np.ndarra
         missing = np.isnan(values)
         if kind in ("min", "max"):  # fmin/fmax skip NaN; an all-NaN run stays NaN
             return (np.fmin if kind == "min" else np.fmax).reduceat(values, starts)
+        if not missing.any():  # nothing to skip: every run counts all its values
+            total = np.add.reduceat(values, starts)
+            if kind == "mean":
+                total = (total / np.diff(np.r_[starts, len(values)])).astype(values.dtype,
+                                                                           copy=False)
+            return total
         counts = np.add.reduceat(~missing, starts)
         total = np.add.reduceat(np.where(missing, 0.0, values), starts)
         if kind == "mean":
