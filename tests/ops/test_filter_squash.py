@@ -205,3 +205,16 @@ def test_squash_cycle_graph():
     f = next(n for n in out.graph.traverse() if n.frame["name"] == "f")
     assert sorted(p.frame["name"] for p in f.parents) == ["f", "main"]
     assert by_name(out, "time (inc)") == {"main": 3.0, "f": 1.0, "h": 1.0}
+
+
+def test_filtered_frame_shares_no_writable_data_with_the_input():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    before = gf.dataframe.copy()
+    for out in (gf.filter(lambda r: r["name"] != "x"), gf.filter(gf.dataframe["time"] > 1.5)):
+        df = out.dataframe
+        for col in df.columns:
+            if isinstance(df[col].dtype, np.dtype) and col in gf.dataframe.columns:
+                assert not np.shares_memory(df[col].to_numpy(), gf.dataframe[col].to_numpy())
+        df.loc[:, "time"] = -1.0
+        df.loc[:, "time (inc)"] = -1.0
+        assert gf.dataframe.equals(before)
