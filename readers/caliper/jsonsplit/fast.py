@@ -137,11 +137,12 @@ def _data_rows(raw: Any, start: int, end: int, progress_step=None) -> Optional[n
         close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
         if close < 0:
             return None
-        chunk = raw[pos:close + 1]
-        if chunk.translate(None, _ALLOWED):
-            return None  # text, true/false, NaN/Infinity: the general decoder handles them
-        block = _rows(view[pos:close + 1]) if PANDAS_EXACT else _compact_rows(chunk)
-        del chunk
+        if PANDAS_EXACT:
+            if raw[pos:close + 1].translate(None, _ALLOWED):
+                return None  # text, true/false, NaN/Infinity: the general decoder reads them
+            block = _rows(view[pos:close + 1])
+        else:
+            block = _compact_rows(raw, pos, close + 1)
         if block is None or done + len(block) > count or \
                 (cells is not None and block.shape[1] != cells.shape[1]):
             return None
@@ -182,15 +183,22 @@ def release(raw: Any, start: int, stop: int) -> None:
             pass  # only a memory hint
 
 
-def _compact_rows(chunk: bytes) -> Optional[np.ndarray]:
-    """:func:`_rows` for pyarrow's reader: whitespace is deleted first (JSON numbers hold
-    none, and pyarrow does not skip it), then each row becomes a line in place.
+def _compact_rows(raw: Any, start: int, stop: int) -> Optional[np.ndarray]:
+    """:func:`_rows` of ``raw[start:stop]`` for pyarrow's reader: whitespace is deleted
+    first (JSON numbers hold none, and pyarrow does not skip it), then each row becomes
+    a line in place.
 
     The compact text must be ``[a,b],[c,d],...``: the n-th ``[`` right after
     the (n-1)-th ``]`` and a comma, no other bracket, ``n * width - 1``
     commas; pyarrow checks that every line has ``width`` numbers.
     """
-    text = np.frombuffer(chunk.translate(None, _WHITESPACE), dtype=np.uint8).copy()
+    chunk = raw[start:stop]
+    if chunk.translate(None, _ALLOWED):
+        return None  # text, true/false, NaN/Infinity: the general decoder reads them
+    compact = chunk.translate(None, _WHITESPACE)
+    del chunk  # at most two block-sized copies at a time
+    text = np.frombuffer(compact, dtype=np.uint8).copy()
+    del compact
     closes = np.flatnonzero(text == _CLOSE)
     rows = len(closes)
     if not rows or text[0] != _OPEN or closes[-1] != len(text) - 1:
