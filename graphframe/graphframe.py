@@ -32,6 +32,7 @@ from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
 from .model.graph import Graph
 from .model.nodeindex import ids_from_node_objects, with_node_values
+from .model.text import as_text
 from .model.metrics import default_pairs
 from .ops import aggregate, arithmetic, inclusive, union
 from .ops import filter as filtering
@@ -208,8 +209,8 @@ class GraphFrame(ReaderConstructors):
         """
         graph = Graph.from_lists(*lists)
         n = graph.num_nodes
-        names = graph.attrs["name"].to_numpy(dtype=object)
-        df = frame_from_columns({"time": np.ones(n), "name": names},
+        names = as_text(pd.Series(graph.attrs["name"].to_numpy(dtype=object), dtype=object))
+        df = frame_from_columns({"time": np.ones(n), "name": names.array},
                                 pd.Index(np.arange(n, dtype=np.int64), name="node"))
         return inclusive.update_inclusive_columns(cls(graph, df, ["time"], [],
                                                       default_metric="time"))

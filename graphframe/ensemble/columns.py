@@ -15,7 +15,7 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from ..model.textarray import TextArray
+from ._internal import TextArray
 from .tables import Coded
 
 INT = np.int64

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._internal import as_text
 from .columns import index_from_arrays
 
 INT = np.int64
@@ -38,5 +39,5 @@ def dense(ens: Any) -> Any:
     if "name" in out.columns and "name" in ens.graph.attr_names():
         names_by_node = ens.graph.attr_values("name")
         filled = names_by_node[np.asarray(full.get_level_values("node"), dtype=INT)]
-        out["name"] = pd.Series(filled, index=out.index, dtype=object)
+        out["name"] = as_text(pd.Series(filled, index=out.index, dtype=object))
     return ens.replace(dataframe=out)

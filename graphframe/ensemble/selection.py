@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, EmptyFilter
-from ._internal import GraphFrame
+from ._internal import GraphFrame, as_text
 from .columns import index_from_arrays
 from .profiles_index import positions_of, row_positions
 from .statsframe import empty_statsframe
@@ -137,7 +137,8 @@ def _carried_stats(ens: Any, graph: Any, old_of_new: pd.Series) -> pd.DataFrame:
     taken.index = pd.Index(old_of_new.index.to_numpy(dtype=INT), name="node")
     full = taken.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
     if "name" in full.columns and "name" in graph.attr_names():
-        full["name"] = pd.Series(graph.attr_values("name"), index=full.index, dtype=object)
+        full["name"] = as_text(pd.Series(graph.attr_values("name"), index=full.index,
+                                         dtype=object))
     return full
 
 

@@ -24,8 +24,7 @@ value makes a new dictionary, so arrays that share one (the results of
 
 from __future__ import annotations
 
-import operator
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -37,202 +36,10 @@ from pandas.arrays import NumpyExtensionArray
 # the object-column implementation of the ``.str`` methods (pandas 2.2 and later)
 from pandas.core.strings.object_array import ObjectStringArrayMixin
 
-CODE = np.int32
+from .textdictionary import CODE, Dictionary, object_vector
+from .textvalues import ValueComputations
+
 _CHUNK = 1 << 16
-
-
-def _object_vector(values: Any) -> np.ndarray:
-    """``values`` as a 1-D object array, one element per item (tuples stay items)."""
-    if isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1:
-        return values
-    if isinstance(values, (pd.Series, pd.Index)):
-        values = values.array
-    if isinstance(values, ExtensionArray):
-        return np.asarray(values, dtype=object)
-    out = np.asarray(values, dtype=object) if not isinstance(values, (list, tuple)) else None
-    if out is not None and out.ndim == 1:
-        return out
-    items = list(values)
-    out = np.empty(len(items), dtype=object)
-    for i, item in enumerate(items):  # items that are sequences themselves
-        out[i] = item
-    return out
-
-
-class Dictionary:
-    """The distinct values of text arrays, in code order; never changed in place.
-
-    Non-missing entries are distinct; ``None`` and NaN (any other missing
-    value) have at most one entry each.
-
-    Examples
-    --------
-    >>> d = Dictionary(np.array(["a", "b"], dtype=object))
-    >>> codes, d2 = d.encode(np.array(["b", None, "c", "b"], dtype=object))
-    >>> codes.tolist(), d2.values.tolist(), d.values.tolist()
-    ([1, 3, 2, 1], ['a', 'b', 'c', None], ['a', 'b'])
-    """
-
-    __slots__ = ("values", "_na", "_lookup", "_ranks", "__weakref__")
-
-    def __init__(self, values: np.ndarray) -> None:
-        values = np.asarray(values, dtype=object)
-        values.flags.writeable = False
-        self.values = values
-        self._na: Optional[np.ndarray] = None
-        self._lookup: Optional[Tuple[pd.Index, np.ndarray]] = None
-        self._ranks: Any = None
-
-    def __reduce__(self):
-        return (Dictionary, (np.array(self.values, dtype=object),))
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    @property
-    def na(self) -> np.ndarray:
-        """Which entries are missing values."""
-        if self._na is None:
-            na = np.asarray(pd.isna(self.values), dtype=bool)
-            na.flags.writeable = False
-            self._na = na
-        return self._na
-
-    def _entry_of_missing(self, is_none: bool) -> int:
-        for i in np.flatnonzero(self.na):
-            if (self.values[i] is None) == is_none:
-                return int(i)
-        return -1
-
-    def _present(self) -> Tuple[pd.Index, np.ndarray]:
-        """Index of the non-missing entries and their positions in ``values``."""
-        if self._lookup is None:
-            positions = np.flatnonzero(~self.na)
-            self._lookup = (pd.Index(self.values[positions], dtype=object), positions)
-        return self._lookup
-
-    def encode(self, values: np.ndarray) -> Tuple[np.ndarray, "Dictionary"]:
-        """Codes of ``values`` (object array) and the dictionary they index: this one,
-        or a new one with the values it lacked appended."""
-        values = _object_vector(values)
-        codes = np.empty(len(values), dtype=np.int64)
-        added: list = []
-        size = len(self.values)
-        na = np.asarray(pd.isna(values), dtype=bool)
-        present = ~na
-        if present.any():
-            vals = values[present] if na.any() else values
-            known, vuniq, vcodes = self._find(vals)
-            absent = np.flatnonzero(known < 0)
-            known[absent] = size + np.arange(len(absent))
-            size += len(absent)
-            added.extend(vuniq[absent])
-            codes[present] = known[vcodes]
-        if na.any():
-            missing = values[na]
-            is_none = np.fromiter((v is None for v in missing), dtype=bool, count=len(missing))
-            for flag, fill in ((True, None), (False, np.nan)):
-                rows = is_none if flag else ~is_none
-                if not rows.any():
-                    continue
-                entry = self._entry_of_missing(flag)
-                if entry < 0:
-                    entry, size = size, size + 1
-                    added.append(fill)
-                sub = codes[na]
-                sub[rows] = entry
-                codes[na] = sub
-        if size >= np.iinfo(CODE).max:
-            raise OverflowError("a text column holds more than 2**31 distinct values")
-        if not added:
-            return codes.astype(CODE), self
-        grown = np.empty(size, dtype=object)
-        grown[:len(self.values)] = self.values
-        grown[len(self.values):] = added
-        return codes.astype(CODE), Dictionary(grown)
-
-    def recode(self, other: "Dictionary") -> Tuple[np.ndarray, "Dictionary"]:
-        """``encode(other.values)``: the entries of ``other`` are distinct and their
-        missing flags known, so neither is worked out again.
-
-        Examples
-        --------
-        >>> a = Dictionary(np.array(["x", "y"], dtype=object))
-        >>> codes, merged = a.recode(Dictionary(np.array(["y", "z"], dtype=object)))
-        >>> codes.tolist(), merged.values.tolist()
-        ([1, 2], ['x', 'y', 'z'])
-        """
-        if other.na.any():
-            return self.encode(other.values)
-        index, positions = self._present()
-        known = np.full(len(other), -1, dtype=np.int64)
-        if len(index) and len(other):
-            try:
-                found = index.get_indexer(other.values)
-            except TypeError:  # unhashable entries: one by one
-                return self.encode(other.values)
-            hit = found >= 0
-            known[hit] = positions[found[hit]]
-        absent = np.flatnonzero(known < 0)
-        if not len(absent):
-            return known.astype(CODE), self
-        size = len(self.values)
-        if size + len(absent) >= np.iinfo(CODE).max:
-            raise OverflowError("a text column holds more than 2**31 distinct values")
-        known[absent] = size + np.arange(len(absent))
-        grown = np.empty(size + len(absent), dtype=object)
-        grown[:size] = self.values
-        grown[size:] = other.values[absent]
-        return known.astype(CODE), Dictionary(grown)
-
-    def _find(self, vals: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(entry of each distinct value or -1, distinct values, code of each value)``."""
-        try:
-            vcodes, vuniq = pd.factorize(vals)
-            vuniq = _object_vector(vuniq)
-            index, positions = self._present()
-            known = np.full(len(vuniq), -1, dtype=np.int64)
-            if len(index):
-                found = index.get_indexer(vuniq)
-                hit = found >= 0
-                known[hit] = positions[found[hit]]
-            return known, vuniq, vcodes
-        except TypeError:  # unhashable values (a list in a cell): one entry each
-            return self._find_one_by_one(vals)
-
-    def _find_one_by_one(self, vals: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        index, positions = self._present()
-        seen: dict = {}
-        distinct: list = []
-        known: list = []
-        vcodes = np.empty(len(vals), dtype=np.int64)
-        for i, value in enumerate(vals.tolist()):  # rare: cells holding lists or dicts
-            try:
-                hash(value)
-            except TypeError:
-                vcodes[i] = len(distinct)
-                distinct.append(value)
-                known.append(-1)
-                continue
-            if value not in seen:
-                seen[value] = len(distinct)
-                found = index.get_indexer([value])[0] if len(index) else -1
-                distinct.append(value)
-                known.append(positions[found] if found >= 0 else -1)
-            vcodes[i] = seen[value]
-        out = np.empty(len(distinct), dtype=object)
-        out[:] = distinct
-        return np.array(known, dtype=np.int64), out, vcodes
-
-    def ranks(self) -> Optional[np.ndarray]:
-        """Sort rank of each entry (NaN for missing), or None when entries do not compare."""
-        if self._ranks is None:
-            try:
-                ranks = pd.Series(self.values, dtype=object).rank(method="dense").to_numpy()
-            except TypeError:
-                ranks = False
-            self._ranks = ranks
-        return None if self._ranks is False else self._ranks
 
 
 @register_extension_dtype
@@ -267,7 +74,7 @@ class TextDtype(ExtensionDtype):
 TEXT = TextDtype()
 
 
-class TextArray(ObjectStringArrayMixin, ExtensionArray):
+class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
     """A column of any Python values (mostly strings) as codes into a :class:`Dictionary`.
 
     Examples
@@ -421,7 +228,7 @@ class TextArray(ObjectStringArrayMixin, ExtensionArray):
             codes, self._dict = self._dict.encode(boxed)
             self._codes[key] = codes[0]
         else:
-            codes, self._dict = self._dict.encode(_object_vector(value))
+            codes, self._dict = self._dict.encode(object_vector(value))
             self._codes[key] = codes
 
     def __iter__(self):
@@ -434,6 +241,13 @@ class TextArray(ObjectStringArrayMixin, ExtensionArray):
         if dtype is not None and np.dtype(dtype) != object:
             return out.astype(dtype)
         return out
+
+    def __arrow_array__(self, type: Any = None) -> Any:
+        """Arrow's view of the column (``to_parquet``, ``to_feather``): the object values,
+        as pyarrow converts an object column."""
+        import pyarrow as pa  # only where a frame goes to Arrow
+
+        return pa.array(np.asarray(self), type=type, from_pandas=True)
 
     def tolist(self) -> list:
         return self._dict.values[self._codes].tolist()
@@ -530,130 +344,5 @@ class TextArray(ObjectStringArrayMixin, ExtensionArray):
         codes = np.where(positions < 0, fill[0], self._codes[np.maximum(positions, 0)])
         return type(self)(codes, dictionary)
 
-    def isin(self, values: Any) -> np.ndarray:
-        entries, rows = self._used()
-        return pd.Series(entries, dtype=object).isin(values).to_numpy(dtype=bool)[rows]
 
-    # --------------------------------------------------------- per-value work
-    def _used(self) -> Tuple[np.ndarray, np.ndarray]:
-        """``(the values the rows hold, each once; each row's position among them)``.
-
-        Work done per value sees only values the array holds (not dictionary entries
-        that other arrays hold), as an object column would.
-        """
-        n, size = len(self._codes), len(self._dict)
-        if n * 4 >= size:  # counting is cheaper than hashing
-            held = np.bincount(self._codes, minlength=size) > 0
-            used = np.flatnonzero(held)
-            rows = (np.cumsum(held) - 1)[self._codes]
-        else:
-            rows, used = pd.factorize(self._codes)
-        return self._dict.values[used], rows
-
-    def _per_value(self, compute: Any) -> Any:
-        """``compute(values)`` (a Series of the distinct values held) spread over the rows."""
-        entries, rows = self._used()
-        result = compute(pd.Series(entries, dtype=object))
-        if isinstance(result, pd.Series):
-            result = result.array
-        if isinstance(result, NumpyExtensionArray):
-            result = result.to_numpy()
-        if isinstance(result, np.ndarray):
-            return result[rows]
-        return result.take(rows)
-
-    def map(self, mapper: Any, na_action: Any = None) -> Any:
-        return self._per_value(lambda entries: entries.map(mapper, na_action=na_action))
-
-    def _str_map(self, f: Any, *args: Any, **kwargs: Any) -> Any:
-        return self._per_value(lambda entries: NumpyExtensionArray(entries.to_numpy())._str_map(
-            f, *args, **kwargs))
-
-    def _binary(self, other: Any, op: Any) -> Any:
-        if isinstance(other, (pd.Series, pd.Index, pd.DataFrame)):
-            return NotImplemented
-        if not is_list_like(other):
-            return self._per_value(lambda entries: op(entries, other))
-        other = np.asarray(other, dtype=object) if not isinstance(other, TextArray) else other
-        if len(other) != len(self):
-            raise ValueError("Lengths must match to compare")
-        left = pd.Series(np.asarray(self), dtype=object)
-        right = pd.Series(np.asarray(other, dtype=object), dtype=object)
-        result = op(left, right)
-        return result.array if isinstance(result.dtype, ExtensionDtype) else result.to_numpy()
-
-    def _reduce(self, name: str, *, skipna: bool = True, keepdims: bool = False, **kwargs):
-        if name in ("min", "max"):
-            values = self._used()[0]
-        else:
-            values = np.asarray(self)
-        result = getattr(pd.Series(values, dtype=object), name)(skipna=skipna, **kwargs)
-        if keepdims:
-            out = np.empty(1, dtype=object)
-            out[0] = result
-            return out
-        return result
-
-    def _accumulate(self, name: str, *, skipna: bool = True, **kwargs: Any) -> Any:
-        result = getattr(pd.Series(np.asarray(self), dtype=object), name)(skipna=skipna, **kwargs)
-        return result.array if isinstance(result.dtype, ExtensionDtype) else result.to_numpy()
-
-    def _groupby_op(self, *, how: str, has_dropped_na: bool, min_count: int, ngroups: int,
-                    ids: np.ndarray, **kwargs: Any) -> Any:
-        if how in ("first", "last"):
-            return self._first_last(how == "last", min_count, ngroups, ids,
-                                    kwargs.get("skipna", True))
-        keep = ids >= 0
-        rows = np.flatnonzero(keep)
-        series = pd.Series(np.asarray(self)[rows], index=rows, dtype=object)
-        grouped = series.groupby(ids[rows], sort=True)
-        if "ties_method" in kwargs:
-            kwargs["method"] = kwargs.pop("ties_method")
-        if how in ("sum", "prod", "min", "max"):
-            kwargs["min_count"] = min_count
-        result = getattr(grouped, how)(**kwargs)
-        if how in ("cumsum", "cumprod", "cummin", "cummax", "rank", "shift", "diff"):
-            return result.reindex(np.arange(len(self))).to_numpy()
-        result = result.reindex(np.arange(ngroups))
-        return result.array if isinstance(result.dtype, ExtensionDtype) else result.to_numpy()
-
-    def _first_last(self, last: bool, min_count: int, ngroups: int, ids: np.ndarray,
-                    skipna: bool) -> "TextArray":
-        valid = ids >= 0
-        if skipna:
-            valid &= ~self.isna()
-        rows = np.flatnonzero(valid)
-        groups = ids[rows]
-        pick = np.full(ngroups, -1 if last else len(self), dtype=np.intp)
-        (np.maximum if last else np.minimum).at(pick, groups, rows)
-        pick[pick == len(self)] = -1
-        if min_count > 1:
-            pick[np.bincount(groups, minlength=ngroups) < min_count] = -1
-        return self._take_or_none(pick)
-
-    def _take_or_none(self, positions: np.ndarray) -> "TextArray":
-        """``take`` with ``None`` (as an object column's ``first`` gives) at -1."""
-        boxed = np.empty(1, dtype=object)
-        fill, dictionary = self._dict.encode(boxed)
-        codes = np.where(positions < 0, fill[0], self._codes[np.maximum(positions, 0)])
-        return type(self)(codes, dictionary)
-
-
-def _install_operators() -> None:
-    ops = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
-           "gt": operator.gt, "ge": operator.ge, "add": operator.add, "mul": operator.mul,
-           "mod": operator.mod, "sub": operator.sub, "truediv": operator.truediv}
-    for name, op in ops.items():
-        def forward(self, other, _op=op):
-            return self._binary(other, _op)
-
-        setattr(TextArray, f"__{name}__", forward)
-        if name in ("add", "mul", "mod", "sub", "truediv"):
-            def reverse(self, other, _op=op):
-                return self._binary(other, lambda a, b: _op(b, a))
-
-            setattr(TextArray, f"__r{name}__", reverse)
-
-
-_install_operators()
 TextArray.__hash__ = None  # type: ignore[assignment]

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..model.dataframe import level_ids, private_copy
+from ..model.text import as_text
 from ..kernels import structure as st
 from ..errors import MetricError, OperationError
 from ..model.frame import is_missing
@@ -97,8 +98,9 @@ def groupby_aggregate(gf: GF, groupby_function: Union[str, Sequence[str], Callab
     agg = _normalise_agg(agg_function, metric_cols, df)
     out = (_aggregate(grouped, agg, "groupby_aggregate", agg_function) if agg
            else pd.DataFrame(index=grouped.size().index))
-    out["name"] = pd.Series(object_array(names)[st.invert(new_of_group, k)[level_ids(out.index)]],
-                            index=out.index, dtype=object)
+    out["name"] = as_text(pd.Series(
+        object_array(names)[st.invert(new_of_group, k)[level_ids(out.index)]],
+        index=out.index, dtype=object))
     exc = [m for m in gf.exc_metrics if m in out.columns]
     inc = [m for m in gf.inc_metrics if m in out.columns]
     return replace(gf, graph=graph, dataframe=out, exc_metrics=exc, inc_metrics=inc,

@@ -44,6 +44,7 @@ import pandas as pd
 from ..errors import ArgumentError, MetricError
 from ..kernels.level_stats import DEFAULT_STATS, LevelPlan, level_stats, stat_column
 from ..model.dataframe import frame_from_columns
+from ..model.text import as_text
 from .filter import filter_rows
 
 Over = Union[str, Sequence[str]]
@@ -76,8 +77,8 @@ def rank_stats(gf: Any, metrics: Union[None, Any, Sequence[Any]] = None,
     table = level_stats(df, metrics, over, stats=stats, percentiles=percentiles, top=top,
                         ddof=ddof, merge=merge_rules(gf, metrics), plan=plan)
     if "name" in df.columns and "name" not in metrics:
-        table.insert(0, "name", pd.Series(first_values(df["name"], plan), index=table.index,
-                                          dtype=object))
+        table.insert(0, "name", as_text(pd.Series(first_values(df["name"], plan),
+                                                  index=table.index, dtype=object)))
     return table
 
 
@@ -129,7 +130,7 @@ def load_imbalance(gf: Any, metric: Union[None, Any, Sequence[Any]] = None,
             columns[stat_column(m, stat)] = new[stat_column(m, stat)].to_numpy()
         picks = [new[stat_column(m, f"top{i + 1}")] for i in range(top)]
         columns[stat_column(m, _top_name(over))] = _tuples(picks, len(new))
-    out = frame_from_columns(columns, plan.index)  # text stays object
+    out = frame_from_columns(columns, plan.index)  # text stays text
     result = _imbalance_frame(gf, out, metrics, over)
     if threshold is not None:
         result = _above_threshold(result, df, metrics[0], threshold)

@@ -243,3 +243,12 @@ def test_recoding_a_dictionary_is_encoding_its_values(left, right):
     assert codes.tolist() == expect_codes.tolist() and codes.dtype == expect_codes.dtype
     assert canon(merged.values.tolist()) == canon(expect.values.tolist())
     assert (merged is a) == (expect is a)
+
+
+def test_parquet_round_trip_gives_the_values(tmp_path):
+    pytest.importorskip("pyarrow", reason="to_parquet needs pyarrow")
+    df = frame(True)
+    df.to_parquet(tmp_path / "t.parquet")
+    back = pd.read_parquet(tmp_path / "t.parquet")
+    assert back["name"].tolist()[:2] == ["main", "solve"] and pd.isna(back["name"][2])
+    assert back["t"].tolist() == df["t"].tolist()
