@@ -7,6 +7,7 @@ It compares and hashes like its id.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Iterator, List, Optional, Tuple
 
 from ..errors import ArgumentError, MultiplePathError
@@ -49,7 +50,7 @@ class Node(int, metaclass=_NodeType):
 
     def __new__(cls, node_id: Any, graph: Any = None, hnid: int = -1, depth: int = -1,
                 *, parent: Any = None) -> Any:
-        if isinstance(node_id, Frame):
+        if type(node_id) is not int and isinstance(node_id, Frame):  # ids: no ABC check
             return HandNode(node_id, parent=graph if parent is None else parent,
                             hnid=hnid, depth=depth)
         if graph is None:
@@ -58,6 +59,23 @@ class Node(int, metaclass=_NodeType):
         obj = super().__new__(cls, node_id)
         obj._graph = graph
         return obj
+
+    @classmethod
+    def many(cls, ids: List[int], graph: Any) -> List["Node"]:
+        """``[Node(i, graph) for i in ids]`` for plain int ids, made without the
+        constructor's checks (one Node per row of a large table, say).
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> g = Graph.from_lists(("main", "solve"))
+        >>> [n.frame["name"] for n in Node.many([1, 0], g)]
+        ['solve', 'main']
+        """
+        out = list(map(int.__new__, repeat(cls, len(ids)), ids))
+        for node in out:
+            node._graph = graph
+        return out
 
     def __reduce__(self):
         return (int, (int(self),))

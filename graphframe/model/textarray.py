@@ -260,8 +260,9 @@ class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
 
     def take(self, indices: Sequence[int], *, allow_fill: bool = False,
              fill_value: Any = None) -> "TextArray":
-        if not allow_fill:
-            return type(self)(self._codes.take(np.asarray(indices, dtype=np.intp)), self._dict)
+        indices = np.asarray(indices, dtype=np.intp)
+        if not allow_fill or not (indices < 0).any():  # nothing to fill: a plain take
+            return type(self)(self._codes.take(indices), self._dict)
         fill = self.dtype.na_value if fill_value is None else fill_value
         boxed = np.empty(1, dtype=object)
         boxed[0] = fill
@@ -280,7 +281,7 @@ class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
             if arr._dict is dictionary:
                 parts.append(arr._codes)
                 continue
-            recode, dictionary = dictionary.encode(arr._dict.values)
+            recode, dictionary = dictionary.recode(arr._dict)
             parts.append(recode[arr._codes])
         return cls(np.concatenate(parts).astype(CODE, copy=False), dictionary)
 

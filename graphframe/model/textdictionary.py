@@ -127,6 +127,40 @@ class Dictionary:
         grown[len(self.values):] = added
         return codes.astype(CODE), Dictionary(grown)
 
+    def recode(self, other: "Dictionary") -> Tuple[np.ndarray, "Dictionary"]:
+        """``encode(other.values)``: the entries of ``other`` are distinct and their
+        missing flags known, so neither is worked out again.
+
+        Examples
+        --------
+        >>> a = Dictionary(np.array(["x", "y"], dtype=object))
+        >>> codes, merged = a.recode(Dictionary(np.array(["y", "z"], dtype=object)))
+        >>> codes.tolist(), merged.values.tolist()
+        ([1, 2], ['x', 'y', 'z'])
+        """
+        if other.na.any():
+            return self.encode(other.values)
+        index, positions = self._present()
+        known = np.full(len(other), -1, dtype=np.int64)
+        if len(index) and len(other):
+            try:
+                found = index.get_indexer(other.values)
+            except TypeError:  # unhashable entries: one by one
+                return self.encode(other.values)
+            hit = found >= 0
+            known[hit] = positions[found[hit]]
+        absent = np.flatnonzero(known < 0)
+        if not len(absent):
+            return known.astype(CODE), self
+        size = len(self.values)
+        if size + len(absent) >= np.iinfo(CODE).max:
+            raise OverflowError("a text column holds more than 2**31 distinct values")
+        known[absent] = size + np.arange(len(absent))
+        grown = np.empty(size + len(absent), dtype=object)
+        grown[:size] = self.values
+        grown[size:] = other.values[absent]
+        return known.astype(CODE), Dictionary(grown)
+
     def _find(self, vals: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(entry of each distinct value or -1, distinct values, code of each value)``."""
         try:

@@ -31,7 +31,7 @@ from typing import Any, Callable, List, Optional, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ..model.dataframe import level_ids
+from ..model.dataframe import code_dtype, level_ids
 
 INT = np.int64
 
@@ -100,8 +100,10 @@ def row_keys(df_l: pd.DataFrame, df_r: pd.DataFrame, map_l: Optional[np.ndarray]
     for name in names[1:]:
         uniques, code_l, code_r = _joint_level_codes(df_l.index, df_r.index, name)
         size = max(len(uniques), 1)
-        key_l = key_l * size + code_l
-        key_r = key_r * size + code_r
+        key_l = key_l * size  # a new array (never the index's own data): added to in place
+        key_l += code_l
+        key_r = key_r * size
+        key_r += code_r
         level_values.append((uniques, size))
 
     def decode(keys: np.ndarray) -> pd.Index:
@@ -111,15 +113,19 @@ def row_keys(df_l: pd.DataFrame, df_r: pd.DataFrame, map_l: Optional[np.ndarray]
         codes = []
         rest = keys
         for uniques, size in reversed(level_values):
-            codes.append(rest % size)
-            rest = rest // size
+            rest, code = np.divmod(rest, size)
+            codes.append(code.astype(code_dtype(size), copy=False))
+            del code
         node = rest  # sorted, since keys are sorted
         new = np.empty(len(node), dtype=bool)
         new[:1] = True
         np.not_equal(node[1:], node[:-1], out=new[1:])
-        codes.append(np.cumsum(new) - 1)
-        codes.reverse()
         levels = [node[new]] + [u for u, _ in level_values]
+        del node, rest
+        node_codes = np.cumsum(new, dtype=code_dtype(len(levels[0])))
+        node_codes -= 1
+        codes.append(node_codes)
+        codes.reverse()
         return pd.MultiIndex(levels=levels, codes=codes, names=names, verify_integrity=False)
 
     return key_l, key_r, decode
@@ -130,10 +136,9 @@ def _joint_level_codes(index_l: pd.Index, index_r: pd.Index, name: str):
     i_l, i_r = index_l.names.index(name), index_r.names.index(name)
     lv_l, lv_r = np.asarray(index_l.levels[i_l]), np.asarray(index_r.levels[i_r])
     uniques = np.unique(np.concatenate([lv_l, lv_r]))
-    map_l = np.searchsorted(uniques, lv_l)
-    map_r = np.searchsorted(uniques, lv_r)
-    return (uniques, map_l[np.asarray(index_l.codes[i_l])].astype(INT),
-            map_r[np.asarray(index_r.codes[i_r])].astype(INT))
+    map_l = np.searchsorted(uniques, lv_l).astype(INT, copy=False)
+    map_r = np.searchsorted(uniques, lv_r).astype(INT, copy=False)
+    return (uniques, map_l[np.asarray(index_l.codes[i_l])], map_r[np.asarray(index_r.codes[i_r])])
 
 
 def _union_positions(keys_l: np.ndarray, keys_r: np.ndarray):
@@ -144,7 +149,8 @@ def _union_positions(keys_l: np.ndarray, keys_r: np.ndarray):
         present = np.zeros(span, dtype=bool)
         present[keys_l] = True
         present[keys_r] = True
-        rank = np.cumsum(present) - 1
+        rank = np.cumsum(present)
+        rank -= 1
         return np.flatnonzero(present), rank[keys_l], rank[keys_r]
     all_keys = np.union1d(keys_l, keys_r)
     return all_keys, np.searchsorted(all_keys, keys_l), np.searchsorted(all_keys, keys_r)
@@ -178,28 +184,35 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
                      pos_r: Positions, n_rows: int) -> Any:
     """An attribute column: the left value where the left has the row, else the right's
     (missing where neither frame has the column). Always a new array: the result
-    never shares memory with either frame."""
-    if isinstance(pos_l, slice) and col in df_l.columns:
+    never shares memory with either frame.
+
+    The dtype is what concatenating the two columns gives (a column one frame
+    lacks counts as float64 NaN); a missing row makes a numeric result float64
+    (NaN) and a boolean or object one object (``None``).
+    """
+    has_l, has_r = col in df_l.columns, col in df_r.columns
+    if isinstance(pos_l, slice) and has_l:
         series = df_l[col]
         if isinstance(series.dtype, np.dtype):
             return series.to_numpy(copy=True)
         return series.array.copy()
-    if col in df_l.columns and col in df_r.columns:
-        left, right = df_l[col], df_r[col]
-        if isinstance(left.dtype, np.dtype) and left.dtype == right.dtype:
-            scattered = _scatter(left.to_numpy(), right.to_numpy(), pos_l, pos_r, n_rows)
-            if scattered is not None:
-                return scattered
-    # each output row's position in left + right (the left's rows written last win);
-    # -1 where neither frame has the column's row
+    left = df_l[col] if has_l else None
+    right = df_r[col] if has_r else None
+    dtype_l = left.dtype if has_l else np.dtype(np.float64)
+    dtype_r = right.dtype if has_r else np.dtype(np.float64)
+    if _scatterable(dtype_l) and _scatterable(dtype_r):
+        return _scatter(left, right, pos_l, pos_r, n_rows)
     n_l, n_r = len(df_l), len(df_r)
+    # one source row per output row: n_l + i is the right's row i, -1 neither
     source = np.full(n_rows, -1, dtype=INT)
-    if col in df_r.columns:
+    if has_r:
         source[pos_r] = np.arange(n_l, n_l + n_r, dtype=INT)
-    if col in df_l.columns:
-        source[pos_l] = np.arange(n_l, dtype=INT)
-    left = df_l[col] if col in df_l.columns else pd.Series(np.full(n_l, np.nan))
-    right = df_r[col] if col in df_r.columns else pd.Series(np.full(n_r, np.nan))
+    if has_l:
+        source[pos_l] = np.arange(n_l, dtype=INT)  # after the right's: the left wins
+    if left is None:
+        left = pd.Series(np.full(n_l, np.nan))
+    if right is None:
+        right = pd.Series(np.full(n_r, np.nan))
     if isinstance(left.dtype, np.dtype) and isinstance(right.dtype, np.dtype):
         as_object = "O" in (left.dtype.kind, right.dtype.kind)
         both = np.concatenate([left.to_numpy(dtype=object if as_object else None),
@@ -220,23 +233,32 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
     return both.take(source)  # every row has a value: a plain take (no fill to make)
 
 
-def _scatter(left: np.ndarray, right: np.ndarray, pos_l: np.ndarray, pos_r: np.ndarray,
-             n_rows: int) -> Optional[np.ndarray]:
-    """:func:`attribute_values` of two arrays of one dtype, each row written once into
-    the output (no concatenation of both sides); None when rows that neither side has
-    would change the dtype (the general path converts them)."""
+def _scatterable(dtype: Any) -> bool:
+    return isinstance(dtype, np.dtype) and dtype.kind in "biufcO"
+
+
+def _scatter(left: Optional[pd.Series], right: Optional[pd.Series], pos_l: Positions,
+             pos_r: Positions, n_rows: int) -> np.ndarray:
+    """:func:`attribute_values` of numpy columns: each side written once into the output."""
+    as_object = any(s is not None and s.dtype.kind == "O" for s in (left, right))
+    values = [None if s is None else s.to_numpy(dtype=object if as_object else None)
+              for s in (left, right)]
+    dtype = np.result_type(*(np.dtype(np.float64) if v is None else v.dtype for v in values))
     covered = np.zeros(n_rows, dtype=bool)
-    covered[pos_l] = True
-    only_r = np.flatnonzero(~covered[pos_r])  # right rows the left does not have
-    missing = n_rows - len(pos_l) - len(only_r)
-    if missing and left.dtype != object and left.dtype != np.float64:
-        return None
-    out = np.empty(n_rows, dtype=left.dtype)
-    out[pos_l] = left
-    out[pos_r[only_r]] = right[only_r]
-    if missing:
-        covered[pos_r[only_r]] = True
-        out[~covered] = None if left.dtype == object else np.nan
+    for v, pos in zip(values, (pos_l, pos_r)):
+        if v is not None:
+            covered[pos] = True
+    missing = np.flatnonzero(~covered)
+    del covered
+    if len(missing):
+        dtype = np.dtype(object) if dtype.kind in "Ob" else np.dtype(np.float64)
+    out = np.empty(n_rows, dtype=dtype)
+    if len(missing):
+        out[missing] = None if dtype.kind == "O" else np.nan
+    if values[1] is not None:
+        out[pos_r] = values[1]
+    if values[0] is not None:
+        out[pos_l] = values[0]  # after the right's: the left wins
     return out
 
 

@@ -22,6 +22,7 @@ Hatchet compatibility and ignored).
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -88,31 +89,72 @@ def _mask_from_sequence(df: pd.DataFrame, obj: Any) -> np.ndarray:
 def _callable_mask(gf: GraphFrameLike, func: Any) -> np.ndarray:
     """``func`` called once per row, as Hatchet does (see :mod:`graphframe.query.rows`)."""
     df = gf.dataframe
-    flat = df.reset_index()
-    node_of_row = level_ids(df.index)
-    graph = gf.graph
-
-    # Hatchet's rows: reset_index() with Nodes in "node", named by their position
-    used = np.unique(node_of_row)
-    views = np.empty(graph.num_nodes, dtype=object)
-    views[used] = [Node(int(i), graph) for i in used.tolist()]
-    flat["node"] = views[node_of_row]
-    table = RowTable(flat, list(range(len(flat))), python_scalars=True)
-    keep = np.zeros(len(flat), dtype=bool)
-    for i in range(len(flat)):
+    table = RowTable(_flat_rows(df, gf.graph), range(len(df)), python_scalars=True)
+    answers: list = []
+    try:  # map, not a Python loop: one C-level call per row
+        answers.extend(map(func, map(Row, repeat(table), range(len(df)))))
+    except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
+        # extend kept the answers of the rows before the failing one
+        raise _row_failure(df, len(answers), exc) from exc
+    keep = _as_booleans(answers)
+    if keep is not None:
+        return keep
+    keep = np.zeros(len(answers), dtype=bool)
+    for i, answer in enumerate(answers):
         try:
-            result = func(Row(table, i))
-            keep[i] = _truth(result)
-        except Exception as exc:  # noqa: BLE001 - the user's callable: say which row
-            key = df.index[i] if df.index.nlevels > 1 else (df.index[i],)
-            where = ", ".join(f"{lv}={int(v) if isinstance(v, Node) else v}"
-                              for lv, v in zip(df.index.names, key))
-            raise InvalidFilter(
-                f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
-                "It is called once per row with the row's values (row[\"time\"] is a number); "
-                "for a whole-column condition pass a boolean mask instead, e.g. "
-                "gf.filter(gf.dataframe[\"time\"] > 5)") from exc
+            keep[i] = _truth(answer)
+        except Exception as exc:  # noqa: BLE001 - e.g. a Series has no single truth
+            raise _row_failure(df, i, exc) from exc
     return keep
+
+
+def _flat_rows(df: pd.DataFrame, graph: Any) -> pd.DataFrame:
+    """Hatchet's rows: ``df.reset_index()`` with Nodes in "node" (one object per node);
+    the columns are shared with ``df`` (they are only read)."""
+    node_of_row = level_ids(df.index)
+    used = np.flatnonzero(np.bincount(node_of_row, minlength=graph.num_nodes))
+    views = np.empty(graph.num_nodes, dtype=object)
+    views[used] = Node.many(used.tolist(), graph)
+    if None in df.index.names:  # pandas names the unnamed levels
+        flat = df.reset_index()
+        flat["node"] = views[node_of_row]
+        return flat
+    flat = df.copy(deep=False)
+    flat.index = pd.RangeIndex(len(df))
+    for k, level in enumerate(df.index.names):
+        flat.insert(k, level, views[node_of_row] if level == "node" else
+                    df.index.get_level_values(k))
+    return flat
+
+
+def _row_failure(df: pd.DataFrame, i: int, exc: Exception) -> InvalidFilter:
+    """The error naming row ``i``, on which the filter callable (or its answer) failed."""
+    key = df.index[i] if df.index.nlevels > 1 else (df.index[i],)
+    where = ", ".join(f"{lv}={int(v) if isinstance(v, Node) else v}"
+                      for lv, v in zip(df.index.names, key))
+    return InvalidFilter(
+        f"the filter callable failed on row {i} ({where}): {type(exc).__name__}: {exc}. "
+        "It is called once per row with the row's values (row[\"time\"] is a number); "
+        "for a whole-column condition pass a boolean mask instead, e.g. "
+        "gf.filter(gf.dataframe[\"time\"] > 5)")
+
+
+def _as_booleans(answers: list) -> Any:
+    """The answers as one boolean array when each equals True or False (the usual
+    answers; their truth is then what :func:`_truth` gives), else None."""
+    try:  # Python's True and False (and 0, 1) are one byte each; other answers fail
+        flags = bytes(answers)
+    except (TypeError, ValueError):
+        flags = None
+    if flags is not None and not flags.translate(None, b"\x00\x01"):
+        return np.frombuffer(flags, dtype=bool).copy()
+    try:
+        if answers.count(True) + answers.count(False) != len(answers):
+            return None
+        keep = np.array(answers, dtype=bool)
+    except (TypeError, ValueError):  # e.g. a Series answer: no single truth value
+        return None
+    return keep if keep.shape == (len(answers),) else None
 
 
 def _truth(result: Any) -> bool:

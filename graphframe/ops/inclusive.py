@@ -34,16 +34,20 @@ from . import subtree_functions as fn
 from ..model.fields import GF, replace
 
 
-def update_inclusive_columns(gf: GF) -> GF:
-    """New GraphFrame with the inclusive partner of every exclusive metric recomputed."""
+def update_inclusive_columns(gf: GF, copy: bool = True) -> GF:
+    """New GraphFrame with the inclusive partner of every exclusive metric recomputed.
+
+    ``copy=False`` is for a caller whose ``gf`` holds a frame nobody else
+    sees (one it has just built): the result may share its columns.
+    """
     if not gf.exc_metrics:
-        return replace(gf, dataframe=private_copy(gf.dataframe))
+        return replace(gf, dataframe=private_copy(gf.dataframe) if copy else gf.dataframe)
     df = gf.dataframe
     numeric = [m for m in gf.exc_metrics
                if m in df.columns and pd.api.types.is_numeric_dtype(df[m]) and summed(gf, m)]
     targets: Dict[Any, Any] = {m: gf.inclusive_of.get(m, inclusive_name(m)) for m in numeric}
     sums = subgraph_sums(gf.graph, df, list(targets))
-    out = private_copy(df)
+    out = private_copy(df) if copy else df.copy(deep=False)
     for (exc, inc), values in zip(targets.items(), sums):
         out[inc] = values
     inc_metrics = list(gf.inc_metrics) + [v for v in targets.values() if v not in gf.inc_metrics]

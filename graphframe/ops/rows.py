@@ -122,6 +122,12 @@ def _reduce_runs(values: np.ndarray, starts: np.ndarray, kind: str) -> np.ndarra
         missing = np.isnan(values)
         if kind in ("min", "max"):  # fmin/fmax skip NaN; an all-NaN run stays NaN
             return (np.fmin if kind == "min" else np.fmax).reduceat(values, starts)
+        if not missing.any():  # nothing to skip: every run counts all its values
+            total = np.add.reduceat(values, starts)
+            if kind == "mean":
+                total = (total / np.diff(np.r_[starts, len(values)])).astype(values.dtype,
+                                                                           copy=False)
+            return total
         counts = np.add.reduceat(~missing, starts)
         total = np.add.reduceat(np.where(missing, 0.0, values), starts)
         if kind == "mean":
@@ -143,8 +149,9 @@ def _permute_node_runs(df: pd.DataFrame, new_of_old: np.ndarray):
 
     Each node's rows form a run; the runs are reordered by new node id (a
     sort over nodes, not rows) and the other index levels keep their codes.
-    Returns ``(row order, new index)`` or None when rows are not sorted or two
-    nodes map to the same new node (rows must then be merged).
+    Returns ``(row order, new index)`` (order None: the rows keep theirs) or None
+    when rows are not sorted or two nodes map to the same new node (rows must
+    then be merged).
     """
     index = df.index
     if not len(index) or not isinstance(index, pd.MultiIndex) or not index.is_monotonic_increasing:
@@ -162,6 +169,13 @@ def _permute_node_runs(df: pd.DataFrame, new_of_old: np.ndarray):
     n_rows = len(codes0)
     starts = np.flatnonzero(np.r_[True, codes0[1:] != codes0[:-1]])
     run_new = new_of_old[level0[codes0[starts]]]
+    if len(level0) == len(starts) and run_new[0] >= 0 and \
+            bool(np.all(run_new[1:] > run_new[:-1])):
+        # the runs keep their order (every level value used): only the level values change
+        new_index = pd.MultiIndex(levels=[run_new] + list(index.levels[1:]),
+                                  codes=list(index.codes), names=list(index.names),
+                                  verify_integrity=False)
+        return None, new_index
     perm = np.argsort(run_new, kind="stable")
     sorted_new = run_new[perm]
     if (sorted_new < 0).any() or (sorted_new[1:] == sorted_new[:-1]).any():

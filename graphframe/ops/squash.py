@@ -46,7 +46,8 @@ def squash(gf: GF, update_inc_cols: bool = True) -> GF:
     new_graph, new_of_old = squash_graph(graph, kept)
     df = remap_rows(gf.dataframe, new_of_old, merge_rules(gf))
     out = replace(gf, graph=new_graph, dataframe=df)
-    return update_inclusive_columns(out) if update_inc_cols else out
+    # remap_rows' frame is new and never shares writable data: no second copy
+    return update_inclusive_columns(out, copy=False) if update_inc_cols else out
 
 
 def squash_graph(graph: Graph, kept: np.ndarray) -> Tuple[Graph, np.ndarray]:

@@ -18,7 +18,7 @@ pandas.Series)`` is false; use ``row.series`` where a real Series is needed.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -35,8 +35,8 @@ class RowTable:
     ----------
     dataframe : pandas.DataFrame
         One row per node (a single index level).
-    labels : list
-        Row labels as plain Python values (node ids).
+    labels : list or range
+        Row labels as plain Python values (node ids, or row positions).
     node_view : callable, optional
         ``node_view(label)`` -> what ``row.name`` is (the Node); without it,
         ``row.name`` is the row label.
@@ -55,7 +55,7 @@ class RowTable:
     ('b', 2.0, 1, True)
     """
 
-    def __init__(self, dataframe: pd.DataFrame, labels: List[Any],
+    def __init__(self, dataframe: pd.DataFrame, labels: Sequence[Any],
                  node_view: Optional[Callable[[Any], Any]] = None,
                  python_scalars: bool = False) -> None:
         self.df = dataframe
@@ -75,10 +75,13 @@ class RowTable:
         for key in duplicated:  # row[key] is a Series then: the Series answers
             del self._position[key]
         self._values: List[Optional[Any]] = [None] * len(self.columns)
+        #: column -> its decoded values, for the columns decoded so far (``row[key]``)
+        self.decoded: Dict[Any, Any] = {}
         # a row Series has pandas' common dtype of the columns; under object
         # it holds each column's own scalars
+        # (as Python scalars the values do not depend on it: not worked out then)
         self._dtype = dataframe.iloc[0].dtype if len(dataframe) and len(self.columns) \
-            else np.dtype(object)
+            and not python_scalars else np.dtype(object)
 
     def column(self, j: int) -> Any:
         """Values of column ``j`` as a row holds them (Python objects or numpy scalars)."""
@@ -87,6 +90,9 @@ class RowTable:
             column = self.df.iloc[:, j]
             values = column.tolist() if self.python_scalars else _scalars(column, self._dtype)
             self._values[j] = values
+            key = self.columns[j]
+            if self.position(key) == j:
+                self.decoded[key] = values
         return values
 
     def position(self, key: Any) -> Optional[int]:
@@ -163,7 +169,10 @@ class Row:
         return self._table.columns
 
     def __getitem__(self, key: Any) -> Any:
-        j = self._table.position(key)
+        try:  # called once per row: a decoded column is one dict lookup away
+            return self._table.decoded[key][self._i]
+        except (KeyError, TypeError):  # not decoded yet, not a column, unhashable
+            j = self._table.position(key)
         if j is None:
             return self.series[key]
         return self._table.column(j)[self._i]

@@ -234,6 +234,17 @@ def test_operations_agree_with_object_arrays(left, right, positions):
     assert canon(pd.Series(both).value_counts().to_dict()) == canon(objects.value_counts().to_dict())
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(VALUE, max_size=12), st.lists(VALUE, max_size=12))
+def test_recoding_a_dictionary_is_encoding_its_values(left, right):
+    a, b = TextArray.from_values(left)._dict, TextArray.from_values(right)._dict
+    codes, merged = a.recode(b)
+    expect_codes, expect = a.encode(b.values)
+    assert codes.tolist() == expect_codes.tolist() and codes.dtype == expect_codes.dtype
+    assert canon(merged.values.tolist()) == canon(expect.values.tolist())
+    assert (merged is a) == (expect is a)
+
+
 def test_parquet_round_trip_gives_the_values(tmp_path):
     pytest.importorskip("pyarrow", reason="to_parquet needs pyarrow")
     df = frame(True)

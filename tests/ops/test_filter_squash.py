@@ -97,6 +97,36 @@ def test_callable_on_a_column_is_not_applied_to_the_whole_frame():
     assert out.dataframe["name"].tolist() == ["y"]
 
 
+def test_callable_failure_names_the_row_it_failed_on():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    called = []
+
+    def fails_late(r):
+        called.append(r.name)
+        return 1 / 0 if r["name"] == "y" and r["rank"] == 1 else True
+
+    with pytest.raises(InvalidFilter, match=r"row 5 \(node=2, rank=1\): ZeroDivisionError") \
+            as info:
+        gf.filter(fails_late)
+    assert isinstance(info.value.__cause__, ZeroDivisionError) and called == [0, 1, 2, 3, 4, 5]
+    # an answer without a single truth value (a Series) names its row too
+    with pytest.raises(InvalidFilter, match=r"row 2 \(node=1, rank=0\): ValueError"):
+        gf.filter(lambda r: pd.Series([True, False]) if r["name"] == "x" else True)
+    # numpy booleans and Python booleans mixed are one mask
+    out = gf.filter(lambda r: np.bool_(r["rank"] == 1) if r["name"] == "x" else True,
+                    squash=False)
+    assert out.dataframe.index.tolist() == [(0, 0), (0, 1), (1, 1), (2, 0), (2, 1)]
+
+
+def test_callable_answers_keep_rows_by_their_truth():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    for answers, kept in (([True, 0, 1, 2, 0.0, np.bool_(True)], [0, 2, 3, 5]),
+                          ([1, 0, 0, 1, 1, 0], [0, 3, 4]),
+                          ([False, True, "", "x", None, np.nan], [1, 3])):
+        out = gf.filter(lambda r, answers=answers: answers[r.name], squash=False)
+        assert out.dataframe.index.tolist() == [gf.dataframe.index[i] for i in kept]
+
+
 def test_callable_answers_none_and_nan_mean_drop():
     gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0])
     out = gf.filter(lambda r: {"main": True, "x": None, "y": float("nan")}[r["name"]])
@@ -175,3 +205,16 @@ def test_squash_cycle_graph():
     f = next(n for n in out.graph.traverse() if n.frame["name"] == "f")
     assert sorted(p.frame["name"] for p in f.parents) == ["f", "main"]
     assert by_name(out, "time (inc)") == {"main": 3.0, "f": 1.0, "h": 1.0}
+
+
+def test_filtered_frame_shares_no_writable_data_with_the_input():
+    gf = gf_from_edges(["main", "x", "y"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=2)
+    before = gf.dataframe.copy()
+    for out in (gf.filter(lambda r: r["name"] != "x"), gf.filter(gf.dataframe["time"] > 1.5)):
+        df = out.dataframe
+        for col in df.columns:
+            if isinstance(df[col].dtype, np.dtype) and col in gf.dataframe.columns:
+                assert not np.shares_memory(df[col].to_numpy(), gf.dataframe[col].to_numpy())
+        df.loc[:, "time"] = -1.0
+        df.loc[:, "time (inc)"] = -1.0
+        assert gf.dataframe.equals(before)

@@ -31,8 +31,8 @@ _NODES = re.compile(rb',\s*"nodes"\s*:\s*\[')
 _NODE_BREAK = re.compile(rb'\}\s*,\s*\{')
 _LIST_END = re.compile(rb'\}\s*\]')
 _SPACES = re.compile(rb'\s*')
-_ALLOWED_TABLE = np.zeros(256, dtype=bool)
-_ALLOWED_TABLE[list(b"0123456789.eE+-,[] \t\r\nnul")] = True
+_ALLOWED = b"0123456789.eE+-,[] \t\r\nnul"  # the bytes of a data list of numbers and nulls
+_WHITESPACE = b" \t\r\n"
 _SPACE_BYTES = frozenset(b" \t\r\n")
 _BEFORE_KEY = frozenset(b" \t\r\n,")
 _SPACE, _NEWLINE, _COMMA, _OPEN, _CLOSE = 32, 10, 44, 91, 93
@@ -44,8 +44,6 @@ BLOCK = 1 << 23
 PANDAS_EXACT = int(pd.__version__.split(".")[0]) >= 3
 #: read_csv options for exact floats (used by the .cali decoder, whose columns mix types)
 EXACT_FLOATS = {} if PANDAS_EXACT else {"float_precision": "round_trip"}
-_WHITESPACE_TABLE = np.zeros(256, dtype=bool)
-_WHITESPACE_TABLE[list(b" \t\r\n")] = True
 
 
 @dataclass
@@ -139,15 +137,22 @@ def _data_rows(raw: Any, start: int, end: int, progress_step=None) -> Optional[n
         close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
         if close < 0:
             return None
-        if not _ALLOWED_TABLE[view[pos:close + 1]].all():
-            return None  # text, true/false, NaN/Infinity: the general decoder handles them
-        block = _rows(view[pos:close + 1])
+        if PANDAS_EXACT:
+            if raw[pos:close + 1].translate(None, _ALLOWED):
+                return None  # text, true/false, NaN/Infinity: the general decoder reads them
+            block = _rows(view[pos:close + 1])
+        else:
+            block = _compact_rows(raw, pos, close + 1)
         if block is None or done + len(block) > count or \
                 (cells is not None and block.shape[1] != cells.shape[1]):
             return None
-        if cells is None:
+        if cells is None and len(block) == count and block.flags.f_contiguous and \
+                block.flags.writeable:
+            cells = block  # the whole table in one block: no copy
+        elif cells is None:
             cells = np.empty((count, block.shape[1]), dtype=np.float64, order="F")
-        cells[done:done + len(block)] = block
+        if cells is not block:
+            cells[done:done + len(block)] = block
         done += len(block)
         del block
         release(raw, pos, close + 1)
@@ -178,8 +183,45 @@ def release(raw: Any, start: int, stop: int) -> None:
             pass  # only a memory hint
 
 
+def _compact_rows(raw: Any, start: int, stop: int) -> Optional[np.ndarray]:
+    """:func:`_rows` of ``raw[start:stop]`` for pyarrow's reader: whitespace is deleted
+    first (JSON numbers hold none, and pyarrow does not skip it), then each row becomes
+    a line in place.
+
+    The compact text must be ``[a,b],[c,d],...``: the n-th ``[`` right after
+    the (n-1)-th ``]`` and a comma, no other bracket, ``n * width - 1``
+    commas; pyarrow checks that every line has ``width`` numbers.
+    """
+    chunk = raw[start:stop]
+    if chunk.translate(None, _ALLOWED):
+        return None  # text, true/false, NaN/Infinity: the general decoder reads them
+    compact = chunk.translate(None, _WHITESPACE)
+    del chunk  # at most two block-sized copies at a time
+    text = np.frombuffer(compact, dtype=np.uint8).copy()
+    del compact
+    closes = np.flatnonzero(text == _CLOSE)
+    rows = len(closes)
+    if not rows or text[0] != _OPEN or closes[-1] != len(text) - 1:
+        return None
+    joins = closes[:-1] + 1  # the comma between two rows
+    opens = np.concatenate([[0], joins + 1])
+    width = int(np.count_nonzero(text[:closes[0]] == _COMMA)) + 1
+    if not ((text[joins] == _COMMA).all() and (text[opens] == _OPEN).all()) or \
+            np.count_nonzero(text == _OPEN) != rows or \
+            np.count_nonzero(text == _COMMA) != rows * width - 1:
+        return None  # nested or unbalanced lists, or something between two rows
+    text[opens] = _NEWLINE  # empty lines are skipped
+    text[closes] = _NEWLINE
+    text[joins] = _NEWLINE
+    values = _arrow_floats(text, width)
+    if values is None or values.shape != (rows, width) or np.isinf(values).any():
+        return None  # infinite: 1e400 or an integer too large for a float, which differ
+    return values
+
+
 def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
-    """``[a, b], [c, d], ...`` (bytes as uint8) -> a float matrix, or None if it is not that."""
+    """``[a, b], [c, d], ...`` (bytes as uint8) -> a float matrix, or None if it is not that
+    (pandas 3's reader, which skips the spaces before a number and rejects ``2 3``)."""
     brackets = np.flatnonzero((buf == _OPEN) | (buf == _CLOSE))
     opens, closes = brackets[0::2], brackets[1::2]
     rows = len(opens)
@@ -196,7 +238,7 @@ def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
     text[opens] = _SPACE
     text[closes] = _NEWLINE
     text[between] = _SPACE
-    values = _csv_floats(text, width) if PANDAS_EXACT else _arrow_floats(text, width)
+    values = _csv_floats(text, width)
     if values is None or values.shape != (rows, width) or np.isinf(values).any():
         return None  # infinite: 1e400 or an integer too large for a float, which differ
     return values
@@ -215,16 +257,15 @@ def _csv_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
 
 
 def _arrow_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
-    """The same with pyarrow's CSV reader (exact, multi-threaded); spaces are dropped
-    first (JSON numbers hold none, and pyarrow does not skip them)."""
+    """Lines of comma-separated numbers/``null`` without whitespace (bytes as uint8) as
+    a column-major float matrix, by pyarrow's CSV reader (exact, multi-threaded)."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    line = text[~_WHITESPACE_TABLE[text] | (text == _NEWLINE)]
     names = [str(i) for i in range(width)]
     try:
         table = pcsv.read_csv(
-            pa.py_buffer(line.tobytes()),
+            pa.py_buffer(text),
             read_options=pcsv.ReadOptions(column_names=names),
             parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False),
             convert_options=pcsv.ConvertOptions(
@@ -234,7 +275,7 @@ def _arrow_floats(text: np.ndarray, width: int) -> Optional[np.ndarray]:
         return None
     if table.num_columns != width:
         return None
-    out = np.empty((table.num_rows, width), dtype=np.float64)
+    out = np.empty((table.num_rows, width), dtype=np.float64, order="F")
     for k in range(width):
         out[:, k] = table.column(k).to_numpy(zero_copy_only=False)  # nulls -> NaN
     return out

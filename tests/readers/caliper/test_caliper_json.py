@@ -13,6 +13,7 @@ from graphframe_readers.testing import random_tree_profile as random_profile
 from graphframe_readers.testing import write_caliper_json
 from graphframe_readers import ReadError
 from graphframe_readers.caliper import read_caliper_json
+from graphframe_readers.caliper.jsonsplit import fast
 from graphframe_readers.caliper.jsonsplit.reader import parse_caliper_json
 from graphframe_readers.common.jsonfile import MAX_DEPTH, loads_json
 
@@ -94,6 +95,46 @@ def test_fast_path_converts_numbers_exactly_as_python_float(tmp_path):
     labels = {int(k): int(v[1:]) for k, v in enumerate(graphframe_readers.read(compact).nodes["name"])}
     for name, got in by_node.items():
         assert {labels[k]: v for k, v in got.items()} == expected, name
+
+
+TAIL = (', "columns": ["path", "mpi.rank", "time"], "column_metadata": [{"is_value": false}, '
+        '{"is_value": true}, {"is_value": true}], "nodes": [{"label": "main", "column": "path"}, '
+        '{"label": "foo", "column": "path", "parent": 0}]}')
+
+
+@pytest.mark.parametrize("data", [
+    "[[0,0,1.5],[1,0,2.5],[0,1,null]]",                          # compact
+    "[\n    [ 0, 0, 1.5 ],\n    [ 1, 0, 2.5 ],\n    [ 0, 1, null ]\n  ]",  # cali-query's layout
+    "[\t[0,\t0,\r\n1.5]\t,\r\n[1,0,2.5] , [ 0 , 1 , null ] ]",     # any JSON whitespace
+], ids=["compact", "caliper", "tabs"])
+def test_fast_path_reads_every_layout_of_the_rows(tmp_path, data):
+    path = tmp_path / "rows.json"
+    path.write_text('{"data": ' + data + TAIL)
+    if not fast.PANDAS_EXACT:  # pyarrow's path deletes the whitespace first
+        assert fast.decode_fast(path.read_bytes()).cells.tolist()[:2] == [[0, 0, 1.5], [1, 0, 2.5]]
+    raw = graphframe_readers.read(path)
+    general = parse_caliper_json(json.loads(path.read_text()))
+    assert raw.metrics.equals(general.metrics)
+    assert raw.metrics["time"].tolist() == [1.5, 0.0, 2.5, 0.0]
+
+
+@pytest.mark.parametrize("data, error", [
+    ("[[0, 0, 1.5], 5, [1, 0, 2.5]]", "data\\[1\\]: the row does not have one cell per column"),
+    ("[[0, 0, 1.5] [1, 0, 2.5]]", "column 23: invalid JSON: Expecting ','"),
+    ("[[0, 0, 1.5],, [1, 0, 2.5]]", "column 23: invalid JSON: Expecting value"),
+    ("[[0, 0, 1.5], [1, 0]]", "data\\[1\\]: the row does not have one cell per column"),
+    ("[[0, 0, 1.5], [1, 0], [1, 1, 2, 3]]", "data\\[1\\]: the row does not have one cell"),
+    ("[[0, 0, 1.5], [1, , 2.5]]", "column 28: invalid JSON: Expecting value"),
+    ("[[0, 0, 1.5], [], [1, 0, 2.5]]", "data\\[1\\]: the row does not have one cell per column"),
+    ("[[0, 0, [1.5]], [1, 0, 2.5]]", "data\\[0\\]: column 'time' holds a list"),
+    ("[[0, 0, nul], [1, 0, 2.5]]", "column 18: invalid JSON: Expecting value"),
+], ids=["between-rows", "no-comma", "two-commas", "short-row", "short-and-long-rows",
+        "empty-cell", "empty-row", "nested", "bad-null"])
+def test_fast_path_leaves_malformed_rows_to_the_located_error(tmp_path, data, error):
+    path = tmp_path / "rows.json"
+    path.write_text('{"data": ' + data + TAIL)
+    assert fast.decode_fast(path.read_bytes()) is None
+    expect_error(path, error)
 
 
 def test_streams_text_and_binary(tmp_path):
