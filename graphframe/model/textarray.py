@@ -338,11 +338,7 @@ class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
         periods = max(-n, min(n, int(periods)))
         positions = np.arange(n) - periods
         positions[(positions < 0) | (positions >= n)] = -1
-        boxed = np.empty(1, dtype=object)
-        boxed[0] = fill_value
-        fill, dictionary = self._dict.encode(boxed)
-        codes = np.where(positions < 0, fill[0], self._codes[np.maximum(positions, 0)])
-        return type(self)(codes, dictionary)
+        return self._take_filled(positions, fill_value)
 
 
 TextArray.__hash__ = None  # type: ignore[assignment]

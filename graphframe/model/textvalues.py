@@ -124,11 +124,12 @@ class ValueComputations:
         pick[pick == len(self)] = -1
         if min_count > 1:
             pick[np.bincount(groups, minlength=ngroups) < min_count] = -1
-        return self._take_or_none(pick)
+        return self._take_filled(pick, None)  # None, as an object column's first gives
 
-    def _take_or_none(self, positions: np.ndarray) -> Any:
-        """``take`` with ``None`` (as an object column's ``first`` gives) at -1."""
+    def _take_filled(self, positions: np.ndarray, fill_value: Any) -> Any:
+        """``take`` with ``fill_value`` (any object, kept as it is) at -1."""
         boxed = np.empty(1, dtype=object)
+        boxed[0] = fill_value
         fill, dictionary = self._dict.encode(boxed)
         codes = np.where(positions < 0, fill[0], self._codes[np.maximum(positions, 0)])
         return type(self)(codes, dictionary)
