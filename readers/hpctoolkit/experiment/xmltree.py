@@ -18,6 +18,11 @@ Self-closing ``<M .../>`` summary values are cut out of the byte stream before
 expat sees it (no node needs them and they are most of a file's elements);
 error columns on such lines are counted without them.
 
+Files as hpcprof writes them take a faster route: expat still reads every
+byte (with no handlers inside ``SecCallPathProfileData``), and that section is
+decoded with numpy (:mod:`.fastcct`). Any other well-formed file, and every
+malformed one, goes through the handlers below, which give the located errors.
+
 The result is a :class:`CallingContextTree`: plain lists/arrays in document
 order, one entry per node (``PF``, ``Pr``, ``L``, ``S``; ``C`` call sites and
 nameless ``Pr`` are not nodes: their children attach to the enclosing node),
@@ -36,6 +41,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ...errors import ReadError
+from .fastcct import ATTRIBUTES, TAG_NAMES, NotCanonical, Tokens, build_tree
 
 BLOCK = 1 << 20
 
@@ -49,8 +55,9 @@ NODE_TAGS = ("PF", "Pr", "L", "S")
 #: ``<M n=".." v=".."/>`` summary values (two thirds of a real file's elements): no node
 #: needs them, so they are cut from each block before expat sees it. A literal ``<`` can
 #: only start markup in well-formed XML (attribute values escape it), so this removes
-#: nothing else; line numbers are kept (the pattern cannot span a line break).
-SUMMARY_VALUE = re.compile(rb"<M\s[^<>\n]*/>")
+#: nothing else; line numbers are kept (the pattern cannot span a line break: ``<M`` and
+#: a line break is left to expat).
+SUMMARY_VALUE = re.compile(rb"<M[ \t\r][^<>\n]*/>")
 
 
 @dataclass
@@ -63,6 +70,10 @@ class CallingContextTree:
     the enclosing scope's for ``S``), ``l`` (line), ``lm`` (load-module
     reference) and ``call_line`` (the ``l`` of the XML parent, which prefixes
     procedure names). Tables map ids to names.
+
+    The general parser fills them as lists and ``array('q')`` (line texts as
+    written); the fast route (:mod:`.fastcct`) as numpy arrays, with the lines
+    already integers. Both read the same way.
     """
 
     nid: array = field(default_factory=lambda: array("q"))
@@ -107,16 +118,46 @@ def parse_experiment_xml(path: Any, progress_step=None, summary: bool = False) -
     ...                  '<S i="3" l="4"/></PF></SecCallPathProfileData>'
     ...                  '</SecCallPathProfile></HPCToolkitExperiment>')
     >>> cct = parse_experiment_xml(p)
-    >>> cct.nid.tolist(), cct.parent.tolist(), cct.tag
+    >>> cct.nid.tolist(), cct.parent.tolist(), list(cct.tag)
     ([2, 3], [-1, 0], ['PF', 'S'])
     """
-    return _ExperimentParser(Path(path), summary).parse(progress_step)
+    path = Path(path)
+    if not summary:
+        reported = _Reported(progress_step)
+        try:
+            return _ExperimentParser(path, fast=True).parse(reported.step)
+        except NotCanonical:  # not as hpcprof writes it: the general parser reads it
+            progress_step = reported.resume
+    return _ExperimentParser(path, summary).parse(progress_step)
+
+
+class _Reported:
+    """Progress of a first attempt, so that a second pass reports only bytes beyond it."""
+
+    def __init__(self, progress_step) -> None:
+        self.progress_step = progress_step
+        self.done = self.again = 0
+
+    def step(self, size: int) -> None:
+        self.done += size
+        if self.progress_step is not None:
+            self.progress_step(size)
+
+    def resume(self, size: int) -> None:
+        before, self.again = self.again, self.again + size
+        beyond = self.again - max(before, self.done)
+        if beyond > 0 and self.progress_step is not None:
+            self.progress_step(beyond)
 
 
 class _ExperimentParser:
-    def __init__(self, path: Path, summary: bool = False) -> None:
+    def __init__(self, path: Path, summary: bool = False, fast: bool = False) -> None:
         self.path = path
         self.summary = summary
+        self.fast = fast
+        self.tokens = Tokens()
+        self.data_tag: Optional[tuple] = None  # fast: (byte index, line) of the section's tag
+        self.skipped = False  # fast: the section's content was decoded without expat
         self.owners: List[int] = [-1]  # with summary: the node an <M> belongs to (-1: none)
         self.cct = CallingContextTree()
         self.parser = expat.ParserCreate()
@@ -128,6 +169,8 @@ class _ExperimentParser:
         p.ExternalEntityRefHandler = self._external
         p.StartElementHandler = self._start_header
         p.EndElementHandler = self._end_header
+        if fast:
+            p.AttlistDeclHandler = self._attribute_default
         self.table: Optional[str] = None       # table element being read
         self.done_tables: set = set()
         self.data_seen = False
@@ -152,21 +195,14 @@ class _ExperimentParser:
         except OSError as exc:
             raise ReadError(self.path, f"cannot open the file: {exc.strerror}") from exc
         with fh:
-            carry = b""
             try:
-                while True:
-                    block = fh.read(BLOCK)
-                    data = carry + block
-                    if block:  # keep a possibly incomplete tag for the next round
-                        cut = data.rfind(b"<")
-                        data, carry = (data[:cut], data[cut:]) if cut > 0 else (data, b"")
-                    self.parser.Parse(data if self.summary else SUMMARY_VALUE.sub(b"", data),
-                                      not block)
-                    if not block:
-                        break
-                    if progress_step is not None:
-                        progress_step(len(block))
+                if self.fast:
+                    self._feed_fast(fh, progress_step)
+                else:
+                    self._feed(fh, progress_step)
             except expat.ExpatError as exc:
+                if self.fast:
+                    raise NotCanonical("malformed XML") from exc
                 raise ReadError(self.path, f"malformed XML: {expat.ErrorString(exc.code)}",
                                 position=f"line {exc.lineno}, column {exc.offset + 1}",
                                 expected="well-formed XML") from exc
@@ -174,12 +210,89 @@ class _ExperimentParser:
             raise ReadError(self.path, "the file has no SecCallPathProfileData section",
                             position="end of file",
                             expected="an HPCToolkit experiment.xml with a calling-context tree")
+        if self.fast:
+            self._fill_from(build_tree(self.tokens, self.procedures))
         return self.cct
+
+    @staticmethod
+    def _blocks(fh, progress_step, whole_tags: bool = False):
+        """The file in blocks that end where a tag starts (the cut tag starts the next block).
+
+        With ``whole_tags``, a block whose only tag start is its first byte is
+        read on rather than cut inside that tag (the fast route decodes whole
+        tags only).
+        """
+        carry = b""
+        while True:
+            block = fh.read(BLOCK)
+            if not block:
+                yield carry, True
+                return
+            data = carry + block
+            cut = data.rfind(b"<")
+            if cut > 0:
+                data, carry = data[:cut], data[cut:]
+            elif whole_tags:
+                if len(data) > 16 * BLOCK:
+                    raise NotCanonical("no tag starts in 16 blocks")
+                carry, data = data, b""
+            else:
+                carry = b""
+            if data:
+                yield data, False
+            if progress_step is not None:
+                progress_step(len(block))
+
+    def _feed(self, fh, progress_step) -> None:
+        for data, last in self._blocks(fh, progress_step):
+            self.parser.Parse(data if self.summary else SUMMARY_VALUE.sub(b"", data), last)
+
+    # ------------------------------------------------- fast route (fastcct)
+    def _feed_fast(self, fh, progress_step) -> None:
+        """expat reads the file but the section's content, which numpy checks and decodes."""
+        parse, fed, line = self.parser.Parse, 0, 1
+        state = "header"  # then "section", then "after"
+        for data, last in self._blocks(fh, progress_step, whole_tags=True):
+            pos = 0
+            if state == "header":
+                tag = _DATA_START.search(data)
+                if tag is None:
+                    parse(data, last)
+                    fed += len(data)
+                    continue
+                parse(data[:tag.end()], False)
+                if self.data_tag is None or self.data_tag[0] != fed + tag.start() \
+                        or data[tag.end() - 2] == ord("/"):
+                    raise NotCanonical("the section's start tag")
+                line = self.data_tag[1] + data.count(b"\n", tag.start(), tag.end())
+                pos, state = tag.end(), "section"
+            if state == "section":
+                end = data.find(b"</SecCallPathProfileData", pos)
+                line += self.tokens.add(data[pos:len(data) if end < 0 else end], line)
+                if end < 0:
+                    if last:
+                        parse(b"", True)  # expat: the section is never closed
+                    continue
+                pos, state, self.skipped = end, "after", True
+            parse(data[pos:], last)
+
+    def _attribute_default(self, element, attribute, kind, default, required) -> None:
+        # expat gives the handlers DTD defaults for attributes a tag leaves out; numpy would not
+        if default is not None and element in TAG_NAMES and attribute in ATTRIBUTES:
+            raise NotCanonical(f"the DTD gives <{element}> a default {attribute}")
+
+    def _fill_from(self, tree) -> None:
+        cct = self.cct
+        cct.nid, cct.parent, cct.tag, cct.n = tree.nid, tree.parent, tree.tag, tree.n
+        cct.f, cct.l, cct.lm, cct.call_line = tree.f, tree.l, tree.lm, tree.call_line
+        cct.xml_line = tree.xml_line
 
     def _where(self) -> str:
         return f"line {self.parser.CurrentLineNumber}, column {self.parser.CurrentColumnNumber + 1}"
 
-    def _error(self, problem: str, expected: str) -> ReadError:
+    def _error(self, problem: str, expected: str) -> Exception:
+        if self.skipped:  # expat did not see the section: its positions are off from here
+            return NotCanonical(problem)
         return ReadError(self.path, problem, position=self._where(), expected=expected)
 
     # ----------------------------------------------------------- security
@@ -237,6 +350,9 @@ class _ExperimentParser:
 
     # ------------------------------------------------- calling-context tree
     def _enter_data(self) -> None:
+        if self.fast:  # numpy decodes the content, which expat never sees
+            self.data_tag = (self.parser.CurrentByteIndex, self.parser.CurrentLineNumber)
+            return
         cct = self.cct
         self._intern = {}.setdefault  # one object per distinct attribute text
         self._append = (cct.nid.append, cct.parent.append, cct.tag.append, cct.n.append,
@@ -384,6 +500,8 @@ def int_column(values: List[Optional[str]], source: Any, what: str,
     ...
     graphframe_readers.errors.ReadError: experiment.xml: line 8: line '99999999999999999999999' is out of range (expected an integer that fits in 64 bits)
     """
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        return values.astype(np.int64, copy=False)
     try:
         return np.fromiter(map(int, values), dtype=np.int64, count=len(values))
     except (TypeError, ValueError, OverflowError):
