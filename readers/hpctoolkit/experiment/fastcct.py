@@ -32,10 +32,12 @@ errors; both routes give the same tree
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Dict, List
 
 import numpy as np
+import pandas as pd
 
 #: Element codes (0: not an element of the section).
 TAG_NAMES = ("", "PF", "Pr", "L", "S", "C", "M")
@@ -103,9 +105,7 @@ class Tokens:
         size = len(text)
         buf = np.frombuffer(text + b"\0\0\0\0", dtype=np.uint8)
         body = buf[:size]
-        # lines[k]: line breaks in body[:k + 1]; quotes_to[k]: quotes in body[:k + 1]
-        lines = np.cumsum(body == _NL, dtype=np.int32)
-        breaks = int(lines[-1])
+        breaks = int(np.count_nonzero(body == _NL))
         tabs = text.count(b"\t") if b"\t" in text else 0
         returns = text.count(b"\r") if b"\r" in text else 0
         if body.max() > 126 or np.count_nonzero(body < 32) != breaks + tabs + returns:
@@ -116,12 +116,16 @@ class Tokens:
         gt = np.flatnonzero(body == _GT)
         if len(lt) != len(gt):
             raise NotCanonical("'<' and '>' not in pairs")
-        if not len(lt):
-            _check_white(buf, np.zeros(1, np.int64), np.array([size]))
-            return breaks
-        if (lt >= gt).any() or (gt[:-1] >= lt[1:]).any():
+        if len(lt) and ((lt >= gt).any() or (gt[:-1] >= lt[1:]).any()):
             raise NotCanonical("'>' inside a tag")
-        _check_white(buf, np.concatenate(([0], gt + 1)), np.concatenate((lt, [size])))
+        # between the tags: white space holding every line break (none inside a tag)
+        breaks_before = _white_between(buf, np.concatenate(([0], gt + 1)),
+                                       np.concatenate((lt, [size])))
+        if breaks_before[-1] != breaks:
+            raise NotCanonical("a line break inside a tag")
+        breaks_before = breaks_before[:-1]  # line breaks before each tag
+        if not len(lt):
+            return breaks
         closing = buf[lt + 1] == _SLASH
         kind, after_name = _element_names(buf, lt + 1 + closing)
         if not kind.all():
@@ -129,23 +133,22 @@ class Tokens:
         empty = buf[gt - 1] == _SLASH
         summary = kind == SUMMARY
         if summary.any():
-            _check_summaries(buf, lt[summary], gt[summary], empty[summary], closing[summary],
-                             lines)
+            _check_summaries(buf[lt[summary] + 2], empty[summary], closing[summary])
             tree = ~summary  # from here on the tags of the tree only (<M> is cut unread)
             lt, gt, closing, kind = lt[tree], gt[tree], closing[tree], kind[tree]
             after_name, empty = after_name[tree], empty[tree]
+            breaks_before = breaks_before[tree]
             if not len(lt):
                 return breaks
-        is_quote = body == _QUOTE
-        quotes_to = np.cumsum(is_quote, dtype=np.int32)
-        per_tag = quotes_to[gt] - quotes_to[lt]
+        quotes = np.flatnonzero(body == _QUOTE)
+        first_quote = np.searchsorted(quotes, lt)
+        per_tag = np.searchsorted(quotes, gt) - first_quote
         if (per_tag % 2).any():
             raise NotCanonical("an unpaired quote")
         if (per_tag[closing] != 0).any():
             raise NotCanonical("an attribute in an end tag")
-        quotes = np.flatnonzero(is_quote)
         if summary.any():
-            quotes = quotes[_runs(quotes_to[lt], per_tag)]  # the tree's tags' quotes
+            quotes = quotes[_runs(first_quote, per_tag)]  # the tree's tags' quotes
         count = per_tag // 2
         opens, closes = quotes[0::2], quotes[1::2]
         # the byte before each attribute's " ... a space, the name and '=' after the last value
@@ -173,7 +176,7 @@ class Tokens:
         self.kind.append(kind)
         self.depth.append(depth)
         self.closing.append(closing)
-        self.line.append(first_line + lines[lt[starts]].astype(np.int64))
+        self.line.append(first_line + breaks_before[starts])
         row = (np.cumsum(starts) - 1)[np.repeat(np.arange(len(lt)), count)]
         read = code < len(ATTRIBUTES)
         values = _decimals(buf, opens[read] + 1, closes[read] - opens[read] - 1)
@@ -194,11 +197,18 @@ def _runs(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     return np.repeat(start - offset, length) + np.arange(total)
 
 
-def _check_white(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> None:
-    """Every byte in the ranges ``[start, stop)`` is white space."""
-    byte = buf[_runs(start, stop - start)]
+def _white_between(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """Check that the ranges ``[start, stop)`` are white space; line breaks before each range's end.
+
+    Returns the running count of ``\\n`` at the end of each range.
+    """
+    length = stop - start
+    byte = buf[_runs(start, length)]
     if not ((byte == _SPACE) | (byte == _NL) | (byte == 9) | (byte == 13)).all():
         raise NotCanonical("text outside the tags")
+    running = np.zeros(len(byte) + 1, dtype=np.int64)
+    np.cumsum(byte == _NL, out=running[1:])
+    return running[np.cumsum(length)]
 
 
 def _element_names(buf: np.ndarray, name_at: np.ndarray):
@@ -219,14 +229,14 @@ def _ends_name(byte: np.ndarray) -> np.ndarray:
         | (byte == 9) | (byte == 13)
 
 
-def _check_summaries(buf, lt, gt, empty, closing, lines) -> None:
+def _check_summaries(after: np.ndarray, empty: np.ndarray, closing: np.ndarray) -> None:
     """``<M>`` tags are cut unread, as the general parser cuts them (``xmltree.SUMMARY_VALUE``).
 
-    That is ``<M``, a space, tab or carriage return, no line break, ``/>``.
+    That is ``<M``, a space, tab or carriage return, no line break (checked
+    for every tag), ``/>``. ``after`` is the byte after ``<M``.
     """
-    after = buf[lt + 2]
     white = (after == _SPACE) | (after == 9) | (after == 13)
-    if closing.any() or not (empty & white & (lines[gt] == lines[lt])).all():
+    if closing.any() or not (empty & white).all():
         raise NotCanonical("an <M> element not written <M .../> on one line")
 
 
@@ -272,10 +282,10 @@ class Tree:
     nid: np.ndarray
     parent: np.ndarray
     tag: np.ndarray
-    n: np.ndarray
-    f: np.ndarray
+    n: "CodedTexts"
+    f: "CodedTexts"
     l: np.ndarray
-    lm: np.ndarray
+    lm: "CodedTexts"
     call_line: np.ndarray
     xml_line: np.ndarray
 
@@ -297,20 +307,17 @@ def build_tree(tokens: Tokens, procedures: Dict[str, str]) -> Tree:
     ...       b'<S i="4" l="6"/></PF></C></PF>', 1)
     0
     >>> tree = build_tree(t, {"7": "main", "8": "foo"})
-    >>> tree.parent.tolist(), tree.call_line.tolist(), tree.f.tolist()
+    >>> tree.parent.tolist(), tree.call_line.tolist(), list(tree.f)
     ([-1, 0, 1], [0, 9, 5], ['2', '2', '2'])
     """
     if tokens.open_depth != 0:
         raise NotCanonical("an element left open at the end of the section")
     kind = _joined(tokens.kind, np.int8)
-    depth = _joined(tokens.depth, np.int64)
     closing = _joined(tokens.closing, bool)
-    _match_end_tags(kind, depth, closing)
-    starts = ~closing
-    kind, depth = kind[starts], depth[starts]
+    parent = _xml_parents(kind, _joined(tokens.depth, np.int64), closing)
+    kind = kind[~closing]
     attrs = {name: _joined(tokens.attrs[name], np.int64) for name in ATTRIBUTES}
     count = len(kind)
-    parent = _last_before(depth, depth - 1)
     ref = attrs["n"]
     is_node = kind != CALL
     procs = np.flatnonzero(kind == PR)
@@ -335,8 +342,8 @@ def build_tree(tokens: Tokens, procedures: Dict[str, str]) -> Tree:
     return Tree(nid=attrs["i"][nodes],
                 parent=np.where(node_parent >= 0, position[np.maximum(node_parent, 0)], -1),
                 tag=np.array(TAG_NAMES, dtype=object)[kind[nodes]],
-                n=_texts(ref[nodes]), f=_texts(file_ref[nodes]), l=line[nodes],
-                lm=_texts(attrs["lm"][nodes]), call_line=call_line[nodes],
+                n=CodedTexts.of(ref[nodes]), f=CodedTexts.of(file_ref[nodes]), l=line[nodes],
+                lm=CodedTexts.of(attrs["lm"][nodes]), call_line=call_line[nodes],
                 xml_line=_joined(tokens.line, np.int64)[nodes])
 
 
@@ -344,41 +351,36 @@ def _joined(parts: List[np.ndarray], dtype) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
 
-def _match_end_tags(kind: np.ndarray, depth: np.ndarray, closing: np.ndarray) -> None:
-    """Each end tag closes the element its start tag opened: same name, never below the section."""
-    ends = np.flatnonzero(closing)
-    if not len(ends):
-        return
-    if (depth[ends] < 1).any():
-        raise NotCanonical("an end tag closing the section")
-    starts = np.flatnonzero(~closing)
-    # the start tag an end tag closes: the last one before it at the level it closes
-    opened = _last_before(depth[starts], depth[ends] - 1, starts, ends)
-    if (opened < 0).any() or (kind[starts[np.maximum(opened, 0)]] != kind[ends]).any():
-        raise NotCanonical("an end tag that does not match its start tag")
+def _xml_parents(kind: np.ndarray, depth: np.ndarray, closing: np.ndarray) -> np.ndarray:
+    """Each start tag's enclosing start tag (index among start tags, -1 at the top).
 
-
-def _last_before(depth: np.ndarray, wanted: np.ndarray, where=None, at=None) -> np.ndarray:
-    """For each query, the last element before it (by position) whose depth is ``wanted``.
-
-    Elements are at positions ``where`` (default: their index) with depths
-    ``depth``; queries at positions ``at`` (default: the same elements). -1
-    where there is none.
+    Checks on the way that every end tag closes the element its start tag
+    opened. Tags are sorted by the level they open or close (stable, so in
+    document order within a level): there an end tag comes right after its
+    start tag, and a start tag's parent is the last tag one level up before it.
     """
-    count = len(depth)
+    level = depth - closing
+    count = len(level)
     if not count:
-        return np.full(len(wanted), -1, dtype=np.int64)
-    where = np.arange(count, dtype=np.int64) if where is None else where
-    at = where if at is None else at
-    scale = int(max(where[-1], at[-1])) + 1
-    # stable by depth keeps document order within a depth (a radix sort for small ints)
-    order = np.argsort(depth.astype(np.int16 if depth.max() < (1 << 15) else np.int64),
-                       kind="stable")
-    ordered = depth[order] * scale + where[order]
-    slot = np.searchsorted(ordered, wanted * scale + at) - 1
-    candidate = order[np.maximum(slot, 0)]
-    found = (wanted >= 0) & (slot >= 0) & (depth[candidate] == wanted)
-    return np.where(found, candidate, -1)
+        return np.zeros(0, dtype=np.int64)
+    if level.min() < 0:
+        raise NotCanonical("an end tag closing the section")
+    order = np.argsort(level.astype(np.int16 if level.max() < (1 << 15) else np.int64),
+                       kind="stable")  # a radix sort for small integers
+    ends = np.flatnonzero(closing[order])
+    if len(ends):
+        opened, end = order[np.maximum(ends - 1, 0)], order[ends]
+        if ends[0] == 0 or closing[opened].any() or (kind[opened] != kind[end]).any() \
+                or (level[opened] != level[end]).any():
+            raise NotCanonical("an end tag that does not match its start tag")
+    key = level[order] * count + order  # ascending
+    starts = np.flatnonzero(~closing)
+    wanted = level[starts] - 1
+    slot = np.searchsorted(key, wanted * count + starts) - 1
+    found = order[np.maximum(slot, 0)]
+    found = np.where((wanted >= 0) & (slot >= 0) & (level[found] == wanted), found, -1)
+    position = np.cumsum(~closing) - 1  # each tag's index among the start tags
+    return np.where(found >= 0, position[np.maximum(found, 0)], -1)
 
 
 def _resolve(start: np.ndarray, stop: np.ndarray, parent: np.ndarray) -> np.ndarray:
@@ -397,9 +399,46 @@ def _resolve(start: np.ndarray, stop: np.ndarray, parent: np.ndarray) -> np.ndar
     return np.where(start >= 0, jump[np.maximum(start, 0)], -1)
 
 
-def _texts(refs: np.ndarray) -> np.ndarray:
-    """Reference numbers as the attribute texts (None where absent), one str per distinct value."""
-    distinct, inverse = np.unique(refs, return_inverse=True)
-    texts = np.array([None if r < 0 else str(r) for r in distinct.tolist()] + [None],
-                     dtype=object)
-    return texts[inverse.reshape(-1)] if len(refs) else texts[:0]
+class CodedTexts(Sequence):
+    """Reference texts stored as codes into their distinct texts (the fast route's ``n``/``f``/``lm``).
+
+    ``texts`` holds the distinct texts in first-seen order; code
+    ``len(texts)`` stands for an absent reference (None), as in the reader's
+    factorisation, which takes the codes as they are.
+
+    Examples
+    --------
+    >>> refs = CodedTexts.of(np.array([7, -1, 7, 12]))
+    >>> list(refs), refs.codes.tolist(), refs.texts
+    (['7', None, '7', '12'], [0, 2, 0, 1], ['7', '12'])
+    """
+
+    __slots__ = ("codes", "texts")
+
+    def __init__(self, codes: np.ndarray, texts: List[str]) -> None:
+        self.codes, self.texts = codes, texts
+
+    @classmethod
+    def of(cls, refs: np.ndarray) -> "CodedTexts":
+        """From reference numbers (-1: absent)."""
+        codes, distinct = pd.factorize(refs)
+        absent = distinct < 0
+        if absent.any():  # absent takes the last code
+            remap = np.empty(len(distinct), dtype=np.int64)
+            remap[~absent] = np.arange(len(distinct) - 1)
+            remap[absent] = len(distinct) - 1
+            codes, distinct = remap[codes], distinct[~absent]
+        return cls(codes.astype(np.int64, copy=False), [str(r) for r in distinct.tolist()])
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        code = int(self.codes[k])
+        return self.texts[code] if code < len(self.texts) else None
+
+    def __iter__(self):
+        table = self.texts + [None]
+        return iter([table[c] for c in self.codes.tolist()])

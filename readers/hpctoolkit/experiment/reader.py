@@ -42,6 +42,7 @@ from ..common import (assemble, basename, is_inclusive_name,
                                 level_column, metric_display_name, narrow_int, rank_selection,
                                 own_cost, row_index, select_names)
 from .checks import check_complete, check_totals
+from .fastcct import CodedTexts
 from .metricdb import Block, first_shape, mdb_blocks, metricdb_blocks, read_block
 from .summary import summary_profile
 from .xmltree import (CallingContextTree, experiment_totals, int_column,
@@ -236,6 +237,8 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
 
 def _factor(values: List[Any]):
     """Integer codes (None -> the last code) and the distinct values, in first-seen order."""
+    if isinstance(values, CodedTexts):  # the fast route's references come coded already
+        return values.codes, list(values.texts)
     codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=True)
     codes = np.where(codes < 0, len(uniques), codes)
     return codes, list(uniques)

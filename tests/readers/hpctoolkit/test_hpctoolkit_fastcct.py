@@ -275,7 +275,7 @@ def test_tree_of_call_sites_and_files():
     assert tree.nid.tolist() == [1, 3, 4, 5, 6]
     assert tree.parent.tolist() == [-1, 0, 1, 1, 3]
     assert tree.call_line.tolist() == [0, 9, 4, 4, 7]
-    assert tree.f.tolist() == ["2", "5", "5", "5", "5"]
+    assert list(tree.f) == ["2", "5", "5", "5", "5"]
     assert list(tree.tag) == ["PF", "PF", "S", "L", "S"]
     assert np.array_equal(tree.xml_line, [1, 1, 1, 1, 1])
 
