@@ -176,7 +176,8 @@ class _ExperimentParser:
         self.data_seen = False
         # stack entries: (node position for children, line text, enclosing file)
         self.stack: List[tuple] = []
-        self.procedures: Dict[str, str] = {}
+        # the first ProcedureTable's names (filled as cct.tables["Procedure"] is)
+        self.procedures: Dict[str, str] = self.cct.tables.setdefault("Procedure", {})
 
     # ------------------------------------------------------------- driver
     def parse(self, progress_step=None) -> CallingContextTree:
@@ -311,12 +312,8 @@ class _ExperimentParser:
 
     # --------------------------------------------------- header sections
     def _start_header(self, name: str, attrs: Dict[str, str]) -> None:
-        if self.table is not None:
-            if name == TABLES[self.table]:
-                self._table_entry(name, attrs)
-            return
         if name in TABLES and name not in self.done_tables:
-            self.table = name
+            self._enter_table(name)
         elif name == "SecCallPathProfileData" and not self.data_seen:
             self.data_seen = True
             self.cct.has_data = True
@@ -330,23 +327,37 @@ class _ExperimentParser:
             self.cct.header.setdefault("version", attrs["version"])
 
     def _end_header(self, name: str) -> None:
-        if self.table is not None and name == self.table:
+        pass
+
+    # one handler per table kind while inside a table (tens of thousands of entries)
+    def _enter_table(self, table: str) -> None:
+        self.table, self.entry = table, TABLES[table]
+        p = self.parser
+        p.EndElementHandler = self._end_table
+        if self.entry in ("MetricDB", "Metric"):
+            self.rows = self.cct.metric_dbs if self.entry == "MetricDB" else self.cct.metrics
+            p.StartElementHandler = self._metric_entry
+        else:
+            self.names = self.cct.tables.setdefault(self.entry, {})
+            p.StartElementHandler = self._name_entry
+
+    def _end_table(self, name: str) -> None:
+        if name == self.table:
             self.done_tables.add(name)
             self.table = None
+            self.parser.StartElementHandler = self._start_header
+            self.parser.EndElementHandler = self._end_header
 
-    def _table_entry(self, name: str, attrs: Dict[str, str]) -> None:
-        if name == "MetricDB":
-            self.cct.metric_dbs.append(dict(attrs))
-            return
-        if name == "Metric":
-            self.cct.metrics.append(dict(attrs))
-            return
-        ident = attrs.get("i")
-        if ident is None:
-            raise self._error(f"<{name}> has no 'i' attribute", "an id attribute i=...")
-        self.cct.tables.setdefault(name, {})[ident] = attrs.get("n", "")
-        if name == "Procedure":
-            self.procedures[ident] = attrs.get("n", "")
+    def _metric_entry(self, name: str, attrs: Dict[str, str]) -> None:
+        if name == self.entry:
+            self.rows.append(dict(attrs))
+
+    def _name_entry(self, name: str, attrs: Dict[str, str]) -> None:
+        if name == self.entry:
+            ident = attrs.get("i")
+            if ident is None:
+                raise self._error(f"<{name}> has no 'i' attribute", "an id attribute i=...")
+            self.names[ident] = attrs.get("n", "")
 
     # ------------------------------------------------- calling-context tree
     def _enter_data(self) -> None:
