@@ -4,7 +4,8 @@
   ``experiment.xml`` with ``*.metric-db`` files (hpcprof-mpi), ``*.mdb``
   (hpcprof 2020) or the summary values of the XML alone (package
   ``experiment/``: ``reader``, ``xmltree`` (the XML, streamed through expat),
-  ``metricdb``, ``checks``, ``summary``).
+  ``fastcct`` (its calling-context section decoded with numpy, for files in
+  hpcprof's form), ``metricdb``, ``checks``, ``summary``).
 * ``read_hpctoolkit_latest(dirname)`` (``format="hpctoolkit-latest"``): the
   current layout, ``meta.db`` + ``profile.db`` (package ``latest/``:
   ``reader``, ``metadb``, ``profiledb``, ``dbfile``, ``kinds``, ``prune``,
