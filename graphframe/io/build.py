@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from graphframe_readers import RawProfile
+from graphframe_readers.heap import release_free_heap
 from graphframe_readers.profile import NODE, PARENT
 
 from ..kernels import structure as st
@@ -15,7 +16,6 @@ from ..model.dataframe import column_data, frame_from_columns, make_index, sort_
 from ..model.graph import Graph
 from ..model.text import as_text
 from .grid import find_grid, grid_columns, grid_index
-from .heap import release_free_heap
 
 INT = np.int64
 

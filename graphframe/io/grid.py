@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 from graphframe_readers import RawProfile
+from graphframe_readers.heap import release_free_heap
 from graphframe_readers.profile import NODE
 
 from ..model.textarray import TextDtype
-from .heap import release_free_heap
 
 INT = np.int64
 

@@ -169,8 +169,11 @@ class Tokens:
         if (gt - last_end - 1 != empty).any() or (empty & closing).any():
             raise NotCanonical("a tag not ended by '>' or '/>' right after its last value")
         # depth before each tag: opened minus closed so far
-        delta = np.where(closing, -1, np.where(empty, 0, 1)).astype(np.int64)
-        depth = np.cumsum(delta) - delta + self.open_depth
+        delta = np.where(closing, -1, np.where(empty, 0, 1)).astype(np.int32)
+        depth = np.cumsum(delta, dtype=np.int64) - delta + self.open_depth
+        if depth.max(initial=0) >= (1 << 31) - 1:
+            raise NotCanonical("elements nested too deep")
+        depth = depth.astype(np.int32)
         self.open_depth = int(depth[-1] + delta[-1])
         starts = ~closing
         self.kind.append(kind)
@@ -314,8 +317,9 @@ def build_tree(tokens: Tokens, procedures: Dict[str, str]) -> Tree:
         raise NotCanonical("an element left open at the end of the section")
     kind = _joined(tokens.kind, np.int8)
     closing = _joined(tokens.closing, bool)
-    parent = _xml_parents(kind, _joined(tokens.depth, np.int64), closing)
+    parent = _xml_parents(kind, _joined(tokens.depth, np.int32), closing)
     kind = kind[~closing]
+    del closing
     attrs = {name: _joined(tokens.attrs[name], np.int64) for name in ATTRIBUTES}
     count = len(kind)
     ref = attrs["n"]
@@ -348,7 +352,14 @@ def build_tree(tokens: Tokens, procedures: Dict[str, str]) -> Tree:
 
 
 def _joined(parts: List[np.ndarray], dtype) -> np.ndarray:
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+    """The blocks' arrays as one; the list is emptied (each block freed as soon as copied)."""
+    out = np.empty(sum(len(p) for p in parts), dtype=parts[0].dtype if parts else dtype)
+    at = 0
+    while parts:
+        part = parts.pop(0)
+        out[at:at + len(part)] = part
+        at += len(part)
+    return out
 
 
 def _xml_parents(kind: np.ndarray, depth: np.ndarray, closing: np.ndarray) -> np.ndarray:
@@ -360,12 +371,13 @@ def _xml_parents(kind: np.ndarray, depth: np.ndarray, closing: np.ndarray) -> np
     start tag, and a start tag's parent is the last tag one level up before it.
     """
     level = depth - closing
+    del depth
     count = len(level)
     if not count:
         return np.zeros(0, dtype=np.int64)
     if level.min() < 0:
         raise NotCanonical("an end tag closing the section")
-    order = np.argsort(level.astype(np.int16 if level.max() < (1 << 15) else np.int64),
+    order = np.argsort(level.astype(np.int16) if level.max() < (1 << 15) else level,
                        kind="stable")  # a radix sort for small integers
     ends = np.flatnonzero(closing[order])
     if len(ends):
@@ -373,12 +385,17 @@ def _xml_parents(kind: np.ndarray, depth: np.ndarray, closing: np.ndarray) -> np
         if ends[0] == 0 or closing[opened].any() or (kind[opened] != kind[end]).any() \
                 or (level[opened] != level[end]).any():
             raise NotCanonical("an end tag that does not match its start tag")
-    key = level[order] * count + order  # ascending
+        del opened, end
+    del ends
+    key = level[order].astype(np.int64) * count + order  # ascending
     starts = np.flatnonzero(~closing)
-    wanted = level[starts] - 1
+    wanted = level[starts].astype(np.int64) - 1
     slot = np.searchsorted(key, wanted * count + starts) - 1
+    del key, starts
     found = order[np.maximum(slot, 0)]
+    del order
     found = np.where((wanted >= 0) & (slot >= 0) & (level[found] == wanted), found, -1)
+    del slot, wanted
     position = np.cumsum(~closing) - 1  # each tag's index among the start tags
     return np.where(found >= 0, position[np.maximum(found, 0)], -1)
 

@@ -41,6 +41,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ...errors import ReadError
+from ...heap import release_free_heap
 from .fastcct import ATTRIBUTES, TAG_NAMES, NotCanonical, Tokens, build_tree
 
 BLOCK = 1 << 20
@@ -213,6 +214,8 @@ class _ExperimentParser:
                             expected="an HPCToolkit experiment.xml with a calling-context tree")
         if self.fast:
             self._fill_from(build_tree(self.tokens, self.procedures))
+            self.tokens = None
+            release_free_heap(len(self.cct.nid))  # the decoder's temporaries (large trees)
         return self.cct
 
     @staticmethod

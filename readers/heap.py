@@ -1,4 +1,4 @@
-"""Giving freed heap memory back to the operating system during a large build.
+"""Giving freed heap memory back to the operating system during a large read or build.
 
 glibc's allocator serves requests below its mmap threshold from the heap, and
 raises that threshold (up to 32 MiB) each time a mapped block is freed. A large
@@ -7,7 +7,11 @@ that land in the heap and are freed between longer-lived ones; the freed pages
 stay resident, and the row-sized columns made afterwards (mapped, 60-130 MB
 each) cannot reuse them. At a million nodes x 16 ranks that was 150-200 MiB of
 the peak of an HPCToolkit read. :func:`release_free_heap` hands those pages
-back (``malloc_trim(0)``) just before the row-sized columns are made.
+back (``malloc_trim(0)``) just before the row-sized columns are made. The
+HPCToolkit reader's fast route does the same after the XML, whose numpy
+temporaries (several hundred MB at a million nodes) would otherwise stay
+resident through the rest of the read. It lives here, below ``graphframe``,
+so that readers and the GraphFrame build share it.
 
 A small build is left alone (:data:`TRIM_MIN_NODES`): its temporaries hold a
 few MB at most, and a trim costs more than it gives back, since the pages it
