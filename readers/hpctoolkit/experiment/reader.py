@@ -203,19 +203,21 @@ def _node_tables(cct: CallingContextTree, xml_path: Path) -> Dict[str, Any]:
     module_text = np.array([None if m is None else modules.get(m, m) for m in m_refs] + [None],
                            dtype=object)
     module = np.where(is_func, module_text[m_code], None)
-    n_code, _ = _factor(cct.n)
+    n_code, n_refs = _factor(cct.n)
+    n_refs.append(None)  # the code of an absent reference
     first, inverse = _first_of_each(tag_code, np.where(is_func, n_code, f_code),
                            np.where(is_func, call_line, line))
-    texts = []
-    for k in first.tolist():
-        if is_func[k]:
-            ref = cct.n[k]
+    texts = []  # one name per distinct (kind, reference, line)
+    for func, loop, ref, fname, call, own in zip(
+            is_func[first].tolist(), is_loop[first].tolist(), n_code[first].tolist(),
+            file_arr[first].tolist(), call_line[first].tolist(), line[first].tolist()):
+        if func:
+            ref = n_refs[ref]
             proc = "<unknown procedure>" if ref is None else procs.get(ref, ref)
-            texts.append(f"{call_line[k]}:{proc}" if call_line[k] != 0 else proc)
+            texts.append(f"{call}:{proc}" if call != 0 else proc)
         else:
-            fname = file_arr[k]
             base = "<unknown file>" if fname is None else basename(fname)
-            texts.append(f"Loop@{base}:{line[k]}" if is_loop[k] else f"{base}:{line[k]}")
+            texts.append(f"Loop@{base}:{own}" if loop else f"{base}:{own}")
     names_arr = np.array(texts, dtype=object)[inverse]
     # one Python str per kind, shared by every node (astype(object) on a numpy
     # unicode array would make a million copies: 55 MB at a million nodes)
