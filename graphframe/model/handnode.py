@@ -85,6 +85,19 @@ class HandNode:
         if parent is not None:
             self.add_parent(parent)
 
+    # ------------------------------------------------------------- pickle
+    def __getstate__(self) -> dict:
+        # the graph binding is left out: a pickled Graph rebinds its nodes when it
+        # loads (a node whose state named its graph could load before the graph
+        # had its arrays)
+        return {name: getattr(self, name) for name in HandNode.__slots__
+                if name not in ("_bound_graph", "__weakref__")}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._bound_graph = None
+
     # ------------------------------------------------------------- links
     def add_parent(self, node: "HandNode") -> None:
         """Append ``node`` to this node's parents."""

@@ -29,11 +29,14 @@ from pandas.core.algorithms import map_array  # what pandas' own map uses (2.1+)
 from pandas.core.arrays import IntegerArray  # private: see the module docstring
 
 from ..errors import GraphMismatchError
+from .handgraph import refresh_hand
 from .handnode import HandNode
 from .node import Node
 
 INT = np.int64
 _UNSET = object()
+#: groupby operations whose result values are values of the group (nodes stay nodes)
+_VALUE_OPS = frozenset({"first", "last", "min", "max", "nth"})
 
 
 class NodeIndex(pd.Index):
@@ -199,6 +202,13 @@ class NodeArray(IntegerArray):
         if kinds == {True} and not missing and out.dtype.kind == "i":
             return type(self)(out.take(rows), np.zeros(len(rows), dtype=bool))
         return out.take(rows)
+
+    def _groupby_op(self, *, how: str, **kwargs: Any) -> Any:
+        # a group's first/last/min/max node is a node (pandas 2 returns plain Int64)
+        out = super()._groupby_op(how=how, **kwargs)
+        if how in _VALUE_OPS and type(out) is IntegerArray:
+            return type(self)(out._data, out._mask)
+        return out
 
     def _cast_pointwise_result(self, values: Any) -> Any:
         # pandas 3's Index.map: a node array from map stays one
@@ -397,7 +407,9 @@ def ids_from_node_objects(df: pd.DataFrame, graph: Any, name: str = "node") -> p
 
     One lookup per distinct node; the rows are mapped with one vectorised
     take (``df`` itself when the level is not of object dtype). Row order is
-    kept.
+    kept. A graph built by hand is walked again first (see
+    :meth:`Graph.enumerate_traverse`), so nodes linked after ``Graph(roots)``
+    are found.
 
     Examples
     --------
@@ -414,6 +426,7 @@ def ids_from_node_objects(df: pd.DataFrame, graph: Any, name: str = "node") -> p
     level = index.levels[index.names.index(name)] if multi else index
     if not (level.dtype == object or pd.api.types.is_string_dtype(level.dtype)):
         return df
+    refresh_hand(graph)  # hand-built nodes linked after Graph(roots) are taken in
     if multi:
         i = index.names.index(name)
         codes = np.asarray(index.codes[i])
