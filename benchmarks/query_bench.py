@@ -216,7 +216,7 @@ def run(nodes: int, ranks: int, repeat: int, hatchet: Optional[str],
     ids = ours.pop("ids")
     uid_of_node = np.zeros(gf.graph.num_nodes, dtype=np.int64)
     flat = gf.dataframe.reset_index()
-    uid_of_node[flat["node"].to_numpy()] = flat["uid"].to_numpy()
+    uid_of_node[flat["node"].to_numpy(dtype=np.int64)] = flat["uid"].to_numpy()
     ours_uids = sorted(uid_of_node[ids].tolist())
     record: Dict[str, Any] = {
         "nodes": nodes, "ranks": ranks, "rows": len(gf.dataframe),

@@ -27,6 +27,12 @@ class GraphMismatchError(GraphframeError, ValueError):
     """A dataframe does not agree with its graph (unknown node ids, missing level)."""
 
 
+class ImmutableGraphError(GraphframeError, AttributeError):
+    """A change to a graph built from arrays (a node read from a frame or a graph,
+    a graph's root list): graphframe's graphs never change, since dataframes and
+    other graphs refer to their node ids. The message says what to do instead."""
+
+
 class OperationError(GraphframeError, ValueError):
     """An operation cannot run with the arguments given: an operand that is not a
     GraphFrame, an unknown aggregation, a column that cannot be summed, a
@@ -43,6 +49,7 @@ __all__ = [
     "EmptyFilter",
     "GraphMismatchError",
     "GraphframeError",
+    "ImmutableGraphError",
     "InvalidFilter",
     "MetricError",
     "MultiplePathError",

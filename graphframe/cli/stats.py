@@ -25,6 +25,7 @@ import graphframe_readers
 
 from .common import open_profile
 from ..errors import ArgumentError, MetricError
+from ..model.dataframe import plain_values
 
 #: Longest call path printed; longer ones keep their end ("... > a > b").
 PATH_WIDTH = 72
@@ -133,7 +134,7 @@ def imbalance_report(gf: Any, over: Sequence[str] = ("rank",), metric: Optional[
     w = max([len(label)] + [len(x) for x in where])
     lines.append(f"{'imbalance':>9} {'max':>10} {'mean':>10} {'min':>10}  {label:>{w}}  "
                  "call path\n")
-    paths = call_paths(gf, shown.index.to_numpy())
+    paths = call_paths(gf, plain_values(shown.index))
     rows = zip(shown["imbalance"].tolist(), shown["max"].tolist(), shown["mean"].tolist(),
                shown["min"].tolist(), where, paths)
     for imbalance, high, mean, low, at, path in rows:
@@ -157,7 +158,7 @@ def ranked_nodes(gf: Any, metric: Any, over: Tuple[str, ...], threshold: float
     keep = significant & ~np.isnan(imbalance)
     picked = st[keep]
     # imbalances equal to 9 decimals tie (1.8 / 1.35 and 0.6 / 0.45 differ in the last bit)
-    order = np.lexsort((picked.index.to_numpy(), -picked["max"].to_numpy(),
+    order = np.lexsort((plain_values(picked.index), -picked["max"].to_numpy(),
                         -np.round(picked["imbalance"].to_numpy(), 9)))
     return picked.iloc[order], largest, int(significant.sum()), len(st)
 
@@ -196,7 +197,7 @@ def _node_names(gf: Any) -> np.ndarray:
              else np.full(graph.num_nodes, None, dtype=object))
     df = gf.dataframe
     if "name" in df.columns and len(df):
-        node = df.index.get_level_values("node").to_numpy()
+        node = plain_values(df.index.get_level_values("node"))
         first = np.unique(node, return_index=True)
         names[first[0]] = df["name"].to_numpy(dtype=object)[first[1]]
     return np.where(pd.isna(names), "<no name>", names)

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..errors import GraphframeError, MetricError
 from .core import significant
+from ..model.dataframe import plain_values
 
 #: Between the names of a call path in the ``path`` column.
 PATH_SEPARATOR = " > "
@@ -212,7 +213,7 @@ def _table(d: Any, col: Any, rows: np.ndarray, by: str) -> pd.DataFrame:
     df = d.dataframe
     before = df[f"{col} before"].to_numpy(dtype=np.float64)[rows]
     delta = df[f"{col} delta"].to_numpy(dtype=np.float64)[rows]
-    nodes = df.index.to_numpy()[rows]
+    nodes = plain_values(df.index)[rows]
     index = pd.Index(nodes, name="node")
     out = pd.DataFrame({
         "name": _text(df["name"].to_numpy(dtype=object)[rows], index),
@@ -260,7 +261,7 @@ def _paths(d: Any, nodes: np.ndarray, by: str) -> np.ndarray:
     values = d.dataframe["name"].to_numpy(dtype=object)
     if pd.api.types.infer_dtype(values, skipna=False) != "string":
         values = np.array([str(v) for v in values.tolist()] or [], dtype=object)
-    names[d.dataframe.index.to_numpy()] = values
+    names[plain_values(d.dataframe.index)] = values
     nodes = np.asarray(nodes, dtype=np.int64)
     if by != "path" or not len(nodes):
         return names[nodes]

@@ -16,7 +16,7 @@ from ..io.codec import decode_column, encode_column, from_tagged, to_tagged
 from ..kernels.level_stats import BLOCK_CELLS, LevelPlan, group_arrays, level_stats
 from ..model import Graph
 # frames from column arrays, text arrays as text columns
-from ..model.dataframe import frame_from_columns
+from ..model.dataframe import frame_from_columns, plain_values
 # the node index level type (ids stored, Node objects handed out)
 from ..model.nodeindex import with_node_values
 # text columns (codes into shared strings, behaving as object columns)
@@ -25,7 +25,8 @@ from ..model.textarray import TextArray
 
 __all__ = ["BLOCK_CELLS", "Graph", "GraphFrame", "LevelPlan", "TextArray", "as_text",
            "decode_column", "diff", "encode_column", "frame_from_columns", "from_tagged",
-           "group_arrays", "level_stats", "query_package", "to_tagged", "with_node_values"]
+           "group_arrays", "level_stats", "plain_values", "query_package", "to_tagged",
+           "with_node_values"]
 
 
 def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:

@@ -31,6 +31,7 @@ from .compose import compose
 from .profiles_index import row_positions
 from .statsframe import empty_statsframe
 from .tables import merged_declarations, tables_from_graphframe
+from ._internal import plain_values
 
 INT = np.int64
 _LEVEL = "__profile_position__"
@@ -71,7 +72,7 @@ def concat(ensembles: Sequence[Any], axis: str = "index", headers: Optional[Sequ
 def _positional(ens: Any) -> GraphFrame:
     """The ensemble as a GraphFrame whose profile level holds positions (named apart)."""
     df = ens.dataframe
-    arrays = [np.asarray(df.index.get_level_values(i)) for i in range(df.index.nlevels)]
+    arrays = [plain_values(df.index.get_level_values(i)) for i in range(df.index.nlevels)]
     arrays[1] = row_positions(ens)
     names = ["node", _LEVEL] + list(df.index.names[2:])
     frame = df.set_axis(index_from_arrays([a.astype(INT) for a in arrays], names), axis=0)

@@ -22,6 +22,7 @@ import pandas as pd
 from ..errors import ArgumentError
 from .profiles_index import row_positions
 from .selection import select_profiles
+from ._internal import plain_values
 
 INT = np.int64
 
@@ -79,8 +80,8 @@ def aggregate(ens: Any, codes: np.ndarray, keys: List[Any], columns: List[Any],
     df = ens.dataframe
     group = codes[row_positions(ens)]
     names = list(df.index.names)
-    by = [df.index.get_level_values("node").to_numpy(), group] + \
-        [df.index.get_level_values(lv).to_numpy() for lv in names[2:]]
+    by = [plain_values(df.index.get_level_values("node")), group] + \
+        [plain_values(df.index.get_level_values(lv)) for lv in names[2:]]
     numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c])
                and not pd.api.types.is_bool_dtype(df[c])]
     other = [c for c in df.columns if c not in numeric]

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, MetricError
+from ._internal import plain_values
 
 #: Thicket's suffix of model columns.
 MODEL_TAG = "_extrap-model"
@@ -144,7 +145,7 @@ def fit_models(ens: Any, parameter: Any, metrics: Any = None, ranks: str = "mean
     keys = _parameter_values(ens, parameter)
     points = np.unique(keys)
     frame = ens.statsframe
-    nodes = frame.index.to_numpy()
+    nodes = plain_values(frame.index)
     tables = {m: _node_by_profile(ens, m, ranks, nodes) for m in metrics}
     experiment, callpaths, metric_objs = _experiment(xp, str(parameter), points)
     profile_point = np.searchsorted(points, keys)   # each profile's point

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, MetricError
+from ._internal import plain_values
 
 BY = ("name", "path", "node")
 AGGS = ("mean", "median", "min", "max", "sum")
@@ -68,7 +69,7 @@ def pivot(ens: Any, index: Any, metric: Any = None, by: str = "name", agg: str =
     values = values.astype(np.float64)
     if ens.dataframe.index.nlevels > 2:
         values = values.groupby(level=["node", "profile"], sort=True).agg(ranks)
-    nodes = values.index.get_level_values("node").to_numpy()
+    nodes = plain_values(values.index.get_level_values("node"))
     profiles = values.index.get_level_values("profile")
     keys = ens.metadata[index].reindex(profiles).to_numpy()
     labels = column_labels(ens, by)

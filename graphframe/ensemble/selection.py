@@ -25,6 +25,7 @@ from ._internal import GraphFrame, as_text
 from .columns import index_from_arrays
 from .profiles_index import positions_of, row_positions
 from .statsframe import empty_statsframe
+from ._internal import plain_values
 
 INT = np.int64
 _OLD = "__ensemble_old_node__"
@@ -51,7 +52,7 @@ def select_profiles(ens: Any, keep: np.ndarray) -> Any:
     rows = new_of[row_positions(ens)] >= 0
     sub = df[rows]
     if _numbered(ens):
-        arrays = [np.asarray(sub.index.get_level_values(i)) for i in range(sub.index.nlevels)]
+        arrays = [plain_values(sub.index.get_level_values(i)) for i in range(sub.index.nlevels)]
         arrays[1] = new_of[arrays[1].astype(INT)]
         sub = sub.set_axis(index_from_arrays(arrays, list(df.index.names)), axis=0)
         profiles = _renumber(ens.profiles.iloc[keep])

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, MetricError
-from ._internal import LevelPlan, level_stats
+from ._internal import LevelPlan, level_stats, plain_values
 
 #: Statistics computed by default.
 DEFAULT_STATS = ("mean", "median", "std", "var", "min", "max", "sum")
@@ -131,7 +131,7 @@ def per_node_counts(ens: Any, metric: Any, over: Sequence[str] = ("profile",)) -
     """
     table = level_stats(ens.dataframe, [metric], tuple(over), stats=["count"])
     out = np.zeros(ens.graph.num_nodes, dtype=np.int64)
-    out[table.index.to_numpy()] = table.iloc[:, 0].to_numpy()
+    out[plain_values(table.index)] = table.iloc[:, 0].to_numpy()
     return out
 
 

@@ -32,6 +32,7 @@ from graphframe_readers import RawProfile
 from graphframe_readers.errors import ReadError
 
 from ..errors import ArgumentError
+from ._internal import plain_values
 
 INT = np.int64
 
@@ -221,7 +222,7 @@ def tables_from_graphframe(gf: Any) -> ProfileTables:
         frames[str(key)] = encode(values.where(values.notna(), None))
         if not isinstance(frames[str(key)], Coded):
             frames[str(key)] = _coded_numbers(frames[str(key)])
-    idx = [np.asarray(df.index.get_level_values(i)) for i in range(len(names))]
+    idx = [plain_values(df.index.get_level_values(i)) for i in range(len(names))]
     row_node = compact_ints(idx[0])
     levels = {str(n): compact_ints(v) for n, v in zip(names[1:], idx[1:])}
     order = _row_order(row_node, list(levels.values()))

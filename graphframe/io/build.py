@@ -56,7 +56,7 @@ def parts_from_raw(raw: RawProfile, private: bool = False,
             child_order = (2 * ids, 2 * keys + 1)
     attrs = raw.nodes[list(raw.frame_columns)]
     graph, order = Graph.build(attrs, parent, extra, ordered=raw.ordered,
-                               child_order=child_order)
+                               child_order=child_order, keep_root_order=True)
     del attrs, parent, extra, child_order, ids
     new_id = st.invert(order, len(order))
     del order

@@ -153,7 +153,7 @@ class LevelPlan:
         if not (np.all(nc.reshape(g, s) == np.arange(g).astype(nc.dtype)[:, None])
                 and np.all(sc.reshape(g, s) == np.arange(s).astype(sc.dtype))):
             return None
-        return cls(pd.Index(np.asarray(nodes), name="node"),
+        return cls(pd.Index(plain(nodes), name="node"),
                    pd.Index(np.asarray(samples), name=over[0]), nc, sc, None,
                    np.arange(g + 1, dtype=INT) * s, True, over)
 
@@ -324,6 +324,23 @@ def sample_labels(labels: pd.Index, positions: np.ndarray) -> Any:
 
 
 # ----------------------------------------------------------------- codes
+def plain(values: Any) -> np.ndarray:
+    """``np.asarray(values)``, but a pandas masked integer array (the ``node`` level
+    stores its ids as one) without missing values gives its int data: converting a
+    node level with ``np.asarray`` hands out one Node object per value.
+
+    Examples
+    --------
+    >>> plain(pd.Index(pd.array([3, 5], dtype="Int64"))).dtype
+    dtype('int64')
+    """
+    array = getattr(values, "array", values)
+    data, mask = getattr(array, "_data", None), getattr(array, "_mask", None)
+    if isinstance(data, np.ndarray) and isinstance(mask, np.ndarray) and not mask.any():
+        return data
+    return np.asarray(values)
+
+
 def _codes(index: pd.MultiIndex, pos: int) -> Tuple[np.ndarray, np.ndarray]:
     """Codes of one level, renumbered so that they follow the sorted labels actually used."""
     codes = np.asarray(index.codes[pos])
@@ -340,7 +357,7 @@ def _codes(index: pd.MultiIndex, pos: int) -> Tuple[np.ndarray, np.ndarray]:
     if not used.all():
         lut = np.cumsum(used) - 1
         codes, labels = lut[codes], labels[used]
-    return codes, np.asarray(labels)
+    return codes, plain(labels)
 
 
 def _combine(parts: List[Tuple[np.ndarray, np.ndarray]]) -> Tuple[np.ndarray, List[np.ndarray]]:

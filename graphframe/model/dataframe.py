@@ -15,6 +15,9 @@ import numpy as np
 import pandas as pd
 
 from graphframe_readers.profile import NODE
+from pandas.core.arrays import IntegerArray  # private: see model/nodeindex.py
+
+from .nodeindex import NodeArray
 
 INT = np.int64
 
@@ -50,7 +53,7 @@ def node_id_range(index: pd.Index, name: str = NODE) -> Tuple[int, int]:
     """
     if isinstance(index, pd.MultiIndex):
         i = index.names.index(name)
-        values = np.asarray(index.levels[i])
+        values = plain_values(index.levels[i])
         codes = np.asarray(index.codes[i])
         if values.dtype.kind in "iu" and len(values) and bool(np.all(values[1:] > values[:-1])):
             lo, hi = int(codes.min()), int(codes.max())
@@ -60,19 +63,39 @@ def node_id_range(index: pd.Index, name: str = NODE) -> Tuple[int, int]:
     return int(values.min()), int(values.max())
 
 
+def plain_values(values: Any) -> np.ndarray:
+    """``np.asarray(values)``, except that a node level (Index, Series or array) gives
+    its int64 ids: ``np.asarray`` of a node level makes Node objects (what users
+    print), which array code must not pay for.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> index = GraphFrame.from_lists(("main", "solve")).dataframe.index
+    >>> np.asarray(index).dtype, plain_values(index).tolist()
+    (dtype('O'), [0, 1])
+    """
+    array = getattr(values, "array", values)
+    if isinstance(array, NodeArray):
+        if not array._mask.any():
+            return array._data
+        return IntegerArray(array._data, array._mask).to_numpy()
+    return np.asarray(values)
+
+
 def index_arrays(index: pd.Index) -> List[np.ndarray]:
     """Each index level as a plain array (via level codes: no Index objects)."""
     if isinstance(index, pd.MultiIndex):
         out = []
         for level, codes in zip(index.levels, index.codes):
-            values = np.asarray(level)
+            values = plain_values(level)
             codes = np.asarray(codes)
             taken = values[codes]
             if (codes < 0).any():  # missing labels
                 taken = np.where(codes < 0, None, taken.astype(object))
             out.append(taken)
         return out
-    return [np.asarray(index)]
+    return [plain_values(index)]
 
 
 def take_rows(df: pd.DataFrame, order: Optional[np.ndarray]) -> Dict[Any, Any]:

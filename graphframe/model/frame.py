@@ -1,8 +1,7 @@
-"""Frame: the identity of a call-path element (an immutable attribute mapping)."""
+"""Frame: the identity of a call-path element (an attribute mapping with value semantics)."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -36,11 +35,15 @@ def python_scalar(value: Any) -> Any:
 
 
 class Frame(Mapping):
-    """Immutable mapping of node attributes with value semantics.
+    """Mapping of node attributes with value semantics.
 
     Equality, hashing and ordering use the sorted ``(key, value)`` pairs, as in
     Hatchet. A frame without a ``type`` gets the string ``"None"``, so
-    ``Frame(name="a") == Frame(name="a", type="None")``.
+    ``Frame(name="a") == Frame(name="a", type="None")``. As in Hatchet,
+    :attr:`attrs` is the frame's own dict (it may be changed) and the sorted
+    pairs are taken once, when first used: a change made after that does not
+    move the frame in comparisons. A frame read from a graph (``node.frame``)
+    is a new object: changing it does not change the graph.
 
     Parameters
     ----------
@@ -68,7 +71,7 @@ class Frame(Mapping):
             raise ValueError("Frame must be constructed with at least one attribute")
         data.setdefault("type", DEFAULT_TYPE)
         self._attrs = data
-        self._key: Tuple[Tuple[str, Any], ...] = tuple(sorted(data.items()))
+        self._key: Optional[Tuple[Tuple[str, Any], ...]] = None
         self._hash: Optional[int] = None
 
     # mapping protocol --------------------------------------------------
@@ -82,13 +85,23 @@ class Frame(Mapping):
         return len(self._attrs)
 
     @property
-    def attrs(self) -> Mapping[str, Any]:
-        """Read-only view of the attributes."""
-        return MappingProxyType(self._attrs)
+    def attrs(self) -> dict:
+        """The attributes (the frame's own dict, as in Hatchet).
+
+        Examples
+        --------
+        >>> f = Frame(name="a")
+        >>> f.attrs["name"] = "b"
+        >>> f["name"]
+        'b'
+        """
+        return self._attrs
 
     @property
     def tuple_repr(self) -> Tuple[Tuple[str, Any], ...]:
-        """The canonical form: sorted ``(key, value)`` pairs."""
+        """The canonical form: sorted ``(key, value)`` pairs (taken when first used)."""
+        if self._key is None:
+            self._key = tuple(sorted(self._attrs.items()))
         return self._key
 
     def values(self, names: Union[None, str, Sequence[str]] = None):  # type: ignore[override]
@@ -107,31 +120,31 @@ class Frame(Mapping):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Frame):
             return NotImplemented
-        return self._key == other._key
+        return self.tuple_repr == other.tuple_repr
 
     def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
     def __lt__(self, other: "Frame") -> bool:
-        return self._key < other._key
+        return self.tuple_repr < other.tuple_repr
 
     def __le__(self, other: "Frame") -> bool:
-        return self._key <= other._key
+        return self.tuple_repr <= other.tuple_repr
 
     def __gt__(self, other: "Frame") -> bool:
-        return self._key > other._key
+        return self.tuple_repr > other.tuple_repr
 
     def __ge__(self, other: "Frame") -> bool:
-        return self._key >= other._key
+        return self.tuple_repr >= other.tuple_repr
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(self._key)
+            self._hash = hash(self.tuple_repr)
         return self._hash
 
     def __str__(self) -> str:
-        return "{" + ", ".join(f"'{k}': '{v}'" for k, v in self._key) + "}"
+        return "{" + ", ".join(f"'{k}': '{v}'" for k, v in sorted(self._attrs.items())) + "}"
 
     def __repr__(self) -> str:
         return f"Frame({self})"

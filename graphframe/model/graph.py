@@ -37,7 +37,10 @@ from .lists import parse_lists
 from .layout import canonical_layout
 from .traversal import GraphTraversal
 from .node import HandNode, Node
-from .handgraph import bind, hand_graph_parts, has_hand_node
+from .handgraph import (HandSnapshot, bind, hand_depths, has_hand_node, hand_state,
+                        refresh_hand, restore_hand)
+from .merging import find_merges, merge_nodes
+from .rootlist import RootList
 
 INT = np.int64
 _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
@@ -63,14 +66,21 @@ class Graph(GraphTraversal, GraphInterop):
     """
 
     __slots__ = ("_roots", "_parent", "_parent_ptr", "_parent_idx", "_child_ptr",
-                 "_child_idx", "_depth", "_attrs", "_ordered", "_forest", "_cache")
+                 "_child_idx", "_depth", "_attrs", "_ordered", "_forest", "_root_order",
+                 "_cache")
 
     def __init__(self, roots=None, *, parent=None, parent_ptr=None, parent_idx=None,
                  child_ptr=None, child_idx=None, depth=None, attrs=None, ordered=False,
-                 forest=True) -> None:
+                 forest=True, root_order=None) -> None:
         if parent is None:  # Hatchet's Graph(roots) over hand-built nodes
             self._init_from_nodes(roots)
             return
+        self._root_order = None
+        if root_order is not None:
+            root_order = np.asarray(root_order, dtype=INT)
+            if not np.array_equal(root_order, roots):
+                root_order.flags.writeable = False
+                self._root_order = root_order
         self._roots = roots
         self._parent = parent
         self._parent_ptr = parent_ptr
@@ -86,12 +96,37 @@ class Graph(GraphTraversal, GraphInterop):
             arr.flags.writeable = False
 
     def _init_from_nodes(self, roots: Any) -> None:
-        attrs, src, dst, root_pos, nodes = hand_graph_parts(roots)
-        built, order = Graph.from_edges(attrs, src, dst, root_pos)
+        self._adopt(HandSnapshot.take(roots))
+
+    def _adopt(self, snap: "HandSnapshot") -> None:
+        """Take the arrays built from a walk of hand-built nodes (``Graph(roots)``,
+        or :meth:`enumerate_traverse` after the nodes changed) and bind the nodes."""
+        built, order = Graph.from_edges(snap.attrs, snap.src, snap.dst, snap.root_pos)
         for name in Graph.__slots__:
             setattr(self, name, getattr(built, name))
         self._cache = dict(built._cache)
-        bind(self, nodes, order, root_pos)
+        bind(self, snap, order)
+
+    # -------------------------------------------------------------- pickle
+    def __getstate__(self) -> dict:
+        """The arrays, the frame table, the root order and the hand-built nodes
+        (Python's pickle protocol; the derived caches are rebuilt on demand)."""
+        state = {name: getattr(self, name) for name in Graph.__slots__ if name != "_cache"}
+        state["hand"] = hand_state(self)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        hand = state.pop("hand", None)
+        for name, value in state.items():
+            setattr(self, name, value)
+        for name in ("_roots", "_parent", "_parent_ptr", "_parent_idx", "_child_ptr",
+                     "_child_idx", "_depth", "_root_order"):
+            value = getattr(self, name)
+            if value is not None:
+                value.flags.writeable = False
+        self._cache = {}
+        if hand is not None:
+            restore_hand(self, hand)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -105,6 +140,7 @@ class Graph(GraphTraversal, GraphInterop):
         sibling_key: Optional[np.ndarray] = None,
         codes: Optional[np.ndarray] = None,
         child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+        keep_root_order: bool = False,
     ) -> Tuple["Graph", np.ndarray]:
         """Build a graph from row positions; return it and ``order``.
 
@@ -130,6 +166,9 @@ class Graph(GraphTraversal, GraphInterop):
             ignored) and per extra edge: each node's child list is sorted by
             it. Without it, child lists hold the first-parent edges in input
             order, then the extra edges in input order.
+        keep_root_order : bool
+            :attr:`roots` lists the roots in input order (as Hatchet's
+            readers and ``from_lists`` make them) instead of ascending id.
 
         Returns
         -------
@@ -149,10 +188,14 @@ class Graph(GraphTraversal, GraphInterop):
         """
         lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
                                sibling_key=sibling_key, codes=codes, child_order=child_order)
+        root_order = None
+        if keep_root_order:
+            root_order = st.invert(lay.order, len(lay.order))[
+                np.flatnonzero(np.asarray(parent) < 0)]
         graph = cls(roots=lay.roots, parent=lay.parent, parent_ptr=lay.parent_ptr,
                     parent_idx=lay.parent_idx, child_ptr=lay.child_ptr,
                     child_idx=lay.child_idx, depth=lay.depth, attrs=lay.attrs,
-                    ordered=ordered, forest=lay.forest)
+                    ordered=ordered, forest=lay.forest, root_order=root_order)
         if lay.codes is not None:
             graph._cache["codes"] = lay.codes
         return graph, lay.order
@@ -228,10 +271,7 @@ class Graph(GraphTraversal, GraphInterop):
             graph.enumerate_traverse()
             return graph
         frames, parents = parse_lists(roots)
-        graph, order = cls.build(records_to_frame(frames), parents)
-        new_id = np.empty(len(order), dtype=INT)
-        new_id[order] = np.arange(len(order), dtype=INT)
-        graph._cache["root_order"] = new_id[np.flatnonzero(np.asarray(parents) < 0)]
+        graph, _ = cls.build(records_to_frame(frames), parents, keep_root_order=True)
         return graph
 
     # ---------------------------------------------------------- properties
@@ -249,11 +289,30 @@ class Graph(GraphTraversal, GraphInterop):
         return self._roots
 
     @property
-    def roots(self) -> List["Node"]:
-        """The roots as :class:`Node` views, in the order they were given
-        (``Graph(roots)``, ``from_lists``), else ascending."""
-        order = self._cache.get("root_order", self._roots)
-        return [Node(int(r), self) for r in order]
+    def roots(self) -> List[Any]:
+        """The roots, in the order they were given (``from_lists``, a reader's
+        order where Hatchet's is deterministic), else ascending id.
+
+        For a graph built by hand (``Graph(roots)``) this is the list of
+        hand-built nodes it was given, as in Hatchet: appending to it adds a
+        root at the next :meth:`enumerate_traverse`. Elsewhere it is a new list
+        of :class:`Node` views that refuses changes (the graph is immutable).
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("b", "x"), ("a", "y"))
+        >>> [r.frame["name"] for r in g.roots], g.root_ids.tolist()
+        (['b', 'a'], [0, 2])
+        >>> g.roots.append(g.node(1))
+        Traceback (most recent call last):
+        ...
+        graphframe.errors.ImmutableGraphError: the roots of a graph built from arrays cannot be changed: build a new graph (Graph.from_lists, Graph(roots) over Node(Frame(...)) objects, or graphframe.Graph.build)
+        """
+        snap = self._cache.get("hand_snapshot")
+        if snap is not None:
+            return snap.roots
+        order = self._roots if self._root_order is None else self._root_order
+        return RootList(Node.many(order.tolist(), self))
 
     @property
     def parent(self) -> np.ndarray:
@@ -351,14 +410,33 @@ class Graph(GraphTraversal, GraphInterop):
         return self._cache["codes"]
 
     def frame(self, node: int) -> Frame:
-        """The :class:`Frame` of ``node``."""
-        row = self._attrs.iloc[int(node)]
-        return Frame({k: python_scalar(v) for k, v in row.items() if not is_missing(v)})
+        """The :class:`Frame` of ``node`` (a new object: changing it does not change
+        the graph)."""
+        return Frame(self.frame_dict(node))
 
     def frame_dict(self, node: int) -> dict:
         """The frame attributes of ``node`` exactly as stored (no added ``type``)."""
-        row = self._attrs.iloc[int(node)]
-        return {k: python_scalar(v) for k, v in row.items() if not is_missing(v)}
+        i = int(node)
+        return {k: values[c] for k, codes, values in self._frame_table()
+                for c in (int(codes[i]),) if c >= 0}
+
+    def _frame_table(self) -> List[Tuple[Any, np.ndarray, List[Any]]]:
+        """Per frame attribute: ``(key, code per node, distinct values)``, a
+        negative code where the key is absent; made once (one factorize per
+        column), so reading one node's frame costs a few list lookups."""
+        table = self._cache.get("frame_table")
+        if table is None:
+            table = []
+            for key in self._attrs.columns:
+                codes, uniques = pd.factorize(self._attrs[key], use_na_sentinel=True)
+                values = [python_scalar(v) for v in np.asarray(uniques, dtype=object).tolist()]
+                missing = [is_missing(v) for v in values]
+                if any(missing):  # NaN-like values factorize did not count as missing
+                    remap = np.where(missing, -1, np.arange(len(values)))
+                    codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+                table.append((key, codes, values))
+            self._cache["frame_table"] = table
+        return table
 
     def frame_dicts(self) -> List[dict]:
         """Every node's frame attributes as stored (column-wise, cached)."""
@@ -395,20 +473,142 @@ class Graph(GraphTraversal, GraphInterop):
         """
         return self._forest and len(self._roots) == 1
 
-    def copy(self) -> "Graph":
+    def copy(self, old_to_new: Optional[dict] = None) -> "Graph":
         """An equal graph (the arrays are immutable and shared).
+
+        Parameters
+        ----------
+        old_to_new : dict, optional
+            Filled, as in Hatchet, with every node of this graph (the
+            hand-built objects for a graph built by hand, else :class:`Node`
+            views) -> the node of the copy with the same id.
 
         Examples
         --------
         >>> g = Graph.from_lists(("a", "b"))
-        >>> h = g.copy()
+        >>> mapping = {}
+        >>> h = g.copy(mapping)
         >>> h == g, h is g, h.parent is g.parent
         (True, False, True)
+        >>> [(str(old.frame["name"]), new.graph is h) for old, new in mapping.items()]
+        [('a', True), ('b', True)]
         """
-        return Graph(roots=self._roots, parent=self._parent, parent_ptr=self._parent_ptr,
-                     parent_idx=self._parent_idx, child_ptr=self._child_ptr,
-                     child_idx=self._child_idx, depth=self._depth, attrs=self._attrs,
-                     ordered=self._ordered, forest=self._forest)
+        graph = Graph(roots=self._roots, parent=self._parent, parent_ptr=self._parent_ptr,
+                      parent_idx=self._parent_idx, child_ptr=self._child_ptr,
+                      child_idx=self._child_idx, depth=self._depth, attrs=self._attrs,
+                      ordered=self._ordered, forest=self._forest,
+                      root_order=self._root_order)
+        if "codes" in self._cache:
+            graph._cache["codes"] = self._cache["codes"]
+        if old_to_new is not None:
+            ids = list(range(self.num_nodes))
+            olds = self._cache.get("hand") or Node.many(ids, self)
+            old_to_new.update(zip(olds, Node.many(ids, graph)))
+        return graph
+
+    # ------------------------------------------------- Hatchet's in-place graph API
+    def enumerate_traverse(self) -> None:
+        """Number hand-built nodes as Hatchet does (``_hatchet_nid`` = id, ``_depth``).
+
+        Array node ids are always a pre-order, so for other graphs this does
+        nothing. For a graph built by hand (``Graph(roots)``) the nodes are
+        walked again first: links, roots or frame attributes changed since the
+        graph was built are taken in (the graph's arrays are rebuilt; see
+        ``docs/guide/coming-from-hatchet.md`` for when that is refused).
+
+        Examples
+        --------
+        >>> from graphframe import Frame
+        >>> root = Node.from_lists(["a", "c", "b"])
+        >>> g = Graph([root])
+        >>> g.enumerate_traverse()
+        >>> [(c.frame["name"], c._hatchet_nid, c._depth) for c in root.children]
+        [('c', 2, 1), ('b', 1, 1)]
+        >>> root.children[0].add_child(Node(Frame(name="d")))   # a node added later
+        >>> g.enumerate_traverse()
+        >>> len(g), root.children[0].children[0]._hatchet_nid
+        (4, 3)
+        """
+        refresh_hand(self)
+        hand = self._cache.get("hand")
+        if hand is None:
+            return
+        for node in hand:
+            node._hatchet_nid = node._bound_id
+        self.enumerate_depth()
+
+    def enumerate_depth(self) -> None:
+        """Hatchet's ``enumerate_depth``: set ``_depth`` of hand-built nodes.
+
+        Roots get 0, then a depth-first walk over each node's ``children`` in
+        list order gives a node its parent's depth + 1 when first reached. An
+        array graph's depths are fixed when it is built (:attr:`depth`, along
+        the first discovery in pre-order), so for it this does nothing.
+
+        Examples
+        --------
+        >>> from graphframe import Frame
+        >>> d = Node(Frame(name="d"))
+        >>> a = Node.from_lists(["a", d, ["b", d]])
+        >>> Graph([a]).enumerate_depth()
+        >>> d._depth
+        1
+        """
+        snap = self._cache.get("hand_snapshot")
+        if snap is not None:
+            hand_depths(snap.roots)
+
+    def find_merges(self) -> dict:
+        """Hatchet's ``find_merges``: nodes to merge with an equal-framed sibling.
+
+        Siblings (children of one parent, or roots) with equal frames merge,
+        and so, recursively, do equal-framed children of merged nodes. Each
+        node of a group that merges maps to the group's survivor (its
+        smallest id, the first in pre-order; the survivor maps to itself).
+        Computed on the arrays (no per-node walk).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> g, _ = Graph.build(pd.DataFrame({"name": ["a", "x", "y", "x", "z"]}),
+        ...                    [-1, 0, 1, 0, 3])
+        >>> {str(k.frame["name"]) + str(int(k)): int(v) for k, v in g.find_merges().items()}
+        {'x1': 1, 'x3': 1}
+        """
+        return find_merges(self)
+
+    def merge_nodes(self, merges: dict, old_to_new: Optional[dict] = None) -> "Graph":
+        """Hatchet's ``merge_nodes``: a **new** graph where each node of ``merges``
+        is merged into its target (parents and children pooled, duplicates once).
+
+        Hatchet changes the graph in place; graphframe's graph is immutable
+        (dataframes refer to its ids), so the merged graph is returned and
+        ``old_to_new``, if given, is filled with old node -> new node.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", ("x", "p"), ("x", "q")))
+        >>> merged = g.merge_nodes(g.find_merges())
+        >>> [n.frame["name"] for n in merged.traverse()]
+        ['a', 'x', 'p', 'q']
+        """
+        return merge_nodes(self, merges, old_to_new)
+
+    def normalize(self, old_to_new: Optional[dict] = None) -> "Graph":
+        """Hatchet's ``normalize`` (:meth:`find_merges` then :meth:`merge_nodes`) as a
+        new graph; this one is unchanged.
+
+        Hatchet merges in place and returns the merges; here the merges are
+        :meth:`find_merges`' result and ``old_to_new``, if given, is filled
+        with old node -> new node.
+
+        Examples
+        --------
+        >>> g = Graph.from_lists(("a", ("x", "p"), ("x", "q")))
+        >>> len(g), len(g.normalize()), g.normalize().is_tree()
+        (5, 4, True)
+        """
+        return merge_nodes(self, find_merges(self), old_to_new)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Graph):

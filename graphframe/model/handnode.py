@@ -85,6 +85,19 @@ class HandNode:
         if parent is not None:
             self.add_parent(parent)
 
+    # ------------------------------------------------------------- pickle
+    def __getstate__(self) -> dict:
+        # the graph binding is left out: a pickled Graph rebinds its nodes when it
+        # loads (a node whose state named its graph could load before the graph
+        # had its arrays)
+        return {name: getattr(self, name) for name in HandNode.__slots__
+                if name not in ("_bound_graph", "__weakref__")}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._bound_graph = None
+
     # ------------------------------------------------------------- links
     def add_parent(self, node: "HandNode") -> None:
         """Append ``node`` to this node's parents."""
@@ -182,23 +195,7 @@ class HandNode:
         >>> HandNode.from_lists(["a", "b", "c"]).dag_equal(HandNode.from_lists(["a", "c", "b"]))
         True
         """
-        seen_a: Dict[int, int] = {}
-        seen_b: Dict[int, int] = {}
-        stack = [(self, other)]
-        while stack:
-            a, b = stack.pop()
-            if a.frame != b.frame or len(a.children) != len(b.children):
-                return False
-            ia, ib = seen_a.get(id(a)), seen_b.get(id(b))
-            if ia is not None or ib is not None:
-                if ia != ib:
-                    return False
-                continue
-            seen_a[id(a)] = seen_b[id(b)] = len(seen_a)
-            kids_a = sorted(a.children, key=traversal_order)
-            kids_b = sorted(b.children, key=traversal_order)
-            stack.extend(zip(kids_a, kids_b))
-        return True
+        return dag_equal(self, other)
 
     @classmethod
     def from_lists(cls, lists: Any) -> "HandNode":
@@ -238,15 +235,12 @@ class HandNode:
         return hash(self._key())
 
     def __eq__(self, other: object) -> bool:
+        # by id, as nodes read from frames compare (Hatchet: by _hatchet_nid), so a
+        # node also finds its counterpart in graphs derived from its graph
         if isinstance(other, HandNode):
-            if self._bound_graph is not None and other._bound_graph is not None:
-                return self._bound_graph is other._bound_graph and self._bound_id == other._bound_id
-            return self._hatchet_nid == other._hatchet_nid
-        graph = getattr(other, "_graph", None)
-        if graph is not None and isinstance(other, int):  # an array Node
-            return graph is self._bound_graph and int(other) == self._bound_id
-        if isinstance(other, int) and not isinstance(other, bool):
-            return self._key() == other
+            return self._key() == other._key()
+        if isinstance(other, int) and not isinstance(other, bool):  # ids and array Nodes
+            return self._key() == int(other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
@@ -271,6 +265,53 @@ class HandNode:
     def __repr__(self) -> str:
         items = ", ".join(f"{k!r}: {v!r}" for k, v in self.frame.tuple_repr)
         return "Node({" + items + "})"
+
+
+def _identity(node: Any) -> Any:
+    """What tells two node objects apart: the object for hand-built nodes, (graph, id)
+    for array node views (a new view object each time)."""
+    graph = getattr(node, "_graph", None)
+    if graph is not None and not isinstance(node, HandNode):
+        return (id(graph), int(node))
+    return id(node)
+
+
+def dag_equal(a: Any, b: Any) -> bool:
+    """Hatchet's ``dag_equal``: same frames and shape below ``a`` and ``b``.
+
+    Children are paired after sorting by frame; a node reached again must be
+    reached again on both sides at the same point. Works for hand-built nodes
+    and array nodes alike (and a mix).
+
+    Examples
+    --------
+    >>> dag_equal(HandNode.from_lists(["a", "b"]), HandNode.from_lists(["a", "c"]))
+    False
+    """
+    seen_a: Dict[Any, int] = {}
+    seen_b: Dict[Any, int] = {}
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        kids_x, kids_y = list(x.children), list(y.children)
+        if x.frame != y.frame or len(kids_x) != len(kids_y):
+            return False
+        kx, ky = _identity(x), _identity(y)
+        ix, iy = seen_a.get(kx), seen_b.get(ky)
+        if ix is not None or iy is not None:
+            if ix != iy:
+                return False
+            continue
+        seen_a[kx] = seen_b[ky] = len(seen_a)
+        kids_x.sort(key=lambda n: (n.frame, _tie(n)))
+        kids_y.sort(key=lambda n: (n.frame, _tie(n)))
+        stack.extend(zip(kids_x, kids_y))
+    return True
+
+
+def _tie(node: Any) -> Any:
+    key = _identity(node)
+    return key[1] if isinstance(key, tuple) else key
 
 
 def _checked(node: Any) -> Any:

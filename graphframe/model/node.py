@@ -12,7 +12,8 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from ..errors import ArgumentError, MultiplePathError
 from .frame import Frame
-from .handnode import HandNode, node_traversal_order, traversal_order
+from ..errors import ImmutableGraphError
+from .handnode import HandNode, dag_equal, node_traversal_order, traversal_order
 
 __all__ = ["Node", "HandNode", "traversal_order", "node_traversal_order"]
 
@@ -31,7 +32,7 @@ class Node(int, metaclass=_NodeType):
     --------
     >>> from graphframe import Graph
     >>> g = Graph.from_lists(("main", ("solve", "mpi"), "io"))
-    >>> solve = g.roots[0].children[1]
+    >>> solve = g.roots[0].children[0]
     >>> solve, solve.frame["name"], solve.depth
     (Node({'name': 'solve', 'type': 'None'}), 'solve', 1)
     >>> [n.frame["name"] for n in solve.path()]
@@ -78,7 +79,8 @@ class Node(int, metaclass=_NodeType):
         return out
 
     def __reduce__(self):
-        return (int, (int(self),))
+        # pickled with its graph (one copy per pickle, shared by all its nodes)
+        return (Node, (int(self), self._graph))
 
     @property
     def graph(self):
@@ -92,14 +94,26 @@ class Node(int, metaclass=_NodeType):
 
     @property
     def _hatchet_nid(self) -> int:
+        """Hatchet's node id: the id (read-only, see :meth:`add_child`)."""
         return int(self)
+
+    @_hatchet_nid.setter
+    def _hatchet_nid(self, value: Any) -> None:
+        _immutable("set _hatchet_nid of", self)
 
     @property
     def depth(self) -> int:
         """Depth along the node's first discovery (roots: 0)."""
         return int(self._graph.depth[int(self)])
 
-    _depth = depth
+    @property
+    def _depth(self) -> int:
+        """Hatchet's name for :attr:`depth` (read-only)."""
+        return int(self._graph.depth[int(self)])
+
+    @_depth.setter
+    def _depth(self, value: Any) -> None:
+        _immutable("set _depth of", self)
 
     @property
     def parents(self) -> List["Node"]:
@@ -114,18 +128,84 @@ class Node(int, metaclass=_NodeType):
         """
         return [Node(p, self._graph) for p in self._graph.parents_of(int(self)).tolist()]
 
+    @parents.setter
+    def parents(self, value: Any) -> None:
+        _immutable("set the parents of", self)
+
     @property
     def children(self) -> List["Node"]:
-        """Children in ascending id (pre-order) order.
+        """Children in the source's order, as Hatchet's ``children`` list (the order
+        they were listed in ``from_lists``, a literal or a file; traversals and
+        printing visit them by ascending id, Hatchet's frame order).
 
         Examples
         --------
         >>> from graphframe import Graph
         >>> g = Graph.from_lists(("main", "solve", "io"))
         >>> [c.frame["name"] for c in g.node(0).children]
-        ['io', 'solve']
+        ['solve', 'io']
+        >>> [n.frame["name"] for n in g.traverse()]
+        ['main', 'io', 'solve']
         """
-        return [Node(c, self._graph) for c in self._graph.children_of(int(self)).tolist()]
+        g = self._graph
+        i = int(self)
+        return Node.many(g.child_idx[g.child_ptr[i]:g.child_ptr[i + 1]].tolist(), g)
+
+    @children.setter
+    def children(self, value: Any) -> None:
+        _immutable("set the children of", self)
+
+    # ------------------------------------------------ Hatchet's mutators: refused
+    def add_child(self, node: Any) -> None:
+        """Refused: a node read from a frame or a graph belongs to an immutable graph.
+
+        Dataframes and other graphs refer to the graph's node ids, so it never
+        changes. Build the graph by hand instead (``Node(Frame(...))`` objects,
+        ``add_child``, then ``Graph(roots)``), or make a new one
+        (``Graph.from_lists``, ``GraphFrame.from_literal``).
+
+        Examples
+        --------
+        >>> from graphframe import Graph, Frame
+        >>> g = Graph.from_lists(("main", "solve"))
+        >>> g.node(0).add_child(Node(Frame(name="io")))
+        Traceback (most recent call last):
+        ...
+        graphframe.errors.ImmutableGraphError: cannot add a child to node 0 {'name': 'main', 'type': 'None'}: it belongs to a graph built from arrays, which never changes (dataframes refer to its node ids); build the graph by hand (Node(Frame(...)) objects, add_child, then Graph(roots)) or make a new one (Graph.from_lists, GraphFrame.from_literal)
+        """
+        _immutable("add a child to", self)
+
+    def add_parent(self, node: Any) -> None:
+        """Refused, as :meth:`add_child`."""
+        _immutable("add a parent to", self)
+
+    def copy(self) -> HandNode:
+        """A new hand-built node with this node's frame (a copy), no links and no
+        id, as Hatchet's ``Node.copy``.
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> n = Graph.from_lists(("main", "solve")).node(1)
+        >>> c = n.copy()
+        >>> c.frame == n.frame, c.children, c.parents, c._hatchet_nid, c._depth
+        (True, [], [], -1, -1)
+        """
+        return HandNode(self.frame)
+
+    def dag_equal(self, other: Any) -> bool:
+        """True when the graphs below ``self`` and ``other`` (array or hand-built
+        nodes) have equal frames and shape (Hatchet's ``dag_equal``).
+
+        Examples
+        --------
+        >>> from graphframe import Graph
+        >>> a = Graph.from_lists(("m", ("s", "x"), "t")).node(0)
+        >>> b = Node.from_lists(["m", "t", ["s", "x"]])
+        >>> a.dag_equal(b), a.dag_equal(a.children[0])
+        (True, False)
+        """
+        return dag_equal(self, other)
 
     def paths(self) -> List[Tuple["Node", ...]]:
         """Every path from a root to this node, as tuples of Nodes.
@@ -275,3 +355,11 @@ class Node(int, metaclass=_NodeType):
     def __repr__(self) -> str:
         items = ", ".join(f"{k!r}: {v!r}" for k, v in self.frame.tuple_repr)
         return "Node({" + items + "})"
+
+
+def _immutable(action: str, node: Node) -> None:
+    raise ImmutableGraphError(
+        f"cannot {action} node {int(node)} {node.frame}: it belongs to a graph built from "
+        f"arrays, which never changes (dataframes refer to its node ids); build the graph "
+        f"by hand (Node(Frame(...)) objects, add_child, then Graph(roots)) or make a new "
+        f"one (Graph.from_lists, GraphFrame.from_literal)")

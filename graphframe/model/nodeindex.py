@@ -21,18 +21,22 @@ are used as keys (``df.loc[node]``, ``df.loc[[n1, n2]]``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Tuple
 
 import numpy as np
 import pandas as pd
+from pandas.core.algorithms import map_array  # what pandas' own map uses (2.1+)
 from pandas.core.arrays import IntegerArray  # private: see the module docstring
 
 from ..errors import GraphMismatchError
+from .handgraph import refresh_hand
 from .handnode import HandNode
 from .node import Node
 
 INT = np.int64
 _UNSET = object()
+#: groupby operations whose result values are values of the group (nodes stay nodes)
+_VALUE_OPS = frozenset({"first", "last", "min", "max", "nth"})
 
 
 class NodeIndex(pd.Index):
@@ -56,9 +60,14 @@ class NodeIndex(pd.Index):
             return self.array.equals(other._values)
         return super().equals(other)
 
+    def __contains__(self, key: Any) -> bool:
+        return super().__contains__(self._node_key(key))
+
     def _node_key(self, key: Any) -> Any:
-        if isinstance(key, HandNode) and key._bound_graph is getattr(self.dtype, "graph", None):
-            return key._bound_id
+        # a hand-built node is the id Graph(roots) gave it, in this graph and in the
+        # graphs derived from it (as a node read from a frame is its id)
+        if isinstance(key, HandNode):
+            return key._key()
         return key
 
 
@@ -88,11 +97,22 @@ class NodeDtype(pd.Int64Dtype):
     __hash__ = pd.Int64Dtype.__hash__
 
     def __reduce__(self) -> Any:
-        return (pd.Int64Dtype, ())
+        # pickled with its graph: the per-graph class is made again on loading
+        return (node_dtype, (self.graph,))
 
 
 class NodeArray(IntegerArray):
-    """Masked int64 node ids whose scalars are :class:`Node` objects (one subclass per graph)."""
+    """Masked int64 node ids whose scalars are :class:`Node` objects (one subclass per graph).
+
+    What pandas computes reads the int64 ids (``_data``); what hands values to
+    Python code hands :class:`Node` objects: indexing, iteration, ``tolist``,
+    ``astype(object)``, ``to_numpy()``/``np.asarray`` (object arrays), and
+    ``map`` (so ``Series.apply``/``map``, ``Index.map`` and ``groupby`` by a
+    function on pandas 2 and 3 alike). ``astype(str)`` gives each node's frame
+    text, as ``str(node)``. Per-row objects are made once per distinct node
+    and spread over the rows by position; a function given to ``map`` is
+    called once per distinct node.
+    """
 
     _node_dtype: Any = None
 
@@ -107,33 +127,133 @@ class NodeArray(IntegerArray):
         return out
 
     def __iter__(self):
-        graph = self._node_dtype.graph
-        for i, missing in zip(self._data.tolist(), self._mask.tolist()):
-            yield pd.NA if missing else Node(i, graph)
+        return iter(self._objects().tolist())
 
     def _formatter(self, boxed: bool = False) -> Any:
         # printed frames show the ids, as before (a node's frame: str(node))
         return lambda value: "<NA>" if value is pd.NA else str(int(value))
 
     def tolist(self) -> list:
-        return list(self)
+        return self._objects().tolist()
+
+    # ------------------------------------------------ distinct nodes -> rows
+    def _distinct(self) -> Tuple[np.ndarray, np.ndarray]:
+        """``(ids of the distinct nodes present, ascending; per row the position of its
+        node among them, or their count for a missing value)``, in O(rows + nodes)."""
+        data, mask = self._data, self._mask
+        missing = bool(mask.any())
+        ids = data[~mask] if missing else data
+        n = self._node_dtype.graph.num_nodes
+        if len(ids) and (len(ids) * 8 < n or ids.min() < 0 or ids.max() >= n):
+            uniq, inverse = np.unique(ids, return_inverse=True)
+        else:
+            present = np.zeros(n, dtype=bool)
+            present[ids] = True
+            uniq = np.flatnonzero(present)
+            inverse = (np.cumsum(present) - 1)[ids]
+        if not missing:
+            return uniq, inverse.reshape(-1)
+        rows = np.full(len(data), len(uniq), dtype=np.intp)
+        rows[~mask] = inverse.reshape(-1)
+        return uniq, rows
+
+    def _spread(self, per_node: Any, na_value: Any) -> np.ndarray:
+        """An object array, per row: ``per_node(ids)[k]`` for its node, ``na_value``
+        where missing (``per_node`` maps the distinct ids to one value each)."""
+        uniq, rows = self._distinct()
+        table = np.empty(len(uniq) + 1, dtype=object)
+        for k, value in enumerate(per_node(uniq)):  # object slots: no int conversion
+            table[k] = value
+        table[-1] = na_value
+        return table[rows]
+
+    def _objects(self) -> np.ndarray:
+        graph = self._node_dtype.graph
+        return self._spread(lambda ids: Node.many(ids.tolist(), graph), pd.NA)
 
     def _nodes(self) -> np.ndarray:
-        out = np.empty(len(self), dtype=object)
-        out[:] = list(self)
+        return self._objects()
+
+    # ---------------------------------------------------------- conversions
+    def map(self, mapper: Any, na_action: Any = None) -> Any:
+        """Map the nodes (``Series.apply``/``map``, ``Index.map`` and ``groupby`` by a
+        function go through here). A function is called once per distinct node
+        (and once with ``pd.NA`` for missing values unless ``na_action="ignore"``);
+        a dict or Series is looked up by node id."""
+        if not callable(mapper) or pd.api.types.is_dict_like(mapper):
+            values = self._data if not self._mask.any() else self.to_numpy(dtype=object)
+            return map_array(values, mapper, na_action=na_action)
+        uniq, rows = self._distinct()
+        missing = bool(self._mask.any())
+        graph = self._node_dtype.graph
+        values = np.empty(len(uniq) + missing, dtype=object)
+        for k, node in enumerate(Node.many(uniq.tolist(), graph)):
+            values[k] = node
+        if missing:
+            values[-1] = pd.NA
+        kinds = set()
+
+        def call(value: Any) -> Any:  # notes whether every result is a node of this graph
+            result = mapper(value)
+            kinds.add(type(result) is Node and result._graph is graph)
+            return result
+
+        out = map_array(values, call, na_action=na_action)
+        if kinds == {True} and not missing and out.dtype.kind == "i":
+            return type(self)(out.take(rows), np.zeros(len(rows), dtype=bool))
+        return out.take(rows)
+
+    def _groupby_op(self, *, how: str, **kwargs: Any) -> Any:
+        # a group's first/last/min/max node is a node (pandas 2 returns plain Int64)
+        out = super()._groupby_op(how=how, **kwargs)
+        if how in _VALUE_OPS and type(out) is IntegerArray:
+            return type(self)(out._data, out._mask)
         return out
+
+    def _cast_pointwise_result(self, values: Any) -> Any:
+        # pandas 3's Index.map: a node array from map stays one
+        if isinstance(values, NodeArray):
+            return values
+        return super()._cast_pointwise_result(values)
+
+    @classmethod
+    def _from_scalars(cls, scalars: Any, *, dtype: Any) -> "NodeArray":
+        # pandas casts a pointwise result (Index.map) back to this type when it is
+        # "integer": only node arrays are (ints computed from nodes stay ints)
+        if isinstance(scalars, NodeArray):
+            return scalars
+        raise TypeError("only node arrays are node arrays")
 
     def astype(self, dtype: Any, copy: bool = True) -> Any:
         if _is_object(dtype):
-            return self._nodes()
+            return self._objects()
+        if _is_text(dtype):
+            graph = self._node_dtype.graph
+            text = self._spread(lambda ids: [str(graph.frame(i)) for i in ids.tolist()],
+                                "<NA>" if isinstance(dtype, np.dtype) else pd.NA)
+            if isinstance(dtype, np.dtype):  # pandas keeps numpy text as object
+                return text
+            return dtype.construct_array_type()._from_sequence(text, dtype=dtype, copy=False)
         return super().astype(dtype, copy=copy)
 
     def to_numpy(self, dtype: Any = None, copy: bool = False, na_value: Any = _UNSET) -> np.ndarray:
-        if _is_object(dtype):
-            return self._nodes()
+        """Node objects (an object array) unless a numeric ``dtype`` asks for the ids."""
+        if dtype is None or _is_object(dtype):
+            out = self._objects()
+            if na_value is not _UNSET and self._mask.any():
+                out[self._mask] = na_value
+            return out
         if na_value is _UNSET:
             return super().to_numpy(dtype=dtype, copy=copy)
         return super().to_numpy(dtype=dtype, copy=copy, na_value=na_value)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if dtype is None or _is_object(dtype):
+            if copy is False:
+                raise ValueError("a node array converts to Node objects: it cannot avoid "
+                                 "a copy (use .to_numpy(dtype='int64') for the ids)")
+            return self._objects()
+        return super().__array__(dtype, copy)
 
     def equals(self, other: Any) -> bool:
         """Same ids in the same places: node arrays of any graph, plain or masked int arrays."""
@@ -147,7 +267,8 @@ class NodeArray(IntegerArray):
                 and bool(np.array_equal(data[~mask], self._data[~self._mask])))
 
     def __reduce__(self) -> Any:
-        return (IntegerArray, (self._data, self._mask))
+        # pickled with its graph; loads as the unpickled graph's node array
+        return (_node_array_from_pickle, (self._node_dtype.graph, self._data, self._mask))
 
 
 def _is_object(dtype: Any) -> bool:
@@ -157,6 +278,35 @@ def _is_object(dtype: Any) -> bool:
         return np.dtype(dtype) == object
     except TypeError:
         return False
+
+
+def _is_text(dtype: Any) -> bool:
+    """numpy ``str`` or pandas' string dtypes (``astype(str)`` on pandas 2 and 3)."""
+    if isinstance(dtype, pd.StringDtype):
+        return True
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) or dtype is None:
+        return False
+    try:
+        return np.dtype(dtype).kind == "U"
+    except TypeError:
+        return False
+
+
+def _node_array_from_pickle(graph: Any, data: np.ndarray, mask: np.ndarray) -> "NodeArray":
+    return node_types(graph)(data, mask)
+
+
+def node_dtype(graph: Any) -> NodeDtype:
+    """The dtype of ``graph``'s node arrays.
+
+    Examples
+    --------
+    >>> from graphframe import Graph
+    >>> g = Graph.from_lists(("main", "solve"))
+    >>> node_dtype(g).graph is g, node_dtype(g) is node_dtype(g)
+    (True, True)
+    """
+    return node_types(graph)._node_dtype
 
 
 def node_types(graph: Any) -> Any:
@@ -257,7 +407,9 @@ def ids_from_node_objects(df: pd.DataFrame, graph: Any, name: str = "node") -> p
 
     One lookup per distinct node; the rows are mapped with one vectorised
     take (``df`` itself when the level is not of object dtype). Row order is
-    kept.
+    kept. A graph built by hand is walked again first (see
+    :meth:`Graph.enumerate_traverse`), so nodes linked after ``Graph(roots)``
+    are found.
 
     Examples
     --------
@@ -274,6 +426,7 @@ def ids_from_node_objects(df: pd.DataFrame, graph: Any, name: str = "node") -> p
     level = index.levels[index.names.index(name)] if multi else index
     if not (level.dtype == object or pd.api.types.is_string_dtype(level.dtype)):
         return df
+    refresh_hand(graph)  # hand-built nodes linked after Graph(roots) are taken in
     if multi:
         i = index.names.index(name)
         codes = np.asarray(index.codes[i])
@@ -302,6 +455,8 @@ def _lookup_ids(uniques: Any, graph: Any) -> np.ndarray:
     for k, value in enumerate(uniques):
         if isinstance(value, HandNode):
             found = hand_ids.get(id(value))
+            if found is None and not hand_ids and value._bound_graph is not None:
+                found = value._bound_id  # a graph derived from the node's graph: by id
             if found is None:
                 raise GraphMismatchError(f"node {value!r} in the dataframe is not a node of the "
                                          f"graph (build the graph from it: Graph(roots))")

@@ -7,7 +7,7 @@ from typing import Any, Optional
 import numpy as np
 import pandas as pd
 
-from .dataframe import level_ids
+from .dataframe import level_ids, plain_values
 from ..errors import ArgumentError
 
 
@@ -87,8 +87,8 @@ def _used_values(index: pd.Index, level: str) -> np.ndarray:
         codes = np.asarray(index.codes[i])
         counts = np.bincount(codes[codes >= 0], minlength=len(index.levels[i])) \
             if (codes >= 0).any() else np.zeros(len(index.levels[i]), dtype=np.int64)
-        return np.asarray(index.levels[i])[counts > 0]
-    return pd.unique(np.asarray(index.get_level_values(level)))
+        return plain_values(index.levels[i])[counts > 0]
+    return pd.unique(plain_values(index.get_level_values(level)))
 
 
 def _matches(index: pd.Index, level: str, value: Any) -> np.ndarray:
@@ -100,9 +100,9 @@ def _matches(index: pd.Index, level: str, value: Any) -> np.ndarray:
         except (KeyError, TypeError):
             return np.zeros(len(index), dtype=bool)
         if not isinstance(code, (int, np.integer)):  # duplicate level values: compare values
-            return np.asarray(index.get_level_values(level)) == value
+            return plain_values(index.get_level_values(level)) == value
         return np.asarray(index.codes[i]) == code
-    return np.asarray(index.get_level_values(level)) == value
+    return plain_values(index.get_level_values(level)) == value
 
 
 def _listing(values: np.ndarray, limit: int = 20) -> str:

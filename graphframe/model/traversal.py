@@ -13,7 +13,6 @@ import numpy as np
 
 from ..kernels import structure as st
 from .node import Node
-from .handgraph import enumerate_hand
 from .handnode import node_traversal_order, walk
 from ..kernels.structure import INT
 
@@ -164,18 +163,3 @@ class GraphTraversal:
             if visited is not None:
                 visited[i] = visited.get(i, 0) + 1
             yield self.frame(i).values(attrs) if attrs is not None else Node(i, self)
-
-    def enumerate_traverse(self) -> None:
-        """Number hand-built nodes as Hatchet does (``_hatchet_nid`` = pre-order
-        position, ``_depth``); array node ids are always in pre-order already.
-
-        Examples
-        --------
-        >>> from graphframe import Graph, Node, Frame
-        >>> root = Node.from_lists(["a", "c", "b"])
-        >>> g = Graph([root])
-        >>> g.enumerate_traverse()
-        >>> [(c.frame["name"], c._hatchet_nid, c._depth) for c in root.children]
-        [('c', 2, 1), ('b', 1, 1)]
-        """
-        enumerate_hand(self)

@@ -32,6 +32,7 @@ from .common import call_path, check_top, node_metric, short_labels
 from .flame import flamegraph
 from .heatmap import heatmap
 from .svg import figure_svg, new_figure
+from ..model.dataframe import plain_values
 
 SLOWER = "#c0392b"
 FASTER = "#2166ac"
@@ -165,7 +166,7 @@ def _changes(d: Any, top: Optional[int], threshold: float) -> Tuple[str, str, st
                          "total.</p>")
             continue
         rows = []
-        short = short_labels(d, table.index.to_numpy())
+        short = short_labels(d, plain_values(table.index))
         for label, path, status, b, a, delta, pct in zip(
                 short, table["path"].tolist(), table["status"].tolist(), table["before"].tolist(),
                 table["after"].tolist(), table["delta"].tolist(), table["change %"].tolist()):
@@ -251,7 +252,7 @@ def _changes_bar(d: Any, top: Optional[int], ax: Any) -> Any:
         raise ArgumentError("no change above the noise threshold")
     delta = table["delta"].to_numpy(dtype=np.float64)
     colours = [SLOWER if v > 0 else FASTER for v in delta.tolist()]
-    return bar_chart(short_labels(d, table.index.to_numpy()), delta, ax=ax, colors=colours,
+    return bar_chart(short_labels(d, plain_values(table.index)), delta, ax=ax, colors=colours,
                      value_label=f"{table.attrs['metric']} delta (after - before)")
 
 

@@ -29,6 +29,7 @@ from ..kernels import structure as st
 from . import colors as C
 from .numbers import format_numbers
 from .tree import GLYPHS, shown_nodes
+from ..model.dataframe import plain_values
 
 RED = C.RED
 GREEN = C.GREEN
@@ -75,7 +76,7 @@ def render_diff_tree(d: Any, metric: Any = None, kind: str = "inclusive", precis
     df = d.dataframe
     n = d.graph.num_nodes
     row = np.full(n, -1, dtype=np.int64)
-    row[df.index.to_numpy()] = np.arange(len(df))
+    row[plain_values(df.index)] = np.arange(len(df))
     before = _per_node(df, f"{col} before", row)
     after = _per_node(df, f"{col} after", row)
     delta = after - before

@@ -42,15 +42,20 @@ def test_mixed_value_types_cannot_be_ordered_like_hatchet():
         Frame(line=3) < Frame(line="10")
 
 
-def test_values_get_copy_and_read_only_attrs():
+def test_values_get_copy_and_attrs_as_hatchet():
     f = Frame(name="a", line=3)
     assert f.values(["name", "line", "nope"]) == ("a", 3, None)
     assert f.values("name") == "a"
     assert f.get("nope", 7) == 7
     assert f.copy() == f and f.copy() is not f
-    with pytest.raises(TypeError):
-        f.attrs["name"] = "x"
     assert dict(f) == {"name": "a", "line": 3, "type": "None"}
+    # attrs is the frame's own dict (Hatchet); the sorted pairs are taken at first use
+    g = Frame(name="a")
+    g.attrs["name"] = "x"
+    assert g["name"] == "x" and g == Frame(name="x") and str(g) == "{'name': 'x', 'type': 'None'}"
+    key = hash(g)
+    g.attrs["name"] = "y"
+    assert g["name"] == "y" and hash(g) == key and g == Frame(name="x")
 
 
 def test_numpy_scalars_become_python_values():

@@ -45,7 +45,7 @@ def test_after_squash_inclusive_is_exclusive_plus_children(gf, data):
     n = gf.graph.num_nodes
     keep = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     keep[0] = True
-    out = gf.filter(keep[gf.dataframe.index.get_level_values("node")])
+    out = gf.filter(keep[gf.dataframe.index.get_level_values("node").to_numpy(dtype=np.int64)])
     df = out.dataframe
     g = out.graph
     levels = [lv for lv in df.index.names if lv != "node"]

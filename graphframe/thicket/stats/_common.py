@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...errors import ArgumentError, MetricError
 from ...ensemble.stats import thicket_column
-from ...ensemble._internal import LevelPlan, group_arrays
+from ...ensemble._internal import LevelPlan, group_arrays, plain_values
 
 
 def check_columns(tk: Any, columns: Any, what: str = "columns") -> List[Any]:
@@ -75,7 +75,7 @@ def statsframe_rows(tk: Any, p: LevelPlan) -> Optional[np.ndarray]:
     if cached is not None and cached[0] is frame_index and cached[1] is p:
         return cached[2]
     same = (len(frame_index) == p.n_groups
-            and np.array_equal(np.asarray(frame_index), np.asarray(p.index)))
+            and np.array_equal(plain_values(frame_index), plain_values(p.index)))
     rows = None if same else p.index.get_indexer(frame_index).astype(np.int64)
     tk.__dict__["_stats_rows"] = (frame_index, p, rows)
     return rows

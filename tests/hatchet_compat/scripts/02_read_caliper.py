@@ -11,7 +11,7 @@ print(gf.tree(metric_column="time (inc)", render_header=False))
 #   hatchet: "rows: 192 index: ['node', 'rank']"
 #   ours:    "rows: 200 index: ['node', 'rank']"
 #   hatchet: ['  sum time: 47119212.0', '  sum time (inc): 250574555.0', "graph nodes: 24 roots: ['main']"]
-#   ours:    ['  sum time: 47247337.0', '  sum time (inc): 250702680.0', "graph nodes: 25 roots: ['<no path>', 'main']", '21948.000 <no path>']
+#   ours:    ['  sum time: 47247337.0', '  sum time (inc): 250702680.0', "graph nodes: 25 roots: ['main', '<no path>']", '21948.000 <no path>']
 
 # %% Caliper json-split with sampled call paths (cpi)
 # DELIBERATE (docs/readers/caliper.md): json-split values are float64 in graphframe

@@ -100,7 +100,8 @@ def test_allgather_matches_hatchet_except_loop_double_counting(shared_data, refe
     # ... and Hatchet's figure is exactly its rule applied to the same files
     nid_of = df["nid"].groupby(level="node").first()
     parent_nid = [nid_of[p] if p >= 0 else 0 for p in gf.graph.parent]
-    df = df.assign(xml_parent=np.asarray(parent_nid)[df.index.get_level_values("node")])
+    df = df.assign(xml_parent=np.asarray(parent_nid)[
+        df.index.get_level_values("node").to_numpy(dtype=np.int64)])
     assert _hatchet_exclusive_sum(shared_data / ALLGATHER, df) == facts["exc_metric_sums"]["time"]
 
 
