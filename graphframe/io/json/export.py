@@ -165,7 +165,7 @@ def to_literal_json(gf: GraphFrameLike, name: str = "name", rank: Optional[int] 
     --------
     >>> from graphframe import GraphFrame
     >>> to_literal_json(GraphFrame.from_lists(("main",)))[:40]
-    '[{"frame": {"name": "main", "type": "Non'
+    '[{"name": "main", "frame": {"name": "mai'
     """
     return literal_json(to_literal(gf, name=name, rank=rank, thread=thread,
                                    cat_columns=cat_columns, include_nid=include_nid))
