@@ -193,7 +193,7 @@ class GraphFrame(ReaderConstructors):
         >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": [1]}}])
         Traceback (most recent call last):
         ...
-        graphframe_readers.errors.ReadError: <literal>: [0]: metric 'time' is a list: [1] (expected a number, a string (a text column) or null)
+        graphframe_readers.errors.ReadError: <literal>: [0]: metric 'time' is a list: [1] (expected a number, a boolean, a string (a text column) or null)
         """
         return cls(**parts_from_literal(graph_dict))
 
@@ -1027,9 +1027,11 @@ class GraphFrame(ReaderConstructors):
                    ) -> List[Dict[str, Any]]:
         """Hatchet's literal format: a list of nested ``{frame, metrics, children}`` dicts.
 
-        Children keep the graph's child order; a node with several parents
-        is written once and referenced elsewhere through ``_hatchet_nid``
-        (graphframe's node ids); ``rank``/``thread`` pick the row exported
+        Each node dict has Hatchet's keys (``name``, ``frame``, ``metrics`` with
+        ``_hatchet_nid``, ``attributes``, ``children``). Children keep the graph's
+        child order; a node with several parents is written once and referenced
+        elsewhere through ``_hatchet_nid`` (graphframe's node ids); ``name`` names
+        the column shown as each node's ``name``; ``rank``/``thread`` pick the row exported
         (default: the lowest the data has, 0 normally).
         :meth:`from_literal` reads it back (declarations included). See
         :func:`graphframe.io.json.export.to_literal`; write it as JSON text of any
@@ -1040,7 +1042,7 @@ class GraphFrame(ReaderConstructors):
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_lists(("main", "solve"))
         >>> gf.to_literal()
-        [{'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0}, 'children': [{'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0}}]}]
+        [{'name': 'main', 'frame': {'name': 'main', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 2.0, '_hatchet_nid': 0}, 'attributes': {}, 'children': [{'name': 'solve', 'frame': {'name': 'solve', 'type': 'None'}, 'metrics': {'time': 1.0, 'time (inc)': 1.0, '_hatchet_nid': 1}, 'attributes': {}}]}]
         >>> GraphFrame.from_literal(gf.to_literal()).graph == gf.graph
         True
         """

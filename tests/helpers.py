@@ -78,3 +78,25 @@ def pair(ranks: int = 2) -> Tuple[GraphFrame, GraphFrame]:
     after = gf_from_edges(["main", "solve", "spmv", "mpi"], [-1, 0, 1, 1],
                           times=[1.0, 2.5, 6.0, 1.0], ranks=ranks)
     return before, after
+
+
+def compact_literal(literal: List[dict], nid: bool = True) -> List[dict]:
+    """A literal without the keys ``to_literal`` writes because Hatchet does: ``name``
+    where it equals the frame's name, empty ``attributes`` and (``nid=False``) the
+    ``_hatchet_nid`` metric. Iterative (deep literals); the input is not changed."""
+    out: List[dict] = []
+    stack = [(node, out) for node in reversed(literal)]
+    while stack:
+        node, siblings = stack.pop()
+        entry = {k: v for k, v in node.items() if k != "children"}
+        if entry.get("name") == entry.get("frame", {}).get("name"):
+            entry.pop("name", None)
+        if entry.get("attributes") == {}:
+            del entry["attributes"]
+        if not nid:
+            entry["metrics"] = {k: v for k, v in entry["metrics"].items() if k != "_hatchet_nid"}
+        siblings.append(entry)
+        if "children" in node:
+            entry["children"] = []
+            stack.extend((c, entry["children"]) for c in reversed(node["children"]))
+    return out

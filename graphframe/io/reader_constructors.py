@@ -11,6 +11,7 @@ from .constructors.caliper import CaliperConstructors
 from .constructors.cprofile import CProfileConstructors
 from .constructors.dot import DotConstructors
 from .constructors.hpctoolkit import HPCToolkitConstructors
+from .constructors.perfflowaspect import PerfFlowAspectConstructors
 from .constructors.pyinstrument import PyinstrumentConstructors
 from .constructors.tau import TauConstructors
 from .constructors.timemory import TimemoryConstructors
@@ -20,7 +21,8 @@ __all__ = ["ReaderConstructors"]
 
 # Bases last family first: the API reference lists inherited members from the last
 # base on, so this puts them in the order of the families (HPCToolkit ... timemory).
-class ReaderConstructors(TimemoryConstructors, TauConstructors, PyinstrumentConstructors,
+class ReaderConstructors(PerfFlowAspectConstructors, TimemoryConstructors, TauConstructors,
+                         PyinstrumentConstructors,
                          CProfileConstructors, DotConstructors, CaliperConstructors,
                          HPCToolkitConstructors):
     """``from_hpctoolkit``, ``from_caliper``, ``from_gprof_dot``... for GraphFrame."""

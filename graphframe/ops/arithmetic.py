@@ -77,9 +77,12 @@ def arithmetic(left: GF, right: GF, op: str, fill_value: Optional[float] = None)
     in_l, in_r = al.presence()
     columns = [c for c in columns_of(df_l, df_r) if c != "_missing_node"]
     data: Dict[Any, Any] = {}
+    same_graph = left.graph is right.graph
     for col in columns:
         if col in metrics:
-            data[col] = _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value)
+            exact = _exact_combine(df_l, df_r, col, pos_l, pos_r, func) if same_graph else None
+            data[col] = exact if exact is not None else \
+                _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value)
         else:
             data[col] = attribute_values(df_l, df_r, col, pos_l, pos_r, n_rows)
     index = al.index()
@@ -122,6 +125,37 @@ def _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value
         out = func(lv, rv)
         out[~(has_l | has_r)] = np.nan
         return out
+
+
+def _exact_combine(df_l, df_r, col, pos_l, pos_r, func) -> Optional[np.ndarray]:
+    """Integer columns of two operands on one graph with the same rows, as Hatchet
+    keeps them (its ``update`` of the left frame: pandas keeps int64): ``+ - *`` in the
+    columns' integer dtype, ``/`` as integers when every quotient is a whole number,
+    else float64. None for anything else (float, booleans, rows on one side only).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"n": [7, 6]})
+    >>> _exact_combine(df, df, "n", slice(None), slice(None), np.multiply).tolist()
+    [49, 36]
+    >>> _exact_combine(df, pd.DataFrame({"n": [7, 4]}), "n", slice(None), slice(None),
+    ...                np.true_divide).tolist()
+    [1.0, 1.5]
+    """
+    if not (isinstance(pos_l, slice) and isinstance(pos_r, slice)
+            and col in df_l.columns and col in df_r.columns):
+        return None
+    lv, rv = df_l[col], df_r[col]
+    if not all(isinstance(v.dtype, np.dtype) and v.dtype.kind in "iu" for v in (lv, rv)):
+        return None
+    a, b = lv.to_numpy()[pos_l], rv.to_numpy()[pos_r]
+    with np.errstate(all="ignore"):
+        out = func(a, b)
+    if out.dtype.kind == "f" and len(out) and np.isfinite(out).all() and \
+            bool((out == np.round(out)).all()):
+        out = out.astype(lv.dtype)
+    return out
 
 
 def _own_values(df, col, pos, n_rows) -> np.ndarray:

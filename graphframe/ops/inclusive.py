@@ -15,6 +15,11 @@ summed like a tree and only reachability towards the shared nodes is tracked
 In both cases NaN means "no value": sums skip NaN and a cell whose whole
 subtree holds no value stays NaN (``sum(min_count=1)``). Missing
 (node, rank) rows are treated the same way and are not created.
+
+Integer columns are summed as integers and keep their dtype (int64, uint64),
+as in Hatchet, where pandas keeps them; a boolean column sums to an int64 count
+(Hatchet: an ``object`` column mixing counts and booleans). Every other numeric
+column is summed as float64.
 """
 
 from __future__ import annotations
@@ -62,7 +67,12 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
     shared = None if graph.is_forest or not len(columns) else SharedSums(graph)
     results = []
     for col in columns:
-        mat, present = layout.to_matrix(dataframe[col].to_numpy(dtype=np.float64, na_value=np.nan))
+        exact = exact_values(dataframe[col])
+        if exact is not None:  # integers: no missing value, exact sums in their dtype
+            mat, present = layout.to_exact_matrix(exact), None
+        else:
+            mat, present = layout.to_matrix(dataframe[col].to_numpy(dtype=np.float64,
+                                                                     na_value=np.nan))
         if shared is None:
             _forest_sum(graph, mat)
             if present is not None:
@@ -71,6 +81,24 @@ def subgraph_sums(graph: Any, dataframe: Any, columns: Sequence[Any]) -> List[np
             mat, present = shared(mat, present)
         results.append(layout.from_matrix(mat, present))
     return results
+
+
+def exact_values(column: pd.Series) -> Any:
+    """The values of an integer or boolean column as the integers its sums are made
+    of (int64, uint64 for unsigned; booleans count as 0/1), or None for any other column
+    (float, nullable extension types with missing values, text).
+
+    Examples
+    --------
+    >>> exact_values(pd.Series([True, False])).tolist(), exact_values(pd.Series([1.5]))
+    ([1, 0], None)
+    >>> exact_values(pd.Series([2 ** 63], dtype=np.uint64)).dtype
+    dtype('uint64')
+    """
+    dtype = column.dtype
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iub":
+        return None
+    return column.to_numpy(dtype=np.uint64 if dtype.kind == "u" else np.int64)
 
 
 def _forest_sum(graph: Any, mat: np.ndarray) -> None:
@@ -99,7 +127,12 @@ def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
         exc = exclusive_name(inc)
         if exc in exc_metrics:
             continue
-        mat, present = layout.to_matrix(df[inc].to_numpy(dtype=np.float64, na_value=np.nan))
+        exact = exact_values(df[inc])
+        if exact is not None:  # integers stay integers (Hatchet keeps int64)
+            mat, present = layout.to_exact_matrix(exact), None
+        else:
+            mat, present = layout.to_matrix(df[inc].to_numpy(dtype=np.float64,
+                                                             na_value=np.nan))
         child_sum = np.zeros_like(mat)
         np.add.at(child_sum, owner, mat[gf.graph.child_idx])
         values = layout.from_matrix(mat - child_sum, present)

@@ -76,6 +76,27 @@ class RowLayout:
         present[self.node[ok], self.combo[ok]] = 1
         return mat, present
 
+    def to_exact_matrix(self, values: np.ndarray) -> np.ndarray:
+        """Integer values in the matrix, in their own dtype (cells without a row hold 0).
+
+        For columns without missing values (integers): every row has its value, so
+        no ``present`` matrix is needed and sums stay exact.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"n": [3, 4]}, index=pd.MultiIndex.from_tuples(
+        ...     [(0, 0), (1, 1)], names=["node", "rank"]))
+        >>> RowLayout.of(df, 2).to_exact_matrix(df["n"].to_numpy()).tolist()
+        [[3, 0], [0, 4]]
+        """
+        values = np.asarray(values)
+        if self.dense:
+            return values.reshape(self.n_nodes, self.n_combos).copy()
+        mat = np.zeros((self.n_nodes, self.n_combos), dtype=values.dtype)
+        mat[self.node, self.combo] = values
+        return mat
+
     def from_matrix(self, mat: np.ndarray, present: Optional[np.ndarray]) -> np.ndarray:
         """Values of the matrix at each row; NaN where nothing was present."""
         if self.dense:

@@ -91,7 +91,7 @@ class SharedSums:
 
     def __call__(self, mat: np.ndarray, present: Optional[np.ndarray] = None
                  ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-        out = self._sum(mat, np.float64)
+        out = self._sum(mat, mat.dtype if mat.dtype.kind in "iu" else np.float64)
         return out, None if present is None else self._sum(present, present.dtype)
 
     def _sum(self, values: np.ndarray, dtype: Any) -> np.ndarray:

@@ -36,9 +36,12 @@ class ThicketConstructors:
         """Read ``.cali`` files (a file, a folder, a glob or a list), one profile each.
 
         Records without a call path are left out, as Thicket does
-        (``no_path="drop"``; pass ``no_path="keep"`` for graphframe's ``<no path>`` root).
+        (``no_path="drop"``; pass ``no_path="keep"`` for graphframe's ``<no path>`` root),
+        and siblings are ordered by frame, Thicket's default ``node_ordering=False``
+        (``GraphFrame.from_caliperreader`` defaults to True, as in Hatchet).
         """
         kwargs.setdefault("no_path", "drop")
+        kwargs.setdefault("node_ordering", False)
         return cls._read(filename_or_caliperreader, "caliper", intersection, fill_perfdata,
                              disable_tqdm, **kwargs)
 

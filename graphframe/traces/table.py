@@ -31,7 +31,7 @@ from graphframe_readers.traces import ATTRIBUTES, KIND_NAMES, EventBatch, EventH
 from graphframe_readers.traces.warnings import TraceWarning
 
 from .matching import match_events
-from .tree import NameMap
+from .names import NameMap
 
 
 class TableBuilder(EventHandler):

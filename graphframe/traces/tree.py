@@ -43,6 +43,8 @@ from graphframe_readers.traces import EventBatch, EventHandler, Kind, StringTabl
 from graphframe_readers.traces.events import stream_pairs
 from graphframe_readers.traces.warnings import TraceWarning
 
+from .names import NameMap
+
 #: Name ids must stay below this (the call-path key is parent * NAME_SPAN + name).
 NAME_SPAN = 1 << 24
 
@@ -64,27 +66,6 @@ def tree_depth(parent: np.ndarray) -> np.ndarray:
             return depth
         depth[live] += 1
         up[live] = parent[up[live]]
-
-
-class NameMap:
-    """Maps the string tables of many sources onto one global table."""
-
-    def __init__(self) -> None:
-        self.names = StringTable()
-        self._maps: Dict[int, Tuple[StringTable, np.ndarray]] = {}
-
-    def ids(self, table: StringTable, local: np.ndarray) -> np.ndarray:
-        """Global ids for ``local`` ids of ``table`` (-1 stays -1)."""
-        entry = self._maps.get(id(table))
-        if entry is None or entry[0] is not table:
-            entry = (table, np.zeros(0, dtype=np.int32))
-        mapping = entry[1]
-        if len(mapping) < len(table):
-            new = self.names.intern_many(table.strings[len(mapping):])
-            mapping = np.concatenate([mapping, new])
-            self._maps[id(table)] = (table, mapping)
-        ext = np.append(mapping, np.int32(-1))
-        return ext[np.where(local < 0, len(mapping), local)]
 
 
 class TreeBuilder(EventHandler):

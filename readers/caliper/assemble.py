@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import ReadError
 from .names import (CALLPATH_ATTRIBUTE, MAX_RANK, METRIC, MODULE_ATTRIBUTE, NO_PATH, ORDER,
-                    RANK, RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, check_no_path,
+                    ORDER_BASE, RANK, RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, check_no_path,
                     classify)
 from .records import Hierarchy, RecordTable, forest_depth
 
@@ -212,12 +212,36 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
         if spec.role == RANK:
             table.rank = _ranks(d, column, rows)
         elif spec.role == ORDER:
-            table.order = np.asarray(column, dtype=np.float64)
+            order = np.asarray(column, dtype=np.float64)
+            if spec.native != ORDER_BASE or _one_value_per_node(node, order):
+                table.order = order
         elif spec.name not in layout:
             table.columns.append((spec, column))
             layout.append(spec.name)
     table.layout = layout
     return table
+
+
+def _one_value_per_node(node: np.ndarray, order: np.ndarray) -> bool:
+    """Whether the records of each node agree on its order value (NaN: no value).
+
+    Caliper's raw ``aggregate.slot`` is a record's slot in the snapshot it was
+    flushed in: one value per node in a profile flushed once, but it starts again
+    with every snapshot of a timeseries (``mainloop`` has slots 1, 0, 0, ...), where
+    it orders nothing.
+
+    Examples
+    --------
+    >>> _one_value_per_node(np.array([0, 1, 0]), np.array([3.0, 1.0, 3.0]))
+    True
+    >>> _one_value_per_node(np.array([0, 1, 0]), np.array([3.0, 1.0, 0.0]))
+    False
+    """
+    have = ~np.isnan(order)
+    node, order = node[have], order[have]
+    by_node = np.lexsort((order, node))
+    node, order = node[by_node], order[by_node]
+    return not bool(np.any((node[1:] == node[:-1]) & (order[1:] != order[:-1])))
 
 
 def _keep_pathless(d: Decoded, wanted: np.ndarray, keep: np.ndarray,
@@ -299,7 +323,8 @@ def _activity_children(rec_path, keep, text, tree: PathTree, callpath: bool) -> 
 
 
 def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
-    """The path nodes records use, with their ancestors, numbered in first-seen order.
+    """The path nodes records use, with their ancestors, numbered in first-seen order,
+    and each node's creation key (:attr:`~graphframe_readers.caliper.records.Hierarchy.creation`).
 
     Walking the records in file order, a record's node would get the next
     number after its not-yet-numbered ancestors (root first): so a node's
@@ -325,9 +350,14 @@ def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
     label = np.empty(len(order), dtype=object)
     label[:] = [tree.label[i] for i in order.tolist()]
     kind = np.array([tree.kind[i] for i in order.tolist()], dtype=object)
+    # Hatchet's creation key: a node whose first record (of its subtree) is its own
+    # was made for that record and numbered; one first met as an ancestor keeps -1
+    own = np.full(n, len(used), dtype=INT)
+    np.minimum.at(own, used, np.arange(len(used), dtype=INT))
+    nid = np.arange(len(order), dtype=INT)
     hierarchy = Hierarchy(parent=np.where(old_parent >= 0, new[np.maximum(old_parent, 0)], -1),
-                          label=label, kind=kind, nid=np.arange(len(order), dtype=INT),
-                          depth=depth[order])
+                          label=label, kind=kind, nid=nid, depth=depth[order],
+                          creation=np.where(own[order] == first[order], nid, -1))
     return hierarchy, new[used]
 
 

@@ -128,7 +128,8 @@ def unify_hierarchies(hierarchies: Sequence[Hierarchy], source: Any
 
     Nodes are equal when their parents are equal and their labels and kinds
     match. Unified nodes are numbered in first-seen order (hierarchies in
-    order, nodes by index; every parent precedes its children). Computed one
+    order, nodes by index; every parent precedes its children), and keep the
+    creation key of their first occurrence when every input has one. Computed one
     depth level at a time with array keys, without a loop over nodes.
 
     Parameters
@@ -185,9 +186,16 @@ def unify_hierarchies(hierarchies: Sequence[Hierarchy], source: Any
     new = np.empty(next_id, dtype=INT)
     new[order] = np.arange(next_id, dtype=INT)
     gp = np.concatenate(group_parent)[order] if group_parent else np.zeros(0, dtype=INT)
+    nid = np.arange(next_id, dtype=INT)
+    creation = None
+    if all(h.creation is not None for h in hierarchies):
+        # as if the files' records were one stream: a node keeps the kind of
+        # creation (own record or ancestor) of its first occurrence
+        own = np.concatenate([h.creation >= 0 for h in hierarchies])
+        creation = np.where(own[first[order]], nid, -1) if n else nid
     hierarchy = Hierarchy(parent=np.where(gp >= 0, new[np.maximum(gp, 0)], -1),
                           label=labels[first[order]], kind=kinds[first[order]],
-                          nid=np.arange(next_id, dtype=INT))
+                          nid=nid, creation=creation)
     mapping = new[canon]
     return hierarchy, [mapping[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
 

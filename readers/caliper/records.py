@@ -15,7 +15,8 @@ module turns it into a :class:`~graphframe_readers.RawProfile`:
    the first;
 3. every (node, rank) gets exactly one row: nodes a record never named (path
    prefixes) and ranks a node never ran on get a row whose metrics are 0;
-4. siblings follow Caliper's node order when the file records one.
+4. siblings follow Caliper's node order when the file records one, else (``.cali``)
+   the order in which Hatchet's reader creates the nodes (:attr:`Hierarchy.creation`).
 """
 
 from __future__ import annotations
@@ -39,13 +40,24 @@ INT = np.int64
 @dataclass
 class Hierarchy:
     """Call-path nodes: ``parent`` (-1 for roots), ``label``, frame ``kind`` and
-    the reader's own id ``nid`` (shown in the ``nid`` column)."""
+    the reader's own id ``nid`` (shown in the ``nid`` column).
+
+    ``creation`` (``.cali`` records; None for json-split) is each node's place in the
+    order Hatchet's ``.cali`` reader creates nodes, which orders siblings when the file
+    records no node order: walking the records in file order, a node made for a
+    record's own call path is numbered (here: its first-seen ``nid``), while an
+    ancestor made on the way to another record's node keeps -1. Hatchet sorts
+    siblings by that number with a stable sort, so siblings first met as ancestors
+    come first, then those first met as a record's own node, each group in
+    first-seen order (:func:`creation_positions`).
+    """
 
     parent: np.ndarray
     label: np.ndarray
     kind: np.ndarray
     nid: np.ndarray
     depth: Optional[np.ndarray] = None
+    creation: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.parent)
@@ -68,8 +80,10 @@ class Hierarchy:
             return out
         kind = self.kind[0] if len(self) else "region"
         depth = None if self.depth is None else grown(self.depth, 0)
+        creation = None if self.creation is None else grown(self.creation, len(self))
         return Hierarchy(parent=grown(self.parent, -1), label=grown(self.label, label),
-                         kind=grown(self.kind, kind), nid=grown(self.nid, nid), depth=depth)
+                         kind=grown(self.kind, kind), nid=grown(self.nid, nid), depth=depth,
+                         creation=creation)
 
 
 @dataclass
@@ -141,9 +155,13 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     ranks, rank_code = _rank_codes(table.rank, len(node))
     values = _merge_and_fill(columns, key=node * len(ranks) + rank_code,
                              size=len(h) * len(ranks), source=table.source)
-    position = _node_positions(h, node, table.order if node_ordering else None, table.source)
+    if node_ordering and table.order is None and h.creation is not None:
+        position = creation_positions(h.creation)
+    else:
+        position = _node_positions(h, node, table.order if node_ordering else None,
+                                   table.source)
     specs = [spec for spec, _ in columns]
-    ordered = bool(node_ordering and table.order is not None)
+    ordered = bool(node_ordering and (table.order is not None or h.creation is not None))
     ranked = table.rank is not None
     del node, rank_code, columns
     table.hierarchy = table.node = table.rank = table.order = table.sourceloc = None
@@ -335,6 +353,20 @@ def _node_positions(h: Hierarchy, node: np.ndarray, order: Optional[np.ndarray],
     return np.lexsort((np.arange(n), key)).astype(INT)
 
 
+def creation_positions(creation: np.ndarray) -> np.ndarray:
+    """The order in which nodes enter the builder so that siblings follow Hatchet's
+    creation order (:attr:`Hierarchy.creation`): nodes with key -1 first, then by key,
+    ties (the -1 nodes) in node order.
+
+    Examples
+    --------
+    >>> creation_positions(np.array([0, -1, 2, -1])).tolist()
+    [1, 3, 0, 2]
+    """
+    n = len(creation)
+    return np.lexsort((np.arange(n, dtype=INT), creation)).astype(INT)
+
+
 def _layout(preferred: Sequence[str], present: Sequence[str]) -> List[str]:
     layout = [c for c in preferred if c in present or c in ("nid", "name", "file", "line")]
     for c in present:
@@ -390,7 +422,8 @@ def _split_statements(table: RecordTable, names: np.ndarray):
         parent=np.r_[h.parent, stmts["node"].to_numpy(dtype=INT)],
         label=np.r_[np.asarray(h.label, dtype=object), np.full(k, None, dtype=object)],
         kind=np.r_[np.asarray(h.kind, dtype=object), repeated("statement", k)],
-        nid=np.r_[h.nid, np.arange(first_nid, first_nid + k, dtype=INT)])
+        nid=np.r_[h.nid, np.arange(first_nid, first_nid + k, dtype=INT)],
+        creation=None if h.creation is None else np.r_[h.creation, new_index])
     frames = {"file": np.r_[np.full(base, None, dtype=object), stmt_files],
               "line": np.r_[np.full(base, None, dtype=object), stmt_lines]}
     all_names = np.r_[names, stmt_names]

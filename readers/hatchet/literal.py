@@ -20,11 +20,14 @@ ignores that key.
 
 Checks (each a :class:`ReadError` naming the node as ``[0].children[2]``):
 frames are non-empty dicts of string keys and string/number/boolean values
-(``node`` and ``parent`` are reserved); metric values are numbers or null,
-or strings: as in Hatchet's example literals (``"module": "main"``), a key
+(``node`` and ``parent`` are reserved); metric values are numbers, booleans or
+null, or strings: as in Hatchet's example literals (``"module": "main"``), a key
 whose values are text becomes a text column in its place among the metrics
 (not declared as a metric, so never summed; a key with numbers at some nodes
-and text at others is an error);
+and text at others is an error). Numeric columns get Hatchet's types: int64 when
+every node has an integer (uint64 beyond int64), float64 with a float or a
+missing value, bool for booleans; booleans next to numbers, a boolean some node
+lacks and integers that fit no 64-bit type are errors (Hatchet: object columns);
 metric and attribute keys are strings other than ``name`` and ``node``, and
 an attribute may not repeat a metric; ``_hatchet_nid`` is an integer; a
 reference's frame equals the frame of the node it refers to; a root is never a

@@ -29,6 +29,8 @@ NID_KEY = "_hatchet_nid"
 RESERVED_FRAME_KEYS = ("node", "parent")
 #: Metric / attribute keys that would collide with the dataframe's index or name.
 RESERVED_COLUMNS = ("name", "node")
+INT64_MAX = 2 ** 63 - 1
+UINT64_MAX = 2 ** 64 - 1
 
 
 class LiteralWarning(UserWarning):
@@ -57,9 +59,18 @@ class LiteralParser:
         self.report = report
         self.builder = ProfileBuilder(source)
         self.metric_names: Dict[str, None] = {}
-        # metric keys holding numbers / text: where each was first seen
+        # metric keys holding numbers / text / booleans: where each was first seen
         self.numeric_names: Dict[str, int] = {}
         self.text_names: Dict[str, int] = {}
+        self.bool_names: Dict[str, int] = {}
+        # integer metrics beyond int64 (uint64 columns) and negative ones: first position
+        self.big_ints: Dict[str, int] = {}
+        self.negative_ints: Dict[str, int] = {}
+        # nodes (not references) holding a value (not null) of each metric key, and
+        # where each node was defined (positions of errors found at the end)
+        self.present: Dict[str, int] = {}
+        self.node_where: List[int] = []
+        self.node_values: List[Dict[str, Any]] = []
         self.attribute_names: Dict[str, None] = {}
         self.by_nid: Dict[int, _Defined] = {}
         # for error positions: (parent item index, child position) per item
@@ -118,8 +129,8 @@ class LiteralParser:
                               else "'metrics' is not a dict", "a 'metrics' dict")
         nid = self._nid(metrics, where)
         values = self._metric_values(metrics, where)
-        attributes = self._attributes(item, values, where)
         name = self._name(item, frame, where)
+        attributes = self._attributes(item, values, name, where)
         visit = self.visits
         self.visits += 1
         if nid is not None and nid in self.by_nid:
@@ -132,6 +143,11 @@ class LiteralParser:
                 raise self._error(where, f"metric {key!r} is also an attribute",
                                   "metric names that are not attribute names")
             self.metric_names.setdefault(key)
+        for key, value in values.items():
+            if not (isinstance(value, float) and math.isnan(value)):
+                self.present[key] = self.present.get(key, 0) + 1
+        self.node_where.append(where)
+        self.node_values.append(values)
         node = self.builder.add_node(frame, parent, columns={"name": name, **attributes},
                                      node_id=visit)
         if nid is not None:
@@ -202,38 +218,99 @@ class LiteralParser:
                 values[key] = value
                 continue
             if value is None:
-                value = math.nan
-            elif isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise self._error(where, f"metric {key!r} is {_kind(value)}: {value!r}",
-                                  "a number, a string (a text column) or null")
-            elif key in self.text_names:
-                raise self._mixed(key, where, self.text_names[key])
-            else:
+                values[key] = math.nan
+                continue
+            if isinstance(value, (bool, np.bool_)):
+                kind, first = "a boolean", self.numeric_names.get(key)
+                self.bool_names.setdefault(key, where)
+                value = bool(value)
+            elif isinstance(value, numbers.Real):
+                kind, first = "a number", self.bool_names.get(key)
                 self.numeric_names.setdefault(key, where)
-            values[key] = float(value)
+                value = self._integer(key, value, where) if isinstance(
+                    value, numbers.Integral) else float(value)
+            else:
+                raise self._error(where, f"metric {key!r} is {_kind(value)}: {value!r}",
+                                  "a number, a boolean, a string (a text column) or null")
+            if key in self.text_names:
+                raise self._mixed(key, where, self.text_names[key])
+            if first is not None:
+                other = "a number" if kind == "a boolean" else "a boolean"
+                raise self._error(where, f"metric {key!r} is {kind} here and {other} at "
+                                  f"{self._position(first)}",
+                                  "numbers or booleans (a flag) in every node, not both")
+            values[key] = value
         return values
+
+    def _integer(self, key: str, value: Any, where: int) -> int:
+        """An integer metric value: int64 columns, uint64 when larger (as pandas
+        infers for Hatchet); beyond 64 bits it is an error."""
+        value = int(value)
+        if value < 0:
+            self.negative_ints.setdefault(key, where)
+        elif value > INT64_MAX:
+            if value > UINT64_MAX:
+                raise self._error(where, f"metric {key!r} is {value}, which needs more than "
+                                  "64 bits", "an integer from -2**63 to 2**64 - 1 or a float")
+            self.big_ints.setdefault(key, where)
+        return value
+
+    def _check_column_types(self) -> None:
+        """Errors only visible once every node is read: a boolean metric some node lacks,
+        integers beyond int64 next to negative ones (neither has a numpy dtype; Hatchet
+        makes an ``object`` column of them)."""
+        nodes = len(self.node_where)
+        for key, where in self.bool_names.items():
+            if self.present.get(key, 0) < nodes:
+                lacking = self._first_without(key)
+                raise self._error(lacking, f"metric {key!r} is a boolean at "
+                                  f"{self._position(where)} but this node has no value",
+                                  "a value at every node for a boolean metric")
+        for key, where in self.big_ints.items():
+            if key in self.negative_ints:
+                raise self._error(where, f"metric {key!r} is larger than 2**63 - 1 here and "
+                                  f"negative at {self._position(self.negative_ints[key])}",
+                                  "integers that fit one 64-bit type (int64 or uint64)")
+
+    def _first_without(self, key: str) -> int:
+        for i, row in enumerate(self.node_values):
+            value = row.get(key)
+            if value is None or (isinstance(value, float) and math.isnan(value)):
+                return self.node_where[i]
+        return self.node_where[-1]
 
     def _mixed(self, key: str, where: int, first: int) -> ReadError:
         return self._error(where, f"metric {key!r} holds a number at one node and text at "
                            f"another ({self._position(first)})",
                            "numbers (a metric) or strings (a text column) in every node")
 
-    def _attributes(self, item: Dict[str, Any], values: Dict[str, float],
+    def _attributes(self, item: Dict[str, Any], values: Dict[str, Any], name: Any,
                     where: int) -> Dict[str, Any]:
+        """The node's ``attributes`` as columns. Hatchet's ``to_literal(cat_columns=...)``
+        may repeat the name or a metric there: a repeat with the same value (or null)
+        says nothing new and is skipped; another value is an error."""
         attributes = item.get("attributes")
         if attributes is None:
             return {}
         if not isinstance(attributes, dict):
             raise self._error(where, "'attributes' is not a dict", "a dict of column values")
+        out = {}
         for key, value in attributes.items():
-            self._check_column_key(key, "attribute", where)
-            if key in values or key in self.metric_names:
-                raise self._error(where, f"attribute {key!r} is also a metric",
-                                  "attribute names that are not metric names")
             if not (value is None or _is_scalar(value) or isinstance(value, list)):
                 raise self._error(where, f"attribute {key!r} is {_kind(value)}",
                                   "a string, number, boolean, list or null")
-        return dict(attributes)
+            if key == "name" and (value is None or _same(value, name)):
+                continue
+            if key in values or key in self.metric_names:
+                if value is None or _same(_number(value), values.get(key, math.nan)):
+                    continue
+                raise self._error(where, f"attribute {key!r} is also a metric, with another "
+                                  f"value ({value!r}, metric {values.get(key)!r})",
+                                  "attribute names that are not metric names, or the "
+                                  "metric's value")
+            self._check_column_key(key, "attribute", where)
+            out[key] = value
+        return out
 
     def _check_column_key(self, key: Any, what: str, where: int) -> None:
         if not isinstance(key, str):
@@ -257,6 +334,7 @@ class LiteralParser:
 
     # ---------------------------------------------------------------- build
     def _build(self, declared: Any) -> RawProfile:
+        self._check_column_types()
         names = [m for m in self.metric_names if m not in self.text_names]
         exc, inc, pairs, default = metric_kinds(names, declared, self.source)
         ordered = bool(declared.get("ordered", False)) if isinstance(declared, dict) else False
@@ -286,6 +364,13 @@ def _kind(value: Any) -> str:
 def _normal(frame: Dict[str, Any]) -> Dict[str, Any]:
     """Hatchet's frame equality: a missing ``type`` is the string ``"None"``."""
     return frame if "type" in frame else {**frame, "type": "None"}
+
+
+def _number(value: Any) -> Any:
+    """A metric value as the parser keeps it (ints, floats, booleans)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return value
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 
 def _same(a: Any, b: Any) -> bool:

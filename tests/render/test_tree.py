@@ -237,7 +237,8 @@ def test_by_default_the_lowest_rank_is_shown():
     b.add_row(main, {"time": 2.0}, rank=1)
     gf = GraphFrame.from_raw(b.build(exc_metrics=["time"], default_metric="time"))
     assert gf.tree() == "graphframe v0.1.0 \u2014 time (rank 1)\n\n2.000 main\n"
-    assert gf.to_literal() == [{"frame": {"name": "main"}, "metrics": {"time": 2.0}}]
+    assert gf.to_literal() == [{"name": "main", "frame": {"name": "main"},
+                                "metrics": {"time": 2.0, "_hatchet_nid": 0}, "attributes": {}}]
     with pytest.raises(ArgumentError, match="rank=0 does not exist; the ranks are 1"):
         gf.tree(rank=0)
     assert "time (rank 1)" in gf._repr_html_()

@@ -152,3 +152,15 @@ def test_from_caliper_with_a_query_runs_cali_query(shared_data, monkeypatch, tmp
     monkeypatch.setenv("PATH", str(tmp_path / "absent"))
     with pytest.raises(ReadError, match="needs Caliper's cali-query program"):
         th.Thicket.from_caliper(files, query="format json-split", disable_tqdm=True)
+
+
+def test_siblings_by_frame_as_in_thicket(tk, shared_data):
+    # Thicket.from_caliperreader defaults to node_ordering=False (GraphFrame's reader to
+    # True): Thicket 2026.1.1 lists these nodes first
+    names = [n.frame["name"] for n in tk.graph.traverse()]
+    assert names[:5] == ["RAJAPerf", "Algorithm", "Algorithm_MEMCPY", "Algorithm_MEMSET",
+                         "Algorithm_REDUCE_SUM"]
+    ordered = th.Thicket.from_caliperreader(str(shared_data / LASSEN), disable_tqdm=True,
+                                            node_ordering=True)
+    assert [n.frame["name"] for n in ordered.graph.traverse()][:3] == \
+        ["RAJAPerf", "Apps", "Apps_LTIMES"]

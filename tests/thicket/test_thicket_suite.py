@@ -70,13 +70,19 @@ def test_from_caliperreader_one_file(shared_data):
 
 
 def test_node_ordering_follows_calipers_node_order(shared_data):
-    """test_caliperreader.test_node_ordering_from_caliper: the order its test expects (Thicket
-    2026.1.1 itself, with node_ordering=False by default, orders the nodes otherwise)."""
-    tk = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True)
+    """test_caliperreader.test_node_ordering_from_caliper: the order its test expects, with
+    node_ordering=True (the default of the Thicket that test was written for)."""
+    tk = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True,
+                              node_ordering=True)
     assert tk.dataframe["name"].tolist()[:5] == ["main", "lulesh.cycle", "TimeIncrement",
                                                  "LagrangeLeapFrog", "LagrangeNodal"]
     assert tk.dataframe["Total time"].tolist()[:4] == [1.250952, 1.229935, 0.000085, 1.229702]
     assert node_names(tk) == tk.dataframe["name"].tolist()
+    # Thicket 2026.1.1 defaults to node_ordering=False: siblings by frame
+    by_frame = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True)
+    assert by_frame.dataframe["name"].tolist()[:5] == [
+        "main", "lulesh.cycle", "LagrangeLeapFrog", "CalcTimeConstraintsForElems",
+        "LagrangeElements"]
 
 
 def test_concat_thickets_index(mpi):

@@ -25,6 +25,7 @@ from .columns import column_codec, encode_json_column, json_default
 from ..codec import to_tagged
 from ...model.rowselect import node_rows
 from ...model.fields import GraphFrameLike
+from ...errors import MetricError
 
 NID_KEY = "_hatchet_nid"
 #: Version of the ``"graphframe"`` key written by :func:`to_dict`.
@@ -35,31 +36,44 @@ def to_literal(gf: GraphFrameLike, name: str = "name", rank: Optional[int] = Non
                thread: Optional[int] = None,
                cat_columns: Sequence[str] = (), include_nid: Optional[bool] = None
                ) -> List[Dict[str, Any]]:
-    """Hatchet's literal: a list of root dicts ``{frame, metrics, children}``.
+    """Hatchet's literal: a list of root dicts ``{name, frame, metrics, attributes, children}``.
 
-    Children keep the order of the source. A node with several parents is
-    written once, with its children, at its first occurrence; every other
-    occurrence is a reference (frame and metrics, no children) and all
-    nodes carry ``metrics["_hatchet_nid"]`` so :meth:`GraphFrame.from_literal`
-    rebuilds the same graph. The ids written are graphframe's node ids (a
-    pre-order); a literal read with other ids is written back renumbered.
-    ``include_nid`` forces the ids on (True) or off (False); by default they
-    are written only for graphs that need them. A ``name`` key is written
-    only when the display name differs from the frame's ``name`` (e.g.
-    HPCToolkit loops, whose frames have no name). For multi-rank data the
-    ``(rank, thread)`` row of each node is exported (default: the lowest
-    rank and thread the data has). Unlike Hatchet, NaN
-    metric values stay NaN (Hatchet writes 0.0). When the metric declarations
-    differ from what a reader derives from the names (``(inc)`` means
-    inclusive, ``time`` is the default), or the graph is ``ordered``, the
-    first root carries them under a ``"graphframe"`` key (Hatchet ignores it).
+    Each node dict has Hatchet's keys in Hatchet's order: ``name`` (the value of
+    the column ``name`` names; the frame's name where the node has no row),
+    ``frame``, ``metrics`` (the declared metrics, then ``_hatchet_nid``),
+    ``attributes`` (the ``cat_columns`` the dataframe has, sorted by name; ``{}``
+    without them) and, for a node with children at its first occurrence,
+    ``children``. Children keep the order of the source. A node with several
+    parents is written once, with its children, at its first occurrence; every
+    other occurrence is a reference (no children) with the same
+    ``_hatchet_nid``, so :meth:`GraphFrame.from_literal` rebuilds the same graph.
+    The ids written are graphframe's node ids (a pre-order); a literal read with
+    other ids is written back renumbered. ``include_nid=False`` leaves the ids
+    out (a graph with shared nodes then reads back as a tree). For multi-rank
+    data the ``(rank, thread)`` row of each node is exported (default: the lowest
+    rank and thread the data has). Values keep their column's type (an int64
+    column gives Python ints); unlike Hatchet, NaN metric values stay NaN
+    (Hatchet writes 0.0) and metrics keep the column order (Hatchet sorts them).
+    When the metric declarations differ from what a reader derives from the
+    names (``(inc)`` means inclusive, ``time`` is the default), or the graph is
+    ``ordered``, the first root carries them under a ``"graphframe"`` key
+    (Hatchet ignores it).
+
+    Raises
+    ------
+    MetricError
+        ``name`` is not a column (the default ``"name"`` falls back to the frames'
+        names instead).
 
     Examples
     --------
     >>> from graphframe import GraphFrame
     >>> lit = [{"frame": {"name": "a"}, "metrics": {"time": 1.0},
-    ...         "children": [{"frame": {"name": "b"}, "metrics": {"time": 2.0}}]}]
-    >>> to_literal(GraphFrame.from_literal(lit)) == lit
+    ...         "children": [{"frame": {"name": "b"}, "metrics": {"time": 2}}]}]
+    >>> out = to_literal(GraphFrame.from_literal(lit))
+    >>> out[0]
+    {'name': 'a', 'frame': {'name': 'a'}, 'metrics': {'time': 1.0, '_hatchet_nid': 0}, 'attributes': {}, 'children': [{'name': 'b', 'frame': {'name': 'b'}, 'metrics': {'time': 2.0, '_hatchet_nid': 1}, 'attributes': {}}]}
+    >>> GraphFrame.from_literal(out).dataframe.equals(GraphFrame.from_literal(lit).dataframe)
     True
     """
     graph = gf.graph
@@ -69,26 +83,31 @@ def to_literal(gf: GraphFrameLike, name: str = "name", rank: Optional[int] = Non
     rows = node_rows(df, graph.num_nodes, rank=rank, thread=thread)
     has_row = rows >= 0
     metric_values = {m: _per_node(df[m], rows, has_row) for m in metrics}
-    names = _per_node(df[name], rows, has_row) if name in df.columns else [None] * graph.num_nodes
+    if name in df.columns:
+        names = _per_node(df[name], rows, has_row)
+    elif name == "name":
+        names = [None] * graph.num_nodes
+    else:
+        raise MetricError(f"to_literal: name={name!r} is not a column; the dataframe has "
+                          f"{[str(c) for c in df.columns]}")
     cats = [c for c in cat_columns if c in df.columns]
+    if all(isinstance(c, str) for c in cats):
+        cats = sorted(cats)  # Hatchet's order
     cat_values = {c: _per_node(df[c], rows, has_row) for c in cats}
-    with_nid = (not graph.is_forest) if include_nid is None else include_nid
+    with_nid = True if include_nid is None else include_nid
     frames = graph.frame_dicts()
     has = has_row.tolist()
 
     def node_dict(v: int) -> Dict[str, Any]:
         frame = frames[v]
-        entry: Dict[str, Any] = {}
-        if names[v] is not None and names[v] != frame.get("name"):
-            entry["name"] = names[v]
-        entry["frame"] = dict(frame)
+        shown = names[v]
+        if shown is None or (isinstance(shown, float) and shown != shown):
+            shown = frame.get("name")
         values = {m: metric_values[m][v] for m in metrics} if has[v] else {}
         if with_nid:
             values[NID_KEY] = v
-        entry["metrics"] = values
-        if cats:
-            entry["attributes"] = {c: cat_values[c][v] for c in cats}
-        return entry
+        return {"name": shown, "frame": dict(frame), "metrics": values,
+                "attributes": {c: cat_values[c][v] for c in cats}}
 
     ptr, kids = graph.child_ptr.tolist(), graph.child_idx.tolist()
     expanded = np.zeros(graph.num_nodes, dtype=bool)
@@ -146,7 +165,7 @@ def to_literal_json(gf: GraphFrameLike, name: str = "name", rank: Optional[int] 
     --------
     >>> from graphframe import GraphFrame
     >>> to_literal_json(GraphFrame.from_lists(("main",)))[:40]
-    '[{"frame": {"name": "main", "type": "Non'
+    '[{"name": "main", "frame": {"name": "mai'
     """
     return literal_json(to_literal(gf, name=name, rank=rank, thread=thread,
                                    cat_columns=cat_columns, include_nid=include_nid))

@@ -57,6 +57,12 @@ print("caliper version:", gf.metadata["cali.caliper.version"], gf.metadata["cali
 #   ours:    "rows: 20 index: ['node']"
 #   hatchet: ['  sum avg#time.duration: 0.039686', '  sum count: 1243', '  sum max#time.duration: 0.062498', '  sum min#time.duration: 0.020513', '  sum time: 0.492491']
 #   ours:    ['  sum avg#time.duration: 0.040983', '  sum count: 1244', '  sum max#time.duration: 0.063795', '  sum min#time.duration: 0.02181', '  sum time: 0.493788', '0.001 <no path>']
+# NEWER HATCHET (docs/readers/caliper.md, "Sibling order"): Hatchet 2024.1.3 printed the
+# siblings of a .cali file without a node order by frame; Hatchet 2026.2.0 (the reference,
+# HATCHET_SPEC.md section 4.4) keeps the order in which its reader creates the nodes, as
+# graphframe does
+#   hatchet: ['0.025 main', '└─ 0.000 lulesh.cycle', '   ├─ 0.000 LagrangeLeapFrog', '   │  ├─ 0.005 CalcTimeConstraintsForElems', '   │  ├─ 0.001 LagrangeElements', '   │  │  ├─ 0.002 ApplyMaterialPropertiesForElems', '   │  │  │  └─ 0.045 EvalEOSForElems', '   │  │  │     └─ 0.096 CalcEnergyForElems', '   │  │  ├─ 0.003 CalcLagrangeElements', '   │  │  │  └─ 0.056 CalcKinematicsForElems', '   │  │  └─ 0.032 CalcQForElems', '   │  │     └─ 0.014 CalcMonotonicQForElems', '   │  └─ 0.012 LagrangeNodal', '   │     └─ 0.002 CalcForceForNodes', '   │        └─ 0.002 CalcVolumeForceForElems', '   │           ├─ 0.060 CalcHourglassControlForElems', '   │           │  └─ 0.081 CalcFBHourglassForceForElems', '   │           └─ 0.057 IntegrateStressForElems', '   └─ 0.000 TimeIncrement']
+#   ours:    ['0.025 main', '└─ 0.000 lulesh.cycle', '   ├─ 0.000 TimeIncrement', '   └─ 0.000 LagrangeLeapFrog', '      ├─ 0.012 LagrangeNodal', '      │  └─ 0.002 CalcForceForNodes', '      │     └─ 0.002 CalcVolumeForceForElems', '      │        ├─ 0.057 IntegrateStressForElems', '      │        └─ 0.060 CalcHourglassControlForElems', '      │           └─ 0.081 CalcFBHourglassForceForElems', '      ├─ 0.001 LagrangeElements', '      │  ├─ 0.003 CalcLagrangeElements', '      │  │  └─ 0.056 CalcKinematicsForElems', '      │  ├─ 0.032 CalcQForElems', '      │  │  └─ 0.014 CalcMonotonicQForElems', '      │  └─ 0.002 ApplyMaterialPropertiesForElems', '      │     └─ 0.045 EvalEOSForElems', '      │        └─ 0.096 CalcEnergyForElems', '      └─ 0.005 CalcTimeConstraintsForElems']
 
 # %% a .cali file with several roots
 # DELIBERATE (docs/readers/caliper.md): `Min time/rank` and friends are Caliper's

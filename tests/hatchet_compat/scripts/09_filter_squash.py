@@ -57,3 +57,12 @@ try:
     gf.filter(lambda row: False)
 except Exception as exc:
     print(type(exc).__name__)
+
+# NEWER HATCHET (docs/readers/caliper.md, "Sibling order"): these lines were recorded
+# from Hatchet 2024.1.3, which ordered the siblings of a .cali file without a node order
+# by frame; Hatchet 2026.2.0 (the reference, HATCHET_SPEC.md section 4.4) keeps the order
+# in which its reader creates the nodes, and prints what graphframe prints here
+#   hatchet: ['0.025 main', '├─ 0.056 CalcKinematicsForElems']
+#   ours:    ['0.025 main', '├─ 0.012 LagrangeNodal', '│  ├─ 0.057 IntegrateStressForElems', '│  └─ 0.060 CalcHourglassControlForElems', '│     └─ 0.081 CalcFBHourglassForceForElems', '├─ 0.056 CalcKinematicsForElems']
+#   hatchet: ['│  └─ 0.014 CalcMonotonicQForElems', '├─ 0.045 EvalEOSForElems', '│  └─ 0.096 CalcEnergyForElems', '└─ 0.012 LagrangeNodal', '   ├─ 0.060 CalcHourglassControlForElems', '   │  └─ 0.081 CalcFBHourglassForceForElems', '   └─ 0.057 IntegrateStressForElems', '']
+#   ours:    ['│  └─ 0.014 CalcMonotonicQForElems', '└─ 0.045 EvalEOSForElems', '   └─ 0.096 CalcEnergyForElems', '']

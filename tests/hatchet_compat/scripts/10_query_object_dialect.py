@@ -69,3 +69,12 @@ print(lit.filter(query).tree(metric_column=["time", "time (inc)"], render_header
 chains = ht.GraphFrame.from_lists(("a", ("c", ("c", "z")), ("b", ("x", "c"))))
 for query in ([{"name": "a"}, "*", {"name": "c"}], [{"name": "a"}, "+", {"name": "c"}]):
     print(query, "->", paths(chains.filter(query, squash=False)))
+
+# NEWER HATCHET (docs/readers/caliper.md, "Sibling order"): these lines were recorded
+# from Hatchet 2024.1.3, which ordered the siblings of a .cali file without a node order
+# by frame; Hatchet 2026.2.0 (the reference, HATCHET_SPEC.md section 4.4) keeps the order
+# in which its reader creates the nodes, and prints what graphframe prints here
+#   hatchet: ["['LagrangeNodal']", "['LagrangeNodal', 'CalcForceForNodes', 'CalcVolumeForceForElems', 'CalcHourglassControlForElems', 'CalcFBHourglassForceForElems', 'IntegrateStressForElems']", '0.012 LagrangeNodal']
+#   ours:    ["['LagrangeNodal']", "['LagrangeNodal', 'CalcForceForNodes', 'CalcVolumeForceForElems', 'IntegrateStressForElems', 'CalcHourglassControlForElems', 'CalcFBHourglassForceForElems']", '0.012 LagrangeNodal']
+#   hatchet: ['   └─ 0.002 CalcVolumeForceForElems', '      ├─ 0.060 CalcHourglassControlForElems', '      │  └─ 0.081 CalcFBHourglassForceForElems', '      └─ 0.057 IntegrateStressForElems', '', '# %% [2] regular expressions match the whole value', "['CalcTimeConstraintsForElems', 'CalcEnergyForElems', 'CalcKinematicsForElems', 'CalcQForElems', 'CalcMonotonicQForElems', 'CalcVolumeForceForElems', 'CalcHourglassControlForElems', 'CalcFBHourglassForceForElems']", "['LagrangeLeapFrog', 'LagrangeElements', 'LagrangeNodal']", 'EmptyFilter']
+#   ours:    ['   └─ 0.002 CalcVolumeForceForElems', '      ├─ 0.057 IntegrateStressForElems', '      └─ 0.060 CalcHourglassControlForElems', '         └─ 0.081 CalcFBHourglassForceForElems', '', '# %% [2] regular expressions match the whole value', "['CalcVolumeForceForElems', 'CalcHourglassControlForElems', 'CalcFBHourglassForceForElems', 'CalcKinematicsForElems', 'CalcQForElems', 'CalcMonotonicQForElems', 'CalcEnergyForElems', 'CalcTimeConstraintsForElems']", "['LagrangeLeapFrog', 'LagrangeNodal', 'LagrangeElements']", 'EmptyFilter']
