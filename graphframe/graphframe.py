@@ -951,8 +951,8 @@ class GraphFrame(ReaderConstructors):
             A column printed in brackets before the name (``_pattern``
             columns as arrows).
         precision : int
-            Decimals of the values (>= 0); integer columns (counts) print
-            without decimals, and a value rounding to zero never as ``-0.000``.
+            Decimals of the values (>= 0), integer columns included, as in
+            Hatchet; a value rounding to zero never prints as ``-0.000``.
         name_column : str
             Column (or frame attribute) used as the label.
         expand_name : bool

@@ -10,8 +10,8 @@ the first time. The work is proportional to what is printed: the nodes above
 the depth limit are selected with one array comparison, and only their rows
 are looked up, formatted and walked (``tree(depth=2)`` of a 1,000,000-node
 profile formats a few lines, not a million). A missing context (no file)
-prints nothing, integer columns print without decimals, and a value that
-rounds to zero never prints as ``-0.000``. Colour and glyphs are plain
+prints nothing, integer columns print with ``precision`` decimals as in
+Hatchet, and a value that rounds to zero never prints as ``-0.000``. Colour and glyphs are plain
 arguments: the caller (the CLI) decides.
 """
 
@@ -30,7 +30,7 @@ from ..model.frame import is_missing
 from ..model.nodevalues import check_metric
 from ..model.rowselect import level_value, node_rows
 from . import colors as C
-from .numbers import format_numbers, is_integer_column
+from .numbers import format_numbers
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
@@ -221,7 +221,7 @@ def _bodies(gf, table, metrics, precision, name_column, expand_name, context_col
     end = C.RESET if color else ""
     faint = C.FAINT if color else ""
     if metrics:
-        shown = [format_numbers(values, precision, is_integer_column(gf.dataframe[m]))
+        shown = [format_numbers(values, precision)
                  for m, values in zip(metrics, table.values)]
         shade = _shades(table.values[0], lo, hi, cmap, color)
         text = [s + v + end for s, v in zip(shade, shown[0])]

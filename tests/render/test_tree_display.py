@@ -118,12 +118,14 @@ def test_diff_deltas_that_round_to_zero_print_as_plus_zero():
     assert text.splitlines()[1] == "`- +0.000 solve (1.000 -> 1.000, +0.0%)"
 
 
-def test_integer_columns_print_without_decimals(shared_data):
+def test_integer_columns_print_with_decimals_as_in_hatchet(shared_data):
     gf = graphframe.read(shared_data / LULESH)
     assert str(gf.dataframe["count"].dtype).lower().startswith("int")
     lines = gf.tree(metric_column=["count", "time"], depth=2, render_header=False).splitlines()
-    main = lines.index("2 0.025 main")
-    assert lines[main + 1].startswith("└─ 41 ")
+    main = lines.index("2.000 0.025 main")
+    assert lines[main + 1].startswith("└─ 41.000 ")
+    assert gf.tree(metric_column="count", depth=1, precision=1,
+                   render_header=False).splitlines()[-1] == "2.0 main"
 
 
 def _rgb(index):

@@ -83,10 +83,6 @@ for bad in (lambda row: False, 42):
         print("InvalidFilter")
 
 # %% from_json keeps the columns in the order of the records
-# DELIBERATE (docs/architecture.md, "Deliberate differences from Hatchet"): the tree prints
-# integer columns without decimals (a count of 14 is '14', not '14.000').
-#   hatchet: ['0.000 foo', '├─ 5.000 bar', '│  ├─ 5.000 baz', '│  └─ 10.000 grault', '├─ 0.000 qux', '│  └─ 5.000 quux', '│     └─ 10.000 corge', '│        ├─ 5.000 bar', '│        │  ├─ 5.000 baz', '│        │  └─ 10.000 grault', '│        ├─ 15.000 garply', '│        └─ 10.000 grault', '└─ 0.000 waldo', '   ├─ 5.000 fred', '   │  ├─ 5.000 plugh', '   │  └─ 5.000 xyzzy', '   │     └─ 5.000 thud', '   │        ├─ 5.000 baz', '   │        └─ 15.000 garply', '   └─ 15.000 garply', '10.000 waldo', '└─ 5.000 bar', '   ├─ 5.000 baz', '   └─ 10.000 grault']
-#   ours:    ['0 foo', '├─ 5 bar', '│  ├─ 5 baz', '│  └─ 10 grault', '├─ 0 qux', '│  └─ 5 quux', '│     └─ 10 corge', '│        ├─ 5 bar', '│        │  ├─ 5 baz', '│        │  └─ 10 grault', '│        ├─ 15 garply', '│        └─ 10 grault', '└─ 0 waldo', '   ├─ 5 fred', '   │  ├─ 5 plugh', '   │  └─ 5 xyzzy', '   │     └─ 5 thud', '   │        ├─ 5 baz', '   │        └─ 15 garply', '   └─ 15 garply', '10 waldo', '└─ 5 bar', '   ├─ 5 baz', '   └─ 10 grault']
 with open("json/hatchet-graph-literal.json") as f:
     text = f.read()
 gf = ht.GraphFrame.from_json(text)

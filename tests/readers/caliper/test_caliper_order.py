@@ -13,7 +13,7 @@ from test_caliper_cali import CaliText, REGION, VALUE, names, rows
 
 LULESH = "caliper/hatchet/caliper-lulesh-cali/lulesh-annotation-profile.cali"
 # files without a usable node order (and the timeseries whose raw slot restarts), each
-# with a float column to print (tree() prints integer columns without decimals: ours), or
+# with a float column to print, or
 # None where Hatchet's tree() cannot be compared: it raises on the duplicate root rows of
 # multi-rank files, and prints nan for nodes with a snapshot that lacks the metric
 # (docs/readers/caliper.md, "Differences from Hatchet")
