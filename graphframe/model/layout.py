@@ -48,7 +48,6 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
     """See :meth:`Graph.build` for the parameters."""
     parent = np.asarray(parent, dtype=INT)
     n = len(parent)
-    attrs = attrs.reset_index(drop=True)
     nonroot = np.flatnonzero(parent >= 0)
     src = parent[nonroot]
     dst = nonroot
@@ -109,11 +108,18 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
         child_ptr=child_ptr,
         child_idx=child_idx,
         depth=depth.astype(INT),
-        attrs=attrs.iloc[order].reset_index(drop=True),
+        attrs=_rows(attrs, order),
         forest=forest,
         order=order,
         codes=None if codes is None else dense_codes(np.asarray(codes, dtype=INT)[order]),
     )
+
+
+def _rows(attrs: pd.DataFrame, order: np.ndarray) -> pd.DataFrame:
+    """The rows of ``attrs`` at positions ``order``, indexed 0..n-1 (a new frame)."""
+    out = attrs.take(order)
+    out.index = pd.RangeIndex(len(order))
+    return out
 
 
 def dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int
