@@ -9,7 +9,7 @@ from hypothesis import assume, given
 from graphframe.ops import align, arithmetic, union
 from graphframe.model.nodeindex import with_node_values
 from graphframe.ops.rows import remap_rows
-from tests.helpers import gf_from_edges
+from tests.helpers import gf_from_edges, replaced
 from tests.strategies import SETTINGS, pairs
 
 
@@ -125,3 +125,39 @@ def test_attribute_values_rows_neither_side_has_are_missing():
     assert got.dtype == np.float64 and got[:2].tolist() == [1.0, 2.0] and np.isnan(got[2])
     got = _attribute(np.array([True]), np.array([False]), [0], [1], 3)
     assert got.dtype == object and got.tolist() == [True, False, None]
+
+
+def without_grid(fn):
+    """``fn()`` with the grid alignment turned off (every frame takes the row-key path)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(align, "grid_alignment", lambda *args: None)
+        return fn()
+
+
+@SETTINGS
+@given(pairs())
+def test_grid_alignment_equals_the_row_key_path(operands):
+    a, b = operands
+    assume(a.dataframe.index.nlevels == 2)  # (node, rank): every node on both ranks
+    assert align.grid_alignment(a.dataframe.index, None, b.dataframe.index, None) is not None
+    part = replaced(b, dataframe=b.dataframe.iloc[1:])  # one row missing: no grid
+    for left, right in ((a, b), (b, a), (a, a.copy()), (a, part), (part, a)):
+        for op, kw in (("sub", {}), ("add", {"fill_value": 0}), ("div", {})):
+            grid = getattr(left, op)(right, **kw)
+            keys = without_grid(lambda: getattr(left, op)(right, **kw))
+            pd.testing.assert_frame_equal(grid.dataframe, keys.dataframe, check_exact=True)
+        got = left.unify(right, inplace=False)
+        want = without_grid(lambda: left.unify(right, inplace=False))
+        for g, w in zip(got, want):
+            pd.testing.assert_frame_equal(g.dataframe, w.dataframe, check_exact=True)
+
+
+def test_grid_alignment_with_two_levels_after_node():
+    idx = pd.MultiIndex.from_product([[0, 1, 2], [0, 1], [5, 7]], names=["node", "rank", "thread"])
+    n_rows, pos_l, pos_r, make_index = align.grid_alignment(idx, np.array([0, 2, 3]),
+                                                            idx[4:], None)
+    assert n_rows == 16 and pos_r.tolist() == list(range(4, 12))
+    assert pos_l.tolist() == [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15]
+    assert make_index().tolist() == [(n, r, t) for n in range(4) for r in (0, 1) for t in (5, 7)]
+    assert align.grid_alignment(idx, np.array([0, 0, 1]), idx, None) is None  # nodes merge
+    assert align.grid_alignment(idx[:-1], None, idx, None) is None  # a row missing
