@@ -105,6 +105,7 @@ class Graph(GraphTraversal, GraphInterop):
         sibling_key: Optional[np.ndarray] = None,
         codes: Optional[np.ndarray] = None,
         child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+        depth: Optional[np.ndarray] = None,
     ) -> Tuple["Graph", np.ndarray]:
         """Build a graph from row positions; return it and ``order``.
 
@@ -130,6 +131,9 @@ class Graph(GraphTraversal, GraphInterop):
             ignored) and per extra edge: each node's child list is sorted by
             it. Without it, child lists hold the first-parent edges in input
             order, then the extra edges in input order.
+        depth : array, optional
+            Depth of each input node along first parents when the caller
+            already has it; used when the graph is a forest.
 
         Returns
         -------
@@ -148,7 +152,8 @@ class Graph(GraphTraversal, GraphInterop):
         ['x', 'y']
         """
         lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
-                               sibling_key=sibling_key, codes=codes, child_order=child_order)
+                               sibling_key=sibling_key, codes=codes, child_order=child_order,
+                               depth=depth)
         graph = cls(roots=lay.roots, parent=lay.parent, parent_ptr=lay.parent_ptr,
                     parent_idx=lay.parent_idx, child_ptr=lay.child_ptr,
                     child_idx=lay.child_idx, depth=lay.depth, attrs=lay.attrs,

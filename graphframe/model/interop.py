@@ -49,7 +49,7 @@ class GraphInterop:
         parts = union_inputs(self, other)
         graph, order = type(self).build(parts.attrs, parts.parent, parts.extra,
                                         ordered=parts.ordered, sibling_key=parts.sibling_key,
-                                        codes=parts.codes)
+                                        codes=parts.codes, depth=parts.depth)
         na, k, path = self.num_nodes, parts.num_paths, parts.path
         if not return_mappings:
             return graph

@@ -287,17 +287,17 @@ class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
 
     @classmethod
     def from_parts(cls, parts: Sequence[Tuple["TextArray", np.ndarray]], n: int) -> "TextArray":
-        """``n`` rows holding each part's values at its positions; where parts overlap the
-        earlier one wins, and rows no part covers are missing (NaN).
+        """``n`` rows holding each part's values at its positions, which together cover
+        every row; where parts overlap the earlier one wins.
 
-        The result is ``concat(arrays).take(source, allow_fill=True)`` for the
-        matching ``source``, dictionary included, without the concatenation.
+        The result is ``concat(arrays).take(source)`` for the matching
+        ``source``, dictionary included, without the concatenation.
 
         Examples
         --------
         >>> a, b = TextArray.from_values(["x", "y"]), TextArray.from_values(["z", "w"])
-        >>> TextArray.from_parts([(a, np.array([3, 0])), (b, np.array([0, 1]))], 5).tolist()
-        ['y', 'w', nan, 'x', nan]
+        >>> TextArray.from_parts([(a, np.array([2, 0])), (b, np.array([0, 1]))], 3).tolist()
+        ['y', 'w', 'x']
         """
         dictionary = parts[0][0]._dict
         part_codes = []
@@ -307,15 +307,9 @@ class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
                 continue
             recode, dictionary = dictionary.recode(arr._dict)
             part_codes.append(recode[arr._codes])
-        codes = np.full(n, -1, dtype=CODE)
+        codes = np.empty(n, dtype=CODE)
         for (_, positions), values in reversed(list(zip(parts, part_codes))):
             codes[positions] = values
-        missing = codes < 0
-        if missing.any():
-            boxed = np.empty(1, dtype=object)
-            boxed[0] = TEXT.na_value
-            fill, dictionary = dictionary.encode(boxed)
-            codes[missing] = fill[0]
         return cls(codes, dictionary)
 
     def astype(self, dtype: Any, copy: bool = True) -> Any:

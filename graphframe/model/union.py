@@ -32,6 +32,7 @@ class UnionInputs:
     codes: np.ndarray
     path: np.ndarray      # path id of every node of a, then of b
     num_paths: int
+    depth: Optional[np.ndarray] = None  # depth of every path (forests)
 
 
 def union_inputs(a: Any, b: Any) -> UnionInputs:
@@ -90,8 +91,9 @@ def _forest_union(a: Any, b: Any, attrs: pd.DataFrame, codes: np.ndarray,
     up = parent[order]
     merged_parent = np.where(up >= 0, path_of_slot[np.maximum(up, 0)], -1)
     path = np.concatenate([path_of_slot[:na], path_of_slot[slot_b]])
+    depth = np.concatenate([a.depth, b.depth[new_b]])[order]
     return UnionInputs(attrs.iloc[rep], merged_parent, None, ordered,
-                       rep if ordered else None, codes[rep], path, k)
+                       rep if ordered else None, codes[rep], path, k, depth)
 
 
 def _general_union(attrs, codes, parent, depth, src, dst, ordered, roots_a, roots_b):

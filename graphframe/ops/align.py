@@ -210,8 +210,9 @@ def metric_values(df: pd.DataFrame, col: Any, pos: Positions, n_rows: int) -> np
 def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Positions,
                      pos_r: Positions, n_rows: int) -> Any:
     """An attribute column: the left value where the left has the row, else the right's
-    (missing where neither frame has the column). Always a new array: the result
-    never shares memory with either frame.
+    (``pos_l`` and ``pos_r`` together cover every output row, as an
+    :class:`Alignment`'s do; missing where the frame with the row lacks the
+    column). Always a new array: the result never shares memory with either frame.
 
     The dtype is what concatenating the two columns gives (a column one frame
     lacks counts as float64 NaN); a missing row makes a numeric result float64
@@ -229,7 +230,7 @@ def attribute_values(df_l: pd.DataFrame, df_r: pd.DataFrame, col: Any, pos_l: Po
     dtype_r = right.dtype if has_r else np.dtype(np.float64)
     if _scatterable(dtype_l) and _scatterable(dtype_r):
         return _scatter(left, right, pos_l, pos_r, n_rows)
-    if isinstance(dtype_l, TextDtype) and isinstance(dtype_r, TextDtype):
+    if isinstance(dtype_l, TextDtype) and isinstance(dtype_r, TextDtype):  # every row covered
         return TextArray.from_parts([(left.array, pos_l), (right.array, pos_r)], n_rows)
     n_l, n_r = len(df_l), len(df_r)
     # one source row per output row: n_l + i is the right's row i, -1 neither
@@ -273,12 +274,14 @@ def _scatter(left: Optional[pd.Series], right: Optional[pd.Series], pos_l: Posit
     values = [None if s is None else s.to_numpy(dtype=object if as_object else None)
               for s in (left, right)]
     dtype = np.result_type(*(np.dtype(np.float64) if v is None else v.dtype for v in values))
-    covered = np.zeros(n_rows, dtype=bool)
-    for v, pos in zip(values, (pos_l, pos_r)):
-        if v is not None:
-            covered[pos] = True
-    missing = np.flatnonzero(~covered)
-    del covered
+    missing = np.zeros(0, dtype=INT)
+    if values[0] is None or values[1] is None:  # (every output row comes from one side)
+        covered = np.zeros(n_rows, dtype=bool)
+        for v, pos in zip(values, (pos_l, pos_r)):
+            if v is not None:
+                covered[pos] = True
+        missing = np.flatnonzero(~covered)
+        del covered
     if len(missing):
         dtype = np.dtype(object) if dtype.kind in "Ob" else np.dtype(np.float64)
     out = np.empty(n_rows, dtype=dtype)

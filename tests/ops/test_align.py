@@ -116,15 +116,20 @@ def test_attribute_values_left_first_then_right_keeping_the_dtype():
     assert got.dtype == np.float64 and got.tolist() == [1.0, 2.0, 0.5]
 
 
-def test_attribute_values_rows_neither_side_has_are_missing():
-    got = _attribute(np.array(["a"], dtype=object), np.array(["x"], dtype=object), [0], [1], 3)
-    assert got.tolist() == ["a", "x", None]
-    got = _attribute(np.array([1.5]), np.array([2.5]), [0], [1], 3)
-    assert got.dtype == np.float64 and got[:2].tolist() == [1.5, 2.5] and np.isnan(got[2])
-    got = _attribute(np.array([1]), np.array([2]), [0], [1], 3)  # ints cannot hold NaN
-    assert got.dtype == np.float64 and got[:2].tolist() == [1.0, 2.0] and np.isnan(got[2])
-    got = _attribute(np.array([True]), np.array([False]), [0], [1], 3)
-    assert got.dtype == object and got.tolist() == [True, False, None]
+def test_attribute_values_rows_of_the_side_without_the_column_are_missing():
+    def one_side(values, left_has_it):
+        has = pd.DataFrame({"c": pd.Series(values, dtype=values.dtype)})
+        lacks = pd.DataFrame({"d": np.zeros(1)})
+        df_l, df_r = (has, lacks) if left_has_it else (lacks, has)
+        return align.attribute_values(df_l, df_r, "c", np.array([0]), np.array([1]), 2)
+
+    for left_has_it in (True, False):
+        at = 0 if left_has_it else 1
+        got = one_side(np.array(["a"], dtype=object), left_has_it)
+        assert got.dtype == object and got[at] == "a" and got[1 - at] is None
+        for values in (np.array([1.5]), np.array([1]), np.array([True])):  # NaN: float64
+            got = one_side(values, left_has_it)
+            assert got.dtype == np.float64 and got[at] == values[0] and np.isnan(got[1 - at])
 
 
 def without_grid(fn):
