@@ -7,8 +7,10 @@ afterwards copies every column twice; here each row gets an integer key
 ``new node * S + code of the other index levels`` in its frame's own order,
 the sorted union of the keys is the output's row order, and each column is
 written once, straight from the original frame into its output positions
-(a scatter). Only when a frame has two rows with the same new key (two of
-its nodes have the same call path, so their rows must be merged) do callers
+(a scatter). Two frames that are full grids (every node on every rank) skip
+the keys: :mod:`graphframe.ops.grid` places their rows node block by node
+block. Only when a frame has two rows with the same new key (two of its
+nodes have the same call path, so their rows must be merged) do callers
 fall back to :func:`graphframe.ops.rows.remap_rows`.
 
 Examples
@@ -110,8 +112,9 @@ def row_keys(df_l: pd.DataFrame, df_r: pd.DataFrame, map_l: Optional[np.ndarray]
     stride = span
     for (_, size), code_l, code_r in zip(level_values, codes_l, codes_r):
         stride //= size  # key = ((node * s1 + c1) * s2 + c2) ... = node * s1 * s2 + c1 * s2 + c2
-        key_l += code_l if stride == 1 else code_l * stride
-        key_r += code_r if stride == 1 else code_r * stride
+        # (codes may be int8: multiplied as int64)
+        key_l += code_l if stride == 1 else code_l.astype(INT) * stride
+        key_r += code_r if stride == 1 else code_r.astype(INT) * stride
 
     def decode(keys: np.ndarray) -> pd.Index:
         """The index of sorted, distinct ``keys``."""

@@ -166,3 +166,13 @@ def test_grid_alignment_with_two_levels_after_node():
     assert make_index().tolist() == [(n, r, t) for n in range(4) for r in (0, 1) for t in (5, 7)]
     assert align.grid_alignment(idx, np.array([0, 0, 1]), idx, None) is None  # nodes merge
     assert align.grid_alignment(idx[:-1], None, idx, None) is None  # a row missing
+
+
+def test_row_keys_of_three_levels_with_many_values_do_not_overflow_small_codes():
+    # 64 ranks x 8 threads: a rank's code (int8) times the thread count passes 127
+    idx = pd.MultiIndex.from_product([[0, 1], range(64), range(8)],
+                                     names=["node", "rank", "thread"])
+    full = pd.DataFrame({"t": np.arange(len(idx), dtype=float)}, index=idx)
+    al = align.align_frames(full, None, full.iloc[1:], None)  # a row missing: row keys
+    assert al.n_rows == len(idx) and al.index().equals(idx)
+    assert al.pos_l.tolist() == list(range(len(idx))) and al.pos_r.tolist()[:2] == [1, 2]
