@@ -37,12 +37,15 @@ def frame_codes(table: pd.DataFrame) -> np.ndarray:
     ranks = []
     for col in columns:
         if col in table.columns:
-            values = table[col]
-            if col == "type":
-                values = values.where(values.notna(), DEFAULT_TYPE)
+            column = table[col]
+            values = column.to_numpy() if isinstance(column.dtype, np.dtype) else column.array
+            mask = ~np.asarray(pd.isna(values), dtype=bool)
+            if col == "type" and not mask.all():
+                values = np.where(mask, np.asarray(values, dtype=object), DEFAULT_TYPE)
+                mask = np.ones(n, dtype=bool)
         else:
-            values = pd.Series([DEFAULT_TYPE] * n)
-        mask = values.notna().to_numpy()
+            values = np.full(n, DEFAULT_TYPE, dtype=object)
+            mask = np.ones(n, dtype=bool)
         present.append(mask)
         ranks.append(_value_ranks(values, mask))
     # a key present in another frame but absent here sorts before any value
@@ -64,12 +67,13 @@ def frame_codes(table: pd.DataFrame) -> np.ndarray:
     return codes
 
 
-def _value_ranks(values: pd.Series, mask: np.ndarray) -> np.ndarray:
-    """Rank of each present value among the distinct present values."""
+def _value_ranks(values: Any, mask: np.ndarray) -> np.ndarray:
+    """Rank of each present value (``values``: a column's array) among the distinct
+    present values."""
     out = np.zeros(len(values), dtype=np.int64)
     if not mask.any():
         return out
-    codes, uniques = pd.factorize(values[mask], sort=False)
+    codes, uniques = pd.factorize(values if mask.all() else values[mask], sort=False)
     uniq = np.asarray(uniques, dtype=object)
     try:
         order = np.argsort(uniq, kind="stable")

@@ -141,6 +141,7 @@ class Graph(GraphTraversal, GraphInterop):
         codes: Optional[np.ndarray] = None,
         child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
         keep_root_order: bool = False,
+        depth: Optional[np.ndarray] = None,
     ) -> Tuple["Graph", np.ndarray]:
         """Build a graph from row positions; return it and ``order``.
 
@@ -169,6 +170,9 @@ class Graph(GraphTraversal, GraphInterop):
         keep_root_order : bool
             :attr:`roots` lists the roots in input order (as Hatchet's
             readers and ``from_lists`` make them) instead of ascending id.
+        depth : array, optional
+            Depth of each input node along first parents when the caller
+            already has it; used when the graph is a forest.
 
         Returns
         -------
@@ -187,7 +191,8 @@ class Graph(GraphTraversal, GraphInterop):
         ['x', 'y']
         """
         lay = canonical_layout(attrs, parent, extra_edges, ordered=ordered,
-                               sibling_key=sibling_key, codes=codes, child_order=child_order)
+                               sibling_key=sibling_key, codes=codes, child_order=child_order,
+                               depth=depth)
         root_order = None
         if keep_root_order:
             root_order = st.invert(lay.order, len(lay.order))[

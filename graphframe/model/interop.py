@@ -25,10 +25,10 @@ class GraphInterop:
         """The union of two graphs, matching nodes by call path.
 
         Nodes of both graphs are interned together by call path (frame
-        sequence from a root along first parents), one ``np.unique`` per depth
-        level over ``(parent path, frame code, occurrence)``; the occurrence
-        keeps duplicate siblings of one graph distinct and pairs them one to
-        one with the other graph's (Hatchet's sorted merge does the same).
+        sequence from a root along first parents), one depth level at a time
+        by ``(parent's path, frame code, occurrence)``; the occurrence keeps
+        duplicate siblings of one graph distinct and pairs them one to one
+        with the other graph's (Hatchet's sorted merge does the same).
         Every other edge (second parents, recursion) is carried over. The
         result is renumbered like every graph; for two ``ordered`` graphs the
         left graph's order comes first, then the right graph's new nodes in
@@ -49,7 +49,7 @@ class GraphInterop:
         parts = union_inputs(self, other)
         graph, order = type(self).build(parts.attrs, parts.parent, parts.extra,
                                         ordered=parts.ordered, sibling_key=parts.sibling_key,
-                                        codes=parts.codes)
+                                        codes=parts.codes, depth=parts.depth)
         na, k, path = self.num_nodes, parts.num_paths, parts.path
         if not return_mappings:
             return graph

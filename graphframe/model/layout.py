@@ -44,11 +44,11 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
                      extra_edges: Optional[Tuple[Sequence[int], Sequence[int]]] = None,
                      *, ordered: bool = False, sibling_key: Optional[np.ndarray] = None,
                      codes: Optional[np.ndarray] = None,
-                     child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Layout:
+                     child_order: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+                     depth: Optional[np.ndarray] = None) -> Layout:
     """See :meth:`Graph.build` for the parameters."""
     parent = np.asarray(parent, dtype=INT)
     n = len(parent)
-    attrs = attrs.reset_index(drop=True)
     nonroot = np.flatnonzero(parent >= 0)
     src = parent[nonroot]
     dst = nonroot
@@ -77,7 +77,7 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
         sibling_key = np.arange(n, dtype=INT) if ordered else codes
     roots_in = np.flatnonzero(parent < 0)
     if forest:
-        depth_in = st.forest_depth(parent)
+        depth_in = st.forest_depth(parent) if depth is None else np.asarray(depth, dtype=INT)
         order = st.forest_preorder(parent, roots_in, sibling_key, depth_in)
         via = parent
     else:
@@ -97,23 +97,35 @@ def canonical_layout(attrs: pd.DataFrame, parent: Sequence[int],
         child_ptr = np.zeros(n + 1, dtype=INT)
         np.cumsum(np.bincount(nsrc, minlength=n), out=child_ptr[1:])
         child_idx = ndst[np.lexsort((key, nsrc))]
-    primary = new_parent[ndst] == nsrc
-    by_parent = st.sort_keys(nsrc, (~primary).astype(INT), ndst)
     parent_ptr = np.zeros(n + 1, dtype=INT)
-    np.cumsum(np.bincount(ndst, minlength=n), out=parent_ptr[1:])
+    if forest:  # one parent per child: the parent lists are the parents in child order
+        has_parent = new_parent >= 0
+        np.cumsum(has_parent, out=parent_ptr[1:])
+        parent_idx = new_parent[has_parent]
+    else:  # by child, the first parent first
+        primary = new_parent[ndst] == nsrc
+        parent_idx = nsrc[st.sort_keys(nsrc, (~primary).astype(INT), ndst)]
+        np.cumsum(np.bincount(ndst, minlength=n), out=parent_ptr[1:])
     return Layout(
         roots=np.sort(inv[roots_in]),
-        parent=new_parent.astype(INT),
+        parent=new_parent.astype(INT, copy=False),
         parent_ptr=parent_ptr,
-        parent_idx=nsrc[by_parent],
+        parent_idx=parent_idx,
         child_ptr=child_ptr,
         child_idx=child_idx,
-        depth=depth.astype(INT),
-        attrs=attrs.iloc[order].reset_index(drop=True),
+        depth=depth.astype(INT, copy=False),
+        attrs=_rows(attrs, order),
         forest=forest,
         order=order,
         codes=None if codes is None else dense_codes(np.asarray(codes, dtype=INT)[order]),
     )
+
+
+def _rows(attrs: pd.DataFrame, order: np.ndarray) -> pd.DataFrame:
+    """The rows of ``attrs`` at positions ``order``, indexed 0..n-1 (a new frame)."""
+    out = attrs.take(order)
+    out.index = pd.RangeIndex(len(order))
+    return out
 
 
 def dedupe_edges(src: np.ndarray, dst: np.ndarray, n: int

@@ -285,6 +285,33 @@ class TextArray(ValueComputations, ObjectStringArrayMixin, ExtensionArray):
             parts.append(recode[arr._codes])
         return cls(np.concatenate(parts).astype(CODE, copy=False), dictionary)
 
+    @classmethod
+    def from_parts(cls, parts: Sequence[Tuple["TextArray", np.ndarray]], n: int) -> "TextArray":
+        """``n`` rows holding each part's values at its positions, which together cover
+        every row; where parts overlap the earlier one wins.
+
+        The result is ``concat(arrays).take(source)`` for the matching
+        ``source``, dictionary included, without the concatenation.
+
+        Examples
+        --------
+        >>> a, b = TextArray.from_values(["x", "y"]), TextArray.from_values(["z", "w"])
+        >>> TextArray.from_parts([(a, np.array([2, 0])), (b, np.array([0, 1]))], 3).tolist()
+        ['y', 'w', 'x']
+        """
+        dictionary = parts[0][0]._dict
+        part_codes = []
+        for arr, _ in parts:
+            if arr._dict is dictionary:
+                part_codes.append(arr._codes)
+                continue
+            recode, dictionary = dictionary.recode(arr._dict)
+            part_codes.append(recode[arr._codes])
+        codes = np.empty(n, dtype=CODE)
+        for (_, positions), values in reversed(list(zip(parts, part_codes))):
+            codes[positions] = values
+        return cls(codes, dictionary)
+
     def astype(self, dtype: Any, copy: bool = True) -> Any:
         dtype = pd.api.types.pandas_dtype(dtype)
         if isinstance(dtype, TextDtype):

@@ -64,31 +64,55 @@ def drop_index_levels(gf: GF, function: Any = np.mean) -> GF:
         _aggregate(pd.DataFrame({"x": [1.0, 2.0]}).groupby(np.zeros(2, dtype=INT)), function,
                    "drop_index_levels")  # the same check as with levels to drop
         return replace(gf, dataframe=private_copy(df))
-    ids = level_ids(df.index)
-    first = _first_rows(ids)
-    nodes = pd.Index(ids[first], name="node")  # the result's index: ids ascending
-    key = _group_key(df.index, ids)
+    key, first, nodes, in_order = _node_groups(df.index)
     declared = set(gf.exc_metrics) | set(gf.inc_metrics)
     metrics = [c for c in df.columns
                if c in declared and pd.api.types.is_numeric_dtype(df[c])]
     others = [c for c in df.columns if c not in set(metrics)]
-    parts = []
+    # groups met in key order need no sorting (pandas' sort is a pass over the rows)
+    grouped = df.groupby(key, sort=not in_order)
+    if not df.columns.is_unique or isinstance(df.columns, pd.MultiIndex):
+        parts = []
+        if metrics:
+            parts.append(_aggregate(grouped[metrics], function, "drop_index_levels"))
+        if others:
+            parts.append(grouped[others].first())
+        out = pd.concat(parts, axis=1).set_axis(nodes)[list(df.columns)]
+        return replace(gf, dataframe=out)
+    data: Dict[Any, Any] = {}
     if metrics:
-        parts.append(_aggregate(df.groupby(key, sort=True)[metrics], function,
-                                "drop_index_levels").set_axis(nodes))
-    if others:
-        parts.append(first_values(df, others, key, first, nodes))
-    return replace(gf, dataframe=pd.concat(parts, axis=1)[list(df.columns)])
+        means = _aggregate(grouped[metrics], function, "drop_index_levels")
+        data.update((col, _array(means[col])) for col in metrics)
+    data.update(first_values(df, others, key, first))
+    columns = {col: pd.Series(data[col], index=nodes, dtype=object, copy=False)
+               if isinstance(data[col], np.ndarray) and data[col].dtype == object else data[col]
+               for col in df.columns}  # object stays object (pandas 3 would infer str)
+    return replace(gf, dataframe=pd.DataFrame(columns, index=nodes, columns=df.columns))
 
 
-def _group_key(index: pd.Index, ids: np.ndarray) -> np.ndarray:
-    """An int array grouping rows as ``ids`` does, groups in the same order: the node
-    level's codes when its values are sorted (small ints: pandas factorises them fast)."""
-    if isinstance(index, pd.MultiIndex):
-        level = index.names.index("node")
-        if index.levels[level].is_monotonic_increasing:  # level values are unique
-            return np.asarray(index.codes[level])
-    return ids
+def _node_groups(index: pd.MultiIndex) -> Tuple[np.ndarray, np.ndarray, pd.Index, bool]:
+    """``(key, first, nodes, in_order)``: an int array grouping the rows by node, groups
+    in id order; the first row of each group; the node ids ascending (the result's
+    index); whether the rows meet the groups in that order.
+
+    The key is the node level's codes when its values are sorted (small ints:
+    pandas factorises them fast). Rows sorted by those codes (as every frame
+    built here is) give the first rows and the ids from the codes too.
+    """
+    level = index.names.index("node")
+    codes = np.asarray(index.codes[level])
+    values = index.levels[level]
+    if not values.is_monotonic_increasing:  # (level values are unique)
+        ids = level_ids(index)
+        first = _first_rows(ids)
+        return ids, first, pd.Index(ids[first], name="node"), False
+    if len(codes) and codes[0] >= 0 and bool(np.all(codes[1:] >= codes[:-1])):
+        first = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        ids = np.asarray(values, dtype=INT)[codes[first]]
+        return codes, first, pd.Index(ids, name="node"), True
+    ids = level_ids(index)
+    first = _first_rows(ids)
+    return codes, first, pd.Index(ids[first], name="node"), False
 
 
 def _first_rows(ids: np.ndarray) -> np.ndarray:
@@ -100,39 +124,38 @@ def _first_rows(ids: np.ndarray) -> np.ndarray:
     return order[np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]][:len(ids)])]
 
 
-def first_values(df: pd.DataFrame, columns: List[Any], key: np.ndarray, first: np.ndarray,
-                 index: pd.Index) -> pd.DataFrame:
-    """``df.groupby(key, sort=True)[columns].first()`` indexed by ``index``, faster.
+def first_values(df: pd.DataFrame, columns: List[Any], key: np.ndarray,
+                 first: np.ndarray) -> Dict[Any, Any]:
+    """``df.groupby(key, sort=True)[column].first()`` of each column, as arrays, faster.
 
     ``first`` holds each group's first row (groups in ``key``'s sorted
     order). A column is taken at those rows; only a column whose taken value
     is missing somewhere goes through pandas' ``first``, which skips missing
-    values. Repeated column names go through pandas.
+    values. Column names must be unique.
 
     Examples
     --------
     >>> df = pd.DataFrame({"name": ["a", "a", "b"], "x": [None, 2.0, 3.0]})
-    >>> key = np.array([0, 0, 1])
-    >>> first_values(df, ["name", "x"], key, np.array([0, 2]), pd.Index([3, 5], name="node"))
-         name    x
-    node
-    3       a  2.0
-    5       b  3.0
+    >>> out = first_values(df, ["name", "x"], np.array([0, 0, 1]), np.array([0, 2]))
+    >>> out["name"].tolist(), out["x"].tolist()
+    (['a', 'b'], [2.0, 3.0])
     """
-    if not df.columns.is_unique or isinstance(df.columns, pd.MultiIndex):
-        return df.groupby(key, sort=True)[columns].first().set_axis(index)
     data: Dict[Any, Any] = {}
     for col in columns:
         values = df[col]
         if isinstance(values.dtype, np.dtype):
-            taken = pd.Series(values.to_numpy()[first], index=index, dtype=values.dtype,
-                              copy=False)
+            taken = values.to_numpy()[first]
         else:
-            taken = pd.Series(values.array.take(first), index=index, copy=False)
-        if taken.isna().any():  # pandas' first skips missing values
-            taken = values.groupby(key, sort=True).first().set_axis(index)
+            taken = values.array.take(first)
+        if pd.isna(taken).any():  # pandas' first skips missing values
+            taken = _array(values.groupby(key, sort=True).first())
         data[col] = taken
-    return pd.DataFrame(data, index=index, copy=False)
+    return data
+
+
+def _array(values: pd.Series) -> Any:
+    """A Series' data: a numpy array for a numpy dtype, else its extension array."""
+    return values.to_numpy() if isinstance(values.dtype, np.dtype) else values.array
 
 
 def groupby_aggregate(gf: GF, groupby_function: Union[str, Sequence[str], Callable],

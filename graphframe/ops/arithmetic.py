@@ -29,14 +29,14 @@ Metric lists are merged (left's first) and column order is kept.
 
 from __future__ import annotations
 
-import operator
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ..model.dataframe import frame_from_columns, level_ids
+from ..model.dataframe import frame_from_columns
 from ..errors import GraphMismatchError
-from .align import align_frames, attribute_values, columns_of, metric_values, new_node_ids
+from .align import (align_frames, attribute_values, columns_of, metric_values, nodes_with_rows,
+                    per_row)
 from .inclusive import update_inclusive_columns
 from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows
@@ -45,8 +45,8 @@ from ..model.fields import GF, replace
 
 INT = np.int64
 
-OPS: Dict[str, Callable[[Any, Any], Any]] = {
-    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+OPS: Dict[str, np.ufunc] = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide,
 }
 
 
@@ -74,22 +74,26 @@ def arithmetic(left: GF, right: GF, op: str, fill_value: Optional[float] = None)
         map_l = map_r = None
         al = align_frames(df_l, None, df_r, None)
     pos_l, pos_r, n_rows = al.pos_l, al.pos_r, al.n_rows
-    in_l, in_r = al.presence()
+    presence = al.presence() if fill_value is not None else None
     columns = [c for c in columns_of(df_l, df_r) if c != "_missing_node"]
     data: Dict[Any, Any] = {}
     same_graph = left.graph is right.graph
     for col in columns:
-        if col in metrics:
-            exact = _exact_combine(df_l, df_r, col, pos_l, pos_r, func) if same_graph else None
-            data[col] = exact if exact is not None else \
-                _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value)
-        else:
+        if col not in metrics:
             data[col] = attribute_values(df_l, df_r, col, pos_l, pos_r, n_rows)
+            continue
+        exact = _exact_combine(df_l, df_r, col, pos_l, pos_r, func) if same_graph else None
+        if exact is not None:
+            data[col] = exact
+        elif fill_value is None:
+            data[col] = _combine(df_l, df_r, col, al, func)
+        else:
+            data[col] = _combine_filled(df_l, df_r, col, al, presence, func, fill_value)
     index = al.index()
     side = np.zeros(graph.num_nodes, dtype=np.int8)
-    side[new_node_ids(df_l, map_l)] |= 1
-    side[new_node_ids(df_r, map_r)] |= 2
-    data["_missing_node"] = MISSING_CODE[side[level_ids(index)]]
+    side[nodes_with_rows(df_l.index, map_l)] |= 1
+    side[nodes_with_rows(df_r.index, map_r)] |= 2
+    data["_missing_node"] = per_row(index, MISSING_CODE[side])
     out_df = frame_from_columns(data, index)
     pairs = dict(right.inclusive_of)
     pairs.update(left.inclusive_of)
@@ -105,7 +109,25 @@ def _merged(a: List[Any], b: List[Any]) -> List[Any]:
     return list(a) + [m for m in b if m not in a]
 
 
-def _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value):
+def _combine(df_l, df_r, col, al, func) -> np.ndarray:
+    """One metric, Hatchet's way: ``left <op> right`` where both have the row, the left
+    value where only the left has it, NaN where the left has none."""
+    has_l, has_r = col in df_l.columns, col in df_r.columns
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if has_l and has_r and isinstance(al.pos_l, slice):
+            return func(metric_values(df_l, col, al.pos_l, al.n_rows),
+                        metric_values(df_r, col, al.pos_r, al.n_rows))
+        out = _own_values(df_l, col, al.pos_l, al.n_rows)  # NaN where the left has no value
+        if has_l and has_r:  # combined in place at the right's rows (NaN <op> x is NaN)
+            func.at(out, al.pos_r, df_r[col].to_numpy(dtype=np.float64, na_value=np.nan))
+        return out
+
+
+def _combine_filled(df_l, df_r, col, al, presence, func, fill_value) -> np.ndarray:
+    """One metric with ``fill_value`` standing for a row one side lacks (NaN where
+    neither side has a value)."""
+    in_l, in_r = presence
+    pos_l, pos_r, n_rows = al.pos_l, al.pos_r, al.n_rows
     with np.errstate(divide="ignore", invalid="ignore"):
         if col in df_l.columns and col in df_r.columns and isinstance(pos_l, slice):
             return func(metric_values(df_l, col, pos_l, n_rows),
@@ -114,12 +136,6 @@ def _combine(df_l, df_r, col, pos_l, pos_r, in_l, in_r, n_rows, func, fill_value
         has_r = in_r if col in df_r.columns else np.zeros(n_rows, dtype=bool)
         lv = _own_values(df_l, col, pos_l, n_rows)
         rv = _own_values(df_r, col, pos_r, n_rows)
-        if fill_value is None:
-            out = func(lv, rv)
-            only_l = has_l & ~has_r
-            out[only_l] = lv[only_l]
-            out[~has_l] = np.nan
-            return out
         lv[~has_l] = fill_value
         rv[~has_r] = fill_value
         out = func(lv, rv)

@@ -14,7 +14,7 @@ import pandas as pd
 from ..model.dataframe import frame_from_columns, level_ids, private_copy
 from ..errors import GraphMismatchError, OperationError
 from ..model.graph import Graph
-from .align import align_frames, attribute_values, metric_values, new_node_ids
+from .align import align_frames, attribute_values, metric_values, nodes_with_rows, per_row
 from .merge_rules import combined_aggregations, merge_rules
 from .rows import remap_rows, stack_disjoint
 from ..model.fields import GF, GraphFrameLike, replace
@@ -53,11 +53,11 @@ def unify(left: GF, right: GF, copy: bool = True) -> Tuple[GF, GF]:
     rules_l = merge_rules(left)
     df_r = remap_rows(right.dataframe, map_r, merge_rules(right))
     side = np.zeros(graph.num_nodes, dtype=np.int8)
-    side[new_node_ids(left.dataframe, map_l)] |= 1
-    right_nodes = new_node_ids(right.dataframe, map_r)
-    side[right_nodes] |= 2
+    side[nodes_with_rows(left.dataframe.index, map_l)] |= 1
+    side[nodes_with_rows(right.dataframe.index, map_r)] |= 2
     present = side[side > 0]
-    extra = right.dataframe[side[right_nodes] == 2] if (present == 2).any() else None
+    extra = (right.dataframe[per_row(right.dataframe.index, side == 2, map_r)]
+             if (present == 2).any() else None)
     if not (present != 3).any():
         df_l = remap_rows(left.dataframe, map_l, rules_l)
     elif extra is None:  # left-only nodes, no right-only ones: no rows to add
@@ -102,7 +102,7 @@ def _with_right_only_rows(df_l: pd.DataFrame, map_l: np.ndarray, extra: pd.DataF
         else:
             data[col] = attribute_values(df_l, extra, col, al.pos_l, al.pos_r, al.n_rows)
     index = al.index()
-    data["_missing_node"] = MISSING_CODE[side[level_ids(index)]]
+    data["_missing_node"] = per_row(index, MISSING_CODE[side])
     return frame_from_columns(data, index)
 
 

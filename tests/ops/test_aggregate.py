@@ -80,6 +80,18 @@ def test_drop_index_levels_rows_not_sorted_by_node():
                                   _pandas_first_frame(unsorted), check_exact=True)
 
 
+def test_drop_index_levels_extension_dtype_metrics_equal_pandas():
+    gf = gf_from_edges(["main", "f", "g"], [-1, 0, 0], [1.0, 2.0, 3.0], ranks=3)
+    df = gf.dataframe.copy()
+    df["time"] = pd.array([1.5, None, 2, 3, 4, None, 6, 7, 8], dtype="Float64")
+    df["calls"] = pd.array([None, 1, 2, 3, None, 5, 6, 7, 8], dtype="Int64")
+    gf = replaced(gf, dataframe=df, exc_metrics=["time", "calls"])
+    for function in ("mean", "max", "sum"):
+        out = gf.drop_index_levels(function, inplace=False).dataframe
+        pd.testing.assert_frame_equal(out.set_axis(out.index.astype(np.int64)),
+                                      _pandas_first_frame(gf, function), check_exact=True)
+
+
 def module_frame():
     gf = gf_from_edges(["main", "solve", "dot", "io", "write"], [-1, 0, 1, 0, 3],
                        [1.0, 2.0, 4.0, 8.0, 16.0])

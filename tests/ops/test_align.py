@@ -9,7 +9,7 @@ from hypothesis import assume, given
 from graphframe.ops import align, arithmetic, union
 from graphframe.model.nodeindex import with_node_values
 from graphframe.ops.rows import remap_rows
-from tests.helpers import gf_from_edges
+from tests.helpers import gf_from_edges, replaced
 from tests.strategies import SETTINGS, pairs
 
 
@@ -116,12 +116,63 @@ def test_attribute_values_left_first_then_right_keeping_the_dtype():
     assert got.dtype == np.float64 and got.tolist() == [1.0, 2.0, 0.5]
 
 
-def test_attribute_values_rows_neither_side_has_are_missing():
-    got = _attribute(np.array(["a"], dtype=object), np.array(["x"], dtype=object), [0], [1], 3)
-    assert got.tolist() == ["a", "x", None]
-    got = _attribute(np.array([1.5]), np.array([2.5]), [0], [1], 3)
-    assert got.dtype == np.float64 and got[:2].tolist() == [1.5, 2.5] and np.isnan(got[2])
-    got = _attribute(np.array([1]), np.array([2]), [0], [1], 3)  # ints cannot hold NaN
-    assert got.dtype == np.float64 and got[:2].tolist() == [1.0, 2.0] and np.isnan(got[2])
-    got = _attribute(np.array([True]), np.array([False]), [0], [1], 3)
-    assert got.dtype == object and got.tolist() == [True, False, None]
+def test_attribute_values_rows_of_the_side_without_the_column_are_missing():
+    def one_side(values, left_has_it):
+        has = pd.DataFrame({"c": pd.Series(values, dtype=values.dtype)})
+        lacks = pd.DataFrame({"d": np.zeros(1)})
+        df_l, df_r = (has, lacks) if left_has_it else (lacks, has)
+        return align.attribute_values(df_l, df_r, "c", np.array([0]), np.array([1]), 2)
+
+    for left_has_it in (True, False):
+        at = 0 if left_has_it else 1
+        got = one_side(np.array(["a"], dtype=object), left_has_it)
+        assert got.dtype == object and got[at] == "a" and got[1 - at] is None
+        for values in (np.array([1.5]), np.array([1]), np.array([True])):  # NaN: float64
+            got = one_side(values, left_has_it)
+            assert got.dtype == np.float64 and got[at] == values[0] and np.isnan(got[1 - at])
+
+
+def without_grid(fn):
+    """``fn()`` with the grid alignment turned off (every frame takes the row-key path)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(align, "grid_alignment", lambda *args: None)
+        return fn()
+
+
+@SETTINGS
+@given(pairs())
+def test_grid_alignment_equals_the_row_key_path(operands):
+    a, b = operands
+    assume(a.dataframe.index.nlevels == 2)  # (node, rank): every node on both ranks
+    assert align.grid_alignment(a.dataframe.index, None, b.dataframe.index, None) is not None
+    part = replaced(b, dataframe=b.dataframe.iloc[1:])  # one row missing: no grid
+    for left, right in ((a, b), (b, a), (a, a.copy()), (a, part), (part, a)):
+        for op, kw in (("sub", {}), ("add", {"fill_value": 0}), ("div", {})):
+            grid = getattr(left, op)(right, **kw)
+            keys = without_grid(lambda: getattr(left, op)(right, **kw))
+            pd.testing.assert_frame_equal(grid.dataframe, keys.dataframe, check_exact=True)
+        got = left.unify(right, inplace=False)
+        want = without_grid(lambda: left.unify(right, inplace=False))
+        for g, w in zip(got, want):
+            pd.testing.assert_frame_equal(g.dataframe, w.dataframe, check_exact=True)
+
+
+def test_grid_alignment_with_two_levels_after_node():
+    idx = pd.MultiIndex.from_product([[0, 1, 2], [0, 1], [5, 7]], names=["node", "rank", "thread"])
+    n_rows, pos_l, pos_r, make_index = align.grid_alignment(idx, np.array([0, 2, 3]),
+                                                            idx[4:], None)
+    assert n_rows == 16 and pos_r.tolist() == list(range(4, 12))
+    assert pos_l.tolist() == [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15]
+    assert make_index().tolist() == [(n, r, t) for n in range(4) for r in (0, 1) for t in (5, 7)]
+    assert align.grid_alignment(idx, np.array([0, 0, 1]), idx, None) is None  # nodes merge
+    assert align.grid_alignment(idx[:-1], None, idx, None) is None  # a row missing
+
+
+def test_row_keys_of_three_levels_with_many_values_do_not_overflow_small_codes():
+    # 64 ranks x 8 threads: a rank's code (int8) times the thread count passes 127
+    idx = pd.MultiIndex.from_product([[0, 1], range(64), range(8)],
+                                     names=["node", "rank", "thread"])
+    full = pd.DataFrame({"t": np.arange(len(idx), dtype=float)}, index=idx)
+    al = align.align_frames(full, None, full.iloc[1:], None)  # a row missing: row keys
+    assert al.n_rows == len(idx) and al.index().equals(idx)
+    assert al.pos_l.tolist() == list(range(len(idx))) and al.pos_r.tolist()[:2] == [1, 2]

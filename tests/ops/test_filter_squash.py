@@ -188,7 +188,7 @@ def test_squash_is_idempotent_and_keeps_values_when_nothing_is_removed():
 def test_squash_merges_equal_roots_and_their_children():
     gf = gf_from_edges(["a", "x", "a", "x", "y"], [-1, 0, -1, 2, 2], [1, 2, 3, 4, 5])
     out = gf.squash()
-    assert tree_text(out) == "4 a\n|- 6 x\n`- 5 y\n"   # an integer column: no decimals
+    assert tree_text(out) == "4.000 a\n|- 6.000 x\n`- 5.000 y\n"  # integers print as in Hatchet
 
 
 def test_ordered_graph_keeps_source_order_through_squash():
