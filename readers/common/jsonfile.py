@@ -26,7 +26,8 @@ from typing import Any, List, Union
 from ..errors import ReadError
 from .source import decode_text, read_source
 
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+# [0-9], not \d: \d also matches other scripts' digits, which int() and float() read
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WS = re.compile(r"[ \t\n\r]*")
 #: The deepest nesting of arrays and objects accepted (levels).
 MAX_DEPTH = 500_000

@@ -1,16 +1,18 @@
 """Fast path for json-split files: the two big sections decoded in blocks.
 
 Caliper writes ``{"data": [[...], ...], "columns": [...], "column_metadata":
-[...], "nodes": [{...}, ...], <globals>}``. The ``data`` rows (numbers and
-``null``) are validated with array operations (every row a flat list of the
-same width) and converted by a C CSV parser (pandas 3's, or pyarrow's on
+[...], "nodes": [{...}, ...], <globals>}``. Each block of ``data`` rows is
+checked against JSON's grammar for rows of numbers and ``null``
+(:mod:`~graphframe_readers.caliper.jsonsplit.grammar`: the C parsers below
+would also read ``+1``, ``.5`` or ``01``), then with array operations (every row
+of the same width), and converted by a C CSV parser (pandas 3's, or pyarrow's on
 pandas 2), exactly as Python's ``float`` would; the ``nodes`` objects are decoded by the json module a block
 at a time and kept as columns. Work and temporary memory are bounded by the
 block size instead of the file size, and no Python object is made per cell.
 
 Anything unexpected (text in the data, another key order, a block that does
-not parse) returns None: the caller then decodes the whole document with the
-general decoder, which also reports located errors.
+not parse, anything JSON does not allow) returns None: the caller then decodes
+the whole document with the general decoder, which also reports located errors.
 """
 
 from __future__ import annotations
@@ -26,13 +28,18 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import pandas as pd
 
-_START = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"data"\s*:\s*\[')
-_NODES = re.compile(rb',\s*"nodes"\s*:\s*\[')
-_NODE_BREAK = re.compile(rb'\}\s*,\s*\{')
-_LIST_END = re.compile(rb'\}\s*\]')
-_SPACES = re.compile(rb'\s*')
-_ALLOWED = b"0123456789.eE+-,[] \t\r\nnul"  # the bytes of a data list of numbers and nulls
+from .grammar import is_json_rows
+
+# JSON's whitespace is these four bytes only (regular expressions' \s also takes \f and \v)
 _WHITESPACE = b" \t\r\n"
+_WS = rb"[ \t\r\n]*"
+_START = re.compile(rb'\A(?:\xef\xbb\xbf)?' + _WS + rb'\{' + _WS + rb'"data"' + _WS + rb':' +
+                    _WS + rb'\[')
+_NODES = re.compile(rb',' + _WS + rb'"nodes"' + _WS + rb':' + _WS + rb'\[')
+_NODE_BREAK = re.compile(rb'\}' + _WS + rb',' + _WS + rb'\{')
+_LIST_END = re.compile(rb'\}' + _WS + rb'\]')
+_SPACES = re.compile(_WS)
+_MEMBER_COMMA = re.compile(_WS + rb',')
 _SPACE_BYTES = frozenset(b" \t\r\n")
 _BEFORE_KEY = frozenset(b" \t\r\n,")
 _SPACE, _NEWLINE, _COMMA, _OPEN, _CLOSE = 32, 10, 44, 91, 93
@@ -103,9 +110,14 @@ def decode_fast(raw: Any, progress_step: Optional[Callable[[int], None]] = None
         return None
     labels, columns, parents, nodes_end = nodes
     release(raw, 0, len(raw))
+    # the other members, after the comma that followed the data list (or the node
+    # list, when it came right after): exactly one comma, as JSON has it
     rest = raw[end + 1:nodes_match.start()] + raw[nodes_end + 1:]
+    comma = _MEMBER_COMMA.match(rest)
+    if comma is None and rest.strip(_WHITESPACE) != b"}":
+        return None
     try:
-        doc = json.loads((b"{" + rest.lstrip().lstrip(b",")).decode("utf-8"))
+        doc = json.loads((b"{" + rest[comma.end() if comma else 0:]).decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None  # the general decoder has no recursion limit and locates errors
     if not isinstance(doc, dict) or "data" in doc or "nodes" in doc:
@@ -137,12 +149,9 @@ def _data_rows(raw: Any, start: int, end: int, progress_step=None) -> Optional[n
         close = raw.find(b"]", min(pos + BLOCK, last - 1), last)
         if close < 0:
             return None
-        if PANDAS_EXACT:
-            if raw[pos:close + 1].translate(None, _ALLOWED):
-                return None  # text, true/false, NaN/Infinity: the general decoder reads them
-            block = _rows(view[pos:close + 1])
-        else:
-            block = _compact_rows(raw, pos, close + 1)
+        if not is_json_rows(view[pos:close + 1]):
+            return None  # text, NaN, +1, 01, 1 5, ...: the general decoder reads or locates them
+        block = _rows(view[pos:close + 1]) if PANDAS_EXACT else _compact_rows(raw, pos, close + 1)
         if block is None or done + len(block) > count or \
                 (cells is not None and block.shape[1] != cells.shape[1]):
             return None
@@ -161,7 +170,7 @@ def _data_rows(raw: Any, start: int, end: int, progress_step=None) -> Optional[n
         pos = close + 1
         if pos < last:
             nxt = raw.find(b"[", pos, last)
-            if nxt < 0 or raw[pos:nxt].strip() != b",":
+            if nxt < 0 or raw[pos:nxt].strip(_WHITESPACE) != b",":
                 return None
             pos = nxt
     return cells if done == count else None
@@ -184,21 +193,18 @@ def release(raw: Any, start: int, stop: int) -> None:
 
 
 def _compact_rows(raw: Any, start: int, stop: int) -> Optional[np.ndarray]:
-    """:func:`_rows` of ``raw[start:stop]`` for pyarrow's reader: whitespace is deleted
-    first (JSON numbers hold none, and pyarrow does not skip it), then each row becomes
-    a line in place.
+    """:func:`_rows` of ``raw[start:stop]`` (rows that :func:`is_json_rows` accepted) for
+    pyarrow's reader: whitespace is deleted first (JSON numbers hold none, and pyarrow
+    does not skip it around ``null``), then each row becomes a line in place.
 
-    The compact text must be ``[a,b],[c,d],...``: the n-th ``[`` right after
-    the (n-1)-th ``]`` and a comma, no other bracket, ``n * width - 1``
-    commas; pyarrow checks that every line has ``width`` numbers.
+    The compact text is then ``[a,b],[c,d],...`` (the grammar has checked the
+    brackets): the n-th ``[`` right after the (n-1)-th ``]`` and a comma; pyarrow
+    checks that every line has ``width`` numbers.
     """
-    chunk = raw[start:stop]
-    if chunk.translate(None, _ALLOWED):
-        return None  # text, true/false, NaN/Infinity: the general decoder reads them
-    compact = chunk.translate(None, _WHITESPACE)
+    chunk = bytearray(memoryview(raw)[start:stop])
+    # a bytearray's translation is a bytearray: the array below views it, writable
+    text = np.frombuffer(chunk.translate(None, _WHITESPACE), dtype=np.uint8)
     del chunk  # at most two block-sized copies at a time
-    text = np.frombuffer(compact, dtype=np.uint8).copy()
-    del compact
     closes = np.flatnonzero(text == _CLOSE)
     rows = len(closes)
     if not rows or text[0] != _OPEN or closes[-1] != len(text) - 1:
@@ -206,10 +212,8 @@ def _compact_rows(raw: Any, start: int, stop: int) -> Optional[np.ndarray]:
     joins = closes[:-1] + 1  # the comma between two rows
     opens = np.concatenate([[0], joins + 1])
     width = int(np.count_nonzero(text[:closes[0]] == _COMMA)) + 1
-    if not ((text[joins] == _COMMA).all() and (text[opens] == _OPEN).all()) or \
-            np.count_nonzero(text == _OPEN) != rows or \
-            np.count_nonzero(text == _COMMA) != rows * width - 1:
-        return None  # nested or unbalanced lists, or something between two rows
+    if not ((text[joins] == _COMMA).all() and (text[opens] == _OPEN).all()):
+        return None  # something between two rows
     text[opens] = _NEWLINE  # empty lines are skipped
     text[closes] = _NEWLINE
     text[joins] = _NEWLINE
@@ -220,20 +224,22 @@ def _compact_rows(raw: Any, start: int, stop: int) -> Optional[np.ndarray]:
 
 
 def _rows(buf: np.ndarray) -> Optional[np.ndarray]:
-    """``[a, b], [c, d], ...`` (bytes as uint8) -> a float matrix, or None if it is not that
-    (pandas 3's reader, which skips the spaces before a number and rejects ``2 3``)."""
+    """``[a, b], [c, d], ...`` (bytes as uint8, rows that :func:`is_json_rows` accepted) ->
+    a float matrix, or None if it is not that (pandas 3's reader, which skips the spaces
+    before a number).
+
+    The grammar has checked the brackets, so they alternate; pandas refuses a line with
+    another number of cells than the first, and the commas are counted: every row
+    then has ``width`` cells.
+    """
     brackets = np.flatnonzero((buf == _OPEN) | (buf == _CLOSE))
     opens, closes = brackets[0::2], brackets[1::2]
     rows = len(opens)
-    if len(brackets) % 2 or not ((buf[opens] == _OPEN).all() and (buf[closes] == _CLOSE).all()):
-        return None  # unbalanced or nested lists
-    commas = np.flatnonzero(buf == _COMMA)
-    per_row = np.searchsorted(commas, closes) - np.searchsorted(commas, opens)
-    width = int(per_row[0]) + 1
+    width = int(np.count_nonzero(buf[opens[0]:closes[0]] == _COMMA)) + 1
     between = closes[:-1] + 1
-    if not (per_row == width - 1).all() or not (buf[between] == _COMMA).all() or \
-            len(commas) != rows * width - 1:
-        return None
+    if not (buf[between] == _COMMA).all() or \
+            np.count_nonzero(buf == _COMMA) != rows * width - 1:
+        return None  # whitespace before the comma between two rows, or rows of other widths
     text = buf.copy()
     text[opens] = _SPACE
     text[closes] = _NEWLINE
