@@ -537,7 +537,11 @@ class GraphFrame(ReaderConstructors):
         ----------
         function : callable or str
             Anything pandas' ``agg`` accepts: ``np.mean`` (default),
-            ``np.max``, ``"sum"``, a callable on a Series...
+            ``np.max``, ``np.prod``, ``np.nanmedian``, ``"sum"``, a callable
+            on a Series... The result is pandas' for the same function,
+            without pandas 2's FutureWarning (see
+            :mod:`graphframe.ops.reductions`: ``np.std`` is the sample
+            deviation on pandas 2 and the population one on pandas 3).
         inplace : bool
             True: change this GraphFrame and return None (Hatchet). False:
             return a new GraphFrame.
@@ -562,6 +566,8 @@ class GraphFrame(ReaderConstructors):
         ...                    a.exc_metrics, a.inc_metrics)
         >>> ranks.drop_index_levels(np.max, inplace=False).dataframe["time"].tolist()
         [4.0, 4.0]
+        >>> ranks.drop_index_levels(np.prod, inplace=False).dataframe["time"].tolist()
+        [24.0, 24.0]
         >>> ranks.drop_index_levels()
         >>> ranks.dataframe["time"].tolist(), ranks.dataframe.index.names
         ([2.5, 2.5], FrozenList(['node']))

@@ -22,11 +22,13 @@ from ..model.nodeindex import with_node_values
 # text columns (codes into shared strings, behaving as object columns)
 from ..model.text import as_text
 from ..model.textarray import TextArray
+# numpy reductions given to pandas' agg by pandas' names (graphframe.ops.reductions)
+from ..ops.reductions import pandas_agg
 
 __all__ = ["BLOCK_CELLS", "Graph", "GraphFrame", "LevelPlan", "TextArray", "as_text",
            "decode_column", "diff", "encode_column", "frame_from_columns", "from_tagged",
-           "group_arrays", "level_stats", "plain_values", "query_package", "to_tagged",
-           "with_node_values"]
+           "group_arrays", "level_stats", "pandas_agg", "plain_values", "query_package",
+           "to_tagged", "with_node_values"]
 
 
 def diff(before: Any, after: Any, *args: Any, **options: Any) -> Any:

@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError
+from ._internal import pandas_agg, plain_values
 from .profiles_index import row_positions
 from .selection import select_profiles
-from ._internal import plain_values
 
 INT = np.int64
 
@@ -95,7 +95,7 @@ def aggregate(ens: Any, codes: np.ndarray, keys: List[Any], columns: List[Any],
             if unknown:
                 raise ArgumentError(f"agg names the unknown column {unknown[0]!r}")
         agg = grouped[numeric if not isinstance(spec, Mapping) else list(spec)].agg(
-            _named(spec))
+            pandas_agg(spec))
         if isinstance(agg.columns, pd.MultiIndex):
             agg.columns = [f"{c}_{f}" for c, f in agg.columns]
         parts.append(agg)
@@ -139,21 +139,3 @@ def _group_metadata(meta: pd.DataFrame, codes: np.ndarray, k: int) -> pd.DataFra
             column[g] = tuple(np.asarray(uniq, dtype=object)[pair[group == g] % u])
         data[c] = pd.Series(column).infer_objects().to_numpy()
     return pd.DataFrame(data, index=pd.RangeIndex(k))
-
-
-#: numpy reductions pandas runs as its own methods (same results and column names);
-#: given by name, pandas 2 does not warn that it will call the function itself one day
-_PANDAS_NAMES = {np.mean: "mean", np.sum: "sum", np.max: "max", np.min: "min",
-                 np.median: "median", np.std: "std", np.var: "var"}
-
-
-def _named(spec: Any) -> Any:
-    """``spec`` with numpy reductions replaced by pandas' names (lists and dicts too)."""
-    if isinstance(spec, Mapping):
-        return {c: _named(f) for c, f in spec.items()}
-    if isinstance(spec, (list, tuple)):
-        return [_named(f) for f in spec]
-    try:
-        return _PANDAS_NAMES.get(spec, spec)
-    except TypeError:  # unhashable
-        return spec

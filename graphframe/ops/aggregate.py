@@ -31,30 +31,21 @@ from ..model.frame import is_missing
 from ..model.graph import Graph
 from ..model.node import Node
 from ..model.fields import GF, GraphFrameLike, replace
+from .reductions import pandas_agg
 
 INT = np.int64
 MISSING_KEY = "<missing>"
-
-_NAMED = {np.mean: "mean", np.sum: "sum", np.max: "max", np.min: "min", np.median: "median",
-          np.std: "std", np.var: "var", sum: "sum", max: "max", min: "min"}
 
 
 def _aggregate(grouped: Any, function: Any, what: str, shown: Any = None) -> pd.DataFrame:
     """``grouped.agg(function)``; a function pandas cannot apply raises OperationError."""
     try:
-        return grouped.agg(function if isinstance(function, dict) else _agg_name(function))
+        return grouped.agg(pandas_agg(function))
     except (AttributeError, TypeError, ValueError, KeyError) as exc:
         raise OperationError(
             f"{what}: cannot aggregate with {function if shown is None else shown!r} "
             f"({type(exc).__name__}: {exc}); use a function such as np.mean or a pandas "
             "aggregation name such as 'sum', 'mean', 'max'") from exc
-
-
-def _agg_name(function: Any) -> Any:
-    try:
-        return _NAMED.get(function, function)
-    except TypeError:  # unhashable (e.g. a dict)
-        return function
 
 
 def drop_index_levels(gf: GF, function: Any = np.mean) -> GF:
@@ -303,5 +294,5 @@ def _normalise_agg(agg: Any, metrics: List[Any], df: pd.DataFrame) -> Dict[Any, 
         unknown = [c for c in agg if not _has_column(df, c)]
         if unknown:
             raise MetricError(f"groupby_aggregate: no column {unknown[0]!r} to aggregate")
-        return {c: _agg_name(f) for c, f in agg.items()}
-    return {c: _agg_name(agg) for c in metrics}
+        return dict(agg)
+    return {c: agg for c in metrics}

@@ -28,13 +28,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import OperationError
+from .reductions import pandas_agg, reduction_kind
 from .rowmatrix import RowLayout
 
 INT = np.int64
 
-_NAMES = {"sum": "sum", "max": "max", "amax": "max", "nanmax": "max", "min": "min",
-          "amin": "min", "nanmin": "min", "prod": "prod", "product": "prod",
-          "nanprod": "prod", "nansum": "sum"}
 _UFUNC = {"max": np.fmax, "min": np.fmin}
 
 
@@ -59,13 +57,7 @@ def reduction_name(function: Any) -> Optional[str]:
     if not callable(function):
         raise OperationError(f"function must be callable or a name such as 'sum', "
                              f"not {function!r}")
-    if function in (sum, max, min):
-        return function.__name__
-    if getattr(function, "__module__", None) in ("numpy", "numpy.core.fromnumeric",
-                                                 "numpy._core.fromnumeric", "math") \
-            or isinstance(function, np.ufunc):
-        return _NAMES.get(getattr(function, "__name__", ""))
-    return None
+    return reduction_kind(function)
 
 
 def forest_reduce(graph: Any, mat: np.ndarray, how: str) -> None:
@@ -115,7 +107,7 @@ def tree_rule(graph: Any, mat: np.ndarray, has: np.ndarray, function: Callable,
             continue
         series = pd.Series(values[keep])
         grouped = series.groupby([keys_node[keep], keys_combo[keep]], sort=False)
-        result = _call(lambda: grouped.agg(function), function, what)
+        result = _call(lambda: grouped.agg(pandas_agg(function)), function, what)
         node = np.asarray(result.index.get_level_values(0), dtype=INT)
         combo = np.asarray(result.index.get_level_values(1), dtype=INT)
         mat[node, combo] = _floats(result.to_numpy(), function, what)
