@@ -28,8 +28,9 @@ def test_drop_index_levels_three_levels_and_noop():
     assert flat.drop_index_levels(inplace=False).dataframe.equals(flat.dataframe)
 
 
-def _pandas_first_frame(gf, function=np.mean):
-    """drop_index_levels as pandas' groupby computes it (the reference)."""
+def _pandas_first_frame(gf, function="mean"):
+    """drop_index_levels as pandas' groupby computes it (the reference; np.mean, the default,
+    by its name: pandas 2 warns when given the function)."""
     df = gf.dataframe
     key = pd.Index(level_ids(df.index), name="node")
     metrics = [c for c in df.columns if c in set(gf.exc_metrics) | set(gf.inc_metrics)]
