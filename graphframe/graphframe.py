@@ -539,9 +539,9 @@ class GraphFrame(ReaderConstructors):
             Anything pandas' ``agg`` accepts: ``np.mean`` (default),
             ``np.max``, ``np.prod``, ``np.nanmedian``, ``"sum"``, a callable
             on a Series... The result is pandas' for the same function,
-            without pandas 2's FutureWarning (see
+            without pandas 2's FutureWarning, on pandas 2 and 3 alike (see
             :mod:`graphframe.ops.reductions`: ``np.std`` is the sample
-            deviation on pandas 2 and the population one on pandas 3).
+            deviation, as Hatchet computes it).
         inplace : bool
             True: change this GraphFrame and return None (Hatchet). False:
             return a new GraphFrame.

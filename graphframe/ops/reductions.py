@@ -1,23 +1,21 @@
 """The one table of numpy (and builtin) reductions that pandas computes by name.
 
 Hatchet passes the user's aggregation function (``np.mean``, ``np.prod``,
-``np.nanmax``, ``max``, a lambda) to pandas' ``groupby(...).agg``. What pandas
-then does depends on its version:
+``np.nanmax``, ``max``, a lambda) to pandas' ``groupby(...).agg``. Hatchet runs
+on pandas 2, which replaces the reductions of its own table by its named
+aggregations (``np.prod`` -> ``"prod"``, ``np.std`` -> ``"std"``, ``max`` ->
+``"max"``: NaN skipped, ``ddof=1``) and warns (``FutureWarning``) that a future
+version will call the function instead. pandas 3 does call it on each group's
+values (``np.std`` is then the population deviation, ``np.median`` NaN when a
+value is NaN, one Python call per group).
 
-* pandas 2 replaces the reductions of its own table by its named aggregations
-  (``np.prod`` -> ``"prod"``, ``np.std`` -> ``"std"``, ``max`` -> ``"max"``), and
-  warns (``FutureWarning``) that a future version will call the function instead;
-* pandas 3 calls the function on each group's values (``np.std`` is then the
-  population deviation, ``np.median`` is NaN when a value is NaN).
-
-:func:`pandas_agg` gives pandas, for each function, what it computes anyway: the
-name where the named aggregation is that computation (on pandas 2 every function
-of pandas' table; on pandas 3 those whose named aggregation skips NaN as the
-function does), else the function itself. The results are pandas' for the same
-function, without the warning, and the names run vectorised. Every aggregation
-(``drop_index_levels``, ``groupby_aggregate``, ``subtree_sum``'s tree rule,
-``Ensemble.groupby(...).agg``) goes through it, and ``subtree_sum``'s
-vectorised reductions are read from the same table (:func:`reduction_kind`).
+:func:`pandas_agg` passes every function of pandas 2's table by its name, on
+pandas 2 and pandas 3 alike: the numbers are Hatchet's whatever pandas is
+installed, without the warning, and the names run vectorised. Any other
+callable is passed as it is. Every aggregation (``drop_index_levels``,
+``groupby_aggregate``, ``subtree_sum``'s tree rule, ``Ensemble.groupby(...).agg``)
+goes through it, and ``subtree_sum``'s vectorised reductions are read from the
+same table (:func:`reduction_kind`).
 """
 
 from __future__ import annotations
@@ -29,22 +27,19 @@ from typing import Any, Optional
 import numpy as np
 import pandas as pd
 
-#: pandas 2 replaces the functions of its table by its named aggregations itself
-PANDAS_NAMES_FUNCTIONS = int(pd.__version__.split(".")[0]) < 3
-
 #: the same computation by name on every pandas: NaN skipped, as these functions
 #: skip it on a group's Series (``np.sum(series)`` is ``series.sum()``) or by definition
 SAME = {np.sum: "sum", np.nansum: "sum", np.mean: "mean", np.nanmean: "mean",
         np.prod: "prod", np.nanprod: "prod", np.max: "max", np.amax: "max", np.nanmax: "max",
         np.min: "min", np.amin: "min", np.nanmin: "min", np.nanmedian: "median"}
 
-#: the rest of pandas 2's table: pandas 2 computes these by name (``ddof=1``, NaN
-#: skipped); pandas 3 calls them (``ddof=0``; NaN in, NaN out for ``np.median``,
-#: ``sum``)
+#: the rest of pandas 2's table: by name (``ddof=1``, NaN skipped) as pandas 2, and so
+#: Hatchet, computes them; pandas 3 alone would call them (``ddof=0``; NaN in, NaN out
+#: for ``np.median``, ``sum``)
 PANDAS2_ONLY = {np.median: "median", np.std: "std", np.nanstd: "std", np.var: "var",
                 np.nanvar: "var", sum: "sum", max: "max", min: "min"}
 
-_NAMES = {**SAME, **PANDAS2_ONLY} if PANDAS_NAMES_FUNCTIONS else dict(SAME)
+_NAMES = {**SAME, **PANDAS2_ONLY}
 
 #: ``subtree_sum``'s vectorised reductions (NaN skipped on every pandas, as documented
 #: there): the table's sums, maxima, minima and products, the builtins and math.prod

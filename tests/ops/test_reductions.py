@@ -1,9 +1,9 @@
 """Aggregation functions as Hatchet users pass them (graphframe/ops/reductions.py).
 
 pandas 2 replaces numpy reductions and the builtins by its named aggregations and warns
-(FutureWarning) that pandas 3 will call them instead; pandas 3 does. Every aggregation
-here gives what pandas gives for the same function on the pandas installed, with no
-warning: the module turns FutureWarning into an error.
+(FutureWarning) that pandas 3 will call them instead; pandas 3 does. Hatchet runs on
+pandas 2, so every aggregation here gives pandas 2's numbers (Hatchet's) on pandas 2 and
+pandas 3 alike, with no warning: the module turns FutureWarning into an error.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ def ranked() -> GraphFrame:
 
 
 SQRT2, SQRT3 = math.sqrt(2.0), math.sqrt(3.0)
-# (function, a's value, b's value): the same on both pandas unless a pair is given
-# (pandas 2, pandas 3): pandas 2 computes np.median, np.std, np.var and the builtins by
-# its names (NaN skipped, ddof=1), pandas 3 calls them (ddof=0; NaN in, NaN out)
+# (function, a's value, b's value); a pair is (pandas 2 = Hatchet = ours on every pandas,
+# what pandas 3 alone gives when it calls np.median, np.std, np.var or a builtin: ddof=0;
+# NaN in, NaN out)
 CASES = [
     (np.sum, 8.0, 6.0), (np.nansum, 8.0, 6.0),
     (np.mean, 2.0, 2.0), (np.nanmean, 2.0, 2.0),
@@ -57,7 +57,8 @@ IDS = [getattr(f, "__name__", "lambda") for f, _, _ in CASES]
 
 
 def on_this_pandas(value):
-    return (value[0] if PANDAS_2 else value[1]) if isinstance(value, tuple) else value
+    """Hatchet's value (pandas 2's) of a (pandas 2, pandas 3 alone) pair, on every pandas."""
+    return value[0] if isinstance(value, tuple) else value
 
 
 def same(got, expected) -> bool:
@@ -68,10 +69,12 @@ def same(got, expected) -> bool:
 
 
 def what_pandas_gives(df: pd.DataFrame, function) -> list:
-    """pandas' own ``groupby(...).agg(function)`` (its FutureWarning silenced)."""
+    """pandas 2's own ``groupby(...).agg(function)`` (its FutureWarning silenced): on
+    pandas 3, the named aggregation pandas 2 would have used."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return df.groupby(level="node", sort=True)["time"].agg(function).tolist()
+        return df.groupby(level="node", sort=True)["time"].agg(
+            function if PANDAS_2 else pandas_agg(function)).tolist()
 
 
 @pytest.mark.parametrize("function, a, b", CASES, ids=IDS)
@@ -89,7 +92,8 @@ def test_drop_index_levels_with_every_reduction(function, a, b):
 def what_pandas_gives_by_rank(df: pd.DataFrame, function) -> list:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return df.groupby(level="rank", sort=True)["time"].agg(function).tolist()
+        return df.groupby(level="rank", sort=True)["time"].agg(
+            function if PANDAS_2 else pandas_agg(function)).tolist()
 
 
 @pytest.mark.parametrize("function, a, b", CASES, ids=IDS)
@@ -111,7 +115,7 @@ def test_groupby_aggregate_of_all_nodes_by_rank_has_exact_values():
     out = gf.groupby_aggregate(lambda label: "all", np.nanmax).dataframe
     assert out["time"].tolist() == [1.0, 1.0, 1.0, 5.0]
     out = gf.groupby_aggregate(lambda label: "all", np.median).dataframe
-    assert same(out["time"].tolist(), [1.0 if PANDAS_2 else NAN, 1.0, 1.0, 4.5])
+    assert same(out["time"].tolist(), [1.0, 1.0, 1.0, 4.5])
 
 
 # a -> b -> c, one rank: Hatchet's tree rule, node = function(own value, children's
@@ -121,7 +125,7 @@ def test_groupby_aggregate_of_all_nodes_by_rank_has_exact_values():
     (np.median, [2.0, 3.0, 4.0]), (np.nanmedian, [2.0, 3.0, 4.0]),
     (np.prod, [8.0, 8.0, 4.0]), (np.nanprod, [8.0, 8.0, 4.0]),
     (np.nanmax, [4.0, 4.0, 4.0]), (np.nansum, [7.0, 6.0, 4.0]),
-    # the sample variance on pandas 2 (b = 2, a = var(1, 2)); the population one on 3
+    # the sample variance, as Hatchet on pandas 2 (b = 2, a = var(1, 2)), on every pandas
     (np.var, ([0.5, 2.0, 4.0], [0.0, 1.0, 4.0])),
     (np.nanvar, ([0.5, 2.0, 4.0], [0.0, 1.0, 4.0])),
     (np.std, ([1 - 1 / math.sqrt(2.0), math.sqrt(2.0), 4.0], [0.0, 1.0, 4.0])),
@@ -164,8 +168,7 @@ def test_the_table():
     assert pandas_agg([np.prod, np.nansum, "first"]) == ["prod", "sum", "first"]
     assert pandas_agg((np.amax, np.nanmin)) == ("max", "min")
     assert pandas_agg({"x": np.nanmedian}) == {"x": "median"}
-    expected = "std" if PANDAS_2 else np.std  # pandas 3 calls np.std itself (ddof=0)
-    assert pandas_agg(np.std) == expected
+    assert pandas_agg(np.std) == "std"  # by name on pandas 3 too: Hatchet's sample deviation
     named = pd.NamedAgg(column="time", aggfunc=np.sum)
     assert pandas_agg(named) is named
     assert [reduction_kind(f) for f in (np.nansum, np.amin, math.prod, min, np.median)] == \
