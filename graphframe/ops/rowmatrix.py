@@ -98,11 +98,15 @@ class RowLayout:
         return mat
 
     def from_matrix(self, mat: np.ndarray, present: Optional[np.ndarray]) -> np.ndarray:
-        """Values of the matrix at each row; NaN where nothing was present."""
+        """Values of the matrix at each row; NaN where nothing was present.
+
+        ``mat`` is the caller's own (a matrix it made): the result may be a view
+        of it, so a dense full matrix costs no copy.
+        """
         if self.dense:
             out = mat.reshape(-1)
             if present is None:
-                return out.copy()
+                return out
             return np.where(present.reshape(-1) > 0, out, np.nan)
         out = mat[self.node, self.combo]
         if present is None:
