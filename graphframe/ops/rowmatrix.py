@@ -15,6 +15,8 @@ from typing import Optional, Tuple
 import numpy as np
 import pandas as pd
 
+from ..model.dataframe import plain_values
+
 INT = np.int64
 
 
@@ -33,7 +35,7 @@ class RowLayout:
         index = dataframe.index
         if isinstance(index, pd.MultiIndex):
             node_pos = index.names.index("node")
-            node = np.asarray(index.levels[node_pos], dtype=INT)[
+            node = plain_values(index.levels[node_pos]).astype(INT, copy=False)[
                 np.asarray(index.codes[node_pos], dtype=INT)]
             combo = np.zeros(len(index), dtype=INT)
             n_combos = 1
@@ -47,7 +49,7 @@ class RowLayout:
                 combo, uniq = _compact(combo)
                 n_combos = len(uniq)
         else:
-            node = np.asarray(index, dtype=INT)
+            node = plain_values(index).astype(INT, copy=False)
             combo = np.zeros(len(node), dtype=INT)
             n_combos = 1
         n_combos = max(n_combos, 1)
