@@ -39,6 +39,11 @@ class OperationError(GraphframeError, ValueError):
     tree-only operation on a call graph."""
 
 
+class UnsupportedError(GraphframeError, NotImplementedError):
+    """A Hatchet method graphframe deliberately does not offer; the message names the
+    replacement (for example ``to_hdf``, which pickles the graph: ``save`` instead)."""
+
+
 class PoorMatchWarning(UserWarning):
     """A diff matched fewer than half of the two profiles' nodes: its deltas mostly
     compare a node with nothing (try matching by name, or check the profiles)."""

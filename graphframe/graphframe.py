@@ -21,7 +21,7 @@ import pandas as pd
 
 from graphframe_readers import RawProfile
 
-from .errors import ArgumentError, GraphMismatchError
+from .errors import ArgumentError, GraphMismatchError, UnsupportedError
 from .io import archive
 from .io.build import parts_from_raw
 from .io.dispatch import load_parts, read_parts
@@ -1320,6 +1320,47 @@ class GraphFrame(ReaderConstructors):
         True
         """
         return archive.save(self, path, compression)
+
+    def to_hdf(self, filename: Any, key: str = "hatchet_graphframe", **kwargs: Any) -> None:
+        """Hatchet's HDF5 export (deprecated there) is not offered: it pickles the graph.
+
+        Raises :class:`~graphframe.errors.UnsupportedError` naming the
+        replacement, :meth:`save` (a Parquet archive with no pickled objects,
+        read back by :meth:`load`).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> GraphFrame.from_lists(("main",)).to_hdf("run.h5")
+        Traceback (most recent call last):
+        ...
+        graphframe.errors.UnsupportedError: to_hdf is not offered: Hatchet's HDF5 files pickle the graph, and unpickling runs code from the file; use gf.save("run.gfz") and GraphFrame.load("run.gfz") (a lossless Parquet archive)
+        """
+        raise UnsupportedError(
+            "to_hdf is not offered: Hatchet's HDF5 files pickle the graph, and unpickling "
+            "runs code from the file; use gf.save(\"run.gfz\") and GraphFrame.load(\"run.gfz\") "
+            "(a lossless Parquet archive)")
+
+    @classmethod
+    def from_hdf(cls, filename: Any, **kwargs: Any) -> "GraphFrame":
+        """Hatchet's HDF5 import is not offered: the file holds a pickled graph.
+
+        Raises :class:`~graphframe.errors.UnsupportedError`: reading one would
+        unpickle the file's graph, which runs code the file brings. Re-export
+        it from Hatchet with ``to_literal``/``to_json`` and read that.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> GraphFrame.from_hdf("run.h5")
+        Traceback (most recent call last):
+        ...
+        graphframe.errors.UnsupportedError: from_hdf is not offered: a Hatchet HDF5 file holds a pickled graph, and unpickling runs code from the file; in Hatchet, write it with gf.to_json() (or to_literal()) and read that with GraphFrame.from_json / from_literal
+        """
+        raise UnsupportedError(
+            "from_hdf is not offered: a Hatchet HDF5 file holds a pickled graph, and "
+            "unpickling runs code from the file; in Hatchet, write it with gf.to_json() (or "
+            "to_literal()) and read that with GraphFrame.from_json / from_literal")
 
     def _repr_html_(self) -> str:
         return render_html(self)
