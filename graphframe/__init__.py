@@ -74,7 +74,13 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module("graphframe.ensemble").Ensemble
     if name in ("TraceFrame", "read_trace"):  # the trace layers load with their first use
         return getattr(importlib.import_module("graphframe.traces"), name)
+    if name in _HATCHET_MODULES:  # ht.node, ht.graph, ht.frame, ht.version as in Hatchet
+        return importlib.import_module(f"graphframe.{name}")
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
+
+
+#: submodules Hatchet's package exposes as attributes after ``import hatchet``
+_HATCHET_MODULES = ("node", "graph", "frame", "version")
 
 
 def formats() -> list:

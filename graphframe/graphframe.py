@@ -22,6 +22,7 @@ import pandas as pd
 from graphframe_readers import RawProfile
 
 from .errors import ArgumentError, GraphMismatchError, UnsupportedError
+from .errors import EmptyFilter, InvalidFilter  # noqa: F401  (Hatchet's hatchet.graphframe names)
 from .io import archive
 from .io.build import parts_from_raw
 from .io.dispatch import load_parts, read_parts

@@ -125,11 +125,20 @@ class ProfileBuilder:
             self._node_col_blocks.append(pd.DataFrame(index=range(len(ids))))
         return ids
 
-    def add_edges(self, parents: Iterable[int], children: Iterable[int]) -> None:
-        """Add a block of extra edges."""
-        self._edge_blocks.append(pd.DataFrame({
-            PARENT: np.asarray(parents, dtype=np.int64),
-            "child": np.asarray(children, dtype=np.int64)}))
+    def add_edges(self, parents: Iterable[int], children: Iterable[int],
+                  order: Optional[Iterable[int]] = None) -> None:
+        """Add a block of extra edges.
+
+        ``order`` places each edge among its parent's children (the RawProfile
+        ``edges.order`` column: compared with the local ids of the children
+        reached by first-parent edges). Give it for every block or for none; a
+        block with ``order`` and no edges still asks for children by id.
+        """
+        block = {PARENT: np.asarray(parents, dtype=np.int64),
+                 "child": np.asarray(children, dtype=np.int64)}
+        if order is not None:
+            block["order"] = np.asarray(order, dtype=np.int64)
+        self._edge_blocks.append(pd.DataFrame(block))
 
     def add_rows(
         self,

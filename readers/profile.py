@@ -23,7 +23,9 @@ Layout
     (call graphs). Together with ``parent`` they give every edge once. An
     optional integer ``order`` column places each extra edge among its
     parent's children: children are listed by their first-parent edge's
-    child id and the extra edges' ``order`` (without it, extra edges come last).
+    child id and the extra edges' ``order`` (without it, first-parent edges in
+    table order, then the extra edges; an empty table with an ``order``
+    column lists children by child id).
 ``metrics``
     One row per (node, index levels...) with column ``node``, one column per
     entry of ``index_levels`` (``rank``, ``thread``...) and one column per
@@ -265,20 +267,44 @@ def _positions(ids, refs, src, what, allow_root=True) -> np.ndarray:
                                position=f"row {first}",
                                expected="the id of a node in the nodes table")
         return refs.astype(np.int64, copy=False)
-    order = np.argsort(ids, kind="stable")
-    sorted_ids = ids[order]
-    idx = np.searchsorted(sorted_ids, refs)
-    idx_clipped = np.minimum(idx, len(ids) - 1)
-    found = sorted_ids[idx_clipped] == refs
     is_root = refs == -1
+    table = id_table(ids)
+    if table is not None:  # ids are small non-negative integers: one lookup table
+        inside = (refs >= 0) & (refs < len(table))
+        out = np.where(inside, table[np.where(inside, refs, 0)], -1)
+        found = out >= 0
+    else:
+        order = np.argsort(ids, kind="stable")
+        sorted_ids = ids[order]
+        idx_clipped = np.minimum(np.searchsorted(sorted_ids, refs), len(ids) - 1)
+        found = sorted_ids[idx_clipped] == refs
+        out = np.where(found, order[idx_clipped], -1)
     bad = ~found & ~(is_root & allow_root)
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
         raise ProfileError(src, f"{what} refers to unknown node id {int(refs[first])}",
                            position=f"row {first}", expected="the id of a node in the nodes table")
-    out = order[idx_clipped]
-    out[is_root] = -1
-    return out.astype(np.int64)
+    return out.astype(np.int64, copy=False)
+
+
+def id_table(ids: np.ndarray) -> Optional[np.ndarray]:
+    """``table[id]`` = row position of each id (``-1`` for a number that is not
+    one), when the ids are unique non-negative integers below ``4 n + 1024``;
+    None otherwise (a table would be too large: sort and search instead).
+
+    Examples
+    --------
+    >>> id_table(np.array([5, 0, 2])).tolist()
+    [1, -1, 2, -1, -1, 0]
+    >>> id_table(np.array([10 ** 9])) is None
+    True
+    """
+    n = len(ids)
+    if not n or int(ids.min()) < 0 or int(ids.max()) >= 4 * n + 1024:
+        return None
+    table = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
+    table[ids] = np.arange(n, dtype=np.int64)
+    return table
 
 
 def _check_frames(nodes: Table, src: Any) -> None:

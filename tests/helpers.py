@@ -82,8 +82,9 @@ def pair(ranks: int = 2) -> Tuple[GraphFrame, GraphFrame]:
 
 def compact_literal(literal: List[dict], nid: bool = True) -> List[dict]:
     """A literal without the keys ``to_literal`` writes because Hatchet does: ``name``
-    where it equals the frame's name, empty ``attributes`` and (``nid=False``) the
-    ``_hatchet_nid`` metric. Iterative (deep literals); the input is not changed."""
+    where it equals the frame's name, a frame's ``"type": "None"`` (Hatchet's frames
+    always have a type), empty ``attributes`` and (``nid=False``) the ``_hatchet_nid``
+    metric. Iterative (deep literals); the input is not changed."""
     out: List[dict] = []
     stack = [(node, out) for node in reversed(literal)]
     while stack:
@@ -91,6 +92,8 @@ def compact_literal(literal: List[dict], nid: bool = True) -> List[dict]:
         entry = {k: v for k, v in node.items() if k != "children"}
         if entry.get("name") == entry.get("frame", {}).get("name"):
             entry.pop("name", None)
+        if entry.get("frame", {}).get("type") == "None":
+            entry["frame"] = {k: v for k, v in entry["frame"].items() if k != "type"}
         if entry.get("attributes") == {}:
             del entry["attributes"]
         if not nid:

@@ -19,6 +19,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_REGRESSION, FAIL_KINDS, ProgressBar,
 from .._version import __version__
 from ..errors import GraphframeError
 from ..examples import example_graphframe
+from ..model.rowselect import require_levels
 from ..render.units import UNITS
 
 
@@ -265,6 +266,9 @@ def _run_tree(args: argparse.Namespace, out: TextIO) -> str:
         metric = args.metric[0] if len(args.metric) == 1 else list(args.metric)
     unicode = not args.ascii and _can_encode(out, "├─│└◀▶")
     color = _use_color(out) if args.color is None else args.color
+    # gf.tree ignores a level the data lacks, as Hatchet; asked for on the command line, it
+    # is a mistake worth saying
+    require_levels(gf.dataframe.index, rank=args.rank, thread=args.thread)
     return gf.tree(metric_column=metric, depth=args.depth, rank=args.rank, thread=args.thread,
                    precision=args.precision, name_column=args.name_column,
                    expand_name=args.expand_name, color=color, unicode=unicode,

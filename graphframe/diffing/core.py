@@ -329,13 +329,15 @@ def _value_table(gf: GraphFrameLike, metrics: List[Any], computed: Dict[Any, Any
                  thread: int, agg: Optional[str]) -> Dict[Any, np.ndarray]:
     """One value per node of every metric; computed partners summed over subtrees first."""
     made = set(computed.values())
-    table = node_value_table(gf, [m for m in metrics if m not in made], rank, thread, agg)
+    table = node_value_table(gf, [m for m in metrics if m not in made], rank, thread, agg,
+                             absent_level="error")
     if computed:
         sums = subgraph_sums(gf.graph, gf.dataframe, list(computed))
         frame = pd.DataFrame({inc: values for inc, values in zip(computed.values(), sums)},
                              index=gf.dataframe.index, copy=False)
         partial = type(gf)(gf.graph, frame, [], list(computed.values()), default_metric=None)
-        table.update(node_value_table(partial, list(computed.values()), rank, thread, agg))
+        table.update(node_value_table(partial, list(computed.values()), rank, thread, agg,
+                                      absent_level="error"))
     return table
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from graphframe_readers import RawProfile
 from graphframe_readers.heap import release_free_heap
-from graphframe_readers.profile import NODE, PARENT
+from graphframe_readers.profile import NODE, PARENT, id_table
 
 from ..kernels import structure as st
 from ..model.dataframe import column_data, frame_from_columns, make_index, sort_rows
@@ -49,7 +49,8 @@ def parts_from_raw(raw: RawProfile, private: bool = False,
     lookup = _IdLookup(ids)
     parent = lookup(raw.nodes[PARENT].to_numpy().astype(INT, copy=False))
     extra = child_order = None
-    if raw.edges is not None and len(raw.edges):
+    if raw.edges is not None and (len(raw.edges) or "order" in raw.edges.columns):
+        # (an empty table with ``order`` still asks for first-parent edges in id order)
         extra = (lookup(raw.edges[PARENT].to_numpy()), lookup(raw.edges["child"].to_numpy()))
         if "order" in raw.edges.columns:
             keys = raw.edges["order"].to_numpy().astype(INT, copy=False)
@@ -79,7 +80,8 @@ class _IdLookup:
 
     def __init__(self, ids: np.ndarray) -> None:
         self.identity = np.array_equal(ids, np.arange(len(ids)))
-        if not self.identity:
+        self.table = None if self.identity else id_table(ids)
+        if not self.identity and self.table is None:
             self.order = np.argsort(ids, kind="stable")
             self.sorted = ids[self.order]
 
@@ -87,6 +89,8 @@ class _IdLookup:
         refs = np.asarray(refs, dtype=INT)
         if self.identity:
             return refs.copy()
+        if self.table is not None:  # (validated: every reference is -1 or an id)
+            return np.where(refs < 0, -1, self.table[np.maximum(refs, 0)])
         pos = self.order[np.searchsorted(self.sorted, np.maximum(refs, self.sorted[0]))]
         return np.where(refs < 0, -1, pos)
 

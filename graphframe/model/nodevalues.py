@@ -78,8 +78,12 @@ def node_values(gf: Any, column: Any, rank: Optional[int] = None, thread: Option
 
 
 def node_value_table(gf: Any, columns: List[Any], rank: Optional[int] = None, thread: Optional[int] = None,
-                     aggregate: Optional[str] = None) -> Dict[Any, np.ndarray]:
+                     aggregate: Optional[str] = None,
+                     absent_level: str = "ignore") -> Dict[Any, np.ndarray]:
     """:func:`node_values` for several columns (the row lookup is shared).
+
+    ``absent_level``: what a ``rank``/``thread`` for a level the index lacks
+    does (:func:`~graphframe.model.rowselect.node_rows`).
 
     Examples
     --------
@@ -91,7 +95,7 @@ def node_value_table(gf: Any, columns: List[Any], rank: Optional[int] = None, th
     df = gf.dataframe
     n = gf.graph.num_nodes
     if aggregate is None:
-        rows = node_rows(df, n, rank=rank, thread=thread)
+        rows = node_rows(df, n, rank=rank, thread=thread, absent_level=absent_level)
         has = rows >= 0
         out = {}
         for col in columns:

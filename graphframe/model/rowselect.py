@@ -12,15 +12,17 @@ from ..errors import ArgumentError
 
 
 def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,
-              thread: Optional[int] = 0) -> np.ndarray:
+              thread: Optional[int] = 0, absent_level: str = "ignore") -> np.ndarray:
     """Row position of each node's row at ``rank``/``thread``; -1 where there is none.
 
     Index levels other than ``node``, ``rank`` and ``thread`` are not
     filtered; the first matching row wins. ``None`` means the lowest value
     the level holds (so a file of rank 1 alone shows rank 1). A ``rank`` (or
     ``thread``) that the level does not hold raises :class:`ArgumentError`
-    naming the values it holds; so does a non-zero one when the index has no
-    such level (0 and None mean "the only one" there).
+    naming the values it holds. When the index has no such level, the value
+    is ignored (``absent_level="ignore"``: Hatchet's ``tree``, ``to_dot``,
+    ``to_flamegraph`` and ``to_literal`` print the profile's only rows), or a
+    non-zero one raises :class:`ArgumentError` (``absent_level="error"``).
 
     Examples
     --------
@@ -32,15 +34,16 @@ def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,
     Traceback (most recent call last):
     ...
     graphframe_readers.errors.ArgumentError: rank=7 does not exist; the ranks are 1, 2
+    >>> node_rows(df, 3, rank=2, thread=4).tolist()
+    [1, 2, -1]
     """
     index = dataframe.index
+    if absent_level == "error":
+        require_levels(index, rank=rank, thread=thread)
     node = level_ids(index)
     keep = np.ones(len(node), dtype=bool)
     for level, value in (("rank", rank), ("thread", thread)):
         if level not in index.names:
-            if value not in (None, 0):
-                raise ArgumentError(f"{level}={value!r} does not exist: the data has no {level} "
-                                    f"level (index levels: {', '.join(map(str, index.names))})")
             continue
         if not len(index):
             continue
@@ -56,6 +59,24 @@ def node_rows(dataframe: pd.DataFrame, n_nodes: int, rank: Optional[int] = 0,
     # assign in reverse so the first matching row of a node wins
     rows[node[positions[::-1]]] = positions[::-1]
     return rows
+
+
+def require_levels(index: pd.Index, **values: Optional[Any]) -> None:
+    """Raise :class:`ArgumentError` for a value other than 0 or None given for a
+    level (``rank=``, ``thread=``) that ``index`` does not have.
+
+    Examples
+    --------
+    >>> require_levels(pd.Index([0, 1], name="node"), rank=0, thread=None)
+    >>> require_levels(pd.Index([0, 1], name="node"), thread=2)
+    Traceback (most recent call last):
+    ...
+    graphframe_readers.errors.ArgumentError: thread=2 does not exist: the data has no thread level (index levels: node)
+    """
+    for level, value in values.items():
+        if level not in index.names and value not in (None, 0):
+            raise ArgumentError(f"{level}={value!r} does not exist: the data has no {level} "
+                                f"level (index levels: {', '.join(map(str, index.names))})")
 
 
 def level_value(index: pd.Index, level: str, value: Optional[Any]) -> Optional[Any]:

@@ -7,10 +7,13 @@ metric:
 ============================  ======================  ===========================
 row present in                default (Hatchet)       ``fill_value=x``
 ============================  ======================  ===========================
-both                          ``left op right``       ``left op right``
+both                          ``left op right`` (1)   ``left op right``
 left only                     left value unchanged    ``left op x``
 right only                    NaN                     ``x op right``
 ============================  ======================  ===========================
+
+(1) Where ``left op right`` is NaN (a value missing on the right, ``0 / 0``) the
+left value stays, as in Hatchet (its ``DataFrame.update`` never writes NaN).
 
 A metric that only one operand has is treated as missing on the other side
 (Hatchet raises KeyError). Non-metric columns take the left value, or the
@@ -111,16 +114,36 @@ def _merged(a: List[Any], b: List[Any]) -> List[Any]:
 
 def _combine(df_l, df_r, col, al, func) -> np.ndarray:
     """One metric, Hatchet's way: ``left <op> right`` where both have the row, the left
-    value where only the left has it, NaN where the left has none."""
+    value where only the left has it, NaN where the left has none. A NaN result keeps
+    the left value (a value missing on the right, ``0 / 0``): Hatchet writes the
+    results with ``DataFrame.update``, which never writes NaN."""
     has_l, has_r = col in df_l.columns, col in df_r.columns
     with np.errstate(divide="ignore", invalid="ignore"):
         if has_l and has_r and isinstance(al.pos_l, slice):
-            return func(metric_values(df_l, col, al.pos_l, al.n_rows),
-                        metric_values(df_r, col, al.pos_r, al.n_rows))
+            left = metric_values(df_l, col, al.pos_l, al.n_rows)
+            return _keep_left_where_nan(func(left, metric_values(df_r, col, al.pos_r,
+                                                                 al.n_rows)), left)
         out = _own_values(df_l, col, al.pos_l, al.n_rows)  # NaN where the left has no value
-        if has_l and has_r:  # combined in place at the right's rows (NaN <op> x is NaN)
-            func.at(out, al.pos_r, df_r[col].to_numpy(dtype=np.float64, na_value=np.nan))
+        if has_l and has_r:  # combined at the right's rows (one output row each)
+            left = out[al.pos_r]
+            out[al.pos_r] = _keep_left_where_nan(
+                func(left, df_r[col].to_numpy(dtype=np.float64, na_value=np.nan)), left)
         return out
+
+
+def _keep_left_where_nan(result: np.ndarray, left: np.ndarray) -> np.ndarray:
+    """``result`` with the left operand's value wherever it is NaN (Hatchet's ``update``).
+
+    Examples
+    --------
+    >>> _keep_left_where_nan(np.array([np.nan, 2.0, np.nan]),
+    ...                      np.array([0.0, 1.0, np.nan])).tolist()
+    [0.0, 2.0, nan]
+    """
+    nan = np.isnan(result)
+    if nan.any():
+        result = np.where(nan, left, result)
+    return result
 
 
 def _combine_filled(df_l, df_r, col, al, presence, func, fill_value) -> np.ndarray:
@@ -167,7 +190,7 @@ def _exact_combine(df_l, df_r, col, pos_l, pos_r, func) -> Optional[np.ndarray]:
         return None
     a, b = lv.to_numpy()[pos_l], rv.to_numpy()[pos_r]
     with np.errstate(all="ignore"):
-        out = func(a, b)
+        out = _keep_left_where_nan(func(a, b), a) if func is np.true_divide else func(a, b)
     if out.dtype.kind == "f" and len(out) and np.isfinite(out).all() and \
             bool((out == np.round(out)).all()):
         out = out.astype(lv.dtype)

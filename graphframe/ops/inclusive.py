@@ -111,7 +111,10 @@ def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
 
     ``exc = inc - sum(inc of direct children)`` per row (a child without a
     value counts as 0). ``X (inc)`` gives ``X`` (unless ``X`` is already an
-    exclusive metric); any other inclusive ``Y`` gives ``Y (exc)``.
+    exclusive metric); any other inclusive ``Y`` gives ``Y (exc)``. When the
+    default metric is an inclusive one whose partner is made here, the partner
+    becomes the default: a profile read with inclusive metrics only (default
+    ``time (inc)``) then shows ``time``, as Hatchet's, whose default is ``time``.
     """
     df = gf.dataframe
     wanted = list(gf.inc_metrics) if inc_metrics is None else list(inc_metrics)
@@ -120,6 +123,7 @@ def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
     exc_metrics = list(gf.exc_metrics)
     pairs = dict(gf.inclusive_of)
     owner = gf.graph.edge_sources()
+    made: Dict[Any, Any] = {}  # inclusive metric -> the exclusive one made from it
     for inc in wanted:
         if inc not in df.columns or not pd.api.types.is_numeric_dtype(df[inc]) \
                 or not summed(gf, inc):
@@ -139,7 +143,9 @@ def generate_exclusive_columns(gf: GF, inc_metrics: Sequence[Any] = None) -> GF:
         out[exc] = values
         exc_metrics.append(exc)
         pairs[exc] = inc
-    return replace(gf, dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs)
+        made[inc] = exc
+    return replace(gf, dataframe=out, exc_metrics=exc_metrics, inclusive_of=pairs,
+                   default_metric=made.get(gf.default_metric, gf.default_metric))
 
 
 def sum_columns(gf: GF, columns: Sequence[Any], out_columns: Sequence[Any] = None,

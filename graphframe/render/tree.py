@@ -105,7 +105,7 @@ def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str
         parts.append(_header(metrics, gf, rank, thread, unicode))
     parts.extend(_walk(gf.graph, dict(zip(table.nodes.tolist(), bodies)), max_depth, glyphs))
     if show_legend:
-        parts.append(_legend(metrics[0], lo, hi, cmap, color, glyphs))
+        parts.append(_legend(metrics[0], lo, hi, cmap, color, glyphs, highlight_name))
     return "".join(parts)
 
 
@@ -359,7 +359,7 @@ def _header(metrics: List[Any], gf: GraphFrameLike, rank: Optional[int],
 
 
 def _legend(metric: Any, lo: float, hi: float, cmap: List[str], color: bool,
-            glyphs: Dict[str, str]) -> str:
+            glyphs: Dict[str, str], highlight: bool = False) -> str:
     end = C.RESET if color else ""
     span = hi - lo
     lines = ["\n" + (C.UNDERLINE if color else "") + "Legend" + end
@@ -368,7 +368,9 @@ def _legend(metric: Any, lo: float, hi: float, cmap: List[str], color: bool,
     block = "\u2588 " if glyphs["left"] == "◀ " else "# "
     for i, (a, b) in enumerate(bands):
         lines.append(f"{cmap[i]}{block}{end}{a * span + lo:.2f} - {b * span + lo:.2f}\n")
-    lines.append("\n" + (C.HIGHLIGHT if color else "") + "name" + end + " User code    "
+    # "name" is shown highlighted only when names are (highlight_name), as in Hatchet
+    lines.append("\n" + (C.HIGHLIGHT if color and highlight else "") + "name" + end
+                 + " User code    "
                  + (C.LEFT if color else "") + glyphs["left"] + end + " Only in left graph    "
                  + (C.RIGHT if color else "") + glyphs["right"] + end + " Only in right graph\n")
     return "".join(lines)

@@ -193,10 +193,10 @@ def parse_dot(text: Any, source: Any = None) -> RawProfile:
     ...     '\\t"1500:[unknown]" [label="[unknown]\\\\n1500\\\\n0.53%\\\\n(0.00%)"];\\n'
     ...     '\\tmain [label="app\\\\nmain\\\\n100.00%\\\\n(99.47%)"];\\n'
     ...     '\\tmain -> "1500:[unknown]" [label="0.53%"];\\n}\\n', source="perf.dot")
-    >>> raw.node_columns["name"].tolist()
-    ['1500', 'main']
+    >>> raw.node_columns["name"].tolist()  # in the order of first mention, as Hatchet
+    ['main', '1500']
     >>> raw.metrics[["module", "time (inc)", "time"]].values.tolist()
-    [['[unknown]', 0.53, 0.0], ['app', 100.0, 99.47]]
+    [['app', 100.0, 99.47], ['[unknown]', 0.53, 0.0]]
     """
     if not isinstance(text, str):
         text = decode_text(text, source, "DOT text as gprof2dot writes it (UTF-8)")
@@ -237,13 +237,17 @@ def _build(t: DotTables, text: str, source: Any) -> RawProfile:
     if np.isnan(weight).all():
         weight = labels.values["total"]
     parent, extra_src, extra_dst = parents_from_edges(n, src, dst, weight)
+    local, created, extra_order = _hatchet_order(n, src, dst, parent, extra_src, extra_dst)
 
     columns = _node_columns(t, labels, src, dst, calls)
     builder = ProfileBuilder(source)
-    frames = {"type": np.full(n, "function", dtype=object), "name": np.array(names, dtype=object)}
-    nodes = builder.add_nodes(parent, frames, columns={"name": frames["name"]})
-    builder.add_edges(extra_src, extra_dst)
-    builder.add_rows(nodes, columns)
+    frames = {"type": np.full(n, "function", dtype=object)[created],
+              "name": np.array(names, dtype=object)[created]}
+    nodes = builder.add_nodes(np.where(parent < 0, -1, local[np.maximum(parent, 0)])[created],
+                              frames, columns={"name": frames["name"]},
+                              node_ids=local[created])
+    builder.add_edges(local[extra_src], local[extra_dst], order=extra_order)
+    builder.add_rows(nodes, {k: v[created] for k, v in columns.items()})
     exc = [m for m in ("time", "cost") if m in columns]
     inc = [f"{m} (inc)" for m in ("time", "cost") if f"{m} (inc)" in columns]
     pairs = {m: f"{m} (inc)" for m in exc if f"{m} (inc)" in inc}
@@ -259,6 +263,50 @@ def _build(t: DotTables, text: str, source: Any) -> RawProfile:
                                    "counts": list(labels.layout.counts),
                                    "head_lines_before_name": labels.layout.prefix}},
         columns=[c for c in order if c in columns or c == "name"])
+
+
+def _hatchet_order(n: int, src: np.ndarray, dst: np.ndarray, parent: np.ndarray,
+                   extra_src: np.ndarray, extra_dst: np.ndarray
+                   ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Local node ids, the node table's row order and the extra edges' ``order``
+    that give Hatchet's orders: every node's children in the file order of the
+    edges to them, and the roots in the order their nodes are first mentioned
+    (edges first, each as caller then callee; then node statements).
+
+    A RawProfile places a child reached by its first-parent edge by the child's
+    local id and one reached by an extra edge by that edge's ``order``
+    (:class:`~graphframe_readers.RawProfile`), so a non-root's local id is the
+    file position of the edge to it from its first parent, an extra edge's
+    ``order`` is its own file position, and a root's id comes after every edge.
+    ``created`` lists the nodes (statement positions) by first mention.
+
+    Examples
+    --------
+    >>> local, created, order = _hatchet_order(
+    ...     4, np.array([2, 0, 0, 2]), np.array([3, 1, 2, 1]),
+    ...     np.array([-1, 0, 0, 2]), np.array([2]), np.array([1]))
+    >>> local.tolist(), created.tolist(), order.tolist()
+    ([6, 1, 2, 0], [2, 3, 0, 1], [3])
+    """
+    edges = len(src)
+    mentions = np.empty(2 * edges + n, dtype=np.int64)
+    mentions[0:2 * edges:2] = src
+    mentions[1:2 * edges:2] = dst
+    mentions[2 * edges:] = np.arange(n)
+    _, first_mention = np.unique(mentions, return_index=True)  # nodes are 0..n-1
+    created = np.argsort(first_mention, kind="stable")
+    key = src * n + dst
+    uniq, first_pos = np.unique(key, return_index=True)  # an edge's first line wins
+
+    def position(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return first_pos[np.searchsorted(uniq, a * n + b)]
+
+    local = np.empty(n, dtype=np.int64)
+    rooted = parent < 0
+    local[rooted] = edges + first_mention[rooted]
+    child = np.flatnonzero(~rooted)
+    local[child] = position(parent[child], child)
+    return local, created, position(extra_src, extra_dst)
 
 
 def _refuse_compare(t: DotTables, source: Any) -> None:

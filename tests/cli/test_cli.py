@@ -118,9 +118,11 @@ def test_convert_a_deep_profile_to_a_literal(tmp_path):
     out = tmp_path / "out.json"
     code, _, err = run("convert", str(src), str(out), "--to", "literal")
     assert (code, err) == (0, "")
-    # Hatchet's node keys: name, frame, metrics with _hatchet_nid, attributes, children
-    expected = "".join('{"name": "f%d", "frame": {"name": "f%d"}, "metrics": {"time": 1.0, '
-                       '"_hatchet_nid": %d}, "attributes": {}, "children": [' % (i, i, i)
+    # Hatchet's node keys: name, frame (with Hatchet's "None" type), metrics with
+    # _hatchet_nid, attributes, children
+    expected = "".join('{"name": "f%d", "frame": {"name": "f%d", "type": "None"}, "metrics": '
+                       '{"time": 1.0, "_hatchet_nid": %d}, "attributes": {}, "children": ['
+                       % (i, i, i)
                        for i in range(depth)) + "]}" * depth
     assert out.read_text() == "[" + expected.replace(', "children": []', "") + "]"
     code, _, err = run("convert", str(src), str(tmp_path / "out2.json"), "--to", "json")

@@ -142,3 +142,27 @@ def test_raw_profile_field_defaults_to_no_declarations():
     raw = RawProfile(nodes=pd.DataFrame({"node": [0], "parent": [-1], "name": ["main"]}),
                      metrics=pd.DataFrame({"node": [0], "time": [1.0]}), exc_metrics=("time",))
     assert raw.aggregations == {} and raw.validate("x").validated
+
+
+def test_generated_exclusive_partner_of_the_default_metric_becomes_the_default():
+    # Hatchet's default metric is "time": a literal with inclusive metrics only,
+    # after generate_exclusive_columns(), prints time (Hatchet 2024.1.3: 1.000 main,
+    # 2.000 solve). We read it with default "time (inc)" (so tree() prints something
+    # before), and the generated "time" takes over.
+    gf = GraphFrame.from_literal([{"frame": {"name": "main", "type": "function"},
+                                   "metrics": {"time (inc)": 3.0, "bytes (inc)": 9.0},
+                                   "children": [{"frame": {"name": "solve", "type": "function"},
+                                                 "metrics": {"time (inc)": 2.0,
+                                                             "bytes (inc)": 4.0}}]}])
+    assert gf.default_metric == "time (inc)"
+    gf.generate_exclusive_columns()
+    assert gf.default_metric == "time" and gf.exc_metrics == ["time", "bytes"]
+    assert gf.tree(render_header=False, color=False).splitlines()[:2] == ["1.000 main",
+                                                                         "└─ 2.000 solve"]
+    chosen = GraphFrame.from_literal([{"frame": {"name": "main"}, "metrics": {
+        "time (inc)": 3.0, "bytes (inc)": 9.0}}])
+    chosen.default_metric = "bytes (inc)"
+    assert chosen.generate_exclusive_columns(inplace=False).default_metric == "bytes"
+    kept = GraphFrame.from_literal([{"frame": {"name": "main"}, "metrics": {
+        "time": 1.0, "time (inc)": 3.0, "bytes (inc)": 9.0}}])
+    assert kept.generate_exclusive_columns(inplace=False).default_metric == "time"

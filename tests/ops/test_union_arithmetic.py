@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphframe import Graph
+from graphframe import Graph, GraphFrame
 from graphframe.errors import GraphMismatchError
 
 from tests.helpers import by_name, gf_from_edges, replaced, tree_text
@@ -322,3 +322,41 @@ def test_metric_on_one_side_only_with_identical_rows():
     assert out.dataframe["time"].tolist() == [0.0] * 4
     assert b.sub(a, fill_value=0).dataframe["bytes"].tolist() == [1.0, 2.0, 3.0, 4.0]
     pd.testing.assert_frame_equal(b.dataframe, before)
+
+
+def nan_pair(extra_right_node):
+    main = {"frame": {"name": "main"}, "metrics": {"time": 0.0, "time (inc)": 10.0}}
+    left = GraphFrame.from_literal([{**main, "children": [
+        {"frame": {"name": "solve"}, "metrics": {"time": 4.0, "time (inc)": 5.0}}]}])
+    kids = [{"frame": {"name": "solve"}, "metrics": {"time": None, "time (inc)": 0.0}}]
+    if extra_right_node:  # the graphs differ: rows are aligned through the union
+        kids.append({"frame": {"name": "io"}, "metrics": {"time": 2.0, "time (inc)": 2.0}})
+    right = GraphFrame.from_literal([{**main, "children": kids}])
+    return left, right
+
+
+@pytest.mark.parametrize("extra_right_node", [False, True])
+def test_a_nan_result_keeps_the_left_value_as_hatchet(extra_right_node):
+    # HATCHET_SPEC (arithmetic): the results are written with DataFrame.update,
+    # which never writes NaN: 0 / 0 and x - NaN leave the left value; inf is written.
+    # (Values checked against Hatchet 2026.2.0 on these two literals.)
+    left, right = nan_pair(extra_right_node)
+    quot, diff = left / right, left - right
+    assert by_name(quot) == {"main": 0.0, "solve": 4.0, **({"io": IS_NAN} if extra_right_node
+                                                            else {})}
+    assert by_name(quot, "time (inc)") == {"main": 1.0, "solve": np.inf,
+                                           **({"io": IS_NAN} if extra_right_node else {})}
+    assert by_name(diff)["solve"] == 4.0 and by_name(diff, "time (inc)")["solve"] == 5.0
+    inplace = left.copy()
+    inplace *= right
+    assert (by_name(inplace)["solve"], by_name(inplace, "time (inc)")["main"]) == (4.0, 100.0)
+    # with fill_value the values are ours, not Hatchet's: a missing value stays missing
+    assert np.isnan(by_name(left.sub(right, fill_value=0))["solve"])
+
+
+class _IsNan:
+    def __eq__(self, other):
+        return isinstance(other, float) and np.isnan(other)
+
+
+IS_NAN = _IsNan()

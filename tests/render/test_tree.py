@@ -151,9 +151,10 @@ def test_a_rank_or_thread_the_data_lacks_is_an_error_naming_the_ones_it_has():
     gf = example_graphframe()
     with pytest.raises(ArgumentError, match=r"^rank=99 does not exist; the ranks are 0, 1, 2, 3$"):
         gf.tree(rank=99)
-    with pytest.raises(ArgumentError, match="thread=1 does not exist: the data has no thread "
-                                            r"level \(index levels: node, rank\)"):
-        gf.tree(thread=1)
+    # a level the data lacks is ignored, as in Hatchet (its only rows are printed)
+    assert gf.tree(thread=1, render_header=False) == gf.tree(render_header=False)
+    assert GraphFrame.from_lists(("main", "solve")).tree(rank=1, render_header=False) == \
+        GraphFrame.from_lists(("main", "solve")).tree(render_header=False)
     with pytest.raises(ArgumentError, match="rank=99 does not exist"):
         gf.to_flamegraph(rank=99)
     with pytest.raises(ArgumentError, match="rank=5 does not exist"):
@@ -237,8 +238,18 @@ def test_by_default_the_lowest_rank_is_shown():
     b.add_row(main, {"time": 2.0}, rank=1)
     gf = GraphFrame.from_raw(b.build(exc_metrics=["time"], default_metric="time"))
     assert gf.tree() == "graphframe v0.1.0 \u2014 time (rank 1)\n\n2.000 main\n"
-    assert gf.to_literal() == [{"name": "main", "frame": {"name": "main"},
+    assert gf.to_literal() == [{"name": "main", "frame": {"name": "main", "type": "None"},
                                 "metrics": {"time": 2.0, "_hatchet_nid": 0}, "attributes": {}}]
     with pytest.raises(ArgumentError, match="rank=0 does not exist; the ranks are 1"):
         gf.tree(rank=0)
     assert "time (rank 1)" in gf._repr_html_()
+
+
+def test_legend_highlights_name_only_when_names_are_highlighted():
+    # Hatchet 2024.1.3 / 2026.2.0: "name" in the legend's last line carries the highlight
+    # colours only with highlight_name=True
+    gf = GraphFrame.from_lists(("main", "solve"))
+    plain = gf.tree(color=True, render_header=False).splitlines()[-1]
+    lit = gf.tree(color=True, render_header=False, highlight_name=True).splitlines()[-1]
+    assert plain.startswith("name\x1b[0m User code    \x1b[38;5;196m")
+    assert lit.startswith("\x1b[48;5;246m\x1b[38;5;232mname\x1b[0m User code")

@@ -72,7 +72,7 @@ def to_literal(gf: GraphFrameLike, name: str = "name", rank: Optional[int] = Non
     ...         "children": [{"frame": {"name": "b"}, "metrics": {"time": 2}}]}]
     >>> out = to_literal(GraphFrame.from_literal(lit))
     >>> out[0]
-    {'name': 'a', 'frame': {'name': 'a'}, 'metrics': {'time': 1.0, '_hatchet_nid': 0}, 'attributes': {}, 'children': [{'name': 'b', 'frame': {'name': 'b'}, 'metrics': {'time': 2.0, '_hatchet_nid': 1}, 'attributes': {}}]}
+    {'name': 'a', 'frame': {'name': 'a', 'type': 'None'}, 'metrics': {'time': 1.0, '_hatchet_nid': 0}, 'attributes': {}, 'children': [{'name': 'b', 'frame': {'name': 'b', 'type': 'None'}, 'metrics': {'time': 2.0, '_hatchet_nid': 1}, 'attributes': {}}]}
     >>> GraphFrame.from_literal(out).dataframe.equals(GraphFrame.from_literal(lit).dataframe)
     True
     """
@@ -106,7 +106,8 @@ def to_literal(gf: GraphFrameLike, name: str = "name", rank: Optional[int] = Non
         values = {m: metric_values[m][v] for m in metrics} if has[v] else {}
         if with_nid:
             values[NID_KEY] = v
-        return {"name": shown, "frame": dict(frame), "metrics": values,
+        return {"name": shown, "frame": {**frame, "type": frame.get("type", "None")},
+                "metrics": values,
                 "attributes": {c: cat_values[c][v] for c in cats}}
 
     ptr, kids = graph.child_ptr.tolist(), graph.child_idx.tolist()

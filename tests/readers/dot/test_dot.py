@@ -208,6 +208,66 @@ def test_recursive_group_nobody_calls_gets_an_entry(tmp_path):
     assert parents_by_name(gf) == {"a": ["b"], "b": ["a"]}
 
 
+def names(nodes):
+    return [n.frame["name"] for n in nodes]
+
+
+def test_roots_and_children_in_hatchets_order(tmp_path):
+    # HATCHET_SPEC 4.5: Hatchet creates nodes as the edges mention them (caller,
+    # then callee), then from the node statements; roots are the uncalled nodes
+    # in that order, and each node lists its children in the order of the edges
+    # to them. Node ids (and so the dataframe, tree() and traverse()) still
+    # follow frame order.
+    body = ('\tz [label="z\\n100.00%\\n(0.00%)"];\n\tm [label="m\\n50.00%\\n(10.00%)"];\n'
+            '\ta [label="a\\n40.00%\\n(40.00%)"];\n\tk [label="k\\n30.00%\\n(30.00%)"];\n'
+            '\tb [label="b\\n20.00%\\n(20.00%)"];\n\tlone [label="lone\\n1.00%\\n(1.00%)"];\n'
+            '\ty [label="y\\n5.00%\\n(5.00%)"];\n'
+            '\tm -> k [label="1×"];\n\tz -> m [label="1×"];\n\tz -> b [label="1×"];\n'
+            '\ty -> a;\n\tz -> a [label="1×"];\n\tm -> b [label="1×"];\n'
+            '\tm -> a [label="1×"];\n\tm -> m [label="1×"];\n')
+    gf = GraphFrame.read(dot_file(tmp_path, body))
+    g = gf.graph
+    assert names(g.roots) == ["z", "y", "lone"]
+    by_name = {n.frame["name"]: n for n in g.traverse()}
+    assert names(by_name["z"].children) == ["m", "b", "a"]
+    assert names(by_name["m"].children) == ["k", "b", "a", "m"]
+    assert names(by_name["y"].children) == ["a"]
+    assert names(g.traverse()) == ["lone", "y", "a", "z", "b", "m", "k"]
+    assert gf.dataframe["name"].tolist() == ["lone", "y", "a", "z", "b", "m", "k"]
+
+
+def hatchet_orders(path):
+    """Roots and child lists (by DOT id) as Hatchet's DOT reader makes them."""
+    g = parse_graph(Path(path).read_text(encoding="utf-8"))
+    created, children, called = {}, {}, set()
+    for a, b, _ in g.edges:
+        created.setdefault(a, None)
+        created.setdefault(b, None)
+        if b not in children.setdefault(a, []):
+            children[a].append(b)
+        called.add(b)
+    for node in g.nodes:
+        created.setdefault(node, None)
+    return [v for v in created if v not in called], children
+
+
+@pytest.mark.parametrize("key", [
+    "gprof2dot/hatchet/callgrind.dot.64042.0.1",
+    "gprof2dot/generated-callgrind/workload.callgrind.dot",
+    "gprof2dot/generated-callgrind/workload.callgrind.full.dot",
+    "gprof2dot/gprof2dot-repo-tests/bool.callgrind.dot",
+    "gprof2dot/generated-gprof/workload.gprof.full.dot",
+])
+def test_real_files_roots_and_children_in_hatchets_order(shared_data, key):
+    roots, children = hatchet_orders(shared_data / key)
+    gf = GraphFrame.from_gprof_dot(shared_data / key)
+    dot_id = gf.dataframe["dot_id"]
+    assert [dot_id.loc[r._hatchet_nid] for r in gf.graph.roots] == roots
+    for node in gf.graph.traverse():
+        assert [dot_id.loc[c._hatchet_nid] for c in node.children] == \
+            children.get(dot_id.loc[node._hatchet_nid], []), node
+
+
 def test_duplicate_edge_statements_give_one_parent(tmp_path):
     body = ('\t1 [label="a\\n100.00%"];\n\t2 [label="b\\n50.00%"];\n'
             '\t1 -> 2 [label="1×"];\n\t1 -> 2 [label="1×"];\n')

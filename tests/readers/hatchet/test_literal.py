@@ -66,11 +66,12 @@ def test_shared_nodes_get_every_parent():
     assert [p.frame["name"] for p in d.parents] == ["b", "c"]  # Hatchet records only b
     assert len(gf.dataframe) == 4
     # ids are graphframe's pre-order ids, so this literal comes back unchanged (with
-    # the keys Hatchet writes besides: name and attributes)
+    # the keys Hatchet writes besides: name, a frame's type and attributes)
     out = gf.to_literal()
     assert compact_literal(out) == diamond_literal([0, 1, 3, 2])
     assert out[0]["children"][1]["children"][0] == {
-        "name": "d", "frame": {"name": "d"}, "metrics": {"time": 1.0, "_hatchet_nid": 2},
+        "name": "d", "frame": {"name": "d", "type": "None"},
+        "metrics": {"time": 1.0, "_hatchet_nid": 2},
         "attributes": {}}
     # any other id values describe the same graph; they are renumbered
     other = GraphFrame.from_literal(diamond_literal([10, 7, 5, 99]))
@@ -118,8 +119,8 @@ def test_attributes_round_trip_with_cat_columns():
     gf = GraphFrame.from_literal(lit)
     assert gf.dataframe["module"].tolist() == ["libm"]
     assert gf.to_literal(cat_columns=["module"]) == [{
-        "name": "a", "frame": {"name": "a"}, "metrics": {"time": 1.0, "_hatchet_nid": 0},
-        "attributes": {"module": "libm"}}]
+        "name": "a", "frame": {"name": "a", "type": "None"},
+        "metrics": {"time": 1.0, "_hatchet_nid": 0}, "attributes": {"module": "libm"}}]
 
 
 @pytest.mark.parametrize("bad, where, what", [
@@ -400,10 +401,12 @@ def test_a_100000_deep_chain_through_the_literal_writer_and_to_json():
     lit = chain(100_000)
     gf = GraphFrame.from_literal(lit)
     text = literal_json(gf.to_literal())
-    assert text.startswith('[{"name": "f0", "frame": {"name": "f0"}, "metrics": {"time": 1.0, '
-                           '"_hatchet_nid": 0}, "attributes": {}, "children": [')
-    assert text.endswith('{"name": "f99999", "frame": {"name": "f99999"}, "metrics": {"time": '
-                         '1.0, "_hatchet_nid": 99999}, "attributes": {}}' + "]}" * 99999 + "]")
+    assert text.startswith('[{"name": "f0", "frame": {"name": "f0", "type": "None"}, '
+                           '"metrics": {"time": 1.0, "_hatchet_nid": 0}, "attributes": {}, '
+                           '"children": [')
+    assert text.endswith('{"name": "f99999", "frame": {"name": "f99999", "type": "None"}, '
+                         '"metrics": {"time": 1.0, "_hatchet_nid": 99999}, "attributes": {}}'
+                         + "]}" * 99999 + "]")
     back = GraphFrame.from_literal(loads_json(text))
     assert back.graph.depth.max() == 99_999
     again = GraphFrame.from_json(gf.to_json())
