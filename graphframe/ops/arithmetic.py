@@ -134,15 +134,20 @@ def _combine(df_l, df_r, col, al, func) -> np.ndarray:
 def _keep_left_where_nan(result: np.ndarray, left: np.ndarray) -> np.ndarray:
     """``result`` with the left operand's value wherever it is NaN (Hatchet's ``update``).
 
+    ``result`` is the caller's own new array: it is changed in place.
+
     Examples
     --------
     >>> _keep_left_where_nan(np.array([np.nan, 2.0, np.nan]),
     ...                      np.array([0.0, 1.0, np.nan])).tolist()
     [0.0, 2.0, nan]
     """
+    if result.dtype.kind != "f":
+        return result
     nan = np.isnan(result)
     if nan.any():
-        result = np.where(nan, left, result)
+        nan &= ~np.isnan(left)  # (a NaN on the left stays NaN either way)
+        result[nan] = left[nan]
     return result
 
 
