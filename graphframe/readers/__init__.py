@@ -22,4 +22,5 @@ top-level ``graphframe_readers`` package, which returns RawProfiles.
 | ``timemory_reader`` | ``TimemoryReader(input, select=None)`` | ``from_timemory`` |
 | ``literal_reader`` | ``LiteralReader(graph_dict)`` | ``from_literal`` |
 | ``json_reader`` | ``JsonReader(json_spec)`` | ``from_json`` |
+| ``spotdb_reader`` | ``SpotDBReader(db_key, list_of_ids=None, default_metric=...)``, ``SpotDatasetReader(regionprofile, metadata, attr_info)`` | ``from_spotdb`` |
 """

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 import pandas as pd
@@ -99,7 +99,7 @@ def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
         raise ReadError(source, "the first index level is not 'node'",
                         position="dataframe_indices", expected='["node", ...]')
     builder = ProfileBuilder(source, index_levels=levels[1:])
-    _add_graph(builder, doc["graph"], source)
+    local = _add_graph(builder, doc["graph"], source)
     records = doc["dataframe"]
     if not isinstance(records, list):
         raise ReadError(source, "'dataframe' is not a list", position="dataframe",
@@ -122,7 +122,13 @@ def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
                 raise ReadError(source, f"metric {col!r} holds a non-number",
                                 position="dataframe", expected="numbers or null") from exc
         values[col] = column.to_numpy()
-    builder.add_rows(table["node"].to_numpy(dtype=np.int64), values,
+    nodes = [local.get(nid, -2) for nid in table["node"].to_numpy(dtype=np.int64).tolist()]
+    if -2 in nodes:
+        row = nodes.index(-2)
+        raise ReadError(source, f"row {row} refers to node {int(table['node'].iloc[row])}, "
+                        "which the graph does not list", position=f"dataframe[{row}]",
+                        expected="a node id listed in 'graph'")
+    builder.add_rows(np.asarray(nodes, dtype=np.int64), values,
                      **{lv: table[lv].to_numpy(dtype=np.int64) for lv in levels[1:]})
     exc = [m for m in doc.get("exclusive_metrics", []) if m in table.columns]
     inc = [m for m in doc.get("inclusive_metrics", []) if m in table.columns]
@@ -142,7 +148,8 @@ def parse_hatchet_json(doc: Any, source: Any = None) -> RawProfile:
                          aggregations=aggregations if isinstance(aggregations, dict) else None)
 
 
-def _add_graph(builder: ProfileBuilder, graph: Any, source: Any) -> None:
+def _add_graph(builder: ProfileBuilder, graph: Any, source: Any) -> Dict[int, int]:
+    """Add the document's nodes and edges; return each node id's local id."""
     if not isinstance(graph, list):
         raise ReadError(source, "'graph' is not a list", position="graph",
                         expected="a list of per-root node tables")
@@ -183,13 +190,27 @@ def _add_graph(builder: ProfileBuilder, graph: Any, source: Any) -> None:
             else:
                 parent[child] = nid
                 queue.append(child)
-    for nid, data in frames.items():
+    for nid in frames:
         if nid not in parent:
             raise ReadError(source, f"node {nid} cannot be reached from any root",
                             position="graph", expected="every node below a root")
-        builder.add_node(dict(data), parent[nid], node_id=nid)
-    for p, c in extra:
-        builder.add_edge(p, c)
+    # Each node lists its children in the document's order, as Hatchet's from_json keeps
+    # them: a RawProfile places a child reached by its first-parent edge by the child's
+    # local id and one reached by an extra edge by the edge's ``order``, so both are the
+    # edge's position in the document (roots get ids after every edge).
+    position: Dict[Tuple[int, int], int] = {}
+    for nid, kids in children.items():
+        for child in kids:
+            position.setdefault((nid, child), len(position))
+    local = {nid: len(position) + k for k, nid in enumerate(roots)}
+    local.update((c, position[(p, c)]) for c, p in parent.items() if p >= 0)
+    for nid, data in frames.items():
+        builder.add_node(dict(data), local[parent[nid]] if parent[nid] >= 0 else -1,
+                         node_id=local[nid])
+    # (an empty edge table with ``order`` still asks for children in that order)
+    builder.add_edges([local[p] for p, _ in extra], [local[c] for _, c in extra],
+                      order=[position[e] for e in extra])
+    return local
 
 
 _FIRST_KEY_GRAPH = re.compile(rb'^\s*\{\s*"graph"\s*:')

@@ -188,7 +188,7 @@ class _Walk:
             "line": line if (line >= 0).all() else np.where(line >= 0, line, np.nan),
             "time": exc,
             "time (inc)": inc,
-            "is_application_code": np.array(cols["app"], dtype=object),
+            "is_application_code": _flags(cols["app"]),
             "file_path": np.array(cols["file_path"], dtype=object),
         }
         if any(c is not None for c in cols["class_name"]):
@@ -228,3 +228,17 @@ FORMAT = FormatInfo(
     sniff=_sniff,
     description="pyinstrument JSON (pyinstrument -r json, or a -r session .pyisession)",
 )
+
+
+def _flags(values: List[Any]) -> np.ndarray:
+    """``is_application_code`` as Hatchet has it: a bool column when every frame says
+    True or False, else (a frame without the key) the values as objects.
+
+    Examples
+    --------
+    >>> _flags([True, False]).dtype, _flags([True, None]).dtype
+    (dtype('bool'), dtype('O'))
+    """
+    if all(isinstance(v, (bool, np.bool_)) for v in values):
+        return np.array(values, dtype=bool)
+    return np.array(values, dtype=object)

@@ -61,3 +61,14 @@ def test_caliper_native_reader_reads_a_timeseries(shared_data: Path):
     path = str(shared_data / "caliper/hatchet/caliper-timeseries-cali/timeseries.cali")
     gfs = CaliperNativeReader(path, False, []).read_timeseries()
     assert len(gfs) == 50 and gfs[1].graph is gfs[0].graph
+
+
+def test_spotdb_reader_classes():
+    # Hatchet's hatchet.readers.spotdb_reader: one run given as data, or a database
+    from graphframe.readers.spotdb_reader import SpotDatasetReader, SpotDBReader
+    gf = SpotDatasetReader({"main": {"t": 4.0}, "main/solve": {"t": 1.0}}, {"launch": 7},
+                           {"t": {"type": "double", "alias": "time (inc)"}}).read()
+    assert gf.dataframe["time (inc)"].tolist() == [4.0, 1.0]
+    assert gf.default_metric == "time (inc)" and gf.metadata["launch"] == 7
+    with pytest.raises(ReadError, match="needs the optional 'spotdb' package"):
+        SpotDBReader("runs.sqlite").read()

@@ -79,6 +79,7 @@ class HPCToolkitConstructors:
                                label_function_nodes: bool = True,
                                max_depth: Optional[int] = None,
                                min_percentage_of_application_time: Optional[float] = None,
+                               min_percentage_of_parent_time: Optional[float] = None,
                                progress: Any = None) -> Any:
         """Read an HPCToolkit database of the current layout (meta.db + profile.db).
 
@@ -106,6 +107,9 @@ class HPCToolkitConstructors:
             Keep nodes whose summary inclusive time is at least this
             percentage of the main thread's, with their ancestors (Hatchet's
             meaning); entry points are always kept.
+        min_percentage_of_parent_time : float, optional
+            Keep nodes whose summary inclusive time is at least this
+            percentage of their parent's (Hatchet 2024.1.3's option).
         progress : bool or callable, optional
             ``True`` draws a progress bar on stderr; a callable receives
             ``(done, total, what)`` after each profile.
@@ -145,4 +149,5 @@ class HPCToolkitConstructors:
             profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
             max_depth=max_depth,
             min_percentage_of_application_time=min_percentage_of_application_time,
+            min_percentage_of_parent_time=min_percentage_of_parent_time,
             progress=progress), consume=True))

@@ -1,9 +1,10 @@
-"""Hatchet's tree cuts for the current HPCToolkit layout: ``max_depth`` and a time threshold.
+"""Hatchet's tree cuts for the current HPCToolkit layout: ``max_depth`` and time thresholds.
 
-Hatchet's ``from_hpctoolkit_latest(max_depth=, min_percentage_of_application_time=)``
-stops descending below ``max_depth`` (its entry node is depth 0) and skips
-every context (with its subtree) whose summary inclusive time is missing or
-below the given percentage of the main thread's. :func:`keep_mask` computes
+Hatchet's ``from_hpctoolkit_latest(max_depth=, min_percentage_of_application_time=,
+min_percentage_of_parent_time=)`` (the last in Hatchet 2024.1.3) stops descending
+below ``max_depth`` (its entry node is depth 0) and skips every context (with
+its subtree) whose summary inclusive time is missing or below the given
+percentage of the main thread's (of its parent's). :func:`keep_mask` computes
 the same selection over the node arrays, level by level (no per-node loop);
 :func:`prune` drops the other nodes. Values of dropped contexts are then not
 read; since inclusive values are read directly, a cut subtree's cost stays in
@@ -26,8 +27,13 @@ MAIN_THREAD = 1
 
 
 def keep_mask(directory: Path, meta: Any, pdb: Any, nodes: Dict[str, np.ndarray],
-              max_depth: Optional[int], min_percentage: Optional[float]) -> np.ndarray:
-    """Which nodes survive the cuts (roots always do; a node only with its parent)."""
+              max_depth: Optional[int], min_percentage: Optional[float],
+              min_parent_percentage: Optional[float] = None) -> np.ndarray:
+    """Which nodes survive the cuts (roots always do; a node only with its parent).
+
+    ``min_parent_percentage`` (Hatchet 2024.1.3's ``min_percentage_of_parent_time``)
+    drops a node whose summary inclusive time is missing or below that percentage
+    of its parent's."""
     depth = nodes["depth"]
     keep = np.ones(len(depth), dtype=bool)
     if max_depth is not None:
@@ -35,15 +41,21 @@ def keep_mask(directory: Path, meta: Any, pdb: Any, nodes: Dict[str, np.ndarray]
             raise ReadError(directory, f"max_depth={max_depth!r}", position="max_depth option",
                             expected="a non-negative int (entry points are depth 0)")
         keep &= depth <= max_depth
-    if min_percentage is not None:
-        if isinstance(min_percentage, bool) or not isinstance(min_percentage, (int, float,
-                                                                                np.number)) \
-                or not math.isfinite(min_percentage):
-            raise ReadError(directory, f"min_percentage_of_application_time={min_percentage!r}",
-                            position="min_percentage_of_application_time option",
+    for option, value in (("min_percentage_of_application_time", min_percentage),
+                          ("min_percentage_of_parent_time", min_parent_percentage)):
+        if value is not None and (isinstance(value, bool) or not isinstance(
+                value, (int, float, np.number)) or not math.isfinite(value)):
+            raise ReadError(directory, f"{option}={value!r}", position=f"{option} option",
                             expected="a finite number")
+    roots = nodes["parent"] < 0
+    if min_parent_percentage is not None:
         time, has_value = _summary_time(directory, meta, pdb, nodes["ctx_id"])
-        roots = nodes["parent"] < 0
+        parent_time = time[np.maximum(nodes["parent"], 0)]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            below = time / parent_time * 100.0 < min_parent_percentage  # Hatchet's test
+        keep &= roots | (has_value & ~below)
+    if min_percentage is not None:
+        time, has_value = _summary_time(directory, meta, pdb, nodes["ctx_id"])
         main = np.flatnonzero(nodes["entry"] == MAIN_THREAD)
         total = float(time[main[0]]) if len(main) else float(time[roots].sum())
         if not total > 0:

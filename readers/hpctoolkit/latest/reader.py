@@ -50,6 +50,7 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
                            label_function_nodes: bool = True,
                            max_depth: Optional[int] = None,
                            min_percentage_of_application_time: Optional[float] = None,
+                           min_percentage_of_parent_time: Optional[float] = None,
                            progress: ProgressArg = None) -> RawProfile:
     """Read an HPCToolkit database of the current layout (``meta.db``, ``profile.db``).
 
@@ -77,6 +78,10 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
         Keep only nodes whose summary inclusive ``time`` is at least this
         percentage of the main thread's (Hatchet's meaning); a node's subtree
         goes with it. Entry points are always kept.
+    min_percentage_of_parent_time : float, optional
+        Keep only nodes whose summary inclusive ``time`` is at least this
+        percentage of their parent's (Hatchet 2024.1.3's option); a node's
+        subtree goes with it. Entry points are always kept.
     progress : bool or callable, optional
         ``True`` draws a bar on stderr; a callable gets ``(done, total, what)``.
 
@@ -121,9 +126,11 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
                         position="context tree section", expected="at least one context")
     all_ids = nodes["ctx_id"]
     _check_unique_contexts(all_ids, directory)
-    if max_depth is not None or min_percentage_of_application_time is not None:
+    if max_depth is not None or min_percentage_of_application_time is not None or \
+            min_percentage_of_parent_time is not None:
         nodes = prune(nodes, keep_mask(directory, meta, pdb, nodes, max_depth,
-                                       min_percentage_of_application_time))
+                                       min_percentage_of_application_time,
+                                       min_percentage_of_parent_time))
     plan = _metric_plan(meta, parallel_profiles_mode)
     chosen = _choose(directory, plan, metric_names)
     if parallel_profiles_mode:

@@ -195,6 +195,30 @@ def test_hatchet_to_json_file_reads(shared_data):
         json.loads((shared_data / "literal" / "hatchet_graph_literal.json").read_text()))
     assert gf.graph == lit.graph
     assert gf.dataframe["time"].tolist() == lit.dataframe["time"].tolist()
+    # children in the document's order, as Hatchet's from_json (2024.1.3) keeps them
+    corge = next(n for n in gf.graph.traverse() if n.frame["name"] == "corge")
+    assert [c.frame["name"] for c in corge.children] == ["bar", "grault", "garply"]
+
+
+def test_hatchet_json_children_and_roots_in_document_order():
+    def entry(name, *children):
+        return {"data": {"name": name, "type": "function"}, "children": list(children)}
+    doc = {"graph": [{"5": entry("z", 7, 6), "7": entry("y", 6), "6": entry("x")},
+                     {"9": entry("a", 6)}],
+           "dataframe_indices": ["node"],
+           "dataframe": [{"node": k, "time": float(k)} for k in (5, 6, 7, 9)],
+           "exclusive_metrics": ["time"], "inclusive_metrics": []}
+    gf = GraphFrame.from_json(json.dumps(doc))
+    by_name = {n.frame["name"]: n for n in gf.graph.traverse()}
+    assert [r.frame["name"] for r in gf.graph.roots] == ["z", "a"]
+    assert [c.frame["name"] for c in by_name["z"].children] == ["y", "x"]
+    assert sorted(p.frame["name"] for p in by_name["x"].parents) == ["a", "y", "z"]
+    assert {n.frame["name"]: gf.dataframe.loc[n, "time"] for n in by_name.values()} == \
+        {"z": 5.0, "y": 7.0, "x": 6.0, "a": 9.0}
+    doc["dataframe"].append({"node": 4, "time": 1.0})
+    with pytest.raises(ReadError, match=r"row 4 refers to node 4, which the graph does not "
+                                        r"list"):
+        GraphFrame.from_json(json.dumps(doc))
 
 
 @pytest.mark.filterwarnings("ignore::graphframe_readers.hatchet.literal.LiteralWarning")

@@ -132,9 +132,25 @@ def test_min_percentage_keeps_nodes_above_the_threshold(new_db):
     (dict(min_percentage_of_application_time=float("nan")),
      "min_percentage_of_application_time option: min_percentage_of_application_time=nan "
      "(expected a finite number)"),
+    (dict(min_percentage_of_parent_time=True),
+     "min_percentage_of_parent_time option: min_percentage_of_parent_time=True "
+     "(expected a finite number)"),
 ])
 def test_cut_options_are_checked(new_db, options, problem):
     assert _error(read_hpctoolkit_latest, new_db, **options) == f"{new_db}: {problem}"
+
+
+def test_min_percentage_of_parent_time_cuts_against_each_parent(new_db):
+    # inclusive times: main 12320; below it helper 3808 (31 %), a.c:9 2240 (18 %, cut),
+    # loop 6048 (49 %); below the loop solve 4928 (81 %) and a.c:6 672 (11 %, cut); below
+    # solve b.c:21 1120 (23 %); c.h:3 and b.c:22 hold half of their parents' time
+    gf = GraphFrame.from_hpctoolkit_latest(new_db, min_percentage_of_parent_time=20)
+    assert sorted(gf.dataframe["name"]) == [
+        "function: helper", "function: main", "function: solve", "function: solve",
+        "line b.c:21", "line b.c:22", "line c.h:3", "loop a.c:5", "main thread"]
+    assert gf.dataframe["time"].sum() == sum(expected_inclusive(0, *p) for p in PROFILES)
+    assert GraphFrame.from_hpctoolkit_latest(new_db, min_percentage_of_parent_time=101
+                                             ).dataframe["name"].tolist() == ["main thread"]
 
 
 def test_min_percentage_needs_a_time_metric(tmp_path):
@@ -161,6 +177,15 @@ HATCHET_CUTS = [
      17.570733),
     ("hpcviewer-issue-328-v4-database",
      dict(min_percentage_of_application_time=5, max_depth=8), 27, 8.8898),
+]
+
+
+# Hatchet 2024.1.3's min_percentage_of_parent_time (2026.2.0 no longer has it), same measure
+HATCHET_CUTS += [
+    ("hatchet-gamess-v4-database", dict(min_percentage_of_parent_time=5), 147, 53908.306519),
+    ("hatchet-gamess-v4-database", dict(min_percentage_of_parent_time=20), 113, 52090.845643),
+    ("hpcviewer-issue-328-v4-database", dict(min_percentage_of_parent_time=5), 210, 17.177299),
+    ("hpcviewer-issue-328-v4-database", dict(min_percentage_of_parent_time=20), 5, 3.994558),
 ]
 
 

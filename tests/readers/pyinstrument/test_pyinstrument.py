@@ -48,6 +48,7 @@ def test_small_session(tmp_path):
     assert df["time (inc)"].tolist() == [2.0, 1.5, 0.25, 1.0, 0.25]
     assert df["time"].tolist() == [0.25, 0.25, 0.25, 1.0, 0.25]
     assert df["line"].tolist() == [1, 5, 0, 9, 3]
+    assert df["is_application_code"].dtype == bool  # as Hatchet's (a bool column)
     assert gf.metadata["duration"] == 2.0 and gf.metadata["target_description"] == "Program: app.py"
     assert graphframe_readers.sniff(tmp_path / "session.json") == "pyinstrument"
 

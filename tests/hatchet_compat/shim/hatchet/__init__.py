@@ -29,8 +29,8 @@ SUBMODULES = (
     "readers.hpctoolkit_reader", "readers.hpctoolkit_reader_latest",
     "readers.gprof_dot_reader", "readers.cprofile_reader", "readers.literal_reader",
     "readers.json_reader", "readers.pyinstrument_reader", "readers.tau_reader",
-    "readers.timemory_reader",
-    "util", "util.timer",
+    "readers.timemory_reader", "readers.spotdb_reader",
+    "util", "util.timer", "version",
 )
 
 
@@ -56,6 +56,7 @@ def _install() -> None:
         sys.modules["hatchet." + path] = module
         parent, _, leaf = ("hatchet." + path).rpartition(".")
         setattr(sys.modules[parent], leaf, module)
+    sys.modules["hatchet.version"].__version__ = _graphframe.version.__version__
 
 
 _install()
