@@ -253,9 +253,9 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None,
     hierarchy, to_h = _hierarchy(labels, node_cols, parents, hcol, source)
     if cells is None or cells.shape[1] != len(columns):
         if cells is not None and len(cells):
-            raise ReadError(source, f"data rows have {cells.shape[1]} cells for "
-                            f"{len(columns)} columns", position="data[0]",
-                            expected=f"a list of {len(columns)} cells")
+            # (the general decoder's words for the same row: one error whichever path reads)
+            raise ReadError(source, _cell_count_problem([0] * cells.shape[1], len(columns)),
+                            position="data[0]", expected=f"a list of {len(columns)} cells")
         cells = _cells(doc.get("data", []), len(columns), source)
     else:
         cells = [cells[:, j] for j in range(cells.shape[1])]
@@ -392,6 +392,21 @@ def _hierarchy(labels, node_cols, parents, hcol, source) -> Tuple[Hierarchy, np.
     return hierarchy, to_h
 
 
+def _cell_count_problem(row: Any, width: int) -> str:
+    """What is wrong with a data row that is not a list of ``width`` cells.
+
+    Examples
+    --------
+    >>> _cell_count_problem([1, 2, 3], 2)
+    'the row does not have one cell per column: 3 cells for 2 columns'
+    >>> _cell_count_problem(5, 2)
+    'the row does not have one cell per column: a int, not a list'
+    """
+    detail = (f"{len(row)} cells for {width} columns" if type(row) is list
+              else f"a {type(row).__name__}, not a list")
+    return f"the row does not have one cell per column: {detail}"
+
+
 def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
     """The data rows transposed into one sequence per column."""
     if not isinstance(data, list):
@@ -400,7 +415,7 @@ def _cells(data: Any, width: int, source: Any) -> List[Sequence[Any]]:
     ok = not data or (set(map(type, data)) == {list} and set(map(len, data)) == {width})
     if not ok:
         i = next(i for i, row in enumerate(data) if type(row) is not list or len(row) != width)
-        raise ReadError(source, "the row does not have one cell per column",
+        raise ReadError(source, _cell_count_problem(data[i], width),
                         position=f"data[{i}]", expected=f"a list of {width} cells")
     if not data:
         return [()] * width

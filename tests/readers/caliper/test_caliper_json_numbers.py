@@ -317,3 +317,15 @@ def test_the_fast_path_allows_no_more_than_json_around_the_rows(tmp_path, text, 
     with pytest.raises(ReadError) as info:
         graphframe_readers.read(path, format="caliper-json")
     assert str(info.value) == f"{path}: line 1, column {column}: invalid JSON: {problem} {EXPECTED}"
+
+
+@pytest.mark.parametrize("rows", ["[ [ 0 , 0,0 ] ]", "[[0, 1.5, 2]]", "[[0]]"])
+def test_rows_of_the_wrong_width_are_one_error_on_both_paths(rows):
+    # found by the property below: "0.0" corrupted to "0,0" made a row of 3 cells for 2
+    # columns, which the fast path and the general decoder described in different words
+    text = ('{"data": ' + rows + ', "columns": ["path", "m0"], "column_metadata": '
+            '[{"is_value": false}, {"is_value": true}], "nodes": [{"label": "main", '
+            '"column": "path"}]}').encode()
+    fast_outcome, general = outcome(text), outcome(text, general=True)
+    assert fast_outcome == general
+    assert general[0] == "error" and "the row does not have one cell per column: " in general[1]
