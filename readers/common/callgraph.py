@@ -28,7 +28,7 @@ plain loop for narrow ones (long call chains).
 
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -69,13 +69,7 @@ def parents_from_edges(
     >>> parents_from_edges(2, [0, 1], [1, 0], [1.0, 5.0])[0].tolist()
     [1, -1]
     """
-    src = np.asarray(src, dtype=INT)
-    dst = np.asarray(dst, dtype=INT)
-    if len(src):
-        key = src * n + dst
-        _, first = np.unique(key, return_index=True)
-        keep = np.sort(first)
-        src, dst = src[keep], dst[keep]
+    src, dst = _first_edges(n, src, dst)
     w = np.zeros(n) if weight is None else np.nan_to_num(
         np.asarray(weight, dtype=float), nan=-np.inf)
     walk = _Walk(n, src, dst)
@@ -88,6 +82,72 @@ def parents_from_edges(
         roots = np.sort(np.concatenate([uncalled, entries]))
         parent, primary, seen = walk.run(roots)
     return parent, src[~primary], dst[~primary]
+
+
+def parents_from_roots(n: int, src: Sequence[int], dst: Sequence[int], roots: Sequence[int]
+                       ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Like :func:`parents_from_edges` with the roots given: ``(parent, extra_src,
+    extra_dst, reached)``, the parent of a node being the one a breadth-first walk from
+    ``roots`` (in order) discovers it from; ``reached`` says which nodes the walk reached.
+
+    Examples
+    --------
+    >>> parent, es, ed, reached = parents_from_roots(4, [0, 0, 1], [2, 1, 2], [0])
+    >>> parent.tolist(), list(zip(es.tolist(), ed.tolist())), reached.tolist()
+    ([-1, 0, 0, -1], [(1, 2)], [True, True, True, False])
+    """
+    src, dst = _first_edges(n, src, dst)
+    parent, primary, seen = _Walk(n, src, dst).run(np.asarray(roots, dtype=INT))
+    return parent, src[~primary], dst[~primary], seen
+
+
+def ids_in_edge_order(n: int, src: np.ndarray, dst: np.ndarray, parent: np.ndarray,
+                      extra_src: np.ndarray, extra_dst: np.ndarray,
+                      root_key: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
+    """Local node ids and the extra edges' ``order`` under which a RawProfile lists
+    every node's children in the order of the edges ``src -> dst`` (the first of
+    repeated edges counts), as Hatchet's readers that link nodes edge by edge do.
+
+    A RawProfile places a child reached by its first-parent edge by the child's local
+    id and one reached by an extra edge by that edge's ``order``
+    (:class:`~graphframe_readers.RawProfile`): so a non-root's id is the position of the
+    edge from its first parent, an extra edge's ``order`` its own position, and a root's
+    id comes after every edge (``len(src) + root_key``: distinct values per root,
+    default the node's number).
+
+    Examples
+    --------
+    >>> local, order = ids_in_edge_order(
+    ...     4, np.array([2, 0, 0, 2]), np.array([3, 1, 2, 1]),
+    ...     np.array([-1, 0, 0, 2]), np.array([2]), np.array([1]))
+    >>> local.tolist(), order.tolist()
+    ([4, 1, 2, 0], [3])
+    """
+    key = np.asarray(src, dtype=INT) * n + np.asarray(dst, dtype=INT)
+    uniq, first_pos = np.unique(key, return_index=True)
+
+    def position(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return first_pos[np.searchsorted(uniq, np.asarray(a, dtype=INT) * n + b)]
+
+    local = np.empty(n, dtype=INT)
+    rooted = parent < 0
+    local[rooted] = len(key) + (np.arange(n, dtype=INT) if root_key is None
+                                else np.asarray(root_key, dtype=INT))[rooted]
+    child = np.flatnonzero(~rooted)
+    local[child] = position(parent[child], child)
+    return local, position(extra_src, extra_dst)
+
+
+def _first_edges(n: int, src: Sequence[int], dst: Sequence[int]
+                 ) -> Tuple[np.ndarray, np.ndarray]:
+    """The edges without repeats, each at its first occurrence, in input order."""
+    src = np.asarray(src, dtype=INT)
+    dst = np.asarray(dst, dtype=INT)
+    if len(src):
+        _, first = np.unique(src * n + dst, return_index=True)
+        keep = np.sort(first)
+        src, dst = src[keep], dst[keep]
+    return src, dst
 
 
 def _entries(rest: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray) -> np.ndarray:

@@ -52,7 +52,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from ..builder import ProfileBuilder
-from ..common.callgraph import parents_from_edges
+from ..common.callgraph import ids_in_edge_order, parents_from_edges
 from ..common.source import decode_text, read_source
 from ..errors import ReadError
 from ..profile import RawProfile
@@ -270,15 +270,10 @@ def _hatchet_order(n: int, src: np.ndarray, dst: np.ndarray, parent: np.ndarray,
                    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Local node ids, the node table's row order and the extra edges' ``order``
     that give Hatchet's orders: every node's children in the file order of the
-    edges to them, and the roots in the order their nodes are first mentioned
-    (edges first, each as caller then callee; then node statements).
-
-    A RawProfile places a child reached by its first-parent edge by the child's
-    local id and one reached by an extra edge by that edge's ``order``
-    (:class:`~graphframe_readers.RawProfile`), so a non-root's local id is the
-    file position of the edge to it from its first parent, an extra edge's
-    ``order`` is its own file position, and a root's id comes after every edge.
-    ``created`` lists the nodes (statement positions) by first mention.
+    edges to them (:func:`~graphframe_readers.common.callgraph.ids_in_edge_order`),
+    and the roots in the order their nodes are first mentioned (edges first, each
+    as caller then callee; then node statements). ``created`` lists the nodes
+    (statement positions) by first mention.
 
     Examples
     --------
@@ -294,19 +289,9 @@ def _hatchet_order(n: int, src: np.ndarray, dst: np.ndarray, parent: np.ndarray,
     mentions[1:2 * edges:2] = dst
     mentions[2 * edges:] = np.arange(n)
     _, first_mention = np.unique(mentions, return_index=True)  # nodes are 0..n-1
-    created = np.argsort(first_mention, kind="stable")
-    key = src * n + dst
-    uniq, first_pos = np.unique(key, return_index=True)  # an edge's first line wins
-
-    def position(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return first_pos[np.searchsorted(uniq, a * n + b)]
-
-    local = np.empty(n, dtype=np.int64)
-    rooted = parent < 0
-    local[rooted] = edges + first_mention[rooted]
-    child = np.flatnonzero(~rooted)
-    local[child] = position(parent[child], child)
-    return local, created, position(extra_src, extra_dst)
+    local, order = ids_in_edge_order(n, src, dst, parent, extra_src, extra_dst,
+                                     root_key=first_mention)
+    return local, np.argsort(first_mention, kind="stable"), order
 
 
 def _refuse_compare(t: DotTables, source: Any) -> None:

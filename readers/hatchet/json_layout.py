@@ -18,14 +18,14 @@ documents exactly (``graphframe/io/json/``).
 from __future__ import annotations
 
 import re
-from collections import deque
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List
 
 import numpy as np
 import pandas as pd
 
-from ..builder import ProfileBuilder
+from ..builder import ProfileBuilder, records_to_frame
+from ..common.callgraph import ids_in_edge_order, parents_from_roots
 from ..common.jsonfile import as_document
 from ..common.source import read_source
 from ..errors import ReadError
@@ -177,40 +177,27 @@ def _add_graph(builder: ProfileBuilder, graph: Any, source: Any) -> Dict[int, in
             if child not in frames:
                 raise ReadError(source, f"node {nid} lists unknown child {child}",
                                 position="graph", expected="children that are listed nodes")
-    # primary parent = first discovery in a breadth-first walk from the roots,
-    # so parent chains always end at a root even when the graph has cycles
-    parent: Dict[int, int] = {r: -1 for r in roots}
-    extra = []
-    queue = deque(roots)
-    while queue:
-        nid = queue.popleft()
-        for child in children[nid]:
-            if child in parent:
-                extra.append((nid, child))
-            else:
-                parent[child] = nid
-                queue.append(child)
-    for nid in frames:
-        if nid not in parent:
-            raise ReadError(source, f"node {nid} cannot be reached from any root",
-                            position="graph", expected="every node below a root")
-    # Each node lists its children in the document's order, as Hatchet's from_json keeps
-    # them: a RawProfile places a child reached by its first-parent edge by the child's
-    # local id and one reached by an extra edge by the edge's ``order``, so both are the
-    # edge's position in the document (roots get ids after every edge).
-    position: Dict[Tuple[int, int], int] = {}
-    for nid, kids in children.items():
-        for child in kids:
-            position.setdefault((nid, child), len(position))
-    local = {nid: len(position) + k for k, nid in enumerate(roots)}
-    local.update((c, position[(p, c)]) for c, p in parent.items() if p >= 0)
-    for nid, data in frames.items():
-        builder.add_node(dict(data), local[parent[nid]] if parent[nid] >= 0 else -1,
-                         node_id=local[nid])
+    # first parent = first discovery in a breadth-first walk from the roots (children in
+    # listed order), so parent chains end at a root even when the graph has cycles; each
+    # node lists its children in the document's order, as Hatchet's from_json keeps them
+    nids = list(frames)
+    number = {nid: k for k, nid in enumerate(nids)}
+    src = np.fromiter((number[nid] for nid, kids in children.items() for _ in kids),
+                      dtype=np.int64)
+    dst = np.fromiter((number[c] for kids in children.values() for c in kids), dtype=np.int64)
+    n = len(nids)
+    parent, extra_src, extra_dst, reached = parents_from_roots(
+        n, src, dst, [number[r] for r in roots])
+    if not reached.all():
+        raise ReadError(source, f"node {nids[int(np.flatnonzero(~reached)[0])]} cannot be "
+                        "reached from any root", position="graph",
+                        expected="every node below a root")
+    ids, order = ids_in_edge_order(n, src, dst, parent, extra_src, extra_dst)
+    builder.add_nodes(np.where(parent < 0, -1, ids[np.maximum(parent, 0)]),
+                      records_to_frame([frames[nid] for nid in nids]), node_ids=ids)
     # (an empty edge table with ``order`` still asks for children in that order)
-    builder.add_edges([local[p] for p, _ in extra], [local[c] for _, c in extra],
-                      order=[position[e] for e in extra])
-    return local
+    builder.add_edges(ids[extra_src], ids[extra_dst], order=order)
+    return dict(zip(nids, ids.tolist()))
 
 
 _FIRST_KEY_GRAPH = re.compile(rb'^\s*\{\s*"graph"\s*:')

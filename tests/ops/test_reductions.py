@@ -68,12 +68,12 @@ def same(got, expected) -> bool:
         (y in (SQRT2, SQRT3) and x == pytest.approx(y, rel=1e-15)) for x, y in zip(got, expected))
 
 
-def what_pandas_gives(df: pd.DataFrame, function) -> list:
-    """pandas 2's own ``groupby(...).agg(function)`` (its FutureWarning silenced): on
+def what_pandas_gives(df: pd.DataFrame, function, level: str = "node") -> list:
+    """pandas 2's own ``groupby(level).agg(function)`` (its FutureWarning silenced): on
     pandas 3, the named aggregation pandas 2 would have used."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return df.groupby(level="node", sort=True)["time"].agg(
+        return df.groupby(level=level, sort=True)["time"].agg(
             function if PANDAS_2 else pandas_agg(function)).tolist()
 
 
@@ -89,18 +89,11 @@ def test_drop_index_levels_with_every_reduction(function, a, b):
     assert same(gf.dataframe["time"].tolist(), expected)
 
 
-def what_pandas_gives_by_rank(df: pd.DataFrame, function) -> list:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return df.groupby(level="rank", sort=True)["time"].agg(
-            function if PANDAS_2 else pandas_agg(function)).tolist()
-
-
 @pytest.mark.parametrize("function, a, b", CASES, ids=IDS)
 def test_groupby_aggregate_with_every_reduction(function, a, b):
     # one group of both nodes: per rank, a's value and b's
     gf = ranked()
-    expected = what_pandas_gives_by_rank(gf.dataframe, function)
+    expected = what_pandas_gives(gf.dataframe, function, "rank")
     for agg in (function, {"time": function}):
         out = gf.groupby_aggregate(lambda label: "all", agg).dataframe
         assert out["name"].tolist() == ["all"] * 4

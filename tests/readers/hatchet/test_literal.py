@@ -215,6 +215,9 @@ def test_hatchet_json_children_and_roots_in_document_order():
     assert sorted(p.frame["name"] for p in by_name["x"].parents) == ["a", "y", "z"]
     assert {n.frame["name"]: gf.dataframe.loc[n, "time"] for n in by_name.values()} == \
         {"z": 5.0, "y": 7.0, "x": 6.0, "a": 9.0}
+    cycle = {**doc, "graph": [{"5": entry("z"), "7": entry("y", 6), "6": entry("x", 7)}]}
+    with pytest.raises(ReadError, match=r"graph: node 7 cannot be reached from any root"):
+        GraphFrame.from_json(json.dumps(cycle))
     doc["dataframe"].append({"node": 4, "time": 1.0})
     with pytest.raises(ReadError, match=r"row 4 refers to node 4, which the graph does not "
                                         r"list"):
