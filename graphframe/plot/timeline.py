@@ -77,7 +77,7 @@ def timeline_data(trace: Any, *, ranks: Optional[Sequence[int]] = None,
     Examples
     --------
     >>> from graphframe_readers.traces import EventBatch, Kind, StringTable
-    >>> from graphframe.traces.table import TableBuilder
+    >>> from graphframe_readers.traces.table import TableBuilder
     >>> from graphframe.traces import TraceFrame
     >>> t = StringTable(["main", "MPI_Send"])
     >>> E, L = Kind.ENTER, Kind.LEAVE

@@ -9,7 +9,7 @@ streaming (memory independent of the trace length); ``TableBuilder`` and
 
 from .frame import TraceFrame
 from .read import read_trace, read_tree, run_handler
-from .table import TableBuilder
+from graphframe_readers.traces.table import TableBuilder
 from .tree import TreeBuilder
 
 __all__ = ["TableBuilder", "TraceFrame", "TreeBuilder", "read_trace", "read_tree",

@@ -29,14 +29,14 @@ class TraceFrame:
     Parameters
     ----------
     events : pandas.DataFrame
-        The events table (:mod:`graphframe.traces.table`).
+        The events table (:mod:`graphframe_readers.traces.table`).
     definitions : Definitions
         Ranks, threads, regions, communicators, windows, metadata.
 
     Examples
     --------
     >>> from graphframe_readers.traces import EventBatch, Kind, StringTable
-    >>> from graphframe.traces.table import TableBuilder
+    >>> from graphframe_readers.traces.table import TableBuilder
     >>> t = StringTable(["main", "MPI_Send"])
     >>> E, L, S = Kind.ENTER, Kind.LEAVE, Kind.SEND
     >>> h = TableBuilder()

@@ -9,7 +9,7 @@ from graphframe_readers.progress import ProgressArg
 from graphframe_readers.traces import EventHandler, decode
 
 from .frame import TraceFrame
-from .table import TableBuilder
+from graphframe_readers.traces.table import TableBuilder
 from .tree import TreeBuilder
 
 

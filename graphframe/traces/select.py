@@ -10,7 +10,7 @@ import pandas as pd
 from graphframe.errors import ArgumentError
 from graphframe_readers.traces import KIND_NAMES
 
-from .table import finish_table
+from graphframe_readers.traces.table import finish_table
 
 _DERIVED = ("match", "depth", "parent", "duration", "exclusive")
 

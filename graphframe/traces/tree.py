@@ -43,7 +43,7 @@ from graphframe_readers.traces import EventBatch, EventHandler, Kind, StringTabl
 from graphframe_readers.traces.events import stream_pairs
 from graphframe_readers.traces.warnings import TraceWarning
 
-from .names import NameMap
+from graphframe_readers.traces.names import NameMap
 
 #: Name ids must stay below this (the call-path key is parent * NAME_SPAN + name).
 NAME_SPAN = 1 << 24

@@ -8,7 +8,7 @@ from graphframe.errors import ArgumentError
 from graphframe.plot import timeline, timeline_data
 from graphframe.plot.timeline import LANE_FILL, OTHER_COLOR
 from graphframe.traces import TraceFrame
-from graphframe.traces.table import TableBuilder
+from graphframe_readers.traces.table import TableBuilder
 from graphframe_readers.traces import EventBatch, Kind, StringTable
 from tests.plot.profiles import matplotlib_agg
 

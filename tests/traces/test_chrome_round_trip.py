@@ -16,7 +16,7 @@ import pytest
 import graphframe
 from graphframe_readers.traces import EventBatch, Kind, StringTable
 from graphframe.traces import TraceFrame
-from graphframe.traces.table import TableBuilder
+from graphframe_readers.traces.table import TableBuilder
 
 REAL = {
     "chrome": "chrome-trace/generated/workload.viztracer.json",

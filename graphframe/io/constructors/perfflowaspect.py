@@ -51,8 +51,8 @@ class PerfFlowAspectConstructors:
         """
         # on first use (fast start): the Chrome decoder and the events table of graphframe.traces
         from graphframe_readers.traces import decode
-        from graphframe.traces.calls import call_tree_profile
-        from graphframe.traces.table import TableBuilder
+        from graphframe_readers.traces.calls import call_tree_profile
+        from graphframe_readers.traces.table import TableBuilder
         table = TableBuilder()
         decode(filename, table, "chrome")
         return cls.from_raw(call_tree_profile(table.result(), filename, counters=scan_cpu_mem))

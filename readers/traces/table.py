@@ -27,8 +27,9 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from graphframe_readers.traces import ATTRIBUTES, KIND_NAMES, EventBatch, EventHandler, Kind
-from graphframe_readers.traces.warnings import TraceWarning
+from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind
+from .handler import EventHandler
+from .warnings import TraceWarning
 
 from .matching import match_events
 from .names import NameMap

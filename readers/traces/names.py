@@ -6,7 +6,7 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-from graphframe_readers.traces import StringTable
+from .events import StringTable
 
 
 class NameMap:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graphframe_readers.traces import Kind
+from .events import Kind
 
 
 @dataclass

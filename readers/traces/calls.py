@@ -3,7 +3,7 @@
 Hatchet's ``from_perfflowaspect`` does not aggregate a trace into a calling-context
 tree: every call becomes its own node, whose frame holds the call's start and
 duration, nested in the call that encloses it. :func:`call_tree_profile` builds that
-RawProfile from the events table of :class:`~graphframe.traces.table.TableBuilder`
+RawProfile from the events table of :class:`~graphframe_readers.traces.table.TableBuilder`
 (the Chrome decoder has expanded ``X`` events, the table has paired ENTER and LEAVE
 events and found each call's enclosing call on its own process and thread), with
 arrays only:
@@ -25,8 +25,9 @@ from typing import Any, Dict
 import numpy as np
 import pandas as pd
 
-from graphframe_readers import ProfileBuilder, RawProfile
-from graphframe_readers.errors import ReadError
+from ..builder import ProfileBuilder
+from ..profile import RawProfile
+from ..errors import ReadError
 
 #: counter keys PerfFlowAspect writes, and the columns they become
 USAGE = {"memory_usage": "usage_memory", "cpu_usage": "usage_cpu"}
@@ -53,11 +54,12 @@ def call_tree_profile(events: pd.DataFrame, source: Any, counters: bool = False)
     Examples
     --------
     >>> import os, tempfile
-    >>> import graphframe
+    >>> from graphframe_readers.traces import decode
+    >>> from graphframe_readers.traces.table import TableBuilder
     >>> p = os.path.join(tempfile.mkdtemp(), "t.pfw")
     >>> _ = open(p, "w").write('[{"ph": "X", "name": "f", "pid": 1, "tid": 1, "ts": 2, "dur": 2},'
     ...                        ' {"ph": "X", "name": "main", "pid": 1, "tid": 1, "ts": 1, "dur": 5},')
-    >>> raw = call_tree_profile(graphframe.read_trace(p, format="chrome").events, p)
+    >>> raw = call_tree_profile(decode(p, TableBuilder(), format="chrome"), p)
     >>> raw.nodes[["parent", "name", "ts", "dur"]].values.tolist()
     [[-1, 'main', 1e-06, 4.9999999999999996e-06], [0, 'f', 2e-06, 2e-06]]
     """
