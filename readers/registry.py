@@ -1,10 +1,27 @@
-"""Format registry: which readers exist and how an input is recognised.
+"""Format registry: every input format, what kind of input it is, and how it is recognised.
 
-Each reader module defines ``FORMAT``, a :class:`FormatInfo`. Sniffing is
-cheap: the file extension, the first bytes of a file, or marker files in a
-directory. Formats are tried in registration order; the first that claims the
-input reads it. Reader modules are imported on first use, so ``import
-readers`` loads none of them.
+One table holds every format, profile readers and trace decoders alike. Each
+format module defines ``FORMAT``, a :class:`FormatInfo` declaring everything
+about recognising the format:
+
+* ``kind``: ``"profile"`` (one call tree + metrics, read into a
+  :class:`~graphframe_readers.RawProfile`), ``"trace"`` (events, decoded by a
+  :class:`~graphframe_readers.traces.Decoder` into an event handler),
+  ``"archive"`` or ``"ensemble"`` (kinds graphframe registers for its own
+  documents: a saved GraphFrame, a document holding many profiles);
+* ``suffixes``: file-name endings of the format's files (a folder walk takes
+  files with these endings as inputs);
+* ``markers``: glob patterns of the files that make a *directory* one input of
+  the format (an HPCToolkit database, a TAU profile directory, an OTF2 archive...);
+* ``sniff(path, head)``: the cheap recognition from the first :data:`HEAD_BYTES`
+  bytes of a file (``b""`` for a directory).
+
+Formats are tried in table order within a kind (strict sniffers first). The
+built-in modules are listed in :data:`FORMAT_MODULES`; other packages add formats
+through the ``graphframe.formats`` entry-point group (an entry point names a
+:class:`FormatInfo` or a module defining ``FORMAT``), found at first use, or at run
+time with :func:`register`. Modules are imported on first use, so ``import
+graphframe_readers`` loads none of them.
 
 Options are the reader's own keywords (:attr:`FormatInfo.options`, from the
 signature of its ``read``); :func:`read` refuses any other with an
@@ -16,9 +33,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .errors import ArgumentError, ReadError, UnknownFormatError
 from .profile import RawProfile
@@ -29,8 +47,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 #: Bytes read from the start of a file for sniffing.
 HEAD_BYTES = 4096
 
-#: Reader modules, in sniffing order (most specific first).
-READER_MODULES = (
+#: The kinds of input, in the order :func:`identify` tries them by default.
+KINDS = ("archive", "ensemble", "profile", "trace")
+
+#: The entry-point group through which other packages add formats.
+ENTRY_POINT_GROUP = "graphframe.formats"
+
+#: Built-in format modules (each defines ``FORMAT``), in sniffing order within a kind.
+FORMAT_MODULES = (
+    # profiles
     "graphframe_readers.hatchet.literal",
     "graphframe_readers.hatchet.json_layout",
     "graphframe_readers.caliper.jsonsplit.reader",
@@ -42,6 +67,16 @@ READER_MODULES = (
     "graphframe_readers.pyinstrument.reader",
     "graphframe_readers.timemory.reader",
     "graphframe_readers.tau.reader",
+    "graphframe_readers.perfflowaspect",
+    # traces
+    "graphframe_readers.traces.dumpi",
+    "graphframe_readers.traces.chrome",
+    "graphframe_readers.traces.recorder",
+    "graphframe_readers.traces.otf2",
+    "graphframe_readers.traces.projections",
+    "graphframe_readers.traces.nsight.sqlite_export",
+    "graphframe_readers.traces.nsight.csv_export",
+    "graphframe_readers.traces.hpctoolkit_trace",
 )
 
 
@@ -53,8 +88,8 @@ class FormatInfo:
     ----------
     name : str
         The name users pass as ``format=``.
-    read : callable
-        ``read(path, **options) -> RawProfile``.
+    read : callable, optional
+        ``read(path, **options) -> RawProfile`` (profile formats).
     sniff : callable
         ``sniff(path, head) -> bool``; ``head`` holds the first
         :data:`HEAD_BYTES` bytes of a file, or ``b""`` for a directory.
@@ -63,13 +98,58 @@ class FormatInfo:
     several_files : bool
         The reader takes a list of files (the per-rank files of one run);
         :func:`read` refuses a list for the other formats.
+    kind : {"profile", "trace", "archive", "ensemble"}
+        What an input of this format is (see the module docs).
+    suffixes : tuple of str
+        File-name endings of the format's files (``".cali"``), lower case.
+    markers : tuple of str
+        Glob patterns of files that make a directory one input of this
+        format (``"meta.db"``, ``"profile.*.*.*"``); empty for file formats.
+    decoder : type, optional
+        The :class:`~graphframe_readers.traces.Decoder` subclass (trace formats).
+
+    Examples
+    --------
+    >>> info = format_info("hpctoolkit-latest")
+    >>> info.kind, info.markers
+    ('profile', ('meta.db',))
+    >>> format_info("chrome").kind, format_info("chrome").decoder.__name__
+    ('trace', 'ChromeDecoder')
     """
 
     name: str
-    read: Callable[..., RawProfile]
-    sniff: Callable[[Path, bytes], bool]
-    description: str
+    read: Optional[Callable[..., RawProfile]] = None
+    sniff: Callable[[Path, bytes], bool] = field(default=lambda path, head: False)
+    description: str = ""
     several_files: bool = False
+    kind: str = "profile"
+    suffixes: Tuple[str, ...] = ()
+    markers: Tuple[str, ...] = ()
+    decoder: Optional[type] = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"format {self.name!r}: kind {self.kind!r} is not one of "
+                             f"{', '.join(KINDS)}")
+        if self.kind == "profile" and self.read is None:
+            raise ValueError(f"profile format {self.name!r} needs read=")
+        if self.kind == "trace" and self.decoder is None:
+            raise ValueError(f"trace format {self.name!r} needs decoder=")
+
+    @classmethod
+    def for_decoder(cls, decoder: type, *, suffixes: Sequence[str] = (),
+                    markers: Sequence[str] = (), description: str = "") -> "FormatInfo":
+        """The entry of a trace format from its decoder class (name, sniff, description).
+
+        Examples
+        --------
+        >>> from graphframe_readers.traces.chrome import ChromeDecoder
+        >>> FormatInfo.for_decoder(ChromeDecoder, suffixes=(".json",)).name
+        'chrome'
+        """
+        return cls(name=decoder.format_name, sniff=decoder.sniff, kind="trace",
+                   description=description or decoder.description, decoder=decoder,
+                   suffixes=tuple(suffixes), markers=tuple(markers), several_files=True)
 
     @property
     def options(self) -> Tuple[str, ...]:
@@ -77,7 +157,8 @@ class FormatInfo:
 
         The keywords of ``read`` after the path, and ``progress`` (accepted by
         every format). Taken from the signature, so they cannot drift from
-        the reader.
+        the reader. Trace decoders take their options as keywords of their
+        own (``()`` here).
 
         Examples
         --------
@@ -86,33 +167,147 @@ class FormatInfo:
         >>> format_info("gprof-dot").options
         ('progress',)
         """
+        if self.read is None:
+            return ()
         params = list(inspect.signature(self.read).parameters.values())[1:]
         names = tuple(p.name for p in params
                       if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
         return names if "progress" in names else names + ("progress",)
 
+    def marks(self, folder: Path) -> bool:
+        """True when ``folder`` holds a file matching one of :attr:`markers`.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> d = Path(tempfile.mkdtemp())
+        >>> _ = (d / "meta.db").write_bytes(b"")
+        >>> format_info("hpctoolkit-latest").marks(d), format_info("tau").marks(d)
+        (True, False)
+        """
+        for pattern in self.markers:
+            try:
+                if any(True for _ in folder.glob(pattern)):
+                    return True
+            except OSError:
+                return False
+        return False
+
+    def claims(self, path: Path, head: bytes) -> bool:
+        """True when this format recognises ``path`` (first bytes ``head``).
+
+        A sniffer that fails on an unreadable input does not claim it.
+        """
+        try:
+            return bool(self.sniff(path, head))
+        except (OSError, ValueError):
+            return False
+
 
 _FORMATS: Dict[str, FormatInfo] = {}
+_LOADED = [False]
 
 
 def _table() -> Dict[str, FormatInfo]:
-    """The registry, filled on first use (reader modules import this one)."""
-    if not _FORMATS:
-        for module_name in READER_MODULES:
-            info = importlib.import_module(module_name).FORMAT
-            _FORMATS[info.name] = info
+    """The registry, filled on first use (format modules import this one)."""
+    if not _LOADED[0]:
+        _LOADED[0] = True
+        for module_name in FORMAT_MODULES:
+            _add(_entry_of(importlib.import_module(module_name), module_name), replace=False)
+        for info in _plugin_formats():
+            _add(info, replace=False)
     return _FORMATS
 
 
-def formats() -> List[str]:
-    """Names of the known formats, in sniffing order.
+def _entry_of(obj: Any, where: str) -> FormatInfo:
+    """The FormatInfo a module (``FORMAT``, or a trace module's ``DECODER``) or value names."""
+    if isinstance(obj, FormatInfo):
+        return obj
+    info = getattr(obj, "FORMAT", None)
+    if isinstance(info, FormatInfo):
+        return info
+    decoder = getattr(obj, "DECODER", None)
+    if decoder is not None:
+        return FormatInfo.for_decoder(decoder)
+    raise TypeError(f"{where} defines no FORMAT (a graphframe_readers.FormatInfo)")
+
+
+def _add(info: FormatInfo, replace: bool) -> None:
+    if info.name in _FORMATS and not replace:
+        if _FORMATS[info.name] is not info:
+            warnings.warn(f"format {info.name!r} is registered twice; the first one is kept",
+                          stacklevel=3)
+        return
+    _FORMATS[info.name] = info
+
+
+def _plugin_formats() -> List[FormatInfo]:
+    """Formats that installed packages declare in the ``graphframe.formats`` group.
+
+    A plugin that cannot be loaded is reported with a warning naming it and the
+    error; the other formats stay usable.
+    """
+    from importlib.metadata import entry_points
+
+    found = []
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        try:
+            found.append(_entry_of(point.load(), f"entry point {point.name!r} ({point.value})"))
+        except Exception as exc:  # noqa: BLE001 -- any failure of foreign code is reported
+            warnings.warn(f"the format plugin {point.name!r} ({point.value}) cannot be loaded: "
+                          f"{type(exc).__name__}: {exc}", stacklevel=3)
+    return found
+
+
+def register(info: FormatInfo, replace: bool = False) -> FormatInfo:
+    """Add a format at run time (after the built-in and plugin formats).
+
+    Parameters
+    ----------
+    info : FormatInfo
+        The format's entry.
+    replace : bool
+        Replace a format of the same name (otherwise the first one is kept).
 
     Examples
     --------
-    >>> "literal" in formats()
+    >>> info = FormatInfo(name="doc-example", read=lambda path: None,
+    ...                   sniff=lambda path, head: head.startswith(b"#example"),
+    ...                   suffixes=(".example",), description="an example")
+    >>> register(info).name in formats()
     True
+    >>> unregister("doc-example")
     """
-    return list(_table())
+    _table()
+    _add(info, replace)
+    return _FORMATS[info.name]
+
+
+def unregister(name: str) -> None:
+    """Remove the format ``name`` (tests, plugins reloaded)."""
+    _table().pop(name, None)
+
+
+def entries(kind: Optional[str] = None) -> List[FormatInfo]:
+    """Every registered :class:`FormatInfo` (of ``kind`` when given), in sniffing order.
+
+    Examples
+    --------
+    >>> [i.name for i in entries("trace")][:2]
+    ['dumpi', 'chrome']
+    """
+    return [i for i in _table().values() if kind is None or i.kind == kind]
+
+
+def formats(kind: Optional[str] = "profile") -> List[str]:
+    """Names of the known formats of ``kind`` (``None``: every kind), in sniffing order.
+
+    Examples
+    --------
+    >>> "literal" in formats(), "chrome" in formats(), "chrome" in formats(None)
+    (True, False, True)
+    """
+    return [i.name for i in entries(kind)]
 
 
 def format_info(name: str) -> FormatInfo:
@@ -120,30 +315,71 @@ def format_info(name: str) -> FormatInfo:
     try:
         return _table()[name]
     except KeyError:
-        raise UnknownFormatError(name, formats(), f"unknown format {name!r}") from None
+        raise UnknownFormatError(name, formats(None), f"unknown format {name!r}") from None
 
 
-def sniff(path: Any) -> str:
-    """Name of the format that recognises ``path`` (a file, directory or list).
+def read_head(path: Path) -> bytes:
+    """The first :data:`HEAD_BYTES` bytes of a file (``b""`` for a directory).
+
+    The one place a file's head is read for recognition.
+    """
+    if path.is_dir():
+        return b""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(HEAD_BYTES)
+    except OSError as exc:
+        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+
+
+def identify(path: Path, head: Optional[bytes] = None,
+             kinds: Iterable[str] = KINDS) -> Optional[FormatInfo]:
+    """The first format of ``kinds`` (tried in that order) that claims ``path``, or None.
+
+    ``head`` is the file's first bytes when the caller has read them already
+    (:func:`read_head` otherwise).
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "t.json"
+    >>> _ = p.write_text(json.dumps([{"ph": "X", "name": "f", "pid": 0, "tid": 0, "ts": 0}]))
+    >>> identify(p).name, identify(p, kinds=["profile"])
+    ('chrome', None)
+    """
+    if head is None:
+        head = read_head(path)
+    table = _table()
+    for kind in kinds:
+        for info in table.values():
+            if info.kind == kind and info.claims(path, head):
+                return info
+    return None
+
+
+def sniff(path: Any, kind: str = "profile") -> str:
+    """Name of the format of ``kind`` that recognises ``path`` (a file, directory or list).
 
     Raises :class:`ReadError` when the path does not exist or is an empty
     file, and :class:`UnknownFormatError` (listing the known formats) when no
-    reader claims it.
+    format claims it.
     """
     first = first_path(path)
-    head = _head(first)
-    if not head and os.path.isfile(first):
+    head = read_head(first)
+    if not head and first.is_file():
         raise ReadError(first, "the file is empty (0 bytes)",
-                        expected="a profile in one of the formats: " + ", ".join(formats()))
-    for info in _table().values():
-        if info.sniff(first, head):
-            return info.name
-    raise UnknownFormatError(path, formats())
+                        expected="a profile in one of the formats: " + ", ".join(formats(kind)))
+    info = identify(first, head, (kind,))
+    if info is None:
+        problem = "no reader recognises this input" if kind == "profile" else \
+            f"no {kind} format recognises this input"
+        raise UnknownFormatError(path, formats(kind), problem)
+    return info.name
 
 
 def read(path: Any, format: str | None = None, progress: ProgressArg = None,
          **options: Any) -> RawProfile:
-    """Decode ``path`` into a :class:`RawProfile`.
+    """Decode the profile at ``path`` into a :class:`RawProfile`.
 
     Parameters
     ----------
@@ -192,6 +428,11 @@ def read(path: Any, format: str | None = None, progress: ProgressArg = None,
         name = format
         first_path(path)  # existence check with a clear message
     info = format_info(name)
+    if info.kind != "profile":
+        raise ArgumentError(f"{name} is a {info.kind} format, not a profile format; "
+                            + ("decode it with graphframe_readers.traces.decode (or "
+                               "graphframe.read_trace)" if info.kind == "trace" else
+                               "graphframe reads it (graphframe.read)"))
     check_options(info, options)
     if isinstance(path, (list, tuple)) and not info.several_files:
         raise ReadError(_label(path), f"the {name} format reads one file or directory at a "
@@ -229,6 +470,8 @@ def check_options(info: FormatInfo, options: Dict[str, Any]) -> None:
 
 def reports_progress(info: FormatInfo) -> bool:
     """True when the format's reader takes ``progress=`` itself (measured progress)."""
+    if info.read is None:
+        return False
     try:
         return "progress" in inspect.signature(info.read).parameters
     except (TypeError, ValueError):
@@ -261,16 +504,6 @@ def first_path(path: Any) -> Path:
     if not p.exists():
         raise ReadError(p, "no such file or directory")
     return p
-
-
-def _head(path: Path) -> bytes:
-    if path.is_dir():
-        return b""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(HEAD_BYTES)
-    except OSError as exc:
-        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
 
 
 def looks_like_json(head: bytes, opener: bytes) -> bool:

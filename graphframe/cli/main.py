@@ -8,9 +8,8 @@ import sys
 import warnings
 from typing import Any, Optional, Sequence, TextIO
 
-import graphframe_readers
-
 from ..io import dispatch
+from ..io.resolve import format_entries
 from . import convert, info
 from . import stats as stats_command
 from . import plot as plot_cli
@@ -22,8 +21,6 @@ from ..examples import example_graphframe
 from ..model.rowselect import require_levels
 from ..render.units import UNITS
 
-
-ARCHIVE_DESCRIPTION = "graphframe archive written by GraphFrame.save (.gfz; graphframe.load)"
 
 DEPTH_HELP = ("print the first N levels only: 1 = the roots, 2 = the roots and their "
               "children, ... (default: every level)")
@@ -304,11 +301,11 @@ def _run_info(args: argparse.Namespace, out: TextIO) -> str:
 
 
 def _run_formats(args: argparse.Namespace, out: TextIO) -> str:
-    rows = [(name, graphframe_readers.format_info(name).description)
-            for name in graphframe_readers.formats()]
-    rows.append((dispatch.ARCHIVE, ARCHIVE_DESCRIPTION))
-    width = max(len(name) for name, _ in rows) + 2  # every name whole, two spaces after
-    return "".join(f"{name:{width}}{description}\n" for name, description in rows)
+    rows = [(info.name, info.kind, info.description) for info in format_entries()]
+    width = max(len(name) for name, _, _ in rows) + 2  # every name whole, two spaces after
+    kinds = max(len(kind) for _, kind, _ in rows) + 2
+    return "".join(f"{name:{width}}{kind:{kinds}}{description}\n"
+                   for name, kind, description in rows)
 
 
 def _use_color(out: TextIO) -> bool:

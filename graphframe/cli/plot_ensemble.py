@@ -13,10 +13,10 @@ import os
 from typing import Any, List, Optional, Sequence
 
 from ..ensemble import Ensemble
-from ..ensemble.sources import expand, is_database
-from ..plot import ensemble as ensemble_plots
 from ..errors import ReadError
-from ..plot._sources import ArgumentError, is_archive
+from ..io.resolve import is_one_input, members
+from ..plot import ensemble as ensemble_plots
+from ..plot._sources import ArgumentError
 from .common import ensemble_reader_options
 
 #: Kinds that draw an Ensemble when given several profiles.
@@ -28,8 +28,9 @@ SINGLE_ONLY = (("rank", None), ("imbalance", False), ("over", "rank"), ("stacked
 
 
 def profile_paths(paths: Sequence[str]) -> List[str]:
-    """The profiles ``paths`` name: a folder that is not one profile (an HPCToolkit
-    database, a saved archive) stands for the profiles inside it.
+    """The profiles ``paths`` name: a folder that is not one input (an HPCToolkit
+    database, a TAU directory, a trace folder: the resolver's answer) stands for the
+    profiles inside it.
 
     Examples
     --------
@@ -50,10 +51,10 @@ def profile_paths(paths: Sequence[str]) -> List[str]:
 
 
 def _inside(path: str) -> List[str]:
-    if not os.path.isdir(path) or is_database(path) or is_archive(path):
+    if not os.path.isdir(path) or is_one_input(path):
         return [path]
     try:
-        return [str(m) for m in expand(path)]
+        return [str(m) for m in members(path)]
     except ReadError:  # no profile files in it: read as one profile, which says what is wrong
         return [path]
 

@@ -34,12 +34,14 @@ with pandas' copy-on-write, never deep-copied):
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError, GraphMismatchError
+from ..io.resolve import ENSEMBLE_ARCHIVE, THICKET_JSON, resolve
 from ..plot.accessor import EnsemblePlotAccessor
 from ._internal import Graph, with_node_values
 from . import archive
@@ -50,6 +52,7 @@ from .operations import EnsembleOperations
 from .options import ReaderOptions
 from .statsframe import empty_statsframe
 from .tables import tables_from_graphframe
+from .thicket_json import thicket_json_parts
 
 INT = np.int64
 
@@ -242,6 +245,9 @@ class Ensemble(EnsembleOperations, EnsembleAnalysis):
         """
         reading.check_policy(on_error)
         _build.check_fill(fill, intersection)
+        document = _ensemble_document(paths, format)
+        if document is not None:  # an Ensemble archive or a Thicket document: many profiles
+            return cls(**document)._finish(intersection, fill)
         opts = ReaderOptions.resolve(format, reader_options, options)
         members = sources.expand(paths)
         outcomes = reading.read_all(members, format, opts, jobs=jobs, client=client,
@@ -335,3 +341,18 @@ class Ensemble(EnsembleOperations, EnsembleAnalysis):
             lines.append(f"  skipped {row.path}: {row.error_type}: {row.error}")
         return "\n".join(lines)
 
+
+def _ensemble_document(paths: Any, format: Optional[str]) -> Optional[Dict[str, Any]]:
+    """The fields of the Ensemble stored in ``paths`` when it is one document of many
+    profiles (an Ensemble archive, a Thicket ``to_json`` file); else None."""
+    if isinstance(paths, (list, tuple)) or format not in (None, ENSEMBLE_ARCHIVE, THICKET_JSON):
+        return None
+    if not os.path.isfile(os.fspath(paths)):
+        return None
+    what = resolve(paths, format)
+    if what.format == ENSEMBLE_ARCHIVE:
+        return archive.load(paths)
+    if what.format == THICKET_JSON:
+        with open(paths, "rb") as fh:
+            return thicket_json_parts(fh.read(), str(paths))
+    return None

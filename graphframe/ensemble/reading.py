@@ -21,6 +21,8 @@ from graphframe_readers.errors import ReadError
 from graphframe_readers.progress import callback_for
 
 from ..errors import ArgumentError
+from ..io.dispatch import trace_parts, wrong_door
+from ..io.resolve import own_formats, resolve
 from ._internal import GraphFrame
 from .options import ReaderOptions
 from .sources import Member, content_hash, label
@@ -52,9 +54,14 @@ def read_one(member: Member, format: Optional[str], options: Any,
     name = label(member)
     options = ReaderOptions.coerce(options)
     try:
-        fmt = format or _sniff(member)
-        if fmt == "graphframe-archive":
+        what = resolve(member, format)
+        fmt = what.format
+        if what.kind == "archive":
             tables = tables_from_graphframe(GraphFrame.load(member))
+        elif what.kind == "trace":  # its calling-context tree, streamed
+            tables = tables_from_graphframe(GraphFrame(**trace_parts(member, fmt)))
+        elif what.kind == "ensemble":
+            raise wrong_door(what, "read")
         else:
             raw = graphframe_readers.read(member, format=fmt, **options.for_format(fmt))
             tables = tables_from_raw(raw, name)
@@ -65,12 +72,6 @@ def read_one(member: Member, format: Optional[str], options: Any,
     except Exception as exc:  # noqa: BLE001 -- every failure is reported per file
         return Outcome(member, error=_message(exc, name), error_type=type(exc).__name__,
                        exception=exc if keep_exception or isinstance(exc, ReadError) else None)
-
-
-def _sniff(member: Member) -> str:
-    if isinstance(member, str) and member.endswith(".gfz") and os.path.isfile(member):
-        return "graphframe-archive"
-    return graphframe_readers.sniff(member)
 
 
 def _message(exc: BaseException, name: str) -> str:
@@ -126,7 +127,7 @@ def _in_processes(workers: int, members: Sequence[Member], format: Optional[str]
                   options: Any, report: Optional[Callable]) -> List[Outcome]:
     batches = _batches(members, workers)
     outcomes: List[Outcome] = []
-    graphframe_readers.formats()  # load every reader once here: forked workers inherit them
+    own_formats()  # load every format once here: forked workers inherit them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = pool.map(read_batch, batches, [format] * len(batches),
                            [options] * len(batches))

@@ -1,16 +1,11 @@
 """What ``Ensemble.read`` is given -> the list of profiles to read, and their identity.
 
-* a **directory** is searched recursively: every file whose name ends with one
-  of :data:`PROFILE_SUFFIXES` is one profile, and every HPCToolkit database
-  folder inside it (``experiment.xml`` or ``meta.db``) is one profile; other
-  files (READMEs, licences) are not profiles and are left out. A directory
-  that is itself an HPCToolkit database is one profile;
-* a string with ``*``, ``?`` or ``[`` that names no existing file is a **glob**
-  (``**`` searches folders recursively): every match is one profile;
-* a **list** names its profiles exactly: each element is one profile, read as
-  the reader reads it (a folder of per-rank ``.cali`` files, an HPCToolkit
-  database, or a nested list of per-rank files are one profile each);
-* any other path is one profile.
+Which inputs ``paths`` names is the resolver's answer
+(:func:`graphframe.io.resolve.members`, the same folder search every door
+uses): a list names its profiles exactly; a folder that a format claims by its
+marker files (an HPCToolkit database, a TAU profile directory, an OTF2 or DUMPI
+trace folder) is one profile; any other folder is searched recursively for the
+files and folders of every known format; a glob's matches are profiles.
 
 A profile's identity is the hash of its content (:func:`content_hash`), never
 of its path: copies of a file have the same identity wherever they are.
@@ -18,24 +13,18 @@ of its path: copies of a file have the same identity wherever they are.
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import os
 from pathlib import Path
-from typing import Any, List, Sequence, Union
+from typing import Any, List, Sequence
 
 from graphframe_readers.errors import ReadError
 
-#: File name endings a directory search takes as profiles.
-PROFILE_SUFFIXES = (".cali", ".json", ".gfz", ".pstats", ".prof", ".dot", ".yaml")
-#: Files that make a folder an HPCToolkit database.
-DATABASE_MARKERS = ("experiment.xml", "meta.db")
-
-Member = Union[str, List[str]]
+from ..io.resolve import Member, members
 
 
 def expand(paths: Any) -> List[Member]:
-    """The profiles ``paths`` names (see the module docs), in a deterministic order.
+    """The profiles ``paths`` names, in a deterministic order (:func:`graphframe.io.resolve.members`).
 
     Examples
     --------
@@ -45,67 +34,8 @@ def expand(paths: Any) -> List[Member]:
     ...     open(os.path.join(d, name), "w").close()
     >>> [os.path.basename(m) for m in expand(d)]
     ['a.cali', 'b.cali']
-    >>> [os.path.basename(m) for m in expand(os.path.join(d, "*.md"))]
-    ['README.md']
     """
-    if isinstance(paths, (list, tuple)):
-        if not paths:
-            raise ReadError("[]", "an empty list of profiles was given",
-                            expected="at least one file, folder or glob")
-        return [_member(p) for p in paths]
-    path = _fspath(paths)
-    if os.path.isdir(path):
-        if is_database(path):
-            return [path]
-        found = _search(path)
-        if not found:
-            raise ReadError(path, "the folder holds no profiles",
-                            expected="files ending in " + ", ".join(PROFILE_SUFFIXES)
-                                     + " or HPCToolkit databases")
-        return found
-    if os.path.exists(path):
-        return [path]
-    if any(ch in path for ch in "*?["):
-        matches = sorted(glob.glob(path, recursive=True))
-        if not matches:
-            raise ReadError(path, "no file matches the pattern", expected="an existing path")
-        return matches
-    raise ReadError(path, "no such file or directory")
-
-
-def _member(item: Any) -> Member:
-    if isinstance(item, (list, tuple)):
-        return [_fspath(p) for p in item]
-    return _fspath(item)
-
-
-def _fspath(path: Any) -> str:
-    try:
-        return os.fspath(path)
-    except TypeError as exc:
-        raise ReadError(repr(path)[:80], f"a value of type {type(path).__name__} is not a path",
-                        expected="a file, a folder, a glob or a list of them") from exc
-
-
-def is_database(path: str) -> bool:
-    """True for a folder holding an HPCToolkit database."""
-    return any(os.path.isfile(os.path.join(path, m)) for m in DATABASE_MARKERS)
-
-
-def _search(root: str) -> List[str]:
-    out: List[str] = []
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        keep = []
-        for d in dirs:
-            sub = os.path.join(folder, d)
-            if is_database(sub):
-                out.append(sub)
-            else:
-                keep.append(d)
-        dirs[:] = keep
-        out += [os.path.join(folder, f) for f in sorted(files) if f.endswith(PROFILE_SUFFIXES)]
-    return sorted(out)
+    return members(paths)
 
 
 def label(member: Member) -> str:

@@ -27,6 +27,10 @@ SAME_KEYS = ("mpi.world.size", "jobsize", "jobid", "job_id", "slurm.job_id", "cm
 LAUNCH_KEYS = ("launchdate",)
 LAUNCH_TOLERANCE = 60.0
 WORLD_SIZE = "mpi.world.size"
+class NotOneRunError(ReadError):
+    """Files read as one profile are not the ranks of one run (see :func:`check_one_run`)."""
+
+
 ADVICE = ("read each file as its own profile (graphframe.read(file)), or all of them as the "
           "runs of an ensemble (graphframe.Ensemble.read(files))")
 
@@ -49,7 +53,7 @@ def check_one_run(path: Any, metadata: Mapping[str, Any], ranks: Optional[np.nda
     >>> check_one_run(["a.cali", "b.cali"], {"mpi.world.size": [27, 64]}, np.array([0, 1]))
     Traceback (most recent call last):
     ...
-    graphframe_readers.errors.ReadError: 2 files (a.cali, b.cali): the files are not the ranks of one run: \
+    graphframe.io.runs.NotOneRunError: 2 files (a.cali, b.cali): the files are not the ranks of one run: \
 their mpi.world.size differ (27, 64) (expected the per-rank files of one run; read each file \
 as its own profile (graphframe.read(file)), or all of them as the runs of an ensemble \
 (graphframe.Ensemble.read(files)))
@@ -58,13 +62,13 @@ as its own profile (graphframe.read(file)), or all of them as the runs of an ens
     for key in SAME_KEYS:
         values = _per_file(metadata.get(key))
         if len(_distinct(values)) > 1:
-            raise ReadError(source, f"the files are not the ranks of one run: their {key} differ "
+            raise NotOneRunError(source, f"the files are not the ranks of one run: their {key} differ "
                             f"({_show(values)})",
                             expected=f"the per-rank files of one run; {ADVICE}")
     for key in LAUNCH_KEYS:
         times = [float(v) for v in _per_file(metadata.get(key)) if _number(v)]
         if times and max(times) - min(times) > LAUNCH_TOLERANCE:
-            raise ReadError(source, f"the files are not the ranks of one run: their {key} "
+            raise NotOneRunError(source, f"the files are not the ranks of one run: their {key} "
                             f"values are {max(times) - min(times):.0f} s apart "
                             f"({_show(_per_file(metadata.get(key)))})",
                             expected=f"the per-rank files of one run, launched together; "
@@ -76,7 +80,7 @@ as its own profile (graphframe.read(file)), or all of them as the runs of an ens
         unique = np.unique(np.asarray(ranks))
         outside = unique[(unique < 0) | (unique >= int(world))]
         if len(outside):
-            raise ReadError(source, f"rank {outside[0]} is outside the run's {WORLD_SIZE} "
+            raise NotOneRunError(source, f"rank {outside[0]} is outside the run's {WORLD_SIZE} "
                             f"{int(world)} ({len(unique)} ranks read: "
                             f"{_show(unique.tolist())})",
                             expected=f"rank ids 0..{int(world) - 1} of one run; {ADVICE}")

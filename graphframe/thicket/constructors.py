@@ -15,7 +15,7 @@ from ..ensemble._internal import GraphFrame
 from ..ensemble.sources import expand, label
 from ..errors import ArgumentError
 from ..model.fields import replace
-from .json_layout import from_thicket_json
+from ..ensemble.thicket_json import thicket_json_parts
 
 
 class ThicketConstructors:
@@ -103,7 +103,7 @@ class ThicketConstructors:
     @classmethod
     def from_json(cls, json_thicket: Any) -> Any:
         """Read Thicket's ``to_json`` layout (metric lists kept as written)."""
-        return cls(from_thicket_json(json_thicket))
+        return cls(Ensemble(**thicket_json_parts(json_thicket)))
 
     @classmethod
     def from_statsframes(cls, tk_list: Sequence[Any], metadata_key: Any = None,

@@ -28,7 +28,7 @@ from ..errors import ArgumentError, GraphframeError, InvalidFilter, MetricError
 from ..model.dataframe import private_copy
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
-from .json_layout import to_thicket_json
+from ..ensemble.thicket_json import to_thicket_json
 
 INT = np.int64
 
@@ -304,7 +304,7 @@ class Thicket(ThicketConstructors):
             statsframe=ens.statsframe.copy(deep=True))))
 
     def to_json(self, ensemble: bool = True, metadata: bool = True, stats: bool = True) -> str:
-        """Thicket's JSON layout (see :mod:`graphframe.thicket.json_layout`)."""
+        """Thicket's JSON layout (see :mod:`graphframe.ensemble.thicket_json`)."""
         return to_thicket_json(self.ensemble, ensemble, metadata, stats)
 
     def __repr__(self) -> str:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from graphframe.graphframe import GraphFrame
+from graphframe.io.dispatch import wrong_door
+from graphframe.io.resolve import resolve
 from graphframe_readers.progress import ProgressArg
-from graphframe_readers.traces import EventHandler, decode
+from graphframe_readers.traces import ByteSource, EventHandler, decode
+from graphframe_readers.traces.table import TableBuilder
 
 from .frame import TraceFrame
-from graphframe_readers.traces.table import TableBuilder
 from .tree import TreeBuilder
 
 
@@ -41,7 +43,7 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     [[0, 'enter', 'main', 0, 5000.0], [1000, 'enter', 'f', 1, 2000.0], [3000, 'leave', 'f', 1, nan], [5000, 'leave', 'main', 0, nan]]
     """
     builder = TableBuilder()
-    decode(path, builder, format, jobs=jobs, progress=progress, **options)
+    decode(path, builder, trace_format(path, format), jobs=jobs, progress=progress, **options)
     return TraceFrame(builder.result(), builder.definitions)
 
 
@@ -52,10 +54,39 @@ def read_tree(path: Any, format: Optional[str] = None, *, jobs: Optional[int] = 
     Memory depends on the tree and the number of ranks/threads, not on the
     number of events.
     """
-    return decode(path, TreeBuilder(), format, jobs=jobs, progress=progress, **options)
+    return decode(path, TreeBuilder(), trace_format(path, format), jobs=jobs, progress=progress,
+                  **options)
 
 
 def run_handler(path: Any, handler: EventHandler, format: Optional[str] = None, *,
                 jobs: Optional[int] = None, **options: Any) -> Any:
     """Feed a trace to any handler (yours); returns ``handler.result()``."""
-    return decode(path, handler, format, jobs=jobs, **options)
+    return decode(path, handler, trace_format(path, format), jobs=jobs, **options)
+
+
+def trace_format(path: Any, format: Optional[str] = None) -> Optional[str]:
+    """The trace format of ``path`` (the resolver's answer for the trace door).
+
+    Byte sources are passed through (the decoder driver sniffs their file or
+    needs ``format=``). A profile, an archive or a folder of several inputs
+    is a :class:`~graphframe.ReadError` that says what it is and names the
+    door that reads it.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "p.json")
+    >>> with open(p, "w") as f:
+    ...     json.dump([{"frame": {"name": "main"}, "metrics": {"time": 1.0}}], f)
+    >>> trace_format(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    graphframe_readers.errors.ReadError: .../p.json: this is a profile (literal), not a trace: it holds no events (expected one trace; read it with graphframe.read(path) (a GraphFrame))
+    """
+    if isinstance(path, ByteSource) or (isinstance(path, (list, tuple)) and path
+                                        and isinstance(path[0], ByteSource)):
+        return format
+    what = resolve(path, format, prefer="trace")
+    if what.kind != "trace":
+        raise wrong_door(what, "trace")
+    return what.format

@@ -253,6 +253,7 @@ FORMAT = FormatInfo(
     sniff=_sniff,
     description="Caliper .cali profile or trace (a file, or a directory/list of per-rank files)",
     several_files=True,
+    suffixes=(".cali",),
 )
 
 

@@ -335,4 +335,5 @@ FORMAT = FormatInfo(
     read=read_cprofile,
     sniff=_sniff,
     description="cProfile/profile statistics (pstats marshal file, Python 3)",
+    suffixes=(".pstats", ".prof"),
 )

@@ -358,4 +358,5 @@ FORMAT = FormatInfo(
     read=read_dot,
     sniff=_sniff,
     description="DOT call graph written by gprof2dot (gprof, callgrind, perf, pstats...)",
+    suffixes=(".dot",),
 )

@@ -217,4 +217,5 @@ FORMAT = FormatInfo(
     read=read_hatchet_json,
     sniff=_sniff,
     description="Hatchet to_json document (graph + dataframe records)",
+    suffixes=(".json",),
 )

@@ -166,5 +166,6 @@ FORMAT = FormatInfo(
     read=read_literal,
     sniff=_sniff,
     description="Hatchet literal: JSON list of nested {frame, metrics, children} dicts",
+    suffixes=(".json",),
 )
 

@@ -227,6 +227,7 @@ FORMAT = FormatInfo(
     read=read_pyinstrument,
     sniff=_sniff,
     description="pyinstrument JSON (pyinstrument -r json, or a -r session .pyisession)",
+    suffixes=(".json", ".pyisession"),
 )
 
 

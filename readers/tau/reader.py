@@ -384,4 +384,5 @@ FORMAT = FormatInfo(
     read=read_tau,
     sniff=_sniff,
     description="TAU profile directory (profile.<node>.<context>.<thread> files)",
+    markers=("profile.*.*.*", "MULTI__*"),
 )

@@ -397,4 +397,5 @@ FORMAT = FormatInfo(
     read=read_timemory,
     sniff=_sniff,
     description="timemory call-tree JSON (*.tree.json, or a directory of them)",
+    suffixes=(".json",),
 )

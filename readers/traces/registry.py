@@ -14,79 +14,58 @@ True
 
 from __future__ import annotations
 
-import importlib
 import os
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from typing import Any, Dict, List, Optional, Sequence, Type
 
 from ..errors import ReadError, UnknownFormatError
 from ..progress import Progress, ProgressArg
+from .. import registry
 from ..registry import first_path
 from .decoder import Decoder, split_groups
 from .handler import EventHandler
 from .sources import ByteSource
 
-#: Decoder modules (each defines ``DECODER``), in sniffing order.
-DECODER_MODULES = (
-    "graphframe_readers.traces.dumpi",
-    "graphframe_readers.traces.chrome",
-    "graphframe_readers.traces.recorder",
-    "graphframe_readers.traces.otf2",
-    "graphframe_readers.traces.projections",
-    "graphframe_readers.traces.nsight.sqlite_export",
-    "graphframe_readers.traces.nsight.csv_export",
-    "graphframe_readers.traces.hpctoolkit_trace",
-)
-
-_FORMATS: Dict[str, Type[Decoder]] = {}
-_LOADED = [False]
-
-
 def _table() -> Dict[str, Type[Decoder]]:
-    if not _LOADED[0]:
-        for module_name in DECODER_MODULES:
-            cls = importlib.import_module(module_name).DECODER
-            _FORMATS.setdefault(cls.format_name, cls)
-        _LOADED[0] = True
-    return _FORMATS
+    """Trace formats by name: the trace entries of the one format registry."""
+    return {info.name: info.decoder for info in registry.entries("trace")}
 
 
-def register_format(decoder: Type[Decoder]) -> Type[Decoder]:
-    """Make a decoder class known to :func:`decode` and ``read_trace`` (usable as a decorator)."""
+def register_format(decoder: Type[Decoder], *, suffixes: Sequence[str] = (),
+                    markers: Sequence[str] = ()) -> Type[Decoder]:
+    """Make a decoder class known to :func:`decode` and ``read_trace`` (usable as a decorator).
+
+    It becomes a trace entry of the format registry
+    (:func:`graphframe_readers.registry.register`), replacing a format of the same name.
+    """
     if not decoder.format_name:
         raise ValueError(f"{decoder.__name__} has no format_name")
-    _table()[decoder.format_name] = decoder
+    registry.register(registry.FormatInfo.for_decoder(decoder, suffixes=suffixes,
+                                                      markers=markers), replace=True)
     return decoder
 
 
 def trace_formats() -> List[str]:
     """Names of the known trace formats, in sniffing order."""
-    return list(_table())
+    return registry.formats("trace")
 
 
 def decoder_class(name: str, path: Any = None) -> Type[Decoder]:
     """The decoder registered under ``name`` (UnknownFormatError lists the known ones)."""
-    try:
-        return _table()[name]
-    except KeyError:
+    found = _table().get(name)
+    if found is None:
         raise UnknownFormatError(path if path is not None else name, trace_formats(),
-                                 f"unknown trace format {name!r}") from None
+                                 f"unknown trace format {name!r}")
+    return found
 
 
 def sniff_trace(path: Any) -> str:
     """Name of the trace format that recognises ``path`` (a file, directory or list)."""
     first = first_path(path)
-    head = b""
-    if first.is_file():
-        try:
-            with open(first, "rb") as fh:
-                head = fh.read(4096)
-        except OSError as exc:
-            raise ReadError(first, f"cannot open the file: {exc.strerror}") from exc
-    for name, cls in _table().items():
-        if cls.sniff(first, head):
-            return name
-    raise UnknownFormatError(path, trace_formats(), "no trace decoder recognises this input")
+    info = registry.identify(first, registry.read_head(first), ("trace",))
+    if info is None:
+        raise UnknownFormatError(path, trace_formats(), "no trace decoder recognises this input")
+    return info.name
 
 
 def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,

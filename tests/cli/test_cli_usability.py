@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import graphframe
 import graphframe.graphframe as graphframe_module
 from graphframe import GraphFrame
 from graphframe.cli import main
@@ -122,11 +123,11 @@ def test_depth_counts_levels_from_the_roots():
 def test_formats_table_keeps_every_name_whole():
     code, out, _ = run("formats")
     lines = out.splitlines()
-    assert code == 0 and len(lines) == 12
     names = [line.split()[0] for line in lines]
-    assert "hpctoolkit-latest" in names and names[-1] == "graphframe"
+    assert code == 0 and names == graphframe.formats() + ["graphframe-ensemble", "thicket-json"]
+    assert [line.split()[1] for line in lines[-3:]] == ["archive", "ensemble", "ensemble"]
     starts = {len(line) - len(line[len(name):].lstrip()) for line, name in zip(lines, names)}
-    assert starts == {len("hpctoolkit-latest") + 2}   # one column for every description
+    assert starts == {len("graphframe-ensemble") + 2}   # one column for every kind
 
 
 def test_tree_reads_an_archive_with_format_graphframe(tmp_path):

@@ -41,10 +41,11 @@ def test_the_cli_reads_what_graphframe_read_reads(archive):
     assert out.getvalue() == gf.tree(render_header=False, depth=1)
 
 
-def test_formats_lists_the_readers_then_the_archive():
+def test_formats_lists_the_readers_the_traces_then_the_archive():
     import graphframe_readers
 
-    assert graphframe.formats() == graphframe_readers.formats() + ["graphframe"]
+    assert graphframe.formats() == (graphframe_readers.formats() + graphframe_readers.formats("trace")
+                                    + ["graphframe"])
 
 
 def test_archives_take_no_reader_options(archive):
@@ -69,9 +70,9 @@ def test_an_unknown_input_lists_every_format_including_archives(tmp_path):
     p = tmp_path / "notes.txt"
     p.write_text("nothing a profiler writes\n")
     with pytest.raises(UnknownFormatError, match="notes.txt: no reader recognises this input "
-                                                 "\\(expected one of the formats: .*, graphframe\\)"):
+                                                 "\\(expected one of the formats: .*, graphframe, .*\\)"):
         graphframe.read(p)
-    with pytest.raises(UnknownFormatError, match="unknown format 'bogus'.*graphframe\\)"):
+    with pytest.raises(UnknownFormatError, match="notes.txt: unknown format 'bogus'.*graphframe.*\\)"):
         graphframe.read(p, format="bogus")
 
 

@@ -43,8 +43,12 @@ def test_runs_of_different_world_sizes_are_refused(tmp_path):
     with pytest.raises(ReadError) as info:
         graphframe.read(tmp_path)
     assert str(info.value) == f"{tmp_path}: " + expected
-    code, out, err = run("info", tmp_path)
+    code, out, err = run("tree", tmp_path)
     assert (code, out) == (1, "") and err == f"graphframe: error: {tmp_path}: {expected}\n"
+    code, out, err = run("info", tmp_path)   # info describes the runs as an ensemble
+    assert code == 0 and err == ""
+    assert "format:    several profiles (an ensemble)\nfound:     2 (caliper: 2)\n" in out
+    assert "profiles:  2 read\n" in out
 
 
 def test_files_launched_apart_are_different_runs(tmp_path):
@@ -66,8 +70,9 @@ def test_a_list_for_a_single_file_format_points_to_separate_runs(tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for p in (a, b):
         p.write_text('[{"frame": {"name": "main"}, "metrics": {"time": 1.0}}]')
-    with pytest.raises(ReadError, match=r"^2 files \(a.json, b.json\): the literal format reads "
-                                        r"one file or directory at a time.*graphframe.Ensemble"):
+    with pytest.raises(ReadError, match=r"^2 files \(a.json, b.json\): this is a list of 2 inputs "
+                                        r"\(literal: 2\), not one profile or trace.*"
+                                        r"graphframe.Ensemble.read"):
         graphframe.read([a, b])
 
 

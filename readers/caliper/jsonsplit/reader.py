@@ -440,5 +440,6 @@ FORMAT = FormatInfo(
     read=read_caliper_json,
     sniff=_sniff,
     description="Caliper json-split profile (data, columns, column_metadata, nodes)",
+    suffixes=(".json",),
 )
 

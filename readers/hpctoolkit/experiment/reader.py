@@ -388,4 +388,5 @@ FORMAT = FormatInfo(
     read=read_hpctoolkit,
     sniff=_sniff,
     description="HPCToolkit database, old layout (experiment.xml + *.metric-db)",
+    markers=("experiment.xml",),
 )

@@ -319,4 +319,5 @@ FORMAT = FormatInfo(
     read=read_hpctoolkit_latest,
     sniff=_sniff,
     description="HPCToolkit database, current layout (meta.db + profile.db)",
+    markers=("meta.db",),
 )

@@ -37,6 +37,7 @@ from ..events import StringTable
 from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource
+from ...registry import FormatInfo
 
 HEADER = b"Start (ns),End (ns)"
 NEEDED = ("Start (ns)", "End (ns)", "Name", "PID", "TID")
@@ -84,3 +85,6 @@ class NsightNvtxCsvDecoder(Decoder):
 
 
 DECODER = NsightNvtxCsvDecoder
+
+#: The format's registry entry: how the resolver recognises it.
+FORMAT = FormatInfo.for_decoder(DECODER, suffixes=(".csv",), markers=())

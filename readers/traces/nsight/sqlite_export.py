@@ -52,6 +52,7 @@ from ..events import EventBatch, Kind, StringTable, concat_batches
 from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource
+from ...registry import FormatInfo
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 GPU_THREAD = 1 << 40
@@ -326,3 +327,6 @@ def _with_instants(batch: Any, marks: List[tuple], strings: StringTable, rank: i
 
 
 DECODER = NsightDecoder
+
+#: The format's registry entry: how the resolver recognises it.
+FORMAT = FormatInfo.for_decoder(DECODER, suffixes=(".sqlite",), markers=())

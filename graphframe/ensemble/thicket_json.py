@@ -23,21 +23,20 @@ import pandas as pd
 
 from graphframe_readers.errors import ReadError
 
-from ..ensemble import Ensemble
-from ..ensemble._internal import Graph
-from ..ensemble.build import errors_table, profiles_table
-from ..ensemble.statsframe import empty_statsframe
+from ._internal import Graph
+from .build import errors_table, profiles_table
+from .statsframe import empty_statsframe
 
 INT = np.int64
 
 
-def to_thicket_json(ens: Ensemble, ensemble: bool = True, metadata: bool = True,
+def to_thicket_json(ens: Any, ensemble: bool = True, metadata: bool = True,
                     stats: bool = True) -> str:
     """The JSON text of ``ens`` in Thicket's layout (see the module docs).
 
     Examples
     --------
-    >>> from graphframe import GraphFrame
+    >>> from graphframe import Ensemble, GraphFrame
     >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "x"))])
     >>> doc = json.loads(to_thicket_json(ens))
     >>> doc["graph"][0]["1"]["data"]["name"], doc["graph"][0]["1"]["parents"]
@@ -88,8 +87,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def from_thicket_json(doc: Any, source: str = "<thicket json>") -> Ensemble:
-    """An Ensemble from Thicket's ``to_json`` output (a string or the parsed object)."""
+def thicket_json_parts(doc: Any, source: str = "<thicket json>") -> Dict[str, Any]:
+    """The fields of an Ensemble read from Thicket's ``to_json`` output (a string or the
+    parsed object): ``Ensemble(**thicket_json_parts(text))``."""
     if isinstance(doc, (str, bytes)):
         try:
             doc = json.loads(doc)
@@ -113,10 +113,9 @@ def from_thicket_json(doc: Any, source: str = "<thicket json>") -> Ensemble:
         table = pd.DataFrame.from_records(doc["stats"])
         table["node"] = new_of[table["node"].astype(INT).to_numpy()]
         stats = table.set_index("node").reindex(stats.index)
-    return Ensemble(graph, df, profiles, meta, stats,
-                    exc_metrics=doc.get("exclusive_metrics") or [],
-                    inc_metrics=doc.get("inclusive_metrics") or [],
-                    errors=errors_table([]))
+    return dict(graph=graph, dataframe=df, profiles=profiles, metadata=meta, statsframe=stats,
+                exc_metrics=doc.get("exclusive_metrics") or [],
+                inc_metrics=doc.get("inclusive_metrics") or [], errors=errors_table([]))
 
 
 def _graph(graph_doc: Any, source: str):
