@@ -13,42 +13,15 @@ import os
 from typing import Any, List, Optional, Sequence
 
 from ..plot import _mpl
-from ..plot._sources import ArgumentError, diff
-from .common import open_profile
-from ..plot.bar import bar
-from ..plot.distribution import box, hist, violin
-from ..plot.flame import flamegraph, icicle
-from ..plot.heatmap import heatmap
+from ..plot._sources import ArgumentError
 from ..plot.matrix import STATS
+from ..plot.registry import PlotRequest, plot_kind, plot_kinds
 from ..plot.report import write_report
-from ..plot.scaling import MODES, scaling, scaling_table
+from ..plot.scaling import MODES
 from ..plot.svg import new_figure
-from ..plot.timeline import timeline
+from .common import open_profile
 
-KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling",
-         "timeline")
 FORMATS = ("png", "svg", "pdf")
-
-KIND_HELP = {
-    "flamegraph": "PATH: width = inclusive value, colour = module or name; BEFORE AFTER: "
-                  "coloured by change (red slower, blue faster)",
-    "icicle": "as flamegraph, roots at the top",
-    "heatmap": "PATH: top call paths x ranks (--imbalance: value / mean over ranks); "
-               "--by (or --stat) picks the statistic that ranks call paths; "
-               "PATH PATH... or FOLDER: call paths x profiles, or x --by KEY values",
-    "bar": "PATH: top call paths by exclusive (--inclusive) value; --stacked rank; "
-           "PATH PATH...: stacked by profile (or by --by KEY)",
-    "hist": "PATH: one call path's values across ranks (--node, default the largest); "
-            "PATH PATH...: across profiles (--by KEY: one histogram per value)",
-    "box": "PATH: box plots of call paths across ranks (--node, repeatable); "
-           "PATH PATH...: across profiles (--by KEY: one box per value)",
-    "violin": "as box, with violins",
-    "scaling": "PATH PATH... or FOLDER: time, speedup and efficiency against --by KEY (a "
-               "metadata key; default the rank count)",
-    "timeline": "TRACE: ranks x time, calls coloured by function (--top N functions "
-                "coloured, --rank R for one rank)",
-}
-
 
 def output_path(text: str) -> str:
     """argparse type of ``-o``: a path ending in .png, .svg or .pdf (usage error otherwise).
@@ -88,9 +61,9 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "plot", help="draw a plot of one or more profiles into a PNG, SVG or PDF file",
         description="Draw a plot of one or more profiles (any readable format or .gfz).",
-        epilog="kinds:\n" + "\n".join(f"  {k:11} {v}" for k, v in KIND_HELP.items()),
+        epilog="kinds:\n" + "\n".join(f"  {k.name:11} {k.help}" for k in plot_kinds(cli=True)),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=KINDS, help="what to draw")
+    p.add_argument("kind", choices=[k.name for k in plot_kinds(cli=True)], help="what to draw")
     p.add_argument("paths", nargs="+", metavar="PATH", help="profile(s)")
     p.add_argument("-o", "--output", required=True, type=output_path,
                    help="image file: .png, .svg or .pdf")
@@ -163,59 +136,40 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
               mode: str = "strong", title: Optional[str] = None,
               size: Optional[Sequence[float]] = None, dpi: int = 100,
               options: Sequence[str] = ()) -> str:
-    """Draw ``kind`` of the profiles at ``paths`` into ``output``; return ``output``.
+    """Draw ``kind`` of the inputs at ``paths`` into ``output``; return ``output``.
 
-    Several profiles (or a folder of them) are drawn as an Ensemble by heatmap,
-    bar, hist, box and violin (see :mod:`graphframe.cli.plot_ensemble`).
+    The kind comes from the plot registry (:mod:`graphframe.plot.registry`), which
+    draws it from a :class:`~graphframe.plot.registry.PlotRequest`; several profiles
+    (or a folder of them) are read as one Ensemble (see :mod:`graphframe.cli.plot_ensemble`).
     """
-    if kind not in KINDS:
-        raise ArgumentError(f"kind={kind!r} is not a plot; choose one of {', '.join(KINDS)}")
+    names = [k.name for k in plot_kinds(cli=True)]
+    if kind not in names:
+        raise ArgumentError(f"kind={kind!r} is not a plot; choose one of {', '.join(names)}")
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
-    if kind == "timeline":
-        return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
-                              dpi=dpi)
     # the Ensemble (and pyarrow) load only when a plot may need them (fast start)
-    from .plot_ensemble import draw_ensemble, ensemble_title, is_ensemble, profile_paths
+    from . import plot_ensemble
 
-    if kind not in ("flamegraph", "icicle"):
-        paths = profile_paths(paths)
-    if is_ensemble(kind, paths):
-        fig = new_figure(tuple(size) if size else _SIZES[kind])
-        ens = draw_ensemble(kind, paths, fig.axes[0], metric=metric, top=top, by=by, stat=stat,
-                            nodes=_node_ids(nodes), aggregate=aggregate, rank=rank,
-                            imbalance=imbalance, over=over, stacked=stacked,
-                            inclusive=inclusive, color=color, options=options)
-        fig.axes[0].set_title(title or ensemble_title(kind, paths, ens.num_profiles, by))
-        return _save(fig, output, fmt, dpi)
-    _check_count(kind, paths)
-    profiles = [open_profile(p, options=options) for p in paths]
-    default = f"{kind}: " + " → ".join(os.path.basename(os.path.normpath(p)) for p in paths)
-    if kind == "scaling":
-        fig = _scaling_figure(profiles, metric, by, top, aggregate, mode, size)
-        fig.suptitle(title or default)
-    else:
-        fig = new_figure(tuple(size) if size else _SIZES[kind])
-        ax = fig.axes[0]
-        _draw(kind, profiles, ax, metric=metric, top=top, by=by or stat, nodes=nodes, rank=rank,
-              aggregate=aggregate, inclusive=inclusive, imbalance=imbalance, over=over,
-              stacked=stacked, color=color)
-        ax.set_title(title or default)
+    request = PlotRequest(
+        paths=list(paths),
+        options=dict(metric=metric, top=top, by=by, stat=stat, nodes=nodes, rank=rank,
+                     aggregate=aggregate, inclusive=inclusive, imbalance=imbalance, over=over,
+                     stacked=stacked, color=color, mode=mode, title=title,
+                     size=tuple(size) if size else None),
+        read_profile=lambda path: open_profile(path, options=options),
+        read_ensemble=lambda found: plot_ensemble.read_ensemble(found, options),
+        read_trace=_read_trace,
+        expand=plot_ensemble.profile_paths,
+        figure=new_figure)
+    fig = plot_kind(kind).cli(request)
     return _save(fig, output, fmt, dpi)
 
 
-def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optional[int],
-                   top: Optional[int], title: Optional[str], size: Any, dpi: int) -> str:
-    if len(paths) != 1:
-        raise ArgumentError(f"timeline draws one trace; got {len(paths)}")
-    from ..traces import read_trace  # the trace layers load only for a timeline
+def _read_trace(path: str) -> Any:
+    from ..traces import read_trace  # the trace layers load only for a trace plot
 
-    trace = read_trace(paths[0])
-    fig = new_figure(tuple(size) if size else _SIZES["timeline"])
-    timeline(trace, ranks=None if rank is None else [rank], colors=top or 12, ax=fig.axes[0])
-    fig.axes[0].set_title(title or f"timeline: {os.path.basename(os.path.normpath(paths[0]))}")
-    return _save(fig, output, fmt, dpi)
+    return read_trace(path)
 
 
 def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
@@ -225,61 +179,6 @@ def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
                     metadata={"Date": None} if fmt == "svg" else
                     {"CreationDate": None} if fmt == "pdf" else None)
     return output
-
-
-_SIZES = {"flamegraph": (12.0, 6.0), "icicle": (12.0, 6.0), "heatmap": (10.0, 7.0),
-          "bar": (9.0, 5.0), "hist": (8.0, 4.5), "box": (8.0, 4.5), "violin": (8.0, 4.5),
-          "timeline": (12.0, 4.5)}
-
-
-def _check_count(kind: str, paths: Sequence[str]) -> None:
-    n = len(paths)
-    if kind in ("flamegraph", "icicle") and n not in (1, 2):
-        raise ArgumentError(f"{kind} draws one profile, or two (BEFORE AFTER) as a diff; "
-                            f"got {n}")
-    if kind == "scaling" and n < 2:
-        raise ArgumentError(f"scaling needs 2 or more profiles; got {n}")
-    if kind not in ("flamegraph", "icicle", "scaling") and n != 1:
-        raise ArgumentError(f"{kind} draws one profile; got {n}")
-
-
-def _draw(kind: str, profiles: List[Any], ax: Any, *, metric: Any, top: Any, by: Any,
-          nodes: Any, rank: Any, aggregate: str, inclusive: bool, imbalance: bool, over: str,
-          stacked: Any, color: Any) -> None:
-    gf = profiles[0]
-    if kind in ("flamegraph", "icicle"):
-        if len(profiles) == 2:
-            gf, metric = diff(profiles[0], profiles[1], metric), None
-        draw = flamegraph if kind == "flamegraph" else icicle
-        draw(gf, metric, color=color, rank=rank, aggregate=aggregate, ax=ax)
-    elif kind == "heatmap":
-        heatmap(gf, metric, over=over, imbalance=imbalance, top=top or 20, by=by,
-                inclusive=inclusive, aggregate=aggregate, ax=ax)
-    elif kind == "bar":
-        bar(gf, metric, top=top or 10, inclusive=inclusive, stacked=stacked, rank=rank,
-            aggregate=aggregate, ax=ax)
-    elif kind == "hist":
-        hist(gf, _node_ids(nodes), metric, inclusive=inclusive, ax=ax)
-    else:
-        draw = box if kind == "box" else violin
-        draw(gf, _node_ids(nodes), metric, inclusive=inclusive, top=top or 5, ax=ax)
-
-
-def _node_ids(nodes: Optional[List[str]]) -> Any:
-    """Command-line node names; all-digit ones are node ids."""
-    if not nodes:
-        return None
-    return [int(n) if n.isdigit() else n for n in nodes]
-
-
-def _scaling_figure(profiles: List[Any], metric: Any, by: Any, top: Any, aggregate: str,
-                    mode: str, size: Any) -> Any:
-    figure = _mpl.require("matplotlib.figure")
-    table = scaling_table(profiles, metric, by=by, top=top or 5, aggregate=aggregate)
-    fig = figure.Figure(figsize=tuple(size) if size else (15.0, 4.8), layout="constrained")
-    axes = fig.subplots(1, 3)
-    scaling(table, mode=mode, ax=list(axes), key_label=by or "ranks")
-    return fig
 
 
 def report_file(before: str, after: Optional[str], output: str, *, metric: Optional[str] = None,

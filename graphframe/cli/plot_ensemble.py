@@ -1,30 +1,24 @@
 """``graphframe plot KIND PATH...`` for many profiles: they are read as one Ensemble.
 
-Several paths, or one folder holding several profiles, make an ensemble for
-``heatmap`` (call paths x profiles), ``bar`` (stacked by profile), ``hist``,
-``box`` and ``violin`` (one call path across profiles); ``--by KEY`` (a
-metadata column) makes the columns, stacks or samples the values of ``KEY``.
-``scaling`` of a folder reads the profiles in it.
+Several paths, or one folder holding several profiles, make an ensemble for the
+kinds that draw one (``heatmap``, ``bar``, ``hist``, ``box``, ``violin``: see the
+plot registry); ``--by KEY`` (a metadata column) makes the columns, stacks or
+samples the values of ``KEY``. ``scaling`` of a folder reads the profiles in it.
+What a folder holds is the resolver's answer (:func:`graphframe.io.resolve.members`).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence
+from typing import List, Sequence
 
 from ..ensemble import Ensemble
 from ..errors import ReadError
 from ..io.resolve import is_one_input, members
-from ..plot import ensemble as ensemble_plots
-from ..plot._sources import ArgumentError
+from ..plot.kinds._cli import ensemble_title
 from .common import ensemble_reader_options
 
-#: Kinds that draw an Ensemble when given several profiles.
-ENSEMBLE_KINDS = ("heatmap", "bar", "hist", "box", "violin")
-
-#: Options of one profile that mean nothing for an ensemble: (name, default).
-SINGLE_ONLY = (("rank", None), ("imbalance", False), ("over", "rank"), ("stacked", None),
-               ("inclusive", False), ("color", None))
+__all__ = ["ensemble_title", "profile_paths", "read_ensemble"]
 
 
 def profile_paths(paths: Sequence[str]) -> List[str]:
@@ -59,40 +53,8 @@ def _inside(path: str) -> List[str]:
         return [path]
 
 
-def is_ensemble(kind: str, paths: Sequence[str]) -> bool:
-    """True when ``kind`` of ``paths`` is drawn as an Ensemble."""
-    return kind in ENSEMBLE_KINDS and len(profile_paths(paths)) > 1
-
-
-def draw_ensemble(kind: str, paths: Sequence[str], ax: Any, *, metric: Any, top: Any,
-                  by: Optional[str], stat: Optional[str], nodes: Any, aggregate: str,
-                  options: Sequence[str] = (), **single: Any) -> Ensemble:
-    """Read ``paths`` as one Ensemble and draw ``kind`` on ``ax``; returns the Ensemble.
-
-    ``options`` are ``--option`` texts (``KEY=VALUE``, ``FORMAT:KEY=VALUE``)."""
-    given = [f"--{name}" for name, default in SINGLE_ONLY
-             if single.get(name, default) != default]
-    if given:
-        raise ArgumentError(f"{', '.join(given)}: not for several profiles (an ensemble); "
-                            "use it with one profile")
+def read_ensemble(paths: Sequence[str], options: Sequence[str] = ()) -> Ensemble:
+    """The profiles at ``paths`` as one Ensemble; ``options`` are ``--option`` texts
+    (``KEY=VALUE``, ``FORMAT:KEY=VALUE``)."""
     plain, keyed = ensemble_reader_options(options)
-    ens = Ensemble.read(profile_paths(paths), options=keyed or None, **plain)
-    if kind == "heatmap":
-        ensemble_plots.heatmap(ens, metric, by=by, top=top or 20, stat=stat or "max",
-                               aggregate=aggregate, ax=ax)
-    elif kind == "bar":
-        ensemble_plots.bar(ens, metric, by=by, top=top or 10, aggregate=aggregate, ax=ax)
-    elif kind == "hist":
-        ensemble_plots.hist(ens, nodes, metric, by=by, aggregate=aggregate, ax=ax)
-    else:
-        draw = ensemble_plots.box if kind == "box" else ensemble_plots.violin
-        draw(ens, nodes, metric, by=by, top=top or 5, aggregate=aggregate, ax=ax)
-    return ens
-
-
-def ensemble_title(kind: str, paths: Sequence[str], count: int, by: Optional[str]) -> str:
-    """Default title: ``"heatmap: 5 profiles in mpi_scaling_cali by mpi.world.size"``."""
-    listed = profile_paths(paths)
-    folders = {os.path.basename(os.path.dirname(os.path.abspath(p))) for p in listed}
-    where = f" in {folders.pop()}" if len(folders) == 1 else ""
-    return f"{kind}: {count} profiles{where}" + (f" by {by}" if by else "")
+    return Ensemble.read(profile_paths(paths), options=keyed or None, **plain)

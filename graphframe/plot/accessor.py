@@ -1,24 +1,52 @@
-"""``gf.plot.<kind>(...)`` and ``ens.plot.<kind>(...)``: plots, pandas style.
+"""``gf.plot.<kind>(...)``, ``ens.plot.<kind>(...)`` and ``tf.plot.<kind>(...)``: plots, pandas style.
 
-Each method passes the GraphFrame to the function of the same name in
-:mod:`graphframe.plot` and returns what it returns (an Axes, or a Figure for
-multi-panel plots). Creating the accessor imports nothing heavy; matplotlib
-is imported when a plot is drawn.
+The methods come from the plot registry (:mod:`graphframe.plot.registry`): for every
+kind that takes the accessor's input, ``acc.<kind>(*args, **options)`` calls
+``PLOT.draw[input](data, *args, **options)`` and returns what it returns (an Axes, or
+a Figure for multi-panel plots); ``acc(kind, ...)`` does the same by name. Creating
+an accessor imports nothing heavy; matplotlib is imported when a plot is drawn.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, List
 
-from . import bar, distribution, flame, heatmap
-from . import ensemble as ensemble_plots
-from ._sources import ArgumentError
-
-KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin")
-ENSEMBLE_KINDS = ("heatmap", "bar", "hist", "box", "violin", "scaling")
+from .registry import plot_kind, plot_kinds
 
 
-class PlotAccessor:
+class _Accessor:
+    """Plots of one object, one method per registered kind that takes its input."""
+
+    _input = ""
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+
+    def __call__(self, kind: str, *args: Any, **options: Any) -> Any:
+        return getattr(self, plot_kind(kind, self._input).name)(*args, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            kind = plot_kind(name, self._input)
+        except Exception:  # noqa: BLE001 -- an unknown attribute is an AttributeError
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}; "
+                                 f"its plots are: {', '.join(self._kinds())}") from None
+        draw = kind.draw[self._input]
+        method = functools.partial(draw, self._data)
+        functools.update_wrapper(method, draw)
+        return method
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._kinds()))
+
+    def _kinds(self) -> List[str]:
+        return [k.name for k in plot_kinds(self._input)]
+
+
+class PlotAccessor(_Accessor):
     """Plots of a GraphFrame: ``gf.plot.flamegraph()``, ``gf.plot.heatmap(...)``...
 
     ``gf.plot(kind, ...)`` calls the method named ``kind``.
@@ -35,50 +63,13 @@ class PlotAccessor:
     graphframe_readers.errors.ArgumentError: kind='pie' is not a plot of a GraphFrame; choose one of flamegraph, icicle, heatmap, bar, hist, box, violin
     """
 
-    def __init__(self, gf: Any) -> None:
-        self._gf = gf
-
-    def __call__(self, kind: str, *args: Any, **options: Any) -> Any:
-        if kind not in KINDS:
-            raise ArgumentError(f"kind={kind!r} is not a plot of a GraphFrame; choose one of "
-                                f"{', '.join(KINDS)}")
-        return getattr(self, kind)(*args, **options)
-
-    def flamegraph(self, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.flamegraph` (a diff result is coloured by delta)."""
-        return flame.flamegraph(self._gf, metric, **options)
-
-    def icicle(self, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.icicle`."""
-        return flame.icicle(self._gf, metric, **options)
-
-    def heatmap(self, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.heatmap`."""
-        return heatmap.heatmap(self._gf, metric, **options)
-
-    def bar(self, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.bar`."""
-        return bar.bar(self._gf, metric, **options)
-
-    def hist(self, node: Any = None, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.hist`."""
-        return distribution.hist(self._gf, node, metric, **options)
-
-    def box(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.box`."""
-        return distribution.box(self._gf, nodes, metric, **options)
-
-    def violin(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.violin`."""
-        return distribution.violin(self._gf, nodes, metric, **options)
+    _input = "graphframe"
 
 
-class EnsemblePlotAccessor:
+class EnsemblePlotAccessor(_Accessor):
     """Plots of an Ensemble: ``ens.plot.heatmap(by="ranks")``, ``ens.plot.scaling(...)``...
 
-    Each method passes the Ensemble to the function of the same name in
-    :mod:`graphframe.plot.ensemble`; ``ens.plot(kind, ...)`` calls the method
-    named ``kind``.
+    ``ens.plot(kind, ...)`` calls the method named ``kind``.
 
     Examples
     --------
@@ -93,35 +84,16 @@ class EnsemblePlotAccessor:
     graphframe_readers.errors.ArgumentError: kind='flamegraph' is not a plot of an Ensemble; choose one of heatmap, bar, hist, box, violin, scaling
     """
 
-    def __init__(self, ens: Any) -> None:
-        self._ens = ens
+    _input = "ensemble"
 
-    def __call__(self, kind: str, *args: Any, **options: Any) -> Any:
-        if kind not in ENSEMBLE_KINDS:
-            raise ArgumentError(f"kind={kind!r} is not a plot of an Ensemble; choose one of "
-                                f"{', '.join(ENSEMBLE_KINDS)}")
-        return getattr(self, kind)(*args, **options)
 
-    def heatmap(self, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.heatmap` (call paths x profiles or x ``by``)."""
-        return ensemble_plots.heatmap(self._ens, metric, **options)
+class TracePlotAccessor(_Accessor):
+    """Plots of a TraceFrame: ``tf.plot.timeline(ranks=[0, 1])``...
 
-    def bar(self, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.bar` (stacked by profile or by ``by``)."""
-        return ensemble_plots.bar(self._ens, metric, **options)
+    Examples
+    --------
+    >>> sorted(k for k in dir(TracePlotAccessor(None)) if not k.startswith("_"))
+    ['timeline']
+    """
 
-    def hist(self, node: Any = None, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.hist`."""
-        return ensemble_plots.hist(self._ens, node, metric, **options)
-
-    def box(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.box`."""
-        return ensemble_plots.box(self._ens, nodes, metric, **options)
-
-    def violin(self, nodes: Any = None, metric: Any = None, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.violin`."""
-        return ensemble_plots.violin(self._ens, nodes, metric, **options)
-
-    def scaling(self, metric: Any = None, *, by: str, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.scaling` (returns a Figure)."""
-        return ensemble_plots.scaling(self._ens, metric, by=by, **options)
+    _input = "trace"

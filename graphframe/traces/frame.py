@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from graphframe.graphframe import GraphFrame
+from graphframe.plot.accessor import TracePlotAccessor
 from graphframe_readers.traces import Definitions
 from graphframe_readers.traces.chrome.writer import write_chrome
 from graphframe_readers.traces.warnings import TraceWarning
@@ -66,6 +67,12 @@ class TraceFrame:
     def metadata(self) -> dict:
         """The trace's metadata (format, source...)."""
         return self.definitions.metadata
+
+    @property
+    def plot(self) -> TracePlotAccessor:
+        """Plots of the trace: ``tf.plot.timeline(...)`` (every plot kind that takes a
+        TraceFrame; see :mod:`graphframe.plot.registry`)."""
+        return TracePlotAccessor(self)
 
     def pairs(self) -> pd.DataFrame:
         """ENTER rows (each a call): name, rank, thread, time, duration, exclusive, depth, parent."""

@@ -83,15 +83,17 @@ def test_several_profiles_or_a_folder_are_drawn_as_an_ensemble(files, tmp_path, 
 
 
 def test_ensemble_plot_file_draws_the_ensemble_numbers(files, tmp_path):
-    from graphframe.cli.plot_ensemble import draw_ensemble, ensemble_title
-    plt = pytest.importorskip("matplotlib.pyplot", reason="the plot tests need matplotlib")
-    fig, ax = plt.subplots()
-    ens = draw_ensemble("heatmap", [str(files["r1"]), str(files["r2"])], ax, metric="time",
-                        top=1, by="nprocs", stat=None, nodes=None, aggregate="mean")
-    assert ax.images[0].get_array().tolist() == [[8.0, 4.0]]   # spmv: 8 / nprocs
-    assert ensemble_title("heatmap", [str(files["r1"]), str(files["r2"])], ens.num_profiles,
-                          "nprocs") == f"heatmap: 2 profiles in {files['r1'].parent.name} by nprocs"
-    plt.close(fig)
+    from graphframe.cli.plot_ensemble import ensemble_title, profile_paths, read_ensemble
+    from graphframe.plot.registry import PlotRequest, plot_kind
+    from graphframe.plot.svg import new_figure
+    pytest.importorskip("matplotlib", reason="the plot tests need matplotlib")
+    paths = [str(files["r1"]), str(files["r2"])]
+    request = PlotRequest(paths, dict(metric="time", top=1, by="nprocs"),
+                          read_ensemble=read_ensemble, expand=profile_paths, figure=new_figure)
+    fig = plot_kind("heatmap").cli(request)
+    assert fig.axes[0].images[0].get_array().tolist() == [[8.0, 4.0]]   # spmv: 8 / nprocs
+    assert fig.axes[0].get_title() == f"heatmap: 2 profiles in {files['r1'].parent.name} by nprocs"
+    assert ensemble_title("heatmap", paths, 2, "nprocs") == fig.axes[0].get_title()
 
 
 def test_svg_and_pdf_outputs(files, tmp_path):
