@@ -14,10 +14,7 @@ from ._version import __version__
 from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError, MultiplePathError,
                      ReadError, UnknownFormatError)
 from .graphframe import GraphFrame
-from .io import dispatch
 from .model import Frame, Graph, Node
-from .query import (ConjunctionQuery, DisjunctionQuery, ExclusiveDisjunctionQuery, NegationQuery,
-                    ObjectQuery, Query, QueryMatcher, StringQuery, parse_string_dialect)
 
 
 def read(path: Any, format: Optional[str] = None, **options: Any) -> GraphFrame:
@@ -76,11 +73,22 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module("graphframe.traces"), name)
     if name in _HATCHET_MODULES:  # ht.node, ht.graph, ht.frame, ht.version as in Hatchet
         return importlib.import_module(f"graphframe.{name}")
+    if name in _QUERY_NAMES:  # the query language loads with its first use (fast start)
+        return getattr(importlib.import_module("graphframe.query"), name)
     raise AttributeError(f"module 'graphframe' has no attribute {name!r}")
 
 
 #: submodules Hatchet's package exposes as attributes after ``import hatchet``
 _HATCHET_MODULES = ("node", "graph", "frame", "version")
+
+#: the query language's public names (``graphframe.query``), loaded with their first use
+_QUERY_NAMES = ("ConjunctionQuery", "DisjunctionQuery", "ExclusiveDisjunctionQuery",
+                "NegationQuery", "ObjectQuery", "Query", "QueryMatcher", "StringQuery",
+                "parse_string_dialect")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(__all__))
 
 
 def formats() -> list:
@@ -91,6 +99,8 @@ def formats() -> list:
     >>> formats()[-1]
     'graphframe'
     """
+    from .io import dispatch  # the resolver loads with its first use (fast start)
+
     return dispatch.formats()
 
 

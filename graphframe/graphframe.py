@@ -23,11 +23,7 @@ from graphframe_readers import RawProfile
 
 from .errors import ArgumentError, GraphMismatchError, UnsupportedError
 from .errors import EmptyFilter, InvalidFilter  # noqa: F401  (Hatchet's hatchet.graphframe names)
-from .io import archive
-from .io.build import parts_from_raw
-from .io.dispatch import load_parts, read_parts
-from .io.json import export
-from .io.json.read import parts_from_json, parts_from_literal
+from ._lazy import lazy_function, lazy_module
 from .io.reader_constructors import ReaderConstructors
 from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
@@ -35,18 +31,36 @@ from .model.graph import Graph
 from .model.nodeindex import ids_from_node_objects, with_node_values
 from .model.text import as_text
 from .model.metrics import default_pairs
-from .ops import aggregate, arithmetic, inclusive, union
-from .ops import filter as filtering
-from .ops import stats as rank_ops
-from .ops import squash as squashing
 from .ops.merge_rules import check_aggregations
-from .plot.accessor import PlotAccessor
-from .query import matched_nodes
-from .render.dot import render_dot
-from .render.flamegraph import render_flamegraph
-from .render.html import render_html, summary
-from .render.speedscope import render_speedscope
-from .render.tree import render_tree
+
+#: ``rank_stats``'s default statistics (``graphframe.kernels.level_stats.DEFAULT_STATS``,
+#: spelled out so that the signature does not load the statistics; a test checks they agree)
+DEFAULT_RANK_STATS = ("sum", "min", "max", "mean", "median", "std", "imbalance", "argmax",
+                      "argmin")
+
+# loaded with their first use, so that ``import graphframe`` stays fast (graphframe._lazy)
+archive = lazy_module("graphframe.io.archive")
+export = lazy_module("graphframe.io.json.export")
+aggregate = lazy_module("graphframe.ops.aggregate")
+arithmetic = lazy_module("graphframe.ops.arithmetic")
+inclusive = lazy_module("graphframe.ops.inclusive")
+union = lazy_module("graphframe.ops.union")
+filtering = lazy_module("graphframe.ops.filter")
+rank_ops = lazy_module("graphframe.ops.stats")
+squashing = lazy_module("graphframe.ops.squash")
+parts_from_raw = lazy_function("graphframe.io.build", "parts_from_raw")
+load_parts = lazy_function("graphframe.io.dispatch", "load_parts")
+read_parts = lazy_function("graphframe.io.dispatch", "read_parts")
+parts_from_json = lazy_function("graphframe.io.json.read", "parts_from_json")
+parts_from_literal = lazy_function("graphframe.io.json.read", "parts_from_literal")
+PlotAccessor = lazy_function("graphframe.plot.accessor", "PlotAccessor")
+matched_nodes = lazy_function("graphframe.query", "matched_nodes")
+render_dot = lazy_function("graphframe.render.dot", "render_dot")
+render_flamegraph = lazy_function("graphframe.render.flamegraph", "render_flamegraph")
+render_html = lazy_function("graphframe.render.html", "render_html")
+summary = lazy_function("graphframe.render.html", "summary")
+render_speedscope = lazy_function("graphframe.render.speedscope", "render_speedscope")
+render_tree = lazy_function("graphframe.render.tree", "render_tree")
 
 
 class GraphFrame(ReaderConstructors):
@@ -1404,7 +1418,7 @@ class GraphFrame(ReaderConstructors):
         return f"<GraphFrame: {summary(self)}>"
 
     # ---------------------------------------------------- rank statistics
-    def rank_stats(self, metrics: Any = None, stats: Sequence[str] = rank_ops.DEFAULT_STATS,
+    def rank_stats(self, metrics: Any = None, stats: Sequence[str] = DEFAULT_RANK_STATS,
                    over: Union[str, Sequence[str]] = "rank", top: int = 0,
                    percentiles: Sequence[float] = (), ddof: int = 0) -> pd.DataFrame:
         """Per-node statistics of metrics across ranks, threads or both (one pass).
@@ -1448,7 +1462,7 @@ class GraphFrame(ReaderConstructors):
         return rank_ops.load_imbalance(self, metric, threshold, top, over)
 
     @property
-    def plot(self) -> PlotAccessor:
+    def plot(self) -> "PlotAccessor":
         """Plots of this profile: ``gf.plot.flamegraph()``, ``.heatmap()``... (see
         :mod:`graphframe.plot`; needs matplotlib, the ``plot`` extra)."""
         return PlotAccessor(self)

@@ -32,18 +32,32 @@ def test_import_graphframe_loads_none_of_the_optional_packages():
     assert loaded_after("import graphframe") == []
 
 
-def test_import_graphframe_loads_no_reader_family_but_hatchets():
+def test_import_graphframe_loads_no_reader_family():
     out = subprocess.run([sys.executable, "-c", "import sys, graphframe\n"
                           "print(' '.join(sorted({m.split('.')[1] for m in sys.modules\n"
                           "                       if m.startswith('graphframe_readers.')})))"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
-    # the JSON layouts are read by graphframe's own JSON code; every other family
-    # loads when a file of its format is read (the Hatchet-named constructors too)
+    # every family loads when a file of its format is read (the Hatchet-named constructors
+    # and the JSON layouts too); the query language, the renderers, the operations and the
+    # plots load with their first use
     loaded = set(out.stdout.split())
-    assert "hatchet" in loaded and "registry" in loaded
-    assert loaded.isdisjoint({"caliper", "hpctoolkit", "dot", "cprofile", "pyinstrument",
-                              "tau", "timemory", "testing", "traces"})
+    assert "registry" in loaded
+    assert loaded.isdisjoint({"hatchet", "caliper", "hpctoolkit", "dot", "cprofile",
+                              "pyinstrument", "tau", "timemory", "testing", "traces"})
+
+
+def test_import_graphframe_loads_only_the_model():
+    out = subprocess.run([sys.executable, "-c", "import sys, graphframe\n"
+                          "print(' '.join(sorted(m for m in sys.modules\n"
+                          "                      if m.startswith('graphframe.'))))"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    loaded = out.stdout.split()
+    for later in ("graphframe.query", "graphframe.render", "graphframe.ops.filter",
+                  "graphframe.io.dispatch", "graphframe.io.resolve", "graphframe.plot",
+                  "graphframe.io.archive", "graphframe.io.json"):
+        assert not any(m == later or m.startswith(later + ".") for m in loaded), later
 
 
 def test_the_tree_command_on_a_small_cali_loads_none_but_the_cli(tmp_path):
@@ -72,3 +86,10 @@ def test_from_timeseries_default_level_is_the_readers():
 
     level = inspect.signature(GraphFrame.from_timeseries).parameters["level"].default
     assert level == LEVEL == "loop.start_iteration"
+
+
+def test_rank_stats_default_is_the_kernels():
+    from graphframe.graphframe import DEFAULT_RANK_STATS
+    from graphframe.kernels.level_stats import DEFAULT_STATS
+
+    assert DEFAULT_RANK_STATS == DEFAULT_STATS

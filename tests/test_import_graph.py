@@ -8,7 +8,8 @@ imports inside functions close through package ``__init__`` files), on ``graphfr
 operation (``graphframe.ops``) reaching ``graphframe.graphframe``, and on any source file
 importing the old top-level name of the ``readers/`` folder (installed as
 ``graphframe_readers``; see docs/architecture.md, "The import name"). Every import
-counts: module level, inside functions, under ``TYPE_CHECKING``. A module
+counts: module level, inside functions, under ``TYPE_CHECKING``, and the modules named
+to ``graphframe._lazy``'s ``lazy_module``/``lazy_function`` (loaded on first use). A module
 importing a name from a package depends on that package's ``__init__`` (or on
 the submodule when the name is one); the implicit import of parent packages
 is not an edge.
@@ -56,6 +57,20 @@ def absolute_imports(path: Path) -> List[tuple]:
     return out
 
 
+#: graphframe._lazy's helpers: their first argument names a module imported on first use
+LAZY_HELPERS = ("lazy_module", "lazy_function")
+
+
+def lazy_target(node: ast.Call) -> str:
+    """The module a ``lazy_module("x.y")`` / ``lazy_function("x.y", "f")`` call loads ("" if none)."""
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    if name in LAZY_HELPERS and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return ""
+
+
 def imports_of(name: str, path: Path, known: Set[str]) -> Set[str]:
     """The modules of ``known`` that ``name`` imports (any statement, anywhere)."""
     is_package = path.name == "__init__.py"
@@ -68,6 +83,12 @@ def imports_of(name: str, path: Path, known: Set[str]) -> Set[str]:
                     target = target.rpartition(".")[0]
                 if target:
                     out.add(target)
+        elif isinstance(node, ast.Call) and lazy_target(node):
+            target = lazy_target(node)
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target:
+                out.add(target)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".") if is_package else name.split(".")[:-1]
@@ -173,6 +194,9 @@ def reachable(graph: Dict[str, Set[str]], start: str) -> Set[str]:
 
 def test_the_walk_sees_the_packages(graph):
     assert "graphframe.graphframe" in graph and "graphframe_readers.registry" in graph
+    # a module loaded with its first use (graphframe._lazy) is a dependency all the same
+    assert "graphframe.ops.squash" in graph["graphframe.graphframe"]
+    assert "graphframe.render.tree" in graph["graphframe.graphframe"]
     assert "graphframe_readers.caliper.cali.decode" in graph
     assert "graphframe.ops.squash" in graph["graphframe.ops.filter"]
     assert "graphframe.io.dispatch" in graph["graphframe.graphframe"]
