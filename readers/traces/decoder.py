@@ -18,8 +18,10 @@ A decoder knows one trace format. To add a format, subclass :class:`Decoder`:
 - ``__init__(**options)`` stores keyword options and does no work;
   decoders are pickled to worker processes, so keep them to plain values.
 
-Then register it: ``register_format(MyDecoder)`` at run time, or add its
-module to :data:`DECODER_MODULES` (a module-level ``DECODER``).
+Then register it: ``register_format(MyDecoder)`` at run time, or give its module a
+``FORMAT = FormatInfo.for_decoder(MyDecoder, suffixes=..., markers=...)`` and add the
+module to :data:`graphframe_readers.registry.FORMAT_MODULES` (or declare that ``FORMAT``
+in the ``graphframe.formats`` entry-point group from another package).
 
 Examples
 --------
