@@ -43,8 +43,9 @@ def add_parser(sub: Any) -> None:
                    "--by, a folder or glob of profiles (an ensemble)")
     p.add_argument("--format", choices=graphframe_readers.formats() + ["graphframe"],
                    help="input format (default: detect)")
-    p.add_argument("--over", default="rank", type=_levels, metavar="LEVELS",
-                   help="rank (default), thread, or rank,thread")
+    p.add_argument("--over", default=None, type=_levels, metavar="LEVELS",
+                   help="rank, thread, or rank,thread (default: rank, or thread when the "
+                        "profile has threads and no ranks)")
     p.add_argument("--metric", "-m",
                    help="metric (default: the inclusive form of the default metric)")
     p.add_argument("--top", type=_positive_int, default=10, metavar="K",
@@ -88,7 +89,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> str:
                         options=args.option)
 
 
-def stats_report(path: str, over: Sequence[str] = ("rank",), metric: Optional[str] = None,
+def stats_report(path: str, over: Optional[Sequence[str]] = None, metric: Optional[str] = None,
                  top: int = 10, threshold: float = 1.0, format: Optional[str] = None,
                  progress: bool = False, options: Sequence[str] = ()) -> str:
     """The text ``graphframe stats`` prints for the profile at ``path`` (``options``:
@@ -98,9 +99,12 @@ def stats_report(path: str, over: Sequence[str] = ("rank",), metric: Optional[st
                             title=str(path).rstrip("/").split("/")[-1])
 
 
-def imbalance_report(gf: Any, over: Sequence[str] = ("rank",), metric: Optional[str] = None,
+def imbalance_report(gf: Any, over: Optional[Sequence[str]] = None, metric: Optional[str] = None,
                      top: int = 10, threshold: float = 1.0, title: str = "profile") -> str:
     """Text of the ``top`` most imbalanced call paths of ``gf`` (see the module docstring).
+
+    ``over`` (index levels) defaults to ``rank``, or ``thread`` for a profile with
+    threads and no ranks (TAU pthreads).
 
     Examples
     --------
@@ -114,7 +118,7 @@ def imbalance_report(gf: Any, over: Sequence[str] = ("rank",), metric: Optional[
         1.333        1.8       1.35        0.9         3  main > timestep_loop > exchange_halos > MPI_Waitall
         1.333        0.6       0.45        0.3         3  main > write_output > MPI_Gather
     """
-    over = tuple(over)
+    over = default_levels(gf) if over is None else tuple(over)
     metric = _metric(gf, metric)
     if not (threshold >= 0):
         raise ArgumentError(f"--threshold {threshold} is not a percentage >= 0")
@@ -230,6 +234,25 @@ def _label(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(str(v) for v in value)
     return str(value)
+
+
+def default_levels(gf: Any) -> Tuple[str, ...]:
+    """``("rank",)``, or ``("thread",)`` when ``gf`` has threads and no ranks; a profile
+    with neither has nothing to compare (an ``ArgumentError`` saying so).
+
+    Examples
+    --------
+    >>> from graphframe.examples import example_graphframe
+    >>> default_levels(example_graphframe())
+    ('rank',)
+    """
+    names = list(gf.dataframe.index.names)
+    if "rank" in names:
+        return ("rank",)
+    if "thread" in names:
+        return ("thread",)
+    raise ArgumentError("the profile has one process and one thread (index levels "
+                        f"{', '.join(map(str, names))}): there is nothing to compare across")
 
 
 def _levels(text: str) -> Tuple[str, ...]:
