@@ -16,12 +16,14 @@ command with the CLI, which only decides where the text goes.
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any, List, Optional, Sequence, TextIO, Tuple
 
 import numpy as np
 import pandas as pd
 
 import graphframe_readers
+from graphframe_readers.errors import UnknownFormatError
 
 from .common import open_profile
 from ..errors import ArgumentError, MetricError
@@ -53,9 +55,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
                    help="leave out nodes whose max is under PCT%% of the largest value "
                         "(default 1)")
-    p.add_argument("--by", metavar="KEY",
+    p.add_argument("--by", metavar="KEY", nargs="?", const="ranks",
                    help="ensemble mode: tabulate the metric per call path and per value of "
-                        "the metadata column KEY (e.g. mpi.world.size)")
+                        "the metadata column KEY (e.g. mpi.world.size; default, and for a "
+                        "folder or glob of profiles: ranks, the rank count, as plot scaling)")
     p.add_argument("--base", metavar="VALUE",
                    help="with --by: the KEY value ratios are relative to (default: smallest)")
     ratio = p.add_mutually_exclusive_group()
@@ -75,6 +78,8 @@ def add_parser(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> str:
+    if args.by is None and many_profiles(args.path, args.format):
+        args.by = "ranks"   # a folder or glob of profiles: by rank count, as plot scaling
     if args.by is not None:
         from .ensemble_stats import scaling_report  # the Ensemble loads only for --by
 
@@ -87,6 +92,26 @@ def _run(args: argparse.Namespace, out: TextIO) -> str:
     return stats_report(args.path, over=args.over, metric=args.metric, top=args.top,
                         threshold=args.threshold, format=args.format, progress=args.progress,
                         options=args.option)
+
+
+def many_profiles(path: str, format: Optional[str] = None) -> bool:
+    """True when ``path`` is a glob or a folder that is not one profile (no reader
+    recognises it as a whole): an ensemble for ``stats --by``.
+
+    Examples
+    --------
+    >>> many_profiles("runs/*.json"), many_profiles("profile.json")
+    (True, False)
+    """
+    if any(ch in str(path) for ch in "*?["):
+        return True
+    if format is not None or not os.path.isdir(path):
+        return False
+    try:
+        graphframe_readers.sniff(path)
+    except UnknownFormatError:
+        return True
+    return False
 
 
 def stats_report(path: str, over: Optional[Sequence[str]] = None, metric: Optional[str] = None,

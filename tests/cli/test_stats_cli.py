@@ -177,3 +177,23 @@ def test_stats_by_key_reader_options(shared_data):
 def test_format_keyed_options_are_for_ensembles(example_file):
     code, _, err = run("stats", example_file, "-o", "caliper:no_path=drop")
     assert code == 2 and "FORMAT:KEY=VALUE is for several profiles (an ensemble)" in err
+
+
+LULESH = "ensemble/hatchet-tutorial/lulesh-scaling"
+LULESH_MAIN = ["2.734e+07", "4.363e+07", "5.091e+07", "5.12e+07", "5.258e+07", "5.183e+07",
+               "5.379e+07", "5.355e+07", "main"]
+
+
+def test_stats_on_a_folder_defaults_to_the_rank_count(shared_data):
+    """Issue 33 item 10: json-split scaling runs carry no key; --by defaults to the rank
+    count, as plot scaling does (a folder, a glob, or a bare --by)."""
+    folder = shared_data / LULESH
+    for argv in ([folder], [folder, "--by"], [f"{folder}/*.json", "--by", "ranks"]):
+        code, out, err = run("stats", *argv, "--top", "1")
+        assert (code, err) == (0, ""), argv
+        lines = out.splitlines()
+        assert lines[0].endswith("8 profiles, 46 nodes; time (inc) by ranks (mean over "
+                                 "profiles)")
+        assert lines[2].split() == ["1", "8", "27", "64", "125", "216", "343", "512", "call",
+                                    "path"]
+        assert lines[3].split() == LULESH_MAIN
