@@ -16,12 +16,14 @@ command with the CLI, which only decides where the text goes.
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any, List, Optional, Sequence, TextIO, Tuple
 
 import numpy as np
 import pandas as pd
 
 import graphframe_readers
+from graphframe_readers.errors import UnknownFormatError
 
 from .common import open_profile
 from ..errors import ArgumentError, MetricError
@@ -43,8 +45,9 @@ def add_parser(sub: Any) -> None:
                    "--by, a folder or glob of profiles (an ensemble)")
     p.add_argument("--format", choices=graphframe_readers.formats() + ["graphframe"],
                    help="input format (default: detect)")
-    p.add_argument("--over", default="rank", type=_levels, metavar="LEVELS",
-                   help="rank (default), thread, or rank,thread")
+    p.add_argument("--over", default=None, type=_levels, metavar="LEVELS",
+                   help="rank, thread, or rank,thread (default: rank, or thread when the "
+                        "profile has threads and no ranks)")
     p.add_argument("--metric", "-m",
                    help="metric (default: the inclusive form of the default metric)")
     p.add_argument("--top", type=_positive_int, default=10, metavar="K",
@@ -52,9 +55,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
                    help="leave out nodes whose max is under PCT%% of the largest value "
                         "(default 1)")
-    p.add_argument("--by", metavar="KEY",
+    p.add_argument("--by", metavar="KEY", nargs="?", const="ranks",
                    help="ensemble mode: tabulate the metric per call path and per value of "
-                        "the metadata column KEY (e.g. mpi.world.size)")
+                        "the metadata column KEY (e.g. mpi.world.size; default, and for a "
+                        "folder or glob of profiles: ranks, the rank count, as plot scaling)")
     p.add_argument("--base", metavar="VALUE",
                    help="with --by: the KEY value ratios are relative to (default: smallest)")
     ratio = p.add_mutually_exclusive_group()
@@ -74,6 +78,8 @@ def add_parser(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> str:
+    if args.by is None and many_profiles(args.path, args.format):
+        args.by = "ranks"   # a folder or glob of profiles: by rank count, as plot scaling
     if args.by is not None:
         from .ensemble_stats import scaling_report  # the Ensemble loads only for --by
 
@@ -88,7 +94,27 @@ def _run(args: argparse.Namespace, out: TextIO) -> str:
                         options=args.option)
 
 
-def stats_report(path: str, over: Sequence[str] = ("rank",), metric: Optional[str] = None,
+def many_profiles(path: str, format: Optional[str] = None) -> bool:
+    """True when ``path`` is a glob or a folder that is not one profile (no reader
+    recognises it as a whole): an ensemble for ``stats --by``.
+
+    Examples
+    --------
+    >>> many_profiles("runs/*.json"), many_profiles("profile.json")
+    (True, False)
+    """
+    if any(ch in str(path) for ch in "*?["):
+        return True
+    if format is not None or not os.path.isdir(path):
+        return False
+    try:
+        graphframe_readers.sniff(path)
+    except UnknownFormatError:
+        return True
+    return False
+
+
+def stats_report(path: str, over: Optional[Sequence[str]] = None, metric: Optional[str] = None,
                  top: int = 10, threshold: float = 1.0, format: Optional[str] = None,
                  progress: bool = False, options: Sequence[str] = ()) -> str:
     """The text ``graphframe stats`` prints for the profile at ``path`` (``options``:
@@ -98,9 +124,12 @@ def stats_report(path: str, over: Sequence[str] = ("rank",), metric: Optional[st
                             title=str(path).rstrip("/").split("/")[-1])
 
 
-def imbalance_report(gf: Any, over: Sequence[str] = ("rank",), metric: Optional[str] = None,
+def imbalance_report(gf: Any, over: Optional[Sequence[str]] = None, metric: Optional[str] = None,
                      top: int = 10, threshold: float = 1.0, title: str = "profile") -> str:
     """Text of the ``top`` most imbalanced call paths of ``gf`` (see the module docstring).
+
+    ``over`` (index levels) defaults to ``rank``, or ``thread`` for a profile with
+    threads and no ranks (TAU pthreads).
 
     Examples
     --------
@@ -114,7 +143,7 @@ def imbalance_report(gf: Any, over: Sequence[str] = ("rank",), metric: Optional[
         1.333        1.8       1.35        0.9         3  main > timestep_loop > exchange_halos > MPI_Waitall
         1.333        0.6       0.45        0.3         3  main > write_output > MPI_Gather
     """
-    over = tuple(over)
+    over = default_levels(gf) if over is None else tuple(over)
     metric = _metric(gf, metric)
     if not (threshold >= 0):
         raise ArgumentError(f"--threshold {threshold} is not a percentage >= 0")
@@ -230,6 +259,25 @@ def _label(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(str(v) for v in value)
     return str(value)
+
+
+def default_levels(gf: Any) -> Tuple[str, ...]:
+    """``("rank",)``, or ``("thread",)`` when ``gf`` has threads and no ranks; a profile
+    with neither has nothing to compare (an ``ArgumentError`` saying so).
+
+    Examples
+    --------
+    >>> from graphframe.examples import example_graphframe
+    >>> default_levels(example_graphframe())
+    ('rank',)
+    """
+    names = list(gf.dataframe.index.names)
+    if "rank" in names:
+        return ("rank",)
+    if "thread" in names:
+        return ("thread",)
+    raise ArgumentError("the profile has one process and one thread (index levels "
+                        f"{', '.join(map(str, names))}): there is nothing to compare across")
 
 
 def _levels(text: str) -> Tuple[str, ...]:

@@ -13,13 +13,18 @@ from graphframe_readers.errors import ReadError
 
 from ..errors import ArgumentError
 from .compose import compose
-from .metadata import UserMetadata, metadata_table
+from .metadata import UserMetadata, metadata_table, user_columns
 from .reading import Outcome, check_policy, raise_for
 from .sources import label
 from .tables import ProfileTables, merged_declarations
 
 #: Columns of ``Ensemble.profiles``.
 PROFILE_COLUMNS = ("path", "hash", "format", "options", "nodes", "rows")
+#: Metadata columns every profile gets (Thicket's constructors leave them out, see
+#: :func:`run_metadata`); a key the file's own metadata has keeps the file's value.
+RUN_COLUMNS = ("path", "format", "ranks", "threads")
+#: ``metadata.attrs`` key listing the :data:`RUN_COLUMNS` an Ensemble added.
+RUN_COLUMNS_ATTR = "graphframe.run_columns"
 #: Columns of ``Ensemble.errors``.
 ERROR_COLUMNS = ("path", "error_type", "error")
 
@@ -46,20 +51,54 @@ def parts_from_outcomes(outcomes: Sequence[Outcome], on_error: str,
                         expected="at least one readable profile")
     infos = [o.info for o in good]
     parts = parts_from_tables([o.tables for o in good], [i["path"] for i in infos],
-                              user_metadata)
+                              user_metadata, formats=[i.get("format") for i in infos])
     parts["profiles"] = profiles_table(infos)
     parts["errors"] = errors_table(failed)
     return parts
 
 
 def parts_from_tables(tables: List[ProfileTables], paths: Sequence[str],
-                      user_metadata: UserMetadata = None) -> Dict[str, Any]:
-    """Graph, dataframe, metadata and declarations composed from per-profile tables."""
-    metadata = metadata_table([t.metadata for t in tables], paths, user_metadata)
+                      user_metadata: UserMetadata = None,
+                      formats: Optional[Sequence[Any]] = None) -> Dict[str, Any]:
+    """Graph, dataframe, metadata and declarations composed from per-profile tables.
+
+    Every metadata row starts with :func:`run_metadata` (path, format, rank and
+    thread counts); ``formats`` are the formats read (default: each profile's
+    ``format`` metadata)."""
+    rows = []
+    for i, t in enumerate(tables):
+        fmt = formats[i] if formats is not None else t.metadata.get("format")
+        run = run_metadata(t, t.metadata.get("source", paths[i]), fmt)
+        # the file's own keys keep their value and place (Thicket's column order)
+        rows.append({**{k: v for k, v in run.items() if k not in t.metadata}, **t.metadata})
+    user = user_columns(user_metadata, paths)  # resolved once (a callable is called once)
+    metadata = metadata_table(rows, paths, user)
+    metadata.attrs[RUN_COLUMNS_ATTR] = tuple(
+        c for c in RUN_COLUMNS if c not in user and all(c not in t.metadata for t in tables))
     composed = compose(tables)
     declared = merged_declarations(tables)
     return dict(graph=composed["graph"], dataframe=composed["dataframe"], metadata=metadata,
                 **declared)
+
+
+def run_metadata(t: ProfileTables, path: Any, fmt: Any) -> Dict[str, Any]:
+    """``path``, ``format``, ``ranks`` and ``threads`` (distinct ranks and threads, 1 for a
+    profile without that level, as ``plot scaling`` counts) of one profile.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> from graphframe.ensemble.tables import tables_from_graphframe
+    >>> t = tables_from_graphframe(GraphFrame.from_lists(("main", "solve")))
+    >>> run_metadata(t, "run.json", "literal")
+    {'path': 'run.json', 'format': 'literal', 'ranks': 1, 'threads': 1}
+    """
+    def count(level: str) -> int:
+        values = t.levels.get(level)
+        return 1 if values is None else int(len(np.unique(values)))
+
+    return {"path": None if path is None else str(path), "format": fmt,
+            "ranks": count("rank"), "threads": count("thread")}
 
 
 def profiles_table(infos: Sequence[Dict[str, Any]]) -> pd.DataFrame:

@@ -44,8 +44,9 @@ def get_unique_metadata(ens: Any) -> Dict[Any, List[Any]]:
     >>> from graphframe import GraphFrame
     >>> from graphframe.ensemble import Ensemble
     >>> gf = GraphFrame.from_lists(("main",))
-    >>> Ensemble.from_graphframes([gf, gf, gf], metadata={"size": [2, 1, 2]}).get_unique_metadata()
-    {'size': [1, 2]}
+    >>> ens = Ensemble.from_graphframes([gf, gf, gf], metadata={"size": [2, 1, 2]})
+    >>> ens.get_unique_metadata()["size"], ens.get_unique_metadata()["ranks"]
+    ([1, 2], [1])
     """
     out: Dict[Any, List[Any]] = {}
     for c in ens.metadata.columns:

@@ -61,7 +61,7 @@ def metadata_table(rows: Sequence[Mapping[str, Any]], paths: Sequence[str],
             if key not in columns:
                 columns[key] = [np.nan] * n
             columns[key][i] = hashable(value)
-    for key, values in _user_columns(user, paths).items():
+    for key, values in user_columns(user, paths).items():
         columns[key] = [hashable(v) for v in values]
     index = pd.RangeIndex(n, name="profile")
     data = {k: _column(v) for k, v in columns.items()}
@@ -76,7 +76,8 @@ def _column(values: List[Any]) -> Any:
     return values
 
 
-def _user_columns(user: UserMetadata, paths: Sequence[str]) -> Dict[str, List[Any]]:
+def user_columns(user: UserMetadata, paths: Sequence[str]) -> Dict[str, List[Any]]:
+    """The user's metadata columns: name -> one value per profile of ``paths``."""
     n = len(paths)
     if user is None:
         return {}

@@ -11,6 +11,7 @@ column and the value they cannot compare.
 
 from __future__ import annotations
 
+import difflib
 import re
 from numbers import Real
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -93,8 +94,9 @@ def _each_row_a_value(values: np.ndarray) -> Tuple[np.ndarray, List[Any]]:
 class Columns:
     """Column atoms over one dataframe, with the decoded columns cached."""
 
-    def __init__(self, df: pd.DataFrame) -> None:
+    def __init__(self, df: pd.DataFrame, strict: bool = True) -> None:
         self.df = df
+        self.strict = strict  # a condition on a column the frame lacks is an error
         self._data: Dict[Any, Optional[ColumnData]] = {}
 
     def data(self, key: Any) -> Optional[ColumnData]:
@@ -109,12 +111,33 @@ class Columns:
         data = self.data(atom.key)
         size = len(self.df)
         if atom.op == "object":
-            if data is None:  # Hatchet: a key that is not a column is false
-                return np.zeros(size, dtype=bool)
+            if data is None:
+                if not self.strict:  # one row given to a predicate: false, as in Hatchet
+                    return np.zeros(size, dtype=bool)
+                # over a whole frame a misspelt column would empty the result: say so
+                raise no_column(atom.key, self.df.columns, self.df.index.names)
             return _object_rule(data, atom)
         if data is None:  # a missing column behaves like a column of missing values
             return np.full(size, _missing_result(atom), dtype=bool)
         return _typed_rule(data, atom)
+
+
+def no_column(key: Any, columns: Any, levels: Any = ()) -> InvalidQueryFilter:
+    """The error for a condition on ``key`` when the data has no such column.
+
+    Examples
+    --------
+    >>> str(no_column("nam", pd.Index(["name", "time", "time (inc)"])))
+    "no column 'nam' (did you mean 'name'?); the columns are 'name', 'time', 'time (inc)'"
+    """
+    names = [str(c) for c in columns]
+    close = difflib.get_close_matches(str(key), names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    if key in list(levels):
+        hint = " (it is an index level: reset_index() or a callable predicate reads it)"
+    listed = ", ".join(repr(c) for c in list(columns)[:20])
+    more = f" and {len(names) - 20} more" if len(names) > 20 else ""
+    return InvalidQueryFilter(f"no column {key!r}{hint}; the columns are {listed}{more}")
 
 
 # ------------------------------------------------------------ object dialect

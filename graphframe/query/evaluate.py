@@ -50,6 +50,11 @@ class EvalContext:
         called only when a condition needs them.
     node_view : callable, optional
         ``node_view(i)`` -> the object user callables see as the node.
+    multi : bool, optional
+        Several rows per node (default: the index has more than one level).
+    strict : bool
+        A condition on a column the dataframe lacks is an ``InvalidQueryFilter``
+        (True, over a whole frame) or false (one row given to a predicate, as in Hatchet).
 
     Examples
     --------
@@ -62,7 +67,8 @@ class EvalContext:
     """
 
     def __init__(self, dataframe: pd.DataFrame, node_of_row: np.ndarray, num_nodes: int,
-                 props: Any, node_view: Any = None, multi: Optional[bool] = None) -> None:
+                 props: Any, node_view: Any = None, multi: Optional[bool] = None,
+                 strict: bool = True) -> None:
         self.df = dataframe
         self.node_of_row = np.asarray(node_of_row, dtype=np.int64)
         self.n = int(num_nodes)
@@ -70,7 +76,7 @@ class EvalContext:
         self._props = None
         self.node_view = node_view
         self.multi = (dataframe.index.nlevels > 1) if multi is None else multi
-        self.columns = Columns(dataframe)
+        self.columns = Columns(dataframe, strict)
         self._rows: Dict[Atom, np.ndarray] = {}
         self._masks: Dict[int, np.ndarray] = {}
         self._keep: list = []  # predicates whose id() keys _masks stay alive
@@ -90,7 +96,7 @@ class EvalContext:
         """Context over a single row (mapping/Series) or one node's rows (DataFrame)."""
         table, node, multi = row_table(row)
         return cls(table, np.zeros(len(table), dtype=np.int64), 1,
-                   lambda: node_properties(node), lambda i: node, multi=multi)
+                   lambda: node_properties(node), lambda i: node, multi=multi, strict=False)
 
     # ------------------------------------------------------------------ nodes
     def props(self):

@@ -13,7 +13,8 @@ column's value must match the regex *completely*; ``{"time": 5}``: a numeric
 column equals the number; ``{"time (inc)": ">= 2"}``: a comparison string (an
 operator and a number, parsed, never evaluated); a list value means "all of
 these"; ``"depth"`` and ``"node_id"`` are node properties (``{"depth": -1}``
-means "is a leaf"). A key that is not a column makes the condition false.
+means "is a leaf"). A key that is not a column is an ``InvalidQueryFilter`` naming it
+(Hatchet: the condition is false, which makes a misspelt key empty the result).
 """
 
 from __future__ import annotations

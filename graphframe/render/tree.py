@@ -243,10 +243,36 @@ def _bodies(gf, table, metrics, precision, name_column, expand_name, context_col
         text = [t + (left if s == 1 else right if s == 2 else "")
                 for t, s in zip(text, side.tolist())]
     if context_column is not None and context_column in gf.dataframe.columns:
-        ctx = table.objects(context_column)
-        text = [t if is_missing(c) else t + " " + faint + _one_line(str(c)) + end
-                for t, c in zip(text, ctx)]
+        ctx = [None if is_missing(c) else _one_line(str(c))
+               for c in table.objects(context_column)]
+        ctx = _with_lines(gf, table, names, ctx)
+        text = [t if c is None else t + " " + faint + c + end for t, c in zip(text, ctx)]
     return [t + "\n" for t in text]
+
+
+def _with_lines(gf, table, names: List[str], ctx: List[Optional[str]]) -> List[Optional[str]]:
+    """``ctx`` with ``:line`` added where siblings would print the same name and context
+    but have different ``line`` values (TAU's ``[SAMPLE] f`` per source line); every
+    other context is left as it is (Hatchet's look)."""
+    if "line" not in gf.dataframe.columns or not table.n:
+        return ctx
+    parent = np.asarray(gf.graph.parent)[table.nodes].tolist()
+    seen: Dict[Any, int] = {}
+    clash = set()
+    for i, key in enumerate(zip(parent, names, ctx)):
+        if key in seen:
+            clash.update((seen[key], i))
+        else:
+            seen[key] = i
+    if not clash:
+        return ctx
+    lines = table.objects("line")
+    out = list(ctx)
+    for i in clash:
+        line = lines[i]
+        if ctx[i] is not None and not is_missing(line) and str(line) not in ("0", "0.0"):
+            out[i] = f"{ctx[i]}:{int(line) if isinstance(line, float) else line}"
+    return out
 
 
 def _one_line(text: str) -> str:

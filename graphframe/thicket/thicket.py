@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..ensemble import Ensemble
 from ..ensemble._internal import Graph, GraphFrame, with_node_values
+from ..ensemble.build import RUN_COLUMNS_ATTR
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, GraphframeError, InvalidFilter, MetricError
 from ..model.dataframe import private_copy
@@ -67,7 +68,7 @@ class Thicket(ThicketConstructors):
         self._set(ensemble)
 
     def _set(self, ens: Ensemble) -> None:
-        ens = _labelled(ens)
+        ens = _labelled(_without_run_columns(ens))
         name = self.profile_idx_name
         self.graph = ens.graph
         self.dataframe = ens.dataframe if name == "profile" else \
@@ -326,6 +327,18 @@ def _with_rows_of(df: pd.DataFrame, node: int, attrs: Dict[str, Any]) -> pd.Data
             new = new.astype({"name": df["name"].dtype})
         new["name"] = attrs.get("name")
     return pd.concat([df, new]).sort_index()
+
+
+def _without_run_columns(ens: Ensemble) -> Ensemble:
+    """``ens`` without the metadata columns the Ensemble added to every profile (path,
+    format, rank and thread counts): Thicket's metadata is the files' own."""
+    meta = ens.metadata
+    added = [c for c in meta.attrs.get(RUN_COLUMNS_ATTR, ()) if c in meta.columns]
+    if not added:
+        return ens
+    meta = meta.drop(columns=added)
+    meta.attrs = {}
+    return ens.replace(metadata=meta)
 
 
 def _labelled(ens: Ensemble) -> Ensemble:

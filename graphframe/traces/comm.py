@@ -9,6 +9,8 @@ import pandas as pd
 
 from graphframe.errors import ArgumentError
 
+from .bins import time_bins
+
 
 def _messages(events: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(sender, receiver, bytes, time) of every message: SEND events, or RECV events when
@@ -55,8 +57,11 @@ def comm_over_time(events: pd.DataFrame, bins: int = 50, kind: str = "bytes") ->
     if kind not in ("bytes", "count"):
         raise ArgumentError(f"kind={kind!r}: use 'bytes' or 'count'")
     _, _, nbytes, time = _messages(events)
-    t0, t1 = int(events["time"].min()), int(events["time"].max())
-    edges = np.linspace(t0, max(t1, t0 + 1), bins + 1)
-    values, _ = np.histogram(time, bins=edges, weights=nbytes if kind == "bytes" else None)
-    return pd.DataFrame({kind: values.astype(np.int64)},
-                        index=pd.Index(edges[:-1].astype(np.int64), name="time"))
+    found = time_bins(events["time"], bins)
+    if found is None:  # no events: no bins
+        return pd.DataFrame({kind: np.zeros(0, np.int64)},
+                            index=pd.Index([], dtype=np.int64, name="time"))
+    t0, edges, bin_start = found
+    rel = (np.asarray(time, dtype=np.int64) - t0).astype(np.float64)  # int64 first (epoch ns)
+    values, _ = np.histogram(rel, bins=edges, weights=nbytes if kind == "bytes" else None)
+    return pd.DataFrame({kind: values.astype(np.int64)}, index=pd.Index(bin_start, name="time"))

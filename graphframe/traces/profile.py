@@ -13,6 +13,8 @@ import pandas as pd
 
 from graphframe.errors import ArgumentError, MetricError
 
+from .bins import time_bins
+
 #: MPI calls counted as waiting by :func:`idle_time` (plus anything named "Idle").
 IDLE_FUNCTIONS = ("MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Recv",
                   "MPI_Barrier", "MPI_Probe", "Idle")
@@ -90,13 +92,15 @@ def time_profile(events: pd.DataFrame, bins: int = 50, by: str = "name",
     Rows: bin start times (ns); columns: the ``by`` values. A call's self
     time in a bin is its interval's overlap with the bin minus its children's.
     """
-    if bins < 1:
-        raise ArgumentError(f"bins={bins}: need at least one bin")
     ent = _enters(events)
-    t0 = int(events["time"].min()) if start is None else int(start)
-    t1 = int(events["time"].max()) if end is None else int(end)
-    edges = np.linspace(t0, max(t1, t0 + 1), bins + 1)
-    s = ent["time"].to_numpy(np.float64)
+    found = time_bins(events["time"], bins, start, end)
+    if found is None:  # no events: no bins, no names
+        return pd.DataFrame(index=pd.Index([], dtype=np.int64, name="time"),
+                            columns=pd.Index([], name=by))
+    t0, edges, bin_start = found
+    # subtract the start in int64 before going to float: epoch nanoseconds (~1.7e18)
+    # have 256 ns steps in float64
+    s = (ent["time"].to_numpy(np.int64) - t0).astype(np.float64)
     e = s + ent["duration"].to_numpy(np.float64)
     labels = ent[by].astype(object).to_numpy()
     par = ent["parent"].to_numpy()
@@ -113,7 +117,7 @@ def time_profile(events: pd.DataFrame, bins: int = 50, by: str = "name",
         sel = codes == k
         area[k] = _covered(ss[sel], ee[sel], w[sel], edges)
     per_bin = np.diff(area, axis=1).T / 1e9
-    return pd.DataFrame(per_bin, index=pd.Index(edges[:-1].astype(np.int64), name="time"),
+    return pd.DataFrame(per_bin, index=pd.Index(bin_start, name="time"),
                         columns=pd.Index(uniq, name=by))
 
 

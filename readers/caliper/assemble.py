@@ -25,6 +25,8 @@ from .records import Hierarchy, RecordTable, forest_depth
 
 INT = np.int64
 SPOT_CHANNEL = "spot.channel"
+#: Name of a call-path node whose label is empty (an unresolved sampled frame).
+UNRESOLVED = "<unknown>"
 SAMPLED_FUNCTION = "source.function#cali.sampler.pc"
 ACTIVITY = ("cupti.activity.kind", "cupti.kernel.name", "rocm.activity", "rocm.kernel.name",
             "rocm.api")
@@ -349,6 +351,8 @@ def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
     old_parent = parent[order]
     label = np.empty(len(order), dtype=object)
     label[:] = [tree.label[i] for i in order.tolist()]
+    # an empty label (a sampled frame Caliper could not resolve) prints as a name
+    label[label == ""] = UNRESOLVED
     kind = np.array([tree.kind[i] for i in order.tolist()], dtype=object)
     # Hatchet's creation key: a node whose first record (of its subtree) is its own
     # was made for that record and numbered; one first met as an ancestor keeps -1

@@ -57,7 +57,39 @@ def test_stats_errors(example_file, tmp_path, capsys):
     assert code == 2 and "',' names no level" in capsys.readouterr().err
     serial = GraphFrame.from_lists(("main", "solve")).save(tmp_path / "serial.gfz")
     code, _, err = run("stats", serial)
-    assert code == 1 and "no 'rank' level" in err
+    assert code == 1 and err == ("graphframe: error: the profile has one process and one "
+                                 "thread (index levels node): there is nothing to compare "
+                                 "across\n")
+
+
+def _tau_thread(path, main_excl, work_excl):
+    lines = ["3 templated_functions_MULTI_TIME",
+             "# Name Calls Subrs Excl Incl ProfileCalls #",
+             f'"main" 1 1 {main_excl} {main_excl + work_excl} 0 GROUP="TAU_DEFAULT"',
+             f'"work" 1 0 {work_excl} {work_excl} 0 GROUP="TAU_USER"',
+             f'"main => work" 1 0 {work_excl} {work_excl} 0 GROUP="TAU_CALLPATH"',
+             "0 aggregates", ""]
+    path.write_text("\n".join(lines))
+
+
+def test_stats_on_a_profile_with_threads_and_no_ranks(tmp_path):
+    """Issue 33 item 13: TAU pthreads (profile.0.0.<thread>) have a thread level only."""
+    folder = tmp_path / "pthreads"
+    folder.mkdir()
+    _tau_thread(folder / "profile.0.0.0", 10, 30)
+    _tau_thread(folder / "profile.0.0.1", 10, 90)
+    code, out, err = run("stats", folder)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "pthreads: 2 nodes, 2 threads; time (inc) across threads, imbalance = max / mean",
+        "2 of 2 nodes have a max of at least 1% of the largest value (100)",
+        "",
+        "imbalance        max       mean        min  max thread  call path",
+        "    1.500         90         60         30           1  main > work",
+        "    1.429        100         70         40           1  main",
+    ]
+    code, _, err = run("stats", folder, "--over", "rank")
+    assert code == 1 and "no 'rank' level" in err and "node, thread" in err
 
 
 def test_stats_on_hpctoolkit_threads(shared_data):
@@ -145,3 +177,23 @@ def test_stats_by_key_reader_options(shared_data):
 def test_format_keyed_options_are_for_ensembles(example_file):
     code, _, err = run("stats", example_file, "-o", "caliper:no_path=drop")
     assert code == 2 and "FORMAT:KEY=VALUE is for several profiles (an ensemble)" in err
+
+
+LULESH = "ensemble/hatchet-tutorial/lulesh-scaling"
+LULESH_MAIN = ["2.734e+07", "4.363e+07", "5.091e+07", "5.12e+07", "5.258e+07", "5.183e+07",
+               "5.379e+07", "5.355e+07", "main"]
+
+
+def test_stats_on_a_folder_defaults_to_the_rank_count(shared_data):
+    """Issue 33 item 10: json-split scaling runs carry no key; --by defaults to the rank
+    count, as plot scaling does (a folder, a glob, or a bare --by)."""
+    folder = shared_data / LULESH
+    for argv in ([folder], [folder, "--by"], [f"{folder}/*.json", "--by", "ranks"]):
+        code, out, err = run("stats", *argv, "--top", "1")
+        assert (code, err) == (0, ""), argv
+        lines = out.splitlines()
+        assert lines[0].endswith("8 profiles, 46 nodes; time (inc) by ranks (mean over "
+                                 "profiles)")
+        assert lines[2].split() == ["1", "8", "27", "64", "125", "216", "343", "512", "call",
+                                    "path"]
+        assert lines[3].split() == LULESH_MAIN

@@ -124,7 +124,8 @@ def test_scaling_table_and_panels_of_an_ensemble():
 def test_bad_input_names_the_choices_and_leaves_no_figure_open():
     ens = runs()
     with pytest.raises(ArgumentError, match="by='nodes' is not a metadata column; choose one "
-                                            "of source, ranks, compiler"):
+                                            "of path, format, ranks, threads, source, "
+                                            "compiler"):
         ens.plot.heatmap(by="nodes")
     with pytest.raises(MetricError, match="available metrics"):
         ens.plot.bar("energy")

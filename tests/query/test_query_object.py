@@ -169,8 +169,11 @@ def test_missing_columns_and_missing_values():
     df = gf.dataframe.copy()
     df["file"] = pd.Series(["x.c", None, np.nan], index=df.index, dtype=object)
     gf = replaced(gf, dataframe=df)
-    assert ids(gf, [{"nonexistent": 5}]) == []
-    assert ids(gf, [{"nonexistent": "x"}, "*"]) == []
+    # Hatchet: a key that is not a column is false; here it is an error naming it
+    with pytest.raises(InvalidQueryFilter, match="no column 'nonexistent'; the columns are"):
+        ids(gf, [{"nonexistent": 5}])
+    with pytest.raises(InvalidQueryFilter, match="query node 0"):
+        ids(gf, [{"nonexistent": "x"}, "*"])
     assert names(gf, [{"file": "x.*"}]) == ["m"]  # None/NaN never match (Hatchet raises)
     assert names(gf, [{"file": ".*"}]) == ["m"]
 
@@ -241,3 +244,17 @@ def test_query_pattern_predicates_take_single_rows():
     assert q.query_pattern[1][1] is q.query_pattern[2][1]  # "+" shares one predicate
     series = pd.Series({"name": "MPI_Send", "time (inc)": 3.0})
     assert first(series)
+
+
+def test_misspelt_column_names_the_column():
+    """Issue 33 item 12: ``gf.filter([{"nam": "main"}])`` used to empty the frame."""
+    from graphframe.examples import example_graphframe
+    gf = example_graphframe()
+    with pytest.raises(InvalidQueryFilter) as err:
+        gf.filter([{"nam": "main"}], multi_index_mode="any")
+    assert str(err.value) == ("query node 0 {'nam': 'main'}: no column 'nam' (did you mean "
+                              "'name'?); the columns are 'time', 'name', 'time (inc)'")
+    with pytest.raises(InvalidQueryFilter, match=r"no column 'rank' \(it is an index level"):
+        gf.filter([{"rank": 0}], multi_index_mode="any")
+    with pytest.raises(InvalidQueryFilter, match="did you mean 'time \\(inc\\)'"):
+        gf.query([("+", {"tim (inc)": "> 1"})], multi_index_mode="any")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, List, Mapping, Tuple
 
 from ...errors import ReadError
 from .yamlfile import load_yaml
@@ -48,22 +48,63 @@ def derived_metrics(directory: Path, meta: Any = None) -> Dict[str, Any]:
     >>> derived_metrics(d)["derived_metrics"]
     {'R': {'description': None, 'formulas': {'exclusive (custom)': '100 * (A[lex_aware] / B[lex_aware])'}}}
     """
+    doc, problems = load_taxonomy(directory)
+    return derived_from(doc, problems)
+
+
+def load_taxonomy(directory: Path) -> Tuple[Any, Dict[str, Any]]:
+    """``metrics/default.yaml`` of the database as plain data (None when absent or
+    unreadable) and, when it cannot be read, ``{"derived_metrics_error": ...}`` (with a
+    warning: the profile is read all the same)."""
     path = Path(directory) / "metrics" / "default.yaml"
     if not path.is_file():
-        return {"derived_metrics": {}}
+        return None, {}
     try:
-        doc = load_yaml(path.read_text(encoding="utf-8", errors="replace"), path)
+        return load_yaml(path.read_text(encoding="utf-8", errors="replace"), path), {}
     except ReadError as exc:
-        warnings.warn(f"derived metric formulas not read: {exc}", stacklevel=3)
-        return {"derived_metrics": {}, "derived_metrics_error": str(exc)}
+        warnings.warn(f"derived metric formulas not read: {exc}", stacklevel=4)
+        return None, {"derived_metrics_error": str(exc)}
+
+
+def derived_from(doc: Any, problems: Mapping[str, Any]) -> Dict[str, Any]:
+    """:func:`derived_metrics` of a taxonomy loaded by :func:`load_taxonomy`."""
     out: Dict[str, Any] = {}
     for metric in _walk(doc.get("roots") if isinstance(doc, dict) else None):
         formulas = _formulas(metric)
         if formulas:
             out[str(metric.get("name"))] = {"description": metric.get("description"),
                                             "formulas": formulas}
-    return {"derived_metrics": out, "derived_metrics_note": NOTE} if out else \
-        {"derived_metrics": {}}
+    if out:
+        return {"derived_metrics": out, "derived_metrics_note": NOTE}
+    return {"derived_metrics": {}, **problems}
+
+
+def viewer_order(doc: Any) -> List[str]:
+    """Names of the metrics hpcviewer shows, in its column order: the taxonomy's
+    ``roots`` and their ``children`` depth first, without groups hidden from display
+    (``render: hidden``) and metrics not ``visible by default``.
+
+    Examples
+    --------
+    >>> viewer_order({"roots": [{"name": "Uncategorized", "variants": {"Sum": {
+    ...     "render": "hidden"}}, "children": [{"name": "cycles"}, {"name": "instructions",
+    ...     "visible by default": False}]}, {"name": "GINS"}]})
+    ['cycles', 'GINS']
+    """
+    names = []
+    for metric in _walk(doc.get("roots") if isinstance(doc, dict) else None):
+        if metric.get("visible by default", True) is False or _hidden(metric):
+            continue
+        if metric.get("name") is not None:
+            names.append(str(metric["name"]))
+    return names
+
+
+def _hidden(metric: Dict[str, Any]) -> bool:
+    variants = metric.get("variants")
+    renders = [v.get("render") for v in variants.values() if isinstance(v, dict)] \
+        if isinstance(variants, dict) else []
+    return bool(renders) and all(r == "hidden" for r in renders)
 
 
 def _walk(metrics: Any) -> Iterator[Dict[str, Any]]:

@@ -35,7 +35,7 @@ from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo
 from ..common import (assemble, level_column, narrow_int, rank_selection,
                                 own_cost, row_index, select_names)
-from .derived import derived_metrics
+from .derived import derived_from, load_taxonomy, viewer_order
 from .metadb import MetaDb, read_meta_db, tree_arrays
 from .profiledb import ProfileDb, identity_table
 from .prune import keep_mask, prune
@@ -151,12 +151,13 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
     inc = [c for c in names if plan[c]["inclusive"]]
     exc = [c for c in names if not plan[c]["inclusive"]]
     pairs = {c: plan[c]["partner"] for c in exc if plan[c]["partner"] in inc}
-    default = _default_metric(inc + exc, values)
+    taxonomy, problems = load_taxonomy(directory)
+    default = _default_metric(inc + exc, values, _shown_first(plan, viewer_order(taxonomy)))
     metadata = {"format": "hpctoolkit-latest", "title": meta.title,
                 "layout": "4.0 (2022 pre-release)" if meta.prerelease else "4.0",
                 "profiles": idents if parallel_profiles_mode else None,
                 "contexts_without_meta_entry": unlisted}
-    metadata.update(derived_metrics(directory, meta))
+    metadata.update(derived_from(taxonomy, problems))
     return assemble(directory, nodes["parent"], frames, columns, rows, levels, exc=exc, inc=inc,
                     pairs=pairs, default=default, metadata=metadata,
                     order=names + list(NODE_COLUMNS))
@@ -171,12 +172,31 @@ def _check_unique_contexts(ctx_ids: np.ndarray, directory: Path) -> None:
                         expected="unique context ids")
 
 
-def _default_metric(names: List[str], values: Dict[str, np.ndarray]) -> Optional[str]:
-    """``time (inc)`` (Hatchet's default) unless it is all zero; else the first inclusive
-    metric with a non-zero value."""
-    ranked = sorted(names, key=lambda c: (not values[c].any(), c != "time (inc)",
-                                          not c.endswith(" (inc)")))
+def _default_metric(names: List[str], values: Dict[str, np.ndarray],
+                    preferred: List[str]) -> Optional[str]:
+    """The metric shown by default: ``time (inc)`` (Hatchet's default; CPU or real time)
+    unless it is all zero, else the first of ``preferred`` (hpcviewer's column order)
+    with a value, else the first inclusive metric with a value; never an all-zero
+    column when another has values."""
+    live = [c for c in names if values[c].any()]
+    for name in ["time (inc)"] + preferred:
+        if name in live:
+            return name
+    ranked = sorted(names, key=lambda c: (c not in live, not c.endswith(" (inc)")))
     return ranked[0] if ranked else None
+
+
+def _shown_first(plan: Dict[str, Dict[str, Any]], order: List[str]) -> List[str]:
+    """Our column names of the metrics of ``order`` (file names), inclusive form first."""
+    by_file: Dict[str, List[str]] = {}
+    for column, spec in plan.items():
+        by_file.setdefault(spec["file_name"], []).append(column)
+    out = []
+    for name in order:
+        columns = by_file.get(name, [])
+        out += [c for c in columns if plan[c]["inclusive"]] + \
+            [c for c in columns if not plan[c]["inclusive"]]
+    return out
 
 
 def _metric_plan(meta: MetaDb, parallel_profiles_mode: bool) -> Dict[str, Dict[str, Any]]:
