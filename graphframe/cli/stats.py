@@ -22,11 +22,12 @@ from typing import Any, List, Optional, Sequence, TextIO, Tuple
 import numpy as np
 import pandas as pd
 
-import graphframe_readers
-from graphframe_readers.errors import UnknownFormatError
+from graphframe_readers.errors import ReadError, UnknownFormatError
 
 from .common import open_profile
 from ..errors import ArgumentError, MetricError
+from ..io.dispatch import formats
+from ..io.resolve import resolve
 from ..model.dataframe import plain_values
 
 #: Longest call path printed; longer ones keep their end ("... > a > b").
@@ -43,7 +44,7 @@ def add_parser(sub: Any) -> None:
                "are left out. Threads (or ranks, with --over thread) are added up first.")
     p.add_argument("path", help="profile file, database directory or .gfz archive; with "
                    "--by, a folder or glob of profiles (an ensemble)")
-    p.add_argument("--format", choices=graphframe_readers.formats() + ["graphframe"],
+    p.add_argument("--format", choices=formats(),
                    help="input format (default: detect)")
     p.add_argument("--over", default=None, type=_levels, metavar="LEVELS",
                    help="rank, thread, or rank,thread (default: rank, or thread when the "
@@ -103,15 +104,14 @@ def many_profiles(path: str, format: Optional[str] = None) -> bool:
     >>> many_profiles("runs/*.json"), many_profiles("profile.json")
     (True, False)
     """
-    if any(ch in str(path) for ch in "*?["):
+    if any(ch in str(path) for ch in "*?[") and not os.path.exists(path):
         return True
     if format is not None or not os.path.isdir(path):
         return False
     try:
-        graphframe_readers.sniff(path)
-    except UnknownFormatError:
-        return True
-    return False
+        return resolve(path).kind == "ensemble"
+    except (ReadError, UnknownFormatError):
+        return False
 
 
 def stats_report(path: str, over: Optional[Sequence[str]] = None, metric: Optional[str] = None,
