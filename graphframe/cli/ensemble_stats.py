@@ -73,8 +73,9 @@ def scaling_text(ens: Any, key: str, metric: Optional[str] = None, top: int = 10
             "efficiency": f"; {'weak' if weak else 'strong'} scaling efficiency"}[mode]
     lines = [f"{title}: {ens.num_profiles} profiles, {ens.graph.num_nodes} nodes; {metric} "
              f"by {key} (mean over profiles){what}"
-             + (f", base {key} = {base_value}" if mode != "value" else "") + "\n", "\n"]
-    labels = [str(v) for v in shown.index]
+             + (f", base {key} = {key_text(base_value)}" if mode != "value" else "") + "\n",
+             "\n"]
+    labels = [key_text(v) for v in shown.index]
     w = max([10] + [len(x) for x in labels])
     lines.append(" ".join(f"{x:>{w}}" for x in labels) + "  call path\n")
     values = shown.to_numpy()
@@ -84,14 +85,28 @@ def scaling_text(ens: Any, key: str, metric: Optional[str] = None, top: int = 10
     return "".join(lines)
 
 
+def key_text(value: Any) -> str:
+    """A key value as a column header: whole numbers without a decimal point.
+
+    Examples
+    --------
+    >>> key_text(27.0), key_text(0.5), key_text(64), key_text("gcc")
+    ('27', '0.5', '64', 'gcc')
+    """
+    if isinstance(value, (float, np.floating)) and np.isfinite(value):
+        number = float(value)
+        return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
+    return str(value)
+
+
 def _base(values: pd.Index, base: Optional[str], key: str) -> Any:
     if base is None:
         return values[0]
     for v in values:
-        if str(v) == str(base):
+        if str(base) in (str(v), key_text(v)):
             return v
     raise ArgumentError(f"--base {base}: {key} has the values "
-                        f"{', '.join(str(v) for v in values)}")
+                        f"{', '.join(key_text(v) for v in values)}")
 
 
 def _num(value: float) -> str:

@@ -14,7 +14,7 @@ from typing import Any, List, Optional, Sequence
 
 from ..plot import _mpl
 from ..plot._sources import ArgumentError, diff
-from .common import open_profile
+from .common import check_output, open_profile, output_error
 from ..plot.bar import bar
 from ..plot.distribution import box, hist, violin
 from ..plot.flame import flamegraph, icicle
@@ -173,6 +173,7 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    check_output(output)  # before reading: a wrong folder is said at once
     if kind == "timeline":
         return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
                               dpi=dpi)
@@ -220,10 +221,13 @@ def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optiona
 
 def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
     mpl = _mpl.require("matplotlib")
-    with mpl.rc_context({"svg.hashsalt": "graphframe"}):
-        fig.savefig(output, format=fmt, dpi=dpi,
-                    metadata={"Date": None} if fmt == "svg" else
-                    {"CreationDate": None} if fmt == "pdf" else None)
+    try:
+        with mpl.rc_context({"svg.hashsalt": "graphframe"}):
+            fig.savefig(output, format=fmt, dpi=dpi,
+                        metadata={"Date": None} if fmt == "svg" else
+                        {"CreationDate": None} if fmt == "pdf" else None)
+    except OSError as exc:
+        raise output_error(output, exc) from exc
     return output
 
 
@@ -285,7 +289,11 @@ def _scaling_figure(profiles: List[Any], metric: Any, by: Any, top: Any, aggrega
 def report_file(before: str, after: Optional[str], output: str, *, metric: Optional[str] = None,
                 top: int = 10, threshold: float = 1.0, title: Optional[str] = None) -> str:
     """Write the HTML report of the profile(s) at ``before`` (and ``after``) to ``output``."""
+    check_output(output)  # before reading: a wrong folder is said at once
     profiles = [open_profile(before)] + ([open_profile(after)] if after else [])
     labels = [before] + ([after] if after else [])
-    return write_report(output, *profiles, metric=metric, top=top, threshold=threshold,
-                        title=title, labels=labels)
+    try:
+        return write_report(output, *profiles, metric=metric, top=top, threshold=threshold,
+                            title=title, labels=labels)
+    except OSError as exc:
+        raise output_error(output, exc) from exc

@@ -122,6 +122,26 @@ class EnsemblePlotAccessor:
         """See :func:`graphframe.plot.ensemble.violin`."""
         return ensemble_plots.violin(self._ens, nodes, metric, **options)
 
-    def scaling(self, metric: Any = None, *, by: str, **options: Any) -> Any:
-        """See :func:`graphframe.plot.ensemble.scaling` (returns a Figure)."""
+    def scaling(self, *args: Any, by: Any = None, metric: Any = None, **options: Any) -> Any:
+        """See :func:`graphframe.plot.ensemble.scaling` (returns a Figure).
+
+        The key comes first: ``ens.plot.scaling("mpi.world.size")``,
+        ``ens.plot.scaling("mpi.world.size", "time (inc)")``; as keywords,
+        ``by=`` and ``metric=`` (``ens.plot.scaling("time (inc)", by=KEY)``
+        still reads a positional name as the metric).
+        """
+        if len(args) > 2 or (by is not None and len(args) > 1):
+            raise ArgumentError(f"scaling takes the key and the metric ({len(args)} given "
+                                "positionally); e.g. ens.plot.scaling('mpi.world.size', "
+                                "'time (inc)')")
+        if by is None:
+            if not args:
+                raise ArgumentError("scaling needs a key: a metadata column such as "
+                                    "ens.plot.scaling('mpi.world.size')")
+            by, args = args[0], args[1:]
+        if args:
+            if metric is not None:
+                raise ArgumentError("scaling: the metric is given twice (positionally and "
+                                    "as metric=)")
+            metric = args[0]
         return ensemble_plots.scaling(self._ens, metric, by=by, **options)
