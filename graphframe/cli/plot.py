@@ -103,8 +103,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--stat", choices=STATS, help="heatmap: statistic ranking call paths "
                                                  "(default max)")
     p.add_argument("--node", action="append", metavar="PATH",
-                   help="hist/box/violin: a call path ('solve > spmv'), name or node id; "
-                        "repeat for several")
+                   help="hist/box/violin: a name (whole, '>' and all, e.g. '<no path>'), "
+                        "a call path ('solve > spmv'; a '>' inside one of its names may be "
+                        "written \\>) or a node id; repeat for several")
     p.add_argument("--rank", type=int, help="draw this rank's values instead of the mean")
     p.add_argument("--aggregate", choices=("mean", "sum", "min", "max"), default="mean",
                    help="how a node's ranks combine (default mean)")
