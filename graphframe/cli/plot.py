@@ -21,7 +21,7 @@ from ..plot.flame import flamegraph, icicle
 from ..plot.heatmap import heatmap
 from ..plot.matrix import STATS
 from ..plot.report import write_report
-from ..plot.scaling import MODES, scaling, scaling_table
+from ..plot.scaling import MODES, key_text, scaling, scaling_table
 from ..plot.svg import new_figure
 from ..plot.timeline import timeline
 
@@ -195,8 +195,8 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     profiles = [open_profile(p, options=options) for p in paths]
     default = f"{kind}: " + " → ".join(os.path.basename(os.path.normpath(p)) for p in paths)
     if kind == "scaling":
-        fig = _scaling_figure(profiles, metric, by, top, aggregate, mode, size)
-        fig.suptitle(title or default)
+        fig, table = _scaling_figure(profiles, metric, by, top, aggregate, mode, size)
+        fig.suptitle(title or scaling_title(paths, table))
     else:
         fig = new_figure(tuple(size) if size else _SIZES[kind])
         ax = fig.axes[0]
@@ -284,7 +284,28 @@ def _scaling_figure(profiles: List[Any], metric: Any, by: Any, top: Any, aggrega
     fig = figure.Figure(figsize=tuple(size) if size else (15.0, 4.8), layout="constrained")
     axes = fig.subplots(1, 3)
     scaling(table, mode=mode, ax=list(axes), key_label=by or "ranks")
-    return fig
+    return fig, table
+
+
+def scaling_title(paths: Sequence[str], table: Any) -> str:
+    """Default title of ``plot scaling``: how many profiles, where, and the key's range
+    (in key order, never a list of file names).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"main": [4.0, 2.0, 1.0]},
+    ...                  index=pd.Index([1.0, 8.0, 64.0], name="ranks"))
+    >>> scaling_title(["runs/a.json", "runs/b.json", "runs/c.json"], t)
+    'scaling: 3 profiles in runs, ranks 1 to 64'
+    >>> scaling_title(["x/a.json", "y/b.json"], t.iloc[:2])
+    'scaling: 2 profiles, ranks 1 to 8'
+    """
+    folders = {os.path.basename(os.path.dirname(os.path.abspath(p))) for p in paths}
+    where = f" in {folders.pop()}" if len(folders) == 1 else ""
+    keys = table.index
+    return (f"scaling: {len(paths)} profiles{where}, {keys.name} {key_text(keys[0])} to "
+            f"{key_text(keys[-1])}")
 
 
 def report_file(before: str, after: Optional[str], output: str, *, metric: Optional[str] = None,

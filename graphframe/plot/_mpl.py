@@ -13,6 +13,8 @@ import contextlib
 import importlib
 from typing import Any, Iterator, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ..errors import ArgumentError, GraphframeError
 
 
@@ -85,3 +87,30 @@ def panels(count: int, ax: Any = None,
     except BaseException:
         plt.close(fig)
         raise
+
+
+def plain_number(value: float) -> str:
+    """A tick label without a power of ten for everyday magnitudes.
+
+    Examples
+    --------
+    >>> [plain_number(v) for v in (60.0, 0.1, 1.0, 250000.0, 2e7, 5e-6)]
+    ['60', '0.1', '1', '250000', '2e+07', '5e-06']
+    """
+    size = abs(value)
+    if value == 0 or 1e-4 <= size < 1e6:
+        return np.format_float_positional(value, precision=6, trim="-")
+    return f"{value:.3g}"
+
+
+def plain_log_labels(axis: Any) -> None:
+    """Label a log-scaled ``axis`` (``ax.xaxis``, ``ax.yaxis``, a colour bar's) with plain
+    numbers (``60``, ``0.5``), not ``6×10^1``: matplotlib still chooses which ticks to label."""
+    ticker = require("matplotlib.ticker")
+
+    class PlainLogFormatter(ticker.LogFormatter):
+        def __call__(self, x: float, pos: Any = None) -> str:
+            return plain_number(x) if super().__call__(x, pos) else ""
+
+    axis.set_major_formatter(PlainLogFormatter())
+    axis.set_minor_formatter(PlainLogFormatter(labelOnlyBase=False))

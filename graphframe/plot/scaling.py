@@ -127,13 +127,28 @@ def scaling(table: pd.DataFrame, *, mode: str = "strong",
             if log:
                 a.set_xscale("log")
                 a.set_xticks(keys)
-                a.set_xticklabels([f"{v:g}" for v in keys], rotation=45 if len(keys) > 6 else 0)
+                a.set_xticklabels([key_text(v) for v in keys], rotation=45 if len(keys) > 6 else 0)
                 a.minorticks_off()
                 if panel in ("time", "speedup"):
                     a.set_yscale("log")
+                    _mpl.plain_log_labels(a.yaxis)
             if panel == "time":
                 a.set_ylabel(value_label)
         return axes[0].figure
+
+
+def key_text(value: float) -> str:
+    """A key value as a tick label: whole numbers whole (``1048576``), others plain.
+
+    Examples
+    --------
+    >>> key_text(1048576.0), key_text(64.0), key_text(0.5)
+    ('1048576', '64', '0.5')
+    """
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return _mpl.plain_number(value)
 
 
 def region_labels(regions: Sequence[Any]) -> List[str]:

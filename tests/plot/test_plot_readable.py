@@ -1,0 +1,121 @@
+"""Pictures a new user could not read (issue 33 items 15-17), checked on the artists:
+labels inside the figure, tick values, segment counts. Rendered with Agg."""
+
+import io
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphframe
+from graphframe.cli import main
+from graphframe.plot import scaling
+from graphframe.plot.svg import new_figure
+from tests.plot.profiles import matplotlib_agg
+
+mpl = matplotlib_agg()
+plt = pytest.importorskip("matplotlib.pyplot")
+
+LULESH = os.path.join("ensemble", "hatchet-tutorial", "lulesh-scaling")
+
+
+@pytest.fixture(autouse=True)
+def no_figures_left():
+    plt.close("all")
+    yield
+    plt.close("all")
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def drawn(fig):
+    """Draw ``fig`` (Agg) and return its renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas.draw()
+    return canvas.get_renderer()
+
+
+def outside(fig, texts):
+    """The texts (shown, non-empty) whose box leaves the figure."""
+    renderer = drawn(fig)
+    box = fig.bbox
+    bad = []
+    for t in texts:
+        if not t.get_visible() or not t.get_text():
+            continue
+        e = t.get_window_extent(renderer)
+        if e.x0 < box.x0 - 0.5 or e.x1 > box.x1 + 0.5 or e.y0 < box.y0 - 0.5 \
+                or e.y1 > box.y1 + 0.5:
+            bad.append(t.get_text())
+    return bad
+
+
+def tick_labels(axis, minor=False):
+    """The tick labels ``axis`` draws: text, inside the view limits (draw the figure first)."""
+    lo, hi = sorted(axis.get_view_interval())
+    pairs = zip(axis.get_ticklocs(minor=minor), axis.get_ticklabels(minor=minor))
+    return [t for x, t in pairs if lo - 1e-9 * abs(hi) <= x <= hi + 1e-9 * abs(hi)
+            and t.get_visible() and t.get_text()]
+
+
+def shown(axis, minor=False):
+    return [t.get_text() for t in tick_labels(axis, minor)]
+
+
+# ---- item 15 and 17: plot scaling -----------------------------------------------------
+
+
+def test_scaling_of_a_folder_has_a_short_title_in_key_order(shared_data, tmp_path):
+    out = tmp_path / "s.svg"
+    assert run("plot", "scaling", shared_data / LULESH, "-o", out) == (0, "", "")
+    svg = out.read_text()
+    assert "scaling: 8 profiles in lulesh-scaling, ranks 1 to 512" in svg
+    assert "lulesh-annotation-profile" not in svg  # no chain of file names
+
+
+def test_scaling_title_stays_inside_the_figure(shared_data):
+    from graphframe.cli.plot import _scaling_figure, scaling_title
+    from graphframe.cli.plot_ensemble import profile_paths
+
+    paths = profile_paths([str(shared_data / LULESH)])
+    fig, table = _scaling_figure([graphframe.read(p) for p in paths], None, None, None,
+                                 "mean", "strong", None)
+    title = fig.suptitle(scaling_title(paths, table))
+    assert table.index.tolist() == [1.0, 8.0, 27.0, 64.0, 125.0, 216.0, 343.0, 512.0]
+    drawn(fig)
+    texts = [title] + [t for a in fig.axes for t in
+                       tick_labels(a.xaxis) + tick_labels(a.yaxis) + [a.title]]
+    assert outside(fig, texts) == []
+
+
+def test_log_axes_of_scaling_are_labelled_with_plain_numbers():
+    t = pd.DataFrame({"solve": [64.0, 40.0, 25.0, 60.0]},
+                     index=pd.Index([1, 2, 4, 8], name="ranks"))
+    fig = scaling(t, panels=["time", "speedup"])
+    drawn(fig)
+    time_ax, speedup_ax = fig.axes
+    for ax in (time_ax, speedup_ax):
+        labels = shown(ax.yaxis) + shown(ax.yaxis, minor=True)
+        assert labels, "no labels on the value axis"
+        assert not [x for x in labels if "times" in x or "$" in x or "^" in x]
+        for text in labels:
+            float(text.replace("\u2212", "-"))  # each one a plain number
+    # between 25 and 64 (one decade): matplotlib labels 30, 40, 60; written plainly
+    minor = shown(time_ax.yaxis, minor=True)
+    assert {"30", "40", "60"} <= set(minor)
+    assert shown(time_ax.xaxis) == ["1", "2", "4", "8"]
+
+
+def test_plain_numbers():
+    from graphframe.plot._mpl import plain_number
+
+    assert [plain_number(v) for v in (60.0, 0.5, 1.0, 1e5, 2e7, 0.0)] == \
+        ["60", "0.5", "1", "100000", "2e+07", "0"]
