@@ -71,8 +71,37 @@ def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequen
         _ticks(a.set_xticks, a.set_xticklabels, column_labels, max_column_labels, fontsize=8)
         a.set_xlabel(xlabel)
         a.set_ylabel(ylabel)
-        a.figure.colorbar(image, ax=a, label=value_label, pad=0.01)
+        bar = a.figure.colorbar(image, ax=a, label=value_label, pad=0.01)
+        if center is not None:  # the centre (1: the average rank) is always a tick
+            bar.set_ticks(centred_ticks(norm.vmin, norm.vmax, center))
+            ticker = _mpl.require("matplotlib.ticker")
+            bar.ax.yaxis.set_major_formatter(
+                ticker.FuncFormatter(lambda v, pos: _mpl.plain_number(v)))
         return a
+
+
+def centred_ticks(lo: float, hi: float, center: float) -> list:
+    """Colour bar ticks of a diverging scale: ``center`` itself, and round values on
+    each side (each side is half the bar, whatever its span), none crowding the centre.
+
+    Examples
+    --------
+    >>> centred_ticks(0.0, 16.0, 1.0)
+    [0.0, 0.5, 1.0, 4.0, 8.0, 12.0, 16.0]
+    >>> centred_ticks(0.8, 1.25, 1.0)
+    [0.8, 0.9, 1.0, 1.1, 1.2]
+    """
+    ticker = _mpl.require("matplotlib.ticker")
+    out = [float(center)]
+    for a, b, room in ((lo, center, 2), (center, hi, 4)):
+        if b - a <= 0:
+            continue
+        ticks = ticker.MaxNLocator(nbins=room, steps=[1, 2, 2.5, 4, 5, 10]).tick_values(a, b)
+        # a sixth of the side (a twelfth of the bar) or more from the centre, in the data
+        far = np.abs(ticks - center) >= (b - a) / 6.0
+        inside = (ticks >= a - 1e-12 * abs(a)) & (ticks <= b + 1e-12 * abs(b))
+        out.extend(float(t) for t in ticks[far & inside])
+    return sorted({round(t, 12) for t in out})
 
 
 def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float], log: bool) -> tuple:

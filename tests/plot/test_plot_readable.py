@@ -119,3 +119,79 @@ def test_plain_numbers():
 
     assert [plain_number(v) for v in (60.0, 0.5, 1.0, 1e5, 2e7, 0.0)] == \
         ["60", "0.5", "1", "100000", "2e+07", "0"]
+
+
+# ---- item 17: stacked bars of many ranks, the imbalance colour bar -----------------------
+
+
+def many_ranks(ranks=512):
+    from tests.plot.profiles import SOLVER, build
+
+    rng = np.random.default_rng(7)
+    times = rng.uniform(0.5, 1.5, size=(len(SOLVER), ranks)) * \
+        np.array([0.5, 1.0, 8.0, 0.5, 2.0, 0.25])[:, None]
+    times[2, min(300, ranks - 1)] *= 40.0  # one slow rank on spmv
+    return build(SOLVER, times)
+
+
+def test_stacked_bars_of_512_ranks_draw_11_ranks_and_others():
+    from graphframe.plot import bar
+
+    gf = many_ranks()
+    ax = bar(gf, "time", top=4, stacked="rank")
+    assert len(ax.containers) == 12
+    labels = [c.get_label() for c in ax.containers]
+    assert labels[-1] == "others (501 ranks)"
+    per_rank = gf.dataframe["time"].unstack("rank")
+    rows = per_rank.sum(axis=1).sort_values(ascending=False, kind="stable").index[:4]
+    shown = per_rank.loc[rows]
+    totals = shown.sum(axis=0)
+    kept = sorted(totals.sort_values(ascending=False, kind="stable").index[:11].tolist())
+    assert labels[:-1] == [str(r) for r in kept] and "300" in labels
+    widths = np.array([[p.get_width() for p in c] for c in ax.containers]).T
+    assert np.allclose(widths.sum(axis=1), shown.sum(axis=1).to_numpy())  # nothing lost
+    assert np.allclose(widths[:, :-1], shown[kept].to_numpy())
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == labels
+    fig = ax.figure
+    assert outside(fig, legend.get_texts() + [legend.get_title()]) == []
+    assert outside(fig, tick_labels(ax.yaxis)) == []
+
+
+def test_few_ranks_are_all_drawn_and_the_cap_is_an_option():
+    from graphframe.plot import bar
+    from graphframe.plot.bar import bar_chart
+
+    gf = many_ranks(12)
+    assert len(bar(gf, "time", top=3, stacked="rank").containers) == 12
+    ax = bar(gf, "time", top=3, stacked="rank", max_series=4)
+    assert [c.get_label() for c in ax.containers][-1] == "others (9 ranks)"
+    with pytest.raises(graphframe.errors.ArgumentError, match="max_series=1: give a whole "
+                                                             "number, 2 or more"):
+        bar_chart(["a"], [[1.0, 2.0]], series=[0, 1], max_series=1)
+
+
+def test_imbalance_colour_bar_has_a_tick_at_1(shared_data):
+    from graphframe.plot import heatmap
+
+    gf = graphframe.read(shared_data / "caliper" / "hatchet-tutorial" / "lulesh-json" /
+                         "lulesh-annotation-profile-64cores.json")
+    fig = new_figure((10.0, 7.0))
+    heatmap(gf, imbalance=True, ax=fig.axes[0])
+    drawn(fig)
+    colour_bar = fig.axes[1]
+    ticks = [float(t) for t in colour_bar.get_yticks()]
+    lo, hi = colour_bar.get_ylim()
+    assert 1.0 in ticks and lo <= 1.0 <= hi
+    labels = shown(colour_bar.yaxis)
+    assert "1" in labels and labels == [_plain(t) for t in ticks if lo <= t <= hi]
+    # no two labels closer than their height
+    boxes = sorted((t.get_window_extent() for t in tick_labels(colour_bar.yaxis)),
+                   key=lambda b: b.y0)
+    assert all(b.y0 >= a.y1 for a, b in zip(boxes, boxes[1:]))
+
+
+def _plain(value):
+    from graphframe.plot._mpl import plain_number
+
+    return plain_number(value)
