@@ -189,21 +189,21 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
                             nodes=_node_ids(nodes), aggregate=aggregate, rank=rank,
                             imbalance=imbalance, over=over, stacked=stacked,
                             inclusive=inclusive, color=color, options=options)
-        fig.axes[0].set_title(title or ensemble_title(kind, paths, ens.num_profiles, by))
+        _mpl.fit_title(fig, title or ensemble_title(kind, paths, ens.num_profiles, by))
         return _save(fig, output, fmt, dpi)
     _check_count(kind, paths)
     profiles = [open_profile(p, options=options) for p in paths]
     default = f"{kind}: " + " → ".join(os.path.basename(os.path.normpath(p)) for p in paths)
     if kind == "scaling":
         fig, table = _scaling_figure(profiles, metric, by, top, aggregate, mode, size)
-        fig.suptitle(title or scaling_title(paths, table))
+        _mpl.fit_title(fig, title or scaling_title(paths, table))
     else:
         fig = new_figure(tuple(size) if size else _SIZES[kind])
         ax = fig.axes[0]
         _draw(kind, profiles, ax, metric=metric, top=top, by=by or stat, nodes=nodes, rank=rank,
               aggregate=aggregate, inclusive=inclusive, imbalance=imbalance, over=over,
               stacked=stacked, color=color)
-        ax.set_title(title or default)
+        _mpl.fit_title(fig, title or default)
     return _save(fig, output, fmt, dpi)
 
 
@@ -216,7 +216,7 @@ def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optiona
     trace = read_trace(paths[0])
     fig = new_figure(tuple(size) if size else _SIZES["timeline"])
     timeline(trace, ranks=None if rank is None else [rank], colors=top or 12, ax=fig.axes[0])
-    fig.axes[0].set_title(title or f"timeline: {os.path.basename(os.path.normpath(paths[0]))}")
+    _mpl.fit_title(fig, title or f"timeline: {os.path.basename(os.path.normpath(paths[0]))}")
     return _save(fig, output, fmt, dpi)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _mpl
 from ._sources import ArgumentError
-from .common import check_top, node_metric, short_labels
+from .common import check_top, fit_labels, node_metric, short_labels
 from .matrix import rank_matrix
 
 #: Stacked series drawn one by one at most: past it, the largest ``MAX_SERIES - 1``
@@ -151,7 +151,7 @@ def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
                    label=str(series[j]) if stacked else None)
             left = left + mat[:, j]
         a.set_yticks(y)
-        a.set_yticklabels([str(v) for v in labels], fontsize=8)
+        a.set_yticklabels(fit_labels(labels), fontsize=8)
         a.invert_yaxis()
         a.set_xlabel(value_label)
         if stacked:  # beside the bars, never over them

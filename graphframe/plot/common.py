@@ -258,6 +258,65 @@ def _compact(parts: List[str], node: int, ambiguous: bool, limit: int = 60) -> s
     return f"{text} [node {node}]" if ambiguous else text
 
 
+#: Longest tick label of a call path, in characters (longer ones are shortened).
+LABEL_WIDTH = 48
+
+
+def fit_labels(labels: Sequence[Any], width: int = LABEL_WIDTH) -> List[str]:
+    """Labels of at most ``width`` characters, so long call paths cannot squeeze a plot.
+
+    A call path too long loses its first names (``"… > b > c"``: the function
+    and its callers stay), a name too long its middle; a trailing ``[node N]``
+    is kept. Labels that would then read alike are cut in the middle instead,
+    which keeps their beginnings apart.
+
+    Examples
+    --------
+    >>> fit_labels(["main > solve > a_rather_long_function_name_here", "io"], width=40)
+    ['… > a_rather_long_function_name_here', 'io']
+    >>> fit_labels(["x" * 40 + " [node 7]"], width=30)
+    ['xxxxxxxxxx…xxxxxxxxxx [node 7]']
+    >>> fit_labels(["alpha > beta > common_tail_name", "gamma > beta > common_tail_name"], 28)
+    ['alpha > beta …mmon_tail_name', 'gamma > beta …mmon_tail_name']
+    """
+    texts = [str(t) for t in labels]
+    fitted = [_fit(t, width) for t in texts]
+    seen: Dict[str, int] = {}
+    for f in fitted:
+        seen[f] = seen.get(f, 0) + 1
+    return [_cut_middle(t, width) if seen[f] > 1 and f != t else f
+            for t, f in zip(texts, fitted)]
+
+
+def _split_node_suffix(text: str) -> Tuple[str, str]:
+    head, sep, tail = text.rpartition(" [node ")
+    if sep and tail.endswith("]") and tail[:-1].isdigit():
+        return head, f"{sep}{tail}"
+    return text, ""
+
+
+def _fit(text: str, width: int) -> str:
+    if len(text) <= width:
+        return text
+    body, suffix = _split_node_suffix(text)
+    room = max(width - len(suffix), 8)
+    parts = body.split(PATH_SEPARATOR)
+    for k in range(1, len(parts)):
+        shorter = PATH_SEPARATOR.join(["…"] + parts[k:])
+        if len(shorter) <= room:
+            return shorter + suffix
+    return _cut_middle(parts[-1], room) + suffix
+
+
+def _cut_middle(text: str, width: int) -> str:
+    body, suffix = _split_node_suffix(text)
+    room = max(width - len(suffix), 8)
+    if len(body) <= room:
+        return body + suffix
+    head = (room - 1) // 2
+    return body[:head] + "…" + body[len(body) - (room - 1 - head):] + suffix
+
+
 def resolve_node(gf: Any, spec: Any) -> int:
     r"""The node id that ``spec`` names: an id, a ``Node``, a name, or a call path
     ``"main > solve > mpi"`` (its last names, enough to be unique).

@@ -12,6 +12,7 @@ import pytest
 import graphframe
 from graphframe.cli import main
 from graphframe.plot import scaling
+from graphframe.plot._mpl import fit_title
 from graphframe.plot.svg import new_figure
 from tests.plot.profiles import matplotlib_agg
 
@@ -195,3 +196,79 @@ def _plain(value):
     from graphframe.plot._mpl import plain_number
 
     return plain_number(value)
+
+
+# ---- item 16: heatmaps with long call-path labels ----------------------------------------
+
+
+def long_names(ranks=16):
+    """A chain of functions with 90-character names, and a sibling of the leaf."""
+    from tests.plot.profiles import build
+
+    name = lambda i: f"ns{i}::detail::very_long_template_function<std::vector<double>, {i}>"
+    nodes = [(name(0), -1, "app")] + [(name(i), i - 1, "app") for i in range(1, 7)]
+    nodes.append(("MPI_Wait", 6, "mpi"))
+    rng = np.random.default_rng(3)
+    times = rng.uniform(0.5, 2.0, size=(len(nodes), ranks)) * np.arange(1, len(nodes) + 1)[:, None]
+    return build(nodes, times)
+
+
+def check_readable(fig, ax):
+    """Every label inside the figure, column labels apart, the plot not squeezed."""
+    renderer = drawn(fig)
+    colour_bar = fig.axes[1]
+    texts = (tick_labels(ax.yaxis) + tick_labels(ax.xaxis) + list(fig.texts) + [ax.xaxis.label,
+             ax.yaxis.label] + tick_labels(colour_bar.yaxis) + [colour_bar.yaxis.label])
+    assert outside(fig, texts) == []
+    assert ax.get_window_extent(renderer).width >= 0.45 * fig.bbox.width
+    columns = sorted((t.get_window_extent(renderer) for t in tick_labels(ax.xaxis)),
+                     key=lambda b: b.x0)
+    assert all(b.x0 > a.x1 for a, b in zip(columns, columns[1:])), "column labels overlap"
+    rows = sorted((t.get_window_extent(renderer) for t in tick_labels(ax.yaxis)),
+                  key=lambda b: b.y0)
+    assert all(b.y0 >= a.y1 - 0.5 for a, b in zip(rows, rows[1:])), "row labels overlap"
+    assert colour_bar.yaxis.get_offset_text().get_text() == ""  # no "1e7" by the title
+    for title in fig.texts:  # the figure's title (suptitle)
+        box = title.get_window_extent(renderer)
+        for t in tick_labels(colour_bar.yaxis) + [ax.title]:
+            assert not (t.get_text() and box.overlaps(t.get_window_extent(renderer)))
+
+
+@pytest.mark.parametrize("size", [(10.0, 7.0), (10.0, 4.8), (6.0, 4.0)])
+def test_a_heatmap_of_long_call_paths_keeps_its_labels_inside(size):
+    from graphframe.plot import heatmap
+
+    gf = long_names()
+    fig = new_figure(size)
+    ax = heatmap(gf, "time", ax=fig.axes[0], top=8)
+    fit_title(fig, "heatmap: a profile with a rather long file name, run 2026-12-01.cali")
+    check_readable(fig, ax)
+    labels = shown(ax.yaxis)
+    assert labels[0] == "MPI_Wait" and all(len(t) <= 48 for t in labels)
+    assert labels[1].startswith("… > ns6::detail::") or labels[1].startswith("ns6::detail")
+
+
+def test_rank_ticks_are_whole_ranks_spaced_so_they_do_not_collide():
+    from graphframe.plot import heatmap
+
+    for ranks, size, want in ((16, (10.0, 4.0), list(range(16))),
+                              (512, (10.0, 4.0), list(range(0, 512, 32))),
+                              (64, (5.0, 3.0), list(range(0, 64, 8)))):
+        gf = long_names(ranks)
+        fig = new_figure(size)
+        ax = heatmap(gf, "time", ax=fig.axes[0], top=4)
+        drawn(fig)
+        assert [int(t) for t in shown(ax.xaxis)] == want, ranks
+        check_readable(fig, ax)
+
+
+def test_the_imbalance_heatmap_of_a_real_database_is_readable(shared_data):
+    from graphframe.plot import heatmap
+
+    gf = graphframe.read(shared_data / "hpctoolkit" / "hatchet-gamess-v4-database",
+                         parallel_profiles_mode=True)
+    fig = new_figure((10.0, 4.8))  # the report's size for ten rows
+    ax = heatmap(gf, imbalance=True, top=10, ax=fig.axes[0])
+    fit_title(fig, "heatmap: hatchet-gamess-v4-database")
+    check_readable(fig, ax)
+    assert shown(ax.xaxis) == [str(r) for r in range(16)]
