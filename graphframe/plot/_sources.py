@@ -23,10 +23,12 @@ from ..render.html import summary
 from ..model.nodevalues import (AGGREGATES, check_metric, display_name_array, first_row_objects,
                                 node_values)
 from ..model.rowselect import level_value
+from ..ops.stats import IMBALANCE_THRESHOLD, imbalance_order, significant_nodes
 
-__all__ = ["AGGREGATES", "ArgumentError", "MetricError", "check_metric", "diff", "diff_record",
-           "display_name_array", "first_row_objects", "inclusive_column_values", "is_archive", "level_ids",
-           "level_value", "node_values", "per_node", "resolve_metric", "summary", "version"]
+__all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError", "check_metric",
+           "diff", "diff_record", "display_name_array", "first_row_objects", "imbalance_order", "inclusive_column_values",
+           "is_archive", "level_ids", "level_value", "node_values", "per_node", "resolve_metric",
+           "significant_nodes", "summary", "version"]
 
 
 def _diffing(module: str = "graphframe.diffing") -> Any:

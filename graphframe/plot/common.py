@@ -115,9 +115,26 @@ def exclusive_form(gf: Any, metric: Any) -> Any:
     for exc, inc in gf.inclusive_of.items():
         if inc == metric and exc in gf.dataframe.columns:
             return exc
-    raise MetricError(f"metric {metric!r} is inclusive and the profile has no exclusive "
-                      "partner for it; call gf.generate_exclusive_columns() first, or plot "
-                      "inclusive values")
+    raise MetricError(no_exclusive_reason(gf, metric))
+
+
+def no_exclusive_reason(gf: Any, metric: Any) -> str:
+    """Why the inclusive-only ``metric`` has no exclusive form, and what to do.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("main", "solve"))
+    >>> print(no_exclusive_reason(gf, "time (inc)"))
+    metric 'time (inc)' is inclusive and the profile has no exclusive partner for it; call gf.generate_exclusive_columns() first, or plot inclusive values
+    """
+    rule = gf.aggregations.get(metric, "sum")
+    if rule != "sum":
+        return (f"metric {metric!r} is inclusive only and is combined by {rule!r} across "
+                "ranks, not summed, so no exclusive form can be derived from it (Caliper "
+                "spot profiles record such per-region values); plot inclusive values")
+    return (f"metric {metric!r} is inclusive and the profile has no exclusive partner for it; "
+            "call gf.generate_exclusive_columns() first, or plot inclusive values")
 
 
 def node_metric(gf: Any, metric: Any = None, inclusive: bool = False,

@@ -192,7 +192,7 @@ def _label_axis(axis: Any, labels: List[str], limit: int, fontsize: float,
 def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool = False,
             top: Optional[int] = 20, by: Optional[str] = None, inclusive: bool = False,
             aggregate: str = "mean", ax: Any = None, cmap: Optional[str] = None,
-            log: bool = False) -> Any:
+            log: bool = False, threshold: Optional[float] = None) -> Any:
     """Heatmap of the top call paths x ranks (or threads) of a metric or its imbalance.
 
     Parameters
@@ -217,6 +217,10 @@ def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool 
         How threads of a rank combine into one cell (when ``over="rank"``).
     ax, cmap, log
         See :func:`heatmap_matrix` (``log``: a logarithmic colour scale).
+    threshold : float, optional
+        Percent of the largest value under which call paths are left out
+        (default: 1 when ranking by imbalance, as ``graphframe stats``; see
+        :func:`~graphframe.plot.matrix.rank_matrix`).
 
     Returns
     -------
@@ -228,7 +232,7 @@ def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool 
     >>> ax = heatmap(example_graphframe(), imbalance=True, top=10)  # doctest: +SKIP
     """
     m = rank_matrix(gf, metric, over=over, inclusive=inclusive, imbalance=imbalance, top=top,
-                    by=by, aggregate=aggregate)
+                    by=by, aggregate=aggregate, threshold=threshold)
     return heatmap_matrix(m.values, m.row_labels, m.columns.tolist(), ax=ax, cmap=cmap,
                           center=1.0 if imbalance else None, log=log, value_label=m.value_label,
                           xlabel=m.column_label, ylabel=f"call paths (top {len(m.nodes)} by "

@@ -262,13 +262,38 @@ def test_rank_ticks_are_whole_ranks_spaced_so_they_do_not_collide():
         check_readable(fig, ax)
 
 
-def test_the_imbalance_heatmap_of_a_real_database_is_readable(shared_data):
+@pytest.fixture(scope="module")
+def gamess(shared_data):
+    """16 ranks x 7 threads, 11,302 nodes, long HPCToolkit names."""
+    return graphframe.read(shared_data / "hpctoolkit" / "hatchet-gamess-v4-database",
+                           parallel_profiles_mode=True)
+
+
+def test_the_imbalance_heatmap_of_a_real_database_is_readable(gamess):
     from graphframe.plot import heatmap
 
-    gf = graphframe.read(shared_data / "hpctoolkit" / "hatchet-gamess-v4-database",
-                         parallel_profiles_mode=True)
+    gf = gamess
     fig = new_figure((10.0, 4.8))  # the report's size for ten rows
     ax = heatmap(gf, imbalance=True, top=10, ax=fig.axes[0])
     fit_title(fig, "heatmap: hatchet-gamess-v4-database")
     check_readable(fig, ax)
     assert shown(ax.xaxis) == [str(r) for r in range(16)]
+
+
+def test_the_reports_imbalance_rows_are_those_of_graphframe_stats(gamess):
+    """Item 8: one threshold rule. Unfiltered, the top ten were call paths one rank ran
+    for microseconds (imbalance 16); now they are what ``graphframe stats`` ranks."""
+    from graphframe.cli.stats import ranked_nodes
+    from graphframe.plot.matrix import rank_matrix
+    from graphframe.plot.report import _threads
+
+    noisy = rank_matrix(gamess, "time", imbalance=True, top=10, aggregate="sum", threshold=0)
+    assert np.allclose(noisy.stat, 16.0)
+    per_rank = gamess.dataframe["time"].groupby(level=["node", "rank"]).sum().unstack()
+    largest = np.nanmax(per_rank.to_numpy())
+    assert (per_rank.loc[noisy.nodes].max(axis=1) < 0.01 * largest).all()
+    m = rank_matrix(gamess, "time", imbalance=True, top=10, aggregate=_threads(gamess, "time"))
+    table = ranked_nodes(gamess, "time", ("rank",), 1.0)[0]
+    assert m.nodes.tolist() == [int(v) for v in table.index[:10]]
+    assert np.allclose(m.stat, table["imbalance"].to_numpy()[:10])
+    assert m.nodes.tolist() == [10200, 10337, 6023, 10076, 9906, 10468, 38, 11294]

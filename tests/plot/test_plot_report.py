@@ -116,3 +116,87 @@ def test_the_browser_check_does_see_console_errors(tmp_path):
     _, console = chromium(bad, tmp_path)
     assert len(console) == 1 and "Uncaught ReferenceError: notDefined" in console[0]
 
+
+
+# ---- issue 33 items 7 and 8: say which kind each part shows; one imbalance threshold ----
+
+
+def figure_of(page, fig_id):
+    start = page.index(f'<figure id="{fig_id}">')
+    return page[start:page.index("</figure>", start)]
+
+
+def headings(page):
+    return re.findall(r"<h3>([^<]*)</h3>", page)
+
+
+def test_spot_profiles_say_their_values_are_inclusive_and_why_none_are_exclusive(shared_data):
+    import graphframe
+    from graphframe.errors import MetricError
+
+    folder = shared_data / "caliper" / "thicket" / "mpi_scaling_cali"
+    before, after = (graphframe.read(folder / f) for f in ("27_cores.cali", "64_cores.cali"))
+    page = report(before, after, labels=["27", "64"])
+    assert headings(page) == ["Inclusive changes (Min time/rank)", "Exclusive changes"]
+    why = ("Not shown: metric &#x27;Min time/rank&#x27; has no exclusive form in this diff: the "
+           "profiles declare it inclusive only, with no exclusive partner")
+    assert why in page
+    assert "Largest exclusive changes" not in page
+    caption = re.search(r"<figcaption>([^<]*)</figcaption>", figure_of(page, "plot-changes"))
+    assert caption.group(1) == ("Largest inclusive changes (red slower, blue faster); "
+                                "Min time/rank has no exclusive form (why: Top changes)")
+    with pytest.raises(MetricError, match="has no exclusive form in this diff: the profiles "
+                                          "declare it inclusive only"):
+        graphframe.diff(before, after).ranked_changes(kind="exclusive")
+    one = report(before, labels=["27"])
+    assert headings(one) == ["Exclusive values", "Inclusive values (Min time/rank)"]
+    assert ("Not shown: metric &#x27;Min time/rank&#x27; is inclusive only and is combined by "
+            "&#x27;min&#x27; across ranks, not summed, so no exclusive form can be derived") in one
+    top = figure_of(one, "plot-top")
+    assert "<svg" in top  # drawn, with inclusive values
+    assert ("<figcaption>Call paths with the largest inclusive values; Min time/rank has no "
+            "exclusive form (why: Top call paths)</figcaption>") in top
+
+
+def test_profiles_with_both_kinds_say_so():
+    page = report(solver(), after(), top=3)
+    assert headings(page) == ["Inclusive changes (time (inc))", "Exclusive changes (time)"]
+    assert ("<figcaption>Largest exclusive changes (red slower, blue faster)</figcaption>"
+            in figure_of(page, "plot-changes"))
+    one = report(solver())
+    assert headings(one) == ["Exclusive values (time, mean over ranks)",
+                             "Inclusive values (time (inc), mean over ranks)"]
+    assert "Call paths with the largest exclusive values</figcaption>" in one
+
+
+def blip_profile():
+    """8 ranks: 'skewed' really imbalanced; 'blip' ran 1e-6 on one rank (imbalance 8)."""
+    nodes = [("main", -1, "app"), ("work", 0, "app"), ("skewed", 0, "app"),
+             ("blip", 0, "app")]
+    times = np.zeros((4, 8))
+    times[0] = 0.1
+    times[1] = 10.0
+    times[2] = np.arange(8) + 1.0   # max/mean = 8 / 4.5
+    times[3, 5] = 1e-6
+    return build(nodes, times)
+
+
+def test_the_report_heatmap_and_stats_leave_out_the_same_negligible_call_paths():
+    from graphframe.cli.stats import ranked_nodes
+    from graphframe.plot.matrix import rank_matrix
+
+    gf = blip_profile()
+    raw = rank_matrix(gf, "time", imbalance=True, top=10, threshold=0)
+    assert raw.row_labels[0] == "blip" and raw.stat[0] == 8.0  # what the report used to show
+    m = rank_matrix(gf, "time", imbalance=True, top=10)
+    table = ranked_nodes(gf, "time", ("rank",), 1.0)[0]
+    assert m.nodes.tolist() == [int(v) for v in table.index] and m.row_labels[0] == "skewed"
+    assert "blip" not in m.row_labels
+    page = report(gf)
+    heat = figure_of(page, "plot-imbalance")
+    assert ">skewed<" in heat and ">blip<" not in heat
+    assert ("call paths whose largest value is under 1% of the largest are left out, as in "
+            "graphframe stats") in heat
+    # the rule can be changed, the same way for both
+    assert "blip" in rank_matrix(gf, "time", imbalance=True, top=10, threshold=0).row_labels
+    assert len(ranked_nodes(gf, "time", ("rank",), 0.0)[0]) == 4
