@@ -12,7 +12,8 @@ file can be attached to a CI run and opened anywhere offline. Sections
 - ``plots``: flame graph (a diff's: coloured by delta), the top call paths
   (a diff's: the largest exclusive changes, red slower, blue faster) and,
   when the (after) profile has several ranks, where imbalance sits;
-- ``tree``: the diff tree, or the profile's collapsible tree.
+- ``tree``: the diff tree, or the profile's collapsible tree with each root's hot
+  path (its heaviest path) expanded to the leaf; both in a 14 px font.
 
 A plot that cannot be drawn (say, no positive values) is replaced by a note
 saying why; everything else is still written. Output is deterministic.
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..errors import GraphframeError
 from ._sources import (IMBALANCE_THRESHOLD, ArgumentError, check_metric, diff, diff_record,
-                       resolve_metric, summary, version)
+                       render_html, resolve_metric, summary, version)
 from .bar import bar, bar_chart
 from .common import call_path, check_top, exclusive_form, node_metric, short_labels
 from .flame import flamegraph
@@ -51,7 +52,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.slower { color: #c0392b; } td.faster { color: #2166ac; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 0.85em; color: #555; }
-pre { font-size: 0.8em; line-height: 1.35; overflow-x: auto; background: #fafafa;
+pre { font-size: 14px; line-height: 1.35; overflow-x: auto; background: #fafafa;
       padding: 0.6em; border: 1px solid #eee; }
 .note { color: #8a6d3b; }
 """
@@ -316,8 +317,16 @@ def _changes_bar(d: Any, top: Optional[int], ax: Any) -> Any:
                      value_label=f"{table.attrs['metric']} delta (after - before)")
 
 
+#: Font size of the trees, CSS pixels (the notebook view's 12 px, and a ``<pre>`` at
+#: 0.8 em of the browser's 13 px monospace, read as about 9 px in a screenshot).
+TREE_FONT_PX = 14
+
+
 def _tree(gf: Any) -> Tuple[str, str, str]:
-    return "tree", "Tree", gf._repr_html_()
+    """The collapsible tree: the top levels, and each root's hot path expanded to its leaf
+    (so a deep HPCToolkit tree shows where the time goes, not two closed nodes)."""
+    return "tree", "Tree", render_html(gf, max_depth=4, open_depth=2, max_lines=300,
+                                       hot_paths=True, font_px=TREE_FONT_PX)
 
 
 def _diff_tree(d: Any, max_lines: int) -> Tuple[str, str, str]:

@@ -97,6 +97,36 @@ needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                     reason=f"{CHROMIUM} not installed (apt-get install chromium)")
 
 
+#: Appended to a copy of a report (the report itself has no script): what the browser laid
+#: out, written into the DOM that --dump-dom prints.
+PROBE = """<script>
+const tree = document.querySelector("#tree");
+const shown = (el) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+const lines = [...tree.querySelectorAll("summary, div[style*='margin-left']")];
+const text = tree.querySelector(".graphframe, pre");
+const probe = {
+  font: getComputedStyle(text).fontSize,
+  visible: lines.filter(shown).map((el) => el.textContent.trim()),
+  sections: [...document.querySelectorAll("section")].filter(shown).map((el) => el.id),
+};
+document.body.setAttribute("data-probe", JSON.stringify(probe));
+</script>"""
+
+
+def probe(page, tmp_path):
+    """What Chromium laid out for the report ``page`` (see PROBE)."""
+    import html as html_module
+    import json
+
+    probed = tmp_path / "probed.html"
+    probed.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"),
+                      encoding="utf-8")
+    dom, console = chromium(probed, tmp_path)
+    assert console == []
+    found = re.search(r'data-probe="([^"]*)"', dom)
+    return json.loads(html_module.unescape(found.group(1)))
+
+
 @needs_chromium
 def test_a_browser_finds_the_sections_and_no_console_errors(tmp_path):
     page = tmp_path / "report.html"
@@ -107,6 +137,42 @@ def test_a_browser_finds_the_sections_and_no_console_errors(tmp_path):
         assert f'<section id="{sid}">' in dom
     assert dom.count("<svg") == 3 and dom.count("</svg>") == 3
     assert "Top changes" in dom and "<table>" in dom
+    laid_out = probe(page, tmp_path)
+    assert laid_out["sections"] == ["summary", "changes", "plots", "tree"]
+    assert laid_out["font"] == "14px"  # the tree of changes (a <pre>): was 0.8 em of 13 px
+
+
+def deep_chain(depth=30):
+    """main > f1 > ... > f29 > hot_leaf (the hot path), each level with a cold sibling."""
+    nodes = [("main", -1, "app")]
+    parent = 0
+    for i in range(1, depth):
+        nodes.append((f"f{i}", parent, "app"))
+        nodes.append((f"cold{i}", parent, "app"))
+        parent = len(nodes) - 2
+    nodes.append(("hot_leaf", parent, "app"))
+    times = np.array([1.0 if name.startswith("cold") else 0.1 for name, _, _ in nodes])
+    times[-1] = 50.0
+    return build(nodes, times)
+
+
+@needs_chromium
+def test_the_tree_of_one_profile_is_readable_with_the_hot_path_open(tmp_path):
+    gf = deep_chain()
+    page = tmp_path / "one.html"
+    write_report(page, gf, labels=["deep"])
+    laid_out = probe(page, tmp_path)
+    assert laid_out["sections"] == ["summary", "hotspots", "plots", "tree"]
+    assert laid_out["font"] == "14px"  # the notebook view is 12 px
+    visible = laid_out["visible"]
+    assert any(line.endswith("hot_leaf") for line in visible)
+    assert all(any(line.endswith(f" f{i}") for line in visible) for i in range(1, 30))
+    # the cold siblings are there, closed; nothing under them is open
+    assert sum(line.endswith(f"cold{i}") for line in visible for i in range(1, 30)) == 29
+    # before: the notebook view, two levels open, stopped at depth 4
+    from graphframe.render.html import render_html
+
+    assert "hot_leaf" not in render_html(gf)
 
 
 @needs_chromium
@@ -200,3 +266,19 @@ def test_the_report_heatmap_and_stats_leave_out_the_same_negligible_call_paths()
     # the rule can be changed, the same way for both
     assert "blip" in rank_matrix(gf, "time", imbalance=True, top=10, threshold=0).row_labels
     assert len(ranked_nodes(gf, "time", ("rank",), 0.0)[0]) == 4
+
+
+@needs_chromium
+def test_a_deep_hpctoolkit_tree_shows_its_hot_path(shared_data, tmp_path):
+    import graphframe
+
+    gf = graphframe.read(shared_data / "hpctoolkit" / "hatchet-gamess-v4-database")
+    page = tmp_path / "gamess.html"
+    write_report(page, gf, labels=["gamess"])
+    laid_out = probe(page, tmp_path)
+    assert laid_out["font"] == "14px"
+    visible = laid_out["visible"]
+    # main thread: its heaviest path, 26 levels down to the line of sched_yield in MPI_Recv
+    assert visible[visible.index("1608.492 main thread") + 1] == "1608.492 function: gamess_"
+    assert "796.544 line [libc-2.31.so]:0" in visible
+    assert len(visible) == 49 and visible[-1] == "0.036 function: vclr_ …"
