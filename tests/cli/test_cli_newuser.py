@@ -111,3 +111,14 @@ def test_stats_by_headers_print_whole_key_values_without_a_decimal_point():
                        [5.0 / 8.0, 1.0, 5.0 / 4.0])
     halves = scaling_text(scaling_ensemble([0.5, 1.0, 2.0]), "ranks", "time")
     assert halves.splitlines()[2] == "       0.5          1          2  call path"
+
+
+def test_diff_of_spot_profiles_says_why_there_is_no_exclusive_table(shared_data):
+    """Item 7 on the command line: the exclusive table is not silently left out."""
+    folder = shared_data / "caliper" / "thicket" / "mpi_scaling_cali"
+    code, out, err = run("diff", folder / "27_cores.cali", folder / "64_cores.cali",
+                         "--no-tree", "--top", "1")
+    assert (code, err) == (0, "")
+    assert "Largest changes, inclusive (Min time/rank):" in out
+    assert ("Largest changes, exclusive: not shown; metric 'Min time/rank' has no exclusive "
+            "form in this diff: the profiles declare it inclusive only") in out
