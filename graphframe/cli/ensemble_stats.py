@@ -22,6 +22,7 @@ import pandas as pd
 from ..ensemble import Ensemble
 from ..ensemble.scaling import default_metric
 from ..errors import ArgumentError
+from ..render.numbers import key_text
 from .common import ensemble_reader_options
 
 
@@ -83,20 +84,6 @@ def scaling_text(ens: Any, key: str, metric: Optional[str] = None, top: int = 10
         cells = " ".join(f"{_num(v):>{w}}" for v in values[:, j].tolist())
         lines.append(f"{cells}  {path}\n")
     return "".join(lines)
-
-
-def key_text(value: Any) -> str:
-    """A key value as a column header: whole numbers without a decimal point.
-
-    Examples
-    --------
-    >>> key_text(27.0), key_text(0.5), key_text(64), key_text("gcc")
-    ('27', '0.5', '64', 'gcc')
-    """
-    if isinstance(value, (float, np.floating)) and np.isfinite(value):
-        number = float(value)
-        return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
-    return str(value)
 
 
 def _base(values: pd.Index, base: Optional[str], key: str) -> Any:

@@ -21,7 +21,8 @@ from ..plot.flame import flamegraph, icicle
 from ..plot.heatmap import heatmap
 from ..plot.matrix import STATS
 from ..plot.report import write_report
-from ..plot.scaling import MODES, key_text, scaling, scaling_table
+from ..plot.scaling import MODES, scaling, scaling_table
+from ..render.numbers import key_text
 from ..plot.svg import new_figure
 from ..plot.timeline import timeline
 

@@ -14,9 +14,8 @@ import importlib
 import textwrap
 from typing import Any, Iterator, Optional, Sequence, Tuple
 
-import numpy as np
-
 from ..errors import ArgumentError, GraphframeError
+from ._sources import plain_number
 
 
 class PlotDependencyError(GraphframeError, ImportError):
@@ -88,20 +87,6 @@ def panels(count: int, ax: Any = None,
     except BaseException:
         plt.close(fig)
         raise
-
-
-def plain_number(value: float) -> str:
-    """A tick label without a power of ten for everyday magnitudes.
-
-    Examples
-    --------
-    >>> [plain_number(v) for v in (60.0, 0.1, 1.0, 250000.0, 2e7, 5e-6)]
-    ['60', '0.1', '1', '250000', '2e+07', '5e-06']
-    """
-    size = abs(value)
-    if value == 0 or 1e-4 <= size < 1e6:
-        return np.format_float_positional(value, precision=6, trim="-")
-    return f"{value:.3g}"
 
 
 def plain_log_labels(axis: Any) -> None:

@@ -20,15 +20,17 @@ from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
 from ..io.archive.layout import is_archive
 from ..render.html import render_html, summary
+from ..render.numbers import key_text, plain_number
 from ..model.nodevalues import (AGGREGATES, check_metric, display_name_array, first_row_objects,
                                 node_values)
 from ..model.rowselect import level_value
 from ..ops.stats import IMBALANCE_THRESHOLD, imbalance_order, significant_nodes
 
-__all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError", "check_metric",
-           "diff", "diff_record", "display_name_array", "first_row_objects", "imbalance_order", "inclusive_column_values",
-           "is_archive", "level_ids", "level_value", "node_values", "per_node", "render_html",
-           "resolve_metric", "significant_nodes", "summary", "version"]
+__all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError",
+           "check_metric", "diff", "diff_record", "display_name_array", "first_row_objects",
+           "imbalance_order", "inclusive_column_values", "is_archive", "key_text",
+           "level_ids", "level_value", "node_values", "per_node", "plain_number",
+           "render_html", "resolve_metric", "significant_nodes", "summary", "version"]
 
 
 def _diffing(module: str = "graphframe.diffing") -> Any:

@@ -25,6 +25,7 @@ import pandas as pd
 
 from . import _mpl
 from ._sources import ArgumentError
+from ._sources import key_text
 from .common import PATH_SEPARATOR, check_top, names, node_metric
 
 MODES = ("strong", "weak")
@@ -135,20 +136,6 @@ def scaling(table: pd.DataFrame, *, mode: str = "strong",
             if panel == "time":
                 a.set_ylabel(value_label)
         return axes[0].figure
-
-
-def key_text(value: float) -> str:
-    """A key value as a tick label: whole numbers whole (``1048576``), others plain.
-
-    Examples
-    --------
-    >>> key_text(1048576.0), key_text(64.0), key_text(0.5)
-    ('1048576', '64', '0.5')
-    """
-    value = float(value)
-    if value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return _mpl.plain_number(value)
 
 
 def region_labels(regions: Sequence[Any]) -> List[str]:

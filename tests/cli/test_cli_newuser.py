@@ -91,7 +91,8 @@ def test_depth_0_is_rejected_like_a_negative_depth(saved, command, capsys):
         assert (f"argument --depth/-d: {bad!r} is not a whole number >= 1 (1 = the roots "
                 "only)") in stderr
     code, stdout, _ = run(command, *inputs, "--depth", "1")
-    assert code == 0 and stdout.startswith("graphframe diff:" if command == "diff" else "graphframe")
+    assert code == 0 and stdout.startswith("graphframe diff:" if command == "diff"
+                                           else "graphframe")
 
 
 def scaling_ensemble(keys):
