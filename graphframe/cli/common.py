@@ -148,6 +148,43 @@ def _option_value(text: str) -> Any:
 
 
 
+class OutputError(GraphframeError, OSError):
+    """An output file that cannot be written (exit status 1): one message for every command."""
+
+
+def check_output(path: Any) -> None:
+    """Raise :class:`OutputError` when ``path`` cannot be written as a file, before any work.
+
+    Every command that writes a file (``convert``, ``plot``, ``report``) asks
+    this first, so each says the same thing: the folder does not exist, is not a
+    folder, or the path is a directory. ``-`` (standard output) is always fine.
+
+    Examples
+    --------
+    >>> check_output("-")
+    >>> check_output("/no/such/folder/out.html")
+    Traceback (most recent call last):
+    ...
+    graphframe.cli.common.OutputError: /no/such/folder/out.html: cannot write: the folder /no/such/folder does not exist
+    """
+    text = os.fspath(path)
+    if text == "-":
+        return
+    if os.path.isdir(text):
+        raise OutputError(f"{text}: cannot write: it is a directory; give a file name in it")
+    folder = os.path.dirname(text) or "."
+    if not os.path.exists(folder):
+        raise OutputError(f"{text}: cannot write: the folder {folder} does not exist")
+    if not os.path.isdir(folder):
+        raise OutputError(f"{text}: cannot write: {folder} is not a folder")
+
+
+def output_error(path: Any, exc: OSError) -> OutputError:
+    """The :class:`OutputError` for an ``OSError`` met while writing ``path``."""
+    why = exc.strerror or str(exc)
+    return OutputError(f"{os.fspath(path)}: cannot write: {why}")
+
+
 class UsageError(GraphframeError):
     """A command line that cannot be carried out as written (exit status 2)."""
 

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from ..io.json.stream import write_json
-from ..errors import GraphframeError
 from ..io.archive import SUFFIX
 from ..render.registry import RENDERERS, file_renderers
-from .common import UsageError, open_profile
+from .common import UsageError, check_output, open_profile, output_error
 
 #: The binary output format: a graphframe archive (``GraphFrame.save``).
 ARCHIVE = "graphframe"
@@ -65,6 +64,7 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
     fmt = output_format(out_path, to)
     if out_path == "-" and fmt == ARCHIVE:
         raise UsageError(f"the {fmt} format is binary and cannot be written to stdout")
+    check_output(out_path)  # before reading: a wrong folder is said at once
     gf = open_profile(in_path, in_format, progress=progress, options=reader_options)
     if fmt == ARCHIVE:
         gf.save(out_path)
@@ -80,7 +80,7 @@ def convert(in_path: str, out_path: str, to: Optional[str] = None,
     try:
         Path(out_path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise GraphframeError(f"{out_path}: cannot write: {exc.strerror}") from exc
+        raise output_error(out_path, exc) from exc
     return None
 
 

@@ -58,6 +58,8 @@ def diff_report(before_path: str, after_path: str, metric: Optional[str] = None,
     if exc is not None and exc != inc:
         parts.append(format_changes(ranked_changes(d, exc, "as-is", top),
                                     f"Largest changes, exclusive ({exc}):", precision) + "\n")
+    elif exc is None:  # say why the exclusive table is absent (spot profiles, ...)
+        parts.append(f"Largest changes, exclusive: not shown; {_no_exclusive(d, metric)}\n\n")
     if tree:
         parts.append(f"Changed call paths ({inc}, delta and before {arrow} after):\n")
         parts.append(d.diff_tree(inc, kind="as-is", depth=depth, changed_only=True,
@@ -115,6 +117,14 @@ def _poor_match(match: dict, by: str) -> str:
     return (f"only {match['common']} of {match['nodes']} nodes are in both profiles "
             f"({match['fraction']:.0%}): most changes compare a node with nothing; check that "
             f"both are profiles of the same program, or try {other}")
+
+
+def _no_exclusive(d: GraphFrame, metric: Optional[str]) -> str:
+    try:
+        resolve_metric(d, metric, "exclusive")
+    except MetricError as exc:
+        return str(exc.args[0]) if exc.args else str(exc)
+    return ""
 
 
 def _exclusive_form(d: GraphFrame, metric: Optional[str]) -> Optional[str]:

@@ -22,6 +22,7 @@ import pandas as pd
 from ..ensemble import Ensemble
 from ..ensemble.scaling import default_metric
 from ..errors import ArgumentError
+from ..render.numbers import key_text
 from .common import ensemble_reader_options
 
 
@@ -73,8 +74,9 @@ def scaling_text(ens: Any, key: str, metric: Optional[str] = None, top: int = 10
             "efficiency": f"; {'weak' if weak else 'strong'} scaling efficiency"}[mode]
     lines = [f"{title}: {ens.num_profiles} profiles, {ens.graph.num_nodes} nodes; {metric} "
              f"by {key} (mean over profiles){what}"
-             + (f", base {key} = {base_value}" if mode != "value" else "") + "\n", "\n"]
-    labels = [str(v) for v in shown.index]
+             + (f", base {key} = {key_text(base_value)}" if mode != "value" else "") + "\n",
+             "\n"]
+    labels = [key_text(v) for v in shown.index]
     w = max([10] + [len(x) for x in labels])
     lines.append(" ".join(f"{x:>{w}}" for x in labels) + "  call path\n")
     values = shown.to_numpy()
@@ -88,10 +90,10 @@ def _base(values: pd.Index, base: Optional[str], key: str) -> Any:
     if base is None:
         return values[0]
     for v in values:
-        if str(v) == str(base):
+        if str(base) in (str(v), key_text(v)):
             return v
     raise ArgumentError(f"--base {base}: {key} has the values "
-                        f"{', '.join(str(v) for v in values)}")
+                        f"{', '.join(key_text(v) for v in values)}")
 
 
 def _num(value: float) -> str:

@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     tree.add_argument("--format", choices=dispatch.formats(), help="input format (default: detect)")
     tree.add_argument("--metric", "-m", action="append", metavar="M",
                       help="metric column to show; repeat to show several")
-    tree.add_argument("--depth", "-d", type=non_negative_int, default=None, metavar="N",
+    tree.add_argument("--depth", "-d", type=depth_levels, default=None, metavar="N",
                       help=DEPTH_HELP)
     tree.add_argument("--rank", type=int, help="rank to show (default: the lowest, 0 normally)")
     tree.add_argument("--thread", type=int,
@@ -94,6 +94,28 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def depth_levels(text: str) -> int:
+    """argparse type of ``--depth``: levels printed, 1 or more (0 would print nothing).
+
+    Examples
+    --------
+    >>> depth_levels("2")
+    2
+    >>> depth_levels("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '0' is not a whole number >= 1 (1 = the roots only)
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 1 (1 = the roots "
+                                         "only)")
+    return value
+
+
 def _add_diff(sub: Any) -> None:
     diff = sub.add_parser(
         "diff", help="compare two profiles: ranked changes and a tree of deltas",
@@ -127,7 +149,7 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--aggregate", choices=("mean", "sum", "min", "max"), default="mean",
                       help="combine ranks/threads of a node (default mean)")
     diff.add_argument("--rank", type=int, help="compare this rank's rows instead")
-    diff.add_argument("--depth", "-d", type=non_negative_int, default=10000, metavar="N",
+    diff.add_argument("--depth", "-d", type=depth_levels, default=10000, metavar="N",
                       help=DEPTH_HELP)
     diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
     diff.add_argument("--pair", action="append", default=[], metavar="BEFORE=AFTER",

@@ -19,7 +19,7 @@ from ..plot.registry import PlotRequest, plot_kind, plot_kinds
 from ..plot.report import write_report
 from ..plot.scaling import MODES
 from ..plot.svg import new_figure
-from .common import open_profile
+from .common import check_output, open_profile, output_error
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -76,8 +76,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--stat", choices=STATS, help="heatmap: statistic ranking call paths "
                                                  "(default max)")
     p.add_argument("--node", action="append", metavar="PATH",
-                   help="hist/box/violin: a call path ('solve > spmv'), name or node id; "
-                        "repeat for several")
+                   help="hist/box/violin: a name (whole, '>' and all, e.g. '<no path>'), "
+                        "a call path ('solve > spmv'; a '>' inside one of its names may be "
+                        "written \\>) or a node id; repeat for several")
     p.add_argument("--rank", type=int, help="draw this rank's values instead of the mean")
     p.add_argument("--aggregate", choices=("mean", "sum", "min", "max"), default="mean",
                    help="how a node's ranks combine (default mean)")
@@ -148,6 +149,7 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    check_output(output)  # before reading: a wrong folder is said at once
     # the Ensemble (and pyarrow) load only when a plot may need them (fast start)
     from . import plot_ensemble
 
@@ -174,17 +176,24 @@ def _read_trace(path: str) -> Any:
 
 def _save(fig: Any, output: str, fmt: str, dpi: int) -> str:
     mpl = _mpl.require("matplotlib")
-    with mpl.rc_context({"svg.hashsalt": "graphframe"}):
-        fig.savefig(output, format=fmt, dpi=dpi,
-                    metadata={"Date": None} if fmt == "svg" else
-                    {"CreationDate": None} if fmt == "pdf" else None)
+    try:
+        with mpl.rc_context({"svg.hashsalt": "graphframe"}):
+            fig.savefig(output, format=fmt, dpi=dpi,
+                        metadata={"Date": None} if fmt == "svg" else
+                        {"CreationDate": None} if fmt == "pdf" else None)
+    except OSError as exc:
+        raise output_error(output, exc) from exc
     return output
 
 
 def report_file(before: str, after: Optional[str], output: str, *, metric: Optional[str] = None,
                 top: int = 10, threshold: float = 1.0, title: Optional[str] = None) -> str:
     """Write the HTML report of the profile(s) at ``before`` (and ``after``) to ``output``."""
+    check_output(output)  # before reading: a wrong folder is said at once
     profiles = [open_profile(before)] + ([open_profile(after)] if after else [])
     labels = [before] + ([after] if after else [])
-    return write_report(output, *profiles, metric=metric, top=top, threshold=threshold,
-                        title=title, labels=labels)
+    try:
+        return write_report(output, *profiles, metric=metric, top=top, threshold=threshold,
+                            title=title, labels=labels)
+    except OSError as exc:
+        raise output_error(output, exc) from exc

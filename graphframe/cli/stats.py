@@ -29,6 +29,7 @@ from ..errors import ArgumentError, MetricError
 from ..io.dispatch import formats
 from ..io.resolve import resolve
 from ..model.dataframe import plain_values
+from ..ops.stats import IMBALANCE_THRESHOLD, imbalance_order, significant_nodes
 
 #: Longest call path printed; longer ones keep their end ("... > a > b").
 PATH_WIDTH = 72
@@ -53,7 +54,7 @@ def add_parser(sub: Any) -> None:
                    help="metric (default: the inclusive form of the default metric)")
     p.add_argument("--top", type=_positive_int, default=10, metavar="K",
                    help="call paths listed (default 10)")
-    p.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
+    p.add_argument("--threshold", type=float, default=IMBALANCE_THRESHOLD, metavar="PCT",
                    help="leave out nodes whose max is under PCT%% of the largest value "
                         "(default 1)")
     p.add_argument("--by", metavar="KEY", nargs="?", const="ranks",
@@ -181,14 +182,12 @@ def ranked_nodes(gf: Any, metric: Any, over: Tuple[str, ...], threshold: float
     st.columns = [c if c == "name" else str(c).rsplit(".", 1)[-1] for c in st.columns]
     maxima = st["max"].to_numpy()
     largest = float(np.nanmax(maxima)) if np.isfinite(maxima).any() else float("nan")
-    with np.errstate(invalid="ignore"):
-        significant = maxima >= largest * threshold / 100.0
+    significant = significant_nodes(maxima, threshold)  # the rule the heatmaps use too
     imbalance = st["imbalance"].to_numpy()
     keep = significant & ~np.isnan(imbalance)
     picked = st[keep]
-    # imbalances equal to 9 decimals tie (1.8 / 1.35 and 0.6 / 0.45 differ in the last bit)
-    order = np.lexsort((plain_values(picked.index), -picked["max"].to_numpy(),
-                        -np.round(picked["imbalance"].to_numpy(), 9)))
+    order = imbalance_order(picked["imbalance"].to_numpy(), picked["max"].to_numpy(),
+                            plain_values(picked.index))
     return picked.iloc[order], largest, int(significant.sum()), len(st)
 
 

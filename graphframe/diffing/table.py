@@ -78,7 +78,11 @@ def resolve_metric(d: Any, metric: Any = None, kind: str = "inclusive",
     if kind == "exclusive" and info["kinds"][m] == "inclusive":
         partner = next((e for e, i in pairs.items() if i == m), None)
         if partner is None:
-            raise MetricError(f"metric {m!r} has no exclusive partner in the diff")
+            raise MetricError(f"metric {m!r} has no exclusive form in this diff: the profiles "
+                              "declare it inclusive only, with no exclusive partner (as Caliper "
+                              "spot profiles' per-region times); rank its changes with "
+                              "kind='inclusive', or give both profiles exclusive columns first "
+                              "(gf.generate_exclusive_columns(), for summed metrics)")
         return partner
     return m
 

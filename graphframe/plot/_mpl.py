@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import textwrap
 from typing import Any, Iterator, Optional, Sequence, Tuple
 
 from ..errors import ArgumentError, GraphframeError
+from ._sources import plain_number
 
 
 class PlotDependencyError(GraphframeError, ImportError):
@@ -85,3 +87,34 @@ def panels(count: int, ax: Any = None,
     except BaseException:
         plt.close(fig)
         raise
+
+
+def plain_log_labels(axis: Any) -> None:
+    """Label a log-scaled ``axis`` (``ax.xaxis``, ``ax.yaxis``, a colour bar's) with plain
+    numbers (``60``, ``0.5``), not ``6×10^1``: matplotlib still chooses which ticks to label."""
+    ticker = require("matplotlib.ticker")
+
+    class PlainLogFormatter(ticker.LogFormatter):
+        def __call__(self, x: float, pos: Any = None) -> str:
+            return plain_number(x) if super().__call__(x, pos) else ""
+
+    axis.set_major_formatter(PlainLogFormatter())
+    axis.set_minor_formatter(PlainLogFormatter(labelOnlyBase=False))
+
+
+def fit_title(target: Any, text: str, fraction: float = 0.8) -> Any:
+    """Set ``text`` as a Figure's title (``suptitle``: centred on the figure, above
+    everything) or an Axes' title, wrapped onto lines no wider than ``fraction`` of
+    the figure, so a long title stays inside it. The command line titles figures so.
+
+    Returns the title's Text.
+    """
+    mpl = require("matplotlib")
+    is_axes = hasattr(target, "set_title")
+    fig = target.figure if is_axes else target
+    key = "axes.titlesize" if is_axes else "figure.titlesize"
+    size = mpl.font_manager.FontProperties(size=mpl.rcParams[key]).get_size_in_points()
+    chars = max(16, int(fig.get_figwidth() * 72.0 * fraction / (0.6 * size)))
+    wrapped = "\n".join(textwrap.wrap(str(text), chars, break_long_words=True,
+                                      break_on_hyphens=False)) or str(text)
+    return target.set_title(wrapped) if is_axes else target.suptitle(wrapped)

@@ -18,14 +18,18 @@ from .._version import __version__ as version
 from ..model.dataframe import level_ids
 from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
-from ..render.html import summary
+from ..render.html import render_html, summary
+from ..render.numbers import key_text, plain_number
 from ..model.nodevalues import (AGGREGATES, check_metric, display_name_array, first_row_objects,
                                 node_values)
 from ..model.rowselect import level_value
+from ..ops.stats import IMBALANCE_THRESHOLD, imbalance_order, significant_nodes
 
-__all__ = ["AGGREGATES", "ArgumentError", "MetricError", "check_metric", "diff", "diff_record",
-           "display_name_array", "first_row_objects", "inclusive_column_values", "level_ids",
-           "level_value", "node_values", "per_node", "resolve_metric", "summary", "version"]
+__all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError",
+           "check_metric", "diff", "diff_record", "display_name_array", "first_row_objects",
+           "imbalance_order", "inclusive_column_values", "key_text",
+           "level_ids", "level_value", "node_values", "per_node", "plain_number",
+           "render_html", "resolve_metric", "significant_nodes", "summary", "version"]
 
 
 def _diffing(module: str = "graphframe.diffing") -> Any:

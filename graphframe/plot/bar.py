@@ -14,11 +14,15 @@ import numpy as np
 
 from . import _mpl
 from ._sources import ArgumentError
-from .common import check_top, node_metric, short_labels
+from .common import check_top, fit_labels, node_metric, short_labels
 from .matrix import rank_matrix
 
-#: Series named in the legend at most (more ranks are still drawn).
-MAX_LEGEND = 16
+#: Stacked series drawn one by one at most: past it, the largest ``MAX_SERIES - 1``
+#: are drawn and the rest summed into one grey "others" segment (always in the legend).
+MAX_SERIES = 12
+
+#: Colour of the "others" segment.
+OTHERS_COLOR = "#b0b0b0"
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,8 @@ def top_values(gf: Any, metric: Any = None, *, top: Optional[int] = 10, inclusiv
 
 def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
               ax: Any = None, value_label: str = "", series_label: str = "",
-              cmap: Optional[str] = None, colors: Optional[Sequence[Any]] = None) -> Any:
+              cmap: Optional[str] = None, colors: Optional[Sequence[Any]] = None,
+              max_series: int = MAX_SERIES) -> Any:
     """Horizontal bars, the first label on top; stacked when ``values`` is 2-d.
 
     Parameters
@@ -98,6 +103,11 @@ def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
         Colormap of stacked series (default ``"viridis"``); single bars are blue.
     colors : sequence, optional
         One matplotlib colour per bar (single bars only).
+    max_series : int
+        Stacked series drawn one by one at most (2 or more): with more (512
+        ranks), the ``max_series - 1`` largest (by their sum over the bars;
+        ties: first) keep their order and colour, and the others are summed
+        into one grey segment, ``"others (n ranks)"``, drawn last.
 
     Returns
     -------
@@ -117,7 +127,18 @@ def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
         raise ArgumentError(f"{len(labels)} labels for {mat.shape[0]} bars")
     if stacked and len(series) != mat.shape[1]:
         raise ArgumentError(f"{len(series)} series names for {mat.shape[1]} stacked series")
-    colours = _series_colours(mat.shape[1], stacked, cmap)
+    if isinstance(max_series, bool) or not isinstance(max_series, (int, np.integer)) \
+            or max_series < 2:
+        raise ArgumentError(f"max_series={max_series!r}: give a whole number, 2 or more")
+    others = 0
+    if stacked and mat.shape[1] > max_series:
+        mat, series, others = cap_series(mat, series, max_series - 1)
+        series = list(series) + [f"others ({others} {series_label or 'series'}"
+                                 f"{'s' if others != 1 else ''})"]
+    colours = _series_colours(mat.shape[1] - (1 if others else 0), stacked, cmap)
+    if others:
+        mpl = _mpl.require("matplotlib")
+        colours = np.vstack([colours, mpl.colors.to_rgba(OTHERS_COLOR)])
     if colors is not None:
         if stacked or len(colors) != mat.shape[0]:
             raise ArgumentError("colors: give one colour per bar (bars that are not stacked)")
@@ -130,12 +151,34 @@ def bar_chart(labels: Sequence[Any], values: Any, *, series: Sequence[Any] = (),
                    label=str(series[j]) if stacked else None)
             left = left + mat[:, j]
         a.set_yticks(y)
-        a.set_yticklabels([str(v) for v in labels], fontsize=8)
+        a.set_yticklabels(fit_labels(labels), fontsize=8)
         a.invert_yaxis()
         a.set_xlabel(value_label)
-        if stacked and mat.shape[1] <= MAX_LEGEND:
-            a.legend(title=series_label, fontsize=7, title_fontsize=8, loc="lower right")
+        if stacked:  # beside the bars, never over them
+            a.legend(title=series_label, fontsize=7, title_fontsize=8, loc="upper left",
+                     bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         return a
+
+
+def cap_series(values: np.ndarray, series: Sequence[Any], keep: int) -> tuple:
+    """``(matrix, names, n)``: the ``keep`` columns of ``values`` with the largest sums
+    (ties: first), in their order, then one column summing the ``n`` others.
+
+    Examples
+    --------
+    >>> m = np.array([[1.0, 5.0, 2.0, 4.0], [1.0, 0.0, 2.0, 1.0]])
+    >>> mat, names, n = cap_series(m, ["r0", "r1", "r2", "r3"], 2)
+    >>> mat.tolist(), names, n
+    ([[5.0, 4.0, 3.0], [0.0, 1.0, 3.0]], ['r1', 'r3'], 2)
+    """
+    totals = np.nansum(values, axis=0)
+    cols = np.arange(values.shape[1])
+    kept = np.sort(np.lexsort((cols, -totals))[:keep])
+    rest = np.ones(values.shape[1], dtype=bool)
+    rest[kept] = False
+    merged = np.nansum(values[:, rest], axis=1)
+    return (np.column_stack([values[:, kept], merged]), [series[i] for i in kept.tolist()],
+            int(rest.sum()))
 
 
 def _series_colours(count: int, stacked: bool, cmap: Optional[str]) -> np.ndarray:
@@ -152,7 +195,7 @@ def _series_colours(count: int, stacked: bool, cmap: Optional[str]) -> np.ndarra
 def bar(gf: Any, metric: Any = None, *, top: Optional[int] = 10, inclusive: bool = False,
         stacked: Optional[str] = None, rank: Optional[int] = None,
         thread: Optional[int] = None, aggregate: str = "mean", ax: Any = None,
-        cmap: Optional[str] = None) -> Any:
+        cmap: Optional[str] = None, max_series: int = MAX_SERIES) -> Any:
     """Bar chart of the ``top`` call paths by exclusive (or inclusive) value.
 
     Parameters
@@ -164,11 +207,13 @@ def bar(gf: Any, metric: Any = None, *, top: Optional[int] = 10, inclusive: bool
     top : int, optional
         Bars (None: every node with a value).
     stacked : {"rank", "thread"}, optional
-        One segment per rank (thread); a bar is the sum over them.
+        One segment per rank (thread); a bar is the sum over them. Past
+        ``max_series`` ranks, the largest ``max_series - 1`` are drawn and the
+        rest summed into one grey "others" segment.
     rank, thread, aggregate
         One value per node when not stacked: that rank's row, or the rows
         combined (default: mean over ranks).
-    ax, cmap
+    ax, cmap, max_series
         See :func:`bar_chart`.
 
     Returns
@@ -183,4 +228,4 @@ def bar(gf: Any, metric: Any = None, *, top: Optional[int] = 10, inclusive: bool
     t = top_values(gf, metric, top=top, inclusive=inclusive, stacked=stacked, rank=rank,
                    thread=thread, aggregate=aggregate)
     return bar_chart(t.labels, t.values, series=t.series, ax=ax, value_label=t.value_label,
-                     series_label=t.series_label, cmap=cmap)
+                     series_label=t.series_label, cmap=cmap, max_series=max_series)

@@ -8,7 +8,7 @@ built one by one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -115,9 +115,26 @@ def exclusive_form(gf: Any, metric: Any) -> Any:
     for exc, inc in gf.inclusive_of.items():
         if inc == metric and exc in gf.dataframe.columns:
             return exc
-    raise MetricError(f"metric {metric!r} is inclusive and the profile has no exclusive "
-                      "partner for it; call gf.generate_exclusive_columns() first, or plot "
-                      "inclusive values")
+    raise MetricError(no_exclusive_reason(gf, metric))
+
+
+def no_exclusive_reason(gf: Any, metric: Any) -> str:
+    """Why the inclusive-only ``metric`` has no exclusive form, and what to do.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> gf = GraphFrame.from_lists(("main", "solve"))
+    >>> print(no_exclusive_reason(gf, "time (inc)"))
+    metric 'time (inc)' is inclusive and the profile has no exclusive partner for it; call gf.generate_exclusive_columns() first, or plot inclusive values
+    """
+    rule = gf.aggregations.get(metric, "sum")
+    if rule != "sum":
+        return (f"metric {metric!r} is inclusive only and is combined by {rule!r} across "
+                "ranks, not summed, so no exclusive form can be derived from it (Caliper "
+                "spot profiles record such per-region values); plot inclusive values")
+    return (f"metric {metric!r} is inclusive and the profile has no exclusive partner for it; "
+            "call gf.generate_exclusive_columns() first, or plot inclusive values")
 
 
 def node_metric(gf: Any, metric: Any = None, inclusive: bool = False,
@@ -258,9 +275,76 @@ def _compact(parts: List[str], node: int, ambiguous: bool, limit: int = 60) -> s
     return f"{text} [node {node}]" if ambiguous else text
 
 
+#: Longest tick label of a call path, in characters (longer ones are shortened).
+LABEL_WIDTH = 48
+
+
+def fit_labels(labels: Sequence[Any], width: int = LABEL_WIDTH) -> List[str]:
+    """Labels of at most ``width`` characters, so long call paths cannot squeeze a plot.
+
+    A call path too long loses its first names (``"… > b > c"``: the function
+    and its callers stay), a name too long its middle; a trailing ``[node N]``
+    is kept. Labels that would then read alike are cut in the middle instead,
+    which keeps their beginnings apart.
+
+    Examples
+    --------
+    >>> fit_labels(["main > solve > a_rather_long_function_name_here", "io"], width=40)
+    ['… > a_rather_long_function_name_here', 'io']
+    >>> fit_labels(["x" * 40 + " [node 7]"], width=30)
+    ['xxxxxxxxxx…xxxxxxxxxx [node 7]']
+    >>> fit_labels(["alpha > beta > common_tail_name", "gamma > beta > common_tail_name"], 28)
+    ['alpha > beta …mmon_tail_name', 'gamma > beta …mmon_tail_name']
+    """
+    texts = [str(t) for t in labels]
+    fitted = [_fit(t, width) for t in texts]
+    seen: Dict[str, int] = {}
+    for f in fitted:
+        seen[f] = seen.get(f, 0) + 1
+    return [_cut_middle(t, width) if seen[f] > 1 and f != t else f
+            for t, f in zip(texts, fitted)]
+
+
+def _split_node_suffix(text: str) -> Tuple[str, str]:
+    head, sep, tail = text.rpartition(" [node ")
+    if sep and tail.endswith("]") and tail[:-1].isdigit():
+        return head, f"{sep}{tail}"
+    return text, ""
+
+
+def _fit(text: str, width: int) -> str:
+    if len(text) <= width:
+        return text
+    body, suffix = _split_node_suffix(text)
+    room = max(width - len(suffix), 8)
+    parts = body.split(PATH_SEPARATOR)
+    for k in range(1, len(parts)):
+        shorter = PATH_SEPARATOR.join(["…"] + parts[k:])
+        if len(shorter) <= room:
+            return shorter + suffix
+    return _cut_middle(parts[-1], room) + suffix
+
+
+def _cut_middle(text: str, width: int) -> str:
+    body, suffix = _split_node_suffix(text)
+    room = max(width - len(suffix), 8)
+    if len(body) <= room:
+        return body + suffix
+    head = (room - 1) // 2
+    return body[:head] + "…" + body[len(body) - (room - 1 - head):] + suffix
+
+
 def resolve_node(gf: Any, spec: Any) -> int:
-    """The node id that ``spec`` names: an id, a ``Node``, a name, or a call path
+    r"""The node id that ``spec`` names: an id, a ``Node``, a name, or a call path
     ``"main > solve > mpi"`` (its last names, enough to be unique).
+
+    A text is first taken as one whole name, exactly as printed, so names that
+    contain ``>`` (C++ templates, ``<no path>``) need nothing special. Only
+    when no node has that name is it read as a call path: names joined by
+    ``>`` (spaces around it optional). Inside a call path, a ``>`` that
+    belongs to a name is found by trying the names the profile has; write it
+    ``\>`` to say so explicitly (``"main > a \> b"``: node ``a > b`` under
+    ``main``). When several nodes match, the error lists them with their ids.
 
     Examples
     --------
@@ -272,6 +356,11 @@ def resolve_node(gf: Any, spec: Any) -> int:
     Traceback (most recent call last):
     ...
     graphframe_readers.errors.ArgumentError: 'mpi' names 2 call paths: main > io > mpi (node 2), main > solve > mpi (node 4); give one of them or a node id
+    >>> t = GraphFrame.from_lists(("main", ("vector<int>", "push<a> >"), "<no path>"))
+    >>> resolve_node(t, "vector<int>"), resolve_node(t, "main>vector<int> > push<a> >")
+    (2, 3)
+    >>> resolve_node(t, "<no path>"), resolve_node(t, "main > <no path>")
+    (1, 1)
     """
     n = gf.graph.num_nodes
     if isinstance(spec, (int, np.integer)) and not isinstance(spec, bool):
@@ -281,24 +370,78 @@ def resolve_node(gf: Any, spec: Any) -> int:
     if not isinstance(spec, str):
         raise ArgumentError(f"node={spec!r}: give a node id, a Node, a name or a call path")
     labels = names(gf)
-    wanted = [p.strip() for p in spec.split(PATH_SEPARATOR.strip())]
-    match = labels == wanted[-1]
-    cand = np.flatnonzero(match)
-    parent = gf.graph.parent
-    anc = cand.copy()
-    for name in reversed(wanted[:-1]):  # walk up the given path, all candidates at once
-        anc = parent[anc]
-        ok = anc >= 0
-        ok[ok] = labels[anc[ok]] == name
-        cand, anc = cand[ok], anc[ok]
+    cand = np.flatnonzero(labels == spec)  # one whole name first
+    if not len(cand) and ESCAPED_SEPARATOR in spec:
+        cand = np.flatnonzero(labels == spec.replace(ESCAPED_SEPARATOR, ">"))
+    if not len(cand):
+        cand = path_matches(labels, gf.graph.parent, spec)
     if len(cand) == 1:
         return int(cand[0])
     if not len(cand):
-        raise ArgumentError(f"no call path matches {spec!r}; " + _some_names(gf, labels))
+        how = (" ('>' joins the names of a call path; a name with '>' in it is matched "
+               "whole, or write it \\>)" if ">" in spec else "")
+        raise ArgumentError(f"no call path matches {spec!r}{how}; " + _some_names(gf, labels))
     listed = ", ".join(f"{call_path(gf, v, labels)} (node {v})" for v in cand[:10])
     more = f" ... ({len(cand)} in all)" if len(cand) > 10 else ""
     raise ArgumentError(f"{spec!r} names {len(cand)} call paths: {listed}{more}; give one of "
                         "them or a node id")
+
+
+#: Written inside a call path for a ``>`` that is part of a name.
+ESCAPED_SEPARATOR = "\\>"
+
+
+def path_matches(labels: np.ndarray, parent: np.ndarray, spec: str) -> np.ndarray:
+    r"""Nodes whose call path ends with the names ``spec`` joins with ``>``.
+
+    Every ``>`` may separate two names or belong to one; the split points that
+    give names the profile has, along parent links, are the matches. When
+    ``spec`` writes some ``>`` as ``\>`` (part of a name), every other one
+    separates names. Each prefix of ``spec`` is matched once: quadratic in the
+    number of ``>`` in ``spec`` at worst, linear in the nodes.
+
+    Examples
+    --------
+    >>> labels = np.array(["main", "a<b>", "c", "a<b> > c"], dtype=object)
+    >>> path_matches(labels, np.array([-1, 0, 1, 0]), "main > a<b> > c").tolist()
+    [2, 3]
+    >>> path_matches(labels, np.array([-1, 0, 1, 0]), "a<b\\> > c").tolist()
+    [2]
+    """
+    codes, uniques = pd.factorize(labels)
+    code_of = {str(u): i for i, u in enumerate(uniques.tolist())}
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    cuts = [i for i, ch in enumerate(spec) if ch == ">" and (i == 0 or spec[i - 1] != "\\")]
+    strict = ESCAPED_SEPARATOR in spec  # escapes written: every other '>' separates
+    memo: Dict[int, np.ndarray] = {}
+
+    def ending_at(end: int) -> np.ndarray:
+        """Nodes matched by ``spec[:end]``."""
+        if end in memo:
+            return memo[end]
+        found = []
+        before = [-1] + [c for c in cuts if c < end]
+        for cut in before[-1:] if strict else before:
+            name = spec[cut + 1:end].strip().replace(ESCAPED_SEPARATOR, ">")
+            code = code_of.get(name)
+            if not name or code is None:
+                continue
+            nodes = order[starts[code]:starts[code + 1]]
+            if cut < 0:
+                found.append(nodes)
+                continue
+            prefix_end = len(spec[:cut].rstrip())
+            if not prefix_end:
+                continue
+            up = parent[nodes]
+            keep = up >= 0
+            keep[keep] = np.isin(up[keep], ending_at(prefix_end))
+            found.append(nodes[keep])
+        memo[end] = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+        return memo[end]
+
+    return ending_at(len(spec.rstrip()))
 
 
 def _some_names(gf: Any, labels: np.ndarray, limit: int = 12) -> str:

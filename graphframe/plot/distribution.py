@@ -16,9 +16,12 @@ import numpy as np
 from . import _mpl
 from ._sources import ArgumentError, level_ids
 from .bar import top_values
-from .common import call_path, resolve_node, row_metric, short_labels
+from .common import call_path, fit_labels, resolve_node, row_metric, short_labels
 
 KINDS = ("hist", "box", "violin")
+
+#: Longest category (call path) label under a box or violin, in characters.
+CATEGORY_WIDTH = 32
 
 NodeSpec = Union[int, str]
 
@@ -156,6 +159,7 @@ def _violin(a: Any, s: Samples, bins: Any) -> None:
 
 def _category_ticks(a: Any, positions: np.ndarray, labels: List[str]) -> None:
     a.set_xticks(positions)
+    labels = fit_labels(labels, CATEGORY_WIDTH)
     long = max(len(t) for t in labels) > 12
     a.set_xticklabels(labels, fontsize=8, rotation=30 if long else 0,
                       ha="right" if long else "center")

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ._sources import ArgumentError, check_metric, level_ids
+from ._sources import ArgumentError, check_metric, key_text, level_ids
 from .bar import bar_chart
 from .common import check_aggregate, check_top, resolve_node, short_labels
 from .distribution import Samples, distribution
@@ -49,7 +49,7 @@ def key_values(ens: Any, by: str) -> pd.Series:
     >>> key_values(ens, "nodes")
     Traceback (most recent call last):
     ...
-    graphframe_readers.errors.ArgumentError: by='nodes' is not a metadata column; choose one of ranks
+    graphframe_readers.errors.ArgumentError: by='nodes' is not a metadata column; choose one of path, format, ranks, threads
     """
     meta = ens.metadata
     if by not in meta.columns:
@@ -162,13 +162,7 @@ def _tick_labels(columns: Any) -> List[str]:
     >>> _tick_labels(np.array([2.0, 8388608.0, 0.5])), _tick_labels(np.array(["gcc"]))
     (['2', '8388608', '0.5'], ['gcc'])
     """
-    return [_key_text(v) for v in np.asarray(columns).tolist()]
-
-
-def _key_text(v: Any) -> str:
-    if isinstance(v, float):
-        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else f"{v:g}"
-    return str(v)
+    return [key_text(v) for v in np.asarray(columns).tolist()]
 
 
 def bar(ens: Any, metric: Any = None, *, by: Optional[str] = None, top: Optional[int] = 10,
@@ -257,7 +251,7 @@ def ensemble_samples(ens: Any, nodes: Union[None, NodeSpec, Sequence[NodeSpec]] 
     out = [values[picked][row_key == k] for k in distinct]
     keep = [i for i, v in enumerate(out) if len(v)]
     _check_nonempty(ens, chosen, labels, [np.concatenate(out)] if out else [], name)
-    klabels = [_key_text(k) for k in distinct]
+    klabels = [key_text(k) for k in distinct]
     return Samples([klabels[i] for i in keep], [out[i] for i in keep], chosen,
                    f"{name} of {labels[0]}", count)
 

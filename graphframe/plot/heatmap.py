@@ -9,12 +9,13 @@ way.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
 from . import _mpl
 from ._sources import ArgumentError
+from .common import LABEL_WIDTH, fit_labels
 from .matrix import rank_matrix
 
 #: Colour of empty cells.
@@ -64,15 +65,51 @@ def heatmap_matrix(values: Any, row_labels: Sequence[Any], column_labels: Sequen
                             f"labels for a {mat.shape[0]} x {mat.shape[1]} matrix")
     colormap, norm = _scale(mat, cmap, center, log)
     rows = mat.shape[0]
+    ticker = _mpl.require("matplotlib.ticker")
     with _mpl.axes(ax, figsize=(10.0, min(2.5 + 0.22 * min(rows, max_row_labels), 16.0))) as a:
         image = a.imshow(np.ma.masked_invalid(mat), aspect="auto", interpolation="nearest",
                          cmap=colormap, norm=norm)
-        _ticks(a.set_yticks, a.set_yticklabels, row_labels, max_row_labels, fontsize=7)
-        _ticks(a.set_xticks, a.set_xticklabels, column_labels, max_column_labels, fontsize=8)
+        # row labels take at most a third of the figure's width
+        width = int(a.figure.get_figwidth() * 72.0 / 3.0 / (0.6 * ROW_FONT))
+        _label_axis(a.yaxis, fit_labels(row_labels, max(16, min(LABEL_WIDTH, width))),
+                    max_row_labels, ROW_FONT, across=False)
+        _label_axis(a.xaxis, fit_labels(column_labels, COLUMN_WIDTH), max_column_labels,
+                    COLUMN_FONT, across=True)
         a.set_xlabel(xlabel)
         a.set_ylabel(ylabel)
-        a.figure.colorbar(image, ax=a, label=value_label, pad=0.01)
+        bar = a.figure.colorbar(image, ax=a, label=value_label, pad=0.01)
+        if center is not None:  # the centre (1: the average rank) is always a tick
+            bar.set_ticks(centred_ticks(norm.vmin, norm.vmax, center))
+        if log:
+            _mpl.plain_log_labels(bar.ax.yaxis)
+        else:  # no "1e7" above the bar (it ran into the title): each tick says its value
+            bar.ax.yaxis.set_major_formatter(
+                ticker.FuncFormatter(lambda v, pos: _mpl.plain_number(v)))
         return a
+
+
+def centred_ticks(lo: float, hi: float, center: float) -> list:
+    """Colour bar ticks of a diverging scale: ``center`` itself, and round values on
+    each side (each side is half the bar, whatever its span), none crowding the centre.
+
+    Examples
+    --------
+    >>> centred_ticks(0.0, 16.0, 1.0)
+    [0.0, 0.5, 1.0, 4.0, 8.0, 12.0, 16.0]
+    >>> centred_ticks(0.8, 1.25, 1.0)
+    [0.8, 0.9, 1.0, 1.1, 1.2]
+    """
+    ticker = _mpl.require("matplotlib.ticker")
+    out = [float(center)]
+    for a, b, room in ((lo, center, 2), (center, hi, 4)):
+        if b - a <= 0:
+            continue
+        ticks = ticker.MaxNLocator(nbins=room, steps=[1, 2, 2.5, 4, 5, 10]).tick_values(a, b)
+        # a sixth of the side (a twelfth of the bar) or more from the centre, in the data
+        far = np.abs(ticks - center) >= (b - a) / 6.0
+        inside = (ticks >= a - 1e-12 * abs(a)) & (ticks <= b + 1e-12 * abs(b))
+        out.extend(float(t) for t in ticks[far & inside])
+    return sorted({round(t, 12) for t in out})
 
 
 def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float], log: bool) -> tuple:
@@ -101,18 +138,61 @@ def _scale(mat: np.ndarray, cmap: Optional[str], center: Optional[float], log: b
     return colormap, mcolors.TwoSlopeNorm(center, min(lo, center - tiny), max(hi, center + tiny))
 
 
-def _ticks(set_ticks: Any, set_labels: Any, labels: Sequence[Any], limit: int,
-           fontsize: float) -> None:
-    step = max(1, int(np.ceil(len(labels) / max(limit, 1))))
-    positions = np.arange(0, len(labels), step)
-    set_ticks(positions)
-    set_labels([str(labels[i]) for i in positions.tolist()], fontsize=fontsize)
+#: Font sizes of the row (call path) and column labels, in points.
+ROW_FONT = 7.0
+COLUMN_FONT = 8.0
+
+#: Longest column label, in characters (profile names).
+COLUMN_WIDTH = 24
+
+#: Steps between labelled rows or columns: every one, every 2nd, 4th, 5th, 8th, 10th...
+NICE_STEPS = sorted({int(m * 10 ** k) for k in range(7) for m in (1, 2, 2.5, 4, 5, 8)}
+                    | {2 ** k for k in range(21)})
+
+
+def label_step(count: int, room: int, limit: int) -> int:
+    """Label every ``step``-th of ``count`` rows or columns: the smallest nice step that
+    leaves at most ``room`` labels (those that fit) and at most ``limit``.
+
+    Examples
+    --------
+    >>> label_step(64, 20, 16), label_step(16, 40, 16), label_step(512, 30, 16)
+    (4, 1, 32)
+    """
+    need = int(np.ceil(count / max(1, min(room, limit))))
+    return next((s for s in NICE_STEPS if s >= need), need)
+
+
+def _label_axis(axis: Any, labels: List[str], limit: int, fontsize: float,
+                across: bool) -> None:
+    """Labels on integer positions, as many as fit along ``axis`` when it is drawn
+    (so they never overlap), every k-th with k a nice step; rank 0 always labelled."""
+    ticker = _mpl.require("matplotlib.ticker")
+    count = len(labels)
+    # along the axis, one label takes its height (rows) or its width (columns), plus a gap
+    longest = max((len(t) for t in labels), default=1)
+    extent = fontsize * (0.62 * longest + 1.2 if across else 1.5)
+
+    class SpacedLabels(ticker.Locator):
+        def __call__(self) -> Any:
+            box = self.axis.axes.get_window_extent()
+            length = (box.width if across else box.height) * 72.0 / self.axis.axes.figure.dpi
+            step = label_step(count, int(length // extent), limit)
+            return np.arange(0, count, step)
+
+    def text(value: float, pos: Any = None) -> str:
+        i = int(round(value))
+        return labels[i] if abs(value - i) < 1e-6 and 0 <= i < count else ""
+
+    axis.set_major_locator(SpacedLabels())
+    axis.set_major_formatter(ticker.FuncFormatter(text))
+    axis.set_tick_params(labelsize=fontsize)
 
 
 def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool = False,
             top: Optional[int] = 20, by: Optional[str] = None, inclusive: bool = False,
             aggregate: str = "mean", ax: Any = None, cmap: Optional[str] = None,
-            log: bool = False) -> Any:
+            log: bool = False, threshold: Optional[float] = None) -> Any:
     """Heatmap of the top call paths x ranks (or threads) of a metric or its imbalance.
 
     Parameters
@@ -137,6 +217,10 @@ def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool 
         How threads of a rank combine into one cell (when ``over="rank"``).
     ax, cmap, log
         See :func:`heatmap_matrix` (``log``: a logarithmic colour scale).
+    threshold : float, optional
+        Percent of the largest value under which call paths are left out
+        (default: 1 when ranking by imbalance, as ``graphframe stats``; see
+        :func:`~graphframe.plot.matrix.rank_matrix`).
 
     Returns
     -------
@@ -148,7 +232,7 @@ def heatmap(gf: Any, metric: Any = None, *, over: str = "rank", imbalance: bool 
     >>> ax = heatmap(example_graphframe(), imbalance=True, top=10)  # doctest: +SKIP
     """
     m = rank_matrix(gf, metric, over=over, inclusive=inclusive, imbalance=imbalance, top=top,
-                    by=by, aggregate=aggregate)
+                    by=by, aggregate=aggregate, threshold=threshold)
     return heatmap_matrix(m.values, m.row_labels, m.columns.tolist(), ax=ax, cmap=cmap,
                           center=1.0 if imbalance else None, log=log, value_label=m.value_label,
                           xlabel=m.column_label, ylabel=f"call paths (top {len(m.nodes)} by "

@@ -26,7 +26,8 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ._sources import ArgumentError, level_ids
+from ._sources import (IMBALANCE_THRESHOLD, ArgumentError, imbalance_order, level_ids,
+                       significant_nodes)
 from .common import check_aggregate, check_top, row_metric, short_labels
 
 STATS = ("max", "mean", "sum", "min", "std", "imbalance")
@@ -79,7 +80,7 @@ def check_stat(by: Any) -> str:
 
 def rank_matrix(gf: Any, metric: Any = None, *, over: str = "rank", inclusive: bool = False,
                 imbalance: bool = False, top: Optional[int] = 20, by: Optional[str] = None,
-                aggregate: str = "mean") -> NodeMatrix:
+                aggregate: str = "mean", threshold: Optional[float] = None) -> NodeMatrix:
     """The top call paths x ranks matrix of ``metric``.
 
     Parameters
@@ -100,6 +101,12 @@ def rank_matrix(gf: Any, metric: Any = None, *, over: str = "rank", inclusive: b
         ``imbalance=True``, else ``"max"``); see the module docs.
     aggregate : {"mean", "sum", "min", "max"}
         How the other index levels (threads) combine into a cell.
+    threshold : float, optional
+        Leave out the call paths whose largest cell is under this percent of
+        the largest cell of all (:func:`~graphframe.ops.stats.significant_nodes`,
+        the rule of ``graphframe stats``). Default: 1 when ranking by
+        ``imbalance`` (a call path one rank ran for 1 µs is not where
+        imbalance sits), none otherwise.
 
     Examples
     --------
@@ -120,10 +127,18 @@ def rank_matrix(gf: Any, metric: Any = None, *, over: str = "rank", inclusive: b
     values, name = row_metric(gf, metric, inclusive)
     cells = _cells(level_ids(index), np.asarray(index.get_level_values(over)), values, aggregate)
     stats = _node_stats(cells)
-    order = np.flatnonzero(np.isfinite(stats[by]))
-    order = order[np.lexsort((stats["node"][order], -stats[by][order]))][:top]
+    if threshold is None and by == "imbalance":
+        threshold = IMBALANCE_THRESHOLD
+    order = np.flatnonzero(np.isfinite(stats[by]) & significant_nodes(stats["max"], threshold))
+    if by == "imbalance":  # the order of graphframe stats
+        order = order[imbalance_order(stats[by][order], stats["max"][order],
+                                      stats["node"][order])][:top]
+    else:
+        order = order[np.lexsort((stats["node"][order], -stats[by][order]))][:top]
     if not len(order):
-        raise ArgumentError(f"nothing to draw: no call path has a {name} value on any {over}")
+        raise ArgumentError(f"nothing to draw: no call path has a {name} value on any {over}"
+                            + (f" of at least {threshold:g}% of the largest"
+                               if threshold else ""))
     nodes = stats["node"][order]
     mat = _dense(cells, nodes, gf.graph.num_nodes)
     label = f"{name}" + (f", {aggregate} over {', '.join(lv for lv in levels if lv != over)}s"

@@ -12,7 +12,8 @@ file can be attached to a CI run and opened anywhere offline. Sections
 - ``plots``: flame graph (a diff's: coloured by delta), the top call paths
   (a diff's: the largest exclusive changes, red slower, blue faster) and,
   when the (after) profile has several ranks, where imbalance sits;
-- ``tree``: the diff tree, or the profile's collapsible tree.
+- ``tree``: the diff tree, or the profile's collapsible tree with each root's hot
+  path (its heaviest path) expanded to the leaf; both in a 14 px font.
 
 A plot that cannot be drawn (say, no positive values) is replaced by a note
 saying why; everything else is still written. Output is deterministic.
@@ -26,9 +27,10 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import GraphframeError
-from ._sources import ArgumentError, check_metric, diff, summary, version
+from ._sources import (IMBALANCE_THRESHOLD, ArgumentError, check_metric, diff, diff_record,
+                       render_html, resolve_metric, summary, version)
 from .bar import bar, bar_chart
-from .common import call_path, check_top, node_metric, short_labels
+from .common import call_path, check_top, exclusive_form, node_metric, short_labels
 from .flame import flamegraph
 from .heatmap import heatmap
 from .svg import figure_svg, new_figure
@@ -50,7 +52,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.slower { color: #c0392b; } td.faster { color: #2166ac; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: 0.85em; color: #555; }
-pre { font-size: 0.8em; line-height: 1.35; overflow-x: auto; background: #fafafa;
+pre { font-size: 14px; line-height: 1.35; overflow-x: auto; background: #fafafa;
       padding: 0.6em; border: 1px solid #eee; }
 .note { color: #8a6d3b; }
 """
@@ -158,9 +160,17 @@ def _changes(d: Any, top: Optional[int], threshold: float) -> Tuple[str, str, st
     for kind in ("inclusive", "exclusive"):
         try:
             table = d.ranked_changes(kind=kind, top=top)
-        except GraphframeError:
-            continue  # the metric has no form of this kind
-        parts.append(f"<h3>{kind.capitalize()} ({html.escape(str(table.attrs['metric']))})</h3>")
+        except GraphframeError as exc:  # the metric has no form of this kind: say why
+            parts.append(f"<h3>{kind.capitalize()} changes</h3>")
+            parts.append(f'<p class="note">Not shown: {html.escape(str(exc))}.</p>')
+            continue
+        if kind == "inclusive" and _kind(d, table.attrs["metric"]) != "inclusive":
+            # the default metric has no inclusive form: these are its own values
+            parts.append(f"<h3>{_kind(d, table.attrs['metric']).capitalize()} changes "
+                         f"({html.escape(str(table.attrs['metric']))}; no inclusive form)</h3>")
+        else:
+            parts.append(f"<h3>{kind.capitalize()} changes "
+                         f"({html.escape(str(table.attrs['metric']))})</h3>")
         if not len(table):
             parts.append(f'<p class="note">No change of at least {threshold:g}% of the before '
                          "total.</p>")
@@ -181,10 +191,12 @@ def _changes(d: Any, top: Optional[int], threshold: float) -> Tuple[str, str, st
 def _hotspots(gf: Any, metric: Any, top: Optional[int]) -> Tuple[str, str, str]:
     parts = []
     for inclusive in (False, True):
+        kind = "inclusive" if inclusive else "exclusive"
         try:
             nv = node_metric(gf, metric, inclusive=inclusive)
         except GraphframeError as exc:
-            parts.append(f'<p class="note">{html.escape(str(exc))}</p>')
+            parts.append(f"<h3>{kind.capitalize()} values</h3>")
+            parts.append(f'<p class="note">Not shown: {html.escape(str(exc))}.</p>')
             continue
         has = np.flatnonzero(np.isfinite(nv.values))
         order = has[np.lexsort((has, -nv.values[has]))][:top]
@@ -194,7 +206,7 @@ def _hotspots(gf: Any, metric: Any, top: Optional[int]) -> Tuple[str, str, str]:
                  ("num", f"{100.0 * value / total:.1f}%" if total else "")]
                 for label, v, value in zip(short_labels(gf, order), order.tolist(),
                                            nv.values[order].tolist())]
-        parts.append(f"<h3>{html.escape(nv.label)}</h3>")
+        parts.append(f"<h3>{kind.capitalize()} values ({html.escape(nv.label)})</h3>")
         parts.append(_table(["call path", "value", "of total"], rows))
     return "hotspots", "Top call paths", "\n".join(parts)
 
@@ -216,31 +228,80 @@ def _ranked(gf: Any) -> bool:
     return "rank" in index.names and len(index.unique(level="rank")) > 1
 
 
+def _plot_kind(gf: Any, metric: Any) -> Tuple[bool, str]:
+    """``(inclusive, why)``: the form the bar chart and the heatmap show, exclusive when
+    the metric has one; else inclusive, and ``why`` says so for the captions."""
+    try:
+        exclusive_form(gf, metric)
+        return False, ""
+    except GraphframeError:
+        name = check_metric(gf, metric)
+        return True, f"; {name} has no exclusive form (why: Top call paths)"
+
+
+def _imbalance_caption(gf: Any, metric: Any, inclusive: bool, where: str) -> str:
+    return (f"{where}: each rank's {'inclusive' if inclusive else 'exclusive'} value / the "
+            "call path's mean over ranks, most imbalanced (max / mean) first; call paths "
+            f"whose largest value is under {IMBALANCE_THRESHOLD:g}% of the largest are left "
+            "out, as in graphframe stats")
+
+
+def _threads(gf: Any, metric: Any) -> str:
+    """How the heatmap combines the threads of a rank: as ``graphframe stats`` does."""
+    name = check_metric(gf, metric)
+    return "sum" if gf.aggregations.get(name, "sum") == "sum" else "mean"
+
+
 def _single_plots(gf: Any, metric: Any, top: Optional[int]) -> Tuple[str, str, str]:
+    inclusive, why = _plot_kind(gf, metric)
     figs = [_figure("plot-flamegraph", "Flame graph: width = inclusive value",
                     lambda ax: flamegraph(gf, metric, ax=ax), (12.0, 6.0)),
-            _figure("plot-top", "Call paths with the largest exclusive values",
-                    lambda ax: bar(gf, metric, top=top, ax=ax), (10.0, 1.5 + 0.35 * (top or 10)))]
+            _figure("plot-top", f"Call paths with the largest "
+                    f"{'inclusive' if inclusive else 'exclusive'} values{why}",
+                    lambda ax: bar(gf, metric, top=top, inclusive=inclusive, ax=ax),
+                    (10.0, 1.5 + 0.35 * (top or 10)))]
     if _ranked(gf):
-        figs.append(_figure("plot-imbalance", "Where rank imbalance sits: value / mean over "
-                            "ranks, call paths by imbalance (max / mean)",
-                            lambda ax: heatmap(gf, metric, imbalance=True, top=top, ax=ax),
+        figs.append(_figure("plot-imbalance",
+                            _imbalance_caption(gf, metric, inclusive, "Where rank imbalance sits"),
+                            lambda ax: heatmap(gf, metric, imbalance=True, top=top, ax=ax,
+                                               inclusive=inclusive,
+                                               aggregate=_threads(gf, metric)),
                             (10.0, 1.8 + 0.3 * (top or 10))))
     return "plots", "Plots", "\n".join(figs)
 
 
 def _diff_plots(d: Any, after: Any, top: Optional[int]) -> Tuple[str, str, str]:
+    kind, why = _bar_kind(d)
+    primary = d.metadata["diff"]["primary"]
     figs = [_figure("plot-flamegraph", "Flame graph of the after profile, coloured by change "
                     "(red slower, blue faster)", lambda ax: flamegraph(d, ax=ax), (12.0, 6.0)),
-            _figure("plot-changes", "Largest exclusive changes (red slower, blue faster)",
+            _figure("plot-changes", f"Largest {kind} changes (red slower, blue faster){why}",
                     lambda ax: _changes_bar(d, top, ax), (10.0, 1.5 + 0.35 * (top or 10)))]
     if _ranked(after):
-        figs.append(_figure("plot-imbalance", "Rank imbalance in the after profile: value / "
-                            "mean over ranks",
-                            lambda ax: heatmap(after, d.metadata["diff"]["primary"],
-                                               imbalance=True, top=top, ax=ax),
+        inclusive, _ = _plot_kind(after, primary)
+        figs.append(_figure("plot-imbalance",
+                            _imbalance_caption(after, primary, inclusive,
+                                               "Rank imbalance in the after profile"),
+                            lambda ax: heatmap(after, primary, imbalance=True, top=top, ax=ax,
+                                               inclusive=inclusive,
+                                               aggregate=_threads(after, primary)),
                             (10.0, 1.8 + 0.3 * (top or 10))))
     return "plots", "Plots", "\n".join(figs)
+
+
+def _kind(d: Any, column: Any) -> str:
+    return str(diff_record(d)["kinds"].get(column, "inclusive"))
+
+
+def _bar_kind(d: Any) -> Tuple[str, str]:
+    """``(kind, why)``: the changes the bar chart shows, exclusive when the primary metric
+    has an exclusive form; else its own kind, and ``why`` says why for the caption."""
+    try:
+        resolve_metric(d, None, "exclusive")
+        return "exclusive", ""
+    except GraphframeError:
+        primary = diff_record(d)["primary"]
+        return _kind(d, primary), f"; {primary} has no exclusive form (why: Top changes)"
 
 
 def _changes_bar(d: Any, top: Optional[int], ax: Any) -> Any:
@@ -256,8 +317,16 @@ def _changes_bar(d: Any, top: Optional[int], ax: Any) -> Any:
                      value_label=f"{table.attrs['metric']} delta (after - before)")
 
 
+#: Font size of the trees, CSS pixels (the notebook view's 12 px, and a ``<pre>`` at
+#: 0.8 em of the browser's 13 px monospace, read as about 9 px in a screenshot).
+TREE_FONT_PX = 14
+
+
 def _tree(gf: Any) -> Tuple[str, str, str]:
-    return "tree", "Tree", gf._repr_html_()
+    """The collapsible tree: the top levels, and each root's hot path expanded to its leaf
+    (so a deep HPCToolkit tree shows where the time goes, not two closed nodes)."""
+    return "tree", "Tree", render_html(gf, max_depth=4, open_depth=2, max_lines=300,
+                                       hot_paths=True, font_px=TREE_FONT_PX)
 
 
 def _diff_tree(d: Any, max_lines: int) -> Tuple[str, str, str]:

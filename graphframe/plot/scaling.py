@@ -25,6 +25,7 @@ import pandas as pd
 
 from . import _mpl
 from ._sources import ArgumentError
+from ._sources import key_text
 from .common import PATH_SEPARATOR, check_top, names, node_metric
 
 MODES = ("strong", "weak")
@@ -127,10 +128,11 @@ def scaling(table: pd.DataFrame, *, mode: str = "strong",
             if log:
                 a.set_xscale("log")
                 a.set_xticks(keys)
-                a.set_xticklabels([f"{v:g}" for v in keys], rotation=45 if len(keys) > 6 else 0)
+                a.set_xticklabels([key_text(v) for v in keys], rotation=45 if len(keys) > 6 else 0)
                 a.minorticks_off()
                 if panel in ("time", "speedup"):
                     a.set_yscale("log")
+                    _mpl.plain_log_labels(a.yaxis)
             if panel == "time":
                 a.set_ylabel(value_label)
         return axes[0].figure

@@ -34,8 +34,8 @@ from ..model.fields import GraphFrameLike, metric_columns
 from .numbers import format_numbers
 
 BAR_PX = 80
-STYLE = ("font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; "
-         "line-height: 1.45")
+FONT = "ui-monospace, SFMono-Regular, Menlo, monospace"
+STYLE = f"font-family: {FONT}; font-size: 12px; line-height: 1.45"
 
 
 def summary(gf: GraphFrameLike) -> str:
@@ -65,7 +65,8 @@ def summary(gf: GraphFrameLike) -> str:
 
 def render_html(gf: GraphFrameLike, metric: Optional[str] = None, max_depth: int = 4,
                 max_children: int = 8, max_lines: int = 150, open_depth: int = 2,
-                rank: Optional[int] = None, thread: Optional[int] = None) -> str:
+                rank: Optional[int] = None, thread: Optional[int] = None,
+                hot_paths: bool = False, font_px: int = 12) -> str:
     """HTML for Jupyter's ``_repr_html_``.
 
     Parameters
@@ -80,6 +81,14 @@ def render_html(gf: GraphFrameLike, metric: Optional[str] = None, max_depth: int
         in all) and how many levels start expanded.
     rank, thread : int, optional
         Row shown per node (default: the lowest the data has).
+    hot_paths : bool
+        Also show each root's hot path expanded, however deep: from the root,
+        the child with the largest value, then its largest child, down to a
+        leaf (the heaviest path; ties: the lower id). Nodes on it are shown
+        beyond ``max_depth`` and ``max_lines``, open, with their siblings
+        (the ``max_children`` largest) collapsed beside them.
+    font_px : int
+        Font size of the view, in CSS pixels.
 
     Examples
     --------
@@ -89,9 +98,10 @@ def render_html(gf: GraphFrameLike, metric: Optional[str] = None, max_depth: int
     (1, True, True)
     """
     head = f"<b>GraphFrame</b>: {html.escape(summary(gf))}"
+    style = STYLE.replace("font-size: 12px", f"font-size: {int(font_px)}px")
     column, summed = _column(gf, metric)
     if column is None or gf.graph.num_nodes == 0:
-        return f'<div style="{STYLE}">{head}</div>'
+        return f'<div style="{style}">{head}</div>'
     values = node_values(gf, column, rank=rank, thread=thread)
     label = str(column)
     if summed:
@@ -101,10 +111,11 @@ def render_html(gf: GraphFrameLike, metric: Optional[str] = None, max_depth: int
     where = f" (rank {shown})" if shown is not None else ""
     head += f"<br><span style='opacity:0.7'>{html.escape(label)}{where}</span>"
     names = display_names(gf)
+    hot = _hot_paths(gf.graph, values, max_children) if hot_paths else set()
     items, root_extra, skipped = _walk(gf.graph, values, max_depth, max_children, max_lines,
-                                       open_depth)
+                                       open_depth, hot)
     body = _render(items, values.tolist(), names, skipped, max_lines) + "".join(root_extra)
-    return f'<div class="graphframe" style="{STYLE}">{head}{body}</div>'
+    return f'<div class="graphframe" style="{style}">{head}{body}</div>'
 
 
 def _column(gf: GraphFrameLike, metric: Optional[str]) -> Tuple[Any, bool]:
@@ -129,9 +140,27 @@ def _subtree_sums(graph: Any, values: np.ndarray) -> np.ndarray:
     return subgraph_sums(graph, frame, ["v"])[0]
 
 
-def _walk(graph, values, max_depth, max_children, max_lines, open_depth):
+def _hot_paths(graph: Any, values: np.ndarray, max_roots: int) -> set:
+    """The nodes on the hot path of each root shown: its largest child (by ``|value|``,
+    then id, as the view orders children), that one's largest child, ... to a leaf.
+    One step per level: the cost is the paths' length, not the profile's size."""
+    ptr, idx = graph.sorted_children()
+    vals = values.tolist()
+    hot = set()
+    for v in _largest(graph.root_ids.tolist(), vals, max_roots, []):
+        while v not in hot:  # a node reached twice (shared, in a graph) ends the path
+            hot.add(v)
+            kids = idx[ptr[v]:ptr[v + 1]].tolist()
+            if not kids:
+                break
+            v = _largest(kids, vals, 1, [])[0]
+    return hot
+
+
+def _walk(graph, values, max_depth, max_children, max_lines, open_depth, hot=frozenset()):
     """What to show, in document order: ``("open"|"leaf", node, flag)`` and ``("text", s)``;
-    then the "n more" line of the roots and the count of nodes left out."""
+    then the "n more" line of the roots and the count of nodes left out. Nodes in ``hot``
+    are always shown, open, and expanded whatever their depth."""
     ptr, idx = graph.sorted_children()
     ptr, idx = ptr.tolist(), idx.tolist()
     vals = values.tolist()
@@ -147,16 +176,17 @@ def _walk(graph, values, max_depth, max_children, max_lines, open_depth):
             items.append(("text", item[1], None))
             continue
         _, v, depth = item
-        if shown_lines >= max_lines:
+        on_path = v in hot
+        if shown_lines >= max_lines and not on_path:
             skipped += 1
             continue
         shown_lines += 1
         kids = idx[ptr[v]:ptr[v + 1]]
-        if not kids or depth + 1 >= max_depth or expanded[v]:
+        if not kids or (depth + 1 >= max_depth and not on_path) or expanded[v]:
             items.append(("leaf", v, bool(kids) and not expanded[v]))
             continue
         expanded[v] = True
-        items.append(("open", v, depth + 1 < open_depth))
+        items.append(("open", v, depth + 1 < open_depth or on_path))
         extra: List[str] = []
         shown = _largest(kids, vals, max_children, extra)
         stack.append(("text", (extra[0] if extra else "") + "</details>"))

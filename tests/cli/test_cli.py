@@ -92,9 +92,11 @@ def test_bad_option_values_are_usage_errors_without_a_traceback(capsys):
         code, out, _ = run("tree", "--example", *argv)
         err = capsys.readouterr().err  # argparse writes usage errors to sys.stderr
         assert code == 2 and out == ""
+        wanted = ("is not a whole number >= 1 (1 = the roots only)" if argv[0] == "--depth"
+                  else "is not an integer >= 0")
         assert err.endswith(f"graphframe tree: error: argument {argv[0]}"
                             f"{'/-d' if argv[0] == '--depth' else ''}: "
-                            f"'{argv[1]}' is not an integer >= 0\n")
+                            f"'{argv[1]}' {wanted}\n")
     code, _, err = run("tree", "--example", "--name-column", "nope")
     assert code == 1 and err.count("\n") == 1 and "name_column='nope'" in err
     code, _, err = run("tree", "--example", "--thread", "2")

@@ -278,14 +278,15 @@ def test_convert_to_an_archive_that_cannot_be_written(files, tmp_path):
     target = tmp_path / "nodir" / "x.gfz"
     code, out, err = run("convert", b, target)
     assert (code, out) == (1, "")
-    assert err == (f"graphframe: error: {target}: cannot save the archive: the folder "
+    # the words every writing command uses (issue 33 item 5)
+    assert err == (f"graphframe: error: {target}: cannot write: the folder "
                    f"{target.parent} does not exist\n")
     folder = tmp_path / "folder.gfz"
     folder.mkdir()
     code, out, err = run("convert", b, folder)
     assert (code, out) == (1, "")
-    assert err == f"graphframe: error: {folder}: cannot save the archive there: it is a " \
-                  "directory\n"
+    assert err == f"graphframe: error: {folder}: cannot write: it is a directory; give a " \
+                  "file name in it\n"
 
 
 def test_diff_with_a_rank_the_profiles_lack(tmp_path):

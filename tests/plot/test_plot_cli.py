@@ -92,8 +92,8 @@ def test_ensemble_plot_file_draws_the_ensemble_numbers(files, tmp_path):
                           read_ensemble=read_ensemble, expand=profile_paths, figure=new_figure)
     fig = plot_kind("heatmap").cli(request)
     assert fig.axes[0].images[0].get_array().tolist() == [[8.0, 4.0]]   # spmv: 8 / nprocs
-    assert fig.axes[0].get_title() == f"heatmap: 2 profiles in {files['r1'].parent.name} by nprocs"
-    assert ensemble_title("heatmap", paths, 2, "nprocs") == fig.axes[0].get_title()
+    assert fig.get_suptitle() == f"heatmap: 2 profiles in {files['r1'].parent.name} by nprocs"
+    assert ensemble_title("heatmap", paths, 2, "nprocs") == fig.get_suptitle()
 
 
 def test_svg_and_pdf_outputs(files, tmp_path):

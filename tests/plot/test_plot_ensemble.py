@@ -165,3 +165,22 @@ def test_real_mpi_scaling_study(shared_data):
         assert np.allclose(table[label].to_numpy(), expect, equal_nan=True)
     fig = ens.plot.scaling("Avg time/rank", by="mpi.world.size", top=3)
     assert len(fig.axes) == 3
+
+
+def test_scaling_takes_its_key_positionally():
+    """Issue 33 item 19: the key is the one thing scaling needs; it comes first."""
+    ens = runs()
+    lines = lambda fig: [line.get_ydata().tolist() for line in fig.axes[0].lines]
+    keyword = ens.plot.scaling(by="ranks", metric="time (inc)", top=2)
+    assert lines(ens.plot.scaling("ranks", top=2)) == lines(ens.plot.scaling(by="ranks", top=2))
+    assert lines(ens.plot.scaling("ranks", "time (inc)", top=2)) == lines(keyword)
+    assert lines(ens.plot.scaling("time (inc)", by="ranks", top=2)) == lines(keyword)
+    assert lines(ens.plot("scaling", "ranks", "time (inc)", top=2)) == lines(keyword)
+    with pytest.raises(ArgumentError, match="scaling needs a key: a metadata column"):
+        ens.plot.scaling()
+    with pytest.raises(ArgumentError, match="the metric is given twice"):
+        ens.plot.scaling("ranks", "time", metric="time")
+    with pytest.raises(ArgumentError, match=r"scaling takes the key and the metric \(3 given"):
+        ens.plot.scaling("ranks", "time", "x")
+    with pytest.raises(ArgumentError, match="by='time' is not a metadata column"):
+        ens.plot.scaling("time")

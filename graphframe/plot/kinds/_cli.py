@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, List, Optional, Sequence
 
+from .. import _mpl
 from .._sources import ArgumentError
 from ..registry import PlotKind, PlotRequest
 
@@ -67,9 +68,9 @@ def single_or_ensemble(req: PlotRequest, kind: PlotKind,
                                 "use it with one profile")
         ens = req.read_ensemble(paths)
         ensemble(ens, ax)
-        ax.set_title(req.get("title") or ensemble_title(kind.name, paths, ens.num_profiles,
-                                                        req.get("by")))
+        _mpl.fit_title(fig, req.get("title") or ensemble_title(kind.name, paths,
+                                                               ens.num_profiles, req.get("by")))
         return fig
     single(req.read_profile(paths[0]), ax)
-    ax.set_title(req.get("title") or f"{kind.name}: {names(paths)}")
+    _mpl.fit_title(fig, req.get("title") or f"{kind.name}: {names(paths)}")
     return fig

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _mpl
 from .._sources import ArgumentError, diff
 from ..flame import flamegraph
 from ..registry import PlotKind, PlotRequest
@@ -22,7 +23,7 @@ def draw_flame_cli(req: PlotRequest, kind: PlotKind, draw: Any) -> Any:
     fig = req.figure(tuple(req.get("size") or kind.size))
     draw(gf, metric, color=req.get("color"), rank=req.get("rank"),
          aggregate=req.get("aggregate", "mean"), ax=fig.axes[0])
-    fig.axes[0].set_title(req.get("title") or f"{kind.name}: {names(req.paths)}")
+    _mpl.fit_title(fig, req.get("title") or f"{kind.name}: {names(req.paths)}")
     return fig
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _mpl
 from .._sources import ArgumentError
 from ..registry import PlotKind, PlotRequest
 from ..timeline import timeline
@@ -18,7 +19,7 @@ def _cli(req: PlotRequest) -> Any:
     rank = req.get("rank")
     timeline(trace, ranks=None if rank is None else [rank], colors=req.get("top") or 12,
              ax=fig.axes[0])
-    fig.axes[0].set_title(req.get("title") or f"timeline: {names(req.paths)}")
+    _mpl.fit_title(fig, req.get("title") or f"timeline: {names(req.paths)}")
     return fig
 
 
