@@ -182,19 +182,23 @@ def _summary_handler():
     from ..traces.handler import EventHandler
 
     class Summary(EventHandler):
-        """Counts events and hashes every batch (no events kept)."""
+        """Counts events and hashes every batch (no events kept; each string hashed once)."""
 
         def __init__(self) -> None:
             super().__init__()
             self.events = 0
             self.hash = hashlib.sha256()
+            self.seen: Dict[int, int] = {}   # id of a string table -> strings hashed
 
         def on_batch(self, batch) -> None:
             self.events += len(batch)
-            for col in (batch.kind, batch.time, batch.rank, batch.thread):
+            for col in (batch.kind, batch.time, batch.rank, batch.thread, batch.name):
                 self.hash.update(col.tobytes())
-            self.hash.update("\0".join(batch.strings[int(i)] if i >= 0 else ""
-                                       for i in batch.name.tolist()).encode("utf-8", "replace"))
+            table = batch.strings.strings
+            start = self.seen.get(id(batch.strings), 0)
+            for text in table[start:]:
+                self.hash.update(text.encode("utf-8", "replace") + b"\0")
+            self.seen[id(batch.strings)] = len(table)
 
     return Summary()
 
@@ -346,9 +350,10 @@ def _check_truncate(subject, tmp, root=None) -> List[Case]:
     plan += [(m, (trace.folder / m).stat().st_size // 2) for m in trace.members
              if m != largest and (trace.folder / m).stat().st_size > 1]
     for k, (member, length) in enumerate(plan):
-        data = (trace.folder / member).read_bytes()[:length]
+        whole = (trace.folder / member).read_bytes()
+        data = whole[:length]
         out, targets = _damaged_read(trace, tmp, f"cut-{k}", member, data)
-        optional = trace.matches(member, subject.optional)
+        optional = trace.matches(member, subject.optional) or not whole[length:].strip()
         cases.append(_case("truncate", f"{member} cut to {length} bytes", out,
                            _judge(out, targets[:1], may_read=subject.cut_may_read or optional,
                                   located=True)))
@@ -394,8 +399,11 @@ def _check_remove_member(subject, tmp, root=None) -> List[Case]:
             continue  # removing the file given is not a damaged trace but a wrong path
         out, targets = _damaged_read(trace, tmp, f"removed-{k}", member, None)
         optional = trace.matches(member, subject.optional)
+        # the error names the file, or for the file that locates the others its kind
+        names = [Path(member).name] + ([f"no {Path(member).suffix} file"]
+                                       if Path(member).suffix else [])
         cases.append(_case("remove_member", f"{member} removed", out,
-                           _judge(out, [Path(member).name], may_read=optional)))
+                           _judge(out, names, may_read=optional)))
     return cases
 
 

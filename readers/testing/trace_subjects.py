@@ -45,7 +45,7 @@ TRACE_SUBJECTS: Tuple[DecoderSubject, ...] = (
                    optional=("VERSION",)),
     DecoderSubject("nsight", "traces/nsight/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite"),
     DecoderSubject("nsight-nvtx-csv", "traces/nsight/nbody-nvtx/trace.csv", text=("*.csv",),
-                   huge_string_after=b"\nmain", name="nbody-nvtx"),
+                   huge_string_after=b",main", name="nbody-nvtx"),
     DecoderSubject("projections", "traces/projections/hello-1darray-projections",
                    members=_PROJ_MEMBERS, text=_PROJ_MEMBERS, compressed=("*.gz",),
                    huge_string_after=b'CHARE 45 "'),
