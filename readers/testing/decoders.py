@@ -188,17 +188,19 @@ def _summary_handler():
             super().__init__()
             self.events = 0
             self.hash = hashlib.sha256()
-            self.seen: Dict[int, int] = {}   # id of a string table -> strings hashed
+            # id of a string table -> (the table, kept so that its id is never reused;
+            # strings hashed)
+            self.seen: Dict[int, Tuple[Any, int]] = {}
 
         def on_batch(self, batch) -> None:
             self.events += len(batch)
             for col in (batch.kind, batch.time, batch.rank, batch.thread, batch.name):
                 self.hash.update(col.tobytes())
             table = batch.strings.strings
-            start = self.seen.get(id(batch.strings), 0)
+            start = self.seen.get(id(batch.strings), (None, 0))[1]
             for text in table[start:]:
                 self.hash.update(text.encode("utf-8", "replace") + b"\0")
-            self.seen[id(batch.strings)] = len(table)
+            self.seen[id(batch.strings)] = (batch.strings, len(table))
 
     return Summary()
 
