@@ -77,5 +77,7 @@ def run_check(check: Check, subject: Any, tmp_dir: Any) -> List[Case]:
 
 
 def pairs(subjects: Iterable[Any], suite: Sequence[Check]) -> List[Tuple[Any, Check]]:
-    """Every (subject, check) where the check applies, subjects first: pytest parameters."""
-    return [(s, c) for s in subjects for c in suite if c.applies(s)]
+    """Every (subject, check) where the check applies and the subject does not list it in
+    its ``skip``, subjects first: pytest parameters."""
+    return [(s, c) for s in subjects for c in suite
+            if c.applies(s) and c.name not in getattr(s, "skip", ())]

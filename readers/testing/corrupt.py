@@ -82,10 +82,9 @@ def gzip_bomb(inflated: int, pattern: bytes = b"\0", *, chunk: int = 1 << 20) ->
     of zeros is about 4 MB and takes milliseconds to make. Multi-member gzip
     files are valid gzip (``gzip -d`` inflates every member).
     """
-    body = (pattern * (chunk // len(pattern) + 1))[:chunk]
-    member = gzip_member(body)
-    whole, rest = divmod(inflated, chunk)
-    return member * whole + (gzip_member(body[:rest]) if rest else b"")
+    unit = pattern * max(chunk // len(pattern), 1)    # a whole number of patterns
+    whole, rest = divmod(inflated, len(unit))
+    return gzip_member(unit) * whole + (gzip_member(unit[:rest]) if rest else b"")
 
 
 def insert_run(data: bytes, at: int, length: int, byte: bytes = b"x") -> bytes:

@@ -63,6 +63,8 @@ class ChromeRun:
         """Decode events from ``buf`` (file offset ``pos``) and the blocks that follow."""
         while True:
             scan = scan_events(buf, self.name, pos, continuing)
+            if len(scan.starts) and len(buf) > MAX_EVENT_BYTES:
+                self._check_events(scan, pos)
             if len(scan.starts):
                 self._convert(buf, scan, pos)
                 continuing = True
@@ -92,7 +94,7 @@ class ChromeRun:
         if grow and len(buf) > 1 << 20:
             self._check_size(buf, pos)
         parts, size = [buf], len(buf)
-        want = min(2 * size, MAX_EVENT_BYTES + 1) if grow else size + 1
+        want = max(min(2 * size, MAX_EVENT_BYTES + 1), size + 1) if grow else size + 1
         while size < want:
             block = next(blocks, None)
             if block is None:
@@ -105,6 +107,17 @@ class ChromeRun:
         """Read up to the '[' that opens the events; returns the rest and its offset."""
         buf, pos, self.wrapped = find_array(blocks, self.name)
         return buf, pos
+
+    def _check_events(self, scan: Any, pos: int) -> None:
+        """ReadError at the first complete event longer than MAX_EVENT_BYTES (a long event
+        may complete in a buffer grown past the limit)."""
+        size = scan.ends - scan.starts
+        if int(size.max()) > MAX_EVENT_BYTES:
+            at = int(scan.starts[np.argmax(size > MAX_EVENT_BYTES)])
+            raise ReadError(self.name, f"an event longer than {MAX_EVENT_BYTES >> 20} MiB",
+                            position=f"byte {pos + at}",
+                            expected=f"events of at most {MAX_EVENT_BYTES >> 20} MiB, "
+                                     "strings included")
 
     def _check_size(self, buf: bytes, pos: int) -> None:
         """ReadError when the event that ``buf`` begins passes a limit (one C pass per

@@ -63,7 +63,7 @@ def check_complete(file: str, chunk: int) -> None:
             tail = fh.read(2)
     except OSError as exc:
         raise ReadError(file, f"cannot open the file: {exc.strerror}") from exc
-    if tail != _END and (not chunk or size % chunk):
+    if tail != _END and (not size or not chunk or size % chunk):
         raise ReadError(file, "the file does not end with OTF2's end-of-file mark "
                         "(truncated?)", position=f"byte {size}",
                         expected="the bytes 02 01 that end every OTF2 file")

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -246,7 +247,7 @@ class _Log:
             self.records += 1
             try:
                 ended = out.record(fields, line) or ended
-            except (ValueError, IndexError) as exc:
+            except (ValueError, IndexError, OverflowError) as exc:
                 raise ReadError(self.name, f"cannot parse record {line[:60]!r}",
                                 position=f"line {number}",
                                 expected="a Projections log record of this type") from exc
@@ -281,15 +282,12 @@ class _Log:
 
 
 class _Columns:
-    """Per-event lists filled record by record."""
+    """Per-event columns filled record by record (typed arrays: 40 bytes an event; a
+    number outside int64 is an OverflowError at its record)."""
 
     def __init__(self, strings: StringTable, sts: Sts) -> None:
         self.strings, self.sts = strings, sts
-        self.kind: List[int] = []
-        self.time: List[int] = []
-        self.name: List[int] = []
-        self.peer: List[int] = []
-        self.bytes: List[int] = []
+        self._empty()
         self.ids: Dict[tuple, int] = {}
         self.funcs: Dict[int, int] = {}
 
@@ -344,14 +342,19 @@ class _Columns:
             self.add(Kind.INSTANT, int(f[2]), self.event(int(f[3])))
         return code == 7
 
+    def _empty(self) -> None:
+        self.kind, self.time, self.name, self.peer, self.bytes = (array("q") for _ in range(5))
+
     def take(self) -> Dict[str, Any]:
-        """The events so far as columns; the lists start again empty."""
-        cols = {"kind": np.asarray(self.kind, dtype=np.uint8),
-                "time": np.asarray(self.time, dtype=np.int64),
-                "name": np.asarray(self.name, dtype=np.int32),
-                "peer": np.asarray(self.peer, dtype=np.int64),
-                "bytes": np.asarray(self.bytes, dtype=np.int64)}
-        self.kind, self.time, self.name, self.peer, self.bytes = [], [], [], [], []
+        """The events so far as columns; the columns start again empty."""
+        def col(a: array, dtype: Any) -> np.ndarray:
+            return np.frombuffer(a, dtype=np.int64).astype(dtype) if len(a) \
+                else np.zeros(0, dtype=dtype)
+
+        cols = {"kind": col(self.kind, np.uint8), "time": col(self.time, np.int64),
+                "name": col(self.name, np.int32), "peer": col(self.peer, np.int64),
+                "bytes": col(self.bytes, np.int64)}
+        self._empty()
         return cols
 
 
