@@ -22,7 +22,8 @@ True
 """
 
 from .builder import ProfileBuilder
-from .errors import ArgumentError, GraphframeError, ProfileError, ReadError, UnknownFormatError
+from .errors import (ArgumentError, GraphframeError, MissingMembersError, ProfileError, ReadError,
+                     UnknownFormatError)
 from .profile import RawProfile
 from .registry import FormatInfo, format_info, formats, read, sniff
 
@@ -30,6 +31,7 @@ __all__ = [
     "ArgumentError",
     "FormatInfo",
     "GraphframeError",
+    "MissingMembersError",
     "ProfileBuilder",
     "ProfileError",
     "RawProfile",

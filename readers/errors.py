@@ -89,6 +89,41 @@ class UnknownFormatError(ReadError):
         return (type(self), (self.source, self.known, self.problem))
 
 
+class MissingMembersError(ReadError):
+    """Files that a trace declares (ranks, locations, processors) are absent.
+
+    ``missing`` maps what is missing (``"rank 2"``) to the file expected for
+    it; ``present`` holds what the reader can still read (byte sources of a
+    trace), which ``read_trace(..., missing="warn")`` reads instead.
+
+    Examples
+    --------
+    >>> err = MissingMembersError("t.meta", {"rank 1": "t-0001.bin"}, declared="numprocs=2")
+    >>> str(err)
+    "t.meta: numprocs=2 but rank 1 is missing: no t-0001.bin (expected every declared rank's file, or missing='warn' to read the others)"
+    """
+
+    def __init__(self, source: Any, missing: "dict", *, declared: str,
+                 present: Sequence[Any] = ()) -> None:
+        self.missing = dict(missing)
+        self.present = list(present)
+        self.declared = declared
+        labels = list(self.missing)
+        what = ", ".join(labels[:5]) + (f" and {len(labels) - 5} more" if len(labels) > 5 else "")
+        verb = "is" if len(labels) == 1 else "are"
+        files = ", ".join(os.path.basename(str(f)) for f in list(self.missing.values())[:5])
+        super().__init__(source, f"{declared} but {what} {verb} missing: no {files}",
+                         expected="every declared rank's file, or missing='warn' to read the "
+                                  "others")
+
+    def __reduce__(self):
+        return (_rebuild_missing, (type(self), self.source, self.missing, self.declared))
+
+
+def _rebuild_missing(cls, source, missing, declared):
+    return cls(source, missing, declared=declared)
+
+
 class ProfileError(ReadError):
     """A reader produced tables that do not describe a valid profile."""
 

@@ -16,7 +16,8 @@ from .tree import TreeBuilder
 
 
 def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] = None,
-               progress: ProgressArg = None, **options: Any) -> TraceFrame:
+               progress: ProgressArg = None, missing: str = "error",
+               **options: Any) -> TraceFrame:
     """Read a trace into a :class:`TraceFrame` (every event kept).
 
     Parameters
@@ -29,6 +30,10 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
         Worker processes for per-rank files.
     progress : optional
         Progress per source (see :mod:`graphframe_readers.progress`).
+    missing : {"error", "warn"}
+        Declared ranks, locations or processors whose files are absent:
+        an error naming them (default), or ``"warn"``: read the others,
+        warn once and list the missing ones in ``metadata["missing"]``.
     **options
         The decoder's options (Chrome: ``order``, ``sort_limit``, ``args``).
 
@@ -43,18 +48,21 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     [[0, 'enter', 'main', 0, 5000.0], [1000, 'enter', 'f', 1, 2000.0], [3000, 'leave', 'f', 1, nan], [5000, 'leave', 'main', 0, nan]]
     """
     builder = TableBuilder()
-    decode(path, builder, trace_format(path, format), jobs=jobs, progress=progress, **options)
+    decode(path, builder, trace_format(path, format), jobs=jobs, progress=progress,
+           missing=missing, **options)
     return TraceFrame(builder.result(), builder.definitions)
 
 
 def read_tree(path: Any, format: Optional[str] = None, *, jobs: Optional[int] = None,
-              progress: ProgressArg = None, **options: Any) -> GraphFrame:
+              progress: ProgressArg = None, missing: str = "error",
+              **options: Any) -> GraphFrame:
     """The calling-context tree of a trace as a GraphFrame, without keeping its events.
 
     Memory depends on the tree and the number of ranks/threads, not on the
-    number of events.
+    number of events. Options as :func:`read_trace`.
     """
     return decode(path, TreeBuilder(), trace_format(path, format), jobs=jobs, progress=progress,
+                  missing=missing,
                   **options)
 
 

@@ -3,6 +3,12 @@
 * :func:`check_reader` runs the checks every reader (ours or a plugin's) must
   pass: sniffing, a valid RawProfile, determinism, a located error on a
   truncated copy.
+* :func:`check_decoder` runs the named checks every trace decoder must pass
+  on a :class:`DecoderSubject` (a sample trace): clean errors or bounded reads
+  on damaged and hostile copies, each in a child process under a time and
+  memory limit (:mod:`.decoders`; the built-in samples are
+  :data:`~.trace_subjects.TRACE_SUBJECTS`; the shape of a named check is
+  :class:`~.checks.Check`).
 * The writers turn a :class:`~graphframe_readers.RawProfile` into files of the formats
   the readers read (``write_literal``, ``write_caliper_json``, ``write_cali``,
   ``write_hpctoolkit``, ``write_hpctoolkit_latest``; one module per format
@@ -24,14 +30,17 @@ Examples
 [1.0, 2.0]
 """
 
+from .checks import Case, Check
 from .conformance import check_reader, files_under
+from .decoders import DECODER_CHECKS, DecoderSubject, check_decoder
 from .samples import random_hpctoolkit_profile, random_tree_profile, sample_profile
 from .writers.caliper import write_cali, write_caliper_json
 from .writers.hpctoolkit import write_example_database, write_hpctoolkit
 from .writers.hpctoolkit_latest import write_hpctoolkit_latest
 from .writers.literal import write_literal
 
-__all__ = ["check_reader", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
+__all__ = ["Case", "Check", "DECODER_CHECKS", "DecoderSubject", "check_decoder",
+           "check_reader", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
            "sample_profile", "write_cali", "write_caliper_json",
            "write_example_database", "write_hpctoolkit", "write_hpctoolkit_latest",
            "write_literal"]

@@ -15,16 +15,19 @@ True
 from __future__ import annotations
 
 import os
+import warnings
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from typing import Any, Dict, List, Optional, Sequence, Type
 
-from ..errors import ReadError, UnknownFormatError
+from ..errors import ArgumentError, MissingMembersError, ReadError, UnknownFormatError
 from ..progress import Progress, ProgressArg
 from .. import registry
 from ..registry import first_path
 from .decoder import Decoder, split_groups
+from .definitions import Definitions
 from .handler import EventHandler
 from .sources import ByteSource
+from .warnings import TraceWarning
 
 def _table() -> Dict[str, Type[Decoder]]:
     """Trace formats by name: the trace entries of the one format registry."""
@@ -69,7 +72,7 @@ def sniff_trace(path: Any) -> str:
 
 
 def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
-           jobs: Optional[int] = None, progress: ProgressArg = None,
+           jobs: Optional[int] = None, progress: ProgressArg = None, missing: str = "error",
            **options: Any) -> Any:
     """Decode the trace at ``path`` into ``handler``; returns ``handler.result()``.
 
@@ -90,12 +93,28 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
         always shut down, also on errors.
     progress : bool, str or callable, optional
         Progress per source (see :mod:`graphframe_readers.progress`).
+    missing : {"error", "warn"}
+        When files the trace declares (ranks of a DUMPI ``.meta``, processors
+        of a Projections ``.sts``, locations of an OTF2 archive, ranks of a
+        Recorder ``recorder.mt``) are absent: ``"error"`` raises
+        :class:`~graphframe_readers.errors.MissingMembersError` naming them;
+        ``"warn"`` reads the others, warns once (:class:`TraceWarning`) and
+        records what is missing in the metadata (``missing``: label -> file).
     **options
         The decoder's options.
     """
+    if missing not in ("error", "warn"):
+        raise ArgumentError(f"missing={missing!r}: expected 'error' or 'warn'")
     cls = _resolve(path, format)
     decoder = cls(**options)
-    sources = cls.sources(path)
+    absent: Dict[str, str] = {}
+    try:
+        sources = cls.sources(path)
+    except MissingMembersError as exc:
+        if missing == "error" or not exc.present:
+            raise
+        warnings.warn(TraceWarning(f"{exc} (read without them: missing='warn')"), stacklevel=2)
+        sources, absent = exc.present, {k: str(v) for k, v in exc.missing.items()}
     if not sources:
         raise ReadError(path, "the trace has no files", expected="at least one rank file")
     report = Progress(progress, len(sources), f"{cls.format_name} trace sources")
@@ -111,6 +130,8 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
             report.step()
     else:
         _run_parallel(decoder, groups, handler, workers, report)
+    if absent:
+        handler.on_definitions(Definitions(metadata={"missing": absent}))
     handler.on_end()
     return handler.result()
 

@@ -148,12 +148,21 @@ def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str]
     return pd.DataFrame(data)
 
 
+#: names up to this length are sorted as numpy fixed-width strings
+_NUMPY_SORT_CHARS = 256
+
+
 def _sorted_categories(names: List[str], used: List[np.ndarray]):
     """The names in use, sorted, and a code map (old id -> new code; index -1 -> -1)."""
     allc = np.concatenate(used) if used else np.zeros(0, dtype=np.int64)
     ids = np.unique(allc[allc >= 0])
     table = np.asarray(names, dtype=object)[ids] if len(ids) else np.zeros(0, dtype=object)
-    order = np.argsort(table.astype(str), kind="stable")
+    if len(table) and max(map(len, table)) > _NUMPY_SORT_CHARS:
+        # numpy's fixed-width strings would take the longest name's width for every name
+        # (a 50 MB name: gigabytes); Python's sort compares the same code points
+        order = np.asarray(sorted(range(len(table)), key=table.__getitem__), dtype=np.int64)
+    else:
+        order = np.argsort(table.astype(str), kind="stable")
     remap = np.full(len(names) + 1, -1, dtype=np.int64)
     remap[ids[order]] = np.arange(len(ids))
     return list(table[order]), remap

@@ -89,7 +89,7 @@ def chunks(buf: bytes, pos: int, blocks: Iterator[bytes]) -> Iterator[Tuple[byte
 
 def decode_parallel(run: Any, source: ByteSource, jobs: int) -> None:
     """Decode ``source`` with ``jobs`` worker processes into ``run``'s handler."""
-    blocks = source.blocks()
+    blocks = run.blocks()
     buf, pos = run._find_array(blocks)
     run.handler.on_definitions(Definitions(metadata={"format": "chrome"}))
     pending: deque = deque()

@@ -19,7 +19,9 @@ from ...errors import ReadError
 from ..definitions import Definitions
 from ..events import ATTRIBUTES, EventBatch, Kind, StringTable
 from ..handler import EventHandler
+from ..limits import MAX_EVENT_BYTES, MAX_EVENT_TOKENS
 from ..sources import ByteSource
+from ..text import utf8_blocks
 from .envelope import check_trailer, find_array
 from .members import args_json, ident_column, member_spans, number_column
 from .order import Orderer, concat_parts
@@ -46,8 +48,12 @@ class ChromeRun:
         self.orderer = Orderer(self._emit, options["order"], options["sort_limit"], self.name)
 
     # ------------------------------------------------------------------ driving
+    def blocks(self) -> Iterator[bytes]:
+        """The source's blocks, checked to be UTF-8 as a whole (JSON text)."""
+        return utf8_blocks(self.source.blocks(), self.name)
+
     def run(self) -> None:
-        blocks = self.source.blocks()
+        blocks = self.blocks()
         buf, pos = self._find_array(blocks)
         self.handler.on_definitions(Definitions(metadata={"format": "chrome"}))
         self.stream_from(buf, pos, blocks, continuing=False)
@@ -57,6 +63,8 @@ class ChromeRun:
         """Decode events from ``buf`` (file offset ``pos``) and the blocks that follow."""
         while True:
             scan = scan_events(buf, self.name, pos, continuing)
+            if len(scan.starts) and len(buf) > MAX_EVENT_BYTES:
+                self._check_events(scan, pos)
             if len(scan.starts):
                 self._convert(buf, scan, pos)
                 continuing = True
@@ -65,21 +73,67 @@ class ChromeRun:
             if scan.closed:
                 check_trailer(buf, pos, blocks, self.wrapped, self.name)
                 break
-            block = next(blocks, None)
-            if block is None:
+            more = self._more(buf, pos, blocks, grow=not len(scan.starts))
+            if more is None:
                 rest = buf.strip(b" \t\r\n,")
                 if rest:
                     raise ReadError(self.name, "the trace ends inside an event (truncated file?)",
                                     position=f"byte {pos + buf.index(rest[:1])}",
                                     expected="a complete event object")
                 break
-            buf += block
+            buf = more
         self.orderer.finish()
+
+    def _more(self, buf: bytes, pos: int, blocks: Iterator[bytes],
+              grow: bool) -> Optional[bytes]:
+        """``buf`` and the next block (None at the end of the input). With ``grow`` (no
+        complete event in ``buf``: a long one is coming), blocks until ``buf`` doubles, so
+        an event of n bytes is scanned O(log n) times (linear work); an event longer
+        than :data:`~..limits.MAX_EVENT_BYTES`, or with more structural characters than
+        :data:`~..limits.MAX_EVENT_TOKENS`, is a ReadError."""
+        if grow and len(buf) > 1 << 20:
+            self._check_size(buf, pos)
+        parts, size = [buf], len(buf)
+        want = max(min(2 * size, MAX_EVENT_BYTES + 1), size + 1) if grow else size + 1
+        while size < want:
+            block = next(blocks, None)
+            if block is None:
+                break
+            parts.append(block)
+            size += len(block)
+        return None if len(parts) == 1 else b"".join(parts)
 
     def _find_array(self, blocks: Iterator[bytes]) -> Tuple[bytes, int]:
         """Read up to the '[' that opens the events; returns the rest and its offset."""
         buf, pos, self.wrapped = find_array(blocks, self.name)
         return buf, pos
+
+    def _check_events(self, scan: Any, pos: int) -> None:
+        """ReadError at the first complete event longer than MAX_EVENT_BYTES (a long event
+        may complete in a buffer grown past the limit)."""
+        size = scan.ends - scan.starts
+        if int(size.max()) > MAX_EVENT_BYTES:
+            at = int(scan.starts[np.argmax(size > MAX_EVENT_BYTES)])
+            raise ReadError(self.name, f"an event longer than {MAX_EVENT_BYTES >> 20} MiB",
+                            position=f"byte {pos + at}",
+                            expected=f"events of at most {MAX_EVENT_BYTES >> 20} MiB, "
+                                     "strings included")
+
+    def _check_size(self, buf: bytes, pos: int) -> None:
+        """ReadError when the event that ``buf`` begins passes a limit (one C pass per
+        structural character over the event so far)."""
+        rest = buf.lstrip(b" \t\r\n,")
+        where = f"byte {pos + len(buf) - len(rest)}"
+        if len(rest) > MAX_EVENT_BYTES:
+            raise ReadError(self.name, f"an event longer than {MAX_EVENT_BYTES >> 20} MiB",
+                            position=where,
+                            expected=f"events of at most {MAX_EVENT_BYTES >> 20} MiB, "
+                                     "strings included")
+        tokens = sum(rest.count(c) for c in (b"{", b"}", b"[", b"]", b",", b":", b'"'))
+        if tokens > MAX_EVENT_TOKENS:
+            raise ReadError(self.name, f"an event with more than {MAX_EVENT_TOKENS} JSON "
+                            "brackets, commas, colons and quotes", position=where,
+                            expected=f"events of at most {MAX_EVENT_TOKENS} structural characters")
 
     # ------------------------------------------------------------------ events
     def _convert(self, buf: bytes, scan: Any, base: int) -> None:

@@ -11,7 +11,9 @@ index matrix, :func:`words` reads 8 bytes at any offset as one ``uint64``.
   ``uint64``, to compare with the few keys a decoder reads;
 - :func:`intern_strings`: string values -> ids in a
   :class:`~graphframe_readers.traces.events.StringTable`, equal values found with a
-  hash of 8-byte words and a hash table; each distinct value decoded once;
+  hash of 8-byte words and a hash table (values up to :data:`SHORT` bytes;
+  longer ones by a dict of their bytes, so the work stays linear in the
+  bytes whatever the longest value); each distinct value decoded once;
 - :func:`strip`, :func:`check_blank`: whitespace around values, looking
   only at the spans that have any.
 
@@ -46,6 +48,8 @@ _POW10 = 10 ** np.arange(19, dtype=np.int64)
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _PRIME = np.uint64(0x100000001B3)
+#: string values (quotes included) up to this length are hashed by 8-byte word columns
+SHORT = 256
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")  # JSON's grammar
 
 
@@ -217,6 +221,50 @@ def intern_strings(a: np.ndarray, buf: bytes, start: np.ndarray, end: np.ndarray
         raise ReadError(source, "a string value was expected",
                         position=f"byte {base + int(start[i])}", expected="a JSON string")
     length = (end - start).astype(np.int64)
+    if int(length.max()) <= SHORT:
+        rows = np.arange(n)
+        codes, first, same = _hash_groups(a, start, length)
+    else:  # long values: one dict step each, so the work stays linear in their bytes
+        rows = np.flatnonzero(length <= SHORT)
+        codes, first, same = _hash_groups(a, start[rows], length[rows])
+        long = np.flatnonzero(length > SHORT)
+        seen: dict = {}
+        long_code = np.empty(len(long), dtype=np.int64)
+        long_first = []
+        for k, i in enumerate(long.tolist()):
+            raw = buf[int(start[i]):int(end[i])]
+            code = seen.get(raw)
+            if code is None:
+                code = seen[raw] = len(first) + len(long_first)
+                long_first.append(i)
+            long_code[k] = code
+        codes = np.concatenate([codes, long_code])
+        first = np.concatenate([rows[first], np.asarray(long_first, dtype=np.int64)])
+        same = np.concatenate([same, np.ones(len(long), dtype=bool)])
+        rows = np.concatenate([rows, long])
+        first_rows = first
+        order = np.argsort(first_rows, kind="stable")   # intern in order of appearance
+        texts = [_decode(buf, int(start[i]), int(end[i]), source, base) for i in first_rows[order]]
+        table = np.empty(len(first), dtype=np.int32)
+        table[order] = [strings.intern(t) for t in texts]
+        ids = np.empty(n, dtype=np.int32)
+        ids[rows] = table[codes]
+        for i in rows[~same]:  # hash collisions: decode each
+            ids[i] = strings.intern(_decode(buf, int(start[i]), int(end[i]), source, base))
+        return ids
+    texts = [_decode(buf, int(start[i]), int(end[i]), source, base) for i in first]
+    ids = np.asarray([strings.intern(t) for t in texts], dtype=np.int32)[codes]
+    for i in np.flatnonzero(~same):  # hash collisions: decode each
+        ids[i] = strings.intern(_decode(buf, int(start[i]), int(end[i]), source, base))
+    return ids
+
+
+def _hash_groups(a: np.ndarray, start: np.ndarray, length: np.ndarray):
+    """Group equal values of at most :data:`SHORT` bytes: (code of each row in order of
+    first appearance, first row of each code, False where a row only shares the hash)."""
+    if not len(start):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0, dtype=bool)
     h = length.astype(np.uint64) * _MIX
     cols = []
     for k in range(0, int(length.max()), 8):
@@ -231,11 +279,7 @@ def intern_strings(a: np.ndarray, buf: bytes, start: np.ndarray, end: np.ndarray
     same = length == length[rep]
     for w in cols:
         same &= w == w[rep]
-    texts = [_decode(buf, int(start[i]), int(end[i]), source, base) for i in first]
-    ids = np.asarray([strings.intern(t) for t in texts], dtype=np.int32)[codes]
-    for i in np.flatnonzero(~same):  # hash collisions: decode each
-        ids[i] = strings.intern(_decode(buf, int(start[i]), int(end[i]), source, base))
-    return ids
+    return codes, first, same
 
 
 def _decode(buf: bytes, s: int, e: int, source: str, base: int) -> str:

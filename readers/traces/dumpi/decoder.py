@@ -24,18 +24,20 @@ Options: ``args=True`` adds each call's arguments as ``args`` text
 
 from __future__ import annotations
 
+import glob
 import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...errors import ReadError
+from ...errors import MissingMembersError, ReadError
 from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import EventBatch, Kind, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource, FileSource, rank_of, rank_sources
+from ..text import decode_text
 from .layouts import (ALL_FUNCTIONS, CPU, DEFAULT_TYPE_SIZES, END_OF_STREAM, FUNCTION_ENTER,
                       FUNCTION_EXIT, FUNCTIONS, LABEL, LAYOUTS, MAGIC, THREAD, TYPE_SIZE, WALL,
                       fixed_sizes)
@@ -68,6 +70,8 @@ for _n in ("Win_fence", "Win_lock", "Win_unlock", "Win_post", "Win_start", "Win_
 _DATA_BY_LABEL = {LABEL[call]: role for call, role in _DATA.items()}
 #: Bytes read at a time from a DUMPI file (memory stays flat whatever the file size).
 _BLOCK = 1 << 20
+#: The largest .meta file read (a few lines of key=value in practice).
+_META_BYTES = 1 << 20
 _EXTRA = ("comm", "request", "win", "sendcount", "sendtype", "recvcount", "recvtype", "dest",
           "source", "sendtag", "recvtag")
 
@@ -101,22 +105,57 @@ class DumpiDecoder(Decoder):
             p = metas[0]
         if p.suffix != ".meta":
             return [FileSource(p, rank=rank_of(p), block_size=_BLOCK)]
-        try:
-            meta = dict(line.split("=", 1) for line in p.read_text().splitlines() if "=" in line)
-        except OSError as exc:
-            raise ReadError(p, f"cannot read the file: {exc.strerror}") from exc
+        meta = read_meta(p)
         prefix = meta.get("fileprefix")
         if not prefix:
-            raise ReadError(p, "the .meta file names no fileprefix", expected="fileprefix=...")
-        files = sorted(p.parent.glob(f"{prefix}-*.bin"))
-        nprocs = int(meta.get("numprocs", len(files)))
-        if len(files) != nprocs:
-            raise ReadError(p, f"{len(files)} rank files found for numprocs={nprocs}",
-                            expected=f"{prefix}-0000.bin ... one file per rank")
-        return rank_sources(files, block_size=_BLOCK)
+            raise ReadError(p, "the .meta file names no fileprefix", position="the whole file",
+                            expected="a line fileprefix=<name of the rank files>")
+        try:
+            nprocs = int(meta.get("numprocs", "0"))
+        except ValueError:
+            raise ReadError(p, f"numprocs is not a number: {meta['numprocs'][:40]!r}",
+                            position="the numprocs line", expected="numprocs=<ranks>") from None
+        files = sorted(p.parent.glob(f"{glob.escape(prefix)}-*.bin"))
+        if "numprocs" not in meta:
+            nprocs = len(files)
+        sources = rank_sources(files, block_size=_BLOCK)
+        have = {s.rank for s in sources}
+        absent = {f"rank {r}": str(p.parent / f"{prefix}-{r:04d}.bin") for r in range(nprocs)
+                  if r not in have}
+        if absent:
+            raise MissingMembersError(p, absent, declared=f"numprocs={nprocs}",
+                                      present=[s for s in sources if s.rank < nprocs])
+        extra = [s.name for s in sources if s.rank >= nprocs]
+        if extra:
+            raise ReadError(extra[0], f"a rank file beyond numprocs={nprocs}",
+                            expected=f"ranks 0 to {nprocs - 1} (the .meta file {p.name})")
+        return sources
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         _Run(source, handler, self.options).run()
+
+
+def read_meta(path: Path) -> Dict[str, str]:
+    """The ``key=value`` lines of a DUMPI ``.meta`` file (UTF-8, at most 1 MiB).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "t.meta"
+    >>> _ = p.write_bytes(b"numprocs=2\\nfileprefix=t\\n")
+    >>> read_meta(p)
+    {'numprocs': '2', 'fileprefix': 't'}
+    """
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(_META_BYTES + 1)
+    except OSError as exc:
+        raise ReadError(path, f"cannot read the file: {exc.strerror}") from exc
+    if len(data) > _META_BYTES:
+        raise ReadError(path, f"the .meta file is larger than {_META_BYTES >> 20} MiB",
+                        position=f"byte {_META_BYTES}", expected="a DUMPI .meta file")
+    lines = decode_text(data, str(path)).splitlines()
+    return dict(line.split("=", 1) for line in lines if "=" in line)
 
 
 class _Run:

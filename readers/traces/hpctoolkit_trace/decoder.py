@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
+from ...errors import ReadError
 from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import EventBatch, StringTable
@@ -49,6 +50,23 @@ def database(path: Any) -> Path:
     return p if p.is_dir() else p.parent
 
 
+def trace_file(path: Any) -> Path:
+    """The ``trace.db`` of ``path``: the database folder's, or the file given, which must
+    then be a ``trace.db`` (never another file of its folder)."""
+    p = Path(os.fspath(path))
+    if p.is_dir():
+        return p / "trace.db"
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(len(MAGIC))
+    except OSError as exc:
+        raise ReadError(p, f"cannot open the file: {exc.strerror}") from exc
+    if head != MAGIC:
+        raise ReadError(p, "not an HPCToolkit trace.db", position="byte 0",
+                        expected=f"the magic {MAGIC.decode()!r} (or the database folder)")
+    return p
+
+
 class HpctoolkitTraceDecoder(Decoder):
     """HPCToolkit ``trace.db`` (+ ``meta.db``, ``profile.db``); option ``frames``."""
 
@@ -65,15 +83,16 @@ class HpctoolkitTraceDecoder(Decoder):
     def sources(cls, path: Any) -> List[ByteSource]:
         if isinstance(path, ByteSource) or isinstance(path, (list, tuple)):
             return super().sources(path)
-        folder = database(path)
-        trace = read_trace_db(folder / "trace.db")
-        ids = _identities(folder)
+        file = trace_file(path)
+        trace = read_trace_db(file)
+        ids = _identities(file.parent)
         ranks = sorted({ids.get(line.profile, (0, 0))[0] for line in trace.lines})
-        return [FileSource(folder / "trace.db", rank=r) for r in ranks]
+        return [FileSource(file, rank=r) for r in ranks]
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
-        folder = database(source.name)
-        trace = read_trace_db(folder / "trace.db")
+        file = trace_file(source.name)
+        folder = file.parent
+        trace = read_trace_db(file)
         ids = _identities(folder)
         tree = tree_arrays(read_meta_db(folder / "meta.db", label_function_nodes=False).tree)
         mode = self.options.get("frames", "functions")

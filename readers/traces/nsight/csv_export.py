@@ -4,8 +4,10 @@ Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
 others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
 is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
 :func:`graphframe_readers.traces.intervals.call_events`. The whole CSV is one source
-(read with the ``csv`` module, block by block); a row with a bad number or a
-missing field is a ReadError naming its line.
+(read with the ``csv`` module; UTF-8 text); a row with a bad number, a row
+whose number of fields differs from the header's (a cut line), text that is
+not UTF-8 and a field over the csv module's 128 KiB are ReadErrors naming
+the line.
 
 Examples
 --------
@@ -26,7 +28,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Dict, List
+from typing import Any, Dict, List
 
 import numpy as np
 
@@ -37,6 +39,7 @@ from ..events import StringTable
 from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource
+from ..text import decode_text
 from ...registry import FormatInfo
 
 HEADER = b"Start (ns),End (ns)"
@@ -54,26 +57,40 @@ class NsightNvtxCsvDecoder(Decoder):
         return head.lstrip(b"\xef\xbb\xbf").startswith(HEADER) and b"TID" in head[:400]
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
-        text = b"".join(source.blocks()).decode("utf-8-sig", "replace")
+        text = decode_text(b"".join(source.blocks()), source.name)
         reader = csv.reader(io.StringIO(text))
-        header = next(reader, None) or []
+        try:
+            header = next(reader, None) or []
+        except csv.Error as exc:
+            raise _csv_error(source.name, reader, exc) from exc
         missing = [c for c in NEEDED if c not in header]
         if missing:
             raise ReadError(source.name, f"the header lacks {', '.join(missing)}",
                             position="line 1", expected="the nvtx_pushpop_trace columns")
         col = {c: header.index(c) for c in NEEDED}
         streams: Dict[tuple, List[tuple]] = {}
-        for number, row in enumerate(reader, start=2):
-            if not row:
-                continue
-            try:
-                key = (int(row[col["PID"]]), int(row[col["TID"]]))
-                streams.setdefault(key, []).append(
-                    (int(row[col["Start (ns)"]]), int(row[col["End (ns)"]]), row[col["Name"]]))
-            except (ValueError, IndexError) as exc:
-                raise ReadError(source.name, f"cannot read row {row[:6]!r}",
-                                position=f"line {number}",
-                                expected="integer times, PID and TID and a name") from exc
+        width = len(header)
+        number = 1
+        try:
+            for row in reader:
+                number = reader.line_num
+                if not row:
+                    continue
+                if len(row) != width:
+                    raise ReadError(source.name, f"a row of {len(row)} fields under a header "
+                                    f"of {width}", position=f"line {number}",
+                                    expected="one field per column (a cut or damaged row?)")
+                try:
+                    key = (int(row[col["PID"]]), int(row[col["TID"]]))
+                    streams.setdefault(key, []).append(
+                        (int(row[col["Start (ns)"]]), int(row[col["End (ns)"]]),
+                         row[col["Name"]]))
+                except (ValueError, IndexError) as exc:
+                    raise ReadError(source.name, f"cannot read row {row[:6]!r}",
+                                    position=f"line {number}",
+                                    expected="integer times, PID and TID and a name") from exc
+        except csv.Error as exc:
+            raise _csv_error(source.name, reader, exc) from exc
         strings = StringTable()
         handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
         for (pid, tid), rows in sorted(streams.items()):
@@ -82,6 +99,12 @@ class NsightNvtxCsvDecoder(Decoder):
             handler.on_batch(call_events(strings, start=start, end=end,
                                          name=strings.intern_many(r[2] for r in rows),
                                          rank=pid, thread=tid, source=source.name))
+
+
+def _csv_error(name: str, reader: Any, exc: Exception) -> ReadError:
+    """The csv module's error (a field over its 128 KiB limit, a NUL...) as a ReadError."""
+    return ReadError(name, f"not valid CSV: {exc}", position=f"line {reader.line_num}",
+                     expected="CSV rows (fields of at most 128 KiB)")
 
 
 DECODER = NsightNvtxCsvDecoder

@@ -39,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
@@ -72,16 +73,47 @@ def split_global_id(gid: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return (gid >> 24) & 0xFFFFFF, gid & 0xFFFFFF
 
 
+def check_pages(path: str) -> None:
+    """ReadError when a SQLite file is cut short: its size is not a whole number of pages,
+    or is below the page count its header records (SQLite itself reads such a file
+    without a word as long as the pages a query needs are there)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError as exc:
+        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        return  # not a database: SQLite's own error names it
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    counted = pages and head[92:96] == head[24:28]   # the header's page count is valid
+    if page < 512 or page & (page - 1):
+        raise ReadError(path, f"bad page size {page}", position="byte 16",
+                        expected="a power of two from 512 to 65536")
+    if size % page or (counted and size < pages * page):
+        raise ReadError(path, f"the file ends inside its pages ({size} bytes, "
+                        f"{pages} pages of {page})" if counted else
+                        f"the file is not a whole number of {page}-byte pages ({size} bytes)",
+                        position=f"byte {size}",
+                        expected="the whole database (truncated file?)")
+
+
 class _Db:
     """A read-only connection whose errors become ReadErrors naming the table."""
 
     def __init__(self, path: str) -> None:
         self.path = path
+        check_pages(path)
+        self.con = None
         try:
             self.con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             self.tables = {r[0] for r in self.con.execute(
                 "SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.Error as exc:
+            if self.con is not None:
+                self.con.close()
             raise ReadError(path, f"SQLite cannot read the file: {exc}", position="schema",
                             expected="an Nsight Systems SQLite export") from exc
 

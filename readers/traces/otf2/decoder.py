@@ -28,7 +28,7 @@ from typing import Any, Iterator, List
 
 import numpy as np
 
-from ...errors import ReadError
+from ...errors import MissingMembersError, ReadError
 from ..decoder import Decoder
 from ..events import EventBatch, StringTable
 from ..handler import EventHandler
@@ -36,6 +36,37 @@ from ..sources import ByteSource, FileSource
 from .definitions import Tables, import_otf2
 from .events import LocationEvents, read_chunks
 from .globaldefs import read_global
+
+
+def location_file(anchor: str, ref: int, ext: str) -> str:
+    """The file of location ``ref``: ``<archive>/<ref>.evt`` or ``.def`` beside the anchor.
+
+    >>> location_file("/t/traces.otf2", 3, "evt")
+    '/t/traces/3.evt'
+    """
+    return os.path.join(anchor[:-len(".otf2")] if anchor.endswith(".otf2") else anchor,
+                        f"{ref}.{ext}")
+
+
+#: OTF2 writers end every file with END_OF_FILE (2) and END_OF_BUFFER (1)
+_END = b"\x02\x01"
+
+
+def check_complete(file: str, chunk: int) -> None:
+    """ReadError when an OTF2 file lacks the two bytes its writer ends it with (a file cut
+    short that the library would read without a word). Files of whole chunks (padded by
+    some substrates) are not checked."""
+    try:
+        with open(file, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            fh.seek(max(size - 2, 0))
+            tail = fh.read(2)
+    except OSError as exc:
+        raise ReadError(file, f"cannot open the file: {exc.strerror}") from exc
+    if tail != _END and (not size or not chunk or size % chunk):
+        raise ReadError(file, "the file does not end with OTF2's end-of-file mark "
+                        "(truncated?)", position=f"byte {size}",
+                        expected="the bytes 02 01 that end every OTF2 file")
 
 
 def anchor_file(path: Any) -> Path:
@@ -79,7 +110,19 @@ class Otf2Decoder(Decoder):
         anchor = anchor_file(path)
         tables = _tables(str(anchor))
         ranks = sorted({rank for rank, _, _ in tables.locations.values()})
-        return [FileSource(anchor, rank=r) for r in ranks]
+        absent = {}
+        for ref, (rank, _, _) in sorted(tables.locations.items()):
+            for ext in ("evt", "def"):
+                file = location_file(str(anchor), ref, ext)
+                if not os.path.isfile(file):
+                    absent[f"location {ref} (rank {rank}) .{ext}"] = file
+        sources = [FileSource(anchor, rank=r) for r in ranks]
+        if absent:
+            gone = {tables.locations[int(k.split()[1])][0] for k in absent}
+            raise MissingMembersError(anchor, absent, present=[s for s in sources
+                                                              if s.rank not in gone],
+                                      declared=f"{len(tables.locations)} locations")
+        return sources
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         anchor = str(anchor_file(source.name))
@@ -110,6 +153,10 @@ class Otf2Decoder(Decoder):
                 ids = lookup[at]
             return ids.astype(np.int32)
 
+        evt_chunk, def_chunk = _chunks(_otf2, handle)
+        for ref in locs:
+            check_complete(location_file(anchor, ref, "evt"), evt_chunk)
+            check_complete(location_file(anchor, ref, "def"), def_chunk)
         for ref in locs:
             _otf2.Reader_SelectLocation(handle, ref)
         _open_files(_otf2, handle, locs, anchor)
@@ -128,13 +175,15 @@ class Otf2Decoder(Decoder):
                         handler.on_batch(EventBatch.build(
                             strings, rank=rank, thread=thread, source=anchor, **cols))
                 except _otf2.Error as exc:
-                    raise ReadError(anchor, f"the OTF2 library failed: {exc}",
+                    raise ReadError(anchor, f"the OTF2 library failed reading "
+                                    f"{location_file(anchor, ref, 'evt')}: {exc}",
                                     position=f"location {ref}, after {seen} decoded events",
                                     expected="readable event records") from exc
                 finally:
                     _otf2.Reader_CloseEvtReader(handle, evt)
                 if seen != expected:
-                    raise ReadError(anchor, f"location {ref} has {seen} events, its "
+                    raise ReadError(anchor, f"location {ref} has {seen} events in "
+                                    f"{location_file(anchor, ref, 'evt')}, its "
                                     f"definition announces {expected}",
                                     position=f"location {ref}, event {seen}",
                                     expected="all announced events (truncated .evt file?)")
@@ -142,28 +191,50 @@ class Otf2Decoder(Decoder):
             _otf2.Reader_CloseEvtFiles(handle)
 
 
+def _chunks(lib: Any, handle: Any) -> tuple:
+    """(event chunk size, definition chunk size) of the archive; (0, 0) when unknown."""
+    try:
+        sizes = lib.Reader_GetChunkSize(handle)
+        return int(sizes[0]), int(sizes[1])
+    except (lib.Error, TypeError, ValueError, IndexError):
+        return 0, 0
+
+
 def _open_files(lib: Any, handle: Any, locs: List[int], anchor: str) -> None:
+    """Open the locations' event files and read their local definitions: a location whose
+    ``.def`` file the library cannot open or read is a ReadError naming that file (its
+    events would otherwise be read with the wrong communicators and ids)."""
     try:
         lib.Reader_OpenDefFiles(handle)
-        opened = True
-    except lib.Error:
-        opened = False
+    except lib.Error as exc:
+        raise ReadError(anchor, f"the OTF2 library cannot open the local definition files: "
+                        f"{exc}", position="the local definition files",
+                        expected="readable local definitions") from exc
     lib.Reader_OpenEvtFiles(handle)
-    if opened:
-        try:
-            for ref in locs:
+    try:
+        for ref in locs:
+            file = location_file(anchor, ref, "def")
+            try:
                 reader = lib.Reader_GetDefReader(handle, ref)
-                if reader:
-                    try:
-                        lib.Reader_ReadAllLocalDefinitions(handle, reader)
-                    except lib.Error as exc:
-                        raise ReadError(anchor, f"the OTF2 library cannot read the local "
-                                        f"definitions: {exc}", position=f"location {ref}",
-                                        expected="readable local definitions") from exc
-                    finally:
-                        lib.Reader_CloseDefReader(handle, reader)
-        finally:
-            lib.Reader_CloseDefFiles(handle)
+            except lib.Error as exc:
+                reader, failure = None, exc
+            else:
+                failure = None
+            if not reader:
+                raise ReadError(anchor, f"the OTF2 library cannot open the local definitions "
+                                f"{file}" + (f": {failure}" if failure else ""),
+                                position=f"location {ref}",
+                                expected="readable local definitions") from failure
+            try:
+                lib.Reader_ReadAllLocalDefinitions(handle, reader)
+            except lib.Error as exc:
+                raise ReadError(anchor, f"the OTF2 library cannot read the local "
+                                f"definitions {file}: {exc}", position=f"location {ref}",
+                                expected="readable local definitions") from exc
+            finally:
+                lib.Reader_CloseDefReader(handle, reader)
+    finally:
+        lib.Reader_CloseDefFiles(handle)
 
 
 #: (anchor, mtime, size) -> Tables of the last traces read in this process
@@ -179,12 +250,16 @@ def _tables(anchor: str) -> Tables:
     key = (anchor, st.st_mtime_ns, st.st_size)
     if key not in _CACHE:
         lib = import_otf2()[1]
+        defs = anchor[:-len(".otf2")] + ".def" if anchor.endswith(".otf2") else anchor
         with _opened(anchor) as handle:
             try:
-                _CACHE[key] = read_global(lib, handle, anchor)
+                tables = read_global(lib, handle, anchor)
             except lib.Error as exc:
-                raise ReadError(anchor, f"the OTF2 library cannot read the definitions: {exc}",
+                raise ReadError(anchor, f"the OTF2 library cannot read the definitions "
+                                f"{defs}: {exc}", position="the global definitions",
                                 expected="readable global definitions") from exc
+            check_complete(defs, _chunks(lib, handle)[1])
+            _CACHE[key] = tables
         while len(_CACHE) > 4:
             _CACHE.popitem(last=False)
     return _CACHE[key]

@@ -107,9 +107,15 @@ def read_global(lib: Any, handle: Any, anchor: str) -> Tables:
         keep.append(pointer)
     lib.Reader_RegisterGlobalDefCallbacks(handle, defreader, cbs, None)
     lib.GlobalDefReaderCallbacks_Delete(cbs)
-    lib.Reader_ReadAllGlobalDefinitions(handle, defreader)
+    read = lib.Reader_ReadAllGlobalDefinitions(handle, defreader)
     lib.Reader_CloseGlobalDefReader(handle, defreader)
     del keep
+    announced = lib.Reader_GetNumberOfGlobalDefinitions(handle)
+    if isinstance(read, int) and read != announced:
+        defs = anchor[:-len(".otf2")] + ".def" if anchor.endswith(".otf2") else anchor
+        raise ReadError(defs, f"{read} global definitions, the anchor file {anchor} announces "
+                        f"{announced}", position=f"definition {read}",
+                        expected="all announced definitions (truncated .def file?)")
     return _tables(got, anchor)
 
 

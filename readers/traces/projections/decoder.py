@@ -22,9 +22,21 @@ record                                     events
 
 Other records (enqueue, computation and trace markers, memory and user
 statistics) are skipped. A log whose record count differs from its header,
-or that has no ``7`` END_COMPUTATION record, is truncated: ReadError, and
-no event of that PE reaches the handler before the whole file was checked
-(a PE's log is decoded in memory; logs are text of a few MB per PE).
+or that has no ``7`` END_COMPUTATION record, is truncated: ReadError.
+
+A log is read as a stream: block by block, inflated block by block when
+gzip-compressed (:mod:`..compressed`: any number of gzip members, a limit
+on the inflation ratio), checked to be UTF-8 text, cut into whole lines
+(a line may not pass :data:`~..limits.MAX_ITEM_BYTES`) and decoded one
+record at a time (a Python step per record: the records have no fixed
+layout), with a batch of events handed on every :data:`BATCH_EVENTS`
+events. Memory per PE is bounded by the block and batch sizes, whatever the
+log's size; the events before a damaged or cut record reach the handler
+before the ReadError.
+
+Every processor the ``.sts`` declares (``PROCESSORS <n>``) must have its
+log: a missing one is a :class:`~graphframe_readers.errors.MissingMembersError`
+naming it (``missing="warn"`` reads the others).
 
 Examples
 --------
@@ -37,18 +49,22 @@ from __future__ import annotations
 
 import os
 import re
-import zlib
+from array import array
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ...errors import ReadError
+from ...errors import MissingMembersError, ReadError
+from ..compressed import maybe_inflated
 from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import EventBatch, Kind, StringTable
 from ..handler import EventHandler
+from ..limits import MAX_ITEM_BYTES
 from ..sources import ByteSource, FileSource
+from ..text import decode_text, line_blocks, utf8_blocks
 from .sts import Sts, parse_sts
 
 BATCH_EVENTS = 1 << 20
@@ -78,22 +94,42 @@ def _logs(sts: Path) -> List[FileSource]:
     return out
 
 
-def _text(source: ByteSource) -> str:
-    """The whole (possibly gzip-compressed) log as text, read block by block."""
-    parts, inflate, pos = [], None, 0
-    for block in source.blocks():
-        if inflate is None and block[:2] == b"\x1f\x8b":
-            inflate = zlib.decompressobj(wbits=47)
-        try:
-            parts.append(inflate.decompress(block) if inflate is not None else block)
-        except zlib.error as exc:
-            raise ReadError(source.name, f"corrupt gzip data: {exc}",
-                            position=f"compressed byte {pos}", expected="gzip data") from exc
-        pos += len(block)
-    if inflate is not None and not inflate.eof:
-        raise ReadError(source.name, "the gzip stream is cut short",
-                        position=f"compressed byte {pos}", expected="the rest of the log")
-    return b"".join(parts).decode("utf-8", "replace")
+#: (path, mtime, size) -> Sts of the last .sts files read in this process
+_STS_CACHE: "OrderedDict[tuple, Sts]" = OrderedDict()
+
+
+def read_sts(path: str) -> Sts:
+    """The parsed ``.sts`` file at ``path`` (UTF-8 text, at most MAX_ITEM_BYTES), read once
+    per process while the file is unchanged."""
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            key = (path, st.st_mtime_ns, st.st_size)
+            if key in _STS_CACHE:
+                return _STS_CACHE[key]
+            data = fh.read(MAX_ITEM_BYTES + 1)
+    except OSError as exc:
+        raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+    if len(data) > MAX_ITEM_BYTES:
+        raise ReadError(path, f"the .sts file is larger than {MAX_ITEM_BYTES >> 20} MiB",
+                        position=f"byte {MAX_ITEM_BYTES}",
+                        expected="a Projections definitions file")
+    sts = _STS_CACHE[key] = parse_sts(decode_text(data, path).splitlines(), path)
+    while len(_STS_CACHE) > 4:
+        _STS_CACHE.popitem(last=False)
+    return sts
+
+
+def _declared(sts_file: Path, logs: List[FileSource]) -> None:
+    """MissingMembersError when a processor the .sts declares has no log."""
+    sts = read_sts(str(sts_file))
+    have = {s.rank for s in logs}
+    base = str(sts_file)[:-4]
+    absent = {f"processor {pe}": f"{base}.{pe}.log.gz" for pe in range(sts.processors)
+              if pe not in have}
+    if absent:
+        raise MissingMembersError(sts_file, absent, present=logs,
+                                  declared=f"PROCESSORS {sts.processors}")
 
 
 class ProjectionsDecoder(Decoder):
@@ -123,30 +159,43 @@ class ProjectionsDecoder(Decoder):
                                     expected="<name>.<pe>.log or <name>.<pe>.log.gz")
                 out.append(FileSource(p, rank=int(m.group("pe"))))
             return sorted(out, key=lambda s: s.rank)
-        sts = _sts_path(Path(os.fspath(path)))
+        given = Path(os.fspath(path))
+        sts = _sts_path(given)
         if sts is None or not sts.is_file():
-            raise ReadError(path, "no .sts file found", expected="<name>.sts beside the logs")
-        return _logs(sts)
+            if given.is_file() and sts is None:
+                raise ReadError(path, "not a Projections trace file", position="the file name",
+                                expected="<name>.sts or <name>.<pe>.log[.gz]")
+            raise ReadError(path, "no .sts file found" + (f" ({sts.name})" if sts else ""),
+                            expected="<name>.sts beside the logs")
+        logs = _logs(sts)
+        _declared(sts, logs)
+        return logs
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         m = _LOG.match(source.name)
         if m is None:
             raise ReadError(source.name, "not a Projections log file name",
                             expected="<name>.<pe>.log or <name>.<pe>.log.gz")
-        sts_file = m.group("base") + ".sts"
-        try:
-            sts_lines = Path(sts_file).read_text(errors="replace").splitlines()
-        except OSError as exc:
-            raise ReadError(sts_file, f"cannot open the file: {exc.strerror}") from exc
-        sts = parse_sts(sts_lines, sts_file)
+        sts = read_sts(m.group("base") + ".sts")
         pe = int(m.group("pe")) if source.rank is None else source.rank
-        lines = _text(source).splitlines()
-        strings = StringTable()
-        cols = parse_log(lines, sts, strings, source.name)
         handler.on_definitions(_definitions(sts, pe))
-        batch = EventBatch.build(strings, rank=pe, thread=0, source=source.name, **cols)
-        for lo in range(0, len(batch), BATCH_EVENTS):
-            handler.on_batch(batch.take(slice(lo, lo + BATCH_EVENTS)))
+        strings = StringTable()
+        log = _Log(sts, strings, source.name)
+        blocks = line_blocks(utf8_blocks(maybe_inflated(source.blocks(), source.name),
+                                         source.name), source.name)
+        for piece in blocks:
+            log.feed(piece.decode("utf-8").split("\n"))
+            if len(log.out.kind) >= BATCH_EVENTS:
+                self._emit(handler, log, strings, pe, source.name)
+        log.finish()
+        self._emit(handler, log, strings, pe, source.name)
+
+    @staticmethod
+    def _emit(handler: EventHandler, log: "_Log", strings: StringTable, pe: int,
+              name: str) -> None:
+        cols = log.out.take()
+        if len(cols["kind"]):
+            handler.on_batch(EventBatch.build(strings, rank=pe, thread=0, source=name, **cols))
 
 
 def parse_log(lines: List[str], sts: Sts, strings: StringTable, name: str) -> Dict[str, Any]:
@@ -161,45 +210,84 @@ def parse_log(lines: List[str], sts: Sts, strings: StringTable, name: str) -> Di
     >>> cols["kind"].tolist(), cols["time"].tolist()
     ([0, 1], [5000, 9000])
     """
-    if not lines or not lines[0].startswith("PROJECTIONS-RECORD"):
-        raise ReadError(name, "the log does not start with PROJECTIONS-RECORD",
-                        position="line 1", expected="a Projections log header")
-    try:
-        announced = int(lines[0].split()[1])
-    except (IndexError, ValueError):
-        announced = -1
-    out = _Columns(strings, sts)
-    ended = False
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split()
-        if not fields:
-            continue
+    log = _Log(sts, strings, name)
+    log.feed(lines)
+    log.finish()
+    return log.out.take()
+
+
+class _Log:
+    """The state of decoding one log, fed a run of lines at a time."""
+
+    def __init__(self, sts: Sts, strings: StringTable, name: str) -> None:
+        self.name = name
+        self.out = _Columns(strings, sts)
+        self.line = 0           # lines seen
+        self.records = 0        # non-blank lines after the header
+        self.announced: Optional[int] = None
+        self.ended = False
+        self.partial = ""       # a last line without its line end, completed by the next feed
+
+    def feed(self, lines: List[str]) -> None:
+        """Decode ``lines`` (the pieces of text split at line ends; the last piece is
+        the start of a line whose end comes in a later feed, or ``""``)."""
+        if self.partial:
+            lines[0] = self.partial + lines[0]
+        self.partial = lines.pop()
+        if self.announced is None and lines:
+            self._header(lines[0])
+            self.line += 1
+            lines = lines[1:]
+        out, ended = self.out, self.ended
+        number = self.line
+        for number, line in enumerate(lines, start=self.line + 1):
+            fields = line.split()
+            if not fields:
+                continue
+            self.records += 1
+            try:
+                ended = out.record(fields, line) or ended
+            except (ValueError, IndexError, OverflowError) as exc:
+                raise ReadError(self.name, f"cannot parse record {line[:60]!r}",
+                                position=f"line {number}",
+                                expected="a Projections log record of this type") from exc
+        self.line += len(lines)
+        self.ended = ended
+
+    def _header(self, line: str) -> None:
+        if not line.startswith("PROJECTIONS-RECORD"):
+            raise ReadError(self.name, "the log does not start with PROJECTIONS-RECORD",
+                            position="line 1", expected="a Projections log header")
         try:
-            ended = out.record(fields, line) or ended
-        except (ValueError, IndexError) as exc:
-            raise ReadError(name, f"cannot parse record {line[:60]!r}",
-                            position=f"line {number}",
-                            expected="a Projections log record of this type") from exc
-    records = sum(1 for ln in lines[1:] if ln.strip())
-    if announced >= 0 and records != announced:
-        raise ReadError(name, f"{records} records, the header announces {announced}",
-                        position=f"line {len(lines)}", expected="the whole log (truncated?)")
-    if not ended:
-        raise ReadError(name, "no END_COMPUTATION record", position=f"line {len(lines)}",
-                        expected="a last record '7 <time>' (truncated log?)")
-    return out.columns()
+            self.announced = int(line.split()[1])
+        except (IndexError, ValueError):
+            self.announced = -1
+
+    def finish(self) -> None:
+        """Check the end of the log: the header's record count and END_COMPUTATION."""
+        if self.partial:
+            rest, self.partial = self.partial, ""
+            self.feed([rest, ""])
+        if self.announced is None:
+            raise ReadError(self.name, "the log does not start with PROJECTIONS-RECORD",
+                            position="line 1", expected="a Projections log header")
+        last = max(self.line, 1)
+        if self.announced >= 0 and self.records != self.announced:
+            raise ReadError(self.name, f"{self.records} records, the header announces "
+                            f"{self.announced}", position=f"line {last}",
+                            expected="the whole log (truncated?)")
+        if not self.ended:
+            raise ReadError(self.name, "no END_COMPUTATION record", position=f"line {last}",
+                            expected="a last record '7 <time>' (truncated log?)")
 
 
 class _Columns:
-    """Per-event lists filled record by record."""
+    """Per-event columns filled record by record (typed arrays: 40 bytes an event; a
+    number outside int64 is an OverflowError at its record)."""
 
     def __init__(self, strings: StringTable, sts: Sts) -> None:
         self.strings, self.sts = strings, sts
-        self.kind: List[int] = []
-        self.time: List[int] = []
-        self.name: List[int] = []
-        self.peer: List[int] = []
-        self.bytes: List[int] = []
+        self._empty()
         self.ids: Dict[tuple, int] = {}
         self.funcs: Dict[int, int] = {}
 
@@ -254,12 +342,20 @@ class _Columns:
             self.add(Kind.INSTANT, int(f[2]), self.event(int(f[3])))
         return code == 7
 
-    def columns(self) -> Dict[str, Any]:
-        return {"kind": np.asarray(self.kind, dtype=np.uint8),
-                "time": np.asarray(self.time, dtype=np.int64),
-                "name": np.asarray(self.name, dtype=np.int32),
-                "peer": np.asarray(self.peer, dtype=np.int64),
-                "bytes": np.asarray(self.bytes, dtype=np.int64)}
+    def _empty(self) -> None:
+        self.kind, self.time, self.name, self.peer, self.bytes = (array("q") for _ in range(5))
+
+    def take(self) -> Dict[str, Any]:
+        """The events so far as columns; the columns start again empty."""
+        def col(a: array, dtype: Any) -> np.ndarray:
+            return np.frombuffer(a, dtype=np.int64).astype(dtype) if len(a) \
+                else np.zeros(0, dtype=dtype)
+
+        cols = {"kind": col(self.kind, np.uint8), "time": col(self.time, np.int64),
+                "name": col(self.name, np.int32), "peer": col(self.peer, np.int64),
+                "bytes": col(self.bytes, np.int64)}
+        self._empty()
+        return cols
 
 
 def _definitions(sts: Sts, pe: int) -> Definitions:

@@ -35,7 +35,7 @@ from typing import Any, List
 
 import numpy as np
 
-from ...errors import ReadError
+from ...errors import MissingMembersError, ReadError
 from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import StringTable
@@ -55,6 +55,18 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise ReadError(path, f"cannot open the file: {exc.strerror}") from exc
+
+
+def _check_member(path: Path) -> None:
+    """A file given as the trace must be one of a Recorder trace's own files (its folder is
+    then read); any other file is not a Recorder trace, whatever lies beside it."""
+    name = path.name
+    stem, _, ext = name.partition(".")
+    if name in ("recorder.mt", "VERSION") or (ext in ("itf", "mt") and stem.isdigit()):
+        return
+    raise ReadError(path, "not a file of a Recorder trace", position="the file name",
+                    expected="a Recorder trace folder, its recorder.mt, or a <rank>.itf / "
+                             "<rank>.mt file in it")
 
 
 def trace_folder(path: Any) -> Path:
@@ -88,8 +100,18 @@ class RecorderDecoder(Decoder):
         if isinstance(path, (list, tuple)):
             return list(rank_sources([p for p in path if str(p).endswith(".itf")]))
         folder = trace_folder(path)
+        if folder != Path(os.fspath(path)):
+            _check_member(Path(os.fspath(path)))
         meta = parse_global(_read(folder / "recorder.mt"), str(folder / "recorder.mt"))
-        return [FileSource(folder / f"{r}.itf", rank=r) for r in range(meta.ranks)]
+        absent = {f"rank {r}": str(folder / f"{r}.{ext}") for r in range(meta.ranks)
+                  for ext in ("itf", "mt") if not (folder / f"{r}.{ext}").is_file()}
+        sources = [FileSource(folder / f"{r}.itf", rank=r) for r in range(meta.ranks)]
+        if absent:
+            gone = {int(k.split()[1]) for k in absent}
+            raise MissingMembersError(folder / "recorder.mt", absent,
+                                      declared=f"{meta.ranks} ranks",
+                                      present=[s for s in sources if s.rank not in gone])
+        return sources
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         folder = trace_folder(source.name)

@@ -79,9 +79,18 @@ def test_truncated_or_foreign_files_are_read_errors(tmp_path):
     path = make_db(tmp_path / "run.sqlite")
     cut = tmp_path / "cut.sqlite"
     cut.write_bytes(path.read_bytes()[:3000])
-    with pytest.raises(ReadError, match=r"cut\.sqlite.*SQLite cannot read") as err:
+    with pytest.raises(ReadError, match=r"cut\.sqlite.*the file ends inside its pages") as err:
         rt.decode(cut, Collect(), format="nsight")
-    assert located(err, "cut.sqlite") == ("cut.sqlite", "schema", "an Nsight Systems SQLite export")
+    assert located(err, "cut.sqlite") == ("cut.sqlite", "byte 3000",
+                                          "the whole database (truncated file?)")
+    garbled = tmp_path / "garbled.sqlite"   # whole pages, a damaged schema
+    data = bytearray(path.read_bytes())
+    data[100:4096] = bytes(3996)
+    garbled.write_bytes(bytes(data))
+    with pytest.raises(ReadError, match=r"garbled\.sqlite.*SQLite cannot read") as err:
+        rt.decode(garbled, Collect(), format="nsight")
+    assert located(err, "garbled.sqlite") == ("garbled.sqlite", "schema",
+                                              "an Nsight Systems SQLite export")
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (x INT)").connection.commit()
     assert rt.decoder_class("nsight").sniff(other, other.read_bytes()[:4096]) is False
@@ -135,9 +144,10 @@ def test_nvtx_csv_synthetic_and_bad_rows(tmp_path):
         rt.decode(path, Collect())
     assert located(err, "t.csv") == ("t.csv", "line 3", "integer times, PID and TID and a name")
     path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,30,b")  # cut short
-    with pytest.raises(ReadError) as err:
+    with pytest.raises(ReadError, match="a row of 3 fields under a header of 5") as err:
         rt.decode(path, Collect())
-    assert located(err, "t.csv") == ("t.csv", "line 3", "integer times, PID and TID and a name")
+    assert located(err, "t.csv") == ("t.csv", "line 3",
+                                     "one field per column (a cut or damaged row?)")
     path.write_text("Start (ns),End (ns),Name,PID\n10,90,a,7\n")
     with pytest.raises(ReadError, match="the header lacks TID"):
         rt.decode(path, Collect(), format="nsight-nvtx-csv")

@@ -84,12 +84,25 @@ def test_truncated_event_file_is_a_read_error(generated, tmp_path):
     shutil.copytree(Path(generated).parent, copy)
     evt = copy / "traces" / "1.evt"
     evt.write_bytes(evt.read_bytes()[:-40])
+    with pytest.raises(ReadError, match=r"traces/1\.evt: byte \d+: the file does not end") as err:
+        rt.decode(copy / "traces.otf2", Collect())
+    # The otf2 library either failed on the cut chunk or stopped early without an error
+    # (it varied from run to run); the file's missing end mark is found before it reads.
+    assert located(err, "1.evt") == ("1.evt", f"byte {evt.stat().st_size}",
+                                     "the bytes 02 01 that end every OTF2 file")
+
+
+def test_event_count_below_the_definition_is_a_read_error(generated, tmp_path):
+    """Records cut out of the middle of an event file (its end mark kept)."""
+    copy = tmp_path / "t"
+    shutil.copytree(Path(generated).parent, copy)
+    evt = copy / "traces" / "1.evt"
+    data = evt.read_bytes()
+    evt.write_bytes(data[:len(data) // 2] + data[-2:])
     with pytest.raises(ReadError, match=r"traces\.otf2.*location 1") as err:
         rt.decode(copy / "traces.otf2", Collect())
-    # The otf2 library either fails on the cut chunk or stops early without an error
-    # (it varies from run to run); the count check catches the second case.
     name, position, expected = located(err, "traces.otf2")
-    assert name == "traces.otf2"
+    assert name == "traces.otf2" and "1.evt" in str(err.value)
     assert (position, expected) == ("location 1, after 0 decoded events",
                                     "readable event records") or (
         re.fullmatch(r"location 1, event \d+", position)
@@ -104,9 +117,10 @@ def test_truncated_local_definitions_are_a_read_error(shared_data, tmp_path, kee
     local = copy / "traces" / "0.def"
     data = local.read_bytes()
     local.write_bytes(data[:int(len(data) * keep)])
-    with pytest.raises(ReadError, match=r"traces\.otf2.*local definitions") as err:
+    with pytest.raises(ReadError, match=r"traces/0\.def: .*end-of-file mark") as err:
         rt.decode(copy / "traces.otf2", Collect())
-    assert located(err, "traces.otf2")[1:] == ("location 0", "readable local definitions")
+    assert located(err, "0.def") == ("0.def", f"byte {int(len(data) * keep)}",
+                                     "the bytes 02 01 that end every OTF2 file")
 
 
 def test_not_an_anchor_file_is_a_read_error(tmp_path):

@@ -12,7 +12,7 @@ from tests.trace_collect import located, Collect, calls, events
 
 STS = """PROJECTIONS_ID
 VERSION 11.0
-PROCESSORS 2
+PROCESSORS 1
 MACHINE "test"
 CHARE 5 "Main" -1
 CHARE 6 "Worker" 1
@@ -110,7 +110,8 @@ def test_cut_gzip_stream_is_a_read_error(tmp_path):
     gz.write_bytes(gz.read_bytes()[:-12])
     with pytest.raises(ReadError, match=r"app\.0\.log\.gz: compressed byte \d+: the gzip stream") as err:
         rt.decode(folder, Collect())
-    assert located(err, "app.0.log.gz") == ("app.0.log.gz", "compressed byte 146", "the rest of the log")
+    assert located(err, "app.0.log.gz") == ("app.0.log.gz", "compressed byte 146",
+                                               "the rest of the compressed data")
 
 
 def test_hello_trace(shared_data):
