@@ -1,8 +1,11 @@
 """Test support for readers: the conformance checks and writers of test inputs.
 
-* :func:`check_reader` runs the checks every reader (ours or a plugin's) must
-  pass: sniffing, a valid RawProfile, determinism, a located error on a
-  truncated copy.
+* :func:`check_reader` runs the named checks every profile reader (ours or a
+  plugin's) must pass (:data:`READER_CHECKS`: sniffing, a valid RawProfile,
+  determinism, no file left open, a located error on a truncated copy, flipped
+  bytes read cleanly or refused); :func:`check_decoder` does the same for trace
+  decoders (:data:`DECODER_CHECKS`, each case in a child process under a time and
+  memory limit).
 * :func:`check_decoder` runs the named checks every trace decoder must pass
   on a :class:`DecoderSubject` (a sample trace): clean errors or bounded reads
   on damaged and hostile copies, each in a child process under a time and
@@ -31,7 +34,7 @@ Examples
 """
 
 from .checks import Case, Check
-from .conformance import check_reader, files_under
+from .conformance import READER_CHECKS, ReaderSubject, check_reader, check_subject, files_under
 from .decoders import DECODER_CHECKS, DecoderSubject, check_decoder
 from .samples import random_hpctoolkit_profile, random_tree_profile, sample_profile
 from .writers.caliper import write_cali, write_caliper_json
@@ -39,8 +42,8 @@ from .writers.hpctoolkit import write_example_database, write_hpctoolkit
 from .writers.hpctoolkit_latest import write_hpctoolkit_latest
 from .writers.literal import write_literal
 
-__all__ = ["Case", "Check", "DECODER_CHECKS", "DecoderSubject", "check_decoder",
-           "check_reader", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
+__all__ = ["Case", "Check", "DECODER_CHECKS", "DecoderSubject", "READER_CHECKS",
+           "ReaderSubject", "check_decoder", "check_reader", "check_subject", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
            "sample_profile", "write_cali", "write_caliper_json",
            "write_example_database", "write_hpctoolkit", "write_hpctoolkit_latest",
            "write_literal"]
