@@ -90,7 +90,11 @@ def test_choose_scale(scale_in, values, expected):
 
 
 def test_units_from_names_and_formats():
-    assert metric_unit("time (inc)", "hpctoolkit-latest") == "seconds"
+    # the reader's units first (an inclusive column has its exclusive partner's unit)
+    assert metric_unit("time (inc)", "hpctoolkit-latest", {"time": "seconds"}) == "seconds"
+    assert metric_unit("time (inc)", "hpctoolkit", {"time (inc)": "microseconds"}) == \
+        "microseconds"
+    assert metric_unit("time", "hpctoolkit") == "none"   # no units recorded: no guess
     assert metric_unit("sum.wall_clock", "timemory") == "seconds"
     assert metric_unit("time", "tau") == "microseconds"
     assert metric_unit("GXCOPY:D2H (B) (inc)", "hpctoolkit-latest") == "bytes"

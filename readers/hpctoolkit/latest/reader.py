@@ -33,7 +33,7 @@ from ...errors import ReadError
 from ...profile import RawProfile
 from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo
-from ..common import (assemble, level_column, narrow_int, rank_selection,
+from ..common import (assemble, level_column, metric_units, narrow_int, rank_selection,
                                 own_cost, row_index, select_names)
 from .derived import derived_from, load_taxonomy, viewer_order
 from .metadb import MetaDb, read_meta_db, tree_arrays
@@ -156,7 +156,8 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
     metadata = {"format": "hpctoolkit-latest", "title": meta.title,
                 "layout": "4.0 (2022 pre-release)" if meta.prerelease else "4.0",
                 "profiles": idents if parallel_profiles_mode else None,
-                "contexts_without_meta_entry": unlisted}
+                "contexts_without_meta_entry": unlisted,
+                "units": metric_units({c: plan[c]["file_name"] for c in names})}
     metadata.update(derived_from(taxonomy, problems))
     return assemble(directory, nodes["parent"], frames, columns, rows, levels, exc=exc, inc=inc,
                     pairs=pairs, default=default, metadata=metadata,
