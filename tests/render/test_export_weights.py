@@ -144,7 +144,7 @@ def test_gamess_folded_total_is_the_exclusive_total(shared_data):
     assert doc["profiles"][0]["endValue"] == pytest.approx(true_total, rel=1e-12)
     frames = doc["shared"]["frames"]
     # file and line come from the dataframe (HPCToolkit keeps them out of the frame)
-    assert frames[1] == {"name": "function: gamess_", "file": "[gamess.00.x]"}
+    assert frames[1] == {"name": "gamess_", "file": "[gamess.00.x]"}
     with_line = [f for f in frames if "line" in f]
     assert len(with_line) == 192 and min(f["line"] for f in with_line) >= 1
 

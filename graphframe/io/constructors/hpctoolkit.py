@@ -101,6 +101,11 @@ class HPCToolkitConstructors:
             summary profile has no ranks to select; Hatchet ignores the option).
         label_function_nodes : bool
             Prefix function names with ``function: `` (Hatchet's default).
+
+            Nodes are named as Hatchet names them (``function: main``, ``loop
+            /src/a.c:5``, ``line /src/a.c:6``); ``graphframe.read`` names them as
+            HPCToolkit's old layout does (``main``, ``Loop@a.c:5``, ``a.c:6``; the
+            reader's ``names`` option), so that both layouts of a program match.
         max_depth : int, optional
             Keep nodes at most this deep (entry points are depth 0), as Hatchet.
         min_percentage_of_application_time : float, optional
@@ -147,7 +152,7 @@ class HPCToolkitConstructors:
         return cls(**parts_from_raw(read_hpctoolkit_latest(
             dirname, parallel_profiles_mode=parallel_profiles_mode, metric_names=metric_names,
             profile_ranks=profile_ranks, label_function_nodes=label_function_nodes,
-            max_depth=max_depth,
+            names="hatchet", max_depth=max_depth,
             min_percentage_of_application_time=min_percentage_of_application_time,
             min_percentage_of_parent_time=min_percentage_of_parent_time,
             progress=progress), consume=True))
