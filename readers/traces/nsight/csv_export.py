@@ -2,8 +2,11 @@
 
 Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
 others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
-is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
-:func:`graphframe_readers.traces.intervals.call_events`. The whole CSV is one source
+is a range: ENTER/LEAVE ordered by
+:func:`graphframe_readers.traces.intervals.call_events`, on the rank of ``PID``
+(processes in pid order: 0, 1, ...) and its thread ``TID`` numbered from 0 (the
+main thread, whose tid is the pid, first, then by tid), as the SQLite export's
+decoder numbers them; the definitions keep each thread's pid and tid. The whole CSV is one source
 (read with the ``csv`` module, block by block); a row with a bad number or a
 missing field is a ReadError naming its line.
 
@@ -17,8 +20,8 @@ Examples
 >>> text = (b"Start (ns),End (ns),Duration (ns),Name,PID,TID\\n"
 ...         b"10,90,80,main,7,7\\n20,30,10,step,7,7\\n")
 >>> NsightNvtxCsvDecoder().decode(MemorySource(text, name="t.csv"), Show())
-7 7 10 main
-7 7 20 step
+0 0 10 main
+0 0 20 step
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ..events import StringTable
 from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource
+from .sqlite_export import Lanes, encode_gid
 
 HEADER = b"Start (ns),End (ns)"
 NEEDED = ("Start (ns)", "End (ns)", "Name", "PID", "TID")
@@ -74,13 +78,20 @@ class NsightNvtxCsvDecoder(Decoder):
                                 position=f"line {number}",
                                 expected="integer times, PID and TID and a name") from exc
         strings = StringTable()
-        handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
-        for (pid, tid), rows in sorted(streams.items()):
+        lanes = Lanes([encode_gid(pid, tid) for pid, tid in streams], [])
+        defs = Definitions(metadata={"format": "nsight-nvtx-csv"})
+        for pid, tid in streams:
+            defs.threads[lanes.host_lane(encode_gid(pid, tid))] = {"pid": pid, "tid": tid}
+        handler.on_definitions(defs)
+        order = sorted(streams, key=lambda k: lanes.host_lane(encode_gid(*k)))
+        for pid, tid in order:
+            rows = streams[(pid, tid)]
+            rank, thread = lanes.host_lane(encode_gid(pid, tid))
             start = np.array([r[0] for r in rows], dtype=np.int64)
             end = np.array([r[1] for r in rows], dtype=np.int64)
             handler.on_batch(call_events(strings, start=start, end=end,
                                          name=strings.intern_many(r[2] for r in rows),
-                                         rank=pid, thread=tid, source=source.name))
+                                         rank=rank, thread=thread, source=source.name))
 
 
 DECODER = NsightNvtxCsvDecoder
