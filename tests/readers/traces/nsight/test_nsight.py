@@ -213,3 +213,16 @@ def test_cloverleaf_ranks_threads_and_lanes(clover):
     assert d.lanes == [(0, 0), (0, 1), (0, 2), (0, 3)]   # every lane holds calls
     assert d.labels == ["rank 0: cuda-cloverleaf", "rank 0: cuda-EvtHandlr",
                         "rank 0: cuda-EvtHandlr", "rank 0: GPU 0 / stream 7"]
+
+
+def test_mpi_ranks_table_gives_the_ranks(tmp_path):
+    path = make_db(tmp_path / "run.sqlite")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE MPI_RANKS (rank INT, globalTid INT)")
+    con.execute("INSERT INTO MPI_RANKS VALUES (3, ?)", (GTID,))
+    con.commit()
+    con.close()
+    df = events(path)
+    assert sorted(set(zip(df["rank"], df["thread"]))) == [(3, 0), (3, 1)]
+    defs = rt.decode(path, Collect()).definitions
+    assert defs.metadata["processes"] == {3: {"pid": PID, "name": None}}
