@@ -93,9 +93,13 @@ def _label(d: GraphFrame, inc: Any, exc: Any) -> str:
 
 
 
-def metric_map(pairs: Optional[list], before: GraphFrame, after: GraphFrame) -> dict:
+def metric_map(pairs: Optional[list], before: GraphFrame, after: GraphFrame
+               ) -> Optional[dict]:
     """``--pair`` texts as ``diff``'s ``metric_map``; ``auto`` pairs names that differ only
-    in their exclusive/inclusive spelling (``cycles (E)`` = ``cycles``)."""
+    in their exclusive/inclusive spelling (``cycles (E)`` = ``cycles``), which is also
+    what happens without ``--pair`` (None)."""
+    if not pairs:
+        return None
     out: dict = {}
     for text in pairs or ():
         if text == "auto":

@@ -154,8 +154,9 @@ def _add_diff(sub: Any) -> None:
     diff.add_argument("--no-tree", action="store_true", help="only the ranked tables")
     diff.add_argument("--pair", action="append", default=[], metavar="BEFORE=AFTER",
                       help="compare metric BEFORE of the first profile with AFTER of the "
-                           "second (repeatable); 'auto' pairs names that differ only in "
-                           "their (E)/(I) spelling, e.g. HPCToolkit's two layouts")
+                           "second (repeatable); 'auto' (what happens without --pair) "
+                           "pairs names that differ only in their (E)/(I) spelling, e.g. "
+                           "HPCToolkit's two layouts")
     diff.add_argument("--precision", type=int, default=3, help="decimals (default 3)")
     _colour_options(diff)
     _progress_option(diff)

@@ -72,6 +72,7 @@ from ..ops.inclusive import subgraph_sums
 from ..ops.merge_rules import summed
 from ..model.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
+from .layouts import aligned_entry_roots
 from .metric_pairs import rename_metrics, short_list, suggest_pairs
 from ..model.fields import GraphFrameLike, metric_columns
 
@@ -141,6 +142,8 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
     """
     if by not in ("path", "name"):
         raise ValueError(f"by={by!r}: choose 'path' or 'name'")
+    if metric_map is None:  # names that differ only in spelling pair by themselves
+        metric_map = suggest_pairs(metric_columns(before), metric_columns(after)) or None
     if metric_map:
         before = rename_metrics(before, metric_map)
     metrics = _metrics(before, after, metric)
@@ -186,7 +189,8 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
             "threshold": float(threshold), "aggregate": agg, "rank": rank,
             "thread": thread if rank is not None else None,
             "totals": {"before": totals_b, "after": totals_a},
-            "before": _label(before), "after": _label(after), "match": match}
+            "before": _label(before), "after": _label(after), "match": match,
+            "metric_map": dict(metric_map or {})}
     return type(before)(graph, df, exc, inc, default_metric=f"{primary} delta",
                         metadata={"diff": info}, inclusive_of=inclusive_of)
 
@@ -363,7 +367,10 @@ def _by_path(before, after, vb, va, metrics):
     else:
         if before.graph.num_nodes == 0 or after.graph.num_nodes == 0:
             raise GraphMismatchError("cannot diff an empty graph")
-        graph, map_b, map_a = before.graph.union(after.graph, return_mappings=True)
+        # HPCToolkit's old-layout roots stand for the current layout's entry points
+        left = aligned_entry_roots(before.graph, after.graph)
+        right = aligned_entry_roots(after.graph, before.graph)
+        graph, map_b, map_a = left.union(right, return_mappings=True)
     n = graph.num_nodes
     in_b = np.zeros(n, dtype=bool)
     in_b[map_b] = True

@@ -1,7 +1,8 @@
 """Flat diffs: profiles keyed by function name instead of call path.
 
 Each profile becomes one value per distinct ``name`` (the dataframe's
-``name`` column, else the frame's name):
+``name`` column, else the frame's name; an old-layout HPCToolkit function
+without its call-site line, ``11:f`` -> ``f``, see ``layouts.py``):
 
 - an **exclusive** metric is summed over every node with that name (all
   call sites);
@@ -25,6 +26,7 @@ import pandas as pd
 from ..kernels import structure as st
 from ..model.graph import Graph
 from ..model.nodevalues import display_name_array
+from .layouts import function_keys
 
 INT = np.int64
 
@@ -32,8 +34,8 @@ INT = np.int64
 def by_name(before: Any, after: Any, vb: Dict, va: Dict, metrics: List[Any],
             pairs: Dict[Any, Any]) -> Tuple[Graph, Dict, Dict, np.ndarray, Dict]:
     """Flat graph, per-name values of both sides, status codes and the ``name`` column."""
-    names_b = display_name_array(before)
-    names_a = display_name_array(after)
+    names_b = function_keys(before, display_name_array(before))
+    names_a = function_keys(after, display_name_array(after))
     codes, found = pd.factorize(np.concatenate([names_b, names_a]))
     found = np.asarray(found, dtype=object)
     by_name = np.argsort(found, kind="stable")  # sort only the distinct names

@@ -186,7 +186,7 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
     preferred = list(raw.columns) if raw.columns else list(raw.metric_columns)
     column_order = [c for c in preferred if c in present] + \
         [c for c in present if c not in preferred]
-    metadata = {k: v for k, v in raw.metadata.items() if k not in ("source", "format")}
+    metadata = {k: v for k, v in raw.metadata.items() if k not in ("source", "format", "units")}
     return ProfileTables(
         parent=parent, frames=frames, row_node=row_node, levels=levels, columns=columns,
         node_columns=node_columns, column_order=column_order,
@@ -239,7 +239,7 @@ def tables_from_graphframe(gf: Any) -> ProfileTables:
         exc_metrics=tuple(gf.exc_metrics), inc_metrics=tuple(gf.inc_metrics),
         inclusive_of=dict(gf.inclusive_of), default_metric=gf.default_metric,
         aggregations=dict(gf.aggregations), ordered=bool(graph.ordered),
-        metadata=dict(gf.metadata))
+        metadata={k: v for k, v in gf.metadata.items() if k != "units"})
 
 
 def compact_ints(values: Any) -> np.ndarray:

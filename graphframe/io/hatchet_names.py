@@ -75,6 +75,9 @@ class HatchetName:
         is no query).
     input_name : str
         The constructor's name for the input, where it differs from the class's.
+    reader_options : tuple of (name, value)
+        Reader options the constructor always passes (Hatchet's naming of
+        HPCToolkit's current layout: ``names="hatchet"``).
     """
 
     format: Optional[str]
@@ -89,6 +92,7 @@ class HatchetName:
     doc: str = ""
     adapt: Optional[Callable[[Dict[str, Any]], Dict[str, Any]]] = None
     input_name: str = ""
+    reader_options: Tuple[Tuple[str, Any], ...] = ()
 
     @property
     def constructor_arguments(self) -> Tuple[Tuple[str, Any], ...]:
@@ -332,6 +336,11 @@ _HPCTOOLKIT_LATEST_DOC = '''Read an HPCToolkit database of the current layout (m
             summary profile has no ranks to select; Hatchet ignores the option).
         label_function_nodes : bool
             Prefix function names with ``function: `` (Hatchet's default).
+
+            Nodes are named as Hatchet names them (``function: main``, ``loop
+            /src/a.c:5``, ``line /src/a.c:6``); ``graphframe.read`` names them as
+            HPCToolkit's old layout does (``main``, ``Loop@a.c:5``, ``a.c:6``; the
+            reader's ``names`` option), so that both layouts of a program match.
         max_depth : int, optional
             Keep nodes at most this deep (entry points are depth 0), as Hatchet.
         min_percentage_of_application_time : float, optional
@@ -398,6 +407,7 @@ HATCHET_NAMES: Tuple[HatchetName, ...] = (
     HatchetName("hpctoolkit-latest", "HPCToolkitReaderLatest", "hpctoolkit_reader_latest",
                 "from_hpctoolkit_latest", (("dir_path", REQUIRED),), options="pass",
                 plain=True, doc=_HPCTOOLKIT_LATEST_DOC, input_name="dirname",
+                reader_options=(("names", "hatchet"),),
                 keywords=(("parallel_profiles_mode", False), ("metric_names", None),
                           ("profile_ranks", None), ("label_function_nodes", True),
                           ("max_depth", None), ("min_percentage_of_application_time", None),
@@ -461,7 +471,7 @@ def reader_constructor(row: HatchetName) -> classmethod:
         values = dict(bound.arguments)
         values.pop("cls")
         source = values.pop(first)
-        raw = format_info(row.format).read(source, **values)
+        raw = format_info(row.format).read(source, **values, **dict(row.reader_options))
         return cls(**parts_from_raw(raw, consume=True))
 
     constructor.__name__ = constructor.__qualname__ = row.constructor

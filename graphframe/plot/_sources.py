@@ -20,6 +20,7 @@ from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
 from ..render.html import render_html, summary
 from ..render.numbers import key_text, plain_number
+from ..render.units import unit_of, with_unit
 from ..model.nodevalues import (AGGREGATES, check_metric, display_name_array, first_row_objects,
                                 node_values)
 from ..model.rowselect import level_value
@@ -29,7 +30,8 @@ __all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError",
            "check_metric", "diff", "diff_record", "display_name_array", "first_row_objects",
            "imbalance_order", "inclusive_column_values", "key_text",
            "level_ids", "level_value", "node_values", "per_node", "plain_number",
-           "render_html", "resolve_metric", "significant_nodes", "summary", "version"]
+           "render_html", "resolve_metric", "significant_nodes", "summary", "unit_of",
+           "version", "with_unit"]
 
 
 def _diffing(module: str = "graphframe.diffing") -> Any:

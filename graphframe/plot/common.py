@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ._sources import (AGGREGATES, ArgumentError, MetricError, check_metric,
-                       display_name_array, inclusive_column_values, per_node)
+                       display_name_array, inclusive_column_values, per_node, unit_of,
+                       with_unit)
 
 #: Between the names of a call path in labels.
 PATH_SEPARATOR = " > "
@@ -186,10 +187,12 @@ def row_metric(gf: Any, metric: Any = None, inclusive: bool = False) -> Tuple[np
     if inclusive:
         column, computed = inclusive_form(gf, metric)
         if computed:
-            return inclusive_column_values(gf, column), f"{column} (sum over subtree)"
+            return inclusive_column_values(gf, column), \
+                with_unit(f"{column} (sum over subtree)", unit_of(gf, column))
     else:
         column = exclusive_form(gf, metric)
-    return gf.dataframe[column].to_numpy(dtype=np.float64, na_value=np.nan), str(column)
+    return gf.dataframe[column].to_numpy(dtype=np.float64, na_value=np.nan), \
+        with_unit(column, unit_of(gf, column))
 
 
 def names(gf: Any) -> np.ndarray:

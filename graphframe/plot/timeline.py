@@ -12,7 +12,7 @@ one ``PolyCollection`` built with numpy, so long traces cost one artist.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
@@ -47,6 +47,10 @@ class Timeline:
         Functions with their own colour, largest total exclusive time first.
     levels : int
         Depth levels drawn (sub-rows per lane).
+    labels : list of str
+        Label of each lane: ``rank R: <thread name>`` when the trace's definitions name
+        the thread (Nsight's ``cuda-cloverleaf``, ``GPU 0 / stream 7``), else
+        ``rank R`` or ``rank R.T``.
     """
 
     start: np.ndarray
@@ -58,6 +62,7 @@ class Timeline:
     lanes: List[tuple]
     colored: List[str]
     levels: int
+    labels: List[str] = field(default_factory=list)
 
 
 def timeline_data(trace: Any, *, ranks: Optional[Sequence[int]] = None,
@@ -122,9 +127,29 @@ def timeline_data(trace: Any, *, ranks: Optional[Sequence[int]] = None,
     colored = [str(n) for n in ranked[:int(colors)]]
     lookup = pd.Index(colored)
     depth = calls["depth"].to_numpy(dtype=np.int64)
+    lanes = [tuple(map(int, p)) for p in pairs]
     return Timeline(start, width, np.asarray(lane).reshape(-1), depth, name,
-                    lookup.get_indexer(name), [tuple(map(int, p)) for p in pairs], colored,
-                    int(depth.max()) + 1)
+                    lookup.get_indexer(name), lanes, colored, int(depth.max()) + 1,
+                    lane_labels(lanes, getattr(trace, "definitions", None)))
+
+
+def lane_labels(lanes: Sequence[tuple], definitions: Any = None) -> List[str]:
+    """``rank R: <thread name>`` for lanes whose thread the definitions name, else
+    ``rank R`` (one thread per rank) or ``rank R.T``.
+
+    Examples
+    --------
+    >>> from graphframe_readers.traces import Definitions
+    >>> lane_labels([(0, 0), (0, 3)], Definitions(threads={(0, 3): {"name": "GPU 0 / stream 7"}}))
+    ['rank 0.0', 'rank 0: GPU 0 / stream 7']
+    """
+    threads = getattr(definitions, "threads", None) or {}
+    several = len({t for _, t in lanes}) > 1
+    out = []
+    for r, t in lanes:
+        name = (threads.get((r, t)) or {}).get("name")
+        out.append(f"rank {r}: {name}" if name else f"rank {r}" + (f".{t}" if several else ""))
+    return out
 
 
 def timeline(trace: Any, *, ranks: Optional[Sequence[int]] = None,
@@ -175,9 +200,7 @@ def timeline(trace: Any, *, ranks: Optional[Sequence[int]] = None,
         a.set_xlim(0.0, float(max(x1.max(), 1e-12)))
         a.set_ylim(len(d.lanes), 0.0)
         a.set_yticks(np.arange(len(d.lanes)) + LANE_FILL / 2)
-        threads = len({t for _, t in d.lanes}) > 1
-        a.set_yticklabels([f"rank {r}" + (f".{t}" if threads else "") for r, t in d.lanes],
-                          fontsize=8)
+        a.set_yticklabels(d.labels or lane_labels(d.lanes), fontsize=8)
         a.set_xlabel("time (s) since the first event")
         handles = [patches.Patch(color=colours[i], label=n) for i, n in enumerate(d.colored)]
         if (d.color_index < 0).any():

@@ -42,7 +42,7 @@ import numpy as np
 
 from ..model.fields import GraphFrameLike
 from ..model.nodevalues import display_names
-from .units import metric_unit, scaled_unit
+from .units import scaled_unit, unit_of
 from .weights import ExportNote, self_weights
 
 #: What replaces the separator inside a name.
@@ -125,7 +125,7 @@ def render_flamegraph(gf: GraphFrameLike, metric: Optional[str] = None, name: st
     if scale is None:
         scale = choose_scale(values)
         if scale != 1:
-            _scale_note(weights.label, scale, metric_unit(metric, gf.metadata.get("format")))
+            _scale_note(weights.label, scale, unit_of(gf, metric))
     values = values * scale
     keep = np.isfinite(values)
     if threshold and keep.any():

@@ -27,7 +27,7 @@ from ..model.dataframe import level_ids
 from ..model.fields import GraphFrameLike
 from ..model.frame import is_missing
 from ..model.nodevalues import display_names, first_row_objects
-from .units import UNITS, metric_unit
+from .units import UNITS, unit_of
 from .weights import self_weights
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
@@ -75,7 +75,7 @@ def render_speedscope(gf: GraphFrameLike, metric: Optional[str] = None, name: st
         raise ValueError(f"unknown unit {unit!r}; choose one of {', '.join(UNITS)}")
     weights = self_weights(gf, metric, what="speedscope")
     if unit is None:
-        unit = metric_unit(weights.metric, gf.metadata.get("format"))
+        unit = unit_of(gf, weights.metric)
     frames, frame_of = _frames(gf, name)
     stacks = _stacks(gf.graph.parent, frame_of)
     profiles = []

@@ -31,6 +31,7 @@ from ..model.nodevalues import check_metric
 from ..model.rowselect import level_value, node_rows
 from . import colors as C
 from .numbers import format_numbers
+from .units import unit_of, with_unit
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
@@ -375,7 +376,8 @@ def _walk(graph: Any, bodies: Dict[int, str], max_depth: Optional[int],
 def _header(metrics: List[Any], gf: GraphFrameLike, rank: Optional[int],
             thread: Optional[int], unicode: bool) -> str:
     dash = "\u2014" if unicode else "-"
-    shown = ", ".join(str(m) for m in metrics) if metrics else "structure only (no metrics)"
+    shown = ", ".join(with_unit(m, unit_of(gf, m), unicode) for m in metrics) if metrics \
+        else "structure only (no metrics)"
     index = gf.dataframe.index
     where = [f"{level} {value}" for level, value in
              (("rank", level_value(index, "rank", rank)),

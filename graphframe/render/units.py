@@ -1,69 +1,113 @@
-"""The unit of a metric, as far as its name and the source format tell it.
+"""The unit of a metric: what its reader recorded, else what its name and format tell.
 
-Readers keep metric names as the tools write them and record no units, so
-the exports that can state a unit (speedscope's ``unit``, the note of the
-folded stacks' scale) look it up here:
+Exports (speedscope's ``unit``, the note of the folded stacks' scale), tree
+headers and plot axes look units up here, in this order:
 
-1. a unit written in the name: ``(sec)``/``(s)``, ``(ms)``, ``(us)``/``usec``,
+1. the unit the reader recorded for the column (``metadata["units"]``, see
+   :mod:`graphframe_readers.common.units`: HPCToolkit's ``CPUTIME (usec)`` renamed
+   ``time`` is in microseconds, Caliper's ``sum#time.duration`` too, a Caliper
+   attribute with ``attribute.unit=sec`` in seconds); an inclusive column
+   ``X (inc)`` has the unit of ``X``;
+2. a unit written in the name: ``(sec)``/``(s)``, ``(ms)``, ``(us)``/``usec``,
    ``(ns)``/``.ns``, ``(B)``/``bytes``;
-2. else, for a time metric (a name with the word ``time`` or ``wall_clock``/
-   ``cpu_clock``, such as ``time``, ``time (inc)``, ``Min time/rank``,
-   ``time.duration``, ``sum.wall_clock``), the unit its format records:
-   microseconds for TAU, seconds for Caliper, HPCToolkit, cProfile,
-   pyinstrument and timemory;
-3. else ``"none"`` (counts, cycles, percentages such as gprof2dot's ``time``,
+3. else, for a time metric (a name with the word ``time`` or ``wall_clock``/
+   ``cpu_clock``) of a format whose reader records no units, the unit that
+   format writes: microseconds for TAU, seconds for cProfile, pyinstrument and
+   timemory;
+4. else ``"none"`` (counts, cycles, percentages such as gprof2dot's ``time``,
    and every format that does not say, e.g. Hatchet's literal).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Mapping, Optional
 
-#: speedscope's units.
-UNITS = ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes")
+from graphframe_readers.common.units import UNITS, unit_in_name
 
-_IN_NAME = [
-    (re.compile(r"\((?:sec|s|seconds?)\)|\bseconds\b", re.I), "seconds"),
-    (re.compile(r"\((?:ms|msec)\)|\bmsec\b", re.I), "milliseconds"),
-    (re.compile(r"\((?:us|usec|µs)\)|\busec\b", re.I), "microseconds"),
-    (re.compile(r"\((?:ns|nsec)\)|[._]ns\b|\bnsec\b", re.I), "nanoseconds"),
-    (re.compile(r"\(b\)|\bbytes\b", re.I), "bytes"),
-]
-_TIME_WORD = re.compile(r"(?:^|[^a-z])(?:time|wall_clock|cpu_clock)(?:[^a-z]|$)", re.I)
-
-#: Unit of the time metrics of each source format (``metadata["format"]``).
+#: Unit of the time metrics of each source format (``metadata["format"]``) whose reader
+#: records no units: Python profilers write seconds, TAU microseconds.
 TIME_UNIT_OF_FORMAT = {
     "tau": "microseconds",
-    "caliper": "seconds",
-    "caliper-json": "seconds",
-    "hpctoolkit": "seconds",
-    "hpctoolkit-latest": "seconds",
     "cprofile": "seconds",
     "pyinstrument": "seconds",
     "timemory": "seconds",
 }
 
+_TIME_WORD = re.compile(r"(?:^|[^a-z])(?:time|wall_clock|cpu_clock)(?:[^a-z]|$)", re.I)
 
-def metric_unit(metric: Any, source_format: Any = None) -> str:
-    """One of :data:`UNITS` for ``metric`` read from ``source_format`` (see module docs).
+#: Short unit names for labels (``unicode=False``: ``us``).
+SYMBOLS = {"seconds": "s", "milliseconds": "ms", "microseconds": "µs",
+           "nanoseconds": "ns", "bytes": "B"}
+
+
+def metric_unit(metric: Any, source_format: Any = None,
+                units: Optional[Mapping[Any, Any]] = None) -> str:
+    """One of :data:`UNITS` for ``metric`` read from ``source_format`` with the reader's
+    ``units`` (``metadata["units"]``; see the module docs).
 
     Examples
     --------
+    >>> metric_unit("time (inc)", "hpctoolkit", {"time": "microseconds"})
+    'microseconds'
     >>> metric_unit("GKER (sec) (inc)"), metric_unit("time.duration.ns", "caliper")
     ('seconds', 'nanoseconds')
-    >>> metric_unit("Min time/rank", "caliper"), metric_unit("time (inc)", "tau")
-    ('seconds', 'microseconds')
+    >>> metric_unit("time (inc)", "tau"), metric_unit("time", "caliper")
+    ('microseconds', 'none')
     >>> metric_unit("time", "gprof-dot"), metric_unit("cycles", "hpctoolkit-latest")
     ('none', 'none')
     """
-    name = str(metric)
-    for pattern, unit in _IN_NAME:
-        if pattern.search(name):
-            return unit
-    if _TIME_WORD.search(name):
+    if isinstance(units, Mapping) and units:
+        for key in (metric, _exclusive_name(metric)):
+            found = units.get(key)
+            if found in UNITS:
+                return str(found)
+    named = unit_in_name(metric)
+    if named is not None:
+        return named
+    if _TIME_WORD.search(str(metric)):
         return TIME_UNIT_OF_FORMAT.get(str(source_format), "none")
     return "none"
+
+
+def unit_of(gf: Any, metric: Any) -> str:
+    """:func:`metric_unit` of a column of ``gf`` (a GraphFrame or anything with
+    ``metadata``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> gf = SimpleNamespace(metadata={"format": "hpctoolkit", "units": {"time": "microseconds"}})
+    >>> unit_of(gf, "time (inc)"), unit_of(gf, "cycles")
+    ('microseconds', 'none')
+    """
+    meta = getattr(gf, "metadata", None) or {}
+    return metric_unit(metric, meta.get("format"), meta.get("units"))
+
+
+def with_unit(label: Any, unit: str, unicode: bool = True) -> str:
+    """``label`` followed by the unit's symbol in brackets (``time (inc) [µs]``), or
+    ``label`` alone when the unit is ``none`` or the label already states one.
+
+    Examples
+    --------
+    >>> with_unit("time (inc)", "microseconds"), with_unit("time", "seconds", unicode=False)
+    ('time (inc) [µs]', 'time [s]')
+    >>> with_unit("GKER (sec) (inc)", "seconds"), with_unit("cycles", "none")
+    ('GKER (sec) (inc)', 'cycles')
+    """
+    text = str(label)
+    symbol = SYMBOLS.get(unit)
+    if symbol is None or unit_in_name(text) is not None:
+        return text
+    if not unicode:
+        symbol = symbol.replace("µ", "u")
+    return f"{text} [{symbol}]"
+
+
+def _exclusive_name(metric: Any) -> Any:
+    text = str(metric)
+    return text[: -len(" (inc)")] if text.endswith(" (inc)") else metric
 
 
 #: Names of the scaled units: (unit, scale) -> unit.

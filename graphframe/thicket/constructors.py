@@ -72,7 +72,9 @@ class ThicketConstructors:
     def from_hpctoolkit_latest(cls, dirname: Any, intersection: bool = False,
                                disable_tqdm: bool = False, fill_perfdata: bool = True,
                                **kwargs: Any) -> Any:
-        """Read HPCToolkit 2023+ databases (``meta.db``)."""
+        """Read HPCToolkit 2023+ databases (``meta.db``), nodes named as Hatchet names
+        them (``function: main``), as Thicket does."""
+        kwargs.setdefault("names", "hatchet")
         return cls._read(dirname, "hpctoolkit-latest", intersection, fill_perfdata,
                              disable_tqdm, **kwargs)
 

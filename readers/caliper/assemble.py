@@ -200,6 +200,9 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
         spec = specs[key]
         if spec is None:
             continue
+        unit = attribute.meta.get("attribute.unit") if hasattr(attribute, "meta") else None
+        if isinstance(unit, str):
+            table.units[attribute.name] = unit
         column = values if every else values[rows]
         del values
         present = _present(column)

@@ -25,6 +25,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..common.units import unit_from_text, unit_in_name
 from ..errors import ArgumentError
 
 #: Caliper's aggregation operators as they appear in attribute names.
@@ -191,6 +192,41 @@ def _combine(ops: Tuple[str, ...], base: str = "") -> str:
         return "max"
     first = ops[0] if ops else "sum"
     return {"min": "min", "max": "max", "avg": "mean"}.get(first, "sum")
+
+
+#: Operators whose result has no unit of its input (ratios, percentages, counts...).
+UNITLESS_OPS = frozenset({"count", "ratio", "inclusive_ratio", "percent_total",
+                          "inclusive_percent_total", "scale", "inclusive_scale", "variance"})
+#: Caliper's timer attributes and their units (``time.duration`` is microseconds).
+TIMER_UNITS = {"time.duration": "microseconds", "time.inclusive.duration": "microseconds",
+               "time.duration.ns": "nanoseconds", "time.inclusive.duration.ns": "nanoseconds"}
+
+
+def column_unit(spec: ColumnSpec, declared: Optional[str] = None) -> Optional[str]:
+    """The unit of a metric column (one of ``graphframe_readers.common.units.UNITS``),
+    or None: the attribute's ``attribute.unit`` (``declared``: ``sec``, ``usec``...)
+    when it names a unit, else that of Caliper's timer attributes through ``sum``,
+    ``min``, ``max``, ``avg`` and ``inclusive`` (``sum#time.duration`` is in
+    microseconds), else a unit the name states.
+
+    Examples
+    --------
+    >>> column_unit(classify("sum#time.duration")), column_unit(classify("count"))
+    ('microseconds', None)
+    >>> column_unit(classify("min#inclusive#sum#time.duration", "Min time/rank"), "sec")
+    'seconds'
+    >>> column_unit(classify("percent_total#sum#time.duration"))
+    """
+    if declared is not None:
+        unit = unit_from_text(declared)
+        if unit is not None:
+            return unit
+    ops, base = split_ops(spec.native)
+    if UNITLESS_OPS.intersection(ops):
+        return None
+    if base in TIMER_UNITS:
+        return TIMER_UNITS[base]
+    return unit_in_name(spec.native) or unit_in_name(spec.name)
 
 
 def declare(specs: Sequence[ColumnSpec], present: Iterable[str]) -> Dict[str, Any]:

@@ -127,8 +127,12 @@ def _attributes(reader: Any, records: List[dict], source: Any) -> Dict[str, _Att
             prop = int(getattr(attribute, "prop", 0))
             type_name = attribute.attribute_type()
             alias = attribute.get("attribute.alias")
+            unit = attribute.get("attribute.unit")
         except (KeyError, AttributeError, TypeError) as exc:
             raise ReadError(source, f"the reader does not describe attribute {name!r}",
                             expected="a CaliperReader whose records it read itself") from exc
-        out[name] = _Attr(name, type_name, prop, {"attribute.alias": alias} if alias else {})
+        meta = {"attribute.alias": alias} if alias else {}
+        if unit:
+            meta["attribute.unit"] = unit
+        out[name] = _Attr(name, type_name, prop, meta)
     return out

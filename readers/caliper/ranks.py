@@ -104,6 +104,8 @@ def merge_rank_tables(decoded: List[Tuple[RecordTable, Dict[str, Any]]], files: 
                                            for t in tables])
     merged.columns, merged.layout = _merge_columns(tables)
     merged.metadata = _merge_metadata([t.metadata for t in tables])
+    for t in tables:  # the first file that declares an attribute's unit says it
+        merged.units.update({k: v for k, v in t.units.items() if k not in merged.units})
     return merged
 
 

@@ -32,7 +32,7 @@ from ..builder import ProfileBuilder
 from ..errors import ReadError
 from ..profile import RawProfile
 from .averages import average_parts, is_average, merge_averages
-from .names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, declare
+from .names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, column_unit, declare
 
 INT = np.int64
 
@@ -99,6 +99,8 @@ class RecordTable:
     sourceloc: Optional[np.ndarray] = None
     metadata: Dict[str, Any] = field(default_factory=dict)
     layout: Sequence[str] = ()
+    #: ``attribute.unit`` of the attributes that declare one (native name -> text)
+    units: Dict[str, str] = field(default_factory=dict)
 
 
 def repeated(value: Any, n: int) -> np.ndarray:
@@ -196,8 +198,21 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     del values, levels, local
     metadata = {"format": fmt}
     metadata.update(table.metadata)
+    metadata["units"] = _units(specs, present, table.units)
     return builder.build(**declare(specs, present), metadata=metadata, ordered=ordered,
                          columns=_layout(table.layout, present))
+
+
+def _units(specs: Sequence[ColumnSpec], present: Sequence[str],
+           declared: Dict[str, str]) -> Dict[str, str]:
+    """``metadata["units"]``: each metric column present with a known unit."""
+    out: Dict[str, str] = {}
+    for spec in specs:
+        if spec.role == METRIC and spec.name in present and spec.name not in out:
+            unit = column_unit(spec, declared.get(spec.native))
+            if unit is not None:
+                out[spec.name] = unit
+    return out
 
 
 #: pandas 3 makes text columns ``str`` (pyarrow storage unless asked otherwise)

@@ -119,4 +119,4 @@ def _subset(table: RecordTable, rows: np.ndarray) -> RecordTable:
                        columns=[(spec, take(values)) for spec, values in table.columns],
                        rank=take(table.rank), order=take(table.order),
                        sourceloc=take(table.sourceloc), metadata=dict(table.metadata),
-                       layout=table.layout)
+                       layout=table.layout, units=dict(table.units))

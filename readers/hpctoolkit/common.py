@@ -19,6 +19,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from ..common.units import unit_in_name
 from ..errors import ReadError
 from ..profile import NODE, PARENT, RawProfile
 
@@ -33,6 +34,25 @@ TIME_NAMES = {
 def metric_display_name(name: str) -> str:
     """The column name Hatchet gives a MetricDB metric of the old layout."""
     return TIME_NAMES.get(name, name)
+
+
+def metric_units(file_names: Dict[str, str]) -> Dict[str, str]:
+    """``metadata["units"]``: column -> the unit its file name states (``CPUTIME (usec)``
+    renamed ``time`` is in microseconds, ``GKER (sec)`` in seconds, ``GMEM (B)`` in bytes);
+    columns whose names state none (``cycles``) are left out.
+
+    Examples
+    --------
+    >>> metric_units({"time": "CPUTIME (usec) (E)", "cycles": "cycles (E)",
+    ...               "GKER (sec) (inc)": "GKER (sec)"})
+    {'time': 'microseconds', 'GKER (sec) (inc)': 'seconds'}
+    """
+    out = {}
+    for column, file_name in file_names.items():
+        unit = unit_in_name(file_name)
+        if unit is not None:
+            out[column] = unit
+    return out
 
 
 def is_inclusive_name(name: str) -> bool:

@@ -365,7 +365,10 @@ def _assemble(rows: pd.DataFrame, nodes: _Nodes, metrics: List[str],
         order += [m, f"{m} (inc)"]
     return builder.build(
         exc_metrics=exc, inc_metrics=inc, inclusive_of=dict(zip(exc, inc)),
-        default_metric=inc[0], metadata={"format": "tau", "attributes": attributes},
+        default_metric=inc[0],
+        metadata={"format": "tau", "attributes": attributes,
+                  # TAU measures TIME and CPU_TIME (called "time") in microseconds
+                  "units": {c: "microseconds" for c in ("time", "time (inc)") if c in exc + inc}},
         aggregations={"Calls": "sum", "Subrs": "sum"},  # counts add up when rows merge
         columns=order + ["group"])
 

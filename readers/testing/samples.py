@@ -55,7 +55,7 @@ def sample_profile(ranks: Sequence[int] = (0, 1), threads: Sequence[int] = (0, 1
     >>> from graphframe_readers.hpctoolkit import read_hpctoolkit_latest
     >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
     >>> read_hpctoolkit_latest(db).nodes["name"].tolist()[:3]
-    ['main thread', 'function: main', 'loop a.c:5']
+    ['main thread', 'main', 'Loop@a.c:5']
     """
     levels = ("rank", "thread") if len(threads) > 1 or threads != (0,) else ("rank",)
     b = ProfileBuilder("sample", index_levels=levels)

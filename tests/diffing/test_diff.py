@@ -437,7 +437,7 @@ def test_profiles_without_common_metrics_get_a_short_error_with_the_pairing():
                         inclusive_of=before.inclusive_of)
     after = _renamed(base, {"time": "cycles", "time (inc)": "cycles (inc)"})
     with pytest.raises(MetricError) as info:
-        diff(before, after)
+        diff(before, after, metric_map={})   # {}: no pairing (None pairs by spelling)
     message = str(info.value)
     assert message == (
         "the two profiles have no numeric metric in common: before has 'cycles (E)', 'm0', "
@@ -448,6 +448,11 @@ def test_profiles_without_common_metrics_get_a_short_error_with_the_pairing():
     assert d.metadata["diff"]["metrics"] == ["cycles", "cycles (inc)"]
     assert d.dataframe["cycles delta"].tolist() == [0.0, 0.0, 0.0]
     assert d.metadata["diff"]["computed_inclusive"] == []
+    # issue 33 item 4: spellings pair by themselves when no metric_map is given
+    auto = diff(before, after)
+    assert auto.metadata["diff"]["metric_map"] == {"cycles (E)": "cycles",
+                                                   "cycles (I)": "cycles (inc)"}
+    assert auto.dataframe.equals(d.dataframe)
 
 
 def test_metric_map_names_must_exist():

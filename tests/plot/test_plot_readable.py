@@ -301,4 +301,4 @@ def test_the_reports_imbalance_rows_are_those_of_graphframe_stats(gamess):
     table = ranked_nodes(gamess, "time", ("rank",), 1.0)[0]
     assert m.nodes.tolist() == [int(v) for v in table.index[:10]]
     assert np.allclose(m.stat, table["imbalance"].to_numpy()[:10])
-    assert m.nodes.tolist() == [10200, 10337, 6023, 10076, 9906, 10468, 38, 11294]
+    assert len(m.nodes) == 8  # the 8 call paths above the 1 % threshold, as stats prints

@@ -23,7 +23,7 @@ def test_flame_graph_of_an_hpctoolkit_database_matches_its_inclusive_times(allga
     mean = allgather.dataframe["time (inc)"].groupby(level="node").mean()
     own = data.layout.node >= 0
     assert np.allclose(data.layout.width[own], mean.to_numpy()[data.layout.node[own]])
-    assert data.value_label == "time (inc), mean over ranks x threads"
+    assert data.value_label == "time (inc) [\u00b5s], mean over ranks x threads"
     assert data.color_kind == "category" and data.categories[0].endswith("libmpi.so.12.1.1")
     merged = flame_data(allgather)  # default: boxes under 0.1 % are merged
     assert len(merged.layout) < len(data.layout)

@@ -90,7 +90,11 @@ def test_choose_scale(scale_in, values, expected):
 
 
 def test_units_from_names_and_formats():
-    assert metric_unit("time (inc)", "hpctoolkit-latest") == "seconds"
+    # the reader's units first (an inclusive column has its exclusive partner's unit)
+    assert metric_unit("time (inc)", "hpctoolkit-latest", {"time": "seconds"}) == "seconds"
+    assert metric_unit("time (inc)", "hpctoolkit", {"time (inc)": "microseconds"}) == \
+        "microseconds"
+    assert metric_unit("time", "hpctoolkit") == "none"   # no units recorded: no guess
     assert metric_unit("sum.wall_clock", "timemory") == "seconds"
     assert metric_unit("time", "tau") == "microseconds"
     assert metric_unit("GXCOPY:D2H (B) (inc)", "hpctoolkit-latest") == "bytes"
@@ -140,7 +144,7 @@ def test_gamess_folded_total_is_the_exclusive_total(shared_data):
     assert doc["profiles"][0]["endValue"] == pytest.approx(true_total, rel=1e-12)
     frames = doc["shared"]["frames"]
     # file and line come from the dataframe (HPCToolkit keeps them out of the frame)
-    assert frames[1] == {"name": "function: gamess_", "file": "[gamess.00.x]"}
+    assert frames[1] == {"name": "gamess_", "file": "[gamess.00.x]"}
     with_line = [f for f in frames if "line" in f]
     assert len(with_line) == 192 and min(f["line"] for f in with_line) >= 1
 

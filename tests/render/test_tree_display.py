@@ -95,9 +95,10 @@ def test_real_files_print_no_nan_context(shared_data, rel, first):
 def test_header_names_rank_and_thread(shared_data):
     gf = graphframe.read(shared_data / OSU)
     assert list(gf.dataframe.index.names) == ["node", "rank", "thread"]
-    assert gf.tree(depth=1).startswith("graphframe v0.1.0 \u2014 time (rank 0, thread 0)\n\n")
-    assert gf.tree(depth=1, rank=3, thread=1).startswith(
-        "graphframe v0.1.0 \u2014 time (rank 3, thread 1)\n\n")
+    assert gf.tree(depth=1).startswith(
+        "graphframe v0.1.0 \u2014 time [\u00b5s] (rank 0, thread 0)\n\n")
+    assert gf.tree(depth=1, rank=3, thread=1, unicode=False).startswith(
+        "graphframe v0.1.0 - time [us] (rank 3, thread 1)\n\n")
 
 
 def test_values_that_round_to_zero_print_without_a_sign():

@@ -291,6 +291,8 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None,
             values, numeric = value_column(cells[i], title, keep, source)
             alias = meta.get("attribute.alias")
             spec = classify(title, alias if isinstance(alias, str) else None, numeric=numeric)
+            if isinstance(meta.get("attribute.unit"), str):
+                table.units[title] = meta["attribute.unit"]
         if spec.role == RANK:
             table.rank = ranks(values, numeric, title, keep, source)
         elif spec.role == ORDER:

@@ -39,7 +39,7 @@ from ...profile import RawProfile
 from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo
 from ..common import (assemble, basename, is_inclusive_name,
-                                level_column, metric_display_name, narrow_int, rank_selection,
+                                level_column, metric_display_name, metric_units, narrow_int, rank_selection,
                                 own_cost, row_index, select_names)
 from .checks import check_complete, check_totals
 from .fastcct import CodedTexts
@@ -157,7 +157,9 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     pairs = {d["name"]: d["partner_name"] for d in declared
              if d["name"] in exc and d["partner_name"] in inc}
     default = "time" if "time" in exc else (exc[0] if exc else (inc[0] if inc else None))
-    metadata = dict(base_metadata, metric_files=kind, profiles=len(blocks))
+    metadata = dict(base_metadata, metric_files=kind, profiles=len(blocks),
+                    units=metric_units({d["name"]: d["file_name"] for d in declared
+                                        if d["name"] in chosen}))
     return assemble(directory, nodes["parent"], nodes["frames"], nodes["columns"], rows, levels,
                     exc=exc, inc=inc, pairs=pairs, default=default, metadata=metadata,
                     order=chosen + list(NODE_COLUMNS))

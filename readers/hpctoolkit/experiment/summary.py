@@ -21,7 +21,7 @@ import numpy as np
 from ...errors import ReadError
 from ...profile import RawProfile
 from ..common import (SUMMARY_ERROR, assemble, is_inclusive_name, metric_display_name,
-                      own_cost, row_index, select_names)
+                      metric_units, own_cost, row_index, select_names)
 from .xmltree import CallingContextTree
 
 
@@ -69,7 +69,9 @@ def summary_profile(directory: Path, xml_path: Path, cct: CallingContextTree,
     pairs = {d["name"]: d["partner"] for d in declared if d["name"] in exc and d["partner"] in inc}
     rows = {"node": row_index(count, 1), **{c: columns[c] for c in chosen}}
     default = "time" if "time" in exc else (exc[0] if exc else (inc[0] if inc else None))
-    meta = dict(metadata, metric_files="summary values in experiment.xml", profiles=0)
+    meta = dict(metadata, metric_files="summary values in experiment.xml", profiles=0,
+                units=metric_units({d["name"]: d["file_name"] for d in declared
+                                    if d["name"] in chosen}))
     return assemble(directory, parent, nodes["frames"], nodes["columns"], rows, (), exc=exc,
                     inc=inc, pairs=pairs, default=default, metadata=meta,
                     order=chosen + list(node_columns))

@@ -61,8 +61,14 @@ class MetaDb:
     prerelease: bool
 
 
-def read_meta_db(path: Any, label_function_nodes: bool = True) -> MetaDb:
-    """Decode ``meta.db``: identifier kinds, metric descriptions and the context tree."""
+#: How context nodes are named (see :func:`context_name`).
+NAMINGS = ("plain", "hatchet")
+
+
+def read_meta_db(path: Any, label_function_nodes: bool = True,
+                 names: str = "hatchet") -> MetaDb:
+    """Decode ``meta.db``: identifier kinds, metric descriptions and the context tree
+    (nodes named as :func:`context_name` says)."""
     db = DbFile(path, b"meta", sections=8)
     sec = db.sections
     title = db.string(db.unpack("<Q", sec[0][1], "the title pointer")[0], "the title") \
@@ -71,7 +77,7 @@ def read_meta_db(path: Any, label_function_nodes: bool = True) -> MetaDb:
     kinds = [db.string(db.unpack("<Q", pp_names + 8 * k, "an identifier name pointer")[0],
                        "an identifier name") for k in range(n_kinds)]
     metrics, prerelease = _metrics(db, sec[2][1])
-    tree = _ContextReader(db, prerelease, label_function_nodes).read(sec[3])
+    tree = _ContextReader(db, prerelease, label_function_nodes, names).read(sec[3])
     return MetaDb(title, kinds, metrics, tree, prerelease)
 
 
@@ -117,10 +123,40 @@ def _scope_name(db: DbFile, p_scope: int) -> str:
     return db.string(p_name, "a propagation scope name")
 
 
+def context_name(kind: str, src_file: Optional[str], line: int, module: Optional[str],
+                 offset: int, names: str = "plain") -> str:
+    """The name of a loop, line or instruction context.
+
+    ``"hatchet"``: Hatchet's ``from_hpctoolkit_latest`` names, the kind as a prefix
+    and the whole path (``loop /src/a.c:5``, ``line /src/a.c:6``). ``"plain"``: the
+    names HPCToolkit's old layout gives the same scopes (``Loop@a.c:5``, ``a.c:6``),
+    the kind being the frame's ``type``; so both layouts of one program name their
+    nodes alike. Instructions are ``<module>:<offset>`` in both.
+
+    Examples
+    --------
+    >>> context_name("loop", "/src/a.c", 5, None, 0, "hatchet")
+    'loop /src/a.c:5'
+    >>> context_name("loop", "/src/a.c", 5, None, 0), context_name("line", "/src/a.c", 6, None, 0)
+    ('Loop@a.c:5', 'a.c:6')
+    >>> context_name("line", None, 0, "/lib/x.so", 16)
+    '[x.so]:0'
+    """
+    if kind == "instruction":
+        return f"{module}:{offset}"
+    if names == "hatchet":
+        return f"{kind} {module}:{offset}" if src_file is None else f"{kind} {src_file}:{line}"
+    where = basename(src_file) if src_file is not None else \
+        (f"[{basename(module)}]" if module else "<unknown file>")
+    return f"{'Loop@' if kind == 'loop' else ''}{where}:{line}"
+
+
 class _ContextReader:
     """Walks the context tree iteratively (explicit stack; deep trees are fine)."""
 
-    def __init__(self, db: DbFile, prerelease: bool, label: bool) -> None:
+    def __init__(self, db: DbFile, prerelease: bool, label: bool,
+                 names: str = "hatchet") -> None:
+        self.names = names
         self.db = db
         self.header = 24 if prerelease else 32
         self.prerelease = prerelease
@@ -210,11 +246,7 @@ class _ContextReader:
             name = f"function: {fname}" if self.label else fname
         else:
             category = context_kind(type_, rel, None, module)
-            if type_ == "instruction" or src_file is None:
-                name = f"{type_} {module}:{offset}" if type_ != "instruction" \
-                    else f"{module}:{offset}"
-            else:
-                name = f"{type_} {src_file}:{line}"
+            name = context_name(type_, src_file, line, module, offset, self.names)
         return self._add(ctx, parent, type_, name, src_file, line, module, rel, category)
 
     def _add(self, ctx, parent, kind, name, src_file, line, module, relation, category) -> int:

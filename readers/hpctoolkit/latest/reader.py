@@ -2,9 +2,10 @@
 
 * Nodes: one per context of ``meta.db``'s context tree, plus one root per
   entry point (``main thread``, ``application thread``, ``unknown entry``);
-  frame ``{"type": <entry|function|loop|line|instruction>, "name": ...}`` with
-  Hatchet's names (``function: main`` unless ``label_function_nodes=False``,
-  ``loop <file>:<line>``, ``line <file>:<line>``, ``<module>:<offset>``).
+  frame ``{"type": <entry|function|loop|line|instruction>, "name": ...}``, named
+  as the old layout names the same scopes (``main``, ``Loop@<file>:<line>``,
+  ``<file>:<line>``, ``<module>:<offset>``), or with ``names="hatchet"`` as
+  Hatchet does (``function: main``, ``loop <path>:<line>``, ``line <path>:<line>``).
   GPU and OpenMP contexts (``<gpu kernel>``, ``f._omp_fn.0``...) are ordinary
   nodes whose ``type`` tells their kind; function names are kept whole.
 * Metrics: every metric of ``meta.db`` (or those named in ``metrics``), named
@@ -29,14 +30,14 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from ...errors import ReadError
+from ...errors import ArgumentError, ReadError
 from ...profile import RawProfile
 from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo
-from ..common import (assemble, level_column, narrow_int, rank_selection,
+from ..common import (assemble, level_column, metric_units, narrow_int, rank_selection,
                                 own_cost, row_index, select_names)
 from .derived import derived_from, load_taxonomy, viewer_order
-from .metadb import MetaDb, read_meta_db, tree_arrays
+from .metadb import NAMINGS, MetaDb, read_meta_db, tree_arrays
 from .profiledb import ProfileDb, identity_table
 from .prune import keep_mask, prune
 
@@ -47,7 +48,8 @@ NODE_COLUMNS = ("ctx_id", "name", "type", "file", "line", "module")
 def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False,
                            metric_names: Optional[Iterable[str]] = None,
                            profile_ranks: Optional[Iterable[int]] = None,
-                           label_function_nodes: bool = True,
+                           label_function_nodes: Optional[bool] = None,
+                           names: str = "plain",
                            max_depth: Optional[int] = None,
                            min_percentage_of_application_time: Optional[float] = None,
                            min_percentage_of_parent_time: Optional[float] = None,
@@ -68,8 +70,16 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
         With ``parallel_profiles_mode``, read only the profiles of these
         ranks. Asking for ranks without it raises :class:`ReadError` (the
         summary profile has no ranks to select).
-    label_function_nodes : bool
-        Prefix function names with ``function: `` (Hatchet's default).
+    label_function_nodes : bool, optional
+        Prefix function names with ``function: `` (default: with ``names="hatchet"``,
+        as Hatchet does).
+    names : {"plain", "hatchet"}
+        ``"plain"`` (default): nodes are named as HPCToolkit's old layout names
+        them (``main``, ``Loop@a.c:5``, ``a.c:6``), their kind being the frame's
+        ``type``, so the two layouts of one program match; ``"hatchet"``:
+        Hatchet's ``from_hpctoolkit_latest`` names (``function: main``,
+        ``loop /src/a.c:5``, ``line /src/a.c:6``), which
+        ``GraphFrame.from_hpctoolkit_latest`` and Thicket's constructor use.
     max_depth : int, optional
         Keep only nodes at most this deep (entry points are depth 0), as
         Hatchet does. The cost of a cut subtree stays in its kept ancestor's
@@ -100,6 +110,10 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
     >>> raw = read_hpctoolkit_latest(db)
     >>> raw.index_levels, raw.inc_metrics, raw.node_columns["type"].tolist()[:4]
     ((), ('time (inc)',), ['entry', 'function', 'loop', 'function'])
+    >>> raw.nodes["name"].tolist()[:3]
+    ['main thread', 'main', 'Loop@a.c:5']
+    >>> read_hpctoolkit_latest(db, names="hatchet").nodes["name"].tolist()[:3]
+    ['main thread', 'function: main', 'loop a.c:5']
     >>> raw = read_hpctoolkit_latest(db, parallel_profiles_mode=True, profile_ranks=[1],
     ...                              max_depth=2)
     >>> raw.index_levels, len(raw.nodes), sorted(set(raw.metrics["rank"]))
@@ -118,7 +132,11 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
         raise ReadError(directory, f"ranks {wanted_ranks} were selected but the summary profile "
                         "(sums over every rank) was asked for", position="profile_ranks option",
                         expected="parallel_profiles_mode=True with profile_ranks")
-    meta = read_meta_db(directory / "meta.db", label_function_nodes)
+    if names not in NAMINGS:
+        raise ArgumentError(f"names={names!r}: use one of {', '.join(NAMINGS)}")
+    if label_function_nodes is None:
+        label_function_nodes = names == "hatchet"
+    meta = read_meta_db(directory / "meta.db", bool(label_function_nodes), names)
     pdb = ProfileDb(directory / "profile.db")
     nodes = tree_arrays(meta.tree)
     if not len(nodes["ctx_id"]):
@@ -156,7 +174,8 @@ def read_hpctoolkit_latest(dirname: Any, *, parallel_profiles_mode: bool = False
     metadata = {"format": "hpctoolkit-latest", "title": meta.title,
                 "layout": "4.0 (2022 pre-release)" if meta.prerelease else "4.0",
                 "profiles": idents if parallel_profiles_mode else None,
-                "contexts_without_meta_entry": unlisted}
+                "contexts_without_meta_entry": unlisted,
+                "units": metric_units({c: plan[c]["file_name"] for c in names})}
     metadata.update(derived_from(taxonomy, problems))
     return assemble(directory, nodes["parent"], frames, columns, rows, levels, exc=exc, inc=inc,
                     pairs=pairs, default=default, metadata=metadata,

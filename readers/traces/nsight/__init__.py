@@ -2,6 +2,6 @@
 memory copies, NVTX ranges, OS runtime) and the NVTX CSV export (:mod:`.csv_export`)."""
 
 from .csv_export import NsightNvtxCsvDecoder
-from .sqlite_export import GPU_THREAD, NsightDecoder, gpu_thread
+from .sqlite_export import Lanes, NsightDecoder
 
-__all__ = ["GPU_THREAD", "NsightDecoder", "NsightNvtxCsvDecoder", "gpu_thread"]
+__all__ = ["Lanes", "NsightDecoder", "NsightNvtxCsvDecoder"]

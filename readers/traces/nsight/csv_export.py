@@ -2,8 +2,11 @@
 
 Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
 others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
-is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
-:func:`graphframe_readers.traces.intervals.call_events`. The whole CSV is one source
+is a range: ENTER/LEAVE ordered by
+:func:`graphframe_readers.traces.intervals.call_events`, on the rank of ``PID``
+(processes in pid order: 0, 1, ...) and its thread ``TID`` numbered from 0 (the
+main thread, whose tid is the pid, first, then by tid), as the SQLite export's
+decoder numbers them; the definitions keep each thread's pid and tid. The whole CSV is one source
 (read with the ``csv`` module; UTF-8 text); a row with a bad number, a row
 whose number of fields differs from the header's (a cut line), text that is
 not UTF-8 and a field over the csv module's 128 KiB are ReadErrors naming
@@ -19,8 +22,8 @@ Examples
 >>> text = (b"Start (ns),End (ns),Duration (ns),Name,PID,TID\\n"
 ...         b"10,90,80,main,7,7\\n20,30,10,step,7,7\\n")
 >>> NsightNvtxCsvDecoder().decode(MemorySource(text, name="t.csv"), Show())
-7 7 10 main
-7 7 20 step
+0 0 10 main
+0 0 20 step
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource
 from ..text import decode_text
+from .sqlite_export import Lanes, encode_gid
 from ...registry import FormatInfo
 
 HEADER = b"Start (ns),End (ns)"
@@ -92,13 +96,20 @@ class NsightNvtxCsvDecoder(Decoder):
         except csv.Error as exc:
             raise _csv_error(source.name, reader, exc) from exc
         strings = StringTable()
-        handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
-        for (pid, tid), rows in sorted(streams.items()):
+        lanes = Lanes([encode_gid(pid, tid) for pid, tid in streams], [])
+        defs = Definitions(metadata={"format": "nsight-nvtx-csv"})
+        for pid, tid in streams:
+            defs.threads[lanes.host_lane(encode_gid(pid, tid))] = {"pid": pid, "tid": tid}
+        handler.on_definitions(defs)
+        order = sorted(streams, key=lambda k: lanes.host_lane(encode_gid(*k)))
+        for pid, tid in order:
+            rows = streams[(pid, tid)]
+            rank, thread = lanes.host_lane(encode_gid(pid, tid))
             start = np.array([r[0] for r in rows], dtype=np.int64)
             end = np.array([r[1] for r in rows], dtype=np.int64)
             handler.on_batch(call_events(strings, start=start, end=end,
                                          name=strings.intern_many(r[2] for r in rows),
-                                         rank=pid, thread=tid, source=source.name))
+                                         rank=rank, thread=thread, source=source.name))
 
 
 def _csv_error(name: str, reader: Any, exc: Exception) -> ReadError:

@@ -16,10 +16,17 @@ table                                  events
 ``CUPTI_ACTIVITY_KIND_MEMSET``         on a GPU stream, ``bytes`` on the ENTER
 =====================================  =========================================
 
-Ranks are process ids and threads thread ids, both taken from the
-``globalTid``/``globalPid`` encoding (pid in bits 24-47, tid in bits 0-23).
-A GPU stream of a process is the thread ``GPU_THREAD + device * 2**20 +
-stream`` (named ``GPU <device> stream <stream>`` in the definitions). Times
+Ranks and threads are small numbers (see :class:`Lanes`): a process's rank is
+its MPI rank when the export has an ``MPI_RANKS`` table, else its place in the
+order of process ids (0, 1, ...); its threads are numbered from 0 (the main
+thread, whose tid is the pid, first, then by thread id), then one thread per
+GPU stream it used, ordered by device and stream. The definitions name every
+thread (``ThreadNames``; a GPU stream is ``GPU <device> / stream <stream>``)
+and keep the pid and tid (decoded from ``globalTid``: pid in bits 24-47, tid in
+bits 0-23); ``metadata["processes"]`` maps each rank to its pid and process
+name. Rows that nsys records for a process as a whole (tid 0, such as ``OS
+runtime libraries profiling started``) are instants on its main thread, so no
+lane holds only them. Times
 are the export's ns since the session start (``metadata["start_time"]``
 holds the session's UTC epoch ns). Each thread's or stream's calls are
 fetched with one query per table and ordered by
@@ -42,7 +49,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -56,7 +63,6 @@ from ..sources import ByteSource
 from ...registry import FormatInfo
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-GPU_THREAD = 1 << 40
 NVTX_MARK, NVTX_PUSH_POP, NVTX_START_END = 34, 59, 60
 HOST_TABLES = ("CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API")
 MEMCPY_KIND = {0: "Unknown", 1: "HtoD", 2: "DtoH", 3: "HtoA", 4: "AtoH", 5: "AtoA",
@@ -184,14 +190,25 @@ class NsightDecoder(Decoder):
                                 expected="an Nsight Systems SQLite export")
             names = dict(db.rows("SELECT id, value FROM StringIds", "StringIds"))
             strings = StringTable()
-            defs = self._definitions(db, names)
+            gids, streams = self._host_threads(db), self._gpu_streams(db)
+            lanes = Lanes(gids, streams, _mpi_ranks(db))
+            defs = self._definitions(db, names, lanes)
             handler.on_definitions(defs)
-            for gid in self._host_threads(db):
-                batch = self._host_stream(db, gid, names, strings)
-                if batch is not None:
-                    handler.on_batch(batch)
-            for key in self._gpu_streams(db):
-                batch = self._gpu_stream(db, key, names, strings)
+            for pid, tids in lanes.host_threads():
+                whole = [lanes.process_gid(pid)] if lanes.process_gid(pid) is not None else []
+                for k, tid in enumerate(tids):
+                    extra = whole if k == 0 else []   # process-wide rows: main thread
+                    batch = self._host_stream(db, lanes.gid(pid, tid), names, strings, lanes,
+                                              extra)
+                    if batch is not None:
+                        handler.on_batch(batch)
+                if not tids and whole:
+                    batch = self._host_stream(db, whole[0], names, strings, lanes, [],
+                                              instants_only=True)
+                    if batch is not None:
+                        handler.on_batch(batch)
+            for key in streams:
+                batch = self._gpu_stream(db, key, names, strings, lanes)
                 if batch is not None:
                     handler.on_batch(batch)
         finally:
@@ -206,8 +223,9 @@ class NsightDecoder(Decoder):
                     f"SELECT DISTINCT globalTid FROM {table}", table) if r[0] is not None)
         return sorted(gids)
 
-    def _host_stream(self, db: _Db, gid: int, names: Dict[int, str],
-                     strings: StringTable) -> Any:
+    def _host_parts(self, db: _Db, gid: int, names: Dict[int, str],
+                    strings: StringTable) -> Tuple[List[tuple], List[tuple]]:
+        """Calls (interval parts) and NVTX marks of one ``globalTid``."""
         parts = []
         for table in HOST_TABLES:
             if table in db.tables:
@@ -216,14 +234,27 @@ class NsightDecoder(Decoder):
                                         table, (gid,), lambda n: names.get(n, f"string {n}"),
                                         strings))
         marks = self._nvtx(db, gid, names, strings, parts)
+        return parts, marks
+
+    def _host_stream(self, db: _Db, gid: int, names: Dict[int, str], strings: StringTable,
+                     lanes: "Lanes", whole: List[int], instants_only: bool = False) -> Any:
+        """One host thread's events; the rows of ``whole`` (process-wide ``globalTid``s)
+        become instants on it."""
+        parts, marks = self._host_parts(db, gid, names, strings)
+        if instants_only:
+            marks, parts = marks + _as_marks(parts, strings), []
+        for other in whole:
+            more, more_marks = self._host_parts(db, other, names, strings)
+            marks += more_marks + _as_marks(more, strings)
         start, end, name = _concat(parts)
         if not len(start) and not marks:
             return None
-        pid, tid = split_global_id(np.array([gid]))
+        rank, thread = lanes.host_lane(gid)
         batch = call_events(strings, start=start, end=end, name=name,
-                            rank=int(pid[0]), thread=int(tid[0]), source=db.path)
+                            rank=rank, thread=thread, source=db.path)
         if marks:
-            batch = _with_instants(batch, marks, strings, int(pid[0]), int(tid[0]))
+            batch = _with_instants(batch, sorted(marks, key=lambda m: m[0]), strings, rank,
+                                   thread)
         return batch
 
     def _nvtx(self, db: _Db, gid: int, names: Dict[int, str], strings: StringTable,
@@ -258,7 +289,7 @@ class NsightDecoder(Decoder):
         return sorted(keys)
 
     def _gpu_stream(self, db: _Db, key: tuple, names: Dict[int, str],
-                    strings: StringTable) -> Any:
+                    strings: StringTable, lanes: "Lanes") -> Any:
         gpid, device, stream = key
         where = " WHERE globalPid = ? AND deviceId = ? AND streamId = ?"
         parts = []
@@ -283,34 +314,147 @@ class NsightDecoder(Decoder):
         if not len(start):
             return None
         size = np.concatenate([p[3] for p in parts if p[3] is not None]) if parts else None
-        pid, _ = split_global_id(np.array([gpid]))
-        return call_events(strings, start=start, end=end, name=name,
-                           rank=int(pid[0]), thread=gpu_thread(device, stream),
-                           source=db.path, enter_attrs={"bytes": size})
+        rank, thread = lanes.gpu_lane(key)
+        return call_events(strings, start=start, end=end, name=name, rank=rank,
+                           thread=thread, source=db.path, enter_attrs={"bytes": size})
 
     # --------------------------------------------------------- definitions
-    def _definitions(self, db: _Db, names: Dict[int, str]) -> Definitions:
+    def _definitions(self, db: _Db, names: Dict[int, str], lanes: "Lanes") -> Definitions:
         defs = Definitions(metadata={"format": "nsight"})
         if "TARGET_INFO_SESSION_START_TIME" in db.tables:
             row = db.rows("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
                           "TARGET_INFO_SESSION_START_TIME")
             if row:
                 defs.metadata["start_time"] = int(row[0][0])
+        thread_names: Dict[int, str] = {}
         if "ThreadNames" in db.tables:
             for name_id, gid in db.rows("SELECT nameId, globalTid FROM ThreadNames",
                                         "ThreadNames"):
-                pid, tid = split_global_id(np.array([gid]))
-                defs.threads[(int(pid[0]), int(tid[0]))] = {"name": names.get(name_id, "")}
-        for gpid, device, stream in self._gpu_streams(db):
-            pid, _ = split_global_id(np.array([gpid]))
-            defs.threads[(int(pid[0]), gpu_thread(device, stream))] = {
-                "name": f"GPU {device} stream {stream}", "device": int(device),
-                "stream": int(stream)}
+                thread_names[int(gid)] = names.get(name_id, "")
+        process_names: Dict[int, str] = {}
+        if "PROCESSES" in db.tables and {"pid", "name"} <= db.columns("PROCESSES"):
+            process_names = {int(p): str(n) for p, n in db.rows(
+                "SELECT pid, name FROM PROCESSES", "PROCESSES") if p is not None}
+        processes = {}
+        for pid, tids in lanes.host_threads():
+            rank = lanes.rank_of[pid]
+            processes[rank] = {"pid": pid, "name": process_names.get(pid)}
+            defs.ranks[rank] = {"name": f"rank {rank}", "pid": pid}
+            for tid in tids:
+                gid = lanes.gid(pid, tid)
+                defs.threads[lanes.host_lane(gid)] = {
+                    "name": thread_names.get(gid) or f"thread {tid}", "pid": pid, "tid": tid}
+        for key in lanes.streams:
+            pid = lanes.pid_of_stream(key)
+            defs.threads[lanes.gpu_lane(key)] = {
+                "name": f"GPU {key[1]} / stream {key[2]}", "device": int(key[1]),
+                "stream": int(key[2]), "pid": pid}
+        defs.metadata["processes"] = processes
         for table, kind in (("CUPTI_ACTIVITY_KIND_RUNTIME", "cuda"), ("OSRT_API", "os")):
             if table in db.tables:
                 for (n,) in db.rows(f"SELECT DISTINCT nameId FROM {table}", table):
                     defs.regions.setdefault(names.get(n, f"string {n}"), {"kind": kind})
         return defs
+
+
+class Lanes:
+    """Ranks and threads of an export: ``globalTid``s and GPU streams -> small numbers.
+
+    A process's rank is its MPI rank (``mpi``: pid -> rank) or its place in the
+    order of pids; its threads are numbered from 0, the main thread (tid = pid)
+    first, then by tid, then its GPU streams by (device, stream). A ``globalTid``
+    with tid 0 stands for the process as a whole and gets no thread of its own.
+
+    Examples
+    --------
+    >>> gid = lambda pid, tid: (pid << 24) | tid
+    >>> lanes = Lanes([gid(900, 900), gid(900, 905), gid(900, 0), gid(700, 701)],
+    ...               [(900 << 24, 0, 7)])
+    >>> lanes.host_lane(gid(900, 905)), lanes.gpu_lane((900 << 24, 0, 7)), lanes.rank_of
+    ((1, 1), (1, 2), {700: 0, 900: 1})
+    """
+
+    def __init__(self, gids: Sequence[int], streams: Sequence[tuple],
+                 mpi: Optional[Dict[int, int]] = None) -> None:
+        self.streams = sorted(streams, key=lambda k: (_pid(k[0]), k[1], k[2]))
+        tids: Dict[int, set] = {}
+        self._gids: Dict[Tuple[int, int], int] = {}  # (pid, tid) -> the export's globalTid
+        for gid in gids:
+            pid, tid = _pid(gid), int(gid) & 0xFFFFFF
+            self._gids[(pid, tid)] = int(gid)
+            tids.setdefault(pid, set())
+            if tid:
+                tids[pid].add(tid)
+        for key in self.streams:
+            tids.setdefault(_pid(key[0]), set())
+        self._tids = {pid: sorted(found, key=lambda t, p=pid: (t != p, t))
+                      for pid, found in tids.items()}
+        pids = sorted(self._tids)
+        if mpi and all(p in mpi for p in pids) and len({mpi[p] for p in pids}) == len(pids):
+            self.rank_of = {p: int(mpi[p]) for p in pids}
+        else:
+            self.rank_of = {p: i for i, p in enumerate(pids)}
+        self._thread = {pid: {tid: i for i, tid in enumerate(t)}
+                        for pid, t in self._tids.items()}
+        self._gpu: Dict[tuple, tuple] = {}
+        count = {pid: len(t) for pid, t in self._tids.items()}
+        for key in self.streams:
+            pid = _pid(key[0])
+            self._gpu[key] = (self.rank_of[pid], count[pid])
+            count[pid] += 1
+
+    def host_threads(self) -> List[Tuple[int, List[int]]]:
+        """``(pid, tids)`` of every process, in rank order."""
+        return sorted(self._tids.items(), key=lambda item: self.rank_of[item[0]])
+
+    def gid(self, pid: int, tid: int) -> int:
+        """The export's ``globalTid`` of thread ``tid`` of process ``pid``."""
+        return self._gids.get((pid, tid), encode_gid(pid, tid))
+
+    def process_gid(self, pid: int) -> Optional[int]:
+        """The ``globalTid`` of rows of process ``pid`` as a whole (tid 0), if any."""
+        return self._gids.get((pid, 0))
+
+    def host_lane(self, gid: int) -> Tuple[int, int]:
+        pid, tid = _pid(gid), int(gid) & 0xFFFFFF
+        threads = self._thread[pid]
+        return self.rank_of[pid], threads.get(tid, 0)
+
+    def gpu_lane(self, key: tuple) -> Tuple[int, int]:
+        return self._gpu[key]
+
+    @staticmethod
+    def pid_of_stream(key: tuple) -> int:
+        return _pid(key[0])
+
+
+def encode_gid(pid: int, tid: int) -> int:
+    """A ``globalTid`` of ``pid`` and ``tid`` (pid in bits 24-47, tid in bits 0-23).
+
+    >>> split_global_id(np.array([encode_gid(1701896, 1701906)]))
+    (array([1701896]), array([1701906]))
+    """
+    return (int(pid) << 24) | int(tid)
+
+
+def _pid(gid: int) -> int:
+    return (int(gid) >> 24) & 0xFFFFFF
+
+
+def _mpi_ranks(db: _Db) -> Dict[int, int]:
+    """pid -> MPI rank from an ``MPI_RANKS`` table (``rank``, ``globalTid``), if any."""
+    if "MPI_RANKS" not in db.tables or not {"rank", "globalTid"} <= db.columns("MPI_RANKS"):
+        return {}
+    return {_pid(g): int(r) for r, g in db.rows("SELECT rank, globalTid FROM MPI_RANKS",
+                                                "MPI_RANKS") if r is not None and g is not None}
+
+
+def _as_marks(parts: List[tuple], strings: StringTable) -> List[tuple]:
+    """Interval parts as ``(time, name)`` instants (rows of a process as a whole)."""
+    out = []
+    for start, _end, ids, _extra in parts:
+        out += [(int(t), strings[int(i)]) for t, i in zip(start.tolist(), ids.tolist())]
+    return out
 
 
 def _intervals(db: _Db, sql: str, table: str, args: tuple, label: Callable[[int], str],
@@ -340,11 +484,6 @@ def _concat(parts: List[tuple]) -> tuple:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty.astype(np.int32)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
-
-
-def gpu_thread(device: int, stream: int) -> int:
-    """The thread id of a GPU stream (see the module docs)."""
-    return GPU_THREAD + (int(device) << 20) + int(stream)
 
 
 def _with_instants(batch: Any, marks: List[tuple], strings: StringTable, rank: int,

@@ -10,7 +10,6 @@ import pytest
 
 import graphframe_readers.traces as rt
 from graphframe_readers import ReadError
-from graphframe_readers.traces.nsight import GPU_THREAD, gpu_thread
 from tests.trace_collect import located, Collect, calls, events
 
 PID, TID = 4242, 4243
@@ -56,22 +55,27 @@ def test_synthetic_export(tmp_path):
     path = make_db(tmp_path / "run.sqlite")
     assert rt.sniff_trace(path) == "nsight"
     df = events(path)
-    host = df[df.thread == TID]
+    # issue 33 item 11: rank 0 (the one process), thread 0 (its one host thread), and the
+    # GPU stream as thread 1, not pid 4242 / tid 4243 / 2**40 + 7
+    assert sorted(set(zip(df["rank"], df["thread"]))) == [(0, 0), (0, 1)]
+    host = df[df.thread == 0]
     assert host[["kind", "time", "name"]].values.tolist() == [
         ["enter", 90, "step"], ["instant", 95, "solve"],
         ["enter", 100, "cudaLaunchKernel_v7000"], ["enter", 110, "ioctl"],
         ["leave", 120, "ioctl"], ["leave", 150, "cudaLaunchKernel_v7000"],
         ["enter", 200, "cudaLaunchKernel_v7000"], ["leave", 230, "cudaLaunchKernel_v7000"],
         ["leave", 300, "step"]]
-    gpu = df[df.thread == gpu_thread(0, 7)]
-    assert (gpu["rank"] == PID).all() and gpu_thread(0, 7) == GPU_THREAD + 7
+    gpu = df[df.thread == 1]
+    assert (gpu["rank"] == 0).all()
     assert gpu[gpu.kind == "enter"][["time", "name", "bytes"]].values.tolist() == [
         [60, "CUDA memcpy HtoD", 4096], [160, "axpy", -1], [240, "axpy", -1]]
     demangled = events(path, kernel_names="demangled")
     assert "axpy(float*, int)" in set(demangled.name)
     defs = rt.decode(path, Collect()).definitions
-    assert defs.threads[(PID, TID)] == {"name": "main thread"}
-    assert defs.threads[(PID, gpu_thread(0, 7))]["name"] == "GPU 0 stream 7"
+    assert defs.threads[(0, 0)] == {"name": "main thread", "pid": PID, "tid": TID}
+    assert defs.threads[(0, 1)] == {"name": "GPU 0 / stream 7", "device": 0, "stream": 7,
+                                    "pid": PID}
+    assert defs.metadata["processes"] == {0: {"pid": PID, "name": None}}
     assert defs.regions["ioctl"] == {"kind": "os"}
 
 
@@ -116,7 +120,7 @@ def test_cloverleaf_cuda_api_equals_the_csv_export(clover):
 
 def test_cloverleaf_gpu_trace_equals_the_csv_export(clover):
     df = events(clover / "perlmutter-cloverleaf-cuda.sqlite")
-    gpu = df[(df.thread >= GPU_THREAD) & (df.kind == "enter")]
+    gpu = df[(df.thread == 3) & (df.kind == "enter")]   # after the 3 host threads
     csv = pd.read_csv(clover / "cloverleaf_gpu_trace.csv")
     enter = csv[csv["Event Type"] == "Enter"]
     rename = {"CUDA_MEMCPY_KIND_HTOD": "CUDA memcpy HtoD", "CUDA_MEMCPY_KIND_DTOH":
@@ -136,9 +140,12 @@ def test_nvtx_csv_synthetic_and_bad_rows(tmp_path):
                     "10,90,80,\"a, b\",7,8\n20,30,10,step,7,8\n40,45,5,other,7,9\n")
     assert rt.sniff_trace(path) == "nsight-nvtx-csv"
     df = events(path)
-    assert df[["kind", "time", "name", "thread"]].values.tolist() == [
-        ["enter", 10, "a, b", 8], ["enter", 20, "step", 8], ["leave", 30, "step", 8],
-        ["leave", 90, "a, b", 8], ["enter", 40, "other", 9], ["leave", 45, "other", 9]]
+    # pid 7 is rank 0; its tids 8 and 9 are threads 0 and 1 (issue 33 item 11)
+    assert df[["kind", "time", "name", "rank", "thread"]].values.tolist() == [
+        ["enter", 10, "a, b", 0, 0], ["enter", 20, "step", 0, 0], ["leave", 30, "step", 0, 0],
+        ["leave", 90, "a, b", 0, 0], ["enter", 40, "other", 0, 1], ["leave", 45, "other", 0, 1]]
+    defs = rt.decode(path, Collect()).definitions
+    assert defs.threads == {(0, 0): {"pid": 7, "tid": 8}, (0, 1): {"pid": 7, "tid": 9}}
     path.write_text("Start (ns),End (ns),Name,PID,TID\n10,90,a,7,8\n20,x,b,7,8\n")
     with pytest.raises(ReadError, match=r"t\.csv: line 3: cannot read row") as err:
         rt.decode(path, Collect())
@@ -177,3 +184,55 @@ def test_folder_with_one_export_reads_like_the_export(clover):
 
 def test_folder_without_a_single_export_is_not_sniffed(tmp_path):
     assert rt.decoder_class("nsight").sniff(tmp_path, b"") is False
+
+
+def test_two_processes_are_ranks_in_pid_order_and_threads_per_process(tmp_path):
+    path = make_db(tmp_path / "run.sqlite")
+    con = sqlite3.connect(path)
+    other = (1000 << 24) | 1001   # a smaller pid: rank 0
+    whole = PID << 24             # the process as a whole (tid 0): an instant, no lane
+    con.executemany("INSERT INTO OSRT_API VALUES (?, ?, 0, ?, 2, 0, 0, 0)",
+                    [(10, 20, other), (5, 5, whole), (30, 40, GTID + 1)])
+    con.execute("INSERT INTO ThreadNames VALUES (6, 10, ?)", (other,))
+    con.commit()
+    con.close()
+    df = events(path)
+    lanes = sorted(set(zip(df["rank"], df["thread"])))
+    assert lanes == [(0, 0), (1, 0), (1, 1), (1, 2)]   # pid 1000; pid 4242: 2 threads + GPU
+    assert df[(df["rank"] == 1) & (df["kind"] == "instant")]["time"].tolist() == [5, 95]
+    defs = rt.decode(path, Collect()).definitions
+    assert defs.threads[(0, 0)] == {"name": "solve", "pid": 1000, "tid": 1001}
+    assert defs.threads[(1, 1)] == {"name": "thread 4244", "pid": PID, "tid": TID + 1}
+    assert defs.threads[(1, 2)]["name"] == "GPU 0 / stream 7"
+
+
+def test_cloverleaf_ranks_threads_and_lanes(clover):
+    """Issue 33 item 11: ``rank 1701896.1099511627783`` and an empty lane before."""
+    from graphframe.traces import read_trace
+    from graphframe.plot.timeline import timeline_data
+    tf = read_trace(clover / "perlmutter-cloverleaf-cuda.sqlite")
+    assert tf.events.groupby(["rank", "thread"]).size().to_dict() == {
+        (0, 0): 9693, (0, 1): 4, (0, 2): 58, (0, 3): 3182}
+    assert {k: v["name"] for k, v in tf.definitions.threads.items()} == {
+        (0, 0): "cuda-cloverleaf", (0, 1): "cuda-EvtHandlr", (0, 2): "cuda-EvtHandlr",
+        (0, 3): "GPU 0 / stream 7"}
+    assert tf.definitions.metadata["processes"] == {0: {"pid": 1701896,
+                                                        "name": "cuda-cloverleaf"}}
+    assert tf.flat_profile().index.get_level_values("rank").unique().tolist() == [0]
+    d = timeline_data(tf)
+    assert d.lanes == [(0, 0), (0, 1), (0, 2), (0, 3)]   # every lane holds calls
+    assert d.labels == ["rank 0: cuda-cloverleaf", "rank 0: cuda-EvtHandlr",
+                        "rank 0: cuda-EvtHandlr", "rank 0: GPU 0 / stream 7"]
+
+
+def test_mpi_ranks_table_gives_the_ranks(tmp_path):
+    path = make_db(tmp_path / "run.sqlite")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE MPI_RANKS (rank INT, globalTid INT)")
+    con.execute("INSERT INTO MPI_RANKS VALUES (3, ?)", (GTID,))
+    con.commit()
+    con.close()
+    df = events(path)
+    assert sorted(set(zip(df["rank"], df["thread"]))) == [(3, 0), (3, 1)]
+    defs = rt.decode(path, Collect()).definitions
+    assert defs.metadata["processes"] == {3: {"pid": PID, "name": None}}
