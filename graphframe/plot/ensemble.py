@@ -49,7 +49,7 @@ def key_values(ens: Any, by: str) -> pd.Series:
     >>> key_values(ens, "nodes")
     Traceback (most recent call last):
     ...
-    graphframe_readers.errors.ArgumentError: by='nodes' is not a metadata column; choose one of ranks
+    graphframe_readers.errors.ArgumentError: by='nodes' is not a metadata column; choose one of path, format, ranks, threads
     """
     meta = ens.metadata
     if by not in meta.columns:
