@@ -20,15 +20,15 @@ from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
 from ..io.archive.layout import is_archive
 from ..render.html import summary
-from ..render.units import unit_of, with_unit
+from ..render.units import UNITS_ATTR, metric_unit, unit_of, with_unit
 from ..model.nodevalues import (AGGREGATES, check_metric, display_name_array, first_row_objects,
                                 node_values)
 from ..model.rowselect import level_value
 
 __all__ = ["AGGREGATES", "ArgumentError", "MetricError", "check_metric", "diff", "diff_record",
            "display_name_array", "first_row_objects", "inclusive_column_values", "is_archive", "level_ids",
-           "level_value", "node_values", "per_node", "resolve_metric", "summary", "unit_of", "version",
-           "with_unit"]
+           "level_value", "metric_unit", "node_values", "per_node", "resolve_metric", "summary",
+           "unit_of", "UNITS_ATTR", "version", "with_unit"]
 
 
 def _diffing(module: str = "graphframe.diffing") -> Any:
