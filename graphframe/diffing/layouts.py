@@ -164,11 +164,10 @@ def _matching_graph(gf: Any) -> Any:
         original = np.asarray(g.parent, dtype=np.int64)
         called = np.flatnonzero((kind == "function") & (original >= 0))
         called = called[kind[original[called]] == "line"]
-        for v in called.tolist():
-            site = original[v]
-            line = str(names[site]).rsplit(":", 1)[-1]
-            name = str(names[v])
-            name = name[len("function: "):] if name.startswith("function: ") else name
-            names[v] = f"{line}:{name}"
-            parent[v] = original[site]
+        site = original[called]
+        line = pd.Series(names[site], dtype=object).astype(str).str.rsplit(":", n=1).str[-1]
+        callee = pd.Series(names[called], dtype=object).astype(str).str.removeprefix(
+            "function: ")
+        names[called] = (line + ":" + callee).to_numpy(dtype=object)
+        parent[called] = original[site]
     return Graph.build(pd.DataFrame({"name": names}), parent)
