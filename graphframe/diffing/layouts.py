@@ -101,10 +101,10 @@ def function_keys(gf: Any, names: np.ndarray) -> np.ndarray:
     if len(kind) != len(names):
         return names
     out = np.asarray(names, dtype=object).copy()
-    for i in np.flatnonzero(kind == "function").tolist():
-        text = out[i]
-        if isinstance(text, str):
-            out[i] = _CALL_SITE.sub("", text)
+    functions = np.flatnonzero(kind == "function")
+    stripped = pd.Series(out[functions], dtype=object).str.replace(_CALL_SITE, "", regex=True)
+    text = stripped.notna().to_numpy(dtype=bool)   # non-text names stay as they are
+    out[functions[text]] = stripped[text].to_numpy(dtype=object)
     roots = gf.graph.root_ids
     out[roots] = [ENTRY_ROOTS.get(n, n) if isinstance(n, str) else n for n in out[roots]]
     return out
