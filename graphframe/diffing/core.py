@@ -72,7 +72,7 @@ from ..ops.inclusive import subgraph_sums
 from ..ops.merge_rules import summed
 from ..model.nodevalues import first_row_objects, node_value_table
 from .flat import by_name
-from .layouts import aligned_entry_roots
+from .layouts import aligned_entry_roots, layout_matching
 from .metric_pairs import rename_metrics, short_list, suggest_pairs
 from ..model.fields import GraphFrameLike, metric_columns
 
@@ -367,10 +367,14 @@ def _by_path(before, after, vb, va, metrics):
     else:
         if before.graph.num_nodes == 0 or after.graph.num_nodes == 0:
             raise GraphMismatchError("cannot diff an empty graph")
-        # HPCToolkit's old-layout roots stand for the current layout's entry points
-        left = aligned_entry_roots(before.graph, after.graph)
-        right = aligned_entry_roots(after.graph, before.graph)
-        graph, map_b, map_a = left.union(right, return_mappings=True)
+        across = layout_matching(before, after)  # one profile of each HPCToolkit layout
+        if across is not None:
+            map_b, map_a, graph = across
+        else:
+            # HPCToolkit's old-layout roots stand for the current layout's entry points
+            left = aligned_entry_roots(before.graph, after.graph)
+            right = aligned_entry_roots(after.graph, before.graph)
+            graph, map_b, map_a = left.union(right, return_mappings=True)
     n = graph.num_nodes
     in_b = np.zeros(n, dtype=bool)
     in_b[map_b] = True

@@ -4,9 +4,13 @@ The old layout (``experiment.xml``) roots a program's call paths at
 ``<program root>`` (``<thread root>`` for other threads) and writes a call
 site's line before the callee's name (``11:f``); the current layout
 (``meta.db``) has entry points ``main thread`` and ``application thread`` and
-the call site as a node of its own. ``diff`` uses these helpers so that both
-match: by path, the old entry roots stand for the current ones; by name, a
-function is keyed by its name without the call-site line.
+the call site as a node of its own (``main.c:11`` > ``f``). ``diff`` uses
+these helpers so that both match: by path, the old entry roots stand for the
+current ones, and when one profile is of each layout the paths are matched by
+name on "matching graphs" where a current-layout function called from a line
+is that line's ``<line>:<name>`` under the line's parent, as the old layout
+writes it (:func:`layout_matching`); by name, a function is keyed by its name
+without the call-site line.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..kernels import structure as st
 from ..model.graph import Graph
+from ..model.nodevalues import display_name_array
 
 #: Old-layout root name -> the current layout's entry point it stands for.
 ENTRY_ROOTS = {"<program root>": "main thread", "<thread root>": "application thread"}
@@ -95,10 +101,73 @@ def function_keys(gf: Any, names: np.ndarray) -> np.ndarray:
     if len(kind) != len(names):
         return names
     out = np.asarray(names, dtype=object).copy()
-    for i in np.flatnonzero(kind == "function").tolist():
-        text = out[i]
-        if isinstance(text, str):
-            out[i] = _CALL_SITE.sub("", text)
+    functions = np.flatnonzero(kind == "function")
+    stripped = pd.Series(out[functions], dtype=object).str.replace(_CALL_SITE, "", regex=True)
+    text = stripped.notna().to_numpy(dtype=bool)   # non-text names stay as they are
+    out[functions[text]] = stripped[text].to_numpy(dtype=object)
     roots = gf.graph.root_ids
     out[roots] = [ENTRY_ROOTS.get(n, n) if isinstance(n, str) else n for n in out[roots]]
     return out
+
+
+#: The formats of the two layouts (``metadata["format"]``).
+LAYOUTS = ("hpctoolkit", "hpctoolkit-latest")
+
+
+def layout_matching(before: Any, after: Any) -> Any:
+    """For one profile of each HPCToolkit layout: ``(map_b, map_a, graph)``, each
+    side's nodes mapped onto the union of their matching graphs (see the module
+    docs), else None.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> from graphframe.model.fields import replace
+    >>> def node(name, kind, *kids):
+    ...     return {"frame": {"name": name, "type": kind}, "metrics": {"time": 1.0},
+    ...             "children": list(kids)}
+    >>> def gf(root, fmt):
+    ...     return replace(GraphFrame.from_literal([root]), metadata={"format": fmt})
+    >>> old = gf(node("<program root>", "function", node("main", "function",
+    ...                                                 node("11:f", "function"))),
+    ...          "hpctoolkit")
+    >>> new = gf(node("main thread", "entry", node("main", "function", node(
+    ...     "main.c:11", "line", node("f", "function")))), "hpctoolkit-latest")
+    >>> map_b, map_a, graph = layout_matching(old, new)
+    >>> [graph.frame_dict(int(i))["name"] for i in map_b]
+    ['main thread', 'main', '11:f']
+    >>> [graph.frame_dict(int(i))["name"] for i in map_a]   # f called from main.c:11
+    ['main thread', 'main', 'main.c:11', '11:f']
+    """
+    formats = (before.metadata.get("format"), after.metadata.get("format"))
+    if sorted(map(str, formats)) != sorted(LAYOUTS):
+        return None
+    sides = [_matching_graph(gf) for gf in (before, after)]
+    if any(side is None for side in sides):
+        return None
+    (gb, ob), (ga, oa) = sides
+    graph, mb, ma = gb.union(ga, return_mappings=True)
+    return (mb[st.invert(ob, len(ob))], ma[st.invert(oa, len(oa))], graph)
+
+
+def _matching_graph(gf: Any) -> Any:
+    """``(graph, order)``: ``gf``'s tree keyed by names only, call sites folded."""
+    g = gf.graph
+    if not g.is_forest or "type" not in g.attr_names():
+        return None
+    names = np.asarray(display_name_array(gf), dtype=object).copy()
+    parent = np.asarray(g.parent, dtype=np.int64).copy()
+    kind = np.asarray(g.attr_values("type"), dtype=object)
+    roots = g.root_ids
+    names[roots] = [ENTRY_ROOTS.get(n, n) for n in names[roots]]
+    if gf.metadata.get("format") == "hpctoolkit-latest":
+        original = np.asarray(g.parent, dtype=np.int64)
+        called = np.flatnonzero((kind == "function") & (original >= 0))
+        called = called[kind[original[called]] == "line"]
+        site = original[called]
+        line = pd.Series(names[site], dtype=object).astype(str).str.rsplit(":", n=1).str[-1]
+        callee = pd.Series(names[called], dtype=object).astype(str).str.removeprefix(
+            "function: ")
+        names[called] = (line + ":" + callee).to_numpy(dtype=object)
+        parent[called] = original[site]
+    return Graph.build(pd.DataFrame({"name": names}), parent)

@@ -12,11 +12,12 @@ import pandas as pd
 from graphframe_readers.errors import ReadError
 
 from ..errors import ArgumentError
+from ..render.units import UNITS_ATTR
 from .compose import compose
 from .metadata import UserMetadata, metadata_table, user_columns
 from .reading import Outcome, check_policy, raise_for
 from .sources import label
-from .tables import ProfileTables, merged_declarations
+from .tables import ProfileTables, merged_declarations, merged_units
 
 #: Columns of ``Ensemble.profiles``.
 PROFILE_COLUMNS = ("path", "hash", "format", "options", "nodes", "rows")
@@ -75,6 +76,7 @@ def parts_from_tables(tables: List[ProfileTables], paths: Sequence[str],
     metadata = metadata_table(rows, paths, user)
     metadata.attrs[RUN_COLUMNS_ATTR] = tuple(
         c for c in RUN_COLUMNS if c not in user and all(c not in t.metadata for t in tables))
+    metadata.attrs[UNITS_ATTR] = merged_units(tables)
     composed = compose(tables)
     declared = merged_declarations(tables)
     return dict(graph=composed["graph"], dataframe=composed["dataframe"], metadata=metadata,

@@ -69,6 +69,8 @@ class ProfileTables:
     aggregations: Dict[str, str] = field(default_factory=dict)
     ordered: bool = False
     metadata: Dict[str, Any] = field(default_factory=dict)
+    #: the reader's units (``metadata["units"]`` of the profile), kept out of ``metadata``
+    units: Dict[str, str] = field(default_factory=dict)
 
     @property
     def num_nodes(self) -> int:
@@ -192,7 +194,8 @@ def tables_from_raw(raw: RawProfile, source: Any = None) -> ProfileTables:
         node_columns=node_columns, column_order=column_order,
         exc_metrics=tuple(raw.exc_metrics), inc_metrics=tuple(raw.inc_metrics),
         inclusive_of=dict(raw.inclusive_of), default_metric=raw.default_metric,
-        aggregations=dict(raw.aggregations), ordered=bool(raw.ordered), metadata=metadata)
+        aggregations=dict(raw.aggregations), ordered=bool(raw.ordered), metadata=metadata,
+        units=mapping_or_empty(_units(raw.metadata)))
 
 
 def tables_from_graphframe(gf: Any) -> ProfileTables:
@@ -239,7 +242,8 @@ def tables_from_graphframe(gf: Any) -> ProfileTables:
         exc_metrics=tuple(gf.exc_metrics), inc_metrics=tuple(gf.inc_metrics),
         inclusive_of=dict(gf.inclusive_of), default_metric=gf.default_metric,
         aggregations=dict(gf.aggregations), ordered=bool(graph.ordered),
-        metadata={k: v for k, v in gf.metadata.items() if k != "units"})
+        metadata={k: v for k, v in gf.metadata.items() if k != "units"},
+        units=mapping_or_empty(_units(gf.metadata)))
 
 
 def compact_ints(values: Any) -> np.ndarray:
@@ -325,6 +329,32 @@ def merged_declarations(parts: List[ProfileTables]) -> Dict[str, Any]:
             default = t.default_metric
     return dict(exc_metrics=exc, inc_metrics=inc, inclusive_of=pairs, default_metric=default,
                 aggregations=aggregations)
+
+
+def merged_units(parts: List[ProfileTables]) -> Dict[str, str]:
+    """The units all profiles that state one agree on, per column (a column two profiles
+    give different units has none).
+
+    Examples
+    --------
+    >>> a = ProfileTables(np.array([-1]), {}, np.array([0]), {}, {}, {}, [],
+    ...                   units={"time": "seconds", "n": "bytes"})
+    >>> b = ProfileTables(np.array([-1]), {}, np.array([0]), {}, {}, {}, [],
+    ...                   units={"time": "seconds", "n": "none"})
+    >>> merged_units([a, b])
+    {'time': 'seconds'}
+    """
+    out: Dict[str, Optional[str]] = {}
+    for t in parts:
+        for column, unit in t.units.items():
+            if out.setdefault(column, unit) != unit:
+                out[column] = None
+    return {c: u for c, u in out.items() if u is not None}
+
+
+def _units(metadata: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
+    units = metadata.get("units")
+    return units if isinstance(units, Mapping) else None
 
 
 def mapping_or_empty(value: Optional[Mapping[str, Any]]) -> Dict[str, Any]:

@@ -20,16 +20,16 @@ from ..errors import ArgumentError, MetricError
 from ..ops.inclusive import subgraph_sums
 from ..render.html import render_html, summary
 from ..render.numbers import key_text, plain_number
-from ..render.units import unit_of, with_unit
+from ..render.units import UNITS_ATTR, metric_unit, unit_of, with_unit
 from ..model.nodevalues import (AGGREGATES, check_metric, display_name_array, first_row_objects,
                                 node_values)
 from ..model.rowselect import level_value
 from ..ops.stats import IMBALANCE_THRESHOLD, imbalance_order, significant_nodes
 
-__all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError",
+__all__ = ["AGGREGATES", "IMBALANCE_THRESHOLD", "ArgumentError", "MetricError", "UNITS_ATTR",
            "check_metric", "diff", "diff_record", "display_name_array", "first_row_objects",
            "imbalance_order", "inclusive_column_values", "key_text",
-           "level_ids", "level_value", "node_values", "per_node", "plain_number",
+           "level_ids", "level_value", "metric_unit", "node_values", "per_node", "plain_number",
            "render_html", "resolve_metric", "significant_nodes", "summary", "unit_of",
            "version", "with_unit"]
 

@@ -24,7 +24,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
-from ._sources import ArgumentError, check_metric, key_text, level_ids
+from ._sources import (UNITS_ATTR, ArgumentError, check_metric, key_text, level_ids,
+                       metric_unit, with_unit)
 from .bar import bar_chart
 from .common import check_aggregate, check_top, resolve_node, short_labels
 from .distribution import Samples, distribution
@@ -130,8 +131,8 @@ def _profile_cells(ens: Any, metric: Any, by: Optional[str],
 
 def _value_label(ens: Any, name: str, by: Optional[str], aggregate: str) -> str:
     levels = [str(lv) for lv in ens.dataframe.index.names[2:]]
-    label = name + (f", {aggregate} over {' x '.join(lv + 's' for lv in levels)}"
-                    if levels else "")
+    label = ensemble_metric_label(ens, name) + \
+        (f", {aggregate} over {' x '.join(lv + 's' for lv in levels)}" if levels else "")
     return label + (f", mean over profiles per {by}" if by is not None else "")
 
 
@@ -376,4 +377,20 @@ def scaling(ens: Any, metric: Any = None, *, by: str, regions: Optional[Sequence
     """
     table = scaling_table(ens, metric, by=by, regions=regions, top=top, aggregate=aggregate)
     return draw_scaling(table, mode=mode, panels=panels, ax=ax, key_label=by,
-                        value_label=str(check_metric(ens, metric)), log=log)
+                        value_label=ensemble_metric_label(ens, check_metric(ens, metric)),
+                        log=log)
+
+
+def ensemble_metric_label(ens: Any, metric: Any) -> str:
+    """``metric`` with the unit its profiles' readers recorded (``time [µs]``).
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame
+    >>> from graphframe.ensemble import Ensemble
+    >>> ens = Ensemble.from_graphframes([GraphFrame.from_lists(("main", "solve"))] * 2)
+    >>> ensemble_metric_label(ens, "time")
+    'time'
+    """
+    units = getattr(ens.metadata, "attrs", {}).get(UNITS_ATTR)
+    return with_unit(metric, metric_unit(metric, None, units))

@@ -25,6 +25,10 @@ from typing import Any, Mapping, Optional
 
 from graphframe_readers.common.units import UNITS, unit_in_name
 
+#: ``Ensemble.metadata.attrs`` key holding the units the profiles' readers recorded
+#: (column -> unit, where they agree); not a metadata column.
+UNITS_ATTR = "graphframe.units"
+
 #: Unit of the time metrics of each source format (``metadata["format"]``) whose reader
 #: records no units: Python profilers write seconds, TAU microseconds.
 TIME_UNIT_OF_FORMAT = {

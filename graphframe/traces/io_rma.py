@@ -77,6 +77,8 @@ def shared_files(events: pd.DataFrame) -> pd.Series:
 def rma_epochs(events: pd.DataFrame) -> pd.DataFrame:
     """RMA data operations with their epoch: the number of fences on (rank, window) before it."""
     rma = events[events["kind"].isin(["rma", "rma_sync"])].copy()
+    if "window" not in rma.columns:  # a trace without one-sided communication
+        rma["window"] = np.full(len(rma), -1, dtype=np.int64)
     if not len(rma):
         return rma.assign(epoch=pd.Series(dtype=np.int64), duration=pd.Series(dtype=float))
     rma = rma.sort_values(["rank", "window", "time"], kind="stable")

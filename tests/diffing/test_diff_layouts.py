@@ -53,10 +53,15 @@ def test_by_name_pairs_metrics_and_matches_functions(layouts):
     assert row["cycles (inc) after"] == pytest.approx(14405833388.0)
 
 
-def test_by_path_matches_across_the_entry_root(layouts):
+def test_by_path_matches_across_the_entry_root_and_call_sites(layouts):
     d = _diff(*layouts, "path")
     common = d.dataframe.loc[d.dataframe["status"] == "common", "name"].tolist()
-    assert sorted(common) == ["application thread", "main", "main thread"]
+    # main thread > main > (main.c:11 >) f is the old layout's <program root> > main > 11:f;
+    # below f the two measurements differ (old: 9:<inline>; new: par_forloop.h:2)
+    assert sorted(common) == ["application thread", "f", "main", "main thread"]
+    row = d.dataframe[d.dataframe["name"] == "f"].iloc[0]
+    assert row["status"] == "common"
+    assert row["cycles (inc) after"] == pytest.approx(14405833388.0)
 
 
 def test_cli_diff_of_the_two_layouts(shared_data, capsys):

@@ -215,7 +215,7 @@ def test_spot_profiles_say_their_values_are_inclusive_and_why_none_are_exclusive
                                           "declare it inclusive only"):
         graphframe.diff(before, after).ranked_changes(kind="exclusive")
     one = report(before, labels=["27"])
-    assert headings(one) == ["Exclusive values", "Inclusive values (Min time/rank)"]
+    assert headings(one) == ["Exclusive values", "Inclusive values (Min time/rank [s])"]
     assert ("Not shown: metric &#x27;Min time/rank&#x27; is inclusive only and is combined by "
             "&#x27;min&#x27; across ranks, not summed, so no exclusive form can be derived") in one
     top = figure_of(one, "plot-top")
@@ -279,6 +279,6 @@ def test_a_deep_hpctoolkit_tree_shows_its_hot_path(shared_data, tmp_path):
     assert laid_out["font"] == "14px"
     visible = laid_out["visible"]
     # main thread: its heaviest path, 26 levels down to the line of sched_yield in MPI_Recv
-    assert visible[visible.index("1608.492 main thread") + 1] == "1608.492 function: gamess_"
-    assert "796.544 line [libc-2.31.so]:0" in visible
-    assert len(visible) == 49 and visible[-1] == "0.036 function: vclr_ …"
+    assert visible[visible.index("1608.492 main thread") + 1] == "1608.492 gamess_"
+    assert "796.544 [libc-2.31.so]:0" in visible
+    assert len(visible) == 49 and visible[-1] == "0.036 vclr_ …"

@@ -85,3 +85,13 @@ def test_a_profile_without_units_keeps_plain_labels():
     gf = graphframe.GraphFrame.from_lists(("main", "solve"))
     assert gf.tree().splitlines()[0] == "graphframe v0.1.0 \u2014 time"
     assert _speedscope_unit(gf) == "none"
+
+
+def test_ensemble_plots_state_the_unit(shared_data):
+    pytest.importorskip("matplotlib")
+    ens = graphframe.Ensemble.read(shared_data / "ensemble/hatchet-tutorial/lulesh-scaling")
+    assert "units" not in ens.metadata.columns        # a label, not a metadata column
+    ax = ens.plot.bar()
+    assert ax.get_xlabel() == "time [\u00b5s], mean over ranks, stacked by profile"
+    fig = ens.plot.scaling(by="ranks")
+    assert fig.axes[0].get_ylabel() == "time [\u00b5s]"

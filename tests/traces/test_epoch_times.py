@@ -71,3 +71,11 @@ def test_hpctoolkit_trace_time_profile_has_no_negative_cell(shared_data, name):
     else:  # trace.db without events: empty answers, no exception
         assert tp.shape == (0, 0)
         assert tf.comm_over_time().shape == (0, 1)
+
+
+def test_rma_summary_of_a_trace_without_one_sided_communication(epoch_calls):
+    """No analysis of a readable trace raises (issue 33 item 3): rma_summary raised
+    KeyError 'window' on every trace without RMA events."""
+    out = epoch_calls.rma_summary()
+    assert len(out) == 0 and list(out.index.names) == ["rank", "window", "epoch"]
+    assert list(out.columns[:2]) == ["count", "duration sum"]

@@ -56,7 +56,7 @@ def test_every_format_knows_its_options():
     options = {name: graphframe_readers.format_info(name).options for name in graphframe_readers.formats()}
     assert options["hpctoolkit-latest"] == (
         "parallel_profiles_mode", "metric_names", "profile_ranks", "label_function_nodes",
-        "max_depth", "min_percentage_of_application_time",
+        "names", "max_depth", "min_percentage_of_application_time",
         "min_percentage_of_parent_time", "progress")
     assert options["hpctoolkit"] == ("metrics", "ranks", "summary_only", "progress")
     assert options["caliper"] == ("native", "string_attributes", "node_ordering", "no_path",
