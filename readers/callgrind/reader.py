@@ -1,0 +1,512 @@
+"""Callgrind and cachegrind profiles (``callgrind.out.*``, ``cachegrind.out.*``).
+
+The format (Valgrind's "Callgrind Format Specification", version 1) is text:
+a header of ``key: value`` lines (``events: Ir Dr ...``, ``positions: line``
+or ``instr line``, ``summary:``/``totals:``, ``part:``, ``thread:``...), then
+position lines (``ob=`` object, ``fl=``/``fi=``/``fe=`` file, ``fn=``
+function; with name compression ``(id) name`` once and ``(id)`` afterwards)
+and cost lines: subpositions (``N``, ``0xH``, ``+N``/``-N`` relative to the
+previous one, ``*`` the same) then one count per event (missing trailing
+counts are 0). ``cfn=`` (with ``cob=``, ``cfi=``/``cfl=``) and ``calls=COUNT
+TARGET`` announce a call: the cost line after ``calls=`` is the call site and
+the *inclusive* cost of those calls. Cachegrind writes the same without calls
+and without compression.
+
+The result is a call graph, as gprof2dot's DOT of the same run reads: one node
+per function, an edge per caller -> callee pair (recursion is a cycle), so
+``GraphFrame.from_raw`` treats it as the DOT reader's graphs
+(:mod:`graphframe_readers.common.callgraph`). Columns:
+
+``name``, ``module``, ``file``
+    The function, the base name of its object (``ob=``; gprof2dot's label
+    line) and its file (``fl=``).
+``<event>``, ``<event> (inc)``
+    Per event of ``events:``: the self cost (every cost line of the function
+    that is not a call) and the inclusive cost (self cost plus the inclusive
+    cost of its calls to *other* functions; recursive calls ``f -> f`` are
+    inside ``f`` already). Exact integers (int64).
+``calls``
+    Calls into the function (the sum of the ``calls=`` counts naming it).
+``caller_calls``, ``caller_costs``
+    Per node, one entry per caller: ``(caller, calls)`` and ``(caller,
+    (inclusive cost per event, ...))``, callers named by :func:`caller_labels`.
+
+Parts (``part:``) are summed, except parts of different threads (``thread:``
+headers with more than one value): those become the ``thread`` index level.
+Every part's self costs must add up to its ``summary:``/``totals:`` line when it
+has one: a truncated or damaged file is an error, never a smaller profile.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+from ..builder import ProfileBuilder
+from ..common.callgraph import parents_from_edges, strongly_connected
+from ..common.source import read_source
+from ..errors import ReadError
+from ..profile import RawProfile
+from ..registry import FormatInfo
+from .lines import Lines, Tokens, decimal_values, position_tokens_ok, tokens
+from .specs import CALLS, EXPECTED_LINE, JUMP, Specs, read_specs
+
+__all__ = ["caller_labels", "parse_callgrind", "read_callgrind"]
+
+INT = np.int64
+_COST_FIRST = np.zeros(256, dtype=bool)
+_COST_FIRST[list(b"0123456789+-*")] = True
+
+
+def read_callgrind(path: Any, merge_by_name: bool = False) -> RawProfile:
+    """Read a callgrind (or cachegrind) profile.
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        ``callgrind.out.PID`` (or ``cachegrind.out.PID``), or an open stream.
+    merge_by_name : bool
+        One node per function *name*, as gprof2dot draws it (its callgrind
+        parser keys functions by name alone), instead of one per (object,
+        file, name): ``strcmp`` of ``ld.so`` and of ``libc.so.6`` become one
+        node, with the module of the first one seen.
+
+    Returns
+    -------
+    RawProfile
+        See :func:`parse_callgrind`.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = b"events: Ir\\nfn=(1) main\\n3 10\\ncfn=(2) work\\ncalls=2 9\\n4 30\\nfn=(2)\\n9 30\\n"
+    >>> raw = read_callgrind(io.BytesIO(text))
+    >>> raw.metrics[["name", "Ir", "Ir (inc)", "calls"]].values.tolist()
+    [['main', 10, 40, 0], ['work', 30, 30, 2]]
+    """
+    data, source = read_source(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return parse_callgrind(data, source=source, merge_by_name=merge_by_name)
+
+
+def parse_callgrind(data: bytes, source: Any = None, merge_by_name: bool = False
+                    ) -> RawProfile:
+    """Decode the bytes of a callgrind/cachegrind profile (see :func:`read_callgrind`).
+
+    Raises
+    ------
+    ReadError
+        At the line (1-based) of a malformed line, a cost line with too many
+        values or a value that is not a count, a compressed name never defined,
+        a ``calls=`` line without its cost line, cost lines before ``events:``
+        or outside a function; and when a part's costs do not add up to its
+        ``summary:``/``totals:`` (a truncated file).
+
+    Examples
+    --------
+    >>> parse_callgrind(b"events: Ir\\nfn=main\\n3 x\\n", source="bad.out")
+    Traceback (most recent call last):
+    ...
+    graphframe_readers.errors.ReadError: bad.out: line 3: the cost 'x' is not a whole number (expected one count per event of 'events: Ir')
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not data.strip():
+        raise ReadError(source, "the file is empty", position="line 1",
+                        expected="a callgrind profile ('events:' and cost lines)")
+    lines = Lines.of(data)
+    first = lines.first_bytes()
+    is_cost = _COST_FIRST[first]
+    blank = lines.ends == lines.starts
+    indented = np.flatnonzero((first == 32) | (first == 9))
+    if len(indented):  # a line of blanks is a blank line (others are malformed)
+        blank[indented] = [not data[a:b].strip() for a, b in
+                           zip(lines.starts[indented].tolist(), lines.ends[indented].tolist())]
+    comment = first == ord("#")
+    spec_rows = np.flatnonzero(~(is_cost | blank | comment))
+    cost_rows = np.flatnonzero(is_cost)
+    specs = read_specs(lines, spec_rows, cost_rows, source)
+    return _build(lines, cost_rows, specs, source, merge_by_name)
+
+
+# ------------------------------------------------------------------ costs
+def _cost_lines(lines: Lines, rows: np.ndarray, specs: Specs, source: Any
+                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, List[str]]:
+    """Per cost line: the index of the last specification line before it, its
+    part, and its counts (columns: the union of the parts' events)."""
+    seg = np.searchsorted(specs.line, rows) - 1
+    part = np.where(seg >= 0, specs.part[np.maximum(seg, 0)], 0)
+    events: List[str] = []
+    for p in specs.parts:
+        events.extend(e for e in p.events if e not in events)
+    values = np.zeros((len(rows), len(events)), dtype=INT)
+    t = tokens(lines, rows)  # one scan of the buffer for every part
+    token_part = part[t.line]
+    for k, p in enumerate(specs.parts):
+        mine = np.flatnonzero(part == k)
+        if not len(mine):
+            continue
+        if not p.events:
+            raise ReadError(source, "a cost line comes before any events: line",
+                            position=f"line {rows[mine[0]] + 1}",
+                            expected="'events: NAME...' in the header")
+        cols = np.array([events.index(e) for e in p.events], dtype=INT)
+        sel = t if len(specs.parts) == 1 else _subset(t, token_part == k, mine)
+        decoded = _decode(lines.buf, sel, rows[mine], p.positions, p.events, source)
+        if len(specs.parts) == 1 and len(cols) == len(events):
+            values = decoded
+        else:
+            values[mine[:, None], cols[None, :]] = decoded
+    return seg, part, values, events
+
+
+def _subset(t: Tokens, keep: np.ndarray, lines_kept: np.ndarray) -> Tokens:
+    """The tokens of some of the lines, lines renumbered ``0..len(lines_kept)-1``."""
+    renumber = np.full(len(t.count), -1, dtype=INT)
+    renumber[lines_kept] = np.arange(len(lines_kept), dtype=INT)
+    return Tokens(renumber[t.line[keep]], t.index[keep], t.start[keep], t.end[keep],
+                  t.count[lines_kept])
+
+
+def _decode(buf: np.ndarray, t: Tokens, rows: np.ndarray, positions: Tuple[str, ...],
+            events: Tuple[str, ...], source: Any) -> np.ndarray:
+    """The counts of the cost lines ``rows`` (their tokens ``t``), checked."""
+    npos, nev = len(positions), len(events)
+
+    def fail(line_index: int, problem: str, expected: str) -> ReadError:
+        return ReadError(source, problem, position=f"line {rows[line_index] + 1}",
+                         expected=expected)
+
+    short = np.flatnonzero(t.count < npos)
+    long = np.flatnonzero(t.count > npos + nev)
+    is_pos = t.index < npos
+    ok = position_tokens_ok(buf, t.start[is_pos], t.end[is_pos])
+    bad_pos = t.line[is_pos][~ok]
+    values, bad, problem = decimal_values(buf, t.start[~is_pos], t.end[~is_pos])
+    bad_val = t.line[~is_pos][[bad]] if bad is not None else np.zeros(0, dtype=INT)
+    firsts = [(int(a[0]), w) for a, w in ((short, "short"), (long, "long"),
+                                          (bad_pos, "pos"), (bad_val, "val")) if len(a)]
+    if firsts:
+        at, what = min(firsts)
+        spec = f"'positions: {' '.join(positions)}'"
+        if what == "short":
+            raise fail(at, f"the cost line has {int(t.count[at])} values, fewer than the "
+                       f"{npos} subpositions", f"{spec} then one count per event")
+        if what == "long":
+            raise fail(at, f"the cost line has {int(t.count[at])} values for {npos} "
+                       f"subpositions and {nev} events",
+                       f"at most {npos + nev} values ({spec}, 'events: {' '.join(events)}')")
+        if what == "pos":
+            k = np.flatnonzero(is_pos & (t.line == at))
+            k = k[~position_tokens_ok(buf, t.start[k], t.end[k])][0]
+            token = bytes(buf[t.start[k]:t.end[k]]).decode("latin-1")
+            raise fail(at, f"the subposition {token!r} cannot be read",
+                       "a number, 0xHEX, +N, -N or *")
+        k = np.flatnonzero(~is_pos)[bad]
+        token = bytes(buf[t.start[k]:t.end[k]]).decode("latin-1")
+        raise fail(at, f"the cost {token!r} is {problem}",
+                   f"one count per event of 'events: {' '.join(events)}'")
+    out = np.zeros((len(rows), nev), dtype=INT)
+    out[t.line[~is_pos], t.index[~is_pos] - npos] = values
+    return out
+
+
+# ------------------------------------------------------------------ model
+def _build(lines: Lines, rows: np.ndarray, specs: Specs, source: Any,
+           merge_by_name: bool) -> RawProfile:
+    seg, part, values, events = _cost_lines(lines, rows, specs, source)
+    if not len(events):
+        raise ReadError(source, "the file has no events: line",
+                        position=f"line {len(lines)}",
+                        expected="'events: NAME...' in the header (a callgrind profile)")
+    if len(seg) and seg[0] < 0 or (len(seg) and specs.function[seg[0]] < 0):
+        raise ReadError(source, "a cost line comes before any fn= line",
+                        position=f"line {rows[0] + 1}", expected="'fn=NAME' first")
+    kind = specs.kind[np.maximum(seg, 0)]
+    # the first cost line after a calls= line is that call's; after jump=/jcnd=, the
+    # jump's source position (no cost)
+    prev_row = np.empty(len(rows), dtype=INT)
+    prev_row[:1] = -1
+    prev_row[1:] = rows[:-1]
+    first_after = specs.line[np.maximum(seg, 0)] > prev_row
+    is_call = first_after & (kind == CALLS)
+    is_jump = first_after & (kind == JUMP)
+    _check_calls_have_costs(specs, seg[is_call], source)
+    fn = specs.function[np.maximum(seg, 0)]
+    keys = specs.keys
+    thread_of_part = _threads(specs)
+    level = thread_of_part[part] if thread_of_part is not None else np.zeros(len(rows), INT)
+
+    own = ~(is_call | is_jump)
+    _check_totals(specs, part[own], values[own], events, source, len(lines))
+    call_spec = seg[is_call]
+    caller = specs.function[call_spec]
+    callee = specs.call_callee[call_spec]
+    count = specs.call_count[call_spec]
+    call_level = level[is_call]
+
+    node_of, names, modules, files = _nodes(keys, merge_by_name)
+    n = len(names)
+    fn_node = node_of[fn]
+    caller_node, callee_node = node_of[caller], node_of[callee]
+    levels = np.unique(level) if len(level) else np.zeros(1, dtype=INT)
+    nl = len(levels)
+    lev_idx = np.searchsorted(levels, level)
+    call_lev = np.searchsorted(levels, call_level)
+
+    self_cost = np.zeros((n * nl, len(events)), dtype=INT)
+    np.add.at(self_cost, fn_node[own] * nl + lev_idx[own], values[own])
+    call_vals = values[is_call]
+    calls = np.zeros(n * nl, dtype=INT)
+    np.add.at(calls, callee_node * nl + call_lev, count)
+
+    # edges: caller -> callee pairs, in the order of their first call
+    pair = caller_node * n + callee_node
+    uniq, first = np.unique(pair, return_index=True) if len(pair) else (pair, pair)
+    order = np.argsort(first, kind="stable")
+    src, dst = uniq[order] // n, uniq[order] % n
+    inc = inclusive_costs(self_cost, n, nl, caller_node, callee_node, call_lev, call_vals,
+                          src, dst)
+    weight = inc.reshape(n, nl, len(events))[:, :, 0].sum(axis=1).astype(float)
+    parent, extra_src, extra_dst = parents_from_edges(n, src, dst, weight)
+
+    labels = caller_labels(names, modules, files)
+    caller_calls, caller_costs = _caller_columns(labels, caller_node, callee_node, call_lev,
+                                                 count, call_vals, n, nl)
+    b = ProfileBuilder(source, index_levels=("thread",) if thread_of_part is not None else ())
+    name_arr = np.array(names, dtype=object)
+    frames: Dict[str, Any] = {"type": np.full(n, "function", dtype=object), "name": name_arr}
+    if not merge_by_name:  # functions of one name in two objects/files stay apart
+        frames["module"] = np.array(modules, dtype=object)
+        frames["file"] = np.array(files, dtype=object)
+    ids = b.add_nodes(parent, frames, columns={"name": name_arr})
+    b.add_edges(extra_src, extra_dst)
+    cols: Dict[str, Any] = {
+        "name": np.repeat(name_arr, nl),
+        "module": np.repeat(np.array(modules, dtype=object), nl),
+        "file": np.repeat(np.array(files, dtype=object), nl)}
+    for j, e in enumerate(events):
+        cols[f"{e} (inc)"] = inc[:, j]
+        cols[e] = self_cost[:, j]
+    cols["calls"] = calls
+    cols["caller_calls"] = caller_calls
+    cols["caller_costs"] = caller_costs
+    levels_kw = {"thread": np.tile(levels, n)} if thread_of_part is not None else {}
+    b.add_rows(np.repeat(ids, nl), cols, **levels_kw)
+    exc = list(events)
+    inc_names = [f"{e} (inc)" for e in events]
+    column_order = ["name", "module", "file"] + [c for e in events for c in (f"{e} (inc)", e)] \
+        + ["calls", "caller_calls", "caller_costs"]
+    return b.build(exc_metrics=exc, inc_metrics=inc_names,
+                   inclusive_of=dict(zip(exc, inc_names)), default_metric=events[0],
+                   metadata=_metadata(specs, events, merge_by_name),
+                   aggregations={"calls": "sum"}, columns=column_order)
+
+
+def inclusive_costs(self_cost: np.ndarray, n: int, nl: int, caller: np.ndarray,
+                    callee: np.ndarray, lev: np.ndarray, costs: np.ndarray, src: np.ndarray,
+                    dst: np.ndarray) -> np.ndarray:
+    """Inclusive cost per (node, level) row from self costs and call costs.
+
+    A function outside any cycle: its self cost plus the cost of its calls to
+    other functions (callgrind measures a call's cost inclusively, so this is
+    exact; a recursive call ``f -> f`` is inside the outer call already). A
+    function in a cycle (mutual recursion, ``a -> b -> a``): the cost of the
+    calls into it from outside the cycle (the whole cycle's run below that
+    entry), or, when larger, its self cost plus its calls out of the cycle (a
+    member entered only from inside the cycle); adding the calls inside a
+    cycle would count the same time once per turn.
+
+    Examples
+    --------
+    >>> inc = inclusive_costs(np.array([[1], [2], [3]]), 3, 1, np.array([0, 1, 2]),
+    ...                       np.array([1, 2, 1]), np.zeros(3, dtype=np.int64),
+    ...                       np.array([[9], [7], [4]]), np.array([0, 1, 2]), np.array([1, 2, 1]))
+    >>> inc.ravel().tolist()  # 0 -> (1 <-> 2): 1 is the cycle's entry
+    [10, 9, 3]
+    """
+    comp = strongly_connected(n, src, dst) if n else np.zeros(0, dtype=INT)
+    size = np.bincount(comp, minlength=n) if n else np.zeros(0, dtype=INT)
+    cross = comp[caller] != comp[callee]
+    inc = self_cost.copy()
+    np.add.at(inc, caller[cross] * nl + lev[cross], costs[cross])
+    cyclic = np.flatnonzero(size[comp] > 1) if n else np.zeros(0, dtype=INT)
+    if len(cyclic):
+        entered = np.zeros_like(inc)
+        np.add.at(entered, callee[cross] * nl + lev[cross], costs[cross])
+        rows = (cyclic[:, None] * nl + np.arange(nl)[None, :]).ravel()
+        inc[rows] = np.maximum(inc[rows], entered[rows])
+    return inc
+
+
+def _nodes(keys: List[Tuple[str, str, str]], merge_by_name: bool
+           ) -> Tuple[np.ndarray, List[str], List[str], List[str]]:
+    """Node of every function id, and the nodes' names, modules and files."""
+    if not merge_by_name:
+        return (np.arange(len(keys), dtype=INT), [k[2] for k in keys],
+                [os.path.basename(k[0]) for k in keys], [k[1] for k in keys])
+    node: Dict[str, int] = {}
+    of = np.empty(len(keys), dtype=INT)
+    names, modules, files = [], [], []
+    for i, (obj, file, name) in enumerate(keys):
+        j = node.get(name)
+        if j is None:
+            j = node[name] = len(names)
+            names.append(name)
+            modules.append(os.path.basename(obj))
+            files.append(file)
+        of[i] = j
+    return of, names, modules, files
+
+
+def caller_labels(names: List[str], modules: List[str], files: List[str]) -> List[str]:
+    """A unique label per node: its name; ``name [module]`` where names repeat;
+    ``name [module:file]`` where those repeat too.
+
+    Examples
+    --------
+    >>> caller_labels(["f", "g", "g", "h", "h"], ["a", "a", "b", "c", "c"],
+    ...               ["x.c", "x.c", "y.c", "p.c", "q.c"])
+    ['f', 'g [a]', 'g [b]', 'h [c:p.c]', 'h [c:q.c]']
+    """
+    seen: Dict[str, int] = {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+    labels = [n if seen[n] == 1 else f"{n} [{m}]" for n, m in zip(names, modules)]
+    again: Dict[str, int] = {}
+    for label in labels:
+        again[label] = again.get(label, 0) + 1
+    return [lab if again[lab] == 1 else f"{n} [{m}:{f}]"
+            for lab, n, m, f in zip(labels, names, modules, files)]
+
+
+def _caller_columns(labels: List[str], caller: np.ndarray, callee: np.ndarray,
+                    lev: np.ndarray, count: np.ndarray, costs: np.ndarray, n: int, nl: int
+                    ) -> Tuple[np.ndarray, np.ndarray]:
+    """Per row (node, level): ``((caller, calls), ...)`` and ``((caller, costs), ...)``,
+    callers in the order of their first call, repeated call sites summed."""
+    calls_col = np.empty(n * nl, dtype=object)
+    costs_col = np.empty(n * nl, dtype=object)
+    calls_col[:] = [()] * (n * nl)
+    costs_col[:] = [()] * (n * nl)
+    if not len(caller):
+        return calls_col, costs_col
+    row = callee * nl + lev
+    key = row * n + caller
+    uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    summed_calls = np.zeros(len(uniq), dtype=INT)
+    np.add.at(summed_calls, inverse, count)
+    summed_costs = np.zeros((len(uniq), costs.shape[1]), dtype=INT)
+    np.add.at(summed_costs, inverse, costs)
+    order = np.lexsort((first, uniq // n))  # by row, then first call
+    rows = (uniq // n)[order]
+    who = [labels[c] for c in (uniq % n)[order].tolist()]
+    c_list = summed_calls[order].tolist()
+    v_list = [tuple(v) for v in summed_costs[order].tolist()]
+    bounds = np.flatnonzero(np.diff(rows)) + 1
+    starts = np.concatenate([[0], bounds]).tolist()
+    ends = np.concatenate([bounds, [len(rows)]]).tolist()
+    for r, a, z in zip(rows[starts].tolist(), starts, ends):
+        calls_col[r] = tuple(zip(who[a:z], c_list[a:z]))
+        costs_col[r] = tuple(zip(who[a:z], v_list[a:z]))
+    return calls_col, costs_col
+
+
+# ------------------------------------------------------------------ checks
+def _check_calls_have_costs(specs: Specs, used: np.ndarray, source: Any) -> None:
+    has_cost = np.zeros(len(specs.kind), dtype=bool)
+    has_cost[used] = True
+    missing = np.flatnonzero((specs.kind == CALLS) & ~has_cost)
+    if len(missing):
+        raise ReadError(source, "a calls= line is not followed by the cost line of its call",
+                        position=f"line {specs.line[missing[0]] + 1}",
+                        expected="'calls=COUNT TARGET' then the call site's cost line")
+
+
+def _threads(specs: Specs):
+    threads = [p.thread for p in specs.parts]
+    distinct = {t for t in threads if t is not None}
+    if len(distinct) <= 1:
+        return None
+    return np.array([t if t is not None else 0 for t in threads], dtype=INT)
+
+
+def _check_totals(specs: Specs, part: np.ndarray, values: np.ndarray, events: List[str],
+                  source: Any, n_lines: int) -> None:
+    sums = np.zeros((len(specs.parts), len(events)), dtype=INT)
+    np.add.at(sums, part, values)
+    for k, p in enumerate(specs.parts):
+        for key, text, line in (("totals", p.totals, p.totals_line),
+                                ("summary", p.summary, p.summary_line)):
+            if text is None:
+                continue
+            said = text.split()
+            if len(said) > len(p.events) or not all(s.isdigit() for s in said):
+                raise ReadError(source, f"the {key}: line {text!r} cannot be read",
+                                position=f"line {line + 1}",
+                                expected=f"one count per event of 'events: {' '.join(p.events)}'")
+            for e, s in zip(p.events, said):
+                got = int(sums[k, events.index(e)])
+                if got != int(s):
+                    where = f"part {p.number}, " if len(specs.parts) > 1 else ""
+                    raise ReadError(
+                        source, f"the costs of {where}event {e} add up to {got} but the "
+                        f"{key}: line (line {line + 1}) says {int(s)}: the file is truncated "
+                        "or damaged", position=f"line {n_lines} (end of the file)"
+                        if got < int(s) else f"line {line + 1}",
+                        expected="a complete callgrind profile")
+
+
+def _metadata(specs: Specs, events: List[str], merge_by_name: bool) -> Dict[str, Any]:
+    meta: Dict[str, Any] = {"format": "callgrind", "events": list(events),
+                            "parts": len(specs.parts), "merge_by_name": merge_by_name}
+    for key in ("creator", "version", "cmd", "pid", "desc"):
+        if key in specs.header:
+            meta[key] = specs.header[key]
+    creator = str(specs.header.get("creator", ""))
+    if creator.startswith("cachegrind") or ("creator" not in specs.header
+                                            and not (specs.kind == CALLS).any()):
+        meta["format"] = "cachegrind" if "version" not in specs.header else "callgrind"
+    return meta
+
+
+# ------------------------------------------------------------------ sniff
+_NAME = re.compile(r"^(?:callgrind|cachegrind)\.out(?:\.|$)")
+_HEAD = re.compile(rb"\A(?:# callgrind format|version:[ \t]*1\b|creator:[ \t]*(?:callgrind|"
+                   rb"cachegrind)|(?:(?:desc|cmd|pid):[^\n]*\n)+events:)")
+
+
+def sniff_callgrind(path: Path, head: bytes) -> bool:
+    """True for a callgrind/cachegrind profile: the header callgrind writes
+    (``# callgrind format``, ``version: 1``, ``creator: callgrind-...``),
+    cachegrind's ``desc:``/``cmd:`` lines then ``events:``, or the tools'
+    file names (``callgrind.out.*``, ``cachegrind.out.*``) on a text file
+    of ``key: value`` header lines.
+
+    Examples
+    --------
+    >>> sniff_callgrind(Path("x"), b"# callgrind format\\nversion: 1\\n")
+    True
+    >>> sniff_callgrind(Path("cachegrind.out.12"), b"desc: I1 cache: 32768 B\\ncmd: ./a\\nevents: Ir\\n")
+    True
+    >>> sniff_callgrind(Path("x.dot"), b"digraph {")
+    False
+    """
+    text = head.lstrip(b"\xef\xbb\xbf")
+    if _HEAD.match(text):
+        return True
+    return bool(_NAME.match(path.name)) and bool(re.match(rb"\A(?:#[^\n]*\n|\s*\n)*"
+                                                          rb"[A-Za-z]+:", text))
+
+
+FORMAT = FormatInfo(
+    name="callgrind",
+    read=read_callgrind,
+    sniff=sniff_callgrind,
+    description="callgrind/cachegrind profile (callgrind.out.*, cachegrind.out.*)",
+)
