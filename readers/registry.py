@@ -41,6 +41,7 @@ READER_MODULES = (
     "graphframe_readers.cprofile.reader",
     # raw profiler outputs (issue 33)
     "graphframe_readers.callgrind.reader",
+    "graphframe_readers.gprof.reader",
     "graphframe_readers.pyinstrument.reader",
     "graphframe_readers.timemory.reader",
     "graphframe_readers.tau.reader",

@@ -47,6 +47,7 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ..builder import ProfileBuilder
+from ..common.callers import per_callee
 from ..common.callgraph import parents_from_edges, strongly_connected
 from ..common.source import read_source
 from ..errors import ReadError
@@ -390,12 +391,8 @@ def _caller_columns(labels: List[str], caller: np.ndarray, callee: np.ndarray,
                     ) -> Tuple[np.ndarray, np.ndarray]:
     """Per row (node, level): ``((caller, calls), ...)`` and ``((caller, costs), ...)``,
     callers in the order of their first call, repeated call sites summed."""
-    calls_col = np.empty(n * nl, dtype=object)
-    costs_col = np.empty(n * nl, dtype=object)
-    calls_col[:] = [()] * (n * nl)
-    costs_col[:] = [()] * (n * nl)
     if not len(caller):
-        return calls_col, costs_col
+        return per_callee(caller, n * nl, []), per_callee(caller, n * nl, [])
     row = callee * nl + lev
     key = row * n + caller
     uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
@@ -403,18 +400,11 @@ def _caller_columns(labels: List[str], caller: np.ndarray, callee: np.ndarray,
     np.add.at(summed_calls, inverse, count)
     summed_costs = np.zeros((len(uniq), costs.shape[1]), dtype=INT)
     np.add.at(summed_costs, inverse, costs)
-    order = np.lexsort((first, uniq // n))  # by row, then first call
+    order = np.argsort(first, kind="stable")  # first call first
+    who = np.asarray(labels, dtype=object)[(uniq % n)[order]]
     rows = (uniq // n)[order]
-    who = [labels[c] for c in (uniq % n)[order].tolist()]
-    c_list = summed_calls[order].tolist()
-    v_list = [tuple(v) for v in summed_costs[order].tolist()]
-    bounds = np.flatnonzero(np.diff(rows)) + 1
-    starts = np.concatenate([[0], bounds]).tolist()
-    ends = np.concatenate([bounds, [len(rows)]]).tolist()
-    for r, a, z in zip(rows[starts].tolist(), starts, ends):
-        calls_col[r] = tuple(zip(who[a:z], c_list[a:z]))
-        costs_col[r] = tuple(zip(who[a:z], v_list[a:z]))
-    return calls_col, costs_col
+    return (per_callee(rows, n * nl, who, summed_calls[order]),
+            per_callee(rows, n * nl, who, [tuple(v) for v in summed_costs[order].tolist()]))
 
 
 # ------------------------------------------------------------------ checks
