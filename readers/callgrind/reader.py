@@ -54,7 +54,7 @@ from ..errors import ReadError
 from ..profile import RawProfile
 from ..registry import FormatInfo
 from .lines import Lines, Tokens, decimal_values, position_tokens_ok, tokens
-from .specs import CALLS, EXPECTED_LINE, JUMP, Specs, read_specs
+from .specs import CALLS, JUMP, Specs, read_specs
 
 __all__ = ["caller_labels", "parse_callgrind", "read_callgrind"]
 

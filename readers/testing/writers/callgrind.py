@@ -22,6 +22,8 @@ from typing import Any, List, Sequence
 
 import numpy as np
 
+from ..samples import groups, random_call_dag
+
 
 @dataclass(frozen=True)
 class CallgrindTruth:
@@ -76,23 +78,13 @@ def generate_callgrind(path: Any, functions: int = 50, calls_per_function: int =
     self_cost = rng.integers(1, 1000, size=(n, lines_per_function, ne)) * \
         (rng.random((n, lines_per_function, 1)) < 0.8)
     own = self_cost.sum(axis=1)
-    # edges: each caller k calls up to c distinct callees after it; every k > 0 is called
-    src: List[int] = []
-    dst: List[int] = []
-    for k in range(1, n):
-        src.append(int(rng.integers(0, k)))
-        dst.append(k)
-    for k in range(n - 1):
-        extra = rng.choice(np.arange(k + 1, n), size=min(calls_per_function - 1, n - k - 1),
-                           replace=False)
-        src.extend([k] * len(extra))
-        dst.extend(int(x) for x in extra)
-    edges = np.unique(np.array([src, dst], dtype=np.int64).T, axis=0)
+    edges = random_call_dag(n, calls_per_function, rng)
     count = rng.integers(1, 50, size=len(edges))
     inclusive = own.copy()
     edge_cost = np.zeros((len(edges), ne), dtype=np.int64)
+    into_each = groups(edges[:, 1], n)
     for callee in range(n - 1, 0, -1):  # callees first: k only calls functions after k
-        into = np.flatnonzero(edges[:, 1] == callee)
+        into = into_each[callee]
         share = count[into] / count[into].sum()
         cost = np.floor(inclusive[callee][None, :] * share[:, None]).astype(np.int64)
         cost[-1] += inclusive[callee] - cost.sum(axis=0)
@@ -122,7 +114,7 @@ def _text(names, objects, files, self_cost, edges, count, edge_cost, events, ins
         table[value] = len(table) + 1
         return f"({table[value]}) {value}"
 
-    by_caller = [np.flatnonzero(edges[:, 0] == k) for k in range(n)]
+    by_caller = groups(edges[:, 0], n)
     for k in range(n):
         out.append("ob=" + name("ob", objects[k]))
         out.append("fl=" + name("fl", files[k]))

@@ -15,6 +15,8 @@ from typing import Any, List
 
 import numpy as np
 
+from ..samples import groups, random_call_dag
+
 SEP = "-" * 47
 
 
@@ -51,17 +53,7 @@ def generate_gprof(path: Any, functions: int = 50, calls_per_function: int = 3,
     n = functions
     names = ["main"] + [f"fn_{k}" for k in range(1, n)]
     self_ticks = rng.integers(0, 40, size=n)
-    src: List[int] = []
-    dst: List[int] = []
-    for k in range(1, n):
-        src.append(int(rng.integers(0, k)))
-        dst.append(k)
-    for k in range(n - 1):
-        extra = rng.choice(np.arange(k + 1, n), size=min(calls_per_function - 1, n - k - 1),
-                           replace=False)
-        src.extend([k] * len(extra))
-        dst.extend(int(x) for x in extra)
-    edges = np.unique(np.array([src, dst], dtype=np.int64).T, axis=0)
+    edges = random_call_dag(n, calls_per_function, rng)
     count = rng.integers(1, 5000, size=len(edges))
     recursive = np.where(rng.random(n) < 0.2, rng.integers(1, 1000, size=n), 0)
     recursive[0] = 0
@@ -69,8 +61,8 @@ def generate_gprof(path: Any, functions: int = 50, calls_per_function: int = 3,
     self_time = self_ticks / 100.0
     inclusive = self_time.copy()
     share = np.zeros(len(edges))  # callee's time propagated along each edge
-    callees = _groups(edges[:, 0], n)
-    callers = _groups(edges[:, 1], n)
+    callees = groups(edges[:, 0], n)
+    callers = groups(edges[:, 1], n)
     for k in range(n - 1, -1, -1):  # callees first
         out = callees[k]
         c = edges[out, 1]
@@ -85,13 +77,6 @@ def generate_gprof(path: Any, functions: int = 50, calls_per_function: int = 3,
     calls[0] = np.nan  # main: nobody calls it, gprof prints no count
     return GprofTruth(names, self_time, printed, calls, np.column_stack([edges, count]),
                       recursive)
-
-
-def _groups(keys: np.ndarray, n: int) -> List[np.ndarray]:
-    """For every k < n, the positions where ``keys == k`` (in order)."""
-    order = np.argsort(keys, kind="stable")
-    bounds = np.searchsorted(keys[order], np.arange(n + 1))
-    return [order[bounds[k]:bounds[k + 1]] for k in range(n)]
 
 
 def _text(names, self_time, inclusive, called, recursive, edges, count, share, callers,
