@@ -42,6 +42,7 @@ READER_MODULES = (
     # raw profiler outputs (issue 33)
     "graphframe_readers.callgrind.reader",
     "graphframe_readers.gprof.reader",
+    "graphframe_readers.perf.reader",
     "graphframe_readers.pyinstrument.reader",
     "graphframe_readers.timemory.reader",
     "graphframe_readers.tau.reader",

@@ -13,6 +13,7 @@ from .constructors.dot import DotConstructors
 from .constructors.hpctoolkit import HPCToolkitConstructors
 from .constructors.perfflowaspect import PerfFlowAspectConstructors
 from .constructors.pyinstrument import PyinstrumentConstructors
+from .constructors.raw_profilers import RawProfilerConstructors
 from .constructors.tau import TauConstructors
 from .constructors.timemory import TimemoryConstructors
 
@@ -21,7 +22,8 @@ __all__ = ["ReaderConstructors"]
 
 # Bases last family first: the API reference lists inherited members from the last
 # base on, so this puts them in the order of the families (HPCToolkit ... timemory).
-class ReaderConstructors(PerfFlowAspectConstructors, TimemoryConstructors, TauConstructors,
+class ReaderConstructors(RawProfilerConstructors,  # issue 33: callgrind, gprof, perf script
+                         PerfFlowAspectConstructors, TimemoryConstructors, TauConstructors,
                          PyinstrumentConstructors,
                          CProfileConstructors, DotConstructors, CaliperConstructors,
                          HPCToolkitConstructors):

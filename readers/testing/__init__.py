@@ -7,7 +7,7 @@
   the readers read (``write_literal``, ``write_caliper_json``, ``write_cali``,
   ``write_hpctoolkit``, ``write_hpctoolkit_latest``; one module per format
   in :mod:`graphframe_readers.testing.writers`), so tests and benchmarks can make inputs
-  of any size. ``generate_callgrind`` and ``generate_gprof`` make raw profiler
+  of any size. ``generate_callgrind``, ``generate_gprof`` and ``generate_perf_script`` make raw profiler
   output of any size with the values it must read back as.
 * :func:`sample_profile` is a small profile with ranks and threads to write;
   :func:`random_tree_profile` and :func:`random_hpctoolkit_profile` make large ones.
@@ -30,11 +30,13 @@ from .samples import random_hpctoolkit_profile, random_tree_profile, sample_prof
 from .writers.caliper import write_cali, write_caliper_json
 from .writers.callgrind import generate_callgrind
 from .writers.gprof import generate_gprof
+from .writers.perf import generate_perf_script
 from .writers.hpctoolkit import write_example_database, write_hpctoolkit
 from .writers.hpctoolkit_latest import write_hpctoolkit_latest
 from .writers.literal import write_literal
 
 __all__ = ["check_reader", "files_under", "generate_callgrind", "generate_gprof",
+           "generate_perf_script",
            "random_hpctoolkit_profile", "random_tree_profile",
            "sample_profile", "write_cali", "write_caliper_json",
            "write_example_database", "write_hpctoolkit", "write_hpctoolkit_latest",
