@@ -79,9 +79,11 @@ class Tokens:
 
 
 def tokens(lines: Lines, rows: np.ndarray) -> Tokens:
-    """The tokens (separated by spaces or tabs) of the lines ``rows``.
+    """The tokens (separated by spaces or tabs) of the lines ``rows`` (ascending).
 
-    The whole buffer is scanned once; tokens of other lines are dropped.
+    Only the bytes from the first to the last of these lines are scanned (callers
+    pass blocks of lines, so the temporary arrays stay bounded); tokens of other
+    lines in between are dropped.
 
     Examples
     --------
@@ -90,8 +92,12 @@ def tokens(lines: Lines, rows: np.ndarray) -> Tokens:
     >>> t.line.tolist(), t.index.tolist(), t.start.tolist(), t.end.tolist(), t.count.tolist()
     ([0, 0, 0, 1], [0, 1, 2, 0], [0, 3, 7, 15], [2, 5, 8, 16], [3, 1])
     """
-    buf = lines.buf
     n = len(rows)
+    if not n:
+        empty = np.zeros(0, dtype=INT)
+        return Tokens(empty, empty, empty, empty, empty)
+    lo, hi = int(lines.starts[rows[0]]), int(lines.ends[rows[-1]])
+    buf = lines.buf[lo:hi]
     sep = (buf == 32) | (buf == 9) | (buf == 10) | (buf == 13)
     word = ~sep
     edge = np.empty(len(buf) + 1, dtype=bool)  # word[k] != word[k - 1]
@@ -100,21 +106,36 @@ def tokens(lines: Lines, rows: np.ndarray) -> Tokens:
     np.not_equal(word[1:], word[:-1], out=edge[1:-1])
     flips = np.flatnonzero(edge)  # alternating starts and ends of words
     start, end = flips[0::2], flips[1::2]
-    # the line of each token: the number of newlines before it
+    # the line of each token: the first line's number + the newlines before it
     newlines = np.cumsum(buf == 10, dtype=np.int32 if len(buf) < 2**31 else INT)
     line_of = np.zeros(len(start), dtype=INT)
     inside = start > 0
     line_of[inside] = newlines[start[inside] - 1]
-    want = np.full(len(lines), -1, dtype=INT)
-    want[rows] = np.arange(n, dtype=INT)
+    want = np.full(int(rows[-1] - rows[0]) + 1, -1, dtype=INT)
+    want[rows - rows[0]] = np.arange(n, dtype=INT)
     sel = want[line_of]
     keep = sel >= 0
-    start, end, line = start[keep], end[keep], sel[keep]
-    # past a line's end (a "\r" kept as content is impossible: \r is a separator)
+    start, end, line = start[keep] + lo, end[keep] + lo, sel[keep]
     count = np.bincount(line, minlength=n).astype(INT)
     first = np.cumsum(count) - count
     index = np.arange(len(start), dtype=INT) - np.repeat(first, count)
     return Tokens(line, index, start, end, count)
+
+
+def blocks(lines: Lines, rows: np.ndarray, size: int) -> list:
+    """``rows`` cut into consecutive blocks of about ``size`` bytes of text each.
+
+    Examples
+    --------
+    >>> lines = Lines.of(b"1 2\\n3 4\\n5 6\\n")
+    >>> [b.tolist() for b in blocks(lines, np.array([0, 1, 2]), 8)]
+    [[0, 1], [2]]
+    """
+    if not len(rows):
+        return []
+    offset = lines.starts[rows] - lines.starts[rows[0]]
+    cut = np.flatnonzero(np.diff(offset // size) > 0) + 1
+    return np.split(rows, cut)
 
 
 def decimal_values(buf: np.ndarray, start: np.ndarray, end: np.ndarray

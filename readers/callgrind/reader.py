@@ -53,7 +53,7 @@ from ..common.source import read_source
 from ..errors import ReadError
 from ..profile import RawProfile
 from ..registry import FormatInfo
-from .lines import Lines, Tokens, decimal_values, position_tokens_ok, tokens
+from .lines import Lines, Tokens, blocks, decimal_values, position_tokens_ok, tokens
 from .specs import CALLS, JUMP, Specs, read_specs
 
 __all__ = ["caller_labels", "parse_callgrind", "read_callgrind"]
@@ -136,34 +136,78 @@ def parse_callgrind(data: bytes, source: Any = None, merge_by_name: bool = False
 
 
 # ------------------------------------------------------------------ costs
-def _cost_lines(lines: Lines, rows: np.ndarray, specs: Specs, source: Any
-                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, List[str]]:
-    """Per cost line: the index of the last specification line before it, its
-    part, and its counts (columns: the union of the parts' events)."""
-    seg = np.searchsorted(specs.line, rows) - 1
-    part = np.where(seg >= 0, specs.part[np.maximum(seg, 0)], 0)
+#: bytes of cost lines decoded at a time (bounds the temporary arrays)
+BLOCK_BYTES = 1 << 22
+
+
+class _Costs:
+    """What the cost lines add up to: self costs per (function id, part), and the
+    specification line and counts of every call's cost line."""
+
+    def __init__(self, events: List[str], functions: int, parts: int) -> None:
+        self.events = events
+        self.self_sums = np.zeros((functions * parts, len(events)), dtype=INT)
+        self.call_spec: List[np.ndarray] = []
+        self.call_values: List[np.ndarray] = []
+
+
+def _cost_lines(lines: Lines, rows: np.ndarray, specs: Specs, source: Any) -> _Costs:
+    """Decode the cost lines block by block and add them up (see :class:`_Costs`).
+
+    A cost line belongs to the function of the last ``fn=`` before it; the first
+    cost line after a ``calls=`` line is that call's (its inclusive cost), the
+    first after ``jump=``/``jcnd=`` the jump's source (no cost)."""
     events: List[str] = []
     for p in specs.parts:
         events.extend(e for e in p.events if e not in events)
-    values = np.zeros((len(rows), len(events)), dtype=INT)
-    t = tokens(lines, rows)  # one scan of the buffer for every part
-    token_part = part[t.line]
-    for k, p in enumerate(specs.parts):
+    nparts = len(specs.parts)
+    out = _Costs(events, len(specs.keys), nparts)
+    previous = -1  # the cost line before the block
+    for block in blocks(lines, rows, BLOCK_BYTES):
+        seg = np.searchsorted(specs.line, block) - 1
+        outside = np.flatnonzero((seg < 0) | (specs.function[np.maximum(seg, 0)] < 0))
+        part = specs.part[np.maximum(seg, 0)]
+        values = _block_values(lines, block, part, specs, events, source)
+        if len(outside):
+            raise ReadError(source, "a cost line comes before any fn= line",
+                            position=f"line {block[outside[0]] + 1}",
+                            expected="'fn=NAME' first")
+        prev_row = np.empty(len(block), dtype=INT)
+        prev_row[0] = previous
+        prev_row[1:] = block[:-1]
+        previous = int(block[-1])
+        kind = specs.kind[seg]
+        first_after = specs.line[seg] > prev_row
+        is_call = first_after & (kind == CALLS)
+        own = ~(is_call | (first_after & (kind == JUMP)))
+        np.add.at(out.self_sums, specs.function[seg[own]] * nparts + part[own], values[own])
+        out.call_spec.append(seg[is_call])
+        out.call_values.append(values[is_call])
+    return out
+
+
+def _block_values(lines: Lines, block: np.ndarray, part: np.ndarray, specs: Specs,
+                  events: List[str], source: Any) -> np.ndarray:
+    """The counts of the cost lines ``block`` (columns: ``events``), each part's
+    lines read with that part's ``positions:`` and ``events:``."""
+    values = np.zeros((len(block), len(events)), dtype=INT)
+    t = tokens(lines, block)
+    parts_here = np.unique(part)
+    for k in parts_here.tolist():
+        p = specs.parts[k]
         mine = np.flatnonzero(part == k)
-        if not len(mine):
-            continue
         if not p.events:
             raise ReadError(source, "a cost line comes before any events: line",
-                            position=f"line {rows[mine[0]] + 1}",
+                            position=f"line {block[mine[0]] + 1}",
                             expected="'events: NAME...' in the header")
         cols = np.array([events.index(e) for e in p.events], dtype=INT)
-        sel = t if len(specs.parts) == 1 else _subset(t, token_part == k, mine)
-        decoded = _decode(lines.buf, sel, rows[mine], p.positions, p.events, source)
-        if len(specs.parts) == 1 and len(cols) == len(events):
+        sel = t if len(parts_here) == 1 else _subset(t, part[t.line] == k, mine)
+        decoded = _decode(lines.buf, sel, block[mine], p.positions, p.events, source)
+        if len(parts_here) == 1 and len(cols) == len(events):
             values = decoded
         else:
             values[mine[:, None], cols[None, :]] = decoded
-    return seg, part, values, events
+    return values
 
 
 def _subset(t: Tokens, keep: np.ndarray, lines_kept: np.ndarray) -> Tokens:
@@ -220,49 +264,39 @@ def _decode(buf: np.ndarray, t: Tokens, rows: np.ndarray, positions: Tuple[str, 
 # ------------------------------------------------------------------ model
 def _build(lines: Lines, rows: np.ndarray, specs: Specs, source: Any,
            merge_by_name: bool) -> RawProfile:
-    seg, part, values, events = _cost_lines(lines, rows, specs, source)
-    if not len(events):
+    costs = _cost_lines(lines, rows, specs, source)
+    events = costs.events
+    if not events:
         raise ReadError(source, "the file has no events: line",
                         position=f"line {len(lines)}",
                         expected="'events: NAME...' in the header (a callgrind profile)")
-    if len(seg) and seg[0] < 0 or (len(seg) and specs.function[seg[0]] < 0):
-        raise ReadError(source, "a cost line comes before any fn= line",
-                        position=f"line {rows[0] + 1}", expected="'fn=NAME' first")
-    kind = specs.kind[np.maximum(seg, 0)]
-    # the first cost line after a calls= line is that call's; after jump=/jcnd=, the
-    # jump's source position (no cost)
-    prev_row = np.empty(len(rows), dtype=INT)
-    prev_row[:1] = -1
-    prev_row[1:] = rows[:-1]
-    first_after = specs.line[np.maximum(seg, 0)] > prev_row
-    is_call = first_after & (kind == CALLS)
-    is_jump = first_after & (kind == JUMP)
-    _check_calls_have_costs(specs, seg[is_call], source)
-    fn = specs.function[np.maximum(seg, 0)]
+    nparts = len(specs.parts)
+    call_spec = np.concatenate(costs.call_spec) if costs.call_spec else np.zeros(0, INT)
+    call_vals = np.concatenate(costs.call_values) if costs.call_values else \
+        np.zeros((0, len(events)), dtype=INT)
+    _check_calls_have_costs(specs, call_spec, source)
+    per_part = costs.self_sums.reshape(-1, nparts, len(events)).sum(axis=0)
+    _check_totals(specs, per_part, events, source, len(lines))
     keys = specs.keys
     thread_of_part = _threads(specs)
-    level = thread_of_part[part] if thread_of_part is not None else np.zeros(len(rows), INT)
-
-    own = ~(is_call | is_jump)
-    _check_totals(specs, part[own], values[own], events, source, len(lines))
-    call_spec = seg[is_call]
+    part_level = thread_of_part if thread_of_part is not None else np.zeros(nparts, INT)
     caller = specs.function[call_spec]
     callee = specs.call_callee[call_spec]
     count = specs.call_count[call_spec]
-    call_level = level[is_call]
+    call_level = part_level[specs.part[call_spec]]
 
     node_of, names, modules, files = _nodes(keys, merge_by_name)
     n = len(names)
-    fn_node = node_of[fn]
     caller_node, callee_node = node_of[caller], node_of[callee]
-    levels = np.unique(level) if len(level) else np.zeros(1, dtype=INT)
+    levels = np.unique(part_level)
     nl = len(levels)
-    lev_idx = np.searchsorted(levels, level)
+    part_lev = np.searchsorted(levels, part_level)
     call_lev = np.searchsorted(levels, call_level)
-
+    # self costs: (function, part) sums -> (node, level) rows
+    fn_of_row = np.repeat(np.arange(len(keys), dtype=INT), nparts)
+    lev_of_row = np.tile(part_lev, len(keys))
     self_cost = np.zeros((n * nl, len(events)), dtype=INT)
-    np.add.at(self_cost, fn_node[own] * nl + lev_idx[own], values[own])
-    call_vals = values[is_call]
+    np.add.at(self_cost, node_of[fn_of_row] * nl + lev_of_row, costs.self_sums)
     calls = np.zeros(n * nl, dtype=INT)
     np.add.at(calls, callee_node * nl + call_lev, count)
 
@@ -426,10 +460,10 @@ def _threads(specs: Specs):
     return np.array([t if t is not None else 0 for t in threads], dtype=INT)
 
 
-def _check_totals(specs: Specs, part: np.ndarray, values: np.ndarray, events: List[str],
-                  source: Any, n_lines: int) -> None:
-    sums = np.zeros((len(specs.parts), len(events)), dtype=INT)
-    np.add.at(sums, part, values)
+def _check_totals(specs: Specs, sums: np.ndarray, events: List[str], source: Any,
+                  n_lines: int) -> None:
+    """Every part's self costs (``sums``: parts x events) must equal its totals: and
+    summary: lines."""
     for k, p in enumerate(specs.parts):
         for key, text, line in (("totals", p.totals, p.totals_line),
                                 ("summary", p.summary, p.summary_line)):
@@ -458,10 +492,10 @@ def _metadata(specs: Specs, events: List[str], merge_by_name: bool) -> Dict[str,
     for key in ("creator", "version", "cmd", "pid", "desc"):
         if key in specs.header:
             meta[key] = specs.header[key]
+    # cachegrind writes neither version:, creator: nor calls
     creator = str(specs.header.get("creator", ""))
-    if creator.startswith("cachegrind") or ("creator" not in specs.header
-                                            and not (specs.kind == CALLS).any()):
-        meta["format"] = "cachegrind" if "version" not in specs.header else "callgrind"
+    plain = not ({"creator", "version"} & set(specs.header)) and not (specs.kind == CALLS).any()
+    meta["tool"] = "cachegrind" if creator.startswith("cachegrind") or plain else "callgrind"
     return meta
 
 

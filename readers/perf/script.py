@@ -34,7 +34,8 @@ INT = np.int64
 HEADER = re.compile(
     r"^[ \t]*(\S.*?)[ \t]+(\d+)(?:/(\d+))?(?:[ \t]+\[(\d+)\])?(?:[ \t]+(\d+\.\d+):)?"
     r"(?:[ \t]+(\d+))?[ \t]+(\S+):(?:[ \t]+([^\n]*?))?[ \t]*$", re.M)
-FRAME = re.compile(r"^\t[ \t]*([0-9a-fA-F]+)[ \t]+([^\n]*?)[ \t]+\(([^\n]*)\)[ \t]*$", re.M)
+FRAME = re.compile(r"^\t[ \t]*([0-9a-fA-F]+)[ \t]+([^\n]*?)(?:\+0x[0-9a-fA-F]+)?[ \t]+"
+                   r"\(([^\n]*)\)[ \t]*$", re.M)
 ONE_FRAME = re.compile(r"^([0-9a-fA-F]+)[ \t]+(.*?)[ \t]+\((.*)\)$")
 OFFSET = re.compile(r"\+0x[0-9a-fA-F]+$")
 EXPECTED_HEADER = ("a sample header as perf script prints it: 'COMM PID[/TID] [CPU] TIME: "
@@ -82,7 +83,8 @@ def _blank_lines(data: bytes, starts: np.ndarray, ends: np.ndarray, first: np.nd
                  ) -> np.ndarray:
     """Lines of blanks only (checked for the few lines that start with a blank)."""
     out = np.zeros(len(starts), dtype=bool)
-    candidates = np.flatnonzero((first == 32) | (first == 9) | (first == 13))
+    short_tab = (first == 9) & (ends - starts <= 16)  # a frame line is never this short blank
+    candidates = np.flatnonzero((first == 32) | (first == 13) | short_tab)
     if len(candidates):
         out[candidates] = [not data[a:b].strip() for a, b in
                            zip(starts[candidates].tolist(), ends[candidates].tolist())]
@@ -97,11 +99,12 @@ def _decode(data: bytes, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray,
         return []
     keep_line = np.zeros(len(starts), dtype=bool)
     keep_line[rows] = True
-    # the line of every byte (a line's newline belongs to it): newlines before the byte
-    newlines_before = np.zeros(len(buf), dtype=INT)
-    np.cumsum(buf[:-1] == 10, out=newlines_before[1:])
-    line_of = keep_line[np.minimum(newlines_before, len(starts) - 1)]
-    text = buf[line_of].tobytes().decode("utf-8", errors="replace")
+    # every byte of a kept line, its newline included
+    span = np.empty(len(starts), dtype=INT)
+    span[:-1] = starts[1:] - starts[:-1]
+    span[-1] = len(buf) - starts[-1]
+    keep = np.repeat(keep_line, span)
+    text = buf[keep].tobytes().decode("utf-8", errors="replace")
     text = text.replace("\r\n", "\n")
     found = pattern.findall(text)
     if len(found) != len(rows):
@@ -119,22 +122,22 @@ def _first_bad(data, starts, ends, rows, pattern, source, expected) -> None:
                     position="unknown line", expected=expected)  # pragma: no cover
 
 
-def symbol_names(symbols: List[str], addresses: List[str]) -> List[str]:
-    """Function names: the symbol without its ``+0xOFFSET``; an unknown symbol
-    (``[unknown]`` or empty) is named by its address, as gprof2dot does.
+def symbol_names(symbols: List[str], addresses: List[str]) -> np.ndarray:
+    """Function names (an object array): the symbol (the frame patterns leave its
+    ``+0xOFFSET`` out); an unknown symbol (``[unknown]`` or empty) is named by its
+    address, as gprof2dot does.
 
     Examples
     --------
-    >>> symbol_names(["leaf+0x29", "[unknown]", "operator new(unsigned long)+0x1c"],
-    ...              ["1192", "7f3a", "9a0"])
+    >>> symbol_names(["leaf", "[unknown]", "operator new(unsigned long)"],
+    ...              ["1192", "7f3a", "9a0"]).tolist()
     ['leaf', '7f3a', 'operator new(unsigned long)']
     """
-    out = []
-    for sym, addr in zip(symbols, addresses):
-        if "+0x" in sym:
-            sym = OFFSET.sub("", sym)
-        out.append(addr if not sym or sym == "[unknown]" else sym)
-    return out
+    names = np.array(symbols, dtype=object)
+    unknown = (names == "[unknown]") | (names == "")
+    if unknown.any():
+        names[unknown] = np.array(addresses, dtype=object)[unknown]
+    return names
 
 
 def header_frame(rest: str) -> Tuple[str, str, str] | None:
@@ -143,9 +146,9 @@ def header_frame(rest: str) -> Tuple[str, str, str] | None:
     Examples
     --------
     >>> header_frame("55c7e1ff8192 leaf+0x29 (/tmp/perfw/prog)")
-    ('55c7e1ff8192', 'leaf+0x29', '/tmp/perfw/prog')
+    ('55c7e1ff8192', 'leaf', '/tmp/perfw/prog')
     >>> header_frame("prev_comm=a prev_pid=1") is None
     True
     """
     m = ONE_FRAME.match(rest)
-    return None if m is None else (m.group(1), m.group(2), m.group(3))
+    return None if m is None else (m.group(1), OFFSET.sub("", m.group(2)), m.group(3))

@@ -172,6 +172,7 @@ def test_cachegrind_output():
     assert raw.edges is None or len(raw.edges) == 0
     assert (m["Ir (inc)"] == m["Ir"]).all()
     assert raw.metadata["desc"] == ["I1 cache: 32768 B, 64 B, 8-way associative"]
+    assert raw.metadata["tool"] == "cachegrind" and small().metadata["tool"] == "callgrind"
 
 
 # ------------------------------------------------------------------ errors
@@ -332,3 +333,20 @@ def test_real_callgrind_functions_by_object_and_file(shared_data):
     assert gf.graph.num_nodes == 327
     main = gf.dataframe[gf.dataframe["name"] == "main"].iloc[0]
     assert main["Ir (inc)"] == 516590270 and main["calls"] == 1
+
+
+def test_blocks_of_any_size_give_the_same_profile(tmp_path, monkeypatch):
+    # cost lines are decoded a block at a time: a block may end between a calls= line's
+    # cost line and the next, or inside a part
+    import graphframe_readers.callgrind.reader as reader
+    p = tmp_path / "callgrind.out.3"
+    truth = generate_callgrind(p, functions=40, seed=11, instr=True)
+    data = p.read_bytes()
+    for size in (64, 1000, 1 << 24):
+        monkeypatch.setattr(reader, "BLOCK_BYTES", size)
+        m = parse_callgrind(data).metrics.set_index("name").loc[truth.names]
+        assert (m[["Ir", "Dr"]].to_numpy() == truth.self_cost).all()
+        assert (m[["Ir (inc)", "Dr (inc)"]].to_numpy() == truth.inclusive).all()
+        assert (m["calls"].to_numpy() == truth.calls).all()
+    monkeypatch.setattr(reader, "BLOCK_BYTES", 16)
+    assert rows(small())["Ir (inc)"].tolist() == [145, 100, 15]
