@@ -365,7 +365,7 @@ def inclusive_costs(self_cost: np.ndarray, n: int, nl: int, caller: np.ndarray,
     >>> inc.ravel().tolist()  # 0 -> (1 <-> 2): 1 is the cycle's entry
     [10, 9, 3]
     """
-    comp = strongly_connected(n, src, dst) if n else np.zeros(0, dtype=INT)
+    comp = cycle_components(n, src, dst)
     size = np.bincount(comp, minlength=n) if n else np.zeros(0, dtype=INT)
     cross = comp[caller] != comp[callee]
     inc = self_cost.copy()
@@ -377,6 +377,46 @@ def inclusive_costs(self_cost: np.ndarray, n: int, nl: int, caller: np.ndarray,
         rows = (cyclic[:, None] * nl + np.arange(nl)[None, :]).ravel()
         inc[rows] = np.maximum(inc[rows], entered[rows])
     return inc
+
+
+def cycle_components(n: int, src: np.ndarray, dst: np.ndarray, rounds: int = 64
+                     ) -> np.ndarray:
+    """Strongly connected component of every node, found only where cycles can be:
+    nodes without callers or without callees (self-calls aside) are peeled off,
+    round after round, with numpy (a call graph without mutual recursion peels
+    away entirely); what is left after ``rounds`` rounds goes through
+    :func:`~graphframe_readers.common.callgraph.strongly_connected`. Peeled nodes
+    are components of their own.
+
+    Examples
+    --------
+    >>> cycle_components(4, np.array([0, 1, 2, 3]), np.array([1, 2, 1, 3])).tolist()
+    [0, 1, 1, 2]
+    """
+    keep = src != dst
+    s, d = src[keep], dst[keep]
+    alive = np.ones(n, dtype=bool)
+    for _ in range(rounds):
+        live = alive[s] & alive[d]
+        s, d = s[live], d[live]
+        has_in = np.zeros(n, dtype=bool)
+        has_in[d] = True
+        has_out = np.zeros(n, dtype=bool)
+        has_out[s] = True
+        still = alive & has_in & has_out
+        if (still == alive).all():
+            break
+        alive = still
+    comp = np.arange(n, dtype=INT)
+    core = np.flatnonzero(alive)
+    if len(core):
+        local = np.full(n, -1, dtype=INT)
+        local[core] = np.arange(len(core), dtype=INT)
+        inside = (local[s] >= 0) & (local[d] >= 0)
+        sub = strongly_connected(len(core), local[s[inside]], local[d[inside]])
+        comp[core] = n + sub  # core components numbered after the peeled nodes
+    _, comp = np.unique(comp, return_inverse=True)
+    return comp.ravel().astype(INT)
 
 
 def _nodes(keys: List[Tuple[str, str, str]], merge_by_name: bool

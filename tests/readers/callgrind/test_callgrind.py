@@ -350,3 +350,19 @@ def test_blocks_of_any_size_give_the_same_profile(tmp_path, monkeypatch):
         assert (m["calls"].to_numpy() == truth.calls).all()
     monkeypatch.setattr(reader, "BLOCK_BYTES", 16)
     assert rows(small())["Ir (inc)"].tolist() == [145, 100, 15]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 25).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=60),
+    st.integers(0, 6))))
+def test_cycle_components_partition_as_tarjan(case):
+    from graphframe_readers.callgrind.reader import cycle_components
+    from graphframe_readers.common.callgraph import strongly_connected
+    n, edges, rounds = case
+    src = np.array([a for a, _ in edges], dtype=np.int64)
+    dst = np.array([b for _, b in edges], dtype=np.int64)
+    ours = cycle_components(n, src, dst, rounds=rounds).tolist()
+    theirs = strongly_connected(n, src, dst).tolist()
+    pairs = set(zip(ours, theirs))
+    assert len(pairs) == len(set(ours)) == len(set(theirs))

@@ -185,3 +185,10 @@ def test_conformance(tmp_path):
 ])
 def test_sniff(tmp_path, head, expected):
     assert sniff_perf_script(tmp_path / "x", head) is expected
+
+
+def test_conformance_on_the_real_excerpt(tmp_path):
+    p = tmp_path / "prog.perf"
+    p.write_text(REAL)
+    raw = check_reader(p, "perf-script", tmp_path)
+    assert raw.metadata["samples"] == 4
