@@ -178,6 +178,26 @@ def decimal_values(buf: np.ndarray, start: np.ndarray, end: np.ndarray
     return values, (bad_at if bad_at < len(start) else None), problem
 
 
+def all_digits(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Per range: is it one or more decimal digits?
+
+    Examples
+    --------
+    >>> buf = np.frombuffer(b"(12) (below main) ()", dtype=np.uint8)
+    >>> all_digits(buf, np.array([1, 6, 19]), np.array([3, 16, 19])).tolist()
+    [True, False, False]
+    """
+    ok = np.zeros(len(start), dtype=bool)
+    lengths = end - start
+    for length in np.unique(lengths).tolist():
+        if length <= 0:
+            continue
+        sel = np.flatnonzero(lengths == length)
+        b = buf[start[sel, None] + np.arange(length)]
+        ok[sel] = ((b >= 48) & (b <= 57)).all(axis=1)
+    return ok
+
+
 def position_tokens_ok(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Per token: does it read as a callgrind subposition (``N``, ``0xH``, ``+N``,
     ``-N`` or ``*``)?

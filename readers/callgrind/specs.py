@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from ..errors import ReadError
-from .lines import Lines, decimal_values
+from .lines import Lines, all_digits, decimal_values
 
 INT = np.int64
 EXPECTED_LINE = ("a callgrind line: 'key: value' (header), 'ob=', 'fl=', 'fi=', 'fe=', "
@@ -160,12 +160,13 @@ def _names(buf, kind, value, e, rows, source
         if not blank.any():
             break
         v = v + blank
-    compressed = (v < end) & (buf[np.minimum(v, len(buf) - 1)] == 40)  # "("
+    # "(id)" or "(id) name": digits in parentheses (a name may start with "(" too:
+    # cachegrind writes "fn=(below main)")
+    opens = (v < end) & (buf[np.minimum(v, len(buf) - 1)] == 40)
     close = _first_byte_in(buf, ord(")"), v, end)
-    if (compressed & (close < 0)).any():
-        k = idx[np.flatnonzero(compressed & (close < 0))[0]]
-        raise ReadError(source, "a compressed name '(id)' has no closing parenthesis",
-                        position=f"line {rows[k] + 1}", expected="'(NUMBER) NAME' or '(NUMBER)'")
+    compressed = opens & (close > v + 1)
+    maybe = np.flatnonzero(compressed)
+    compressed[maybe] = all_digits(buf, v[maybe] + 1, close[maybe])
     space = np.array([_SPACE.get(int(k), 0) for k in range(15)], dtype=INT)[kind[idx]]
     # names given in full: uncompressed lines, and the definitions "(id) name"
     name_start = np.where(compressed, close + 1, v)
@@ -194,7 +195,7 @@ def _names(buf, kind, value, e, rows, source
         ids, bad, _ = decimal_values(buf, v[comp] + 1, close[comp])
         if bad is not None:
             k = idx[comp[bad]]
-            raise ReadError(source, "the compressed name id is not a number",
+            raise ReadError(source, "the compressed name id is too large",
                             position=f"line {rows[k] + 1}", expected="'(NUMBER) NAME'")
         # resolve references through the definitions of the same space and id
         key = space[comp] * (ids.max() + 1) + ids

@@ -366,3 +366,12 @@ def test_cycle_components_partition_as_tarjan(case):
     theirs = strongly_connected(n, src, dst).tolist()
     pairs = set(zip(ours, theirs))
     assert len(pairs) == len(set(ours)) == len(set(theirs))
+
+
+def test_names_in_parentheses_are_names():
+    # cachegrind writes names uncompressed, and "(below main)" starts with "("
+    text = (b"events: Ir\nfl=(1) a.c\nfn=(below main)\n1 3\nfn=(2) main\n2 4\ncfn=(below main)\n"
+            b"calls=1 1\n* 3\nfn=(2)\n3 1\n")
+    m = rows(parse_callgrind(text))
+    assert m.index.tolist() == ["(below main)", "main"]
+    assert m["Ir"].tolist() == [3, 5] and m["calls"].tolist() == [1, 0]
