@@ -53,8 +53,8 @@ from ..common.source import decode_text, read_source
 from ..errors import ReadError
 from ..profile import RawProfile
 from ..registry import FormatInfo
-from .text import (FLAT_ROW, GRAPH_LINE, find_sections, index_files, line_of, rows,
-                   split_cycle, whole_cycle)
+from .text import (FLAT_ROW, GRAPH_LINE, OTHER, PRIMARY, ROW_KIND, SEPARATOR, SPONTANEOUS,
+                   find_sections, index_files, line_of, rows, split_cycle, whole_cycle)
 
 __all__ = ["parse_gprof", "read_gprof"]
 
@@ -166,18 +166,32 @@ def _floats(column: np.ndarray) -> np.ndarray:
 def _graph(text: str, span: Tuple[int, int], source: Any) -> _Graph:
     """The call graph, from the rows of its table: entries are the rows between
     separators; in each, the rows before the primary line are its callers, those
-    after it its callees (or, for ``<cycle N as a whole>``, the cycle's members)."""
-    found = rows(GRAPH_LINE, text, span, source, _EXPECTED_GRAPH)
-    _check_rest(text, span[1], source)
-    if not found:
-        raise ReadError(source, "the call graph has no entry",
-                        position=f"line {line_of(text, span[0])}", expected=_EXPECTED_GRAPH)
-    col = [np.array(c, dtype=object) for c in zip(*found)]  # 18 columns of strings
-    nrow = len(found)
-    sep = col[17] != ""
-    prim = col[0] != ""
-    spont = col[16] != ""
+    after it its callees (or, for ``<cycle N as a whole>``, the cycle's members).
+
+    The rows are read kind by kind (one ``findall`` each: primary lines, the
+    others), and put back in order by the kind of every line."""
+    begin, end = span
+    kinds = np.array(ROW_KIND.findall(text, begin, end), dtype="<U1")
+    prim_t = PRIMARY.findall(text, begin, end)
+    other_t = OTHER.findall(text, begin, end)
+    sep = kinds == "-"
+    prim = kinds == "["
+    spont = kinds == "<"
     other = ~(sep | prim | spont)
+    if (len(prim_t) != int(prim.sum()) or len(other_t) != int(other.sum())
+            or len(SEPARATOR.findall(text, begin, end)) != int(sep.sum())
+            or len(SPONTANEOUS.findall(text, begin, end)) != int(spont.sum())):
+        rows(GRAPH_LINE, text, span, source, _EXPECTED_GRAPH)  # finds the line and raises
+        raise ReadError(source, "a call graph line is read two ways",
+                        position="call graph", expected=_EXPECTED_GRAPH)  # pragma: no cover
+    _check_rest(text, end, source)
+    if not len(kinds):
+        raise ReadError(source, "the call graph has no entry",
+                        position=f"line {line_of(text, begin)}", expected=_EXPECTED_GRAPH)
+    p_col = [np.array(c, dtype=object) for c in zip(*prim_t)] if prim_t else \
+        [np.zeros(0, dtype=object)] * 7
+    o_col = [np.array(c, dtype=object) for c in zip(*other_t)] if other_t else \
+        [np.zeros(0, dtype=object)] * 6
     entry = np.cumsum(sep) - sep  # entry of each row (separators end entries)
     prim_rows = np.flatnonzero(prim)
     n_entries = int(entry[-1]) + 1
@@ -188,49 +202,50 @@ def _graph(text: str, span: Tuple[int, int], source: Any) -> _Graph:
         raise ReadError(source, "a call graph entry has two primary lines",
                         position=f"line {_line(text, span, k)}",
                         expected="a line of dashes between entries")
-    primary_of[entry[prim_rows]] = prim_rows
+    primary_of[entry[prim_rows]] = np.arange(len(prim_rows), dtype=INT)  # -> primary number
+    prim_row_of = np.full(n_entries, -1, dtype=INT)
+    prim_row_of[entry[prim_rows]] = prim_rows
     orphan = np.flatnonzero(other & (primary_of[entry] < 0))
     if len(orphan):
         raise ReadError(source, "a call graph entry has no primary line",
                         position=f"line {_line(text, span, int(orphan[0]))}",
                         expected="'[index] %time self children called name [index]'")
-    index_l, index_r = col[0], col[7]
-    bad = np.flatnonzero(prim & (index_l != index_r))
+    index_l, index_r = p_col[0], p_col[6]
+    bad = np.flatnonzero(index_l != index_r)
     if len(bad):
-        k = int(bad[0])
-        raise ReadError(source, f"the primary line starts with [{index_l[k]}] and ends with "
-                        f"[{index_r[k]}]", position=f"line {_line(text, span, k)}",
+        k = int(prim_rows[bad[0]])
+        raise ReadError(source, f"the primary line starts with [{index_l[bad[0]]}] and ends "
+                        f"with [{index_r[bad[0]]}]", position=f"line {_line(text, span, k)}",
                         expected="the same index at both ends")
     g = _Graph()
+    names = p_col[5]
     whole = np.array([x.startswith("<cycle ") and whole_cycle(x) is not None
-                      for x in col[6][prim_rows].tolist()], dtype=bool)
-    funcs = prim_rows[~whole]
+                      for x in names.tolist()], dtype=bool)
+    funcs = np.flatnonzero(~whole)  # primary numbers of functions
     g.index = index_l[funcs].astype(INT)
     names_cycles = [split_cycle(x) if x.endswith(">") else (x, None)
-                    for x in col[6][funcs].tolist()]
+                    for x in names[funcs].tolist()]
     g.name = [x[0] for x in names_cycles]
     g.cycle = [x[1] for x in names_cycles]
-    g.self_time = _floats(col[2][funcs])
-    g.children = _floats(col[3][funcs])
-    called = _floats(col[4][funcs])
-    g.recursive = np.nan_to_num(_floats(col[5][funcs]))
+    g.self_time = _floats(p_col[1][funcs])
+    g.children = _floats(p_col[2][funcs])
+    called = _floats(p_col[3][funcs])
+    g.recursive = np.nan_to_num(_floats(p_col[4][funcs]))
     g.called = called + g.recursive
     # the other rows: callers (before the primary) and callees/members (after it)
     rows_o = np.flatnonzero(other)
-    prow = primary_of[entry[rows_o]]
-    is_whole_entry = np.zeros(nrow, dtype=bool)
-    is_whole_entry[prim_rows[whole]] = True
-    in_whole = is_whole_entry[prow]
-    target = col[15][rows_o].astype(INT)
-    bracket = col[14][rows_o]
-    o_split = [split_cycle(x) if x.endswith(">") else (x, None)
-               for x in col[13][rows_o].tolist()]
+    pnum = primary_of[entry[rows_o]]
+    prow = prim_row_of[entry[rows_o]]
+    in_whole = whole[pnum]
+    target = o_col[5].astype(INT)
+    bracket = o_col[4]
+    o_split = [split_cycle(x) if x.endswith(">") else (x, None) for x in o_col[3].tolist()]
     o_cycle = np.array([-1 if c is None else c for _, c in o_split], dtype=INT)
-    o_time = _floats(col[8][rows_o]) + _floats(col[9][rows_o])
-    o_count = col[10][rows_o].astype(INT)
-    entry_index = index_l[prow]
+    o_time = _floats(o_col[0]) + _floats(o_col[1])
+    o_count = o_col[2].astype(INT)
+    entry_index = index_l[pnum]
     for k in np.flatnonzero(in_whole).tolist():  # members of a <cycle N as a whole>
-        number = whole_cycle(col[6][int(prow[k])])
+        number = whole_cycle(names[int(pnum[k])])
         g.cycles.setdefault(number, []).append(int(target[k]))
     for k in np.flatnonzero(bracket == "(").tolist():
         g.unlisted.setdefault(int(target[k]), o_split[k][0])

@@ -37,6 +37,18 @@ GRAPH_LINE = re.compile(
     r"|"
     r"(-{10,})"
     r")[ \t]*$", re.M)
+#: the call graph's rows again, one pattern per kind (fewer groups: fewer strings made):
+#: the first non-blank character of every non-empty line ("[" primary, "-" separator,
+#: "<" spontaneous, a digit for the others), the primary lines, the other lines
+ROW_KIND = re.compile(r"^[ \t]*(\S)", re.M)
+PRIMARY = re.compile(
+    rf"^\[(\d+)\][ \t]+{NUM}[ \t]+({NUM})[ \t]+({NUM})(?:[ \t]+(\d+)(?:\+(\d+))?)?"
+    r"[ \t]+(\S[^\n]*?)[ \t]+\[(\d+)\][ \t]*$", re.M)
+OTHER = re.compile(
+    rf"^[ \t]+(?:({NUM})[ \t]+({NUM})[ \t]+)?(\d+)(?:[/+]\d+)?[ \t]+(\S[^\n]*?)"
+    r"[ \t]+([\[(])(\d+)[\])][ \t]*$", re.M)
+SEPARATOR = re.compile(r"^-{10,}[ \t]*$", re.M)
+SPONTANEOUS = re.compile(r"^[ \t]+<spontaneous>[ \t]*$", re.M)
 _CYCLE = re.compile(r"^(.*?)[ \t]+<cycle (\d+)>$")
 _WHOLE = re.compile(r"^<cycle (\d+) as a whole>$")
 _PERIOD = re.compile(r"Each sample counts as ([\d.eE+-]+) (\w+)")
