@@ -415,8 +415,10 @@ def cycle_components(n: int, src: np.ndarray, dst: np.ndarray, rounds: int = 64
         inside = (local[s] >= 0) & (local[d] >= 0)
         sub = strongly_connected(len(core), local[s[inside]], local[d[inside]])
         comp[core] = n + sub  # core components numbered after the peeled nodes
-    _, comp = np.unique(comp, return_inverse=True)
-    return comp.ravel().astype(INT)
+    _, first, comp = np.unique(comp, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=INT)  # components numbered by their first node
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=INT)
+    return rank[comp.ravel()]
 
 
 def _nodes(keys: List[Tuple[str, str, str]], merge_by_name: bool
