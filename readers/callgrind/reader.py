@@ -163,6 +163,9 @@ def _cost_lines(lines: Lines, rows: np.ndarray, specs: Specs, source: Any) -> _C
     nparts = len(specs.parts)
     out = _Costs(events, len(specs.keys), nparts)
     previous = -1  # the cost line before the block
+    if len(rows) and not len(specs.line):
+        raise ReadError(source, "a cost line comes before any fn= line",
+                        position=f"line {rows[0] + 1}", expected="'fn=NAME' first")
     for block in blocks(lines, rows, BLOCK_BYTES):
         seg = np.searchsorted(specs.line, block) - 1
         outside = np.flatnonzero((seg < 0) | (specs.function[np.maximum(seg, 0)] < 0))

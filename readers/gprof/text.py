@@ -145,13 +145,18 @@ def line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+_BLANK_LINE = re.compile(r"^[^\S\n]*$", re.M)  # blank as str.strip() sees it
+
+
 def rows(pattern: re.Pattern, text: str, span: Tuple[int, int], source: Any,
          expected: str) -> List[tuple]:
     """All rows of a table; every non-empty line must match ``pattern``."""
     begin, end = span
+    if begin >= end:
+        return []
     found = pattern.findall(text, begin, end)
     lines = text.count("\n", begin, end) + (0 if text[end - 1:end] == "\n" else 1)
-    blank = len(re.findall(r"^[ \t]*$", text[begin:end], re.M)) if begin < end else 0
+    blank = len(_BLANK_LINE.findall(text, begin, end)) if begin < end else 0
     if begin < end and text[end - 1:end] == "\n":
         blank -= 1  # the empty string after the last newline
     if len(found) != lines - blank:

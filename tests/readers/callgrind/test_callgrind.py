@@ -375,3 +375,16 @@ def test_names_in_parentheses_are_names():
     m = rows(parse_callgrind(text))
     assert m.index.tolist() == ["(below main)", "main"]
     assert m["Ir"].tolist() == [3, 5] and m["calls"].tolist() == [1, 0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3),
+                          st.binary(min_size=1, max_size=5)), min_size=1, max_size=4))
+def test_damaged_input_is_a_read_error_or_a_profile(edits):
+    from tests.helpers import EDIT_BYTES, damaged
+    chunks = [(p, k, bytes(EDIT_BYTES[b % len(EDIT_BYTES)] for b in c)) for p, k, c in edits]
+    data = damaged(SMALL, chunks)
+    try:
+        parse_callgrind(data, source="damaged")
+    except ReadError:
+        pass

@@ -241,3 +241,16 @@ def test_generated_profiles_read_back(tmp_path_factory, functions, calls, seed):
     expected = {(truth.names[a], truth.names[b]): int(k) for a, b, k in truth.edges}
     expected.update({(f, f): int(r) for f, r in zip(truth.names, truth.recursive) if r})
     assert edges == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3),
+                          st.binary(min_size=1, max_size=5)), min_size=1, max_size=4))
+def test_damaged_input_is_a_read_error_or_a_profile(edits):
+    from tests.helpers import EDIT_BYTES, damaged
+    chunks = [(p, k, bytes(EDIT_BYTES[b % len(EDIT_BYTES)] for b in c)) for p, k, c in edits]
+    data = damaged(TEXT.encode(), chunks)
+    try:
+        parse_gprof(data, source="damaged")
+    except ReadError:
+        pass

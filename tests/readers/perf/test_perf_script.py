@@ -192,3 +192,16 @@ def test_conformance_on_the_real_excerpt(tmp_path):
     p.write_text(REAL)
     raw = check_reader(p, "perf-script", tmp_path)
     assert raw.metadata["samples"] == 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3),
+                          st.binary(min_size=1, max_size=5)), min_size=1, max_size=4))
+def test_damaged_input_is_a_read_error_or_a_profile(edits):
+    from tests.helpers import EDIT_BYTES, damaged
+    chunks = [(p, k, bytes(EDIT_BYTES[b % len(EDIT_BYTES)] for b in c)) for p, k, c in edits]
+    data = damaged(REAL.encode(), chunks)
+    try:
+        parse_perf_script(data, source="damaged")
+    except ReadError:
+        pass
