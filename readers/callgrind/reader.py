@@ -54,7 +54,7 @@ from ..errors import ReadError
 from ..profile import RawProfile
 from ..registry import FormatInfo
 from .lines import Lines, Tokens, blocks, decimal_values, position_tokens_ok, tokens
-from .specs import CALLS, JUMP, Specs, read_specs
+from .specs import CALLS, JUMP, Part, Specs, read_specs
 
 __all__ = ["caller_labels", "parse_callgrind", "read_callgrind"]
 
@@ -64,12 +64,15 @@ _COST_FIRST[list(b"0123456789+-*")] = True
 
 
 def read_callgrind(path: Any, merge_by_name: bool = False) -> RawProfile:
-    """Read a callgrind (or cachegrind) profile.
+    """Read a callgrind (or cachegrind) profile, or the files of one run.
 
     Parameters
     ----------
-    path : str, path-like or file-like
-        ``callgrind.out.PID`` (or ``cachegrind.out.PID``), or an open stream.
+    path : str, path-like, file-like, or a list of paths
+        ``callgrind.out.PID`` (or ``cachegrind.out.PID``), or an open stream; or
+        several files of one run: one per thread (``--separate-threads=yes``:
+        ``callgrind.out.PID-01``, ``-02``...; their ``thread:`` headers become the
+        ``thread`` index level) or several dumps (summed).
     merge_by_name : bool
         One node per function *name*, as gprof2dot draws it (its callgrind
         parser keys functions by name alone), instead of one per (object,
@@ -89,9 +92,21 @@ def read_callgrind(path: Any, merge_by_name: bool = False) -> RawProfile:
     >>> raw.metrics[["name", "Ir", "Ir (inc)", "calls"]].values.tolist()
     [['main', 10, 40, 0], ['work', 30, 30, 2]]
     """
+    if isinstance(path, (list, tuple)):
+        if not path:
+            raise ReadError(path, "an empty list of files was given",
+                            expected="one callgrind file or the files of one run")
+        decoded, sources = [], []
+        for one in path:
+            data, source = read_source(one)
+            decoded.append(_decode_file(data, source))
+            sources.append(str(source))
+        combined = _combine(decoded)
+        meta = _metadata(decoded[0].specs, combined.events, len(combined.parts),
+                         merge_by_name)
+        meta["sources"] = sources
+        return _build(combined, sources[0], merge_by_name, meta)
     data, source = read_source(path)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
     return parse_callgrind(data, source=source, merge_by_name=merge_by_name)
 
 
@@ -115,6 +130,13 @@ def parse_callgrind(data: bytes, source: Any = None, merge_by_name: bool = False
     ...
     graphframe_readers.errors.ReadError: bad.out: line 3: the cost 'x' is not a whole number (expected one count per event of 'events: Ir')
     """
+    decoded = _decode_file(data, source)
+    meta = _metadata(decoded.specs, decoded.events, len(decoded.parts), merge_by_name)
+    return _build(decoded, source, merge_by_name, meta)
+
+
+def _decode_file(data: Any, source: Any) -> "_Decoded":
+    """One file's lines, specification lines and cost lines, decoded and checked."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not data.strip():
@@ -132,7 +154,7 @@ def parse_callgrind(data: bytes, source: Any = None, merge_by_name: bool = False
     spec_rows = np.flatnonzero(~(is_cost | blank | comment))
     cost_rows = np.flatnonzero(is_cost)
     specs = read_specs(lines, spec_rows, cost_rows, source)
-    return _build(lines, cost_rows, specs, source, merge_by_name)
+    return _Decoded(lines, cost_rows, specs, source)
 
 
 # ------------------------------------------------------------------ costs
@@ -265,28 +287,90 @@ def _decode(buf: np.ndarray, t: Tokens, rows: np.ndarray, positions: Tuple[str, 
 
 
 # ------------------------------------------------------------------ model
-def _build(lines: Lines, rows: np.ndarray, specs: Specs, source: Any,
-           merge_by_name: bool) -> RawProfile:
-    costs = _cost_lines(lines, rows, specs, source)
-    events = costs.events
-    if not events:
-        raise ReadError(source, "the file has no events: line",
-                        position=f"line {len(lines)}",
-                        expected="'events: NAME...' in the header (a callgrind profile)")
-    nparts = len(specs.parts)
-    call_spec = np.concatenate(costs.call_spec) if costs.call_spec else np.zeros(0, INT)
-    call_vals = np.concatenate(costs.call_values) if costs.call_values else \
-        np.zeros((0, len(events)), dtype=INT)
-    _check_calls_have_costs(specs, call_spec, source)
-    per_part = costs.self_sums.reshape(-1, nparts, len(events)).sum(axis=0)
-    _check_totals(specs, per_part, events, source, len(lines))
-    keys = specs.keys
-    thread_of_part = _threads(specs)
+class _Decoded:
+    """One file's functions, parts, self costs and calls (function ids and parts
+    local to the file, counts in the columns of ``events``)."""
+
+    def __init__(self, lines: Lines, rows: np.ndarray, specs: Specs, source: Any) -> None:
+        costs = _cost_lines(lines, rows, specs, source)
+        self.events = costs.events
+        if not self.events:
+            raise ReadError(source, "the file has no events: line",
+                            position=f"line {len(lines)}",
+                            expected="'events: NAME...' in the header (a callgrind profile)")
+        nparts = len(specs.parts)
+        call_spec = np.concatenate(costs.call_spec) if costs.call_spec else np.zeros(0, INT)
+        self.call_values = np.concatenate(costs.call_values) if costs.call_values else \
+            np.zeros((0, len(self.events)), dtype=INT)
+        _check_calls_have_costs(specs, call_spec, source)
+        per_part = costs.self_sums.reshape(-1, nparts, len(self.events)).sum(axis=0)
+        _check_totals(specs, per_part, self.events, source, len(lines))
+        self.specs = specs
+        self.keys = specs.keys
+        self.parts = specs.parts
+        self.self_sums = costs.self_sums  # (function, part) rows
+        self.caller = specs.function[call_spec]
+        self.callee = specs.call_callee[call_spec]
+        self.count = specs.call_count[call_spec]
+        self.call_part = specs.part[call_spec]
+
+
+def _combine(decoded: List[_Decoded]) -> _Decoded:
+    """Several files (one per thread, or dumps of one run) as one: functions by their
+    (object, file, name) key, parts one after the other, events united."""
+    if len(decoded) == 1:
+        return decoded[0]
+    out = object.__new__(_Decoded)
+    out.events = []
+    for d in decoded:
+        out.events.extend(e for e in d.events if e not in out.events)
+    index: Dict[Tuple[str, str, str], int] = {}
+    out.keys, out.parts = [], []
+    fmaps, part_base = [], []
+    for d in decoded:
+        fmap = np.empty(len(d.keys), dtype=INT)
+        for k, key in enumerate(d.keys):
+            fmap[k] = index.setdefault(key, len(index))
+            if fmap[k] == len(out.keys):
+                out.keys.append(key)
+        fmaps.append(fmap)
+        part_base.append(len(out.parts))
+        out.parts.extend(d.parts)
+    nfun, nparts, ne = len(out.keys), len(out.parts), len(out.events)
+    out.self_sums = np.zeros((nfun * nparts, ne), dtype=INT)
+    callers, callees, counts, parts, values = [], [], [], [], []
+    for d, fmap, base in zip(decoded, fmaps, part_base):
+        cols = np.array([out.events.index(e) for e in d.events], dtype=INT)
+        local_parts = len(d.parts)
+        fn = np.repeat(fmap, local_parts)
+        part = np.tile(np.arange(local_parts, dtype=INT), len(d.keys)) + base
+        rows = fn * nparts + part
+        out.self_sums[rows[:, None], cols[None, :]] += d.self_sums
+        callers.append(fmap[d.caller])
+        callees.append(fmap[d.callee])
+        counts.append(d.count)
+        parts.append(d.call_part + base)
+        v = np.zeros((len(d.caller), ne), dtype=INT)
+        v[:, cols] = d.call_values
+        values.append(v)
+    out.caller, out.callee = np.concatenate(callers), np.concatenate(callees)
+    out.count, out.call_part = np.concatenate(counts), np.concatenate(parts)
+    out.call_values = np.concatenate(values)
+    out.specs = decoded[0].specs
+    return out
+
+
+def _build(decoded: _Decoded, source: Any, merge_by_name: bool,
+           metadata: Dict[str, Any]) -> RawProfile:
+    events = decoded.events
+    keys = decoded.keys
+    nparts = len(decoded.parts)
+    thread_of_part = _threads(decoded.parts)
     part_level = thread_of_part if thread_of_part is not None else np.zeros(nparts, INT)
-    caller = specs.function[call_spec]
-    callee = specs.call_callee[call_spec]
-    count = specs.call_count[call_spec]
-    call_level = part_level[specs.part[call_spec]]
+    caller, callee, count = decoded.caller, decoded.callee, decoded.count
+    call_vals = decoded.call_values
+    call_level = part_level[decoded.call_part]
+    costs = decoded
 
     node_of, names, modules, files = _nodes(keys, merge_by_name)
     n = len(names)
@@ -342,7 +426,7 @@ def _build(lines: Lines, rows: np.ndarray, specs: Specs, source: Any,
         + ["calls", "caller_calls", "caller_costs"]
     return b.build(exc_metrics=exc, inc_metrics=inc_names,
                    inclusive_of=dict(zip(exc, inc_names)), default_metric=events[0],
-                   metadata=_metadata(specs, events, merge_by_name),
+                   metadata=metadata,
                    aggregations={"calls": "sum"}, columns=column_order)
 
 
@@ -497,8 +581,8 @@ def _check_calls_have_costs(specs: Specs, used: np.ndarray, source: Any) -> None
                         expected="'calls=COUNT TARGET' then the call site's cost line")
 
 
-def _threads(specs: Specs):
-    threads = [p.thread for p in specs.parts]
+def _threads(parts: List[Part]):
+    threads = [p.thread for p in parts]
     distinct = {t for t in threads if t is not None}
     if len(distinct) <= 1:
         return None
@@ -531,9 +615,10 @@ def _check_totals(specs: Specs, sums: np.ndarray, events: List[str], source: Any
                         expected="a complete callgrind profile")
 
 
-def _metadata(specs: Specs, events: List[str], merge_by_name: bool) -> Dict[str, Any]:
+def _metadata(specs: Specs, events: List[str], parts: int, merge_by_name: bool
+              ) -> Dict[str, Any]:
     meta: Dict[str, Any] = {"format": "callgrind", "events": list(events),
-                            "parts": len(specs.parts), "merge_by_name": merge_by_name}
+                            "parts": parts, "merge_by_name": merge_by_name}
     for key in ("creator", "version", "cmd", "pid", "desc"):
         if key in specs.header:
             meta[key] = specs.header[key]
@@ -578,4 +663,5 @@ FORMAT = FormatInfo(
     read=read_callgrind,
     sniff=sniff_callgrind,
     description="callgrind/cachegrind profile (callgrind.out.*, cachegrind.out.*)",
+    several_files=True,
 )

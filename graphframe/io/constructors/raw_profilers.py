@@ -19,8 +19,9 @@ class RawProfilerConstructors:
 
         Parameters
         ----------
-        filename : str, path-like or file-like
-            The profile, or an open stream of it.
+        filename : str, path-like, file-like or a list of paths
+            The profile, or an open stream of it; or the files of one run (one per
+            thread with ``--separate-threads=yes``: a ``thread`` index level).
         merge_by_name : bool
             One node per function name (gprof2dot's nodes) instead of one per
             (object, file, name).

@@ -388,3 +388,26 @@ def test_damaged_input_is_a_read_error_or_a_profile(edits):
         parse_callgrind(data, source="damaged")
     except ReadError:
         pass
+
+
+def test_one_file_per_thread_read_together(tmp_path):
+    # --separate-threads=yes writes callgrind.out.PID-01, -02...; compressed ids are per
+    # file: (2) is "work" in one file and "helper" in the other
+    one = (b"# callgrind format\nthread: 1\nevents: Ir\nsummary: 10\nfn=(1) main\n1 4\n"
+           b"cfn=(2) work\ncalls=3 1\n* 6\nfn=(2)\n1 6\n")
+    two = (b"# callgrind format\nthread: 2\nevents: Ir\nsummary: 9\nfn=(2) start_thread\n1 1\n"
+           b"cfn=(3) work\ncalls=1 1\n* 8\nfn=(3)\n1 8\n")
+    a, b = tmp_path / "callgrind.out.7-01", tmp_path / "callgrind.out.7-02"
+    a.write_bytes(one)
+    b.write_bytes(two)
+    raw = graphframe_readers.read([a, b])
+    assert raw.index_levels == ("thread",)
+    got = raw.metrics[["name", "thread", "Ir", "Ir (inc)", "calls"]].values.tolist()
+    assert got == [["main", 1, 4, 10, 0], ["main", 2, 0, 0, 0],
+                   ["work", 1, 6, 6, 3], ["work", 2, 8, 8, 1],
+                   ["start_thread", 1, 0, 0, 0], ["start_thread", 2, 1, 9, 0]]
+    assert raw.metadata["sources"] == [str(a), str(b)] and raw.metadata["parts"] == 2
+    assert rows(raw).loc["work", "caller_calls"].tolist() == [(("main", 3),), (("start_thread", 1),)]
+    with pytest.raises(ReadError, match="callgrind.out.7-02: line 11 \\(end of the file\\)"):
+        b.write_bytes(two.replace(b"1 8\n", b"1 7\n"))
+        read_callgrind([a, b])
