@@ -158,7 +158,7 @@ def decimal_values(buf: np.ndarray, start: np.ndarray, end: np.ndarray
     lengths = end - start
     bad_at = len(start)
     problem = ""
-    for length in np.unique(lengths).tolist():
+    for length in np.flatnonzero(np.bincount(lengths)).tolist():  # the lengths present
         sel = np.flatnonzero(lengths == length)
         if length == 0 or length > MAX_DIGITS:
             if sel[0] < bad_at:
@@ -189,7 +189,7 @@ def all_digits(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarra
     """
     ok = np.zeros(len(start), dtype=bool)
     lengths = end - start
-    for length in np.unique(lengths).tolist():
+    for length in np.flatnonzero(np.bincount(lengths)).tolist():  # the lengths present
         if length <= 0:
             continue
         sel = np.flatnonzero(lengths == length)
@@ -211,7 +211,7 @@ def position_tokens_ok(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> n
     """
     ok = np.zeros(len(start), dtype=bool)
     lengths = end - start
-    for length in np.unique(lengths).tolist():
+    for length in np.flatnonzero(np.bincount(lengths)).tolist():  # the lengths present
         sel = np.flatnonzero(lengths == length)
         if length == 0:
             continue
