@@ -1,10 +1,11 @@
 """Callgrind and cachegrind profiles (``format="callgrind"``).
 
-``read_callgrind(path or stream)`` reads a file, ``parse_callgrind(bytes)``
-decodes one in memory. Modules: ``reader`` (the call graph and its columns,
-the sniff), ``specs`` (the specification lines: header, name compression,
-calls), ``lines`` (vectorised line splitting and cost-line decoding). See
-``docs/readers/callgrind.md``.
+``read_callgrind(path, stream or list of paths)`` reads a file (or the files of
+one run), ``parse_callgrind(bytes)`` decodes one in memory. Modules: ``reader``
+(files to a profile, the checks, the sniff), ``specs`` (the specification
+lines: header, name compression, calls), ``costs`` (cost lines added up a
+block at a time), ``lines`` (vectorised line and token decoding),
+``callgraph`` (nodes, inclusive costs, callers). See ``docs/readers/callgrind.md``.
 
 Examples
 --------
@@ -14,6 +15,7 @@ Examples
 [['main', 5, 13], ['f', 8, 8]]
 """
 
-from .reader import caller_labels, parse_callgrind, read_callgrind
+from .callgraph import caller_labels
+from .reader import parse_callgrind, read_callgrind
 
 __all__ = ["caller_labels", "parse_callgrind", "read_callgrind"]

@@ -39,7 +39,6 @@ has one: a truncated or damaged file is an error, never a smaller profile.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -47,16 +46,17 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ..builder import ProfileBuilder
-from ..common.callers import per_callee
-from ..common.callgraph import parents_from_edges, strongly_connected
+from ..common.callgraph import parents_from_edges
 from ..common.source import read_source
 from ..errors import ReadError
 from ..profile import RawProfile
 from ..registry import FormatInfo
-from .lines import Lines, Tokens, blocks, decimal_values, position_tokens_ok, tokens
-from .specs import CALLS, JUMP, Part, Specs, read_specs
+from .callgraph import caller_columns, caller_labels, function_nodes, inclusive_costs
+from .costs import cost_lines
+from .lines import Lines
+from .specs import CALLS, Part, Specs, read_specs
 
-__all__ = ["caller_labels", "parse_callgrind", "read_callgrind"]
+__all__ = ["parse_callgrind", "read_callgrind"]
 
 INT = np.int64
 _COST_FIRST = np.zeros(256, dtype=bool)
@@ -157,142 +157,13 @@ def _decode_file(data: Any, source: Any) -> "_Decoded":
     return _Decoded(lines, cost_rows, specs, source)
 
 
-# ------------------------------------------------------------------ costs
-#: bytes of cost lines decoded at a time (bounds the temporary arrays)
-BLOCK_BYTES = 1 << 22
-
-
-class _Costs:
-    """What the cost lines add up to: self costs per (function id, part), and the
-    specification line and counts of every call's cost line."""
-
-    def __init__(self, events: List[str], functions: int, parts: int) -> None:
-        self.events = events
-        self.self_sums = np.zeros((functions * parts, len(events)), dtype=INT)
-        self.call_spec: List[np.ndarray] = []
-        self.call_values: List[np.ndarray] = []
-
-
-def _cost_lines(lines: Lines, rows: np.ndarray, specs: Specs, source: Any) -> _Costs:
-    """Decode the cost lines block by block and add them up (see :class:`_Costs`).
-
-    A cost line belongs to the function of the last ``fn=`` before it; the first
-    cost line after a ``calls=`` line is that call's (its inclusive cost), the
-    first after ``jump=``/``jcnd=`` the jump's source (no cost)."""
-    events: List[str] = []
-    for p in specs.parts:
-        events.extend(e for e in p.events if e not in events)
-    nparts = len(specs.parts)
-    out = _Costs(events, len(specs.keys), nparts)
-    previous = -1  # the cost line before the block
-    if len(rows) and not len(specs.line):
-        raise ReadError(source, "a cost line comes before any fn= line",
-                        position=f"line {rows[0] + 1}", expected="'fn=NAME' first")
-    for block in blocks(lines, rows, BLOCK_BYTES):
-        seg = np.searchsorted(specs.line, block) - 1
-        outside = np.flatnonzero((seg < 0) | (specs.function[np.maximum(seg, 0)] < 0))
-        part = specs.part[np.maximum(seg, 0)]
-        values = _block_values(lines, block, part, specs, events, source)
-        if len(outside):
-            raise ReadError(source, "a cost line comes before any fn= line",
-                            position=f"line {block[outside[0]] + 1}",
-                            expected="'fn=NAME' first")
-        prev_row = np.empty(len(block), dtype=INT)
-        prev_row[0] = previous
-        prev_row[1:] = block[:-1]
-        previous = int(block[-1])
-        kind = specs.kind[seg]
-        first_after = specs.line[seg] > prev_row
-        is_call = first_after & (kind == CALLS)
-        own = ~(is_call | (first_after & (kind == JUMP)))
-        np.add.at(out.self_sums, specs.function[seg[own]] * nparts + part[own], values[own])
-        out.call_spec.append(seg[is_call])
-        out.call_values.append(values[is_call])
-    return out
-
-
-def _block_values(lines: Lines, block: np.ndarray, part: np.ndarray, specs: Specs,
-                  events: List[str], source: Any) -> np.ndarray:
-    """The counts of the cost lines ``block`` (columns: ``events``), each part's
-    lines read with that part's ``positions:`` and ``events:``."""
-    values = np.zeros((len(block), len(events)), dtype=INT)
-    t = tokens(lines, block)
-    parts_here = np.unique(part)
-    for k in parts_here.tolist():
-        p = specs.parts[k]
-        mine = np.flatnonzero(part == k)
-        if not p.events:
-            raise ReadError(source, "a cost line comes before any events: line",
-                            position=f"line {block[mine[0]] + 1}",
-                            expected="'events: NAME...' in the header")
-        cols = np.array([events.index(e) for e in p.events], dtype=INT)
-        sel = t if len(parts_here) == 1 else _subset(t, part[t.line] == k, mine)
-        decoded = _decode(lines.buf, sel, block[mine], p.positions, p.events, source)
-        if len(parts_here) == 1 and len(cols) == len(events):
-            values = decoded
-        else:
-            values[mine[:, None], cols[None, :]] = decoded
-    return values
-
-
-def _subset(t: Tokens, keep: np.ndarray, lines_kept: np.ndarray) -> Tokens:
-    """The tokens of some of the lines, lines renumbered ``0..len(lines_kept)-1``."""
-    renumber = np.full(len(t.count), -1, dtype=INT)
-    renumber[lines_kept] = np.arange(len(lines_kept), dtype=INT)
-    return Tokens(renumber[t.line[keep]], t.index[keep], t.start[keep], t.end[keep],
-                  t.count[lines_kept])
-
-
-def _decode(buf: np.ndarray, t: Tokens, rows: np.ndarray, positions: Tuple[str, ...],
-            events: Tuple[str, ...], source: Any) -> np.ndarray:
-    """The counts of the cost lines ``rows`` (their tokens ``t``), checked."""
-    npos, nev = len(positions), len(events)
-
-    def fail(line_index: int, problem: str, expected: str) -> ReadError:
-        return ReadError(source, problem, position=f"line {rows[line_index] + 1}",
-                         expected=expected)
-
-    short = np.flatnonzero(t.count < npos)
-    long = np.flatnonzero(t.count > npos + nev)
-    is_pos = t.index < npos
-    ok = position_tokens_ok(buf, t.start[is_pos], t.end[is_pos])
-    bad_pos = t.line[is_pos][~ok]
-    values, bad, problem = decimal_values(buf, t.start[~is_pos], t.end[~is_pos])
-    bad_val = t.line[~is_pos][[bad]] if bad is not None else np.zeros(0, dtype=INT)
-    firsts = [(int(a[0]), w) for a, w in ((short, "short"), (long, "long"),
-                                          (bad_pos, "pos"), (bad_val, "val")) if len(a)]
-    if firsts:
-        at, what = min(firsts)
-        spec = f"'positions: {' '.join(positions)}'"
-        if what == "short":
-            raise fail(at, f"the cost line has {int(t.count[at])} values, fewer than the "
-                       f"{npos} subpositions", f"{spec} then one count per event")
-        if what == "long":
-            raise fail(at, f"the cost line has {int(t.count[at])} values for {npos} "
-                       f"subpositions and {nev} events",
-                       f"at most {npos + nev} values ({spec}, 'events: {' '.join(events)}')")
-        if what == "pos":
-            k = np.flatnonzero(is_pos & (t.line == at))
-            k = k[~position_tokens_ok(buf, t.start[k], t.end[k])][0]
-            token = bytes(buf[t.start[k]:t.end[k]]).decode("latin-1")
-            raise fail(at, f"the subposition {token!r} cannot be read",
-                       "a number, 0xHEX, +N, -N or *")
-        k = np.flatnonzero(~is_pos)[bad]
-        token = bytes(buf[t.start[k]:t.end[k]]).decode("latin-1")
-        raise fail(at, f"the cost {token!r} is {problem}",
-                   f"one count per event of 'events: {' '.join(events)}'")
-    out = np.zeros((len(rows), nev), dtype=INT)
-    out[t.line[~is_pos], t.index[~is_pos] - npos] = values
-    return out
-
-
 # ------------------------------------------------------------------ model
 class _Decoded:
     """One file's functions, parts, self costs and calls (function ids and parts
     local to the file, counts in the columns of ``events``)."""
 
     def __init__(self, lines: Lines, rows: np.ndarray, specs: Specs, source: Any) -> None:
-        costs = _cost_lines(lines, rows, specs, source)
+        costs = cost_lines(lines, rows, specs, source)
         self.events = costs.events
         if not self.events:
             raise ReadError(source, "the file has no events: line",
@@ -372,7 +243,7 @@ def _build(decoded: _Decoded, source: Any, merge_by_name: bool,
     call_level = part_level[decoded.call_part]
     costs = decoded
 
-    node_of, names, modules, files = _nodes(keys, merge_by_name)
+    node_of, names, modules, files = function_nodes(keys, merge_by_name)
     n = len(names)
     caller_node, callee_node = node_of[caller], node_of[callee]
     levels = np.unique(part_level)
@@ -398,7 +269,7 @@ def _build(decoded: _Decoded, source: Any, merge_by_name: bool,
     parent, extra_src, extra_dst = parents_from_edges(n, src, dst, weight)
 
     labels = caller_labels(names, modules, files)
-    caller_calls, caller_costs = _caller_columns(labels, caller_node, callee_node, call_lev,
+    caller_calls, caller_costs = caller_columns(labels, caller_node, callee_node, call_lev,
                                                  count, call_vals, n, nl)
     b = ProfileBuilder(source, index_levels=("thread",) if thread_of_part is not None else ())
     name_arr = np.array(names, dtype=object)
@@ -428,146 +299,6 @@ def _build(decoded: _Decoded, source: Any, merge_by_name: bool,
                    inclusive_of=dict(zip(exc, inc_names)), default_metric=events[0],
                    metadata=metadata,
                    aggregations={"calls": "sum"}, columns=column_order)
-
-
-def inclusive_costs(self_cost: np.ndarray, n: int, nl: int, caller: np.ndarray,
-                    callee: np.ndarray, lev: np.ndarray, costs: np.ndarray, src: np.ndarray,
-                    dst: np.ndarray) -> np.ndarray:
-    """Inclusive cost per (node, level) row from self costs and call costs.
-
-    A function outside any cycle: its self cost plus the cost of its calls to
-    other functions (callgrind measures a call's cost inclusively, so this is
-    exact; a recursive call ``f -> f`` is inside the outer call already). A
-    function in a cycle (mutual recursion, ``a -> b -> a``): the cost of the
-    calls into it from outside the cycle (the whole cycle's run below that
-    entry), or, when larger, its self cost plus its calls out of the cycle (a
-    member entered only from inside the cycle); adding the calls inside a
-    cycle would count the same time once per turn.
-
-    Examples
-    --------
-    >>> inc = inclusive_costs(np.array([[1], [2], [3]]), 3, 1, np.array([0, 1, 2]),
-    ...                       np.array([1, 2, 1]), np.zeros(3, dtype=np.int64),
-    ...                       np.array([[9], [7], [4]]), np.array([0, 1, 2]), np.array([1, 2, 1]))
-    >>> inc.ravel().tolist()  # 0 -> (1 <-> 2): 1 is the cycle's entry
-    [10, 9, 3]
-    """
-    comp = cycle_components(n, src, dst)
-    size = np.bincount(comp, minlength=n) if n else np.zeros(0, dtype=INT)
-    cross = comp[caller] != comp[callee]
-    inc = self_cost.copy()
-    np.add.at(inc, caller[cross] * nl + lev[cross], costs[cross])
-    cyclic = np.flatnonzero(size[comp] > 1) if n else np.zeros(0, dtype=INT)
-    if len(cyclic):
-        entered = np.zeros_like(inc)
-        np.add.at(entered, callee[cross] * nl + lev[cross], costs[cross])
-        rows = (cyclic[:, None] * nl + np.arange(nl)[None, :]).ravel()
-        inc[rows] = np.maximum(inc[rows], entered[rows])
-    return inc
-
-
-def cycle_components(n: int, src: np.ndarray, dst: np.ndarray, rounds: int = 64
-                     ) -> np.ndarray:
-    """Strongly connected component of every node, found only where cycles can be:
-    nodes without callers or without callees (self-calls aside) are peeled off,
-    round after round, with numpy (a call graph without mutual recursion peels
-    away entirely); what is left after ``rounds`` rounds goes through
-    :func:`~graphframe_readers.common.callgraph.strongly_connected`. Peeled nodes
-    are components of their own.
-
-    Examples
-    --------
-    >>> cycle_components(4, np.array([0, 1, 2, 3]), np.array([1, 2, 1, 3])).tolist()
-    [0, 1, 1, 2]
-    """
-    keep = src != dst
-    s, d = src[keep], dst[keep]
-    alive = np.ones(n, dtype=bool)
-    for _ in range(rounds):
-        live = alive[s] & alive[d]
-        s, d = s[live], d[live]
-        has_in = np.zeros(n, dtype=bool)
-        has_in[d] = True
-        has_out = np.zeros(n, dtype=bool)
-        has_out[s] = True
-        still = alive & has_in & has_out
-        if (still == alive).all():
-            break
-        alive = still
-    comp = np.arange(n, dtype=INT)
-    core = np.flatnonzero(alive)
-    if len(core):
-        local = np.full(n, -1, dtype=INT)
-        local[core] = np.arange(len(core), dtype=INT)
-        inside = (local[s] >= 0) & (local[d] >= 0)
-        sub = strongly_connected(len(core), local[s[inside]], local[d[inside]])
-        comp[core] = n + sub  # core components numbered after the peeled nodes
-    _, first, comp = np.unique(comp, return_index=True, return_inverse=True)
-    rank = np.empty(len(first), dtype=INT)  # components numbered by their first node
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=INT)
-    return rank[comp.ravel()]
-
-
-def _nodes(keys: List[Tuple[str, str, str]], merge_by_name: bool
-           ) -> Tuple[np.ndarray, List[str], List[str], List[str]]:
-    """Node of every function id, and the nodes' names, modules and files."""
-    if not merge_by_name:
-        return (np.arange(len(keys), dtype=INT), [k[2] for k in keys],
-                [os.path.basename(k[0]) for k in keys], [k[1] for k in keys])
-    node: Dict[str, int] = {}
-    of = np.empty(len(keys), dtype=INT)
-    names, modules, files = [], [], []
-    for i, (obj, file, name) in enumerate(keys):
-        j = node.get(name)
-        if j is None:
-            j = node[name] = len(names)
-            names.append(name)
-            modules.append(os.path.basename(obj))
-            files.append(file)
-        of[i] = j
-    return of, names, modules, files
-
-
-def caller_labels(names: List[str], modules: List[str], files: List[str]) -> List[str]:
-    """A unique label per node: its name; ``name [module]`` where names repeat;
-    ``name [module:file]`` where those repeat too.
-
-    Examples
-    --------
-    >>> caller_labels(["f", "g", "g", "h", "h"], ["a", "a", "b", "c", "c"],
-    ...               ["x.c", "x.c", "y.c", "p.c", "q.c"])
-    ['f', 'g [a]', 'g [b]', 'h [c:p.c]', 'h [c:q.c]']
-    """
-    seen: Dict[str, int] = {}
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-    labels = [n if seen[n] == 1 else f"{n} [{m}]" for n, m in zip(names, modules)]
-    again: Dict[str, int] = {}
-    for label in labels:
-        again[label] = again.get(label, 0) + 1
-    return [lab if again[lab] == 1 else f"{n} [{m}:{f}]"
-            for lab, n, m, f in zip(labels, names, modules, files)]
-
-
-def _caller_columns(labels: List[str], caller: np.ndarray, callee: np.ndarray,
-                    lev: np.ndarray, count: np.ndarray, costs: np.ndarray, n: int, nl: int
-                    ) -> Tuple[np.ndarray, np.ndarray]:
-    """Per row (node, level): ``((caller, calls), ...)`` and ``((caller, costs), ...)``,
-    callers in the order of their first call, repeated call sites summed."""
-    if not len(caller):
-        return per_callee(caller, n * nl, []), per_callee(caller, n * nl, [])
-    row = callee * nl + lev
-    key = row * n + caller
-    uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    summed_calls = np.zeros(len(uniq), dtype=INT)
-    np.add.at(summed_calls, inverse, count)
-    summed_costs = np.zeros((len(uniq), costs.shape[1]), dtype=INT)
-    np.add.at(summed_costs, inverse, costs)
-    order = np.argsort(first, kind="stable")  # first call first
-    who = np.asarray(labels, dtype=object)[(uniq % n)[order]]
-    rows = (uniq // n)[order]
-    return (per_callee(rows, n * nl, who, summed_calls[order]),
-            per_callee(rows, n * nl, who, [tuple(v) for v in summed_costs[order].tolist()]))
 
 
 # ------------------------------------------------------------------ checks

@@ -338,7 +338,7 @@ def test_real_callgrind_functions_by_object_and_file(shared_data):
 def test_blocks_of_any_size_give_the_same_profile(tmp_path, monkeypatch):
     # cost lines are decoded a block at a time: a block may end between a calls= line's
     # cost line and the next, or inside a part
-    import graphframe_readers.callgrind.reader as reader
+    import graphframe_readers.callgrind.costs as reader
     p = tmp_path / "callgrind.out.3"
     truth = generate_callgrind(p, functions=40, seed=11, instr=True)
     data = p.read_bytes()
@@ -357,7 +357,7 @@ def test_blocks_of_any_size_give_the_same_profile(tmp_path, monkeypatch):
     st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=60),
     st.integers(0, 6))))
 def test_cycle_components_partition_as_tarjan(case):
-    from graphframe_readers.callgrind.reader import cycle_components
+    from graphframe_readers.callgrind.callgraph import cycle_components
     from graphframe_readers.common.callgraph import strongly_connected
     n, edges, rounds = case
     src = np.array([a for a, _ in edges], dtype=np.int64)
