@@ -64,6 +64,10 @@ FORMAT_MODULES = (
     "graphframe_readers.hpctoolkit.latest.reader",
     "graphframe_readers.dot.reader",
     "graphframe_readers.cprofile.reader",
+    # raw profiler outputs (issue 33)
+    "graphframe_readers.callgrind.reader",
+    "graphframe_readers.gprof.reader",
+    "graphframe_readers.perf.reader",
     "graphframe_readers.pyinstrument.reader",
     "graphframe_readers.timemory.reader",
     "graphframe_readers.tau.reader",

@@ -103,3 +103,26 @@ def compact_literal(literal: List[dict], nid: bool = True) -> List[dict]:
             entry["children"] = []
             stack.extend((c, entry["children"]) for c in reversed(node["children"]))
     return out
+
+
+#: hypothesis-drawn edits for :func:`damaged`: (position, kind, bytes)
+EDIT_BYTES = b"0123456789 \t\n()[]+-*=:#abcxfnlobe/|<>.%\x00\xff"
+
+
+def damaged(data: bytes, edits: Sequence[Tuple[int, int, bytes]]) -> bytes:
+    """``data`` with some edits: ``kind`` 0 deletes up to 20 bytes at ``position``, 1
+    inserts ``bytes``, 2 replaces one byte, 3 cuts the data there (positions wrap)."""
+    d = bytearray(data)
+    for position, kind, chunk in edits:
+        if not d:
+            break
+        i = position % len(d)
+        if kind == 0:
+            del d[i:i + 1 + position % 20]
+        elif kind == 1:
+            d[i:i] = chunk
+        elif kind == 2:
+            d[i] = chunk[0] if chunk else 0
+        else:
+            del d[i:]
+    return bytes(d)

@@ -51,7 +51,8 @@ class HatchetName:
     format : str or None
         The graphframe format read (None: the input is data, not a file).
     reader_class : str
-        Hatchet's class name.
+        Hatchet's class name ("" for graphframe's own ``from_<format>`` names of
+        formats Hatchet has no reader of).
     module : str
         Its module under ``hatchet.readers`` / ``graphframe.readers``.
     constructor : str
@@ -385,6 +386,90 @@ _HPCTOOLKIT_LATEST_DOC = '''Read an HPCToolkit database of the current layout (m
         '''
 
 
+_CALLGRIND_DOC = '''Read a callgrind or cachegrind profile (``callgrind.out.PID``).
+
+        Parameters
+        ----------
+        filename : str, path-like, file-like or a list of paths
+            The profile, or an open stream of it; or the files of one run (one per
+            thread with ``--separate-threads=yes``: a ``thread`` index level).
+        merge_by_name : bool
+            One node per function name (gprof2dot's nodes) instead of one per
+            (object, file, name).
+
+        Returns
+        -------
+        GraphFrame
+            A call graph, one node per function: per event ``Ir``... the self
+            cost and ``Ir (inc)`` the inclusive cost, ``calls``, ``caller_calls``
+            and ``caller_costs``. See ``docs/readers/callgrind.md``.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "callgrind.out.1")
+        >>> with open(p, "w") as f:
+        ...     _ = f.write("events: Ir\\\\nfn=main\\\\n1 5\\\\ncfn=work\\\\ncalls=2 9\\\\n2 30\\\\n"
+        ...                 "fn=work\\\\n9 30\\\\n")
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_callgrind(p)
+        >>> gf.dataframe[["name", "Ir (inc)", "Ir", "calls"]].values.tolist()
+        [['main', 35, 5, 0], ['work', 30, 30, 2]]
+        '''
+
+_GPROF_DOC = '''Read GNU gprof's text output (flat profile and call graph, ``gprof -b``).
+
+        Returns
+        -------
+        GraphFrame
+            A call graph, one node per function: ``time`` (self seconds), ``time
+            (inc)`` (self + children), ``calls``, ``recursive_calls``, ``cycle``,
+            ``caller_calls``, ``caller_time``. See ``docs/readers/gprof.md``.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> p = os.path.join(tempfile.mkdtemp(), "gprof.txt")
+        >>> with open(p, "w") as f:
+        ...     _ = f.write("index % time    self  children    called     name\\\\n"
+        ...                 "[1]    100.0    0.10    0.30                 main [1]\\\\n"
+        ...                 "                0.30    0.00       2/2           work [2]\\\\n"
+        ...                 "-----------------------------------------------\\\\n"
+        ...                 "                0.30    0.00       2/2           main [1]\\\\n"
+        ...                 "[2]     75.0    0.30    0.00       2         work [2]\\\\n"
+        ...                 "-----------------------------------------------\\\\n")
+        >>> from graphframe import GraphFrame
+        >>> GraphFrame.from_gprof(p).dataframe[["name", "time (inc)", "time"]].values.tolist()
+        [['main', 0.4, 0.1], ['work', 0.3, 0.3]]
+        '''
+
+_PERF_DOC = '''Read ``perf script`` output (Linux perf samples, ``perf record -g``).
+
+        Parameters
+        ----------
+        filename : str, path-like or file-like
+            The text, or an open stream of it.
+        per_thread : bool
+            Rows per node and thread id (index level ``thread``).
+
+        Returns
+        -------
+        GraphFrame
+            A calling-context tree (command, then the frames outermost first): per
+            event the samples (``cycles``, ``cycles (inc)``) and summed periods
+            (``cycles period``...). See ``docs/readers/perf.md``.
+
+        Examples
+        --------
+        >>> import io
+        >>> from graphframe import GraphFrame
+        >>> text = b"app 9 0.5: 10 cycles: \\\\n\\\\t 40 work+0x4 (/bin/app)\\\\n\\\\t 20 main (/bin/app)\\\\n\\\\n"
+        >>> gf = GraphFrame.from_perf_script(io.BytesIO(text))
+        >>> gf.dataframe[["name", "cycles (inc)", "cycles"]].values.tolist()
+        [['app', 1, 0], ['main', 1, 0], ['work', 1, 1]]
+        '''
+
+
 def _query_none(args: Dict[str, Any]) -> Dict[str, Any]:
     return {**args, "query": args["query"] or None}  # Hatchet's "" means no query
 
@@ -426,6 +511,15 @@ HATCHET_NAMES: Tuple[HatchetName, ...] = (
     HatchetName("perfflowaspect", "PerfFlowAspectReader", "perfflowaspect_reader",
                 "from_perfflowaspect", (("filename", REQUIRED), ("scan_cpu_mem", False)),
                 plain=True, doc=_PERFFLOWASPECT_DOC),
+    # graphframe's own names in Hatchet's style (Hatchet reads these outputs only after
+    # gprof2dot; no reader class): raw profiler outputs, issue 33
+    HatchetName("callgrind", "", "", "from_callgrind",
+                (("filename", REQUIRED), ("merge_by_name", False)), plain=True,
+                doc=_CALLGRIND_DOC),
+    HatchetName("gprof", "", "", "from_gprof", (("filename", REQUIRED),), plain=True,
+                doc=_GPROF_DOC),
+    HatchetName("perf-script", "", "", "from_perf_script",
+                (("filename", REQUIRED), ("per_thread", False)), plain=True, doc=_PERF_DOC),
     HatchetName("literal", "LiteralReader", "literal_reader", "from_literal",
                 (("graph_dict", REQUIRED),)),
     HatchetName("hatchet-json", "JsonReader", "json_reader", "from_json",

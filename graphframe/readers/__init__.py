@@ -50,6 +50,8 @@ from ..io.hatchet_names import HATCHET_NAMES, reader_class
 def _install() -> None:
     """One module per row of the table, each holding its reader class."""
     for row in HATCHET_NAMES:
+        if not row.reader_class:  # graphframe's own constructor name, no Hatchet class
+            continue
         name = f"{__name__}.{row.module}"
         module = sys.modules.get(name)
         if module is None:

@@ -16,7 +16,8 @@
   the readers read (``write_literal``, ``write_caliper_json``, ``write_cali``,
   ``write_hpctoolkit``, ``write_hpctoolkit_latest``; one module per format
   in :mod:`graphframe_readers.testing.writers`), so tests and benchmarks can make inputs
-  of any size.
+  of any size. ``generate_callgrind``, ``generate_gprof`` and ``generate_perf_script`` make raw profiler
+  output of any size with the values it must read back as.
 * :func:`sample_profile` is a small profile with ranks and threads to write;
   :func:`random_tree_profile` and :func:`random_hpctoolkit_profile` make large ones.
 
@@ -38,12 +39,17 @@ from .conformance import READER_CHECKS, ReaderSubject, check_reader, check_subje
 from .decoders import DECODER_CHECKS, DecoderSubject, check_decoder
 from .samples import random_hpctoolkit_profile, random_tree_profile, sample_profile
 from .writers.caliper import write_cali, write_caliper_json
+from .writers.callgrind import generate_callgrind
+from .writers.gprof import generate_gprof
+from .writers.perf import generate_perf_script
 from .writers.hpctoolkit import write_example_database, write_hpctoolkit
 from .writers.hpctoolkit_latest import write_hpctoolkit_latest
 from .writers.literal import write_literal
 
 __all__ = ["Case", "Check", "DECODER_CHECKS", "DecoderSubject", "READER_CHECKS",
-           "ReaderSubject", "check_decoder", "check_reader", "check_subject", "files_under", "random_hpctoolkit_profile", "random_tree_profile",
+           "ReaderSubject", "check_decoder", "check_reader", "check_subject", "files_under",
+           "generate_callgrind", "generate_gprof", "generate_perf_script",
+           "random_hpctoolkit_profile", "random_tree_profile",
            "sample_profile", "write_cali", "write_caliper_json",
            "write_example_database", "write_hpctoolkit", "write_hpctoolkit_latest",
            "write_literal"]

@@ -159,3 +159,43 @@ def random_hpctoolkit_profile(nodes: int, ranks: int, seed: int = 0,
             levels = {"rank": r, "thread": t} if threads > 1 else {"rank": r}
             b.add_rows(ids, {"time": base * noise}, **levels)
     return b.build(exc_metrics=["time"], default_metric="time")
+
+
+def random_call_dag(functions: int, calls_per_function: int, rng: np.random.Generator
+                    ) -> np.ndarray:
+    """Edges ``(caller, callee)`` of a random acyclic call graph on ``0..functions-1``
+    (vectorised): every function after 0 is called by one before it, and each calls up
+    to ``calls_per_function - 1`` more functions after it. Sorted, each edge once.
+
+    Examples
+    --------
+    >>> edges = random_call_dag(5, 2, np.random.default_rng(0))
+    >>> bool((edges[:, 0] < edges[:, 1]).all()), sorted(set(edges[:, 1].tolist()))
+    (True, [1, 2, 3, 4])
+    """
+    n = functions
+    later = np.arange(1, n, dtype=np.int64)
+    first = (rng.random(n - 1) * later).astype(np.int64) if n > 1 else later
+    src = [first]
+    dst = [later]
+    extra = max(calls_per_function - 1, 0)
+    if n > 1 and extra:
+        caller = np.repeat(np.arange(n - 1, dtype=np.int64), extra)
+        span = n - 1 - caller  # callees k+1 .. n-1
+        src.append(caller)
+        dst.append(caller + 1 + (rng.random(len(caller)) * span).astype(np.int64))
+    pairs = np.column_stack([np.concatenate(src), np.concatenate(dst)])
+    return np.unique(pairs, axis=0) if len(pairs) else pairs.reshape(0, 2)
+
+
+def groups(keys: np.ndarray, n: int) -> list:
+    """For every ``k < n``, the positions where ``keys == k``, in order.
+
+    Examples
+    --------
+    >>> [g.tolist() for g in groups(np.array([1, 0, 1]), 3)]
+    [[1], [0, 2], []]
+    """
+    order = np.argsort(keys, kind="stable")
+    bounds = np.searchsorted(keys[order], np.arange(n + 1))
+    return [order[bounds[k]:bounds[k + 1]] for k in range(n)]

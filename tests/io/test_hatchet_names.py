@@ -35,6 +35,8 @@ def test_every_row_names_a_constructor_of_graphframe_and_a_class_of_its_module()
 
     for row in HATCHET_NAMES:
         assert callable(getattr(GraphFrame, row.constructor))
+        if not row.reader_class:  # graphframe's own name: no Hatchet class
+            continue
         module = importlib.import_module(f"graphframe.readers.{row.module}")
         cls = getattr(module, row.reader_class)
         assert cls.__module__ == module.__name__

@@ -30,6 +30,9 @@ SUBJECTS = (
     ReaderSubject("timemory", "timemory/hatchet/wall.tree.json"),
     ReaderSubject("tau", "tau/hatchet-tau-cpi-mpi"),
     ReaderSubject("perfflowaspect", "<written>/run.pfw"),
+    ReaderSubject("callgrind", "gprof2dot/generated-callgrind/callgrind.out.workload"),
+    ReaderSubject("gprof", "gprof2dot/generated-gprof/workload.gprof.txt"),
+    ReaderSubject("perf-script", "<written>/perf.txt"),
 )
 
 PAIRS = pairs(SUBJECTS, READER_CHECKS)
@@ -39,9 +42,11 @@ PAIRS = pairs(SUBJECTS, READER_CHECKS)
 def written(tmp_path_factory):
     """The inputs graphframe writes itself (formats the shared corpus has no file of)."""
     from graphframe.examples import example_graphframe
+    from graphframe_readers.testing import generate_perf_script
 
     folder = tmp_path_factory.mktemp("written")
     (folder / "gf.json").write_text(example_graphframe().to_json())
+    generate_perf_script(folder / "perf.txt", samples=200)
     (folder / "run.pfw").write_text(
         '[{"name": "main", "pid": 1, "tid": 1, "ts": 0, "dur": 90, "ph": "X"},\n'
         '{"name": "solve", "pid": 1, "tid": 1, "ts": 10, "dur": 50, "ph": "X"},\n'

@@ -772,12 +772,13 @@ def test_gprof_dot_files_hatchet_cannot_read(shared_data, reference_facts, key, 
 
 def test_companion_inputs_are_not_dot(shared_data):
     # The folder also holds the gprof text report and the callgrind profile the
-    # DOT files were made from: they are not DOT (no reader for them yet), and
-    # reading them says so and lists the known formats.
-    from graphframe_readers import UnknownFormatError
+    # DOT files were made from: they are not DOT; their own readers claim them
+    # (issue 33), and reading them as DOT is a located error.
     others = [p for p in (shared_data / "gprof2dot").rglob("*") if p.is_file()
               and p not in real_dots(shared_data)]
     assert sorted(p.name for p in others) == ["callgrind.out.workload", "workload.gprof.txt"]
+    assert {p.name: graphframe_readers.sniff(p) for p in others} == {
+        "callgrind.out.workload": "callgrind", "workload.gprof.txt": "gprof"}
     for p in others:
-        with pytest.raises(UnknownFormatError, match="gprof-dot"):
-            graphframe_readers.read(p)
+        with pytest.raises(ReadError):
+            graphframe_readers.read(p, format="gprof-dot")
