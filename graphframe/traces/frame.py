@@ -20,6 +20,7 @@ from graphframe_readers.traces.warnings import TraceWarning
 
 from . import comm, io_rma, profile, select
 from .batches import table_batch
+from .io_view import IOView, calls_from_events
 from .tree import TreeBuilder
 
 
@@ -114,17 +115,24 @@ class TraceFrame:
         return profile.time_profile(self.events, bins, by)
 
     # I/O and one-sided communication
-    def io_summary(self, per: str = "rank") -> pd.DataFrame:
-        """I/O calls per rank or per file (``per="file"``, ``"both"``): count, time, bytes."""
-        return io_rma.io_summary(self.events, per)
+    def io_summary(self, per: str = "rank", calls: str = "data") -> pd.DataFrame:
+        """I/O calls per rank or per file (``per="file"``, ``"both"``): count, time, bytes
+        of the data operations (``calls="all"``: every I/O call; see :mod:`.io_access`)."""
+        return io_rma.io_summary(self.events, per, calls)
 
-    def files_per_rank(self) -> pd.Series:
-        """Files each rank touched."""
-        return io_rma.files_per_rank(self.events)
+    @property
+    def io(self) -> IOView:
+        """The per-run I/O questions (records, calls, files, time; per rank) on one row
+        per call (:class:`~graphframe.traces.io_view.IOView`)."""
+        return IOView(calls_from_events(self.events), self.definitions)
 
-    def shared_files(self) -> pd.Series:
-        """Files touched by several ranks (-> number of ranks)."""
-        return io_rma.shared_files(self.events)
+    def files_per_rank(self, calls: str = "data") -> pd.Series:
+        """Files each rank accessed (``calls="all"``: named by any I/O call)."""
+        return io_rma.files_per_rank(self.events, calls)
+
+    def shared_files(self, calls: str = "data") -> pd.Series:
+        """Files accessed by several ranks (-> number of ranks)."""
+        return io_rma.shared_files(self.events, calls)
 
     def fd_map(self) -> pd.DataFrame:
         """The ``open`` events: which file each (rank, fd) named from when on."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .io_access import check_calls, is_data_operation
+
 _STATS = ["count", "sum", "min", "max", "mean", "median", "std"]
 
 
@@ -51,9 +53,10 @@ def fd_map(events: pd.DataFrame) -> pd.DataFrame:
         .reset_index(drop=True)
 
 
-def io_summary(events: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
-    """Per ``per`` (``"rank"`` or ``"file"``) and I/O function: count, time (s), bytes."""
-    io = io_events(events)
+def io_summary(events: pd.DataFrame, per: str = "rank", calls: str = "data") -> pd.DataFrame:
+    """Per ``per`` (``"rank"``, ``"file"`` or ``"both"``) and I/O function: count, time (s),
+    bytes, of the data operations (``calls="data"``) or every I/O call (``"all"``)."""
+    io = _accesses(io_events(events), calls)
     keys = [per, "name"] if per != "both" else ["rank", "file", "name"]
     nbytes = io["bytes"].clip(lower=0) if "bytes" in io.columns else 0
     io = io.assign(nbytes=nbytes, seconds=io["duration"] / 1e9)
@@ -61,15 +64,21 @@ def io_summary(events: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
     return pd.DataFrame({"count": g.size(), "time": g["seconds"].sum(), "bytes": g["nbytes"].sum()})
 
 
-def files_per_rank(events: pd.DataFrame) -> pd.Series:
-    """Per rank, the sorted list of files it touched."""
-    io = io_events(events).dropna(subset=["file"])
+def _accesses(io: pd.DataFrame, calls: str) -> pd.DataFrame:
+    if check_calls(calls) == "data":
+        return io[is_data_operation(io["name"].astype(str))]
+    return io
+
+
+def files_per_rank(events: pd.DataFrame, calls: str = "data") -> pd.Series:
+    """Per rank, the sorted list of files it accessed (``calls``: see :func:`io_summary`)."""
+    io = _accesses(io_events(events), calls).dropna(subset=["file"])
     return io.groupby("rank")["file"].agg(lambda f: sorted(set(f)))
 
 
-def shared_files(events: pd.DataFrame) -> pd.Series:
-    """Files touched by more than one rank -> the number of ranks."""
-    io = io_events(events).dropna(subset=["file"])
+def shared_files(events: pd.DataFrame, calls: str = "data") -> pd.Series:
+    """Files accessed by more than one rank -> the number of ranks."""
+    io = _accesses(io_events(events), calls).dropna(subset=["file"])
     n = io.groupby("file")["rank"].nunique()
     return n[n > 1].sort_index()
 

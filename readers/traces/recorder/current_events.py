@@ -157,4 +157,5 @@ def _definitions(meta: CurrentMeta, names: list, rank: int, records, files: File
         ranks={rank: entry}, threads=threads, regions=regions,
         metadata={"format": "recorder", "version": ".".join(map(str, version)),
                   "ranks": meta.ranks, "time_resolution": meta.resolution,
-                  "start_time": origin, "interprocess_compression": meta.interprocess})
+                  "start_time": origin, "interprocess_compression": meta.interprocess,
+                  "functions": list(meta.functions)})

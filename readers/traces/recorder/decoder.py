@@ -178,7 +178,7 @@ class RecorderDecoder(Decoder):
         file_ids[[f is None for f in cols["file"]]] = -1
         data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")}
         data["file"] = file_ids
-        enter = {"file": file_ids, "fd": cols["fd"]}  # one row per call carries its file
+        enter = {"file": file_ids, "fd": cols["fd"], "end": end}  # a call's row: its file, end
         if self.options.get("args", True):
             enter["args"] = [" ".join(a) for a in records.args]
         return call_events(strings, start=start, end=end, name=name_ids[records.func],
@@ -213,7 +213,8 @@ def _definitions(meta: GlobalMeta, rank_meta: Any, rank: int, folder: Path) -> D
                       "files": dict(rank_meta.files)}},
         regions=regions,
         metadata={"format": "recorder", "version": version, "ranks": meta.ranks,
-                  "time_resolution": meta.resolution, "compression_mode": meta.mode})
+                  "time_resolution": meta.resolution, "compression_mode": meta.mode,
+                  "functions": list(meta.functions)})
 
 
 DECODER = RecorderDecoder
