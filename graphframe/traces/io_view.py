@@ -56,6 +56,10 @@ class IOView:
     """
 
     def __init__(self, calls: pd.DataFrame, definitions: Optional[Definitions] = None) -> None:
+        for col in ("name", "file"):  # the analyses work on category codes
+            if col in calls.columns and not isinstance(calls[col].dtype, pd.CategoricalDtype):
+                calls = calls.assign(**{col: pd.Categorical(
+                    calls[col].astype(object).where(calls[col].notna(), None))})
         self.calls = calls
         self.definitions = definitions if definitions is not None else Definitions()
 
@@ -70,14 +74,21 @@ class IOView:
     def ranks(self) -> List[int]:
         """Every rank of the run (from the definitions, else the calls), ascending."""
         ranks = set(int(r) for r in self.definitions.ranks) or \
-            set(self.calls["rank"].unique().tolist())
+            set(pd.unique(self.calls["rank"]).tolist())
         return sorted(ranks)
+
+    def _rank_codes(self) -> np.ndarray:
+        """Per call, the position of its rank in :attr:`ranks`."""
+        return np.searchsorted(np.asarray(self.ranks, dtype=np.int64),
+                               self.calls["rank"].to_numpy())
 
     @property
     def functions(self) -> List[str]:
         """The traced functions: the trace's list (Recorder's recorder.mt) or the names seen."""
         listed = self.definitions.metadata.get("functions")
-        names = [str(n) for n in pd.unique(self.calls["name"].astype(str))]
+        cat = self.calls["name"].cat
+        used = np.unique(cat.codes.to_numpy())
+        names = [str(cat.categories[c]) for c in used[used >= 0]]
         if listed:
             return list(dict.fromkeys(list(listed) + sorted(names)))
         return sorted(names)
@@ -113,72 +124,89 @@ class IOView:
 
     def _per_function(self, values: np.ndarray, per: Per, nonzero: bool, label: str,
                       dtype: Any) -> Union[pd.Series, pd.DataFrame]:
-        names = self.calls["name"].astype(str).to_numpy()
-        functions = sorted(set(names)) if nonzero else self.functions
+        cat = self.calls["name"].cat
+        codes = cat.codes.to_numpy().astype(np.int64)
+        categories = [str(c) for c in cat.categories]
+        if nonzero:
+            used = np.unique(codes[codes >= 0])
+            functions = sorted(categories[c] for c in used)
+        else:
+            functions = self.functions
         index = {f: i for i, f in enumerate(functions)}
-        code = np.fromiter((index.get(n, -1) for n in names), dtype=np.int64, count=len(names))
+        to_func = np.array([index.get(c, -1) for c in categories] + [-1], dtype=np.int64)
+        code = to_func[codes]
+        ok = code >= 0
         if per is None:
-            total = np.bincount(code[code >= 0], weights=values[code >= 0],
-                                minlength=len(functions))
+            total = np.bincount(code[ok], weights=values[ok], minlength=len(functions))
             return pd.Series(total.astype(dtype), index=pd.Index(functions, name="function"),
                              name=label)
         _check_per(per)
         ranks = self.ranks
-        rpos = {r: i for i, r in enumerate(ranks)}
-        rank_code = np.fromiter((rpos[int(r)] for r in self.calls["rank"]), dtype=np.int64,
-                                count=len(self.calls))
-        flat = np.bincount(rank_code * len(functions) + code, weights=values,
-                           minlength=len(ranks) * len(functions)) if len(functions) else \
-            np.zeros(0)
+        flat = np.bincount(self._rank_codes()[ok] * len(functions) + code[ok],
+                           weights=values[ok], minlength=len(ranks) * len(functions))
         table = flat.reshape(len(ranks), len(functions)).astype(dtype)
         return pd.DataFrame(table, index=pd.Index(ranks, name="rank"),
                             columns=pd.Index(functions, name="function"))
 
     # ------------------------------------------------------------------ files
+    def _access_mask(self, calls: str) -> np.ndarray:
+        check_calls(calls)
+        named = self.calls["file"].cat.codes.to_numpy() >= 0
+        if calls == "data":
+            cat = self.calls["name"].cat
+            data = np.append(is_data_operation(cat.categories), False)
+            named &= data[cat.codes.to_numpy()]
+        return named
+
     def accesses(self, calls: str = "data") -> pd.DataFrame:
         """The calls that access a file under the access definition ``calls``."""
-        check_calls(calls)
-        named = self.calls["file"].notna()
-        if calls == "data":
-            named &= is_data_operation(self.calls["name"].astype(str))
-        return self.calls[named]
+        return self.calls[self._access_mask(calls)]
 
     def file_accesses(self, per: Per = None, calls: str = "data") -> Union[pd.Series, pd.DataFrame]:
         """Accesses per file: a Series by file, or per rank a DataFrame (rank x file)."""
-        acc = self.accesses(calls)
-        files = acc["file"].astype(str)
+        mask = self._access_mask(calls)
+        cat = self.calls["file"].cat
+        codes = cat.codes.to_numpy()[mask].astype(np.int64)
+        used = np.unique(codes)
+        names = [str(cat.categories[c]) for c in used]
+        order = np.argsort(np.asarray(names, dtype=object), kind="stable") if names else used
+        pos = np.full(len(cat.categories), -1, dtype=np.int64)
+        pos[used[order]] = np.arange(len(used))
+        files = [names[i] for i in order]
+        col = pos[codes]
         if per is None:
-            return files.value_counts().sort_index().rename("accesses").rename_axis("file")
+            return pd.Series(np.bincount(col, minlength=len(files)),
+                             index=pd.Index(files, name="file"), name="accesses")
         _check_per(per)
-        table = pd.crosstab(acc["rank"], files).reindex(self.ranks, fill_value=0)
-        table.index.name, table.columns.name = "rank", "file"
-        return table
+        ranks = self.ranks
+        flat = np.bincount(self._rank_codes()[mask] * len(files) + col,
+                           minlength=len(ranks) * len(files))
+        return pd.DataFrame(flat.reshape(len(ranks), len(files)),
+                            index=pd.Index(ranks, name="rank"),
+                            columns=pd.Index(files, name="file"))
 
     def total_file_accesses(self, per: Per = None, calls: str = "data") -> Union[int, pd.Series]:
         """All file accesses: an int, or per rank a Series."""
-        acc = self.accesses(calls)
+        mask = self._access_mask(calls)
         if per is None:
-            return int(len(acc))
+            return int(mask.sum())
         _check_per(per)
-        out = acc.groupby("rank").size()
-        return out.reindex(self.ranks, fill_value=0).rename("accesses").rename_axis("rank")
+        counts = np.bincount(self._rank_codes()[mask], minlength=len(self.ranks))
+        return pd.Series(counts, index=pd.Index(self.ranks, name="rank"), name="accesses")
 
     def files(self, per: Per = None, calls: str = "data",
               streams: bool = True) -> Union[List[str], Dict[int, List[str]]]:
         """The files accessed (sorted): a list, or per rank a dict rank -> list.
         ``streams=False`` leaves out stdin/stdout/stderr."""
-        acc = self.accesses(calls)
-        files = acc["file"].astype(str)
+        table = self.file_accesses(per="rank", calls=calls)
         if not streams:
-            keep = ~files.isin(STANDARD_STREAMS)
-            acc, files = acc[keep], files[keep]
+            table = table.loc[:, ~table.columns.isin(STANDARD_STREAMS)]
         if per is None:
-            return sorted(set(files))
+            return [f for f in table.columns if table[f].any()]
         _check_per(per)
-        out: Dict[int, List[str]] = {r: [] for r in self.ranks}
-        for rank, group in files.groupby(acc["rank"]):
-            out[int(rank)] = sorted(set(group))
-        return out
+        columns = np.asarray(table.columns, dtype=object)
+        return {int(r): columns[row > 0].tolist() for r, row in
+                zip(table.index, table.to_numpy())}
 
     def file_count(self, per: Per = None, calls: str = "data",
                    streams: bool = False) -> Union[int, pd.Series]:

@@ -83,8 +83,9 @@ class CallTableBuilder(EventHandler):
                 "kind": np.full(len(enter), -1, dtype=np.int64)}
         file_ids = self.names.ids(batch.strings, batch.column("file"))
         cols["file"] = file_ids[enter]
-        for col in DATA_COLUMNS:
-            cols[col] = batch.column(col)[enter] if col == "fd" else \
+        for col in DATA_COLUMNS:  # None: no value in this batch (less to send from workers)
+            cols[col] = batch.attrs[col][enter] if col == "fd" and col in batch.attrs else \
+                None if col not in batch.attrs else \
                 np.full(len(enter), ATTRIBUTES[col][1], dtype=ATTRIBUTES[col][0])
         if self.keep_args and "args" in batch.attrs:
             cols["args"] = batch.attrs["args"][enter]
@@ -97,7 +98,9 @@ class CallTableBuilder(EventHandler):
             f = file_ids[d]
             cols["file"][o] = np.where(f >= 0, f, cols["file"][o])
             for col in DATA_COLUMNS:
-                v = batch.column(col)[d]
+                if cols[col] is None:
+                    continue
+                v = batch.attrs[col][d]
                 if col == "fd":
                     cols[col][o] = np.where(v >= 0, v, cols[col][o])
                 else:
@@ -130,6 +133,8 @@ class CallTableBuilder(EventHandler):
             for col in DATA_COLUMNS:
                 v = batch.column(col)[i]
                 if col != "fd" or v >= 0:
+                    if chunk[col] is None:
+                        chunk[col] = np.full(len(chunk["start"]), -1, dtype=np.int64)
                     chunk[col][row] = v
 
     def fork(self) -> "CallTableBuilder":
@@ -161,19 +166,20 @@ def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> p
         keys.append("args")
     cols = {}
     for k in keys:
-        if chunks:
-            cols[k] = np.concatenate([ch[k] for ch in chunks])
-        else:
-            cols[k] = np.zeros(0, dtype=object if k == "args" else np.int64)
-    order = np.lexsort((cols["start"], cols["thread"], cols["rank"]))
-    if not (np.diff(order) == 1).all():
+        parts = [ch[k] if ch[k] is not None else np.full(len(ch["start"]), -1, dtype=np.int64)
+                 for ch in chunks]
+        cols[k] = np.concatenate(parts) if parts else \
+            np.zeros(0, dtype=object if k == "args" else np.int64)
+    if not _in_order(cols["rank"], cols["thread"], cols["start"]):
+        order = np.lexsort((cols["start"], cols["thread"], cols["rank"]))
         cols = {k: v[order] for k, v in cols.items()}
     kinds = list(KIND_NAMES) + [CALL]
     kind = np.where(cols["kind"] >= 0, cols["kind"], len(KIND_NAMES))
-    end = cols["end"].astype(np.int64)
-    start = cols["start"].astype(np.int64)
+    end = cols["end"].astype(np.int64, copy=False)
+    start = cols["start"].astype(np.int64, copy=False)
     data = {
-        "rank": cols["rank"].astype(np.int64), "thread": cols["thread"].astype(np.int64),
+        "rank": cols["rank"].astype(np.int64, copy=False),
+        "thread": cols["thread"].astype(np.int64, copy=False),
         "name": _categorical(names, cols["name"]),
         "start": start, "end": end,
         "duration": np.where(end >= 0, end - start, np.nan).astype(np.float64),
@@ -181,18 +187,26 @@ def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> p
         "file": _categorical(names, cols["file"]),
     }
     for col in DATA_COLUMNS:
-        data[col] = cols[col].astype(np.int64)
+        data[col] = cols[col].astype(np.int64, copy=False)
     if with_args:
         data["args"] = cols["args"]
-    return pd.DataFrame(data)
+    return pd.DataFrame(data, copy=False)  # fresh arrays: no consolidating copy
 
 
 def _categorical(names: List[str], codes: np.ndarray) -> pd.Categorical:
     """Global name ids -> a categorical with only the names used, sorted."""
-    codes = codes.astype(np.int64)
-    ids = np.unique(codes[codes >= 0])
+    codes = codes.astype(np.int64, copy=False)
+    ids = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(names)))
     table = np.asarray(names, dtype=object)[ids] if len(ids) else np.zeros(0, dtype=object)
     sort = np.argsort(table.astype(str), kind="stable")
     remap = np.full(len(names) + 1, -1, dtype=np.int64)
     remap[ids[sort]] = np.arange(len(ids))
     return pd.Categorical.from_codes(remap[codes], list(table[sort]))
+
+
+def _in_order(rank: np.ndarray, thread: np.ndarray, start: np.ndarray) -> bool:
+    """True when rows are already sorted by (rank, thread, start)."""
+    if len(rank) < 2:
+        return True
+    dr, dt, ds = np.diff(rank), np.diff(thread), np.diff(start)
+    return bool(((dr > 0) | ((dr == 0) & ((dt > 0) | ((dt == 0) & (ds >= 0))))).all())

@@ -66,7 +66,8 @@ def decode_current(folder: Path, rank: int, handler: EventHandler, files: Files,
         text = np.empty(len(sig), dtype=object)
         text[:] = [" ".join(a) for a in sig.args]
         enter["args"] = text[term]
-    data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")}
+    data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")
+            if (cols[c] != -1).any()}  # columns this rank has values for
     data["file"] = file_id
     data["end"] = end  # the recorded end (the LEAVE may sit a tick earlier: nesting_end)
     batch = call_events(strings, start=start, end=leave, name=name_ids[term], rank=rank,
