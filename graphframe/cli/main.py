@@ -12,6 +12,7 @@ import graphframe_readers
 
 from ..io import dispatch
 from . import convert, info
+from . import rma as rma_command
 from . import stats as stats_command
 from . import plot as plot_cli
 from .common import (EXIT_INTERRUPTED, EXIT_REGRESSION, FAIL_KINDS, ProgressBar, Report,
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_convert(sub)
     _add_info(sub)
     stats_command.add_parser(sub)
+    rma_command.add_parser(sub)
     plot_cli.add_commands(sub)
     return parser
 

@@ -139,8 +139,18 @@ class TraceFrame:
         return io_rma.fd_map(self.events)
 
     def rma_summary(self, per: Sequence[str] = ("rank", "window", "epoch")) -> pd.DataFrame:
-        """One-sided operations per rank/window/epoch: counts, duration and bytes statistics."""
+        """One-sided operations per rank/window/epoch (or any of them; ``per=()``: all):
+        count, bytes, durations and transfer bounds (min/max/mean; :mod:`.rma`)."""
         return io_rma.rma_summary(self.events, per)
+
+    def rma_operations(self) -> pd.DataFrame:
+        """One row per one-sided operation in foRMA's shape: rank, window, epoch, op,
+        start, duration, bytes, bound (ns), target."""
+        return io_rma.rma_epochs(self.events)
+
+    def rma_syncs(self) -> pd.DataFrame:
+        """One row per one-sided synchronisation (fences with the epoch they close...)."""
+        return io_rma.rma.rma_syncs(self.events)
 
     # ------------------------------------------------------------------ selection
     def filter(self, mask: Any = None, *, names: Optional[Iterable[str]] = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from . import rma
 from .io_access import check_calls, is_data_operation
 
 _STATS = ["count", "sum", "min", "max", "mean", "median", "std"]
@@ -84,27 +85,10 @@ def shared_files(events: pd.DataFrame, calls: str = "data") -> pd.Series:
 
 
 def rma_epochs(events: pd.DataFrame) -> pd.DataFrame:
-    """RMA data operations with their epoch: the number of fences on (rank, window) before it."""
-    rma = events[events["kind"].isin(["rma", "rma_sync"])].copy()
-    if not len(rma):
-        return rma.assign(epoch=pd.Series(dtype=np.int64), duration=pd.Series(dtype=float))
-    rma = rma.sort_values(["rank", "window", "time"], kind="stable")
-    fence = (rma["kind"] == "rma_sync") & rma["name"].astype(str).str.contains("fence", case=False)
-    rma["epoch"] = fence.astype(np.int64).groupby([rma["rank"], rma["window"]]).cumsum()
-    end = rma["end"] if "end" in rma.columns else rma["time"]
-    rma["duration"] = np.where(end >= 0, end - rma["time"], 0).astype(np.float64)
-    return rma[rma["kind"] == "rma"]
+    """RMA data operations with their epoch (see :mod:`.rma`) and ``duration`` (ns)."""
+    return rma.rma_operations(events)
 
 
 def rma_summary(events: pd.DataFrame, per=("rank", "window", "epoch")) -> pd.DataFrame:
-    """Per rank / window / epoch (any subset, in that order): count and
-    sum/min/max/mean/median/std of operation durations (s) and bytes."""
-    ops = rma_epochs(events)
-    ops = ops.assign(seconds=ops["duration"] / 1e9,
-                     nbytes=ops["bytes"].clip(lower=0) if "bytes" in ops.columns else 0)
-    g = ops.groupby(list(per), sort=True)
-    dur = g["seconds"].agg(_STATS)
-    size = g["nbytes"].agg(_STATS[1:])
-    dur.columns = ["count"] + [f"duration {s}" for s in _STATS[1:]]
-    size.columns = [f"bytes {s}" for s in _STATS[1:]]
-    return pd.concat([dur, size], axis=1)
+    """Per rank / window / epoch: counts, bytes, durations and transfer bounds (:mod:`.rma`)."""
+    return rma.rma_summary(events, per)

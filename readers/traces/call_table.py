@@ -17,7 +17,7 @@ Call table columns
 ``duration`` float64 ns (NaN when the end is unknown); ``kind`` category
 (the data event's kind, ``call`` when the call has none); ``file``
 category; ``fd``, ``bytes``, ``offset``, ``peer``, ``tag``, ``comm``,
-``window`` int64 (-1 absent); ``args`` object when a decoder gave them.
+``window``, ``recv_bytes``, ``assertion`` int64 (-1 absent); ``args`` object when a decoder gave them.
 Rows are ordered by rank, thread and start (stable).
 
 Examples
@@ -44,7 +44,8 @@ from .handler import EventHandler
 from .names import NameMap
 
 #: data-event columns copied to the call
-DATA_COLUMNS = ("fd", "bytes", "offset", "peer", "tag", "comm", "window", "recv_bytes")
+DATA_COLUMNS = ("fd", "bytes", "offset", "peer", "tag", "comm", "window", "recv_bytes",
+                "assertion")
 #: the ``kind`` of a call without a data event
 CALL = "call"
 
