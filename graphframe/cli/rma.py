@@ -22,6 +22,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--format", help="trace format (default: detect)")
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes for the rank files (default: this process)")
+    p.add_argument("--epochs", type=int, default=50, metavar="N",
+                   help="rows of the per-epoch table (default 50; 0: every epoch)")
     p.set_defaults(run=run)
 
 
@@ -34,4 +36,4 @@ def run(args: argparse.Namespace, out: TextIO) -> str:
     if not calls["kind"].astype(str).eq("rma").any():
         raise GraphframeError(f"{args.path}: no one-sided MPI operations (MPI_Put, MPI_Get, "
                               "MPI_Accumulate...) in this trace; foRMA's report needs them")
-    return "\n".join(rma_report(calls, str(args.path))) + "\n"
+    return "\n".join(rma_report(calls, str(args.path), epochs=args.epochs)) + "\n"

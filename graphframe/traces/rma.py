@@ -45,43 +45,67 @@ LEVELS = ("rank", "window", "epoch")
 _STATS = ["min", "max", "mean"]
 
 
+def _codes_in(column: pd.Series, names: Sequence[str]) -> np.ndarray:
+    """Boolean mask: the column's value is one of ``names`` (on category codes when it has them)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        hit = np.append(np.isin(np.asarray(column.cat.categories, dtype=object), list(names)),
+                        False)
+        return hit[column.cat.codes.to_numpy()]
+    return np.isin(column.astype(str).to_numpy(), list(names))
+
+
 def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     """The RMA and RMA_SYNC rows in order (rank, window, start), with ``start``, ``epoch``
     and ``bound`` (ns; NaN for syncs and unbounded operations)."""
-    kind = table["kind"].astype(str)
-    rows = table[kind.isin(["rma", "rma_sync"]).to_numpy()]
-    start = rows["start"] if "start" in rows.columns else rows["time"]
-    cols = {"rank": rows["rank"].to_numpy(np.int64), "window": rows["window"].to_numpy(np.int64),
-            "kind": rows["kind"].astype(str).to_numpy(), "op": rows["name"].astype(str).to_numpy(),
-            "start": start.to_numpy(np.int64), "end": rows["end"].to_numpy(np.int64)}
+    if "epoch" in table.columns and "bound" in table.columns:
+        return table  # already computed
+    keep = np.flatnonzero(_codes_in(table["kind"], ["rma", "rma_sync"]))
+    start_col = table["start"] if "start" in table.columns else table["time"]
+    start = start_col.to_numpy(np.int64)[keep]
+    rank = table["rank"].to_numpy(np.int64)[keep]
+    window = table["window"].to_numpy(np.int64)[keep]
+    perm = np.arange(len(keep))
+    # a stable sort on (rank, window) keeps each rank's time order; sort by start first
+    # only where a rank's rows are not in time order already
+    if len(start) > 1 and not ((np.diff(rank) > 0) | (np.diff(start) >= 0)).all():
+        perm = np.lexsort((start, rank))
+    key = rank * (int(window.max()) + 2 if len(window) else 1) + (window + 1)
+    perm = perm[np.argsort(key[perm], kind="stable")]
+    rows = keep[perm]
+    name = table["name"]
+    op = (name if isinstance(name.dtype, pd.CategoricalDtype) else
+          name.astype("category")).array[rows]
+    kind_rma = _codes_in(table["kind"], ["rma"])[rows]
+    cols = {"rank": rank[perm], "window": window[perm],
+            "kind": pd.Categorical.from_codes(kind_rma.astype(np.int8), ["rma_sync", "rma"]),
+            "op": op, "start": start[perm],
+            "end": table["end"].to_numpy(np.int64)[rows]}
     for col in ("bytes", "peer", "assertion"):
-        cols[col] = rows[col].to_numpy(np.int64) if col in rows.columns else \
+        cols[col] = table[col].to_numpy(np.int64)[rows] if col in table.columns else \
             np.full(len(rows), -1, dtype=np.int64)
-    out = pd.DataFrame(cols)
-    order = np.lexsort((np.arange(len(out)), out["start"].to_numpy(), out["window"].to_numpy(),
-                        out["rank"].to_numpy()))
-    out = out.iloc[order].reset_index(drop=True)
+    key = key[perm]
+    out = pd.DataFrame(cols, copy=False)
     group = np.zeros(len(out), dtype=np.int64)
     if len(out) > 1:
-        r, w = out["rank"].to_numpy(), out["window"].to_numpy()
-        group[1:] = np.cumsum((r[1:] != r[:-1]) | (w[1:] != w[:-1]))
-    op = out["op"].to_numpy()
-    opens = np.isin(op, OPENERS)
-    count = _group_cumsum(opens.astype(np.int64), group)      # openers so far, this row included
-    epoch = count - 1
-    fence = op == "MPI_Win_fence"
-    epoch[fence] -= 1                                          # a fence closes the epoch before
+        group[1:] = np.cumsum(key[1:] != key[:-1])
+    op = out["op"]
+    opens = _codes_in(op, OPENERS)
+    epoch = _group_cumsum(opens.astype(np.int64), group) - 1
+    epoch[_codes_in(op, ["MPI_Win_fence"])] -= 1              # a fence closes the epoch before
     out["epoch"] = epoch
-    closes = np.flatnonzero(np.isin(op, CLOSERS))
+    closes = np.flatnonzero(_codes_in(op, CLOSERS))
     idx = np.arange(len(out))
-    k = np.searchsorted(closes, idx, side="right")
-    has = k < len(closes)
-    nxt = closes[np.minimum(k, max(len(closes) - 1, 0))] if len(closes) else idx
-    has &= group[nxt] == group
-    is_op = out["kind"].to_numpy() == "rma"
-    bound = np.where(has & is_op, out["end"].to_numpy()[nxt] - out["start"].to_numpy(), np.nan)
-    out["bound"] = bound
-    out["duration"] = np.where(out["end"] >= 0, out["end"] - out["start"], 0)
+    has = np.zeros(len(out), dtype=bool)
+    nxt = idx
+    if len(closes):
+        k = np.searchsorted(closes, idx, side="right")
+        has = k < len(closes)
+        nxt = closes[np.minimum(k, len(closes) - 1)]
+        has &= group[nxt] == group
+    is_op = kind_rma
+    end = cols["end"]
+    out["bound"] = np.where(has & is_op, end[nxt] - cols["start"], np.nan)
+    out["duration"] = np.where(end >= 0, end - cols["start"], 0)
     return out
 
 
@@ -98,7 +122,7 @@ def rma_operations(table: pd.DataFrame) -> pd.DataFrame:
     """One row per one-sided operation, in foRMA's shape: ``rank``, ``window``, ``epoch``,
     ``op``, ``start`` (ns), ``duration`` (ns), ``bytes``, ``bound`` (ns), ``target``."""
     rows = rma_rows(table)
-    ops = rows[rows["kind"] == "rma"]
+    ops = rows[rows["kind"].cat.codes.to_numpy() == 1]
     return ops[["rank", "window", "epoch", "op", "start", "duration", "bytes", "bound",
                 "peer"]].rename(columns={"peer": "target"}).reset_index(drop=True)
 
@@ -107,31 +131,73 @@ def rma_syncs(table: pd.DataFrame) -> pd.DataFrame:
     """One row per synchronisation call: ``rank``, ``window``, ``epoch``, ``op``, ``start``,
     ``duration`` (ns), ``assertion``, ``target`` (lock/unlock: the locked rank)."""
     rows = rma_rows(table)
-    syncs = rows[rows["kind"] == "rma_sync"]
+    syncs = rows[rows["kind"].cat.codes.to_numpy() == 0]
     return syncs[["rank", "window", "epoch", "op", "start", "duration", "assertion",
                   "peer"]].rename(columns={"peer": "target"}).reset_index(drop=True)
 
 
 def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFrame:
     """Per rank / window / epoch (any of them, in that order): the operation count, bytes
-    (sum, min, max, mean), durations and transfer bounds (min, max, mean; s)."""
+    (sum, min, max, mean), durations and transfer bounds (min, max, mean; s). ``table`` may
+    be the result of :func:`rma_rows` (computed once for several summaries).
+
+    Groups are contiguous runs after one stable sort by the ``per`` columns, so every
+    statistic is one ``reduceat`` over the operations (NaN bounds left out)."""
     per = _levels(per)
-    ops = rma_operations(table)
-    ops = ops.assign(seconds=ops["duration"] / 1e9, bound_s=ops["bound"] / 1e9)
+    rows = rma_rows(table)
+    sel = rows["kind"].cat.codes.to_numpy() == 1
+    ops = {c: rows[c].to_numpy()[sel] for c in ("rank", "window", "epoch", "bytes", "duration",
+                                                "bound")}
+    n = int(sel.sum())
     if per:
-        g = ops.groupby(per, sort=True)
-        out = pd.DataFrame({"count": g.size()})
-        agg = lambda col, stats: g[col].agg(stats)  # noqa: E731
+        keys = [ops[c].astype(np.int64) for c in per]
+        order = np.lexsort(keys[::-1]) if per != list(LEVELS[:len(per)]) else np.arange(n)
+        keys = [k[order] for k in keys]
+        change = np.zeros(n, dtype=bool)
+        if n:
+            change[0] = True
+            for k in keys:
+                change[1:] |= k[1:] != k[:-1]
+        starts = np.flatnonzero(change)
+        index = pd.MultiIndex.from_arrays([k[starts] for k in keys], names=per) \
+            if len(per) > 1 else pd.Index(keys[0][starts], name=per[0])
     else:
-        out = pd.DataFrame({"count": [len(ops)]}, index=pd.Index(["all"], name="scope"))
-        agg = lambda col, stats: pd.DataFrame([ops[col].agg(stats)], index=out.index)  # noqa: E731
-    for col, label, stats in (("bytes", "bytes", ["sum"] + _STATS),
-                              ("seconds", "duration", ["sum"] + _STATS),
-                              ("bound_s", "bound", _STATS)):
-        part = agg(col, stats)
-        part.columns = [f"{label} {s}" for s in stats]
-        out = out.join(part)
-    out["bytes sum"] = out["bytes sum"].fillna(0).astype(np.int64)
+        order = np.arange(n)
+        starts = np.zeros(1 if n else 0, dtype=np.int64)
+        index = pd.Index(["all"], name="scope")
+    count = np.diff(np.r_[starts, n]) if n else np.zeros(len(index), dtype=np.int64)
+    out = {"count": count}
+    nbytes = np.maximum(ops["bytes"].astype(np.int64)[order], 0)
+    for label, values in (("bytes", nbytes.astype(np.float64)),
+                          ("duration", ops["duration"].astype(np.float64)[order] / 1e9),
+                          ("bound", ops["bound"].astype(np.float64)[order] / 1e9)):
+        out.update(_segment_stats(values, starts, count, label, with_sum=label != "bound"))
+    frame = pd.DataFrame(out, index=index)
+    if not n and not per:
+        frame = pd.DataFrame({k: [v] for k, v in
+                              {"count": 0, "bytes sum": 0}.items()}, index=index)
+    frame["bytes sum"] = frame["bytes sum"].fillna(0).astype(np.int64)
+    return frame
+
+
+def _segment_stats(values: np.ndarray, starts: np.ndarray, count: np.ndarray, label: str,
+                   with_sum: bool) -> dict:
+    """sum, min, max, mean of each run ``values[starts[i]:starts[i+1]]`` (NaN ignored)."""
+    if not len(starts):
+        empty = np.zeros(0)
+        return {f"{label} {s}": empty for s in (["sum"] if with_sum else []) + _STATS}
+    valid = ~np.isnan(values)
+    filled = np.where(valid, values, 0.0)
+    total = np.add.reduceat(filled, starts)
+    present = np.add.reduceat(valid.astype(np.int64), starts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(present > 0, total / np.maximum(present, 1), np.nan)
+    out = {}
+    if with_sum:
+        out[f"{label} sum"] = total
+    out[f"{label} min"] = np.fmin.reduceat(values, starts)
+    out[f"{label} max"] = np.fmax.reduceat(values, starts)
+    out[f"{label} mean"] = mean
     return out
 
 

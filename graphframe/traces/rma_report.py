@@ -20,12 +20,12 @@ from typing import List
 
 import pandas as pd
 
-from .rma import rma_operations, rma_summary, rma_syncs
+from .rma import rma_operations, rma_rows, rma_summary, rma_syncs
 
 
 def _counts(names: pd.Series) -> str:
-    counts = names.value_counts().sort_index()
-    return ", ".join(f"{k} {int(v)}" for k, v in counts.items())
+    counts = names.astype(str).value_counts().sort_index()
+    return ", ".join(f"{k} {int(v)}" for k, v in counts.items() if v)
 
 
 def _table(frame: pd.DataFrame) -> List[str]:
@@ -38,15 +38,16 @@ def _table(frame: pd.DataFrame) -> List[str]:
     return ["  " + line for line in shown.to_string().splitlines()]
 
 
-def rma_report(table: pd.DataFrame, source: str) -> List[str]:
+def rma_report(table: pd.DataFrame, source: str, epochs: int = 50) -> List[str]:
     """The report's lines for the RMA/RMA_SYNC rows of an events or call table (durations
-    and bounds in seconds)."""
+    and bounds in seconds); the per-epoch table shows its first ``epochs`` rows (0: all)."""
+    table = rma_rows(table)  # once for every table below
     ops = rma_operations(table)
     syncs = rma_syncs(table)
-    epochs = ops[ops["epoch"] >= 0][["rank", "window", "epoch"]].drop_duplicates()
+    opened = ops[ops["epoch"] >= 0][["rank", "window", "epoch"]].drop_duplicates()
     lines = [f"foRMA report: {source}",
              f"{ops['rank'].nunique()} rank(s), {ops['window'].nunique()} window(s), "
-             f"{len(epochs)} epoch(s)",
+             f"{len(opened)} epoch(s)",
              f"{len(ops)} one-sided operations ({_counts(ops['op'])}), {len(syncs)} "
              f"synchronisation calls ({_counts(syncs['op'])})",
              f"{int(ops['bytes'].clip(lower=0).sum())} bytes moved; "
@@ -59,5 +60,11 @@ def rma_report(table: pd.DataFrame, source: str) -> List[str]:
                        ("Statistics per rank and window", ("rank", "window")),
                        ("Statistics per epoch (rank, window, epoch)", ("rank", "window", "epoch"))):
         lines += ["", title]
-        lines += _table(rma_summary(table, per=per))
+        stats = rma_summary(table, per=per)
+        if "epoch" in per and epochs and len(stats) > epochs:
+            lines += _table(stats.iloc[:epochs])
+            lines.append(f"  ... {len(stats) - epochs} more epochs (graphframe rma --epochs 0 "
+                         "shows every one)")
+        else:
+            lines += _table(stats)
     return lines

@@ -107,6 +107,9 @@ class CallTableBuilder(EventHandler):
                 else:
                     cols[col][o] = v
         self._attach_across(batch, data[~has], file_ids)
+        for col in DATA_COLUMNS:  # a column without a value travels as None
+            if cols[col] is not None and (cols[col] == -1).all():
+                cols[col] = None
         self.chunks.append(cols)
         if len(enter):  # the last call of each stream may own a data event of the next batch
             key = cols["rank"] * (1 << 20) + cols["thread"]
