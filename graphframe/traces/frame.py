@@ -20,6 +20,7 @@ from graphframe_readers.traces.warnings import TraceWarning
 
 from . import comm, io_rma, profile, select
 from .batches import table_batch
+from .counters import counter_samples
 from .io_view import IOView, calls_from_events
 from .tree import TreeBuilder
 
@@ -151,6 +152,10 @@ class TraceFrame:
     def rma_syncs(self) -> pd.DataFrame:
         """One row per one-sided synchronisation (fences with the epoch they close...)."""
         return io_rma.rma.rma_syncs(self.events)
+
+    def counters(self) -> pd.DataFrame:
+        """Counter samples (OTF2 metrics...) with their unit and the region they fall in."""
+        return counter_samples(self.events, self.definitions.metadata.get("metrics"))
 
     # ------------------------------------------------------------------ selection
     def filter(self, mask: Any = None, *, names: Optional[Iterable[str]] = None,

@@ -236,8 +236,8 @@ def _check_per(per: Per) -> None:
 
 def calls_from_events(events: pd.DataFrame) -> pd.DataFrame:
     """The call table of an events table: each ENTER row with its duration and the file,
-    bytes, offset... of the data event that belongs to it (the event whose enclosing
-    call it is, at the call's start)."""
+    bytes, offset... of the data event that belongs to it (the event right after it in
+    its stream, at the call's start, as decoders emit them)."""
     kind = events["kind"].astype(str).to_numpy()
     enter = np.flatnonzero(kind == "enter")
     data = np.flatnonzero(~np.isin(kind, ["enter", "leave", "instant", "counter"]))
@@ -254,11 +254,14 @@ def calls_from_events(events: pd.DataFrame) -> pd.DataFrame:
     out["duration"] = np.where(end >= 0, end - out["start"].to_numpy(), np.nan)
     row_of = np.full(len(events), -1, dtype=np.int64)
     row_of[enter] = np.arange(len(enter))
-    parent = events["parent"].to_numpy()[data] if "parent" in events.columns else \
-        np.full(len(data), -1)
-    owner = np.where(parent >= 0, row_of[np.maximum(parent, 0)], -1)
-    same = owner >= 0
-    same[same] = events["time"].to_numpy()[data[same]] == out["start"].to_numpy()[owner[same]]
+    # a data event belongs to the ENTER just before it in its stream, at the same time
+    marks = np.where(kind == "enter", np.arange(len(events)), -1)
+    last = np.maximum.accumulate(marks)[data] if len(events) else marks
+    rank, thread, time = (events[c].to_numpy() for c in ("rank", "thread", "time"))
+    at = np.maximum(last, 0)
+    same = (last >= 0) & (rank[at] == rank[data]) & (thread[at] == thread[data]) & \
+        (time[at] == time[data])
+    owner = np.where(same, row_of[at], -1)
     o, d = owner[same], data[same]
     kinds = np.full(len(enter), CALL, dtype=object)
     kinds[o] = kind[d]

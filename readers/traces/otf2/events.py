@@ -17,7 +17,7 @@ from __future__ import annotations
 import ctypes
 import sys
 from array import array
-from typing import Any, Callable, Iterator, List
+from typing import Any, Callable, Iterator, List, Optional
 
 import numpy as np
 
@@ -57,6 +57,22 @@ def _raw_callback(module: Any, event: str, fn: Callable) -> Any:
     return setter, fast(fn)
 
 
+#: OTF2 type ids of metric values
+TYPE_UINT64, TYPE_INT64, TYPE_DOUBLE = 4, 8, 10
+
+
+def _metric(add: Callable, code: int, undefined: int) -> Callable:
+    """The Metric callback: one row per value (metric ref, member index, raw bits, type)."""
+    def on_metric(loc, t, pos, u, a, metric, n, types, values):
+        if n:
+            kinds = (ctypes.c_uint8 * n).from_address(types)
+            bits = (ctypes.c_uint64 * n).from_address(values)
+            for i in range(n):
+                add((code, t, metric, i, bits[i], kinds[i], undefined))
+        return 0
+    return on_metric
+
+
 def _callbacks(rows: Any) -> List[tuple]:
     add = rows.extend
     U = UNDEFINED64
@@ -82,6 +98,7 @@ def _callbacks(rows: Any) -> List[tuple]:
             add((RMA, t, remote, win, size, U, 1)) or 0),
         ("RmaCollectiveEnd", lambda l, t, p, u, a, op, level, win, root, sent, received:
             add((SYNC, t, root, win, sent, received, op)) or 0),
+        ("Metric", _metric(add, int(Kind.COUNTER), U)),
     ]
 
 
@@ -111,11 +128,13 @@ class LocationEvents:
     """Turns one location's chunks into event columns (carries open regions)."""
 
     def __init__(self, tables: Tables, rank: int, thread: int,
-                 intern: Callable[[np.ndarray], np.ndarray]) -> None:
+                 intern: Callable[[np.ndarray], np.ndarray],
+                 intern_names: Optional[Callable[[List[str]], np.ndarray]] = None) -> None:
         self.tables = tables
         self.rank = rank
         self.thread = thread
         self.intern = intern  # region refs -> name ids
+        self.intern_names = intern_names  # metric member names -> name ids
         self.open = OpenRegions()
         self.pending_begin = -1  # time of a collective begin not yet ended
         self.last_time = np.iinfo(np.int64).min
@@ -141,9 +160,34 @@ class LocationEvents:
         data = ~((code == Kind.ENTER) | (code == Kind.LEAVE))
         cols = {"kind": code.astype(np.uint8), "time": start,
                 "name": self.intern(enclosing)}
+        counter = code == Kind.COUNTER
         if data.any():
-            cols.update(self._data_columns(code, time, rows, data))
+            cols.update(self._data_columns(code, time, rows, data & ~counter))
+        if counter.any():
+            cols["name"], cols["value"] = self._counters(rows, counter, cols["name"])
         return cols
+
+    def _counters(self, rows: np.ndarray, counter: np.ndarray, names: np.ndarray):
+        """Metric values as float64 and their member names (the region stays the parent)."""
+        ref, index, bits, vtype = (rows[counter, i] for i in (2, 3, 4, 5))
+        value = np.full(len(rows), np.nan)
+        raw = bits.astype(np.int64)
+        got = np.where(vtype == TYPE_UINT64, raw.view(np.uint64).astype(np.float64),
+                       np.where(vtype == TYPE_INT64, raw.astype(np.float64),
+                                raw.view(np.float64)))
+        value[counter] = got
+        members = self.tables.metrics
+        pair = ref * 4096 + index
+        uniq, inverse = np.unique(pair, return_inverse=True)
+        labels = []
+        for p in uniq.tolist():  # one step per distinct (metric, member), not per value
+            r, i = divmod(p, 4096)
+            names_of = members.get(r, ())
+            labels.append(names_of[i] if i < len(names_of) else f"metric {r}[{i}]")
+        names = names.copy()
+        if self.intern_names is not None:
+            names[counter] = self.intern_names(labels)[inverse.reshape(-1)]
+        return names, value
 
     def _collective_begins(self, code: np.ndarray, time: np.ndarray) -> np.ndarray:
         """Per row, the time of the collective begin before it (for COLLECTIVE rows)."""

@@ -150,3 +150,15 @@ def test_fixed_size_table_matches_the_per_record_rule():
     # + datatype 2; with statuses stored its length depends on them
     assert table[(LABEL["MPI_File_write_at"] << 8) | THREAD | WALL] == 33
     assert table[(LABEL["MPI_File_write_at"] << 8) | THREAD | WALL | 1] == 0
+
+
+def test_io_view_on_dumpi(trace):
+    io = read_trace(trace, format="dumpi").io
+    # out.dat: rank 0 open, write_at, seek, write_all_begin/_end, close; rank 1 open,
+    # iwrite_at, close; in.dat: open, read; tmp.dat only deleted (not a data operation)
+    assert io.file_accesses().to_dict() == {"in.dat": 2, "out.dat": 9}
+    assert io.file_accesses(calls="all").to_dict() == {"in.dat": 2, "out.dat": 9, "tmp.dat": 1}
+    assert io.files(per="rank") == {0: ["in.dat", "out.dat"], 1: ["out.dat"]}
+    calls = io.calls.set_index("name")
+    assert calls.loc["MPI_File_write_at", "bytes"] == 80 and \
+        calls.loc["MPI_File_write_at", "duration"] == 10
