@@ -41,7 +41,7 @@ from typing import List, Tuple
 import numpy as np
 
 from ...errors import ReadError
-from .grammar import expand, parse_cfg
+from .grammar import expand, expanded_length, parse_cfg
 from .signatures import Signatures, parse_cst
 
 HEADER = struct.Struct("<i4xddiii4x")
@@ -153,7 +153,17 @@ def decode_rank(folder: Path, rank: int, meta: CurrentMeta) -> RankRecords:
     """Every record of one rank (checked against the signature counts and the .ts length)."""
     cst_path, cfg_path = rank_files(folder, rank, meta)
     signatures = parse_cst(read_bytes(cst_path), str(cst_path))
-    terminal = expand(parse_cfg(read_bytes(cfg_path), str(cfg_path)), str(cfg_path))
+    ts_path = folder / f"{rank}.ts"
+    ts_data = read_bytes(ts_path)
+    rules = parse_cfg(read_bytes(cfg_path), str(cfg_path))
+    total = expanded_length(rules, str(cfg_path))  # before expanding anything
+    if 8 * total != len(ts_data):
+        raise ReadError(ts_path, f"{len(ts_data)} bytes of timestamps for {total} records "
+                        f"(the records {cfg_path.name} expands to)",
+                        position=f"byte {min(len(ts_data), 8 * total) // 8 * 8}",
+                        expected=f"{8 * total} bytes: two uint32 per record (truncated .ts, "
+                        "or a corrupted grammar?)")
+    terminal = expand(rules, str(cfg_path), limit=total)
     if len(terminal) and (terminal.max() >= len(signatures)):
         bad = int(np.flatnonzero(terminal >= len(signatures))[0])
         raise ReadError(cfg_path, f"record {bad} is call signature {int(terminal[bad])}, "
@@ -166,6 +176,5 @@ def decode_rank(folder: Path, rank: int, meta: CurrentMeta) -> RankRecords:
             raise ReadError(cfg_path, f"the grammar calls signature {t} {int(counts[t])} "
                             f"times, {cst_path.name} counts {int(signatures.count[t])}",
                             expected="the grammar and the signature table of one run")
-    ts_path = folder / f"{rank}.ts"
-    tstart, tend = parse_ts(read_bytes(ts_path), len(terminal), str(ts_path))
+    tstart, tend = parse_ts(ts_data, len(terminal), str(ts_path))
     return RankRecords(terminal, tstart, tend, signatures)

@@ -26,7 +26,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -83,16 +83,16 @@ def parse_cfg(data: bytes, name: str) -> Rules:
     return rules
 
 
-def expand(rules: Rules, name: str, *, limit: int = LIMIT) -> np.ndarray:
-    """The terminal sequence of the start rule (int64; empty for an empty grammar)."""
-    if not rules:
-        return np.zeros(0, dtype=np.int64)
-    done: Dict[int, np.ndarray] = {}
+def _walk(rules: Rules, name: str) -> List[int]:
+    """The rules reachable from the start rule, children before parents (ReadError on a
+    missing rule or a cycle); an explicit stack, no recursion."""
+    order: List[int] = []
+    done = set()
     onstack = {START}
     stack = [START]
     while stack:
         rule = stack[-1]
-        values, reps = rules[rule]
+        values = rules[rule][0]
         pending = None
         for v in np.unique(values[values < 0]).tolist():
             if v in done:
@@ -109,21 +109,47 @@ def expand(rules: Rules, name: str, *, limit: int = LIMIT) -> np.ndarray:
             stack.append(pending)
             onstack.add(pending)
             continue
-        done[rule] = _body(values, reps, done, rule, name, limit)
+        order.append(rule)
+        done.add(rule)
         stack.pop()
         onstack.discard(rule)
+    return order
+
+
+def expanded_length(rules: Rules, name: str) -> int:
+    """How many records the start rule expands to, without expanding it.
+
+    >>> expanded_length({-1: (np.array([-2, 4]), np.array([3, 1])),
+    ...                  -2: (np.array([0, 1]), np.array([1, 2]))}, "0.cfg")
+    10
+    """
+    if not rules:
+        return 0
+    length: Dict[int, int] = {}
+    for rule in _walk(rules, name):
+        values, reps = rules[rule]
+        sizes = [1 if v >= 0 else length[v] for v in values.tolist()]
+        length[rule] = int(sum(s * r for s, r in zip(sizes, reps.tolist())))
+    return length[START]
+
+
+def expand(rules: Rules, name: str, *, limit: int = LIMIT) -> np.ndarray:
+    """The terminal sequence of the start rule (int64; empty for an empty grammar).
+    More than ``limit`` records is a ReadError, checked before anything is expanded."""
+    if not rules:
+        return np.zeros(0, dtype=np.int64)
+    total = expanded_length(rules, name)
+    if total > limit:
+        raise ReadError(name, f"the grammar expands to {total} records",
+                        expected=f"at most {limit} records (corrupted repetition count?)")
+    done: Dict[int, np.ndarray] = {}
+    for rule in _walk(rules, name):
+        values, reps = rules[rule]
+        done[rule] = _body(values, reps, done)
     return done[START]
 
 
-def _body(values: np.ndarray, reps: np.ndarray, done: Dict[int, np.ndarray], rule: int,
-          name: str, limit: int) -> np.ndarray:
-    sizes = np.where(values >= 0, 1, 0).astype(np.int64)
-    for v in np.unique(values[values < 0]).tolist():
-        sizes[values == v] = len(done[v])
-    total = int((sizes * reps).sum()) if len(sizes) else 0
-    if total > limit:
-        raise ReadError(name, f"rule {rule} expands to {total} records",
-                        expected=f"at most {limit} records (corrupted repetition count?)")
+def _body(values: np.ndarray, reps: np.ndarray, done: Dict[int, np.ndarray]) -> np.ndarray:
     if (values >= 0).all():  # the common case: a run of terminals
         return np.repeat(values, reps)
     parts = []
