@@ -48,6 +48,9 @@ DATA_COLUMNS = ("fd", "bytes", "offset", "peer", "tag", "comm", "window", "recv_
                 "assertion")
 #: the ``kind`` of a call without a data event
 CALL = "call"
+#: kind code -> whether it is a data event (one that describes the call it follows)
+_IS_DATA = np.ones(256, dtype=bool)
+_IS_DATA[[Kind.ENTER, Kind.LEAVE, Kind.INSTANT, Kind.COUNTER]] = False
 
 
 class CallTableBuilder(EventHandler):
@@ -67,8 +70,7 @@ class CallTableBuilder(EventHandler):
             return
         kind = batch.kind
         enter = np.flatnonzero(kind == Kind.ENTER)
-        data = np.flatnonzero((kind != Kind.ENTER) & (kind != Kind.LEAVE)
-                              & (kind != Kind.INSTANT) & (kind != Kind.COUNTER))
+        data = np.flatnonzero(_IS_DATA[kind])
         # a data event belongs to the ENTER right before it in its stream
         owner = np.full(len(data), -1, dtype=np.int64)
         if len(data) and len(enter):
@@ -82,7 +84,10 @@ class CallTableBuilder(EventHandler):
                 "name": self.names.ids(batch.strings, batch.name[enter]),
                 "start": batch.time[enter], "end": batch.column("end")[enter],
                 "kind": np.full(len(enter), -1, dtype=np.int64)}
-        file_ids = self.names.ids(batch.strings, batch.column("file"))
+        file_ids = np.full(n, -1, dtype=np.int32)  # only the rows kept need their file
+        if "file" in batch.attrs:
+            used = np.concatenate([enter, data])
+            file_ids[used] = self.names.ids(batch.strings, batch.attrs["file"][used])
         cols["file"] = file_ids[enter]
         for col in DATA_COLUMNS:  # None: no value in this batch (less to send from workers)
             cols[col] = batch.attrs[col][enter] if col == "fd" and col in batch.attrs else \

@@ -121,26 +121,33 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
         return arr if arr.ndim == 0 else arr.reshape(-1)[call]
 
     attrs: Dict[str, Any] = {}
+    where = {}  # slot -> (event positions, their calls), computed once for every column
+    for want in (ENTER_SLOT, DATA_SLOT):
+        pos = np.flatnonzero(slot == want)
+        where[want] = (pos, call[pos])
     for cols, want in ((enter_attrs, ENTER_SLOT), (data_attrs, DATA_SLOT)):
         for col, values in (cols or {}).items():
-            attrs[col] = _slot_column(col, values, call, slot == want, attrs.get(col))
+            attrs[col] = _slot_column(col, values, where[want], len(call), attrs.get(col))
     if data_kind is not None and "end" not in (data_attrs or {}):
-        attrs["end"] = _slot_column("end", end, call, slot == DATA_SLOT, attrs.get("end"))
+        attrs["end"] = _slot_column("end", end, where[DATA_SLOT], len(call), attrs.get("end"))
     return EventBatch.build(strings, kind=kind, time=time, rank=per_call(rank, np.int64),
                             thread=per_call(thread, np.int64),
                             name=per_call(name, np.int32), source=source, **attrs)
 
 
-def _slot_column(col: str, values: Any, call: np.ndarray, mask: np.ndarray,
+def _slot_column(col: str, values: Any, where: "tuple[np.ndarray, np.ndarray]", n: int,
                  current: Optional[np.ndarray]) -> np.ndarray:
+    """Column ``col`` of ``n`` events: ``values[call]`` at the event positions of ``where``
+    (positions, calls), the fill value (or ``current``) elsewhere."""
     dtype, fill = ATTRIBUTES[col]
+    pos, who = where
     if current is None:
-        current = np.empty(len(call), dtype=dtype)
+        current = np.empty(n, dtype=dtype)
         current[...] = fill
     if dtype is object:
         src = np.empty(len(values), dtype=object)
         src[:] = list(values)
     else:
         src = np.asarray(values, dtype=dtype)
-    current[mask] = src[call[mask]]
+    current[pos] = src[who]
     return current

@@ -98,17 +98,19 @@ def nesting_end(start: np.ndarray, end: np.ndarray, level: np.ndarray,
     """
     out = end.copy()
     idx = np.arange(len(start))
-    for t in np.unique(thread).tolist():
-        rows = idx[thread == t]
+    threads = np.flatnonzero(np.bincount(thread)) if len(thread) else []
+    for t in threads.tolist() if len(threads) else []:
+        rows = idx if len(threads) == 1 else idx[thread == t]
         lv = level[rows]
-        for lvl in np.unique(lv).tolist():
+        present = np.flatnonzero(np.bincount(lv)).tolist() if len(lv) else []
+        for lvl in present:
             mine = rows[lv == lvl]
             later = rows[lv <= lvl]          # the next of these after a call ends it
             k = np.searchsorted(later, mine, side="right")
             has = k < len(later)
             nxt = later[np.minimum(k, len(later) - 1)]
             out[mine] = np.where(has, np.minimum(out[mine], start[nxt]), out[mine])
-        for lvl in sorted(set(np.unique(lv).tolist()) - {int(lv.min())}):
+        for lvl in present[1:]:
             mine = rows[lv == lvl]
             callers = rows[lv == lvl - 1]
             k = np.searchsorted(callers, mine, side="right") - 1
