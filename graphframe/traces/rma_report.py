@@ -24,8 +24,9 @@ from .rma import rma_operations, rma_rows, rma_summary, rma_syncs
 
 
 def _counts(names: pd.Series) -> str:
-    counts = names.astype(str).value_counts().sort_index()
-    return ", ".join(f"{k} {int(v)}" for k, v in counts.items() if v)
+    counts = names.value_counts()  # on category codes when the names are categorical
+    return ", ".join(f"{k} {int(v)}" for k, v in sorted((str(k), v) for k, v in counts.items())
+                     if v)
 
 
 def _table(frame: pd.DataFrame) -> List[str]:
