@@ -30,28 +30,10 @@ def counter_samples(events: pd.DataFrame, metrics: Optional[Dict[str, Any]] = No
     """One row per counter sample: rank, thread, time, metric, value, unit, region, and
     ``call`` (row of the enclosing ENTER in the events table, -1 outside any call)."""
     kind = events["kind"].astype(str).to_numpy()
-    n = len(events)
     counter = np.flatnonzero(kind == "counter")
-    enter, leave = kind == "enter", kind == "leave"
+    call = enclosing_calls(events, counter)
     rank = events["rank"].to_numpy()
     thread = events["thread"].to_numpy()
-    # per row: the last ENTER/LEAVE row at or before it in its stream
-    marks = np.where(enter | leave, np.arange(n), -1)
-    last = np.maximum.accumulate(marks) if n else marks
-    stream_start = np.r_[True, (rank[1:] != rank[:-1]) | (thread[1:] != thread[:-1])] if n \
-        else np.zeros(0, bool)
-    first_row = np.maximum.accumulate(np.where(stream_start, np.arange(n), 0)) if n else marks
-    last = np.where(last >= first_row, last, -1)
-    match = events["match"].to_numpy() if "match" in events.columns else np.full(n, -1)
-    parent = events["parent"].to_numpy() if "parent" in events.columns else np.full(n, -1)
-    at = last[counter]
-    call = np.full(len(counter), -1, dtype=np.int64)
-    ok = at >= 0
-    entered = ok & enter[np.maximum(at, 0)]
-    call[entered] = at[entered]
-    left = ok & leave[np.maximum(at, 0)]
-    opened = match[at[left]]
-    call[left] = np.where(opened >= 0, parent[np.maximum(opened, 0)], -1)
     names = events["name"].astype(object).to_numpy()
     metric = names[counter]
     units = metrics or {}
@@ -62,3 +44,31 @@ def counter_samples(events: pd.DataFrame, metrics: Optional[Dict[str, Any]] = No
         "unit": [units.get(m, {}).get("unit", "") for m in metric],
         "region": np.where(call >= 0, names[np.maximum(call, 0)], None),
         "call": call})
+
+
+def enclosing_calls(events: pd.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """For each row index of an events table (in stream order, with ``match`` and
+    ``parent``), the row of the innermost ENTER open there (-1: none): the ENTER just
+    before it in its stream, or, after a LEAVE, the call enclosing the one left."""
+    kind = events["kind"].astype(str).to_numpy()
+    n = len(events)
+    enter, leave = kind == "enter", kind == "leave"
+    rank = events["rank"].to_numpy()
+    thread = events["thread"].to_numpy()
+    marks = np.where(enter | leave, np.arange(n), -1)
+    last = np.maximum.accumulate(marks) if n else marks
+    stream_start = np.r_[True, (rank[1:] != rank[:-1]) | (thread[1:] != thread[:-1])] if n \
+        else np.zeros(0, bool)
+    first_row = np.maximum.accumulate(np.where(stream_start, np.arange(n), 0)) if n else marks
+    last = np.where(last >= first_row, last, -1)
+    match = events["match"].to_numpy() if "match" in events.columns else np.full(n, -1)
+    parent = events["parent"].to_numpy() if "parent" in events.columns else np.full(n, -1)
+    at = last[rows]
+    call = np.full(len(rows), -1, dtype=np.int64)
+    ok = at >= 0
+    entered = ok & enter[np.maximum(at, 0)]
+    call[entered] = at[entered]
+    left = ok & leave[np.maximum(at, 0)]
+    opened = match[at[left]]
+    call[left] = np.where(opened >= 0, parent[np.maximum(opened, 0)], -1)
+    return call

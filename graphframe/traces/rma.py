@@ -36,6 +36,8 @@ from typing import Iterable, List, Sequence
 import numpy as np
 import pandas as pd
 
+from .counters import enclosing_calls
+
 #: calls that open an access epoch on their window
 OPENERS = ("MPI_Win_fence", "MPI_Win_start", "MPI_Win_lock", "MPI_Win_lock_all")
 #: calls that complete the operations issued before them on their window
@@ -76,10 +78,22 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     op = (name if isinstance(name.dtype, pd.CategoricalDtype) else
           name.astype("category")).array[rows]
     kind_rma = _codes_in(table["kind"], ["rma"])[rows]
+    end = table["end"].to_numpy(np.int64)[rows] if "end" in table.columns else \
+        np.full(len(rows), -1, dtype=np.int64)
+    start = start[perm]
+    if (end < 0).any() and {"match", "duration"} <= set(table.columns):
+        # point events (OTF2's RmaPut... inside MPI_Put): the operation is its call
+        call = enclosing_calls(table, rows)
+        at = np.maximum(call, 0)
+        dur = table["duration"].to_numpy()[at]
+        ok = (end < 0) & (call >= 0) & ~np.isnan(dur)
+        call_start = table["time"].to_numpy(np.int64)[at]
+        end = np.where(ok, call_start + np.nan_to_num(dur).astype(np.int64), end)
+        start = np.where(ok, call_start, start)
     cols = {"rank": rank[perm], "window": window[perm],
             "kind": pd.Categorical.from_codes(kind_rma.astype(np.int8), ["rma_sync", "rma"]),
-            "op": op, "start": start[perm],
-            "end": table["end"].to_numpy(np.int64)[rows]}
+            "op": op, "start": start,
+            "end": end}
     for col in ("bytes", "peer", "assertion"):
         cols[col] = table[col].to_numpy(np.int64)[rows] if col in table.columns else \
             np.full(len(rows), -1, dtype=np.int64)

@@ -5,9 +5,12 @@ appends seven unsigned 64-bit integers to an ``array.array``, so a chunk
 becomes a 2-d int64 array with one ``numpy.frombuffer`` and everything after that is numpy:
 regions and messages, collectives (``MpiCollectiveBegin``/``End`` pairs ->
 one COLLECTIVE event with the begin time and ``end``), one-sided puts/gets
-(RMA) and RMA collective ends (RMA_SYNC, e.g. ``MPI_Win_fence``). A data
-event takes the name of the region it happens in (``MPI_Send`` for an
-``MpiSend``).
+(RMA), atomics (RMA with bytes sent and received: ``MPI_Fetch_and_op``...),
+RMA collective ends (RMA_SYNC, e.g. ``MPI_Win_fence``), lock requests,
+acquisitions and releases and RMA syncs (RMA_SYNC with the remote rank), and
+metrics (COUNTER). A data event takes the name of the region it happens in
+(``MPI_Send`` for an ``MpiSend``; ``MPI_Rput`` for the ``RmaPut`` of a
+request-based put).
 
 Tuple layout: ``(code, time, a, b, c, d, e)``.
 """
@@ -98,6 +101,18 @@ def _callbacks(rows: Any) -> List[tuple]:
             add((RMA, t, remote, win, size, U, 1)) or 0),
         ("RmaCollectiveEnd", lambda l, t, p, u, a, op, level, win, root, sent, received:
             add((SYNC, t, root, win, sent, received, op)) or 0),
+        ("RmaAtomic", lambda l, t, p, u, a, win, remote, atype, sent, received, match:
+            add((RMA, t, remote, win, sent, received, 2)) or 0),
+        ("RmaRequestLock", lambda l, t, p, u, a, win, remote, lock, ltype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaAcquireLock", lambda l, t, p, u, a, win, remote, lock, ltype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaTryLock", lambda l, t, p, u, a, win, remote, lock, ltype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaReleaseLock", lambda l, t, p, u, a, win, remote, lock:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaSync", lambda l, t, p, u, a, win, remote, stype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
         ("Metric", _metric(add, int(Kind.COUNTER), U)),
     ]
 
@@ -215,7 +230,7 @@ class LocationEvents:
         coll = code == Kind.COLLECTIVE
         rma = (code == Kind.RMA) | (code == Kind.RMA_SYNC)
         fill = np.full(len(code), -1, dtype=np.int64)
-        peer = np.where(msg | rma, a, np.where(coll & (a != UNDEFINED32), a, -1))
+        peer = np.where((msg | rma | coll) & (a != UNDEFINED32), a, -1)
         comm = np.where(msg | coll, b, -1)
         peer = self._world(peer, comm, msg | coll)
         return {
@@ -223,7 +238,7 @@ class LocationEvents:
             "comm": comm,
             "tag": np.where(msg, c, -1),
             "bytes": np.where(msg, d, np.where(coll | rma, c, -1)),
-            "recv_bytes": np.where(coll | (code == Kind.RMA_SYNC), d, -1),
+            "recv_bytes": np.where(coll | rma, d, -1),
             "request": np.where(msg & (e >= 0), e, -1),
             "window": np.where(rma, b, -1),
             "end": np.where(coll, time, fill),
