@@ -19,6 +19,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from graphframe_readers.traces import Definitions, decode
+from graphframe_readers.traces.decoder import split_groups
+from graphframe_readers.traces.registry import decoder_class, sniff_trace
 from graphframe_readers.traces.call_table import CallTableBuilder
 from graphframe_readers.traces.table import TableBuilder
 
@@ -43,7 +45,7 @@ def read_calls(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     ([['write', 1000.0, '/d/a', 8]], '2.5.0')
     """
     builder = CallTableBuilder(args=args)
-    table = decode(path, builder, format, jobs=jobs, **options)
+    table = _decode_calls(path, builder, format, jobs, options)
     if len(table) and (table["end"] < 0).any():  # no end on the calls: match enters/leaves
         events = TableBuilder()
         decode(path, events, format, jobs=jobs, **options)
@@ -52,6 +54,41 @@ def read_calls(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
             table = table.drop(columns="args")
         return table, events.definitions
     return table, builder.definitions
+
+
+def _decode_calls(path: Any, builder: CallTableBuilder, format: Optional[str],
+                  jobs: Optional[int], options: Dict[str, Any]) -> pd.DataFrame:
+    """Decode into ``builder``; with ``jobs`` > 1 the first group of rank files is decoded
+    here while ``jobs - 1`` worker processes decode the others (only their call tables
+    travel back), so ``jobs=2`` uses two processes, not three."""
+    n = workers(jobs)
+    if n < 2 or not isinstance(path, (str, os.PathLike)):
+        return decode(path, builder, format, jobs=jobs, **options)
+    cls = decoder_class(format if format is not None else sniff_trace(path), path)
+    sources = cls.sources(path)
+    groups = split_groups(sources, n)
+    if len(groups) < 2:
+        return decode(path, builder, format, **options)
+    decoder = cls(**options)
+    pool = ProcessPoolExecutor(max_workers=len(groups) - 1)
+    try:
+        futures = [pool.submit(_decode_group, decoder, group, builder.fork())
+                   for group in groups[1:]]
+        for source in groups[0]:
+            decoder.decode(source, builder)
+        others = [f.result() for f in futures]  # the first error in source order
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    builder.join(others)
+    builder.on_end()
+    return builder.result()
+
+
+def _decode_group(decoder: Any, sources: Sequence[Any], handler: CallTableBuilder
+                  ) -> CallTableBuilder:
+    for source in sources:
+        decoder.decode(source, handler)
+    return handler
 
 
 def _read_one(path: Any, format: Optional[str], options: Dict[str, Any]) -> Run:

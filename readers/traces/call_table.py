@@ -115,6 +115,11 @@ class CallTableBuilder(EventHandler):
         for col in DATA_COLUMNS:  # a column without a value travels as None
             if cols[col] is not None and (cols[col] == -1).all():
                 cols[col] = None
+        cols["kind"] = cols["kind"].astype(np.int16)  # narrower to send back from workers
+        for col in ("rank", "thread"):
+            v = cols[col]
+            if len(v) and -(1 << 31) <= v.min() and v.max() < (1 << 31):
+                cols[col] = v.astype(np.int32)
         self.chunks.append(cols)
         if len(enter):  # the last call of each stream may own a data event of the next batch
             key = cols["rank"] * (1 << 20) + cols["thread"]

@@ -177,3 +177,15 @@ def test_corrupted_signature_table_and_header(tmp_path):
     _error(folder, r"recorder\.mt.*has 12 bytes")
     (folder / "VERSION").write_text("2.3.3")
     _error(folder, r"VERSION.*format '2.3.3' is not supported")
+
+
+def test_call_table_in_two_processes(tmp_path):
+    from graphframe.traces.read_many import read_calls
+
+    folder = write_loop_trace(tmp_path / "loop", ranks=4, records=300)
+    one, defs = read_calls(folder)
+    two, _ = read_calls(folder, jobs=2)
+    assert two.equals(one) and len(one) == 4 * 300 and defs.metadata["version"] == "2.5.0"
+    (folder / "3.ts").write_bytes((folder / "3.ts").read_bytes()[:-8])  # the worker's rank
+    with pytest.raises(ReadError, match=r"3\.ts"):
+        read_calls(folder, jobs=2)
