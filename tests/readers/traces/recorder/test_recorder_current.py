@@ -185,7 +185,8 @@ def test_call_table_in_two_processes(tmp_path):
     folder = write_loop_trace(tmp_path / "loop", ranks=4, records=300)
     one, defs = read_calls(folder)
     two, _ = read_calls(folder, jobs=2)
-    assert two.equals(one) and len(one) == 4 * 300 and defs.metadata["version"] == "2.5.0"
+    assert two.equals(one) and len(one) == 4 * (2 + 8 * 37)  # open, 37 loops of 8, close
+    assert defs.metadata["version"] == "2.5.0"
     (folder / "3.ts").write_bytes((folder / "3.ts").read_bytes()[:-8])  # the worker's rank
     with pytest.raises(ReadError, match=r"3\.ts"):
         read_calls(folder, jobs=2)
