@@ -40,7 +40,8 @@ def counter_samples(events: pd.DataFrame, metrics: Optional[Dict[str, Any]] = No
     return pd.DataFrame({
         "rank": rank[counter], "thread": thread[counter],
         "time": events["time"].to_numpy()[counter], "metric": metric,
-        "value": events["value"].to_numpy(dtype=float)[counter],
+        "value": (events["value"].to_numpy(dtype=float)[counter] if "value" in events.columns
+                  else np.full(len(counter), np.nan)),
         "unit": [units.get(m, {}).get("unit", "") for m in metric],
         "region": np.where(call >= 0, names[np.maximum(call, 0)], None),
         "call": call})

@@ -179,7 +179,14 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
         order = np.arange(n)
         starts = np.zeros(1 if n else 0, dtype=np.int64)
         index = pd.Index(["all"], name="scope")
-    count = np.diff(np.r_[starts, n]) if n else np.zeros(len(index), dtype=np.int64)
+    if not n:  # no one-sided operation: no group, or totals of zero
+        columns = ["count", "bytes sum", "bytes min", "bytes max", "bytes mean",
+                   "duration sum", "duration min", "duration max", "duration mean",
+                   "bound min", "bound max", "bound mean"]
+        empty = pd.DataFrame(np.nan, index=index[:0] if per else index, columns=columns)
+        empty[["count", "bytes sum"]] = 0
+        return empty.astype({"count": np.int64, "bytes sum": np.int64})
+    count = np.diff(np.r_[starts, n])
     out = {"count": count}
     nbytes = np.maximum(ops["bytes"].astype(np.int64)[order], 0)
     for label, values in (("bytes", nbytes.astype(np.float64)),
@@ -187,9 +194,6 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
                           ("bound", ops["bound"].astype(np.float64)[order] / 1e9)):
         out.update(_segment_stats(values, starts, count, label, with_sum=label != "bound"))
     frame = pd.DataFrame(out, index=index)
-    if not n and not per:
-        frame = pd.DataFrame({k: [v] for k, v in
-                              {"count": 0, "bytes sum": 0}.items()}, index=index)
     frame["bytes sum"] = frame["bytes sum"].fillna(0).astype(np.int64)
     return frame
 

@@ -29,3 +29,12 @@ def test_epochs_and_bounds_for_each_synchronisation(tmp_path, sync, syncs, label
         assert s0["target"].tolist() == [1, 1, 1, 1]  # the locked rank
     summary = tf.rma_summary(per=("rank",))
     assert summary["count"].tolist() == [6, 6] and summary["bound max"].tolist() == [2.3e-6] * 2
+
+
+def test_a_trace_without_one_sided_operations(shared_data):
+    tf = gf.read_trace(shared_data / "traces" / "dumpi" / "sst-dumpi-testtrace-4ranks")
+    assert tf.rma_operations().empty and tf.rma_syncs().empty and tf.counters().empty
+    assert tf.rma_summary().empty and tf.rma_summary(per=("window",)).empty
+    total = tf.rma_summary(per=())
+    assert total[["count", "bytes sum"]].values.tolist() == [[0, 0]]
+    assert total["bound max"].isna().all()
