@@ -155,6 +155,16 @@ def read_traces(runs: Union[Sequence[Any], Mapping[str, Any]], format: Optional[
         Keep each call's argument text (``args`` column).
     **options
         The decoder's options (Recorder: ``cwd``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from graphframe_readers.testing.writers.recorder import RecorderTraceWriter
+    >>> w = RecorderTraceWriter(ranks=1)
+    >>> w.call(0, "write", ["/d/a", "%p", "8"], 0, 5)
+    >>> te = read_traces([w.write(tempfile.mkdtemp())], labels=["base"])
+    >>> te.runs, int(te.table("calls").loc["base", "write"])
+    (['base'], 1)
     """
     if isinstance(runs, Mapping):
         paths = list(runs.values())
