@@ -179,11 +179,14 @@ def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> p
     if with_args:
         keys.append("args")
     cols = {}
+    total = sum(len(ch["start"]) for ch in chunks)
     for k in keys:
+        if all(ch[k] is None for ch in chunks):  # no value anywhere: one filled column
+            cols[k] = np.full(total, -1, dtype=object if k == "args" else np.int64)
+            continue
         parts = [ch[k] if ch[k] is not None else np.full(len(ch["start"]), -1, dtype=np.int64)
                  for ch in chunks]
-        cols[k] = np.concatenate(parts) if parts else \
-            np.zeros(0, dtype=object if k == "args" else np.int64)
+        cols[k] = np.concatenate(parts)
     if not _in_order(cols["rank"], cols["thread"], cols["start"]):
         order = np.lexsort((cols["start"], cols["thread"], cols["rank"]))
         cols = {k: v[order] for k, v in cols.items()}
