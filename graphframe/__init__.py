@@ -69,7 +69,9 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module("graphframe.diffing").diff
     if name == "Ensemble":  # the ensemble package loads with its first use (fast start)
         return importlib.import_module("graphframe.ensemble").Ensemble
-    if name in ("TraceFrame", "read_trace"):  # the trace layers load with their first use
+    if name == "recorder":  # Recorder users' names (prismio's design) over the I/O analyses
+        return importlib.import_module("graphframe.recorder")
+    if name in ("TraceFrame", "read_trace", "read_traces", "TraceEnsemble"):  # loaded on first use
         return getattr(importlib.import_module("graphframe.traces"), name)
     if name in _HATCHET_MODULES:  # ht.node, ht.graph, ht.frame, ht.version as in Hatchet
         return importlib.import_module(f"graphframe.{name}")
@@ -124,6 +126,7 @@ __all__ = [
     "QueryMatcher",
     "ReadError",
     "StringQuery",
+    "TraceEnsemble",
     "TraceFrame",
     "UnknownFormatError",
     "__version__",
@@ -133,5 +136,7 @@ __all__ = [
     "parse_string_dialect",
     "read",
     "read_trace",
+    "read_traces",
+    "recorder",
 ]
 

@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence, TextIO
 from ..io import dispatch
 from ..io.resolve import format_entries
 from . import convert, info
+from . import rma as rma_command
 from . import stats as stats_command
 from . import plot as plot_cli
 from .common import (EXIT_INTERRUPTED, EXIT_REGRESSION, FAIL_KINDS, ProgressBar, Report,
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_convert(sub)
     _add_info(sub)
     stats_command.add_parser(sub)
+    rma_command.add_parser(sub)
     plot_cli.add_commands(sub)
     return parser
 

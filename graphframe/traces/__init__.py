@@ -8,9 +8,11 @@ streaming (memory independent of the trace length); ``TableBuilder`` and
 """
 
 from .frame import TraceFrame
+from .io_view import IOView
 from .read import read_trace, read_tree, run_handler
+from .trace_ensemble import TraceEnsemble, read_traces
 from graphframe_readers.traces.table import TableBuilder
 from .tree import TreeBuilder
 
-__all__ = ["TableBuilder", "TraceFrame", "TreeBuilder", "read_trace", "read_tree",
-           "run_handler"]
+__all__ = ["IOView", "TableBuilder", "TraceEnsemble", "TraceFrame", "TreeBuilder",
+           "read_trace", "read_traces", "read_tree", "run_handler"]

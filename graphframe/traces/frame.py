@@ -21,6 +21,8 @@ from graphframe_readers.traces.warnings import TraceWarning
 
 from . import comm, io_rma, profile, select
 from .batches import table_batch
+from .counters import counter_samples
+from .io_view import IOView, calls_from_events
 from .tree import TreeBuilder
 
 
@@ -121,25 +123,46 @@ class TraceFrame:
         return profile.time_profile(self.events, bins, by)
 
     # I/O and one-sided communication
-    def io_summary(self, per: str = "rank") -> pd.DataFrame:
-        """I/O calls per rank or per file (``per="file"``, ``"both"``): count, time, bytes."""
-        return io_rma.io_summary(self.events, per)
+    def io_summary(self, per: str = "rank", calls: str = "data") -> pd.DataFrame:
+        """I/O calls per rank or per file (``per="file"``, ``"both"``): count, time, bytes
+        of the data operations (``calls="all"``: every I/O call; see :mod:`.io_access`)."""
+        return io_rma.io_summary(self.events, per, calls)
 
-    def files_per_rank(self) -> pd.Series:
-        """Files each rank touched."""
-        return io_rma.files_per_rank(self.events)
+    @property
+    def io(self) -> IOView:
+        """The per-run I/O questions (records, calls, files, time; per rank) on one row
+        per call (:class:`~graphframe.traces.io_view.IOView`)."""
+        return IOView(calls_from_events(self.events), self.definitions)
 
-    def shared_files(self) -> pd.Series:
-        """Files touched by several ranks (-> number of ranks)."""
-        return io_rma.shared_files(self.events)
+    def files_per_rank(self, calls: str = "data") -> pd.Series:
+        """Files each rank accessed (``calls="all"``: named by any I/O call)."""
+        return io_rma.files_per_rank(self.events, calls)
+
+    def shared_files(self, calls: str = "data") -> pd.Series:
+        """Files accessed by several ranks (-> number of ranks)."""
+        return io_rma.shared_files(self.events, calls)
 
     def fd_map(self) -> pd.DataFrame:
         """The ``open`` events: which file each (rank, fd) named from when on."""
         return io_rma.fd_map(self.events)
 
     def rma_summary(self, per: Sequence[str] = ("rank", "window", "epoch")) -> pd.DataFrame:
-        """One-sided operations per rank/window/epoch: counts, duration and bytes statistics."""
+        """One-sided operations per rank/window/epoch (or any of them; ``per=()``: all):
+        count, bytes, durations and transfer bounds (min/max/mean; :mod:`.rma`)."""
         return io_rma.rma_summary(self.events, per)
+
+    def rma_operations(self) -> pd.DataFrame:
+        """One row per one-sided operation in foRMA's shape: rank, window, epoch, op,
+        start, duration, bytes, bound (ns), target."""
+        return io_rma.rma_epochs(self.events)
+
+    def rma_syncs(self) -> pd.DataFrame:
+        """One row per one-sided synchronisation (fences with the epoch they close...)."""
+        return io_rma.rma.rma_syncs(self.events)
+
+    def counters(self) -> pd.DataFrame:
+        """Counter samples (OTF2 metrics...) with their unit and the region they fall in."""
+        return counter_samples(self.events, self.definitions.metadata.get("metrics"))
 
     # ------------------------------------------------------------------ selection
     def filter(self, mask: Any = None, *, names: Optional[Iterable[str]] = None,

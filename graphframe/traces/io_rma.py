@@ -10,6 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from . import rma
+from .io_access import check_calls, is_data_operation
+
 _STATS = ["count", "sum", "min", "max", "mean", "median", "std"]
 
 
@@ -51,9 +54,10 @@ def fd_map(events: pd.DataFrame) -> pd.DataFrame:
         .reset_index(drop=True)
 
 
-def io_summary(events: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
-    """Per ``per`` (``"rank"`` or ``"file"``) and I/O function: count, time (s), bytes."""
-    io = io_events(events)
+def io_summary(events: pd.DataFrame, per: str = "rank", calls: str = "data") -> pd.DataFrame:
+    """Per ``per`` (``"rank"``, ``"file"`` or ``"both"``) and I/O function: count, time (s),
+    bytes, of the data operations (``calls="data"``) or every I/O call (``"all"``)."""
+    io = _accesses(io_events(events), calls)
     keys = [per, "name"] if per != "both" else ["rank", "file", "name"]
     nbytes = io["bytes"].clip(lower=0) if "bytes" in io.columns else 0
     io = io.assign(nbytes=nbytes, seconds=io["duration"] / 1e9)
@@ -61,43 +65,30 @@ def io_summary(events: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
     return pd.DataFrame({"count": g.size(), "time": g["seconds"].sum(), "bytes": g["nbytes"].sum()})
 
 
-def files_per_rank(events: pd.DataFrame) -> pd.Series:
-    """Per rank, the sorted list of files it touched."""
-    io = io_events(events).dropna(subset=["file"])
+def _accesses(io: pd.DataFrame, calls: str) -> pd.DataFrame:
+    if check_calls(calls) == "data":
+        return io[is_data_operation(io["name"].astype(str))]
+    return io
+
+
+def files_per_rank(events: pd.DataFrame, calls: str = "data") -> pd.Series:
+    """Per rank, the sorted list of files it accessed (``calls``: see :func:`io_summary`)."""
+    io = _accesses(io_events(events), calls).dropna(subset=["file"])
     return io.groupby("rank")["file"].agg(lambda f: sorted(set(f)))
 
 
-def shared_files(events: pd.DataFrame) -> pd.Series:
-    """Files touched by more than one rank -> the number of ranks."""
-    io = io_events(events).dropna(subset=["file"])
+def shared_files(events: pd.DataFrame, calls: str = "data") -> pd.Series:
+    """Files accessed by more than one rank -> the number of ranks."""
+    io = _accesses(io_events(events), calls).dropna(subset=["file"])
     n = io.groupby("file")["rank"].nunique()
     return n[n > 1].sort_index()
 
 
 def rma_epochs(events: pd.DataFrame) -> pd.DataFrame:
-    """RMA data operations with their epoch: the number of fences on (rank, window) before it."""
-    rma = events[events["kind"].isin(["rma", "rma_sync"])].copy()
-    if "window" not in rma.columns:  # a trace without one-sided communication
-        rma["window"] = np.full(len(rma), -1, dtype=np.int64)
-    if not len(rma):
-        return rma.assign(epoch=pd.Series(dtype=np.int64), duration=pd.Series(dtype=float))
-    rma = rma.sort_values(["rank", "window", "time"], kind="stable")
-    fence = (rma["kind"] == "rma_sync") & rma["name"].astype(str).str.contains("fence", case=False)
-    rma["epoch"] = fence.astype(np.int64).groupby([rma["rank"], rma["window"]]).cumsum()
-    end = rma["end"] if "end" in rma.columns else rma["time"]
-    rma["duration"] = np.where(end >= 0, end - rma["time"], 0).astype(np.float64)
-    return rma[rma["kind"] == "rma"]
+    """RMA data operations with their epoch (see :mod:`.rma`) and ``duration`` (ns)."""
+    return rma.rma_operations(events)
 
 
 def rma_summary(events: pd.DataFrame, per=("rank", "window", "epoch")) -> pd.DataFrame:
-    """Per rank / window / epoch (any subset, in that order): count and
-    sum/min/max/mean/median/std of operation durations (s) and bytes."""
-    ops = rma_epochs(events)
-    ops = ops.assign(seconds=ops["duration"] / 1e9,
-                     nbytes=ops["bytes"].clip(lower=0) if "bytes" in ops.columns else 0)
-    g = ops.groupby(list(per), sort=True)
-    dur = g["seconds"].agg(_STATS)
-    size = g["nbytes"].agg(_STATS[1:])
-    dur.columns = ["count"] + [f"duration {s}" for s in _STATS[1:]]
-    size.columns = [f"bytes {s}" for s in _STATS[1:]]
-    return pd.concat([dur, size], axis=1)
+    """Per rank / window / epoch: counts, bytes, durations and transfer bounds (:mod:`.rma`)."""
+    return rma.rma_summary(events, per)

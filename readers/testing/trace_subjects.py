@@ -43,6 +43,9 @@ TRACE_SUBJECTS: Tuple[DecoderSubject, ...] = (
     DecoderSubject("recorder", "traces/recorder/io-mix/traces-v2.2/np2", name="io-mix-v2.2",
                    members=("VERSION", "recorder.mt", "*.itf", "*.mt"),
                    optional=("VERSION",)),
+    DecoderSubject("recorder", "traces/recorder/io-mix/traces/np2", name="io-mix-v2.5",
+                   members=("VERSION", "recorder.mt", "*.cst", "*.cfg", "*.ts"),
+                   text=("VERSION",)),
     DecoderSubject("nsight", "traces/nsight/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite"),
     # CSV has no end mark: a cut inside a line's last field leaves a valid file
     DecoderSubject("nsight-nvtx-csv", "traces/nsight/nbody-nvtx/trace.csv", text=("*.csv",),

@@ -37,6 +37,8 @@ Attribute columns (:data:`ATTRIBUTES`: dtype and fill value for "absent")
                event that created ``fd``).
 ``offset``     int64 file offset of an IO event (``-1`` unknown).
 ``window``     int64 MPI window id of an RMA / RMA_SYNC event.
+``assertion``  int64 the assertion of an RMA_SYNC event (``MPI_Win_fence``,
+               ``_lock``, ``_post``, ``_start``) as recorded (``-1`` none).
 ``value``      float64 COUNTER value (NaN absent).
 ``args``       object: per-event text (JSON of Chrome ``args``, DUMPI's
                argument list as ``name=value`` lines) or ``None``. Slow;
@@ -124,6 +126,7 @@ ATTRIBUTES: Dict[str, tuple] = {
     "file": (np.int32, -1),
     "offset": (np.int64, -1),
     "window": (np.int64, -1),
+    "assertion": (np.int64, -1),
     "value": (np.float64, np.nan),
     "args": (object, None),
 }

@@ -37,11 +37,16 @@ from .events import ATTRIBUTES, EventBatch, Kind, StringTable
 ENTER_SLOT, DATA_SLOT, LEAVE_SLOT = 0, 1, 2
 
 
-def interval_order(start: np.ndarray, end: np.ndarray) -> "tuple[np.ndarray, np.ndarray]":
+def interval_order(start: np.ndarray, end: np.ndarray,
+                   level: Optional[np.ndarray] = None) -> "tuple[np.ndarray, np.ndarray]":
     """Event order of calls ``[start[i], end[i]]``: arrays ``(call, slot)`` of length 3n.
 
     ``slot`` is 0 (ENTER), 1 (the call's data event, right after its ENTER)
     or 2 (LEAVE). Callers drop the data slots of calls that have none.
+    ``level``, when the format records each call's nesting level (Recorder
+    2.5), orders calls that start together instead of their durations: the
+    lower level is entered first and, at equal levels, the one recorded
+    first (so two calls of one level are siblings even when one lasts 0).
     """
     start = np.asarray(start, dtype=np.int64)
     end = np.maximum(np.asarray(end, dtype=np.int64), start)
@@ -51,7 +56,8 @@ def interval_order(start: np.ndarray, end: np.ndarray) -> "tuple[np.ndarray, np.
     # keys per event (primary key last, as np.lexsort wants)
     time = np.concatenate([start, start, np.where(zero, start, end)])
     cls = np.concatenate([np.ones(2 * n, np.int8), np.where(zero, 1, 0).astype(np.int8)])
-    third = np.concatenate([-end, -end, np.where(zero, -end, -start)])
+    outer = -end if level is None else np.asarray(level, dtype=np.int64)
+    third = np.concatenate([outer, outer, np.where(zero, outer, -start)])
     fourth = np.concatenate([idx, idx, np.where(zero, idx, -idx)])
     sub = np.concatenate([np.zeros(n, np.int8), np.ones(n, np.int8),
                           np.where(zero, 2, 0).astype(np.int8)])
@@ -62,7 +68,8 @@ def interval_order(start: np.ndarray, end: np.ndarray) -> "tuple[np.ndarray, np.
 def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: Any,
                 thread: Any = 0, source: str = "", data_kind: Optional[Any] = None,
                 enter_attrs: Optional[Dict[str, Any]] = None,
-                data_attrs: Optional[Dict[str, Any]] = None) -> EventBatch:
+                data_attrs: Optional[Dict[str, Any]] = None,
+                level: Optional[Any] = None) -> EventBatch:
     """One batch with ENTER/[data]/LEAVE events for calls given per call.
 
     Parameters
@@ -96,7 +103,8 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
     start = np.asarray(start, dtype=np.int64).reshape(-1)
     end = np.asarray(end, dtype=np.int64).reshape(-1)
     n = len(start)
-    call, slot = interval_order(start, end)
+    call, slot = interval_order(start, end, None if level is None else
+                                np.asarray(level, dtype=np.int64).reshape(-1))
     if data_kind is None:
         keep = slot != DATA_SLOT
     else:
@@ -113,26 +121,33 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
         return arr if arr.ndim == 0 else arr.reshape(-1)[call]
 
     attrs: Dict[str, Any] = {}
+    where = {}  # slot -> (event positions, their calls), computed once for every column
+    for want in (ENTER_SLOT, DATA_SLOT):
+        pos = np.flatnonzero(slot == want)
+        where[want] = (pos, call[pos])
     for cols, want in ((enter_attrs, ENTER_SLOT), (data_attrs, DATA_SLOT)):
         for col, values in (cols or {}).items():
-            attrs[col] = _slot_column(col, values, call, slot == want, attrs.get(col))
-    if data_kind is not None:
-        attrs["end"] = _slot_column("end", end, call, slot == DATA_SLOT, attrs.get("end"))
+            attrs[col] = _slot_column(col, values, where[want], len(call), attrs.get(col))
+    if data_kind is not None and "end" not in (data_attrs or {}):
+        attrs["end"] = _slot_column("end", end, where[DATA_SLOT], len(call), attrs.get("end"))
     return EventBatch.build(strings, kind=kind, time=time, rank=per_call(rank, np.int64),
                             thread=per_call(thread, np.int64),
                             name=per_call(name, np.int32), source=source, **attrs)
 
 
-def _slot_column(col: str, values: Any, call: np.ndarray, mask: np.ndarray,
+def _slot_column(col: str, values: Any, where: "tuple[np.ndarray, np.ndarray]", n: int,
                  current: Optional[np.ndarray]) -> np.ndarray:
+    """Column ``col`` of ``n`` events: ``values[call]`` at the event positions of ``where``
+    (positions, calls), the fill value (or ``current``) elsewhere."""
     dtype, fill = ATTRIBUTES[col]
+    pos, who = where
     if current is None:
-        current = np.empty(len(call), dtype=dtype)
+        current = np.empty(n, dtype=dtype)
         current[...] = fill
     if dtype is object:
         src = np.empty(len(values), dtype=object)
         src[:] = list(values)
     else:
         src = np.asarray(values, dtype=dtype)
-    current[mask] = src[call[mask]]
+    current[pos] = src[who]
     return current

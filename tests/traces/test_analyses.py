@@ -53,12 +53,20 @@ def test_rma_epochs():
                 names=["MPI_Put", "MPI_Win_fence", "MPI_Put", "MPI_Get", "MPI_Win_fence"],
                 window=1, peer=[1, -1, 1, 2, -1], bytes=[8, -1, 16, 4, -1])
     s = tf.rma_summary()
-    assert s.index.tolist() == [(0, 1, 0), (0, 1, 1)]
+    # the put before the first fence is in no epoch (-1); the next two in epoch 0
+    assert s.index.tolist() == [(0, 1, -1), (0, 1, 0)]
     assert s["count"].tolist() == [1, 2]
-    assert s.loc[(0, 1, 1), ["bytes sum", "bytes min", "bytes max", "bytes mean"]].tolist() == \
+    assert s.loc[(0, 1, 0), ["bytes sum", "bytes min", "bytes max", "bytes mean"]].tolist() == \
         [20, 4, 16, 10]
-    assert s.loc[(0, 1, 1), "duration median"] == pytest.approx(5e-9)
-    assert s.loc[(0, 1, 1), "duration std"] == pytest.approx(np.std([4e-9, 6e-9], ddof=1))
+    assert s.loc[(0, 1, 0), "duration mean"] == pytest.approx(5e-9)
+    # transfer bounds: to the end of the next fence (11, then 41)
+    assert s.loc[(0, 1, -1), "bound max"] == pytest.approx(11e-9)
+    assert s.loc[(0, 1, 0), ["bound min", "bound max"]].tolist() == pytest.approx([11e-9, 21e-9])
+    ops = tf.rma_operations()
+    assert ops[["epoch", "op", "start", "duration", "bytes", "bound", "target"]].values.tolist() == [
+        [-1, "MPI_Put", 0, 2, 8, 11.0, 1], [0, "MPI_Put", 20, 4, 16, 21.0, 1],
+        [0, "MPI_Get", 30, 6, 4, 11.0, 2]]
+    assert tf.rma_syncs()["epoch"].tolist() == [-1, 0]
 
 
 def test_communication():

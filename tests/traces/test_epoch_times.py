@@ -78,4 +78,4 @@ def test_rma_summary_of_a_trace_without_one_sided_communication(epoch_calls):
     KeyError 'window' on every trace without RMA events."""
     out = epoch_calls.rma_summary()
     assert len(out) == 0 and list(out.index.names) == ["rank", "window", "epoch"]
-    assert list(out.columns[:2]) == ["count", "duration sum"]
+    assert list(out.columns[:2]) == ["count", "bytes sum"]

@@ -285,7 +285,8 @@ class _Run:
     def _fields(self, a, starts, label, mask, args_at, slow) -> Dict[str, np.ndarray]:
         """Integer arguments that events need, -1 where absent (vectorised per layout)."""
         wanted = {"count", "datatype", "dest", "source", "tag", "root", "targetrank",
-                  "origincount", "origintype", "winrank", "fn", "file", "offset"} | set(_EXTRA)
+                  "origincount", "origintype", "winrank", "fn", "file", "offset",
+                  "assertion"} | set(_EXTRA)
         out = {k: np.full(len(starts), -1, dtype=np.int64) for k in wanted}
         slow_mask = np.zeros(len(starts), dtype=bool)
         if slow:
@@ -349,14 +350,16 @@ class _Run:
         sel = keep.reshape(-1)
         rec = np.repeat(np.arange(n), 3)[sel]
         is_data = np.tile([False, True, False], n)[sel]
-        attrs = {
-            "end": np.where(is_data, end[rec], -1),
+        is_call = np.tile([True, False, False], n)[sel] & ~(enter_user | exit_user)[rec]
+        attrs = {  # a call's ENTER carries its end too (one row per call: CallTableBuilder)
+            "end": np.where(is_data | is_call, end[rec], -1),
             "peer": np.where(is_data, peer[rec], -1),
             "tag": np.where(is_data, tag[rec], -1),
             "bytes": np.where(is_data, nbytes[rec], -1),
             "comm": np.where(is_data, f["comm"][rec], -1),
             "request": np.where(is_data, f["request"][rec], -1),
             "window": np.where(is_data, f["win"][rec], -1),
+            "assertion": np.where(is_data, f["assertion"][rec], -1),
         }
         if io is not None:
             for col in ("fd", "file", "offset"):

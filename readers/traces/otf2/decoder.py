@@ -164,7 +164,7 @@ class Otf2Decoder(Decoder):
             for ref in locs:
                 rank, thread, expected = tables.locations[ref]
                 evt = _otf2.Reader_GetEvtReader(handle, ref)
-                state = LocationEvents(tables, rank, thread, intern)
+                state = LocationEvents(tables, rank, thread, intern, strings.intern_many)
                 seen = 0
                 try:
                     for rows, read in read_chunks(_otf2, evt):

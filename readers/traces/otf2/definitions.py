@@ -43,6 +43,8 @@ class Tables:
     #: comm ref -> world ranks in communicator rank order (empty: unknown)
     comm_ranks: Dict[int, np.ndarray] = field(default_factory=dict)
     definitions: Definitions = field(default_factory=Definitions)
+    #: metric (class or instance) ref -> its members' names, in value order
+    metrics: Dict[int, Tuple[str, ...]] = field(default_factory=dict)
 
 
 def ticks_to_ns(ticks: np.ndarray, resolution: int) -> np.ndarray:

@@ -5,9 +5,12 @@ appends seven unsigned 64-bit integers to an ``array.array``, so a chunk
 becomes a 2-d int64 array with one ``numpy.frombuffer`` and everything after that is numpy:
 regions and messages, collectives (``MpiCollectiveBegin``/``End`` pairs ->
 one COLLECTIVE event with the begin time and ``end``), one-sided puts/gets
-(RMA) and RMA collective ends (RMA_SYNC, e.g. ``MPI_Win_fence``). A data
-event takes the name of the region it happens in (``MPI_Send`` for an
-``MpiSend``).
+(RMA), atomics (RMA with bytes sent and received: ``MPI_Fetch_and_op``...),
+RMA collective ends (RMA_SYNC, e.g. ``MPI_Win_fence``), lock requests,
+acquisitions and releases and RMA syncs (RMA_SYNC with the remote rank), and
+metrics (COUNTER). A data event takes the name of the region it happens in
+(``MPI_Send`` for an ``MpiSend``; ``MPI_Rput`` for the ``RmaPut`` of a
+request-based put).
 
 Tuple layout: ``(code, time, a, b, c, d, e)``.
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import sys
 from array import array
-from typing import Any, Callable, Iterator, List
+from typing import Any, Callable, Iterator, List, Optional
 
 import numpy as np
 
@@ -57,6 +60,22 @@ def _raw_callback(module: Any, event: str, fn: Callable) -> Any:
     return setter, fast(fn)
 
 
+#: OTF2 type ids of metric values
+TYPE_UINT64, TYPE_INT64, TYPE_DOUBLE = 4, 8, 10
+
+
+def _metric(add: Callable, code: int, undefined: int) -> Callable:
+    """The Metric callback: one row per value (metric ref, member index, raw bits, type)."""
+    def on_metric(loc, t, pos, u, a, metric, n, types, values):
+        if n:
+            kinds = (ctypes.c_uint8 * n).from_address(types)
+            bits = (ctypes.c_uint64 * n).from_address(values)
+            for i in range(n):
+                add((code, t, metric, i, bits[i], kinds[i], undefined))
+        return 0
+    return on_metric
+
+
 def _callbacks(rows: Any) -> List[tuple]:
     add = rows.extend
     U = UNDEFINED64
@@ -82,6 +101,19 @@ def _callbacks(rows: Any) -> List[tuple]:
             add((RMA, t, remote, win, size, U, 1)) or 0),
         ("RmaCollectiveEnd", lambda l, t, p, u, a, op, level, win, root, sent, received:
             add((SYNC, t, root, win, sent, received, op)) or 0),
+        ("RmaAtomic", lambda l, t, p, u, a, win, remote, atype, sent, received, match:
+            add((RMA, t, remote, win, sent, received, 2)) or 0),
+        ("RmaRequestLock", lambda l, t, p, u, a, win, remote, lock, ltype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaAcquireLock", lambda l, t, p, u, a, win, remote, lock, ltype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaTryLock", lambda l, t, p, u, a, win, remote, lock, ltype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaReleaseLock", lambda l, t, p, u, a, win, remote, lock:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("RmaSync", lambda l, t, p, u, a, win, remote, stype:
+            add((SYNC, t, remote, win, U, U, U)) or 0),
+        ("Metric", _metric(add, int(Kind.COUNTER), U)),
     ]
 
 
@@ -111,11 +143,13 @@ class LocationEvents:
     """Turns one location's chunks into event columns (carries open regions)."""
 
     def __init__(self, tables: Tables, rank: int, thread: int,
-                 intern: Callable[[np.ndarray], np.ndarray]) -> None:
+                 intern: Callable[[np.ndarray], np.ndarray],
+                 intern_names: Optional[Callable[[List[str]], np.ndarray]] = None) -> None:
         self.tables = tables
         self.rank = rank
         self.thread = thread
         self.intern = intern  # region refs -> name ids
+        self.intern_names = intern_names  # metric member names -> name ids
         self.open = OpenRegions()
         self.pending_begin = -1  # time of a collective begin not yet ended
         self.last_time = np.iinfo(np.int64).min
@@ -141,9 +175,34 @@ class LocationEvents:
         data = ~((code == Kind.ENTER) | (code == Kind.LEAVE))
         cols = {"kind": code.astype(np.uint8), "time": start,
                 "name": self.intern(enclosing)}
+        counter = code == Kind.COUNTER
         if data.any():
-            cols.update(self._data_columns(code, time, rows, data))
+            cols.update(self._data_columns(code, time, rows, data & ~counter))
+        if counter.any():
+            cols["name"], cols["value"] = self._counters(rows, counter, cols["name"])
         return cols
+
+    def _counters(self, rows: np.ndarray, counter: np.ndarray, names: np.ndarray):
+        """Metric values as float64 and their member names (the region stays the parent)."""
+        ref, index, bits, vtype = (rows[counter, i] for i in (2, 3, 4, 5))
+        value = np.full(len(rows), np.nan)
+        raw = bits.astype(np.int64)
+        got = np.where(vtype == TYPE_UINT64, raw.view(np.uint64).astype(np.float64),
+                       np.where(vtype == TYPE_INT64, raw.astype(np.float64),
+                                raw.view(np.float64)))
+        value[counter] = got
+        members = self.tables.metrics
+        pair = ref * 4096 + index
+        uniq, inverse = np.unique(pair, return_inverse=True)
+        labels = []
+        for p in uniq.tolist():  # one step per distinct (metric, member), not per value
+            r, i = divmod(p, 4096)
+            names_of = members.get(r, ())
+            labels.append(names_of[i] if i < len(names_of) else f"metric {r}[{i}]")
+        names = names.copy()
+        if self.intern_names is not None:
+            names[counter] = self.intern_names(labels)[inverse.reshape(-1)]
+        return names, value
 
     def _collective_begins(self, code: np.ndarray, time: np.ndarray) -> np.ndarray:
         """Per row, the time of the collective begin before it (for COLLECTIVE rows)."""
@@ -171,7 +230,7 @@ class LocationEvents:
         coll = code == Kind.COLLECTIVE
         rma = (code == Kind.RMA) | (code == Kind.RMA_SYNC)
         fill = np.full(len(code), -1, dtype=np.int64)
-        peer = np.where(msg | rma, a, np.where(coll & (a != UNDEFINED32), a, -1))
+        peer = np.where((msg | rma | coll) & (a != UNDEFINED32), a, -1)
         comm = np.where(msg | coll, b, -1)
         peer = self._world(peer, comm, msg | coll)
         return {
@@ -179,7 +238,7 @@ class LocationEvents:
             "comm": comm,
             "tag": np.where(msg, c, -1),
             "bytes": np.where(msg, d, np.where(coll | rma, c, -1)),
-            "recv_bytes": np.where(coll | (code == Kind.RMA_SYNC), d, -1),
+            "recv_bytes": np.where(coll | rma, d, -1),
             "request": np.where(msg & (e >= 0), e, -1),
             "window": np.where(rma, b, -1),
             "end": np.where(coll, time, fill),

@@ -61,6 +61,9 @@ class _Collector:
         self.locations: List[tuple] = []
         self.groups: Dict[int, tuple] = {}
         self.comms: List[tuple] = []
+        self.metric_members: Dict[int, tuple] = {}
+        self.metric_classes: Dict[int, List[int]] = {}
+        self.metric_instances: Dict[int, int] = {}
 
     def callbacks(self) -> List[Tuple[str, Callable, Tuple[int, ...]]]:
         """(definition, function, argument positions kept as pointers)."""
@@ -72,7 +75,17 @@ class _Collector:
             self.groups[ref] = (name, gtype, paradigm, [members[i] for i in range(n)])
             return 0
 
+        def metric_class(u, ref, n, members, occurrence, kind):
+            self.metric_classes[ref] = [members[i] for i in range(n)]
+            return 0
+
         return [
+            ("MetricMember", lambda u, ref, name, desc, mtype, mode, vtype, base, exp, unit:
+                self.metric_members.__setitem__(ref, (name, desc, mtype, mode, vtype, base,
+                                                      exp, unit)) or 0, ()),
+            ("MetricClass", metric_class, (3,)),
+            ("MetricInstance", lambda u, ref, cls, recorder, scope_type, scope:
+                self.metric_instances.__setitem__(ref, cls) or 0, ()),
             ("ClockProperties", lambda u, res, off, length, *rest:
                 self.clock.append((res, off, length)) or 0, ()),
             ("String", string, ()),
@@ -152,7 +165,29 @@ def _tables(got: _Collector, anchor: str) -> Tables:
         members = _world_ranks(got.groups, grp, locations)
         comm_ranks[ref] = members
         out.communicators[ref] = {"name": text(name, ""), "ranks": members.tolist()}
-    return Tables(int(resolution), region_names, locations, comm_ranks, out)
+    return Tables(int(resolution), region_names, locations, comm_ranks, out,
+                  _metrics(got, text, out))
+
+
+def _metrics(got: _Collector, text: Callable, out: Definitions) -> Dict[int, Tuple[str, ...]]:
+    """Metric ref -> member names; each member's unit, description, type and mode go to
+    ``metadata["metrics"]`` (name -> dict)."""
+    types = _names("METRIC_TYPE_", "MetricType")
+    modes = _names("METRIC_", "MetricMode")
+    info: Dict[str, dict] = {}
+    member_name: Dict[int, str] = {}
+    for ref, (name, desc, mtype, mode, vtype, base, exp, unit) in got.metric_members.items():
+        label = member_name[ref] = text(name, f"metric {ref}")
+        info[label] = {"unit": text(unit, ""), "description": text(desc, ""),
+                       "type": types.get(mtype, str(mtype)), "mode": modes.get(mode, str(mode)),
+                       "base": "binary" if base == 0 else "decimal", "exponent": int(exp)}
+    metrics = {ref: tuple(member_name.get(m, f"metric {m}") for m in members)
+               for ref, members in got.metric_classes.items()}
+    for ref, cls in got.metric_instances.items():
+        metrics[ref] = metrics.get(cls, ())
+    if info:
+        out.metadata["metrics"] = info
+    return metrics
 
 
 def _world_ranks(groups: Dict[int, tuple], grp: int,

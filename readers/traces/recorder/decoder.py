@@ -1,7 +1,11 @@
-"""RecorderDecoder: Recorder 2.2 I/O traces (one ``.itf`` + ``.mt`` per rank).
+"""RecorderDecoder: Recorder I/O traces, format 2.2 and formats 2.4/2.5.
 
-A trace is a folder with ``VERSION``, ``recorder.mt`` and per rank
-``<r>.itf`` (records) and ``<r>.mt`` (start time, files, counts). Each call
+A trace is a folder with ``VERSION`` and ``recorder.mt``, and per rank
+either (2.2) ``<r>.itf`` (records) and ``<r>.mt`` (start time, files,
+counts), or (2.4, 2.5: :mod:`.current`) ``<r>.cst`` (call signatures),
+``<r>.cfg`` (the grammar of the record order) and ``<r>.ts`` (timestamps).
+``VERSION`` decides; 2.3 traces (another signature-table layout) and 2.1 or
+older are refused with a ReadError that says so. Each call
 becomes an ENTER/LEAVE pair (name = the function, as listed in
 ``recorder.mt``: ``MPI_Send``, ``fwrite``...) and, for I/O and MPI
 data-moving calls, an IO / SEND / RECV / COLLECTIVE event right after its
@@ -13,12 +17,21 @@ with its file) and its arguments, as Recorder wrote them separated by
 spaces, as ``args`` (option ``args``, default True: they are what this
 format is about).
 
-Times: ticks of the global resolution (1 µs in 2.2) after the rank's start
-time, converted to ns since the epoch. Each rank file is decoded whole
+Times: ticks of the global resolution (1 µs in 2.2, 100 ns in 2.5) after
+the rank's start time (2.2) or the trace's start (2.5), converted to ns
+since the epoch. Format 2.5 names files in place of descriptors and keeps
+no return values, so ``fd`` is -1 there; MPI-IO handles (``0-0``) name the
+file of the ``MPI_File_open`` that returned them. Relative file names are
+resolved against the working directory (option ``cwd``, and any ``chdir``
+the trace records); those that cannot be are kept as recorded and listed
+per rank as ``relative_files`` in the definitions. A thread id logged by
+Recorder (``RECORDER_LOG_TID=1``) becomes thread 0, 1... per rank in order
+of first appearance (the pthread id is kept in the definitions). Each rank file is decoded whole
 (Recorder files are small: the format compresses repeated calls) and
-checked against the record count and per-function counts of its ``.mt``
-before any event is delivered, so a truncated rank file is a ReadError and
-no event of that rank reaches the handler.
+checked (2.2: against the record count and per-function counts of its
+``.mt``; 2.5: the grammar against the signature counts and the number of
+timestamps) before any event is delivered, so a truncated rank file is a
+ReadError and no event of that rank reaches the handler.
 
 Examples
 --------
@@ -42,7 +55,9 @@ from ..events import StringTable
 from ..handler import EventHandler
 from ..intervals import call_events
 from ..sources import ByteSource, FileSource, rank_of, rank_sources
-from .calls import interpret, layer
+from .calls import Files, interpret, layer
+from .current import VERSIONS, parse_meta, parse_version
+from .current_events import decode_current
 from .metadata import GlobalMeta, parse_global, parse_rank
 from .records import parse_records
 
@@ -62,11 +77,12 @@ def _check_member(path: Path) -> None:
     then read); any other file is not a Recorder trace, whatever lies beside it."""
     name = path.name
     stem, _, ext = name.partition(".")
-    if name in ("recorder.mt", "VERSION") or (ext in ("itf", "mt") and stem.isdigit()):
+    if name in ("recorder.mt", "VERSION", "ug.mt") or (
+            ext in ("itf", "mt", "cst", "cfg", "ts") and stem.isdigit()):
         return
     raise ReadError(path, "not a file of a Recorder trace", position="the file name",
                     expected="a Recorder trace folder, its recorder.mt, or a <rank>.itf / "
-                             "<rank>.mt file in it")
+                             "<rank>.mt (2.2) or <rank>.cst / .cfg / .ts (2.4, 2.5) file in it")
 
 
 def trace_folder(path: Any) -> Path:
@@ -79,16 +95,40 @@ def trace_folder(path: Any) -> Path:
     return p if p.is_dir() else p.parent
 
 
+def trace_version(folder: Path) -> tuple:
+    """The ``VERSION`` of a trace folder as (major, minor, patch) ((2, 2, 0) without one).
+
+    A folder of the current format (``<rank>.cst`` files) without its ``VERSION`` is a
+    ReadError naming the missing file (its reading depends on the version).
+    """
+    if not (folder / "VERSION").is_file():
+        if any(folder.glob("*.cst")):
+            raise ReadError(folder / "VERSION", "no such file: the trace's version is missing",
+                            expected="the VERSION file Recorder 2.4/2.5 writes beside "
+                                     "recorder.mt and the <rank>.cst files")
+        return (2, 2, 0)
+    text = _read(folder / "VERSION").decode("ascii", "replace")
+    version = parse_version(text)
+    if version[:2] not in ((2, 2),) + VERSIONS:
+        raise ReadError(folder / "VERSION", f"Recorder trace format {text.strip()!r} is not "
+                        "supported", position="byte 0",
+                        expected="format 2.2, 2.4 or 2.5 (the VERSION file of the trace)")
+    return version
+
+
 class RecorderDecoder(Decoder):
-    """Recorder 2.2 traces; options: ``args`` (bool, default True)."""
+    """Recorder traces (formats 2.2, 2.4, 2.5); options: ``args`` (bool, default True),
+    ``cwd`` (str: the working directory relative file names are resolved against)."""
 
     format_name = "recorder"
-    description = "Recorder 2.2 I/O traces (folder with recorder.mt, <rank>.itf/.mt)"
+    description = ("Recorder I/O traces (folder with VERSION, recorder.mt and per rank "
+                   "<rank>.itf/.mt (2.2) or <rank>.cst/.cfg/.ts (2.4, 2.5))")
 
     @classmethod
     def sniff(cls, path: Path, head: bytes) -> bool:
         folder = path if path.is_dir() else path.parent
-        if path.is_file() and path.name != "recorder.mt" and path.suffix not in (".itf", ".mt"):
+        if path.is_file() and path.name not in ("recorder.mt", "VERSION") \
+                and path.suffix not in (".itf", ".mt", ".cst", ".cfg", ".ts"):
             return False
         return (folder / "recorder.mt").is_file() and (folder / "VERSION").is_file()
 
@@ -98,45 +138,63 @@ class RecorderDecoder(Decoder):
                                             and isinstance(path[0], ByteSource)):
             return super().sources(path)
         if isinstance(path, (list, tuple)):
-            return list(rank_sources([p for p in path if str(p).endswith(".itf")]))
+            return list(rank_sources([p for p in path if str(p).endswith((".itf", ".cst"))]))
         folder = trace_folder(path)
         if folder != Path(os.fspath(path)):
             _check_member(Path(os.fspath(path)))
-        meta = parse_global(_read(folder / "recorder.mt"), str(folder / "recorder.mt"))
+        mt = folder / "recorder.mt"
+        if trace_version(folder)[:2] in VERSIONS:
+            meta = parse_meta(_read(mt), str(mt))
+            suffix = "cst"
+            # with inter-process compression (ug.mt) the signatures and grammars are
+            # shared: each rank has its timestamps only
+            needed = ("ts",) if (folder / "ug.mt").is_file() else ("cst", "cfg", "ts")
+        else:
+            meta = parse_global(_read(mt), str(mt))
+            suffix, needed = "itf", ("itf", "mt")
         absent = {f"rank {r}": str(folder / f"{r}.{ext}") for r in range(meta.ranks)
-                  for ext in ("itf", "mt") if not (folder / f"{r}.{ext}").is_file()}
-        sources = [FileSource(folder / f"{r}.itf", rank=r) for r in range(meta.ranks)]
+                  for ext in needed if not (folder / f"{r}.{ext}").is_file()}
+        sources = [FileSource(folder / f"{r}.{suffix}", rank=r) for r in range(meta.ranks)]
         if absent:
             gone = {int(k.split()[1]) for k in absent}
-            raise MissingMembersError(folder / "recorder.mt", absent,
-                                      declared=f"{meta.ranks} ranks",
+            raise MissingMembersError(mt, absent, declared=f"{meta.ranks} ranks",
                                       present=[s for s in sources if s.rank not in gone])
         return sources
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         folder = trace_folder(source.name)
+        rank = source.rank if source.rank is not None else rank_of(source.name)
+        if rank is None:
+            raise ReadError(source.name, "cannot tell the rank from the file name",
+                            expected="<rank>.itf or <rank>.cst")
+        version = trace_version(folder)
+        files = Files(self.options.get("cwd"))
+        if version[:2] in VERSIONS:
+            decode_current(folder, rank, handler, files, version,
+                           args=bool(self.options.get("args", True)))
+            return
         meta = parse_global(_read(folder / "recorder.mt"), str(folder / "recorder.mt"))
         if meta.mode not in (1, 2):
             raise ReadError(folder / "recorder.mt", f"compression mode {meta.mode} "
                             "(text or zlib records) is not supported", position="byte 16",
                             expected="mode 1 (binary) or 2 (binary, peephole compressed)")
-        rank = source.rank if source.rank is not None else rank_of(source.name)
-        if rank is None:
-            raise ReadError(source.name, "cannot tell the rank from the file name",
-                            expected="<rank>.itf")
         rank_meta = parse_rank(_read(folder / f"{rank}.mt"), str(folder / f"{rank}.mt"))
         data = b"".join(source.blocks())
         records = parse_records(data, source.name, window=meta.window,
                                 functions=len(meta.functions))
         _check_counts(records.func, rank_meta, meta, source.name)
-        handler.on_definitions(_definitions(meta, rank_meta, rank, folder))
-        if len(records):
-            batch = self._events(meta, rank_meta, records, rank, source.name)
+        batch = self._events(meta, rank_meta, records, rank, source.name, files) \
+            if len(records) else None
+        defs = _definitions(meta, rank_meta, rank, folder)
+        if files.relative:
+            defs.ranks[rank]["relative_files"] = sorted(files.relative)
+        handler.on_definitions(defs)
+        if batch is not None:
             for lo in range(0, len(batch), BATCH_EVENTS):
                 handler.on_batch(batch.take(slice(lo, lo + BATCH_EVENTS)))
 
     def _events(self, meta: GlobalMeta, rank_meta: Any, records: Any, rank: int,
-                name: str) -> Any:
+                name: str, files: Files) -> Any:
         strings = StringTable()
         name_ids = strings.intern_many(meta.functions)  # the list may repeat a name
         tick = meta.resolution * 1e9
@@ -148,12 +206,12 @@ class RecorderDecoder(Decoder):
             start = origin + np.round(records.tstart * tick).astype(np.int64)
             end = origin + np.round(records.tend * tick).astype(np.int64)
         cols = interpret(meta.functions, records.func.tolist(), records.args,
-                         records.res.tolist())
+                         records.res.tolist(), files)
         file_ids = strings.intern_many(f if f is not None else "" for f in cols["file"])
         file_ids[[f is None for f in cols["file"]]] = -1
         data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")}
         data["file"] = file_ids
-        enter = {"file": file_ids, "fd": cols["fd"]}  # one row per call carries its file
+        enter = {"file": file_ids, "fd": cols["fd"], "end": end}  # a call's row: its file, end
         if self.options.get("args", True):
             enter["args"] = [" ".join(a) for a in records.args]
         return call_events(strings, start=start, end=end, name=name_ids[records.func],
@@ -188,7 +246,8 @@ def _definitions(meta: GlobalMeta, rank_meta: Any, rank: int, folder: Path) -> D
                       "files": dict(rank_meta.files)}},
         regions=regions,
         metadata={"format": "recorder", "version": version, "ranks": meta.ranks,
-                  "time_resolution": meta.resolution, "compression_mode": meta.mode})
+                  "time_resolution": meta.resolution, "compression_mode": meta.mode,
+                  "functions": list(meta.functions)})
 
 
 DECODER = RecorderDecoder

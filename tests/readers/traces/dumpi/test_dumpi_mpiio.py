@@ -88,9 +88,13 @@ def test_io_summaries_and_fd_map(trace):
     assert per_file.loc[("in.dat", "MPI_File_read"), ["count", "bytes"]].tolist() == [1, 12]
     per_rank = tf.io_summary(per="rank")
     assert per_rank.loc[(0, "MPI_File_write_at"), "time"] == pytest.approx(10e-9)
-    assert per_rank["count"].groupby(level=0).sum().to_dict() == {0: 9, 1: 3}
-    assert tf.files_per_rank().to_dict() == {0: ["in.dat", "out.dat", "tmp.dat"],
-                                             1: ["out.dat"]}
+    # the data operations by default: MPI_File_delete is not one
+    assert per_rank["count"].groupby(level=0).sum().to_dict() == {0: 8, 1: 3}
+    every = tf.io_summary(per="rank", calls="all")
+    assert every["count"].groupby(level=0).sum().to_dict() == {0: 9, 1: 3}
+    assert tf.files_per_rank().to_dict() == {0: ["in.dat", "out.dat"], 1: ["out.dat"]}
+    assert tf.files_per_rank(calls="all").to_dict() == {0: ["in.dat", "out.dat", "tmp.dat"],
+                                                        1: ["out.dat"]}
     assert tf.shared_files().to_dict() == {"out.dat": 2}
 
 
@@ -146,3 +150,15 @@ def test_fixed_size_table_matches_the_per_record_rule():
     # + datatype 2; with statuses stored its length depends on them
     assert table[(LABEL["MPI_File_write_at"] << 8) | THREAD | WALL] == 33
     assert table[(LABEL["MPI_File_write_at"] << 8) | THREAD | WALL | 1] == 0
+
+
+def test_io_view_on_dumpi(trace):
+    io = read_trace(trace, format="dumpi").io
+    # out.dat: rank 0 open, write_at, seek, write_all_begin/_end, close; rank 1 open,
+    # iwrite_at, close; in.dat: open, read; tmp.dat only deleted (not a data operation)
+    assert io.file_accesses().to_dict() == {"in.dat": 2, "out.dat": 9}
+    assert io.file_accesses(calls="all").to_dict() == {"in.dat": 2, "out.dat": 9, "tmp.dat": 1}
+    assert io.files(per="rank") == {0: ["in.dat", "out.dat"], 1: ["out.dat"]}
+    calls = io.calls.set_index("name")
+    assert calls.loc["MPI_File_write_at", "bytes"] == 80 and \
+        calls.loc["MPI_File_write_at", "duration"] == 10

@@ -1,0 +1,97 @@
+"""Issue 29 speed: a Recorder 2.5 trace of RANKS x RECORDS read and summarised (the I/O
+questions per run), and a one-sided DUMPI trace of RANKS x OPS read and summarised
+(foRMA's report), in one process and with ``jobs=2``.
+
+Each measurement runs in a fresh interpreter and reports wall and CPU seconds (this
+process and its workers), peak memory and the machine's load average beside it
+(the machine is shared). Generated traces are cached in ``--cache``.
+
+Usage::
+
+    python -m benchmarks.io_rma_bench --ranks 64 --records 100000 --out benchmarks/results/io_rma.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from typing import Any, Dict
+
+CHILD = r"""
+import json, os, sys, time
+case, path, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+t = time.perf_counter()
+c = os.times()
+from graphframe.traces.read_many import read_calls
+calls, defs = read_calls(path, jobs=jobs or None, args=False)
+read = time.perf_counter() - t
+if case == "recorder":
+    from graphframe.traces.io_view import IOView
+    v = IOView(calls, defs)
+    out = [v.record_count(per="rank"), v.function_count(per="rank"), v.function_time(per="rank"),
+           v.file_accesses(per="rank"), v.total_file_accesses(per="rank"),
+           v.file_count(per="rank"), v.total_function_time(per="rank")]
+else:
+    from graphframe.traces.rma_report import rma_report
+    out = rma_report(calls, path)
+seconds = time.perf_counter() - t
+c1 = os.times()
+cpu = (c1.user + c1.system + c1.children_user + c1.children_system
+       - c.user - c.system - c.children_user - c.children_system)
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
+print("RESULT " + json.dumps({"seconds": seconds, "read_seconds": read, "cpu_seconds": cpu,
+                              "peak_mb": int(hwm) / 1024, "calls": len(calls)}))
+"""
+
+
+def _inputs(ranks: int, records: int, cache: str) -> Dict[str, str]:
+    from graphframe_readers.testing.writers.dumpi_rma import write_rma_trace
+    from graphframe_readers.testing.writers.recorder import write_loop_trace
+
+    rec = os.path.join(cache, f"recorder-{ranks}x{records}")
+    if not os.path.exists(os.path.join(rec, "recorder.mt")):
+        write_loop_trace(rec, ranks, records)
+    rma = os.path.join(cache, f"dumpi-rma-{ranks}x{records}")
+    if not os.path.exists(os.path.join(rma, "rma.meta")):
+        write_rma_trace(rma, ranks, records, per_epoch=16)
+    return {"recorder": rec, "dumpi-rma": rma}
+
+
+def measure(case: str, path: str, jobs: int) -> Dict[str, Any]:
+    """One fresh-interpreter run; returns its RESULT plus the load averages around it."""
+    before = os.getloadavg()
+    out = subprocess.run([sys.executable, "-c", CHILD, case, path, str(jobs)],
+                         capture_output=True, text=True, check=True)
+    line = next(l for l in out.stdout.splitlines() if l.startswith("RESULT "))
+    result = json.loads(line[len("RESULT "):])
+    result.update(case=case, jobs=jobs, load_before=before[0], load_after=os.getloadavg()[0])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ranks", type=int, default=64)
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--cache", default="/tmp/graphframe-io-rma-bench")
+    parser.add_argument("--out", help="write the results as JSON")
+    args = parser.parse_args()
+    paths = _inputs(args.ranks, args.records, args.cache)
+    results = []
+    for case, path in paths.items():
+        for jobs in (1, 2):
+            r = measure(case, path, jobs)
+            results.append(r)
+            print(f"{case:10} jobs={jobs}: {r['seconds']:6.1f} s (read {r['read_seconds']:.1f} s,"
+                  f" CPU {r['cpu_seconds']:.1f} s, {r['peak_mb']:.0f} MB, {r['calls']} calls; "
+                  f"load {r['load_before']:.1f} -> {r['load_after']:.1f})", flush=True)
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump({"ranks": args.ranks, "records": args.records, "results": results}, fh,
+                      indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""CallTableBuilder: one row per call, without matching enters and leaves.
+
+The I/O analyses (per run and across runs: records, calls, files, time per
+rank and function) need each call with its start, end, file and bytes, not
+the whole events table. For traces whose ENTER events carry the call's
+``end`` (Recorder, DUMPI) this handler keeps ENTER rows and attaches the
+data event a decoder puts right after an ENTER (IO, SEND, RECV, COLLECTIVE,
+RMA... with ``bytes``, ``offset``, ``peer``, ``file``...) to its call: a
+few numpy steps per batch, no per-event Python, and it reads in worker
+processes (``fork``/``join``). A call whose ENTER has no ``end`` is a
+ReadError-free fallback case: its ``end`` is the end of its data event when
+it has one, else -1 (``complete`` is False; use the events table then).
+
+Call table columns
+------------------
+``rank``, ``thread`` int64; ``name`` category; ``start``, ``end`` int64 ns;
+``duration`` float64 ns (NaN when the end is unknown); ``kind`` category
+(the data event's kind, ``call`` when the call has none); ``file``
+category; ``fd``, ``bytes``, ``offset``, ``peer``, ``tag``, ``comm``,
+``window``, ``recv_bytes``, ``assertion`` int64 (-1 absent); ``args`` object when a decoder gave them.
+Rows are ordered by rank, thread and start (stable).
+
+Examples
+--------
+>>> from graphframe_readers.traces.events import EventBatch, Kind, StringTable
+>>> t = StringTable(["write", "/d/a"])
+>>> h = CallTableBuilder()
+>>> h.on_batch(EventBatch.build(t, kind=[Kind.ENTER, Kind.IO, Kind.LEAVE], time=[5, 5, 9],
+...            rank=0, name=0, end=[9, 9, -1], file=[1, 1, -1], bytes=[-1, 8, -1]))
+>>> h.on_end()
+>>> h.result()[["name", "start", "duration", "kind", "file", "bytes"]].values.tolist()
+[['write', 5, 4.0, 'io', '/d/a', 8]]
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind
+from .handler import EventHandler
+from .names import NameMap
+
+#: data-event columns copied to the call
+DATA_COLUMNS = ("fd", "bytes", "offset", "peer", "tag", "comm", "window", "recv_bytes",
+                "assertion")
+#: the ``kind`` of a call without a data event
+CALL = "call"
+#: kind code -> whether it is a data event (one that describes the call it follows)
+_IS_DATA = np.ones(256, dtype=bool)
+_IS_DATA[[Kind.ENTER, Kind.LEAVE, Kind.INSTANT, Kind.COUNTER]] = False
+
+
+class CallTableBuilder(EventHandler):
+    """Keeps one row per call (see the module docs); ``result()`` is the call table."""
+
+    def __init__(self, *, args: bool = True) -> None:
+        super().__init__()
+        self.keep_args = args
+        self.names = NameMap()
+        self.chunks: List[Dict[str, np.ndarray]] = []
+        self.table: Optional[pd.DataFrame] = None
+        self._pending: Dict[tuple, tuple] = {}
+
+    def on_batch(self, batch: EventBatch) -> None:
+        n = len(batch)
+        if not n:
+            return
+        kind = batch.kind
+        enter = np.flatnonzero(kind == Kind.ENTER)
+        data = np.flatnonzero(_IS_DATA[kind])
+        # a data event belongs to the ENTER right before it in its stream
+        owner = np.full(len(data), -1, dtype=np.int64)
+        if len(data) and len(enter):
+            k = np.searchsorted(enter, data) - 1
+            ok = k >= 0
+            cand = enter[np.maximum(k, 0)]
+            ok &= (batch.rank[cand] == batch.rank[data]) & (batch.thread[cand] == batch.thread[data])
+            ok &= batch.time[cand] == batch.time[data]
+            owner = np.where(ok, k, -1)
+        cols = {"rank": batch.rank[enter], "thread": batch.thread[enter],
+                "name": self.names.ids(batch.strings, batch.name[enter]),
+                "start": batch.time[enter], "end": batch.column("end")[enter],
+                "kind": np.full(len(enter), -1, dtype=np.int64)}
+        file_ids = np.full(n, -1, dtype=np.int32)  # only the rows kept need their file
+        if "file" in batch.attrs:
+            used = np.concatenate([enter, data])
+            file_ids[used] = self.names.ids(batch.strings, batch.attrs["file"][used])
+        cols["file"] = file_ids[enter]
+        for col in DATA_COLUMNS:  # None: no value in this batch (less to send from workers)
+            cols[col] = batch.attrs[col][enter] if col == "fd" and col in batch.attrs else \
+                None if col not in batch.attrs else \
+                np.full(len(enter), ATTRIBUTES[col][1], dtype=ATTRIBUTES[col][0])
+        if self.keep_args and "args" in batch.attrs:
+            cols["args"] = batch.attrs["args"][enter]
+        has = owner >= 0
+        o, d = owner[has], data[has]
+        if len(o):
+            cols["kind"][o] = kind[d]
+            data_end = batch.column("end")[d]
+            cols["end"][o] = np.where(cols["end"][o] >= 0, cols["end"][o], data_end)
+            f = file_ids[d]
+            cols["file"][o] = np.where(f >= 0, f, cols["file"][o])
+            for col in DATA_COLUMNS:
+                if cols[col] is None:
+                    continue
+                v = batch.attrs[col][d]
+                if col == "fd":
+                    cols[col][o] = np.where(v >= 0, v, cols[col][o])
+                else:
+                    cols[col][o] = v
+        self._attach_across(batch, data[~has], file_ids)
+        for col in DATA_COLUMNS:  # a column without a value travels as None
+            if cols[col] is not None and (cols[col] == -1).all():
+                cols[col] = None
+        cols["kind"] = cols["kind"].astype(np.int16)  # narrower to send back from workers
+        for col in ("rank", "thread"):
+            v = cols[col]
+            if len(v) and -(1 << 31) <= v.min() and v.max() < (1 << 31):
+                cols[col] = v.astype(np.int32)
+        self.chunks.append(cols)
+        if len(enter):  # the last call of each stream may own a data event of the next batch
+            key = cols["rank"] * (1 << 20) + cols["thread"]
+            _, last = np.unique(key[::-1], return_index=True)
+            for row in (len(key) - 1 - last).tolist():
+                stream = (int(cols["rank"][row]), int(cols["thread"][row]))
+                self._pending[stream] = (len(self.chunks) - 1, row)
+
+    def _attach_across(self, batch: EventBatch, rows: np.ndarray, file_ids: np.ndarray) -> None:
+        """Data events whose ENTER ended the previous batch (rare: a batch boundary)."""
+        for i in rows.tolist():
+            key = (int(batch.rank[i]), int(batch.thread[i]))
+            where = self._pending.get(key)
+            if where is None:
+                continue
+            chunk = self.chunks[where[0]]
+            row = where[1]
+            if chunk["start"][row] != batch.time[i] or chunk["kind"][row] >= 0:
+                continue
+            chunk["kind"][row] = batch.kind[i]
+            if chunk["end"][row] < 0:
+                chunk["end"][row] = batch.column("end")[i]
+            if file_ids[i] >= 0:
+                chunk["file"][row] = file_ids[i]
+            for col in DATA_COLUMNS:
+                v = batch.column(col)[i]
+                if col != "fd" or v >= 0:
+                    if chunk[col] is None:
+                        chunk[col] = np.full(len(chunk["start"]), -1, dtype=np.int64)
+                    chunk[col][row] = v
+
+    def fork(self) -> "CallTableBuilder":
+        return CallTableBuilder(args=self.keep_args)
+
+    def join(self, others: Sequence["CallTableBuilder"]) -> None:
+        for other in others:
+            self.on_definitions(other.definitions)
+            table = other.names.names
+            for chunk in other.chunks:
+                chunk = dict(chunk)
+                chunk["name"] = self.names.ids(table, chunk["name"])
+                chunk["file"] = self.names.ids(table, chunk["file"])
+                self.chunks.append(chunk)
+
+    def on_end(self) -> None:
+        self.table = build_call_table(self.chunks, self.names.names.strings)
+        self.chunks = []
+
+    def result(self) -> pd.DataFrame:
+        return self.table
+
+
+def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> pd.DataFrame:
+    """The call table from column chunks (global name ids)."""
+    keys = ["rank", "thread", "name", "start", "end", "kind", "file"] + list(DATA_COLUMNS)
+    with_args = bool(chunks) and all("args" in ch for ch in chunks)
+    if with_args:
+        keys.append("args")
+    cols = {}
+    total = sum(len(ch["start"]) for ch in chunks)
+    for k in keys:
+        if all(ch[k] is None for ch in chunks):  # no value anywhere: one filled column
+            cols[k] = np.full(total, -1, dtype=object if k == "args" else np.int64)
+            continue
+        parts = [ch[k] if ch[k] is not None else np.full(len(ch["start"]), -1, dtype=np.int64)
+                 for ch in chunks]
+        cols[k] = np.concatenate(parts)
+    if not _in_order(cols["rank"], cols["thread"], cols["start"]):
+        order = np.lexsort((cols["start"], cols["thread"], cols["rank"]))
+        cols = {k: v[order] for k, v in cols.items()}
+    kinds = list(KIND_NAMES) + [CALL]
+    kind = np.where(cols["kind"] >= 0, cols["kind"], len(KIND_NAMES))
+    end = cols["end"].astype(np.int64, copy=False)
+    start = cols["start"].astype(np.int64, copy=False)
+    data = {
+        "rank": cols["rank"].astype(np.int64, copy=False),
+        "thread": cols["thread"].astype(np.int64, copy=False),
+        "name": _categorical(names, cols["name"]),
+        "start": start, "end": end,
+        "duration": np.where(end >= 0, end - start, np.nan).astype(np.float64),
+        "kind": pd.Categorical.from_codes(kind.astype(np.int8), kinds),
+        "file": _categorical(names, cols["file"]),
+    }
+    for col in DATA_COLUMNS:
+        data[col] = cols[col].astype(np.int64, copy=False)
+    if with_args:
+        data["args"] = cols["args"]
+    return pd.DataFrame(data, copy=False)  # fresh arrays: no consolidating copy
+
+
+def _categorical(names: List[str], codes: np.ndarray) -> pd.Categorical:
+    """Global name ids -> a categorical with only the names used, sorted."""
+    codes = codes.astype(np.int64, copy=False)
+    ids = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(names)))
+    table = np.asarray(names, dtype=object)[ids] if len(ids) else np.zeros(0, dtype=object)
+    sort = np.argsort(table.astype(str), kind="stable")
+    remap = np.full(len(names) + 1, -1, dtype=np.int64)
+    remap[ids[sort]] = np.arange(len(ids))
+    return pd.Categorical.from_codes(remap[codes], list(table[sort]))
+
+
+def _in_order(rank: np.ndarray, thread: np.ndarray, start: np.ndarray) -> bool:
+    """True when rows are already sorted by (rank, thread, start)."""
+    if len(rank) < 2:
+        return True
+    dr, dt, ds = np.diff(rank), np.diff(thread), np.diff(start)
+    return bool(((dr > 0) | ((dr == 0) & ((dt > 0) | ((dt == 0) & (ds >= 0))))).all())
