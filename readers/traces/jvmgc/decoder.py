@@ -57,10 +57,12 @@ UNDERSTOOD_WARN = 0.9
 
 #: a decorated GC log line: [time-like decorator](more decorators) then a message
 _SNIFF = re.compile(
-    rb"^\[(?:\d{4}-\d\d-\d\dT[\d:.]+(?:[+-]\d{4}|Z)?|\d+(?:\.\d+)?(?:s|ms|ns))\]"
-    rb"(?:\[[^\]\n]*\])* ?(?:GC\(\d+\) |Using |Safepoint |Total time for which|Entering "
-    rb"safepoint|Application time|Initializing The Z|Version: |Heap |CPUs: |Memory: |"
-    rb"Metaspace|CodeHeap|Min heap|Heuristics|.*\]\[(?:gc|safepoint)[\w,]*\s*\] )", re.M)
+    rb"^(?:\[[^\]\n]*\])*?\[(?:\d{4}-\d\d-\d\dT[\d:.]+(?:[+-]\d{4}|Z)?|\d+(?:\.\d+)?"
+    rb"(?:s|ms|ns))\](?:\[[^\]\n]*\])* ?(?:GC\(\d+\) |Using |Safepoint |Total time for which|"
+    rb"Entering safepoint|Application time|Initializing The Z|Version: |Heap |CPUs: |Memory: |"
+    rb"Metaspace|CodeHeap|Min heap|Heuristics)", re.M)
+#: or any line whose tags are gc or safepoint ones
+_SNIFF_TAGS = re.compile(rb"^\[[^\n]*\]\[(?:gc|safepoint)[\w,]*\s*\] ", re.M)
 
 
 class GcLogWarning(UserWarning):
@@ -77,7 +79,7 @@ class JvmGcDecoder(Decoder):
     def sniff(cls, path: Path, head: bytes) -> bool:
         if not head or b"\x00" in head[:4096]:
             return False
-        return _SNIFF.search(head) is not None
+        return _SNIFF.search(head) is not None or _SNIFF_TAGS.search(head) is not None
 
     @classmethod
     def sources(cls, path: Any) -> List[ByteSource]:
@@ -94,13 +96,16 @@ class JvmGcDecoder(Decoder):
         state = LogState()
         strings = StringTable()
         label = getattr(source, "label", "") or Path(source.name).name
+        # several logs in one read: log i is rank i (a decoder reads its sources in order)
+        rank = self.__dict__.setdefault("_logs_read", 0)
+        self._logs_read = rank + 1
         for part in parts:
-            self._decode_part(part, state, strings, handler, label)
+            self._decode_part(part, state, strings, handler, label, rank)
         if state.layout is None:
             raise ReadError(parts[0].name if parts else source.name,
                             "no line of a unified-logging GC log", position="line 1",
                             expected="lines such as '[0.123s][info][gc] GC(0) Pause Young ...'")
-        handler.on_definitions(definitions(state, label, [p.name for p in parts]))
+        handler.on_definitions(definitions(state, label, [p.name for p in parts], rank))
         share = understood(state)
         if share < UNDERSTOOD_WARN:
             warnings.warn(f"{source.name}: {share:.0%} of the GC lines were understood "
@@ -108,7 +113,7 @@ class JvmGcDecoder(Decoder):
                           "metadata['unparsed'])", GcLogWarning, stacklevel=3)
 
     def _decode_part(self, part: ByteSource, state: LogState, strings: StringTable,
-                     handler: EventHandler, label: str) -> None:
+                     handler: EventHandler, label: str, rank: int) -> None:
         parser = BlockParser(state, part.name)
         carry = b""
         for block in part.blocks():
@@ -118,16 +123,16 @@ class JvmGcDecoder(Decoder):
                 carry = data
                 continue
             carry = data[cut + 1:]
-            self._deliver(parser, _clean(data[:cut + 1]), False, strings, handler, label)
+            self._deliver(parser, _clean(data[:cut + 1]), False, strings, handler, label, rank)
         if carry:
-            self._deliver(parser, _clean(carry), True, strings, handler, label)
+            self._deliver(parser, _clean(carry), True, strings, handler, label, rank)
 
     @staticmethod
     def _deliver(parser: BlockParser, data: bytes, last: bool, strings: StringTable,
-                 handler: EventHandler, label: str) -> None:
+                 handler: EventHandler, label: str, rank: int) -> None:
         cols = parser.parse(split(data), last=last)
         if len(cols["line"]):
-            handler.on_batch(build_batch(strings, cols, label))
+            handler.on_batch(build_batch(strings, cols, label, rank))
 
 
 def _clean(data: bytes) -> bytes:
@@ -171,10 +176,10 @@ def understood(state: LogState) -> float:
     return state.counts["gc_understood"] / gc if gc else 1.0
 
 
-def definitions(state: LogState, label: str, parts: List[str]) -> Definitions:
+def definitions(state: LogState, label: str, parts: List[str], rank: int = 0) -> Definitions:
     """The metadata of one decoded log."""
-    return Definitions(metadata={
-        "format": "jvm-gc", "log": label, "parts": list(parts),
+    return Definitions(ranks={rank: {"name": label}}, metadata={
+        "format": "jvm-gc", "log": label, "rank": rank, "parts": list(parts),
         "decorators": state.layout.describe() if state.layout else "",
         "collector": state.collector or _guess_collector(state),
         "jvm_version": state.version, "region_size": state.region_size,

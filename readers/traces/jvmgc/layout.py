@@ -123,7 +123,7 @@ def classify_field(text: bytes, seen: Tuple[str, ...]) -> Tuple[str, str]:
         return ("tid" if "pid" in seen else "pid"), ""
     if _LEVEL.match(text):
         return "level", ""
-    if _TAGS.match(text) and "tags" not in seen:
+    if _TAGS.match(text):
         return "tags", ""
     return "hostname", ""
 
@@ -138,6 +138,9 @@ def layout_of(line: bytes) -> Optional[Layout]:
         kind, unit = classify_field(field, tuple(kinds))
         kinds.append(kind)
         units.append(unit)
+    tags = [i for i, k in enumerate(kinds) if k == "tags"]
+    for i in tags[:-1]:  # HotSpot prints the tags last: an earlier word is the host name
+        kinds[i] = "hostname"
     return Layout(tuple(kinds), tuple(units))
 
 

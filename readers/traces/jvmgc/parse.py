@@ -331,6 +331,9 @@ class BlockParser:
         known = self.state.duration_titles
         if known and not start.all():
             start |= pc.is_in(text, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
+        # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
+        start &= ~pc.match_substring_regex(text, r"->|\s[\d.]+\w{0,2}$").to_numpy(
+            zero_copy_only=False)
         info = pc.match_substring_regex(text, shapes.GC_INFO).to_numpy(zero_copy_only=False)
         unknown[rows[start | info]] = False
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True)
