@@ -8,7 +8,7 @@ Methods are thin: each calls a function of :mod:`.profile`, :mod:`.comm`,
 from __future__ import annotations
 
 import warnings
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -21,6 +21,9 @@ from graphframe_readers.traces.warnings import TraceWarning
 from . import comm, io_rma, profile, select
 from .batches import table_batch
 from .tree import TreeBuilder
+
+if TYPE_CHECKING:
+    from .gc import GcView
 
 
 class TraceFrame:
@@ -78,9 +81,19 @@ class TraceFrame:
         """``time (inc)``, ``time`` (s) and ``count`` per ``by`` (and rank/thread)."""
         return profile.flat_profile(self.events, by=by, per=per)
 
+    @property
+    def gc(self) -> "GcView":
+        """The garbage-collection view of a trace read from JVM GC logs (issue 32):
+        ``events``, ``summary``, ``percentiles``, ``filter``, ``gcgc_frame``..."""
+        from .gc import GcView
+        return GcView.from_trace(self)
+
     def to_graphframe(self) -> GraphFrame:
         """The calling-context tree per (rank, thread) as a GraphFrame
-        (``time (inc)``, ``time`` in s, ``count``)."""
+        (``time (inc)``, ``time`` in s, ``count``); for JVM GC logs, the GC
+        phase tree per log (:mod:`graphframe.traces.gc.tree`)."""
+        if self.metadata.get("format") == "jvm-gc":
+            return self.gc.to_graphframe()
         builder = TreeBuilder()
         builder.on_definitions(self.definitions)
         with warnings.catch_warnings():  # the read already warned about unmatched events

@@ -41,8 +41,22 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     [[0, 'enter', 'main', 0, 5000.0], [1000, 'enter', 'f', 1, 2000.0], [3000, 'leave', 'f', 1, nan], [5000, 'leave', 'main', 0, nan]]
     """
     builder = TableBuilder()
+    if (format or _sniffed(path)) == "jvm-gc":  # issue 32: GC logs keep their GC columns
+        from graphframe_readers.traces.jvmgc.table import GcTableBuilder
+        builder = GcTableBuilder()
     decode(path, builder, format, jobs=jobs, progress=progress, **options)
     return TraceFrame(builder.result(), builder.definitions)
+
+
+def _sniffed(path: Any) -> Optional[str]:
+    from graphframe_readers.traces import ByteSource, sniff_trace
+    if isinstance(path, ByteSource) or (isinstance(path, (list, tuple)) and path
+                                        and isinstance(path[0], ByteSource)):
+        return None
+    try:
+        return sniff_trace(path)
+    except Exception:  # decode() reports the input's problem itself
+        return None
 
 
 def read_tree(path: Any, format: Optional[str] = None, *, jobs: Optional[int] = None,

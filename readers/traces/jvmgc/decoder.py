@@ -75,8 +75,17 @@ class JvmGcDecoder(Decoder):
     format_name = "jvm-gc"
     description = "JVM garbage-collection logs (HotSpot -Xlog:gc*, JDK 9+; GraalVM)"
 
+    def __init__(self, *, labels: Any = None) -> None:
+        """``labels``: one label per log, in reading order (default: the file names)."""
+        super().__init__(labels=list(labels) if labels is not None else None)
+
     @classmethod
     def sniff(cls, path: Path, head: bytes) -> bool:
+        if not head and path.is_dir():  # a folder of GC logs
+            try:
+                return bool(log_files(path))
+            except ReadError:
+                return False
         if not head or b"\x00" in head[:4096]:
             return False
         return _SNIFF.search(head) is not None or _SNIFF_TAGS.search(head) is not None
@@ -99,6 +108,12 @@ class JvmGcDecoder(Decoder):
         # several logs in one read: log i is rank i (a decoder reads its sources in order)
         rank = self.__dict__.setdefault("_logs_read", 0)
         self._logs_read = rank + 1
+        labels = self.options.get("labels")
+        if labels is not None:
+            if rank >= len(labels):
+                raise ReadError(source.name, f"no label for log {rank + 1}",
+                                expected=f"one label per log ({len(labels)} given)")
+            label = str(labels[rank])
         for part in parts:
             self._decode_part(part, state, strings, handler, label, rank)
         if state.layout is None:

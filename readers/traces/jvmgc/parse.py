@@ -38,7 +38,9 @@ TEXTS = ("name", "cause", "info", "tags")
 #: all event columns: line (from 1), sub (order within a line), gc_id (-1 none),
 #: date (ns since the epoch, -1 none), event_type / generation (codes into
 #: titles.EVENT_TYPES / GENERATIONS), level (indentation of sub-phases)
-COLUMNS = ("line", "sub", "gc_id", "date", "event_type", "generation", "level") + FLOATS + TEXTS
+#: prefix (0 none, 1 ``Y:``, 2 ``O:``: a generational ZGC phase of the young / old generation)
+COLUMNS = ("line", "sub", "gc_id", "date", "event_type", "generation", "level",
+           "prefix") + FLOATS + TEXTS
 
 _ETYPE = {t: i for i, t in enumerate(EVENT_TYPES)}
 _GEN = {g: i for i, g in enumerate(GENERATIONS)}
@@ -57,7 +59,7 @@ def _empty(n: int) -> Dict[str, np.ndarray]:
         "line": np.zeros(n, np.int64), "sub": np.zeros(n, np.int8),
         "gc_id": np.full(n, -1, np.int64), "date": np.full(n, -1, np.int64),
         "event_type": np.zeros(n, np.int8), "generation": np.zeros(n, np.int8),
-        "level": np.zeros(n, np.int8)}
+        "level": np.zeros(n, np.int8), "prefix": np.zeros(n, np.int8)}
     for c in FLOATS:
         cols[c] = np.full(n, np.nan)
     for c in TEXTS:
@@ -259,6 +261,7 @@ class BlockParser:
         gen = np.array([_GEN[d[4]] for d in desc], np.int8)[idx]
         prefix = ctx["gen"][rows]
         cols["generation"] = np.where(prefix > 0, prefix, gen)
+        cols["prefix"] = np.where(prefix > 0, prefix - 0, 0).astype(np.int8)
         cols["level"] = np.minimum(ctx["indent"][rows] // 2, 127).astype(np.int8)
         cols["gc_id"] = ctx["gc_ids"][rows]
         valid = np.ones(len(rows), dtype=bool)
@@ -304,6 +307,7 @@ class BlockParser:
             cols["gc_id"] = ctx["gc_ids"][rows[sel]]
             prefix = ctx["gen"][rows[sel]]
             cols["generation"] = prefix
+            cols["prefix"] = prefix
             name = _texts(col(f"s{i}"))
             cols["name"] = name
             cols["event_type"] = np.where(np.isin(name, list(_METASPACE)),

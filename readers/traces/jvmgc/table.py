@@ -7,7 +7,8 @@ also keeps each :class:`~.batch.GcBatch`'s GC columns and adds them:
 ``log`` (category: the log's label), ``line`` (line number in its file),
 ``gc_id`` (-1 none), ``datetime`` (UTC, NaT when not logged), ``event_type``,
 ``cause``, ``info``, ``generation``, ``collector``, ``tags`` (categories),
-``level`` (indentation of a sub-phase), ``heap_before``, ``heap_after``,
+``level`` (indentation of a sub-phase), ``prefix`` (``Y``/``O``: generational
+ZGC's young / old generation phase prefix, else ``""``), ``heap_before``, ``heap_after``,
 ``heap_capacity`` (bytes), ``heap_before_pct``, ``heap_after_pct`` (ZGC's
 percentages), ``time_to_reach``, ``at_safepoint``, ``cleanup``, ``leaving``,
 ``total``, ``time_since_last`` (seconds). ``duration`` (ns, as in every
@@ -40,9 +41,11 @@ from .batch import GcBatch
 from .parse import FLOATS
 from .titles import EVENT_TYPES, GENERATIONS
 
+_GEN_CODE = {g: i for i, g in enumerate(GENERATIONS)}
+
 #: GC columns added to the events table, in order
 GC_COLUMNS = ("log", "line", "gc_id", "datetime", "event_type", "cause", "info", "generation",
-              "collector", "tags", "level", "heap_before", "heap_after", "heap_capacity",
+              "collector", "tags", "level", "prefix", "heap_before", "heap_after", "heap_capacity",
               "heap_before_pct", "heap_after_pct", "time_to_reach", "at_safepoint", "cleanup",
               "leaving", "total", "time_since_last")
 
@@ -134,6 +137,9 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
                                                  categories=pd.Index(names, dtype=object))
     out["tags"] = _category(_column(chunks, "tags", n, None)[order])
     out["level"] = _column(chunks, "level", n, 0, np.int8)[order]
+    pre = _column(chunks, "prefix", n, 0, np.int8)[order].astype(np.int64)
+    pre = np.where(pre == _GEN_CODE["young"], 1, np.where(pre == _GEN_CODE["old"], 2, 0))
+    out["prefix"] = pd.Categorical.from_codes(pre, categories=["", "Y", "O"])
     for col in FLOATS:
         if col in ("uptime", "duration"):
             continue
