@@ -38,10 +38,9 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
     out = {}
     for col in COLUMNS:
         if col == "time":
-            t = table["time"].to_numpy()
-            out[col] = np.where(t >= 0, t / 1e9, np.nan)
+            out[col] = table["time_s"].to_numpy()
         elif col == "duration":
-            out[col] = table["duration"].to_numpy() / 1e9
+            out[col] = table["duration_s"].to_numpy()
         else:
             out[col] = table[col].to_numpy() if not isinstance(
                 table[col].dtype, pd.CategoricalDtype) else table[col].array

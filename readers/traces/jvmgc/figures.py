@@ -17,8 +17,8 @@ import pyarrow.compute as pc
 
 #: bytes per unit letter of HotSpot's size figures ("" = bytes)
 UNITS = {"B": 1.0, "K": 1024.0, "M": 1024.0 ** 2, "G": 1024.0 ** 3, "T": 1024.0 ** 4, "": 1.0}
-#: seconds per duration unit
-DURATION_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+#: duration units per second (a duration in seconds = value / this, exactly as written)
+DURATION_UNITS = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9}
 
 
 def to_float(values: pa.Array) -> np.ndarray:
@@ -65,5 +65,5 @@ def sizes(values: pa.Array, units: pa.Array) -> np.ndarray:
 
 def durations(values: pa.Array, units: pa.Array) -> np.ndarray:
     """Durations with their unit (``ms``, ``s``...) -> seconds (NaN when absent)."""
-    return to_float(values) * scale(units, DURATION_UNITS) \
+    return to_float(values) / scale(units, DURATION_UNITS) \
         if len(values) else np.zeros(0)

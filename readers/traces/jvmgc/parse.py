@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 
 from . import shapes
 from .figures import UNITS, durations, present, sizes, to_float, to_int
-from .layout import SCALES, sniff_layout
+from .layout import sniff_layout
 from .lines import Block, decorate, strings
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
@@ -51,6 +51,7 @@ _DIGIT_OR_DOT[46] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
 _HEADER = re.compile(shapes.HEADER)
+_PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
 
@@ -453,7 +454,7 @@ class BlockParser:
             for out, key in (("time_since_last", "since"), ("time_to_reach", "reach"),
                              ("cleanup", "clean"), ("at_safepoint", "at"),
                              ("leaving", "leave"), ("total", "total")):
-                cols[out] = to_float(m.field(key)) * 1e-9
+                cols[out] = to_float(m.field(key)) / 1e9
             cols["duration"] = cols["total"].copy()
             unknown[rows[sel]] = False
             parts.append(cols)
@@ -532,7 +533,7 @@ class BlockParser:
                             np.maximum(dec.field_end[f][row] - unit_len,
                                        dec.field_start[f][row]))
             ok = pc.match_substring_regex(value, r"^\d+(?:\.\d+)?$")
-            cols["uptime"] = to_float(pc.if_else(ok, value, None)) * SCALES[lay.units[f]]
+            cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
                                   dec.field_end[lay.date_field][row])
@@ -547,7 +548,7 @@ class BlockParser:
             if dated.any() and st.date_origin is None:
                 st.date_origin = int(cols["date"][dated][0])
             if st.date_origin is not None:
-                cols["uptime"] = np.where(dated, (cols["date"] - st.date_origin) * 1e-9, np.nan)
+                cols["uptime"] = np.where(dated, (cols["date"] - st.date_origin) / 1e9, np.nan)
         if "tags" in lay.kinds:
             f = lay.kinds.index("tags")
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])

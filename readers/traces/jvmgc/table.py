@@ -4,7 +4,8 @@ A :class:`~graphframe_readers.traces.table.TableBuilder` (the standard events
 table: ``time`` ns, ``kind``, ``name``, ``rank`` = the log's number...) that
 also keeps each :class:`~.batch.GcBatch`'s GC columns and adds them:
 
-``log`` (category: the log's label), ``line`` (line number in its file),
+``log`` (category: the log's label), ``time_s`` and ``duration_s`` (the
+time and the duration in seconds, exactly as parsed), ``line`` (line number in its file),
 ``gc_id`` (-1 none), ``datetime`` (UTC, NaT when not logged), ``event_type``,
 ``cause``, ``info``, ``generation``, ``collector``, ``tags`` (categories),
 ``level`` (indentation of a sub-phase), ``prefix`` (``Y``/``O``: generational
@@ -44,7 +45,7 @@ from .titles import EVENT_TYPES, GENERATIONS
 _GEN_CODE = {g: i for i, g in enumerate(GENERATIONS)}
 
 #: GC columns added to the events table, in order
-GC_COLUMNS = ("log", "line", "gc_id", "datetime", "event_type", "cause", "info", "generation",
+GC_COLUMNS = ("log", "time_s", "duration_s", "line", "gc_id", "datetime", "event_type", "cause", "info", "generation",
               "collector", "tags", "level", "prefix", "heap_before", "heap_after", "heap_capacity",
               "heap_before_pct", "heap_after_pct", "time_to_reach", "at_safepoint", "cleanup",
               "leaving", "total", "time_since_last")
@@ -145,6 +146,8 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
             continue
         out[col] = _column(chunks, col, n, np.nan, np.float64)[order]
     dur = _column(chunks, "duration", n, np.nan, np.float64)[order]
+    out["duration_s"] = dur
+    out["time_s"] = _column(chunks, "uptime", n, np.nan, np.float64)[order]
     table = table.copy()
     for col in GC_COLUMNS:
         table[col] = out[col]
