@@ -15,6 +15,7 @@ from typing import Any, List, Optional, Sequence
 from ..plot import _mpl
 from ..plot._sources import ArgumentError, diff
 from .common import open_profile
+from .gc import GC_KINDS, is_gc_log, parser_note, plot_gc_file, report_gc_file
 from ..plot.bar import bar
 from ..plot.distribution import box, hist, violin
 from ..plot.flame import flamegraph, icicle
@@ -26,7 +27,7 @@ from ..plot.svg import new_figure
 from ..plot.timeline import timeline
 
 KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling",
-         "timeline")
+         "timeline") + GC_KINDS
 FORMATS = ("png", "svg", "pdf")
 
 KIND_HELP = {
@@ -47,6 +48,7 @@ KIND_HELP = {
                "metadata key; default the rank count)",
     "timeline": "TRACE: ranks x time, calls coloured by function (--top N functions "
                 "coloured, --rank R for one rank)",
+    "gc-*": parser_note(),
 }
 
 
@@ -116,6 +118,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--stacked", choices=("rank", "thread"), help="bar: one segment per rank")
     p.add_argument("--color", help="flamegraph: 'name', a text column or a numeric column")
     p.add_argument("--mode", choices=MODES, default="strong", help="scaling: strong or weak")
+    p.add_argument("--filter", action="append", metavar="KEY=VALUE",
+                   help="gc-* kinds: keep GC events with KEY equal to VALUE (repeatable)")
     p.add_argument("--title", help="title (default: the kind and the file name)")
     p.add_argument("--size", nargs=2, type=float, metavar=("W", "H"),
                    help="figure size in inches")
@@ -141,6 +145,10 @@ def add_commands(sub: Any) -> None:
 
 
 def _run_plot(args: argparse.Namespace, out: Any) -> str:
+    if args.kind in GC_KINDS:  # issue 32
+        plot_gc_file(args.kind, args.paths, args.output, by=args.by, filters=args.filter,
+                     title=args.title, size=args.size, dpi=args.dpi)
+        return ""
     plot_file(args.kind, args.paths, args.output, metric=args.metric, top=args.top, by=args.by,
               stat=args.stat, nodes=args.node, rank=args.rank, aggregate=args.aggregate,
               inclusive=args.inclusive, imbalance=args.imbalance, over=args.over,
@@ -173,6 +181,8 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    if kind in GC_KINDS:
+        return plot_gc_file(kind, paths, output, by=by, title=title, size=size, dpi=dpi)
     if kind == "timeline":
         return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
                               dpi=dpi)
@@ -285,6 +295,8 @@ def _scaling_figure(profiles: List[Any], metric: Any, by: Any, top: Any, aggrega
 def report_file(before: str, after: Optional[str], output: str, *, metric: Optional[str] = None,
                 top: int = 10, threshold: float = 1.0, title: Optional[str] = None) -> str:
     """Write the HTML report of the profile(s) at ``before`` (and ``after``) to ``output``."""
+    if is_gc_log(before):  # issue 32: JVM GC logs get the GC report
+        return report_gc_file([before] + ([after] if after else []), output, title=title)
     profiles = [open_profile(before)] + ([open_profile(after)] if after else [])
     labels = [before] + ([after] if after else [])
     return write_report(output, *profiles, metric=metric, top=top, threshold=threshold,

@@ -1,0 +1,43 @@
+"""Heap before and after each GC, and its capacity, over time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _mpl
+from .gc_common import By, color, empty_note, groups, legend, select
+
+_UNITS = {"B": 1.0, "K": 2.0 ** 10, "M": 2.0 ** 20, "G": 2.0 ** 30}
+
+
+def gc_heap(data: Any, *, by: By = "log", filter: Any = None, unit: str = "M",
+            capacity: bool = True, ax: Any = None) -> Any:
+    """Heap occupancy over time: a sawtooth through each GC's before (rising) and after
+    (falling) figures, and the capacity dashed. Uses the whole-GC lines (pauses and
+    collections with heap figures).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from ..traces.gc.summary import gc_heap_rows
+    view = select(data, filter)
+    scale = _UNITS[unit]
+    with _mpl.axes(ax, figsize=(10.0, 4.5)) as a:
+        rows = gc_heap_rows(view.events)
+        parts = groups(view.filter(np.isin(np.arange(len(view)), rows.index.to_numpy())), by)
+        for i, (label, ev) in enumerate(parts):
+            ev = ev.sort_values("time", kind="stable")
+            t = np.repeat(ev["time"].to_numpy(), 2)
+            y = np.column_stack([ev["heap_before"], ev["heap_after"]]).reshape(-1) / scale
+            a.plot(t, y, color=color(i), lw=1, label=label)
+            if capacity and ev["heap_capacity"].notna().any():
+                a.plot(ev["time"], ev["heap_capacity"] / scale, color=color(i), lw=1, ls="--")
+        if not sum(len(p[1]) for p in parts):
+            empty_note(a, "heap figures")
+        a.set_xlabel("time since JVM start (s)")
+        a.set_ylabel(f"heap ({unit}B)" if unit != "B" else "heap (bytes)")
+        legend(a, len(parts))
+        return a

@@ -1,0 +1,36 @@
+"""Histogram of pause durations, one outline per group."""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import numpy as np
+
+from . import _mpl
+from .gc_common import By, color, empty_note, groups, legend, select, time_scale
+
+
+def gc_histogram(data: Any, *, by: By = "log", filter: Any = None, bins: Union[int, Any] = 30,
+                 unit: str = "ms", event_type: Any = "pause", ax: Any = None) -> Any:
+    """Pause-duration histogram (shared bins), one step outline per group.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    view = select(data, filter, event_type=event_type)
+    k = time_scale(unit)
+    with _mpl.axes(ax, figsize=(8.0, 4.5)) as a:
+        parts = groups(view, by)
+        values = view.events["duration"].dropna().to_numpy() * k
+        if len(values):
+            edges = np.histogram_bin_edges(values, bins=bins)
+            for i, (label, ev) in enumerate(parts):
+                a.hist(ev["duration"].dropna() * k, bins=edges, histtype="step", lw=1.5,
+                       color=color(i), label=label)
+        else:
+            empty_note(a, "pauses")
+        a.set_xlabel(f"duration ({unit})")
+        a.set_ylabel("count")
+        legend(a, len(parts))
+        return a

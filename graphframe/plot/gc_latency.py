@@ -1,0 +1,39 @@
+"""Latency percentile bars comparing groups (logs): one cluster per percentile."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _mpl
+from .gc_common import By, color, empty_note, legend, select, time_scale
+
+
+def gc_latency(data: Any, *, by: By = "log", filter: Any = None,
+               q: Sequence[float] = (50, 90, 99, 99.9, 100), unit: str = "ms",
+               event_type: Any = "pause", ax: Any = None) -> Any:
+    """Bars of pause-duration percentiles ``q``, one bar per group in each cluster.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    view = select(data, filter, event_type=event_type)
+    k = time_scale(unit)
+    table = view.percentiles(q=q, by=by or "log", event_type=None) * k
+    with _mpl.axes(ax, figsize=(9.0, 4.5)) as a:
+        n = len(table)
+        width = 0.8 / max(n, 1)
+        x = np.arange(len(q))
+        for i, (label, row) in enumerate(table.iterrows()):
+            label = " / ".join(map(str, label)) if isinstance(label, tuple) else str(label)
+            a.bar(x + (i - (n - 1) / 2) * width, row.to_numpy(), width, color=color(i),
+                  label=label)
+        if not n:
+            empty_note(a, "pauses")
+        a.set_xticks(x)
+        a.set_xticklabels([f"p{v:g}" for v in q])
+        a.set_ylabel(f"duration ({unit})")
+        legend(a, n)
+        return a
