@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Dict
 
 import numpy as np
+import pandas as pd
 
 from ..events import EventBatch, Kind, StringTable
 from .titles import EVENT_TYPES
@@ -45,10 +46,11 @@ def build_batch(strings: StringTable, cols: Dict[str, np.ndarray], source: str,
     end_s = cols["uptime"]
     known = ~np.isnan(end_s)
     time_ns = np.where(known, np.round(np.where(known, end_s, 0) * 1e9), -1).astype(np.int64)
-    names = np.array([x if x is not None else "" for x in cols["name"]], dtype=object)
-    uniq, inverse = np.unique(names.astype(str), return_inverse=True) if n else \
-        (np.zeros(0, dtype=str), np.zeros(0, np.int64))
-    ids = strings.intern_many(uniq.tolist())[inverse] if n else np.zeros(0, np.int32)
+    codes, uniques = pd.factorize(cols["name"])  # hashing: no sort of the strings
+    table = strings.intern_many([str(u) for u in uniques]) if len(uniques) else \
+        np.zeros(0, np.int32)
+    ids = np.where(codes >= 0, table[np.maximum(codes, 0)] if len(table) else -1,
+                   -1).astype(np.int32)
     kind = np.where(counter, Kind.COUNTER, Kind.INSTANT).astype(np.uint8)
     value = np.where(counter, cols["heap_after"], np.nan)
     base = EventBatch.build(strings, kind=kind, time=time_ns, rank=rank, thread=0,

@@ -26,6 +26,7 @@ from . import shapes
 from .figures import UNITS, durations, present, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
+from .scan import find_back, find_forward, read_int, run_length
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
 
@@ -48,6 +49,8 @@ _METASPACE = frozenset({"Metaspace", "NonClass", "Class", "Class space", "class 
 _DIGIT_OR_DOT = np.zeros(256, dtype=bool)
 _DIGIT_OR_DOT[48:58] = True
 _DIGIT_OR_DOT[46] = True
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[32] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
 _HEADER = re.compile(shapes.HEADER)
@@ -157,20 +160,17 @@ class BlockParser:
         has_gc = ok & (ends - ms >= 5) & (pad[ms] == 71) & (pad[ms + 1] == 67) & \
             (pad[ms + 2] == 40)  # "GC("
         # GC(n): the digits up to ')' then a space
-        closes = np.flatnonzero(arr == 41)
         rows = np.flatnonzero(has_gc)
-        cp = closes[np.minimum(np.searchsorted(closes, ms[rows] + 3), len(closes) - 1)] \
-            if len(closes) else np.zeros(len(rows), np.int64)
-        good = (cp > ms[rows] + 3) & (cp < ends[rows]) & \
-            _all_in(pad, ms[rows] + 3, cp, _DIGIT, 19)
-        good &= (cp + 1 >= ends[rows]) | (pad[cp + 1] == 32)
+        cp = find_forward(pad, ms[rows] + 3, ends[rows], 41, 20)  # ')'
+        good = (cp > ms[rows] + 3) & _all_in(pad, ms[rows] + 3, np.maximum(cp, 0), _DIGIT, 19)
+        good &= (cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32)
         rows, cp = rows[good], cp[good]
         has_gc[:] = False
         has_gc[rows] = True
         gcline |= has_gc
         gc_ids = np.full(len(blk), -1, np.int64)
         if len(rows):
-            gc_ids[rows] = to_int(strings(blk.data, ms[rows] + 3, cp))
+            gc_ids[rows] = read_int(pad, ms[rows] + 3, cp - ms[rows] - 3)
         body = np.array(ms)
         body[rows] = np.minimum(cp + 2, ends[rows])
         # generational ZGC's "Y: " / "O: "
@@ -184,12 +184,8 @@ class BlockParser:
         body = body + 3 * yo
         # indentation (G1 sub-phases)
         indent = np.zeros(len(blk), np.int64)
-        more = has_gc.copy()
-        for _ in range(16):
-            more &= (body + indent < ends) & (pad[body + indent] == 32)
-            if not more.any():
-                break
-            indent += more
+        g = np.flatnonzero(has_gc)
+        indent[g] = run_length(pad, body[g], ends[g], _SPACE, 16)
         ctx = dict(arr=arr, pad=pad, ends=ends, body=body, indent=indent, gen=gen,
                    gc_ids=gc_ids)
         other = np.flatnonzero(ok & ~has_gc)
@@ -207,10 +203,8 @@ class BlockParser:
             return
         e = ends[rows]
         ts = body[rows] + indent[rows]
-        spaces = np.flatnonzero(arr == 32)
-        k = np.searchsorted(spaces, e) - 1
-        ls = np.where(k >= 0, spaces[np.maximum(k, 0)] if len(spaces) else 0, -1)
-        ls = np.where(ls >= ts, ls, -1)
+        # the last token (a duration?) and the one before (heap figures?), scanned back
+        ls = find_back(pad, e - 1, ts, 32, 48)
         # duration token: digits/dots then s, ms, us or ns
         last_s = pad[e - 1] == 115
         two = np.isin(pad[np.maximum(e - 2, 0)], np.frombuffer(b"mun", np.uint8))
@@ -220,13 +214,14 @@ class BlockParser:
             _DIGIT[pad[np.maximum(num_lo, 0)]]
         has_dur[has_dur] = _all_in(pad, num_lo[has_dur], num_hi[has_dur], _DIGIT_OR_DOT, 24)
         # heap token: before the duration, or the last token
-        k2 = np.where(has_dur, k - 1, k)
-        prev = np.where(k2 >= 0, spaces[np.maximum(k2, 0)] if len(spaces) else 0, -1)
-        ht_lo = np.where(prev >= ts - 1, prev + 1, ts)
+        prev = np.full(len(rows), -1, np.int64)
+        if has_dur.any():
+            prev[has_dur] = find_back(pad, ls[has_dur] - 1, ts[has_dur], 32, 48)
+        ht_lo = np.where(has_dur, np.where(prev >= 0, prev + 1, ts), np.where(ls >= 0, ls + 1, ts))
         ht_hi = np.where(has_dur, ls, e)
-        arrows = np.flatnonzero((arr[:-1] == 45) & (arr[1:] == 62))
-        heapish = (ht_hi > ht_lo) & (_in_range(arrows, ht_lo, ht_hi) > 0) & \
-            _DIGIT[pad[np.maximum(ht_lo, 0)]]
+        dash = find_forward(pad, ht_lo, ht_hi, 45, 32)  # '-' of "->"
+        heapish = (dash >= 0) & (pad[np.maximum(dash, 0) + 1] == 62) & \
+            _DIGIT[pad[np.maximum(ht_lo, 0)]] & (ht_hi > ht_lo)
         title_hi = np.where(heapish, ht_lo - 1, np.where(has_dur, ls, e))
         title_hi = np.maximum(title_hi, ts)
         colon = (title_hi > ts) & (pad[np.maximum(title_hi - 1, 0)] == 58)
@@ -289,10 +284,24 @@ class BlockParser:
         parts.append(cols)
 
     def _transitions(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
-        m = pc.extract_regex(strings(blk.data, lo, hi), shapes.TRANSITIONS)
+        text = strings(blk.data, lo, hi)
+        # most lines hold one transition (G1's regions): a smaller expression for them
+        single = (pc.count_substring(text, "->").to_numpy(zero_copy_only=False) == 1)
+        if single.all() or not single.any():
+            self._transition_set(blk, rows, text, shapes.TRANSITION if single.all() else
+                                 shapes.TRANSITIONS, unknown, parts, ctx)
+            return
+        for mask, pattern in ((single, shapes.TRANSITION), (~single, shapes.TRANSITIONS)):
+            keep = pa.array(mask)
+            self._transition_set(blk, rows[mask], text.filter(keep), pattern, unknown, parts,
+                                 ctx)
+
+    def _transition_set(self, blk, rows, text, pattern, unknown, parts, ctx) -> None:
+        m = pc.extract_regex(text, pattern)
         matched = m.is_valid().to_numpy(zero_copy_only=False)
         region = self.state.region_size
-        for i in range(1, shapes.TRANSITION_GROUPS + 1):
+        groups = 1 if pattern == shapes.TRANSITION else shapes.TRANSITION_GROUPS
+        for i in range(1, groups + 1):
             f = m.field
             present_ = present(f(f"s{i}")) & matched
             if not present_.any():

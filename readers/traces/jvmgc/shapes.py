@@ -32,6 +32,8 @@ def _transition(i: int) -> str:
 #: ``Metaspace: 2266K(5440K)->605K(820K) NonClass: ... Class: ...``
 TRANSITIONS = rf"^ *{_transition(1)}(?: {_transition(2)})?(?: {_transition(3)})?$"
 TRANSITION_GROUPS = 3
+#: one transition (most lines)
+TRANSITION = rf"^ *{_transition(1)}$"
 
 #: JDK 16+ safepoint line (JDK 17 adds Cleanup, JDK 21 Leaving safepoint)
 SAFEPOINT = (r'^Safepoint "(?P<name>[^"]*)", Time since last: (?P<since>\d+) ns, '

@@ -102,7 +102,8 @@ def _column(chunks, name, n, fill, dtype=None):
 
 
 def _category(values: np.ndarray) -> pd.Categorical:
-    return pd.Categorical(pd.array(values, dtype=object))
+    codes, uniques = pd.factorize(values)
+    return pd.Categorical.from_codes(codes, categories=pd.Index(uniques, dtype=object))
 
 
 def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
