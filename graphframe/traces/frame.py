@@ -86,7 +86,11 @@ class TraceFrame:
         """The garbage-collection view of a trace read from JVM GC logs (issue 32):
         ``events``, ``summary``, ``percentiles``, ``filter``, ``gcgc_frame``..."""
         from .gc import GcView
-        return GcView.from_trace(self)
+        cached = getattr(self, "_gc_view", None)  # built once per events table
+        if cached is None or cached[0] is not self.events:
+            cached = (self.events, GcView.from_trace(self))
+            self._gc_view = cached
+        return cached[1]
 
     def to_graphframe(self) -> GraphFrame:
         """The calling-context tree per (rank, thread) as a GraphFrame

@@ -44,8 +44,7 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
         else:
             out[col] = table[col].to_numpy() if not isinstance(
                 table[col].dtype, pd.CategoricalDtype) else table[col].array
-    df = pd.DataFrame(out)
-    df["name"] = df["name"].astype("category")
+    df = pd.DataFrame(out, copy=False)
     depth, parent = nest(df)
     df["depth"] = depth
     df["parent"] = parent

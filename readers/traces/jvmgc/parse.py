@@ -23,10 +23,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import shapes
-from .figures import UNITS, durations, present, sizes, to_float, to_int
+from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
+from .regex import extract, match
 from .scan import find_back, find_forward, read_int, run_length
+from .tokens import read_token
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
 
@@ -232,8 +234,17 @@ class BlockParser:
                          ht_lo[phase], ht_hi[phase], has_dur[phase], num_lo[phase],
                          num_hi[phase], e[phase], unknown, parts, ctx)
         if transition.any():
-            tr = rows[transition]
-            self._transitions(blk, tr, body[tr], ends[tr], unknown, parts, ctx)
+            # one "Name: figures" (G1's regions, JDK 11 spaces): read with numpy; several on
+            # a line (Parallel, Serial, metaspace): the regular expression
+            t = np.flatnonzero(transition)
+            multi = find_forward(pad, ts[t], title_hi[t], 45, 256) >= 0
+            if (~multi).any():
+                s1 = t[~multi]
+                self._single_transitions(blk, rows[s1], ts[s1], title_hi[s1], ht_lo[s1],
+                                         ht_hi[s1], unknown, parts, ctx)
+            if multi.any():
+                tr = rows[t[multi]]
+                self._transitions(blk, tr, body[tr], ends[tr], unknown, parts, ctx)
         rest = rows[~(phase | transition)]
         if len(rest):
             self._gc_titles(blk, rest, body[rest] + indent[rest], ends[rest], unknown, parts,
@@ -269,18 +280,40 @@ class BlockParser:
             st.duration_titles.update(uniq)
         if heapish.any():
             h = np.flatnonzero(heapish)
-            m = pc.extract_regex(strings(blk.data, hlo[h], hhi[h]), shapes.HEAP)
-            matched = m.is_valid().to_numpy(zero_copy_only=False)
-            valid[h[~matched]] = False
-            f = m.field
-            cols["heap_before"][h] = sizes(f("b"), f("bu"))
-            cols["heap_after"][h] = sizes(f("a"), f("au"))
-            cols["heap_capacity"][h] = sizes(f("c"), f("cu"))
-            cols["heap_before_pct"][h] = to_float(f("bp"))
-            cols["heap_after_pct"][h] = to_float(f("ap"))
+            tok = read_token(ctx["pad"], hlo[h], hhi[h])
+            valid[h[~(tok["ok"] & tok["units"])]] = False
+            cols["heap_before"][h] = tok["before"]
+            cols["heap_after"][h] = tok["after"]
+            cols["heap_capacity"][h] = tok["capacity"]
+            cols["heap_before_pct"][h] = tok["before_pct"]
+            cols["heap_after_pct"][h] = tok["after_pct"]
         if not valid.all():
             cols = {k: v[valid] for k, v in cols.items()}
         unknown[cols["row"]] = False
+        parts.append(cols)
+
+    def _single_transitions(self, blk, rows, ts, th, hlo, hhi, unknown, parts, ctx) -> None:
+        tok = read_token(ctx["pad"], hlo, hhi, region=self.state.region_size)
+        good = tok["ok"] & (th - 1 > ts)
+        if not good.any():
+            return
+        g = np.flatnonzero(good)
+        enc = pc.dictionary_encode(strings(blk.data, ts[g], th[g] - 1))  # without the ':'
+        values = enc.dictionary.to_pylist()
+        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        cols = _empty(len(g))
+        cols["row"] = rows[g]
+        cols["sub"][:] = 1
+        cols["gc_id"] = ctx["gc_ids"][rows[g]]
+        cols["generation"] = cols["prefix"] = ctx["gen"][rows[g]]
+        cols["name"] = np.array(values, dtype=object)[codes]
+        cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else
+                                       _ETYPE["heap"] for v in values], np.int8)[codes]
+        cols["heap_before"] = tok["before"][g]
+        cols["heap_after"] = tok["after"][g]
+        cap = tok["capacity"][g]
+        cols["heap_capacity"] = np.where(np.isnan(cap), tok["before_cap"][g], cap)
+        unknown[rows[g]] = False
         parts.append(cols)
 
     def _transitions(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
@@ -297,7 +330,7 @@ class BlockParser:
                                  ctx)
 
     def _transition_set(self, blk, rows, text, pattern, unknown, parts, ctx) -> None:
-        m = pc.extract_regex(text, pattern)
+        m = extract(text, pattern)
         matched = m.is_valid().to_numpy(zero_copy_only=False)
         region = self.state.region_size
         groups = 1 if pattern == shapes.TRANSITION else shapes.TRANSITION_GROUPS
@@ -318,20 +351,21 @@ class BlockParser:
             prefix = ctx["gen"][rows[sel]]
             cols["generation"] = prefix
             cols["prefix"] = prefix
-            name = _texts(col(f"s{i}"))
-            cols["name"] = name
-            cols["event_type"] = np.where(np.isin(name, list(_METASPACE)),
-                                          _ETYPE["metaspace"], _ETYPE["heap"]).astype(np.int8)
+            enc = pc.dictionary_encode(col(f"s{i}"))
+            values = enc.dictionary.to_pylist()
+            codes = pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
+            cols["name"] = np.array(values, dtype=object)[codes] if values else \
+                np.full(len(sel), None, dtype=object)
+            cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else
+                                           _ETYPE["heap"] for v in values] or [0],
+                                          np.int8)[codes]
+            # a figure without a unit counts G1 regions
+            table = dict(UNITS, **{"": region})
             for out, v, u in (("heap_before", f"b{i}", f"bu{i}"), ("heap_after", f"a{i}", f"au{i}"),
-                              ("heap_capacity", f"c{i}", f"cu{i}")):
-                units = col(u)
-                figures = sizes(col(v), pc.if_else(pc.equal(units, ""), "R", units))
-                regions = pc.fill_null(pc.equal(units, ""), False).to_numpy(zero_copy_only=False)
-                if regions.any():
-                    figures[regions] = to_float(col(v).filter(pa.array(regions))) * region
-                cols[out] = figures
-            before_cap = sizes(col(f"bc{i}"), pc.if_else(pc.equal(col(f"bcu{i}"), ""), "R",
-                                                          col(f"bcu{i}")))
+                              ("heap_capacity", f"c{i}", f"cu{i}"),
+                              ("before_cap", f"bc{i}", f"bcu{i}")):
+                cols[out] = to_float(col(v)) * scale(col(u), table)
+            before_cap = cols.pop("before_cap")
             missing = np.isnan(cols["heap_capacity"])
             cols["heap_capacity"][missing] = before_cap[missing]
             parts.append(cols)
@@ -340,15 +374,13 @@ class BlockParser:
     def _gc_titles(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
         """GC(n) lines with no duration and no heap figures: start lines, notes, counters."""
         text = strings(blk.data, lo, hi)
-        start = pc.match_substring_regex(text, START_WORDS.pattern).to_numpy(
-            zero_copy_only=False)
+        start = match(text, START_WORDS.pattern)
         known = self.state.duration_titles
         if known and not start.all():
             start |= pc.is_in(text, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
         # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
-        start &= ~pc.match_substring_regex(text, r"->|\s[\d.]+\w{0,2}$").to_numpy(
-            zero_copy_only=False)
-        info = pc.match_substring_regex(text, shapes.GC_INFO).to_numpy(zero_copy_only=False)
+        start &= ~match(text, r"->|\s[\d.]+\w{0,2}$")
+        info = match(text, shapes.GC_INFO)
         unknown[rows[start | info]] = False
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True)
 
@@ -364,18 +396,15 @@ class BlockParser:
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=False)
         still = unknown[rows]
         if still.any():
-            info = pc.match_substring_regex(text.filter(pa.array(still)),
-                                            shapes.OTHER_INFO).to_numpy(zero_copy_only=False)
+            info = match(text.filter(pa.array(still)), shapes.OTHER_INFO)
             unknown[rows[still][info]] = False
 
     def _header(self, rows, text, unknown) -> None:
         st = self.state
         if not len(rows):
             return
-        cand = pc.match_substring_regex(text, r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|"
-                                              r"(?:Heap )?Max Capacity|Heap address|"
-                                              r"Initializing The Z)").to_numpy(
-            zero_copy_only=False)
+        cand = match(text, r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|"
+                           r"(?:Heap )?Max Capacity|Heap address|Initializing The Z)")
         if not cand.any():
             return
         for i in np.flatnonzero(cand).tolist():
@@ -398,12 +427,11 @@ class BlockParser:
             unknown[rows[i]] = False
 
     def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool) -> None:
-        cand = pc.match_substring_regex(text, r"used|CodeHeap|CodeCache flushing").to_numpy(
-            zero_copy_only=False)
+        cand = match(text, r"used|CodeHeap|CodeCache flushing")
         if not cand.any():
             return
         sel = np.flatnonzero(cand)
-        m = pc.extract_regex(text.filter(pa.array(cand)), shapes.OCCUPANCY)
+        m = extract(text.filter(pa.array(cand)), shapes.OCCUPANCY)
         matched = m.is_valid().to_numpy(zero_copy_only=False)
         if not matched.any():
             return
@@ -451,7 +479,7 @@ class BlockParser:
         sp = pc.starts_with(text, 'Safepoint "').to_numpy(zero_copy_only=False)
         if sp.any():
             sel = np.flatnonzero(sp)
-            m = pc.extract_regex(text.filter(pa.array(sp)), shapes.SAFEPOINT)
+            m = extract(text.filter(pa.array(sp)), shapes.SAFEPOINT)
             ok = m.is_valid().to_numpy(zero_copy_only=False)
             gcline[rows[sel]] = True
             sel = sel[ok]
@@ -482,9 +510,9 @@ class BlockParser:
         sel = np.flatnonzero(kinds)
         sub = text.filter(pa.array(kinds > 0))
         k = kinds[sel]
-        app = to_float(pc.extract_regex(sub, shapes.APPLICATION).field("app"))
-        name = _texts(pc.extract_regex(sub, shapes.ENTERING).field("name"))
-        stop = pc.extract_regex(sub, shapes.STOPPED)
+        app = to_float(extract(sub, shapes.APPLICATION).field("app"))
+        name = _texts(extract(sub, shapes.ENTERING).field("name"))
+        stop = extract(sub, shapes.STOPPED)
         total = to_float(stop.field("total"))
         reach = to_float(stop.field("reach"))
         good = ((k == 1) & ~np.isnan(app)) | ((k == 2) & (name != None)) | \
@@ -541,7 +569,7 @@ class BlockParser:
             value = strings(blk.data, dec.field_start[f][row],
                             np.maximum(dec.field_end[f][row] - unit_len,
                                        dec.field_start[f][row]))
-            ok = pc.match_substring_regex(value, r"^\d+(?:\.\d+)?$")
+            ok = pa.array(match(value, r"^\d+(?:\.\d+)?$"))
             cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],

@@ -149,9 +149,8 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     dur = _column(chunks, "duration", n, np.nan, np.float64)[order]
     out["duration_s"] = dur
     out["time_s"] = _column(chunks, "uptime", n, np.nan, np.float64)[order]
-    table = table.copy()
-    for col in GC_COLUMNS:
-        table[col] = out[col]
-    table["duration"] = dur * 1e9
-    table["exclusive"] = table["duration"]
-    return table
+    data = {c: table[c] for c in table.columns}  # one constructor: no column-wise inserts
+    data["duration"] = dur * 1e9
+    data["exclusive"] = data["duration"]
+    data.update((c, out[c]) for c in GC_COLUMNS)
+    return pd.DataFrame(data, index=table.index, copy=False)
