@@ -87,7 +87,7 @@ def gcgc_frame(ev: pd.DataFrame) -> pd.DataFrame:
         "TimeUnit": "s",
         "Other fields": [f"[{t}]" if isinstance(t, str) else "" for t in
                          e["tags"].astype(object)],
-        "GCIndex": [int(g) if g >= 0 else None for g in e["gc_id"]],
+        "GCIndex": pd.array([int(g) if g >= 0 else None for g in e["gc_id"]], dtype="Int64"),
         "Generation": [{"Y": " Y:", "O": " O:"}.get(p) for p in e["prefix"].astype(object)],
         "EventType": [None if m else p[0] for p, m in zip(pairs, is_meta)],
         "EventName": [None if m else p[1] for p, m in zip(pairs, is_meta)],
