@@ -25,40 +25,36 @@ from __future__ import annotations
 import numpy as np
 
 
-def find_back(pad: np.ndarray, start: np.ndarray, low: np.ndarray, byte: int,
-              limit: int) -> np.ndarray:
-    """Per row, the last p in ``[low, start]`` (at most ``limit`` back) with
-    ``pad[p] == byte``, else -1."""
+def _find(pad: np.ndarray, start: np.ndarray, bound: np.ndarray, byte: int, limit: int,
+          step: int) -> np.ndarray:
+    """Per row, the first p from ``start`` in direction ``step`` (within ``bound``: the
+    lowest allowed for -1, one past the highest for +1) with ``pad[p] == byte``, else -1."""
     out = np.full(len(start), -1, np.int64)
-    idx = np.flatnonzero(start >= low)
+    idx = np.flatnonzero(start >= bound if step < 0 else start < bound)
     cur = start[idx].astype(np.int64)
-    lo = low[idx]
+    lim = bound[idx]
     for _ in range(limit):
         if not len(idx):
             break
         hit = pad[cur] == byte
         out[idx[hit]] = cur[hit]
-        keep = ~hit & (cur > lo)
-        idx, cur, lo = idx[keep], cur[keep] - 1, lo[keep]
+        keep = ~hit & ((cur > lim) if step < 0 else (cur + 1 < lim))
+        idx, cur, lim = idx[keep], cur[keep] + step, lim[keep]
     return out
+
+
+def find_back(pad: np.ndarray, start: np.ndarray, low: np.ndarray, byte: int,
+              limit: int) -> np.ndarray:
+    """Per row, the last p in ``[low, start]`` (at most ``limit`` back) with
+    ``pad[p] == byte``, else -1."""
+    return _find(pad, start, low, byte, limit, -1)
 
 
 def find_forward(pad: np.ndarray, start: np.ndarray, high: np.ndarray, byte: int,
                  limit: int) -> np.ndarray:
     """Per row, the first p in ``[start, high)`` (at most ``limit`` on) with
     ``pad[p] == byte``, else -1."""
-    out = np.full(len(start), -1, np.int64)
-    idx = np.flatnonzero(start < high)
-    cur = start[idx].astype(np.int64)
-    hi = high[idx]
-    for _ in range(limit):
-        if not len(idx):
-            break
-        hit = pad[cur] == byte
-        out[idx[hit]] = cur[hit]
-        keep = ~hit & (cur + 1 < hi)
-        idx, cur, hi = idx[keep], cur[keep] + 1, hi[keep]
-    return out
+    return _find(pad, start, high, byte, limit, 1)
 
 
 def run_length(pad: np.ndarray, start: np.ndarray, high: np.ndarray, allowed: np.ndarray,
