@@ -85,7 +85,8 @@ GC_INFO = (
     r"region size|Failure|Cancelling|Degenerated|Good progress|Trigger|Heap|Concurrent "
     r"Mark Abort|Skipping|Reference Processing|Clear|Total|Stalls|Allocation|"
     r"Immediate Garbage|Collection Set|Adaptive|Tenuring|Worker|Task|To-space exhausted|"
-    r"Evacuation Failure|[A-Za-z][\w ]*:\s)")
+    r"Evacuation Failure|Age Table|Candidates +Selected|Live +Garbage|Survivor|"
+    r"[A-Za-z][\w ]*:(?:\s|$))")
 
 #: informational lines without GC(n): JVM set-up (``Version: 17.0.2``...),
 #: statistics tables printed at exit (Shenandoah, ZGC), blank lines

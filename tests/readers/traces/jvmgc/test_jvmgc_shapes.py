@@ -311,3 +311,51 @@ def test_code_cache_and_metaspace_counters():
     assert [g[3] for g in got if not math.isnan(g[3])] == [
         207 * K, 3821 * K, 896 * M, 359 * G, 562 * K, 528 * K, 34 * K, 68000 * K, 1234 * K]
     assert got[8][4] == 131072 * K
+
+
+def test_generational_zgc_cycle_with_its_tables_is_understood_whole():
+    y = "GC(0) Y: "
+    ev, md = read(lines(
+        "GC(0) Major Collection (Warmup)",
+        "GC(0) Using 2 Workers for Young Generation",
+        "GC(0) Using 2 Workers for Old Generation",
+        y + "Young Generation",
+        y + "Pause Mark Start (Major) 0.013ms",
+        y + "Concurrent Mark 12.665ms",
+        y + "Pause Mark End 0.017ms",
+        y + "Concurrent Mark Free 0.001ms",
+        y + "                        Mark Start        Mark End      Relocate Start    Relocate End",
+        y + "Allocation Stalls:          0                0                0                0",
+        y + "Load: 0.52 (26%) / 0.55 (28%) / 0.58 (29%)",
+        y + "MMU: 2ms/99.2%, 5ms/99.7%, 10ms/99.8%, 20ms/99.9%, 50ms/100.0%, 100ms/100.0%",
+        y + "Mark: 2 stripe(s), 2 proactive flush(es), 1 terminate flush(es), 0 completion(s), "
+            "0 continuation(s)",
+        y + "Mark Stack Usage: 32M",
+        y + "NMethods: 296 registered, 0 unregistered",
+        y + "Metaspace: 0M used, 0M committed, 1088M reserved",
+        y + "                       Candidates     Selected     In-Place         Size        Empty",
+        y + "Small Pages:                    8            5            0          16M           4M",
+        y + "Forwarding Usage: 0M",
+        y + "Age Table:",
+        y + "                   Live             Garbage             Small              Medium",
+        y + "Eden               1M (0%)         14M (6%)          7 / 5              0 / 0",
+        y + "Survivor 1         0M (0%)          0M (0%)          0 / 0              0 / 0",
+        y + "Min Capacity: 8M(3%)",
+        y + "Heap Statistics:",
+        y + " Capacity:       16M (6%)           18M (7%)           18M (7%)           18M (7%)",
+        y + "Young Generation Statistics:",
+        y + "     Used:       16M (6%)           18M (7%)           18M (7%)            2M (1%)",
+        y + " Promoted:         -                  -                 0M (0%)            0M (0%)",
+        y + "Young Generation 16M(6%)->2M(1%) 0.019s",
+        "GC(0) O: Old Generation",
+        "GC(0) O: Concurrent Mark 6.110ms",
+        "GC(0) O: Concurrent Process Non-Strong 1.190ms",
+        "GC(0) O: Old Generation Statistics:",
+        "GC(0) O: Old Generation 4M(2%)->4M(2%) 0.009s",
+        "GC(0) Major Collection (Warmup) 16M(6%)->4M(2%) 0.028s"))
+    assert md["unparsed"]["count"] == 0 and md["understood"] == 1.0
+    assert ev[ev["event_type"] != "metaspace"]["name"].tolist() == [
+        "Pause Mark Start", "Concurrent Mark", "Pause Mark End", "Concurrent Mark Free",
+        "Young Generation", "Concurrent Mark", "Concurrent Process Non-Strong",
+        "Old Generation", "Major Collection"]
+    assert ev["prefix"].tolist()[:3] == ["Y", "Y", "Y"]
