@@ -104,6 +104,18 @@ class JvmGcDecoder(Decoder):
         parts = list(getattr(source, "parts", [source]))
         state = LogState()
         strings = StringTable()
+        label, rank = self._label_rank(source)
+        for part in parts:
+            self._decode_part(part, state, strings, handler, label, rank)
+        self._finish(source, parts, state, handler, label, rank)
+
+    def decode_parallel(self, source: ByteSource, handler: EventHandler, jobs: int) -> None:
+        """One big log file with ``jobs`` worker processes (``read_trace(path, jobs=2)``);
+        the result is the same as :meth:`decode`'s (see :mod:`.parallel`)."""
+        from .parallel import decode_parallel
+        decode_parallel(self, source, handler, jobs)
+
+    def _label_rank(self, source: ByteSource):
         label = getattr(source, "label", "") or Path(source.name).name
         # several logs in one read: log i is rank i (a decoder reads its sources in order)
         rank = self.__dict__.setdefault("_logs_read", 0)
@@ -114,8 +126,11 @@ class JvmGcDecoder(Decoder):
                 raise ReadError(source.name, f"no label for log {rank + 1}",
                                 expected=f"one label per log ({len(labels)} given)")
             label = str(labels[rank])
-        for part in parts:
-            self._decode_part(part, state, strings, handler, label, rank)
+        return label, rank
+
+    @staticmethod
+    def _finish(source: ByteSource, parts: List[ByteSource], state: LogState,
+                handler: EventHandler, label: str, rank: int) -> None:
         if state.layout is None:
             raise ReadError(parts[0].name if parts else source.name,
                             "no line of a unified-logging GC log", position="line 1",
@@ -125,7 +140,7 @@ class JvmGcDecoder(Decoder):
         if share < UNDERSTOOD_WARN:
             warnings.warn(f"{source.name}: {share:.0%} of the GC lines were understood "
                           f"({state.unparsed.gc_count} not understood; first examples in "
-                          "metadata['unparsed'])", GcLogWarning, stacklevel=3)
+                          "metadata['unparsed'])", GcLogWarning, stacklevel=4)
 
     def _decode_part(self, part: ByteSource, state: LogState, strings: StringTable,
                      handler: EventHandler, label: str, rank: int) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import graphframe
@@ -128,3 +129,21 @@ def test_the_folders_read_as_labelled_logs(shared_data):
     assert sorted(tf2.gc.logs) == sorted(p.name for p in (folder / "logs").glob("*.log"))
     expected = sum(len(plain_pauses([p])) for p in (folder / "logs").glob("*.log"))
     assert int(tf2.gc.summary()["pause_count"].sum()) == expected
+
+
+@pytest.mark.parametrize("name", ["logs/jdk11_g1_128m_safepoint.log", "logs/jdk17_serial_64m.log",
+                                  "gcgc-datasets/ZGC.log.1", "gcgc-datasets/GraalVM.log"])
+def test_worker_processes_give_the_same_table(shared_data, monkeypatch, name):
+    from graphframe_readers.traces import FileSource, decode
+    from graphframe_readers.traces.jvmgc import parallel
+    from graphframe_readers.traces.jvmgc.table import GcTableBuilder
+    path = _folder(shared_data) / name
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)  # small blocks: every range boundary cut
+    one, three = GcTableBuilder(), GcTableBuilder()
+    a = decode(FileSource(path, block_size=4096), one, format="jvm-gc")
+    b = decode(FileSource(path, block_size=4096), three, format="jvm-gc", jobs=3)
+    pd.testing.assert_frame_equal(a, b)
+    ma, mb = one.definitions.metadata, three.definitions.metadata
+    assert ma["counts"] == mb["counts"] and ma["unparsed"] == mb["unparsed"]
+    assert (ma["collector"], ma["jvm_version"], ma["decorators"]) == (
+        mb["collector"], mb["jvm_version"], mb["decorators"])
