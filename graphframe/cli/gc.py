@@ -149,7 +149,6 @@ def plot_gc_file(kind: str, paths: Sequence[str], output: str, *, by: Optional[s
     from ..plot import gc_allocation, gc_causes, gc_heap, gc_heatmap, gc_histogram, \
         gc_latency, gc_pauses, gc_percentiles, gc_phases
     from ..plot.svg import new_figure
-    from .plot import _save, _suffix
     draw = {"gc-pauses": gc_pauses.gc_pauses, "gc-phases": gc_phases.gc_phases,
             "gc-heap": gc_heap.gc_heap, "gc-allocation": gc_allocation.gc_allocation,
             "gc-histogram": gc_histogram.gc_histogram,
@@ -166,7 +165,20 @@ def plot_gc_file(kind: str, paths: Sequence[str], output: str, *, by: Optional[s
                                                            else "log")))
     draw[kind](view, by=grouping, filter=parse_filters(filters) or None, ax=fig.axes[0])
     fig.axes[0].set_title(title or f"{kind}: " + ", ".join(view.logs))
-    return _save(fig, output, _suffix(output), dpi)
+    return _save(fig, output, dpi)
+
+
+def _save(fig: Any, output: str, dpi: int) -> str:
+    """Write ``fig`` to ``output`` (the format from its suffix), reproducibly."""
+    from ..plot import _mpl
+    fmt = os.path.splitext(output)[1].lower().lstrip(".")
+    if fmt not in ("png", "svg", "pdf"):
+        raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    with _mpl.require("matplotlib").rc_context({"svg.hashsalt": "graphframe"}):
+        fig.savefig(output, format=fmt, dpi=dpi,
+                    metadata={"Date": None} if fmt == "svg" else
+                    {"CreationDate": None} if fmt == "pdf" else None)
+    return output
 
 
 def report_gc_file(paths: Sequence[str], output: str, title: Optional[str] = None) -> str:

@@ -6,7 +6,6 @@
 - :mod:`.tree`: the phase tree as a GraphFrame; :mod:`.gcgc`: GCGC's columns.
 """
 
-from .read import read_gc
 from .view import GcView
 
-__all__ = ["GcView", "read_gc"]
+__all__ = ["GcView"]
