@@ -14,6 +14,12 @@ def gc_allocation(data: Any, *, by: By = "log", filter: Any = None, ax: Any = No
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_allocation(tf)  # doctest: +SKIP
     """
     view = select(data, filter)
     alloc = view.allocation()

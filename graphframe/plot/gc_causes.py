@@ -17,6 +17,12 @@ def gc_causes(data: Any, *, by: By = "log", filter: Any = None, unit: str = "ms"
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_causes(tf, value="count")  # doctest: +SKIP
     """
     view = select(data, filter, event_type="pause")
     ev = view.events

@@ -21,6 +21,12 @@ def gc_heap(data: Any, *, by: By = "log", filter: Any = None, unit: str = "M",
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_heap(tf, unit="G", capacity=False)  # doctest: +SKIP
     """
     from ..traces.gc.summary import gc_heap_rows
     view = select(data, filter)

@@ -56,6 +56,12 @@ def gc_heatmap(data: Any, *, by: By = None, filter: Any = None, value: str = "co
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_heatmap(tf, filter={"log": "gc.log"}, value="time")  # doctest: +SKIP
     """
     view = select(data, filter)
     parts = groups(view.filter(event_type=event_type), by)

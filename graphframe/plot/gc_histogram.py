@@ -17,6 +17,12 @@ def gc_histogram(data: Any, *, by: By = "log", filter: Any = None, bins: Union[i
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_histogram(tf, bins=50, unit="us")  # doctest: +SKIP
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

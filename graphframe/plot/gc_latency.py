@@ -18,6 +18,12 @@ def gc_latency(data: Any, *, by: By = "log", filter: Any = None,
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_latency(tf, q=(50, 99, 99.9))  # doctest: +SKIP
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

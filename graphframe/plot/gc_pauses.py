@@ -40,6 +40,12 @@ def gc_pauses(data: Any, *, by: By = "log", filter: Any = None,
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_pauses(tf, by="cause", filter={"generation": "young"})  # doctest: +SKIP
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

@@ -19,6 +19,12 @@ def gc_percentiles(data: Any, *, by: By = "log", filter: Any = None, unit: str =
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_percentiles(tf, by="collector")  # doctest: +SKIP
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

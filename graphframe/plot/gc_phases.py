@@ -24,6 +24,12 @@ def gc_phases(data: Any, *, by: By = "log", filter: Any = None, ax: Any = None) 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import graphframe  # doctest: +SKIP
+    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
+    >>> ax = gc_phases(tf.gc, by="log")  # doctest: +SKIP
     """
     view = select(data, filter, event_type=["pause", "concurrent"])
     ev_all = view.events

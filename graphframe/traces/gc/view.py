@@ -128,7 +128,14 @@ class GcView:
         return GcView(_reindex(ev, keep), self.metadata)
 
     def groups(self, by: By = "log") -> Iterator[Tuple[Any, "GcView"]]:
-        """(group value, view) per value of ``by`` (a column or list), in order."""
+        """(group value, view) per value of ``by`` (a column or list), in order.
+
+        Examples
+        --------
+        >>> ev = pd.DataFrame({"log": ["a", "b", "a"], "event_type": ["pause"] * 3})
+        >>> [(k, len(v)) for k, v in GcView(ev).groups("log")]
+        [('a', 2), ('b', 1)]
+        """
         keys = group_keys(by)
         for key, part in self._events.groupby(keys, observed=True, sort=False):
             label = key[0] if isinstance(key, tuple) and len(keys) == 1 else key
@@ -149,6 +156,18 @@ class GcView:
         ``reclaimed``, ``promoted`` (bytes, NaN where the log does not show
         them), ``safepoint_count``, ``safepoint_total``, ``time_to_reach_total``,
         ``time_to_reach_max`` (s). See :mod:`graphframe.traces.gc.summary`.
+
+        Examples
+        --------
+        >>> ev = pd.DataFrame({"log": ["a", "a"], "gc_id": [0, 1], "time": [1.0, 2.0],
+        ...                    "event_type": ["pause", "pause"], "name": ["Pause Young"] * 2,
+        ...                    "generation": ["young"] * 2, "duration": [0.1, 0.3],
+        ...                    "heap_before": [8.0, 9.0], "heap_after": [2.0, 3.0],
+        ...                    "total": [None, None], "time_to_reach": [None, None],
+        ...                    "parent": [-1, -1]})
+        >>> s = GcView(ev).summary()
+        >>> s[["pause_count", "pause_total", "throughput", "allocated"]].values.tolist()
+        [[2.0, 0.4, 0.8, 15.0]]
         """
         return _summary.summary(self._events, by, percentiles)
 
@@ -167,18 +186,41 @@ class GcView:
         return _summary.percentiles(view._events, q, by, column)
 
     def gcgc_frame(self) -> pd.DataFrame:
-        """The events with GCGC's column names (its 22 columns and ``TimeFromStart_seconds``)."""
+        """The events with GCGC's column names (its 22 columns and ``TimeFromStart_seconds``;
+        see :mod:`graphframe.traces.gc.gcgc`).
+
+        Examples
+        --------
+        >>> import graphframe  # doctest: +SKIP
+        >>> frame = graphframe.read_trace("gc.log").gc.gcgc_frame()  # doctest: +SKIP
+        >>> frame.groupby("EventName")["Duration_milliseconds"].max()  # doctest: +SKIP
+        """
         from .gcgc import gcgc_frame
         return gcgc_frame(self._events)
 
     def to_graphframe(self):
-        """The GC phase tree as a GraphFrame (GC -> phase -> sub-phase; count and time per log)."""
+        """The GC phase tree as a GraphFrame (GC -> phase -> sub-phase; count and time per log).
+
+        Examples
+        --------
+        >>> import graphframe  # doctest: +SKIP
+        >>> print(graphframe.read_trace("gc.log").gc.to_graphframe().tree())  # doctest: +SKIP
+        """
         from .tree import phase_tree
         return phase_tree(self._events)
 
     def allocation(self) -> pd.DataFrame:
         """Per whole GC: time, heap before/after, bytes allocated since the previous GC
-        and the allocation rate (bytes/s) over that interval."""
+        and the allocation rate (bytes/s) over that interval.
+
+        Examples
+        --------
+        >>> ev = pd.DataFrame({"log": ["a", "a"], "gc_id": [0, 1], "time": [1.0, 3.0],
+        ...                    "event_type": ["pause", "pause"], "name": ["Pause Young"] * 2,
+        ...                    "heap_before": [8.0, 9.0], "heap_after": [2.0, 3.0]})
+        >>> GcView(ev).allocation()[["allocated", "allocation_rate"]].values.tolist()
+        [[8.0, 8.0], [7.0, 3.5]]
+        """
         rows = _summary.gc_heap_rows(self._events)
         prev = rows.groupby("log", observed=True)["time"].shift(1)
         rate = rows["allocated"] / (rows["time"] - prev.fillna(0.0))
