@@ -31,6 +31,8 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
+import pandas as pd
+
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data",
                       "traces", "jvm-gc")
 ZGC = ("gcgc-datasets/ZGC.log.0", "gcgc-datasets/ZGC.log.1")
@@ -57,7 +59,6 @@ _FLOATS = ("time", "before", "after", "max", "ms", "zb", "za", "zp", "since", "r
 
 def gcgc_style_parse(paths: Sequence[str]) -> Any:
     """A GCGC-style DataFrame of the log files (one regex search per line)."""
-    import pandas as pd
     names = list(_GCGC_STYLE.groupindex)
     columns: Dict[str, List[Any]] = {n: [] for n in names}
     for path in paths:
@@ -109,12 +110,16 @@ what, paths = sys.argv[1], sys.argv[2:]
 if what == "ours":
     import graphframe, graphframe.traces.gc, graphframe_readers.traces.jvmgc.table
     import pandas, pyarrow.compute
+    from graphframe_readers.traces import trace_formats
+    trace_formats()  # the decoder modules are imported on first use
 elif what == "gcgc-style":
+    import pandas
     from benchmarks.gc_bench import gcgc_style_parse
 else:  # gcgc:<checkout>
     sys.path.insert(0, what.split(":", 1)[1])
+    import pandas
     from src.read_log_file import get_parsed_data_from_file
-t = time.perf_counter(); c = os.times()
+t = time.perf_counter(); c = time.process_time()
 if what == "ours":
     tf = graphframe.read_trace(paths if len(paths) > 1 else paths[0])
     rows = len(tf.gc.events)
@@ -123,8 +128,7 @@ elif what == "gcgc-style":
 else:
     rows = sum(len(get_parsed_data_from_file(p)) for p in paths)
 seconds = time.perf_counter() - t
-c1 = os.times()
-cpu = c1.user + c1.system - c.user - c.system
+cpu = time.process_time() - c
 hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
 print("RESULT " + json.dumps({"seconds": seconds, "cpu_seconds": cpu,
                               "peak_mb": int(hwm) / 1024, "rows": rows}))
