@@ -35,6 +35,8 @@ from .frame import gc_events
 from .summary import By, group_keys
 
 Values = Union[None, str, Iterable[Any]]
+#: pandas 3 always copies on write: a shallow copy is then a safe, cheap one
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
 
 
 class GcView:
@@ -63,8 +65,9 @@ class GcView:
     # ------------------------------------------------------------------ data
     @property
     def events(self) -> pd.DataFrame:
-        """One row per GC event (a copy: the view never changes)."""
-        return self._events.copy()
+        """One row per GC event (a new DataFrame sharing the data: with pandas'
+        copy-on-write, changing it leaves the view as it was)."""
+        return self._events.copy(deep=not _COPY_ON_WRITE)
 
     def __len__(self) -> int:
         return len(self._events)
