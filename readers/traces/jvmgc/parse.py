@@ -53,6 +53,9 @@ _DIGIT_OR_DOT[48:58] = True
 _DIGIT_OR_DOT[46] = True
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[32] = True
+_ALPHA = np.zeros(256, dtype=bool)
+_ALPHA[65:91] = True
+_ALPHA[97:123] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
 _HEADER = re.compile(shapes.HEADER)
@@ -317,57 +320,47 @@ class BlockParser:
         parts.append(cols)
 
     def _transitions(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
-        text = strings(blk.data, lo, hi)
-        # most lines hold one transition (G1's regions): a smaller expression for them
-        single = (pc.count_substring(text, "->").to_numpy(zero_copy_only=False) == 1)
-        if single.all() or not single.any():
-            self._transition_set(blk, rows, text, shapes.TRANSITION if single.all() else
-                                 shapes.TRANSITIONS, unknown, parts, ctx)
-            return
-        for mask, pattern in ((single, shapes.TRANSITION), (~single, shapes.TRANSITIONS)):
-            keep = pa.array(mask)
-            self._transition_set(blk, rows[mask], text.filter(keep), pattern, unknown, parts,
-                                 ctx)
-
-    def _transition_set(self, blk, rows, text, pattern, unknown, parts, ctx) -> None:
-        m = extract(text, pattern)
-        matched = m.is_valid().to_numpy(zero_copy_only=False)
+        """``Name: figures`` repeated up to three times on a line (Parallel's
+        ``PSYoungGen: ... Eden: ... From: ...``, metaspace's ``Metaspace: ... NonClass: ...
+        Class: ...``), read with numpy; lines of another shape stay not understood."""
+        pad = ctx["pad"]
         region = self.state.region_size
-        groups = 1 if pattern == shapes.TRANSITION else shapes.TRANSITION_GROUPS
-        for i in range(1, groups + 1):
-            f = m.field
-            present_ = present(f(f"s{i}")) & matched
-            if not present_.any():
+        pos = lo + run_length(pad, lo, hi, _SPACE, 16)
+        alive = _ALPHA[pad[pos]]
+        found = []
+        for i in range(1, shapes.TRANSITION_GROUPS + 1):
+            colon = find_forward(pad, pos, hi, 58, 64)  # ':'
+            good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
+            good &= _ALPHA[pad[pos]]
+            space = find_forward(pad, colon + 2, hi, 32, 64)
+            end = np.where(space >= 0, space, hi)
+            tok = read_token(pad, np.where(good, colon + 2, 0), np.where(good, end, 0),
+                             region=region)
+            good &= tok["ok"]
+            if i == 1:
+                alive &= good
+            found.append((good, pos, colon, tok))
+            pos = np.where(good, end + 1, hi)
+        matched = alive & (pos >= hi)
+        for i, (good, nlo, nhi, tok) in enumerate(found, start=1):
+            sel = np.flatnonzero(good & matched)
+            if not len(sel):
                 continue
-            sel = np.flatnonzero(present_)
-            take = pa.array(sel)
-
-            def col(c):
-                return f(c).take(take)
+            enc = pc.dictionary_encode(strings(blk.data, nlo[sel], nhi[sel]))
+            values = enc.dictionary.to_pylist()
+            codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
             cols = _empty(len(sel))
             cols["row"] = rows[sel]
             cols["sub"][:] = i
             cols["gc_id"] = ctx["gc_ids"][rows[sel]]
-            prefix = ctx["gen"][rows[sel]]
-            cols["generation"] = prefix
-            cols["prefix"] = prefix
-            enc = pc.dictionary_encode(col(f"s{i}"))
-            values = enc.dictionary.to_pylist()
-            codes = pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
-            cols["name"] = np.array(values, dtype=object)[codes] if values else \
-                np.full(len(sel), None, dtype=object)
+            cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
+            cols["name"] = np.array(values, dtype=object)[codes]
             cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else
-                                           _ETYPE["heap"] for v in values] or [0],
-                                          np.int8)[codes]
-            # a figure without a unit counts G1 regions
-            table = dict(UNITS, **{"": region})
-            for out, v, u in (("heap_before", f"b{i}", f"bu{i}"), ("heap_after", f"a{i}", f"au{i}"),
-                              ("heap_capacity", f"c{i}", f"cu{i}"),
-                              ("before_cap", f"bc{i}", f"bcu{i}")):
-                cols[out] = to_float(col(v)) * scale(col(u), table)
-            before_cap = cols.pop("before_cap")
-            missing = np.isnan(cols["heap_capacity"])
-            cols["heap_capacity"][missing] = before_cap[missing]
+                                           _ETYPE["heap"] for v in values], np.int8)[codes]
+            cols["heap_before"] = tok["before"][sel]
+            cols["heap_after"] = tok["after"][sel]
+            cap = tok["capacity"][sel]
+            cols["heap_capacity"] = np.where(np.isnan(cap), tok["before_cap"][sel], cap)
             parts.append(cols)
         unknown[rows[matched]] = False
 

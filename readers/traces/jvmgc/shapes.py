@@ -1,39 +1,25 @@
 """The regular expressions of the line shapes (RE2 syntax, run by pyarrow over arrays).
 
 Each runs over the messages of a subset of lines that a cheap test routed
-to it (see :mod:`.parse`), never once per line from Python.
+to it (see :mod:`.parse`), never once per line from Python. Heap figures and
+space transitions are read with numpy instead (:mod:`.tokens`).
 
 Examples
 --------
 >>> import pyarrow as pa, pyarrow.compute as pc
->>> m = pc.extract_regex(pa.array(["6M->1M(128M)"]), HEAP).to_pylist()[0]
->>> m["b"], m["bu"], m["a"], m["c"], m["cu"]
-('6', 'M', '1', '128', 'M')
+>>> line = ('Safepoint "G1CollectForAllocation", Time since last: 100 ns, Reaching safepoint: '
+...         '20 ns, Cleanup: 5 ns, At safepoint: 30 ns, Total: 55 ns')
+>>> m = pc.extract_regex(pa.array([line]), SAFEPOINT).to_pylist()[0]
+>>> m["name"], m["reach"], m["clean"], m["leave"], m["total"]
+('G1CollectForAllocation', '20', '5', '', '55')
 """
 
 from __future__ import annotations
 
 _NUM = r"\d+(?:\.\d+)?"
 
-#: a heap figure token: ``6M->1M(128M)``, ``13.00M->3.00M``, ``2332M(28%)->190M(2%)``
-HEAP = (rf"^(?P<b>{_NUM})(?P<bu>[BKMGT])(?:\((?P<bp>{_NUM})%\))?->"
-        rf"(?P<a>{_NUM})(?P<au>[BKMGT])(?:\((?P<ap>{_NUM})%\))?"
-        rf"(?:\((?P<c>{_NUM})(?P<cu>[BKMGT])\))?$")
-
-
-def _transition(i: int) -> str:
-    return (rf"(?P<s{i}>[A-Za-z][\w ]*?): (?P<b{i}>{_NUM})(?P<bu{i}>[BKMGT]?)"
-            rf"(?:\((?P<bc{i}>{_NUM})(?P<bcu{i}>[BKMGT]?)\))?->"
-            rf"(?P<a{i}>{_NUM})(?P<au{i}>[BKMGT]?)(?:\((?P<c{i}>{_NUM})(?P<cu{i}>[BKMGT]?)\))?")
-
-
-#: up to three space transitions on one line: ``Eden regions: 5->0(6)``,
-#: ``PSYoungGen: 29696K(38400K)->4064K(38400K) Eden: ... From: ...``,
-#: ``Metaspace: 2266K(5440K)->605K(820K) NonClass: ... Class: ...``
-TRANSITIONS = rf"^ *{_transition(1)}(?: {_transition(2)})?(?: {_transition(3)})?$"
+#: space transitions on one line at most (read with numpy: :mod:`.tokens`, ``_transitions``)
 TRANSITION_GROUPS = 3
-#: one transition (most lines)
-TRANSITION = rf"^ *{_transition(1)}$"
 
 #: JDK 16+ safepoint line (JDK 17 adds Cleanup, JDK 21 Leaving safepoint)
 SAFEPOINT = (r'^Safepoint "(?P<name>[^"]*)", Time since last: (?P<since>\d+) ns, '
