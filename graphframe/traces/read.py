@@ -41,7 +41,8 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     [[0, 'enter', 'main', 0, 5000.0], [1000, 'enter', 'f', 1, 2000.0], [3000, 'leave', 'f', 1, nan], [5000, 'leave', 'main', 0, nan]]
     """
     builder = TableBuilder()
-    if (format or _sniffed(path)) == "jvm-gc":  # issue 32: GC logs keep their GC columns
+    format = format or _sniffed(path)  # sniffed once (decode sniffs again only when None)
+    if format == "jvm-gc":  # issue 32: GC logs keep their GC columns
         from graphframe_readers.traces.jvmgc.table import GcTableBuilder
         builder = GcTableBuilder()
     decode(path, builder, format, jobs=jobs, progress=progress, **options)

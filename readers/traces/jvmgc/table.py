@@ -124,8 +124,8 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
         "gc_id": _column(chunks, "gc_id", n, -1, np.int64)[order],
     }
     date = _column(chunks, "date", n, -1, np.int64)[order]
-    out["datetime"] = pd.to_datetime(np.where(date >= 0, date, np.iinfo(np.int64).min),
-                                     utc=True)
+    stamps = np.where(date >= 0, date, np.iinfo(np.int64).min).view("M8[ns]")  # min = NaT
+    out["datetime"] = pd.DatetimeIndex(stamps).tz_localize("UTC")
     et = _column(chunks, "event_type", n, 0, np.int8)[order].astype(np.int64)
     out["event_type"] = pd.Categorical.from_codes(et, categories=list(EVENT_TYPES))
     out["cause"] = _category(_column(chunks, "cause", n, None)[order])
