@@ -136,3 +136,11 @@ def test_follow_a_log_being_written(tmp_path):
         ev = decode(src, GcTableBuilder(), format="jvm-gc")
     t.join()
     assert ev["gc_id"].tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("text", ["", "$ java -Xlog:gc -jar app.jar\nbanner only\n"])
+def test_empty_or_banner_only_is_a_located_read_error(tmp_path, text):
+    p = tmp_path / "gc.log"
+    p.write_text(text)
+    with pytest.raises(ReadError, match="line 1: no line of a unified-logging GC log"):
+        decode(p, GcTableBuilder(), format="jvm-gc")
