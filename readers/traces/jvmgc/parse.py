@@ -129,6 +129,12 @@ class BlockParser:
             dec = decorate(blk, st.layout.count)
             st.counts["decorated"] += int(dec.ok.sum())
             self._messages(blk, dec, unknown, gcline, parts)
+            # a line with other decorators (two runs' logs in one file) that names a GC
+            # is a GC line not understood: it counts against the share
+            odd = np.flatnonzero(~dec.ok & ~blank)
+            if len(odd):
+                text = strings(blk.data, blk.starts[odd], blk.ends[odd])
+                gcline[odd] |= match(text, r"GC\(\d+\)|Safepoint|safepoint")
         else:
             dec = None
         if last and n and blk.data[-1:] != b"\n":

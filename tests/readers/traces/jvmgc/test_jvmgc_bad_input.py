@@ -144,3 +144,13 @@ def test_empty_or_banner_only_is_a_located_read_error(tmp_path, text):
     p.write_text(text)
     with pytest.raises(ReadError, match="line 1: no line of a unified-logging GC log"):
         decode(p, GcTableBuilder(), format="jvm-gc")
+
+
+def test_lines_with_other_decorators_count_as_gc_lines_not_understood():
+    text = lines(PAUSE.format(i=0)) + "[2026-12-01T10:00:00.000+0000][info] " + \
+        PAUSE.format(i=1) + "\n"
+    b = GcTableBuilder()
+    with pytest.warns(GcLogWarning, match="50% of the GC lines"):
+        ev = decode(MemorySource(text.encode(), name="x.log"), b, format="jvm-gc")
+    assert ev["gc_id"].tolist() == [0]
+    assert b.definitions.metadata["unparsed"]["gc_lines"] == 1
