@@ -27,7 +27,7 @@ from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
 from .regex import extract, match
-from .scan import find_back, find_forward, read_int, run_length
+from .scan import ByteIndex, read_int, run_length
 from .tokens import read_token
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
@@ -172,7 +172,8 @@ class BlockParser:
             (pad[ms + 2] == 40)  # "GC("
         # GC(n): the digits up to ')' then a space
         rows = np.flatnonzero(has_gc)
-        cp = find_forward(pad, ms[rows] + 3, ends[rows], 41, 20)  # ')'
+        where = ByteIndex(arr)
+        cp = where.forward(41, ms[rows] + 3, ends[rows], 20)  # ')'
         good = (cp > ms[rows] + 3) & _all_in(pad, ms[rows] + 3, np.maximum(cp, 0), _DIGIT, 19)
         good &= (cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32)
         rows, cp = rows[good], cp[good]
@@ -198,7 +199,7 @@ class BlockParser:
         g = np.flatnonzero(has_gc)
         indent[g] = run_length(pad, body[g], ends[g], _SPACE, 16)
         ctx = dict(arr=arr, pad=pad, ends=ends, body=body, indent=indent, gen=gen,
-                   gc_ids=gc_ids)
+                   gc_ids=gc_ids, where=where)
         other = np.flatnonzero(ok & ~has_gc)
         text = strings(blk.data, dec.msg_start[other], blk.ends[other])
         self._header(other, text, unknown)  # the collector and region size, first
@@ -215,7 +216,8 @@ class BlockParser:
         e = ends[rows]
         ts = body[rows] + indent[rows]
         # the last token (a duration?) and the one before (heap figures?), scanned back
-        ls = find_back(pad, e - 1, ts, 32, 48)
+        where = ctx["where"]
+        ls = where.back(32, e - 1, ts, 48)
         # duration token: digits/dots then s, ms, us or ns
         last_s = pad[e - 1] == 115
         two = np.isin(pad[np.maximum(e - 2, 0)], np.frombuffer(b"mun", np.uint8))
@@ -227,10 +229,10 @@ class BlockParser:
         # heap token: before the duration, or the last token
         prev = np.full(len(rows), -1, np.int64)
         if has_dur.any():
-            prev[has_dur] = find_back(pad, ls[has_dur] - 1, ts[has_dur], 32, 48)
+            prev[has_dur] = where.back(32, ls[has_dur] - 1, ts[has_dur], 48)
         ht_lo = np.where(has_dur, np.where(prev >= 0, prev + 1, ts), np.where(ls >= 0, ls + 1, ts))
         ht_hi = np.where(has_dur, ls, e)
-        dash = find_forward(pad, ht_lo, ht_hi, 45, 32)  # '-' of "->"
+        dash = where.forward(45, ht_lo, ht_hi, 32)  # '-' of "->"
         heapish = (dash >= 0) & (pad[np.maximum(dash, 0) + 1] == 62) & \
             _DIGIT[pad[np.maximum(ht_lo, 0)]] & (ht_hi > ht_lo)
         title_hi = np.where(heapish, ht_lo - 1, np.where(has_dur, ls, e))
@@ -246,7 +248,7 @@ class BlockParser:
             # one "Name: figures" (G1's regions, JDK 11 spaces): read with numpy; several on
             # a line (Parallel, Serial, metaspace): the regular expression
             t = np.flatnonzero(transition)
-            multi = find_forward(pad, ts[t], title_hi[t], 45, 256) >= 0
+            multi = where.forward(45, ts[t], title_hi[t], 256) >= 0
             if (~multi).any():
                 s1 = t[~multi]
                 self._single_transitions(blk, rows[s1], ts[s1], title_hi[s1], ht_lo[s1],
@@ -335,10 +337,10 @@ class BlockParser:
         alive = _ALPHA[pad[pos]]
         found = []
         for i in range(1, shapes.TRANSITION_GROUPS + 1):
-            colon = find_forward(pad, pos, hi, 58, 64)  # ':'
+            colon = ctx["where"].forward(58, pos, hi, 64)  # ':'
             good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
             good &= _ALPHA[pad[pos]]
-            space = find_forward(pad, colon + 2, hi, 32, 64)
+            space = ctx["where"].forward(32, colon + 2, hi, 64)
             end = np.where(space >= 0, space, hi)
             tok = read_token(pad, np.where(good, colon + 2, 0), np.where(good, end, 0),
                              region=region)

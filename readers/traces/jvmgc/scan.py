@@ -1,17 +1,13 @@
-"""Short scans over many lines at once: the nearest byte of a kind before or after a position.
+"""Looking at many lines at once: the nearest byte of a kind, runs of a byte class, integers.
 
-Each loop step looks at one position of every row still searching (rows
-drop out once found), so the cost is the total distance scanned, not the
-block size; a limit bounds the distance (tokens of a GC line are short).
+:class:`ByteIndex` finds the nearest occurrence of a byte before or after
+many positions with one binary search per row; :func:`run_length` and
+:func:`read_int` loop over a few positions (rows drop out once done), so
+their cost is the total length read, not the block size.
 
 Examples
 --------
 >>> import numpy as np
->>> pad = np.frombuffer(b"ab cd ef  ", np.uint8)
->>> find_back(pad, np.array([7, 1]), np.array([0, 0]), ord(" "), 8).tolist()
-[5, -1]
->>> find_forward(pad, np.array([0, 6]), np.array([9, 9]), ord(" "), 8).tolist()
-[2, 8]
 >>> digits = np.zeros(256, bool); digits[48:58] = True
 >>> p2 = np.frombuffer(b"GC(123) x", np.uint8)
 >>> n = run_length(p2, np.array([3]), np.array([9]), digits, 20); n.tolist()
@@ -25,36 +21,48 @@ from __future__ import annotations
 import numpy as np
 
 
-def _find(pad: np.ndarray, start: np.ndarray, bound: np.ndarray, byte: int, limit: int,
-          step: int) -> np.ndarray:
-    """Per row, the first p from ``start`` in direction ``step`` (within ``bound``: the
-    lowest allowed for -1, one past the highest for +1) with ``pad[p] == byte``, else -1."""
-    out = np.full(len(start), -1, np.int64)
-    idx = np.flatnonzero(start >= bound if step < 0 else start < bound)
-    cur = start[idx].astype(np.int64)
-    lim = bound[idx]
-    for _ in range(limit):
-        if not len(idx):
-            break
-        hit = pad[cur] == byte
-        out[idx[hit]] = cur[hit]
-        keep = ~hit & ((cur > lim) if step < 0 else (cur + 1 < lim))
-        idx, cur, lim = idx[keep], cur[keep] + step, lim[keep]
-    return out
+class ByteIndex:
+    """Where each byte value occurs in a block (sorted positions, found once per value):
+    the nearest occurrence before or after many positions at once is then one binary
+    search per row instead of a scan.
 
+    Examples
+    --------
+    >>> idx = ByteIndex(np.frombuffer(b"ab cd ef  ", np.uint8))
+    >>> idx.back(ord(" "), np.array([7, 1]), np.array([0, 0]), 8).tolist()
+    [5, -1]
+    >>> idx.forward(ord(" "), np.array([0, 6]), np.array([9, 9]), 8).tolist()
+    [2, 8]
+    """
 
-def find_back(pad: np.ndarray, start: np.ndarray, low: np.ndarray, byte: int,
-              limit: int) -> np.ndarray:
-    """Per row, the last p in ``[low, start]`` (at most ``limit`` back) with
-    ``pad[p] == byte``, else -1."""
-    return _find(pad, start, low, byte, limit, -1)
+    def __init__(self, arr: np.ndarray) -> None:
+        self.arr = arr
+        self._where = {}
 
+    def positions(self, byte: int) -> np.ndarray:
+        """Sorted positions of ``byte``."""
+        pos = self._where.get(byte)
+        if pos is None:
+            pos = self._where[byte] = np.flatnonzero(self.arr == byte)
+        return pos
 
-def find_forward(pad: np.ndarray, start: np.ndarray, high: np.ndarray, byte: int,
-                 limit: int) -> np.ndarray:
-    """Per row, the first p in ``[start, high)`` (at most ``limit`` on) with
-    ``pad[p] == byte``, else -1."""
-    return _find(pad, start, high, byte, limit, 1)
+    def back(self, byte: int, start: np.ndarray, low: np.ndarray, limit: int) -> np.ndarray:
+        """Per row, the last p in ``[low, start]`` within ``limit`` with the byte, else -1."""
+        pos = self.positions(byte)
+        if not len(pos):
+            return np.full(len(start), -1, np.int64)
+        i = np.searchsorted(pos, start, side="right") - 1
+        p = pos[np.maximum(i, 0)]
+        return np.where((i >= 0) & (p >= low) & (start - p < limit), p, -1)
+
+    def forward(self, byte: int, start: np.ndarray, high: np.ndarray, limit: int) -> np.ndarray:
+        """Per row, the first p in ``[start, high)`` within ``limit`` with the byte, else -1."""
+        pos = self.positions(byte)
+        if not len(pos):
+            return np.full(len(start), -1, np.int64)
+        i = np.searchsorted(pos, start)
+        p = pos[np.minimum(i, len(pos) - 1)]
+        return np.where((i < len(pos)) & (p < high) & (p - start < limit), p, -1)
 
 
 def run_length(pad: np.ndarray, start: np.ndarray, high: np.ndarray, allowed: np.ndarray,
