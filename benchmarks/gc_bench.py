@@ -28,7 +28,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from typing import Any, Dict, List, Optional, Sequence
 
 import pandas as pd
@@ -192,7 +191,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             entry["ratio_cpu"] = entry["gcgc_style"]["cpu_seconds"] / entry["ours"]["cpu_seconds"]
         results.append(entry)
     for e in results:
-        line = f"{e['log']}: ours {e['ours']['seconds']:.3f} s wall, {e['ours']['cpu_seconds']:.3f} s " \
+        ours = e["ours"]
+        line = f"{e['log']}: ours {ours['seconds']:.3f} s wall, {ours['cpu_seconds']:.3f} s " \
                f"CPU, {e['ours']['peak_mb']:.0f} MB (load {e['ours']['load']:.1f})"
         if "gcgc_style" in e:
             line += f"; GCGC-style {e['gcgc_style']['cpu_seconds']:.3f} s CPU (load " \

@@ -73,7 +73,8 @@ def gc_report(data: Any, *, title: str = "GC report") -> str:
     facts = []
     for log in logs:
         md = meta.get(log, {})
-        facts.append(f"<li><b>{html.escape(log)}</b>: {html.escape(str(md.get('collector') or '?'))}"
+        collector = html.escape(str(md.get("collector") or "?"))
+        facts.append(f"<li><b>{html.escape(log)}</b>: {collector}"
                      f", JDK {html.escape(str(md.get('jvm_version') or '?'))}, decorators "
                      f"{html.escape(str(md.get('decorators', '')))}, "
                      f"{md.get('counts', {}).get('lines', '?')} lines, "

@@ -21,7 +21,6 @@ position of the enclosing event in this table, -1 for none).
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from .nesting import nest

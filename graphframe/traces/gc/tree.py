@@ -9,7 +9,8 @@ Collection`` -> ``Young Generation`` -> ``Concurrent Mark``), plus one
 their logged durations, s) and ``time`` (that minus the children's, never
 below 0: concurrent phases overlap and ZGC's collection lines before JDK 21
 have no duration). With several logs the rows are indexed by ``log`` too
-(the log's number; ``gf.metadata["logs"]`` names them). Tree printing, filtering and diffing two runs work as
+(the log's number; ``gf.metadata["logs"]`` names them). Tree printing, filtering and
+diffing two runs work as
 on any GraphFrame.
 """
 

@@ -22,7 +22,8 @@ hostname        anything else                       ``hostname``
 
 Examples
 --------
->>> lay = sniff_layout([b"$ banner", b"[2026-12-01T19:47:50.572+0000][0.123s][26795][26802][info] GC(0) x"])
+>>> line = b"[2026-12-01T19:47:50.572+0000][0.123s][26795][26802][info] GC(0) x"
+>>> lay = sniff_layout([b"$ banner", line])
 >>> lay.kinds, lay.time_field, lay.date_field
 (('date', 'uptime', 'pid', 'tid', 'level'), 1, 0)
 >>> sniff_layout([b"[91ms][info][gc] Using G1"]).uptime_scale

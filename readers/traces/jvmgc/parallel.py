@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Dict, List, Tuple
 

@@ -76,7 +76,8 @@ GC_INFO = (
 
 #: informational lines without GC(n): JVM set-up (``Version: 17.0.2``...),
 #: statistics tables printed at exit (Shenandoah, ZGC), blank lines
-OTHER_INFO = (r"^(?:\s*$|[A-Z][\w ./()'+-]*:(?: |$)|[A-Z][\w ]* Heap$|Failed to allocate |Using |Initializing |Heap$|Heap |Leaving "
+OTHER_INFO = (r"^(?:\s*$|[A-Z][\w ./()'+-]*:(?: |$)|[A-Z][\w ]* Heap$|Failed to allocate |"
+              r"Using |Initializing |Heap$|Heap |Leaving "
               r"safepoint region$|\s+\S.*\s(?:us|ms|ops/s|MB/s|threads|%)$|\s+[A-Za-z].*$|"
               r"=+|All times are|all workers|Dividing the|Pause |Concurrent |Allocation "
               r"pacing|Under allocation|Free: |Trigger: |Pacer for |Min heap|Heuristics "

@@ -45,7 +45,8 @@ from .titles import EVENT_TYPES, GENERATIONS
 _GEN_CODE = {g: i for i, g in enumerate(GENERATIONS)}
 
 #: GC columns added to the events table, in order
-GC_COLUMNS = ("log", "time_s", "duration_s", "line", "gc_id", "datetime", "event_type", "cause", "info", "generation",
+GC_COLUMNS = ("log", "time_s", "duration_s", "line", "gc_id", "datetime", "event_type", "cause",
+              "info", "generation",
               "collector", "tags", "level", "prefix", "heap_before", "heap_after", "heap_capacity",
               "heap_before_pct", "heap_after_pct", "time_to_reach", "at_safepoint", "cleanup",
               "leaving", "total", "time_since_last")
