@@ -40,9 +40,8 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
             out[col] = table["time_s"].to_numpy()
         elif col == "duration":
             out[col] = table["duration_s"].to_numpy()
-        else:
-            out[col] = table[col].to_numpy() if not isinstance(
-                table[col].dtype, pd.CategoricalDtype) else table[col].array
+        else:  # extension arrays (categories, dates with their zone) kept as they are
+            out[col] = table[col].array
     df = pd.DataFrame(out, copy=False)
     depth, parent = nest(df)
     df["depth"] = depth

@@ -37,27 +37,53 @@ PHASE_TYPES = ("pause", "concurrent", "phase", "collection")
 GENERATION_NODES = ("Young Generation", "Old Generation")
 
 
+def _codes(col: pd.Series) -> np.ndarray:
+    """Integer codes of a column (categorical codes, or factorised)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return col.cat.codes.to_numpy().astype(np.int64)
+    return pd.factorize(col.to_numpy())[0].astype(np.int64)
+
+
+def _values(col: pd.Series) -> np.ndarray:
+    """A column as an object array of its values (through its categories when it has them)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = np.array(list(col.cat.categories) + [None], dtype=object)
+        codes = col.cat.codes.to_numpy().astype(np.int64)
+        return cats[np.where(codes >= 0, codes, len(cats) - 1)]
+    return col.astype(object).to_numpy()
+
+
+def _per_value(col: pd.Series, test) -> np.ndarray:
+    """``test`` of each row's value, computed once per distinct value."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes, uniques = col.cat.codes.to_numpy().astype(np.int64), list(col.cat.categories)
+    else:
+        codes, uniques = pd.factorize(_values(col))
+    answers = np.array([bool(test(u)) for u in uniques] + [False], dtype=bool)
+    return answers[np.where(codes >= 0, codes, len(answers) - 1)]
+
+
 def nest(ev: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray]:
     """(depth, parent) per row of a GC events table (parent: row position or -1)."""
     n = len(ev)
     depth = np.zeros(n, np.int64)
     parent = np.full(n, -1, np.int64)
-    etype = ev["event_type"].astype(object).to_numpy()
+    etype = _values(ev["event_type"])
     gc_id = ev["gc_id"].to_numpy().astype(np.int64)
     member = np.isin(etype, PHASE_TYPES) & (gc_id >= 0)
     if not member.any():
         return depth, parent
     rows = np.flatnonzero(member)
-    log_codes = pd.factorize(ev["log"].astype(object).to_numpy())[0].astype(np.int64)
+    log_codes = _codes(ev["log"])
     key = log_codes[rows] * (1 << 40) + gc_id[rows]
-    name = ev["name"].astype(object).to_numpy()[rows]
+    name = _values(ev["name"])[rows]
     level = ev["level"].to_numpy().astype(np.int64)[rows]
-    prefix = ev["prefix"].astype(object).to_numpy()[rows]
+    prefix = _values(ev["prefix"])[rows]
     et = etype[rows]
     is_gen_node = (et == "collection") & np.isin(name, GENERATION_NODES)
     prio = np.zeros(len(rows), np.int64)
     prio[(et == "pause") & (level == 0) & (prefix == "")] = 1
-    cycle = (et == "concurrent") & np.array([str(x).endswith("Cycle") for x in name], bool)
+    cycle = (et == "concurrent") & _per_value(ev["name"], lambda x: str(x).endswith("Cycle"))[rows]
     prio[cycle] = 2
     prio[(et == "collection") & ~is_gen_node & (prefix == "")] = 3
     # anchor of each key: highest priority, then the last row
