@@ -103,6 +103,29 @@ def _texts(arr: pa.Array) -> np.ndarray:
     return values[idx.astype(np.int64)]
 
 
+def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.ndarray,
+                  name_hi: np.ndarray, tok: Dict[str, np.ndarray], sub: int,
+                  ctx: dict) -> Dict[str, np.ndarray]:
+    """Event columns of the space transitions ``sel`` (heap or metaspace), named by the
+    text at ``[name_lo, name_hi)``, figures from ``tok`` (:func:`.tokens.read_token`)."""
+    enc = pc.dictionary_encode(strings(blk.data, name_lo, name_hi))
+    values = enc.dictionary.to_pylist()
+    codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    cols = _empty(len(sel))
+    cols["row"] = rows[sel]
+    cols["sub"][:] = sub
+    cols["gc_id"] = ctx["gc_ids"][rows[sel]]
+    cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
+    cols["name"] = np.array(values, dtype=object)[codes]
+    cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else _ETYPE["heap"]
+                                   for v in values], np.int8)[codes]
+    cols["heap_before"] = tok["before"][sel]
+    cols["heap_after"] = tok["after"][sel]
+    cap = tok["capacity"][sel]
+    cols["heap_capacity"] = np.where(np.isnan(cap), tok["before_cap"][sel], cap)
+    return cols
+
+
 class BlockParser:
     """Parses the blocks of one log part into event columns (see the module docs)."""
 
@@ -309,23 +332,8 @@ class BlockParser:
         if not good.any():
             return
         g = np.flatnonzero(good)
-        enc = pc.dictionary_encode(strings(blk.data, ts[g], th[g] - 1))  # without the ':'
-        values = enc.dictionary.to_pylist()
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        cols = _empty(len(g))
-        cols["row"] = rows[g]
-        cols["sub"][:] = 1
-        cols["gc_id"] = ctx["gc_ids"][rows[g]]
-        cols["generation"] = cols["prefix"] = ctx["gen"][rows[g]]
-        cols["name"] = np.array(values, dtype=object)[codes]
-        cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else
-                                       _ETYPE["heap"] for v in values], np.int8)[codes]
-        cols["heap_before"] = tok["before"][g]
-        cols["heap_after"] = tok["after"][g]
-        cap = tok["capacity"][g]
-        cols["heap_capacity"] = np.where(np.isnan(cap), tok["before_cap"][g], cap)
+        parts.append(_space_events(blk, rows, g, ts[g], th[g] - 1, tok, 1, ctx))  # no ':'
         unknown[rows[g]] = False
-        parts.append(cols)
 
     def _transitions(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
         """``Name: figures`` repeated up to three times on a line (Parallel's
@@ -352,24 +360,8 @@ class BlockParser:
         matched = alive & (pos >= hi)
         for i, (good, nlo, nhi, tok) in enumerate(found, start=1):
             sel = np.flatnonzero(good & matched)
-            if not len(sel):
-                continue
-            enc = pc.dictionary_encode(strings(blk.data, nlo[sel], nhi[sel]))
-            values = enc.dictionary.to_pylist()
-            codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-            cols = _empty(len(sel))
-            cols["row"] = rows[sel]
-            cols["sub"][:] = i
-            cols["gc_id"] = ctx["gc_ids"][rows[sel]]
-            cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
-            cols["name"] = np.array(values, dtype=object)[codes]
-            cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else
-                                           _ETYPE["heap"] for v in values], np.int8)[codes]
-            cols["heap_before"] = tok["before"][sel]
-            cols["heap_after"] = tok["after"][sel]
-            cap = tok["capacity"][sel]
-            cols["heap_capacity"] = np.where(np.isnan(cap), tok["before_cap"][sel], cap)
-            parts.append(cols)
+            if len(sel):
+                parts.append(_space_events(blk, rows, sel, nlo[sel], nhi[sel], tok, i, ctx))
         unknown[rows[matched]] = False
 
     def _gc_titles(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
