@@ -17,9 +17,10 @@ def gc_allocation(data: Any, *, by: By = "log", filter: Any = None, ax: Any = No
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_allocation(tf)  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_allocation(example_view(), ax=new_axes())
+    >>> ax.get_lines()[0].get_ydata().tolist()
+    [40.0, 40.0, 18.0]
     """
     view = select(data, filter)
     alloc = view.allocation()

@@ -20,9 +20,10 @@ def gc_causes(data: Any, *, by: By = "log", filter: Any = None, unit: str = "ms"
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_causes(tf, value="count")  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_causes(example_view(), value="count", ax=new_axes())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['System.gc()', 'Allocation Failure']
     """
     view = select(data, filter, event_type="pause")
     ev = view.events

@@ -24,9 +24,10 @@ def gc_heap(data: Any, *, by: By = "log", filter: Any = None, unit: str = "M",
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_heap(tf, unit="G", capacity=False)  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_heap(example_view(), capacity=False, ax=new_axes())
+    >>> ax.get_lines()[1].get_ydata().tolist()
+    [20.0, 5.0, 25.0, 6.0]
     """
     from ..traces.gc.summary import gc_heap_rows
     view = select(data, filter)

@@ -59,9 +59,10 @@ def gc_heatmap(data: Any, *, by: By = None, filter: Any = None, value: str = "co
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_heatmap(tf, filter={"log": "gc.log"}, value="time")  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_heatmap(example_view(), filter={"log": "a.log"}, ax=new_axes())
+    >>> int(ax.images[0].get_array().count())
+    3
     """
     view = select(data, filter)
     parts = groups(view.filter(event_type=event_type), by)

@@ -20,9 +20,10 @@ def gc_histogram(data: Any, *, by: By = "log", filter: Any = None, bins: Union[i
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_histogram(tf, bins=50, unit="us")  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_histogram(example_view(), bins=4, ax=new_axes())
+    >>> len(ax.patches)
+    2
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

@@ -21,9 +21,10 @@ def gc_latency(data: Any, *, by: By = "log", filter: Any = None,
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_latency(tf, q=(50, 99, 99.9))  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_latency(example_view(), q=(50, 100), ax=new_axes())
+    >>> [round(float(p.get_height()), 3) for p in ax.patches]
+    [6.0, 20.0, 10.0, 11.0]
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

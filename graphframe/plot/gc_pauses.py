@@ -43,9 +43,10 @@ def gc_pauses(data: Any, *, by: By = "log", filter: Any = None,
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_pauses(tf, by="cause", filter={"generation": "young"})  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_pauses(example_view(), filter={"generation": "young"}, ax=new_axes())
+    >>> [c.get_offsets().tolist() for c in ax.collections]
+    [[[1.0, 4.0], [2.0, 6.0]], [[1.5, 9.0], [2.5, 11.0]]]
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

@@ -22,9 +22,10 @@ def gc_percentiles(data: Any, *, by: By = "log", filter: Any = None, unit: str =
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_percentiles(tf, by="collector")  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_percentiles(example_view(), ax=new_axes())
+    >>> round(float(ax.get_lines()[1].get_ydata()[0]), 3)
+    9.0
     """
     view = select(data, filter, event_type=event_type)
     k = time_scale(unit)

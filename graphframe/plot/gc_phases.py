@@ -27,9 +27,10 @@ def gc_phases(data: Any, *, by: By = "log", filter: Any = None, ax: Any = None) 
 
     Examples
     --------
-    >>> import graphframe  # doctest: +SKIP
-    >>> tf = graphframe.read_trace("gc.log")  # doctest: +SKIP
-    >>> ax = gc_phases(tf.gc, by="log")  # doctest: +SKIP
+    >>> from graphframe.plot.gc_common import example_view, new_axes
+    >>> ax = gc_phases(example_view(), ax=new_axes())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a.log', 'b.log']
     """
     view = select(data, filter, event_type=["pause", "concurrent"])
     ev_all = view.events
