@@ -81,6 +81,7 @@ FORMAT_MODULES = (
     "graphframe_readers.traces.nsight.sqlite_export",
     "graphframe_readers.traces.nsight.csv_export",
     "graphframe_readers.traces.hpctoolkit_trace",
+    "graphframe_readers.traces.jvmgc",
 )
 
 

@@ -13,6 +13,7 @@ from ..io.resolve import format_entries
 from . import convert, info
 from . import rma as rma_command
 from . import stats as stats_command
+from . import gc as gc_cli
 from . import plot as plot_cli
 from .common import (EXIT_INTERRUPTED, EXIT_REGRESSION, FAIL_KINDS, ProgressBar, Report,
                      UsageError, open_profile)
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats_command.add_parser(sub)
     rma_command.add_parser(sub)
     plot_cli.add_commands(sub)
+    gc_cli.add_parser(sub)  # issue 32: JVM GC logs
     return parser
 
 
@@ -322,6 +324,8 @@ def _run_convert(args: argparse.Namespace, out: TextIO) -> str:
 
 
 def _run_info(args: argparse.Namespace, out: TextIO) -> str:
+    if args.format is None and gc_cli.is_gc_log(args.path):  # issue 32: a JVM GC log
+        return gc_cli.info_text(args.path)
     return info.info(args.path, args.format, progress=args.progress, options=args.option)
 
 

@@ -20,6 +20,7 @@ from ..plot.report import write_report
 from ..plot.scaling import MODES
 from ..plot.svg import new_figure
 from .common import check_output, open_profile, output_error
+from .gc import is_gc_log, parse_filters, report_gc_file
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -90,6 +91,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--stacked", choices=("rank", "thread"), help="bar: one segment per rank")
     p.add_argument("--color", help="flamegraph: 'name', a text column or a numeric column")
     p.add_argument("--mode", choices=MODES, default="strong", help="scaling: strong or weak")
+    p.add_argument("--filter", action="append", metavar="KEY=VALUE",
+                   help="gc-* kinds: keep GC events with KEY equal to VALUE (repeatable)")
     p.add_argument("--title", help="title (default: the kind and the file name)")
     p.add_argument("--size", nargs=2, type=float, metavar=("W", "H"),
                    help="figure size in inches")
@@ -119,7 +122,7 @@ def _run_plot(args: argparse.Namespace, out: Any) -> str:
               stat=args.stat, nodes=args.node, rank=args.rank, aggregate=args.aggregate,
               inclusive=args.inclusive, imbalance=args.imbalance, over=args.over,
               stacked=args.stacked, color=args.color, mode=args.mode, title=args.title,
-              size=args.size, dpi=args.dpi, options=args.option)
+              size=args.size, dpi=args.dpi, options=args.option, filters=args.filter)
     return ""
 
 
@@ -136,7 +139,7 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
               over: str = "rank", stacked: Optional[str] = None, color: Optional[str] = None,
               mode: str = "strong", title: Optional[str] = None,
               size: Optional[Sequence[float]] = None, dpi: int = 100,
-              options: Sequence[str] = ()) -> str:
+              options: Sequence[str] = (), filters: Optional[Sequence[str]] = None) -> str:
     """Draw ``kind`` of the inputs at ``paths`` into ``output``; return ``output``.
 
     The kind comes from the plot registry (:mod:`graphframe.plot.registry`), which
@@ -158,7 +161,8 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
         options=dict(metric=metric, top=top, by=by, stat=stat, nodes=nodes, rank=rank,
                      aggregate=aggregate, inclusive=inclusive, imbalance=imbalance, over=over,
                      stacked=stacked, color=color, mode=mode, title=title,
-                     size=tuple(size) if size else None),
+                     size=tuple(size) if size else None,
+                     filter=parse_filters(filters) or None),
         read_profile=lambda path: open_profile(path, options=options),
         read_ensemble=lambda found: plot_ensemble.read_ensemble(found, options),
         read_trace=_read_trace,
@@ -190,6 +194,8 @@ def report_file(before: str, after: Optional[str], output: str, *, metric: Optio
                 top: int = 10, threshold: float = 1.0, title: Optional[str] = None) -> str:
     """Write the HTML report of the profile(s) at ``before`` (and ``after``) to ``output``."""
     check_output(output)  # before reading: a wrong folder is said at once
+    if is_gc_log(before):  # issue 32: JVM GC logs get the GC report
+        return report_gc_file([before] + ([after] if after else []), output, title=title)
     profiles = [open_profile(before)] + ([open_profile(after)] if after else [])
     labels = [before] + ([after] if after else [])
     try:

@@ -1,4 +1,4 @@
-"""``gf.plot.<kind>(...)``, ``ens.plot.<kind>(...)`` and ``tf.plot.<kind>(...)``: plots, pandas style.
+"""``gf.plot.<kind>(...)``, ``ens.plot.<kind>(...)``, ``tf.plot.<kind>(...)``, ``tf.gc.plot.<kind>(...)``.
 
 The methods come from the plot registry (:mod:`graphframe.plot.registry`): for every
 kind that takes the accessor's input, ``acc.<kind>(*args, **options)`` calls
@@ -29,8 +29,9 @@ class _Accessor:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        try:
-            kind = plot_kind(name, self._input)
+        try:  # a kind's name as an attribute: "gc-pauses" is gc_pauses
+            kind = plot_kind(name if name in self._names() else name.replace("_", "-"),
+                             self._input)
         except Exception:  # noqa: BLE001 -- an unknown attribute is an AttributeError
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}; "
                                  f"its plots are: {', '.join(self._kinds())}") from None
@@ -43,6 +44,9 @@ class _Accessor:
         return sorted(set(super().__dir__()) | set(self._kinds()))
 
     def _kinds(self) -> List[str]:
+        return [k.name.replace("-", "_") for k in plot_kinds(self._input)]
+
+    def _names(self) -> List[str]:
         return [k.name for k in plot_kinds(self._input)]
 
 
@@ -85,6 +89,18 @@ class EnsemblePlotAccessor(_Accessor):
     """
 
     _input = "ensemble"
+
+
+class GcPlotAccessor(_Accessor):
+    """Plots of a JVM GC log's view: ``tf.gc.plot.gc_pauses(by="cause")``...
+
+    Examples
+    --------
+    >>> sorted(k for k in dir(GcPlotAccessor(None)) if not k.startswith("_"))[:3]
+    ['gc_allocation', 'gc_causes', 'gc_heap']
+    """
+
+    _input = "gc"
 
 
 class TracePlotAccessor(_Accessor):

@@ -32,8 +32,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ._sources import ArgumentError
 
-#: The kinds of data a plot can take (the accessor of each: gf.plot, ens.plot, tf.plot).
-INPUTS = ("graphframe", "ensemble", "trace")
+#: The kinds of data a plot can take (the accessor of each: gf.plot, ens.plot, tf.plot,
+#: and a GC log's view ``tf.gc.plot``).
+INPUTS = ("graphframe", "ensemble", "trace", "gc")
 
 #: Built-in plot kinds (each defines ``PLOT``), in the order the CLI lists them.
 KIND_MODULES = (
@@ -46,6 +47,16 @@ KIND_MODULES = (
     "graphframe.plot.kinds.violin",
     "graphframe.plot.kinds.scaling",
     "graphframe.plot.kinds.timeline",
+    # JVM garbage-collection logs (issue 32): each module is its own kind
+    "graphframe.plot.gc_pauses",
+    "graphframe.plot.gc_phases",
+    "graphframe.plot.gc_heap",
+    "graphframe.plot.gc_allocation",
+    "graphframe.plot.gc_histogram",
+    "graphframe.plot.gc_percentiles",
+    "graphframe.plot.gc_latency",
+    "graphframe.plot.gc_heatmap",
+    "graphframe.plot.gc_causes",
 )
 
 
@@ -183,7 +194,7 @@ def plot_kind(name: str, input: Optional[str] = None) -> PlotKind:
     if kind is None or (input is not None and input not in kind.draw):
         names = [k.name for k in plot_kinds(input)]
         what = {"graphframe": " of a GraphFrame", "ensemble": " of an Ensemble",
-                "trace": " of a TraceFrame"}.get(input or "", "")
+                "trace": " of a TraceFrame", "gc": " of a GC view"}.get(input or "", "")
         raise ArgumentError(f"kind={name!r} is not a plot{what}; choose one of "
                             f"{', '.join(names)}")
     return kind

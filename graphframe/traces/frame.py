@@ -8,7 +8,7 @@ Methods are thin: each calls a function of :mod:`.profile`, :mod:`.comm`,
 from __future__ import annotations
 
 import warnings
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,9 @@ from .batches import table_batch
 from .counters import counter_samples
 from .io_view import IOView, calls_from_events
 from .tree import TreeBuilder
+
+if TYPE_CHECKING:
+    from .gc import GcView
 
 
 class TraceFrame:
@@ -87,9 +90,23 @@ class TraceFrame:
         """``time (inc)``, ``time`` (s) and ``count`` per ``by`` (and rank/thread)."""
         return profile.flat_profile(self.events, by=by, per=per)
 
+    @property
+    def gc(self) -> "GcView":
+        """The garbage-collection view of a trace read from JVM GC logs (issue 32):
+        ``events``, ``summary``, ``percentiles``, ``filter``, ``gcgc_frame``..."""
+        from .gc import GcView
+        cached = getattr(self, "_gc_view", None)  # built once per events table
+        if cached is None or cached[0] is not self.events:
+            cached = (self.events, GcView.from_trace(self))
+            self._gc_view = cached
+        return cached[1]
+
     def to_graphframe(self) -> GraphFrame:
         """The calling-context tree per (rank, thread) as a GraphFrame
-        (``time (inc)``, ``time`` in s, ``count``)."""
+        (``time (inc)``, ``time`` in s, ``count``); for JVM GC logs, the GC
+        phase tree per log (:mod:`graphframe.traces.gc.tree`)."""
+        if self.metadata.get("format") == "jvm-gc":
+            return self.gc.to_graphframe()
         builder = TreeBuilder()
         builder.on_definitions(self.definitions)
         with warnings.catch_warnings():  # the read already warned about unmatched events

@@ -48,8 +48,11 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     [[0, 'enter', 'main', 0, 5000.0], [1000, 'enter', 'f', 1, 2000.0], [3000, 'leave', 'f', 1, nan], [5000, 'leave', 'main', 0, nan]]
     """
     builder = TableBuilder()
-    decode(path, builder, trace_format(path, format), jobs=jobs, progress=progress,
-           missing=missing, **options)
+    fmt = trace_format(path, format)
+    if fmt == "jvm-gc":  # issue 32: GC logs keep their GC columns
+        from graphframe_readers.traces.jvmgc.table import GcTableBuilder
+        builder = GcTableBuilder()
+    decode(path, builder, fmt, jobs=jobs, progress=progress, missing=missing, **options)
     return TraceFrame(builder.result(), builder.definitions)
 
 

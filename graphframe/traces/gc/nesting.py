@@ -1,0 +1,133 @@
+"""Which GC event encloses which: the GC -> phase -> sub-phase nesting of a GC log.
+
+Per ``(log, gc_id)``, the event that stands for the whole GC (its *anchor*)
+is the first found of: a whole collection (ZGC's ``Garbage Collection``,
+``Major Collection``, ``Minor Collection``), a concurrent cycle
+(``Concurrent Cycle``, ``Concurrent Mark Cycle``), the last pause not
+indented. The other phases of the GC nest under it (depth 1), generational
+ZGC's ``Y:``/``O:`` phases under their ``Young Generation`` / ``Old
+Generation`` line (depth 2), and G1's indented sub-phases under the nearest
+line before them that is one step less indented. A GC without an anchor
+(Shenandoah logs no line for its whole cycle) has its phases at depth 0.
+Safepoints and heap, metaspace and code-cache figures are not nested
+(depth 0, no parent). The columns are computed with numpy over the whole
+table (a loop over indentation levels, not over events).
+
+Examples
+--------
+>>> ev = pd.DataFrame({
+...     "log": ["a"] * 4, "gc_id": [3, 3, 3, -1],
+...     "event_type": ["phase", "phase", "pause", "safepoint"],
+...     "name": ["Pre Evacuate", "Merge Heap Roots", "Pause Young", "G1Collect"],
+...     "level": [1, 2, 0, 0], "prefix": ["", "", "", ""]})
+>>> depth, parent = nest(ev)
+>>> depth.tolist(), parent.tolist()
+([1, 2, 0, 0], [2, 0, -1, -1])
+"""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+import numpy as np
+import pandas as pd
+
+#: event types that take part in the nesting
+PHASE_TYPES = ("pause", "concurrent", "phase", "collection")
+GENERATION_NODES = ("Young Generation", "Old Generation")
+
+
+def _codes(col: pd.Series) -> np.ndarray:
+    """Integer codes of a column (categorical codes, or factorised)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return col.cat.codes.to_numpy().astype(np.int64)
+    return pd.factorize(col.to_numpy())[0].astype(np.int64)
+
+
+def _values(col: pd.Series) -> np.ndarray:
+    """A column as an object array of its values (through its categories when it has them)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = np.array(list(col.cat.categories) + [None], dtype=object)
+        codes = col.cat.codes.to_numpy().astype(np.int64)
+        return cats[np.where(codes >= 0, codes, len(cats) - 1)]
+    return col.astype(object).to_numpy()
+
+
+def _per_value(col: pd.Series, test) -> np.ndarray:
+    """``test`` of each row's value, computed once per distinct value."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes, uniques = col.cat.codes.to_numpy().astype(np.int64), list(col.cat.categories)
+    else:
+        codes, uniques = pd.factorize(_values(col))
+    answers = np.array([bool(test(u)) for u in uniques] + [False], dtype=bool)
+    return answers[np.where(codes >= 0, codes, len(answers) - 1)]
+
+
+def nest(ev: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray]:
+    """(depth, parent) per row of a GC events table (parent: row position or -1)."""
+    n = len(ev)
+    depth = np.zeros(n, np.int64)
+    parent = np.full(n, -1, np.int64)
+    etype = _values(ev["event_type"])
+    gc_id = ev["gc_id"].to_numpy().astype(np.int64)
+    member = np.isin(etype, PHASE_TYPES) & (gc_id >= 0)
+    if not member.any():
+        return depth, parent
+    rows = np.flatnonzero(member)
+    log_codes = _codes(ev["log"])
+    key = log_codes[rows] * (1 << 40) + gc_id[rows]
+    name = _values(ev["name"])[rows]
+    level = ev["level"].to_numpy().astype(np.int64)[rows]
+    prefix = _values(ev["prefix"])[rows]
+    et = etype[rows]
+    is_gen_node = (et == "collection") & np.isin(name, GENERATION_NODES)
+    prio = np.zeros(len(rows), np.int64)
+    prio[(et == "pause") & (level == 0) & (prefix == "")] = 1
+    cycle = (et == "concurrent") & _per_value(ev["name"], lambda x: str(x).endswith("Cycle"))[rows]
+    prio[cycle] = 2
+    prio[(et == "collection") & ~is_gen_node & (prefix == "")] = 3
+    # anchor of each key: highest priority, then the last row
+    order = np.lexsort((rows, prio, key))
+    k_sorted = key[order]
+    last = np.ones(len(order), bool)
+    last[:-1] = k_sorted[1:] != k_sorted[:-1]
+    anchor_of_key = {}
+    a_rows = order[last]
+    anchor_pos = np.where(prio[a_rows] > 0, rows[a_rows], -1)
+    uniq_keys = k_sorted[last]
+    idx = np.searchsorted(uniq_keys, key)
+    anchor = anchor_pos[idx]
+    del anchor_of_key
+    has_anchor = anchor >= 0
+    is_anchor = anchor == rows
+    # generation nodes of generational ZGC, per (key, prefix)
+    gen_prefix = np.where(name == "Young Generation", "Y", np.where(name == "Old Generation",
+                                                                    "O", ""))
+    gen_key = {}
+    for r, k, p in zip(rows[is_gen_node].tolist(), key[is_gen_node].tolist(),
+                       gen_prefix[is_gen_node].tolist()):
+        gen_key[(k, p)] = r  # the last line of the node (with its figures) wins
+    node = np.array([gen_key.get((k, p), -1) for k, p in zip(key.tolist(), prefix.tolist())],
+                    np.int64) if gen_key else np.full(len(rows), -1, np.int64)
+    under_gen = (node >= 0) & ~is_gen_node
+    base = np.where(has_anchor & ~is_anchor, 1, 0) + under_gen
+    d = np.where(is_anchor, 0, base + np.maximum(level - 1, 0))
+    par = np.where(is_anchor | ~has_anchor, -1, anchor)
+    par = np.where(under_gen, node, par)
+    # deeper indentation: the nearest earlier row of the same GC one level up
+    pos = np.arange(len(rows))
+    for lev in range(2, int(level.max()) + 1 if len(level) else 0):
+        cand = np.where(level == lev - 1, pos, -1)
+        # rows are in file order; a GC's rows may interleave with others: per key
+        kord = np.lexsort((pos, key))
+        c = cand[kord]
+        best = np.maximum.accumulate(c)
+        same = best >= 0
+        same[same] = key[best[same]] == key[kord][same]
+        found = np.full(len(rows), -1, np.int64)
+        found[kord] = np.where(same, best, -1)
+        here = (level == lev) & (found >= 0)
+        par[here] = rows[found[here]]
+    depth[rows] = d
+    parent[rows] = par
+    return depth, parent

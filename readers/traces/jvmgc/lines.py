@@ -1,0 +1,120 @@
+"""A block of complete lines as numpy positions, and its decorator fields.
+
+:func:`split` finds the lines of a block (``\\n`` ends a line, a ``\\r``
+before it is dropped); :func:`decorate` finds, per line, the bracketed
+decorator fields of the log's :class:`~.layout.Layout` and where the message
+starts, with numpy over the whole block (no Python loop per line). Strings
+for a subset of lines come out as pyarrow arrays that share the block's
+bytes (:func:`strings`), so regular expressions run over whole arrays.
+
+Examples
+--------
+>>> blk = split(b"[1.5s][info] GC(0) a\\nbanner\\n[2.0s][info] b\\r\\n")
+>>> blk.starts.tolist(), blk.ends.tolist()
+([0, 21, 28], [20, 27, 42])
+>>> dec = decorate(blk, 2)
+>>> dec.ok.tolist(), dec.msg_start.tolist()
+([True, False, True], [13, 21, 41])
+>>> strings(blk.data, dec.msg_start[dec.ok], blk.ends[dec.ok]).to_pylist()
+['GC(0) a', 'b']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+
+@dataclass
+class Block:
+    """Complete lines of a block: ``data[starts[i]:ends[i]]`` is line ``i``."""
+
+    data: bytes
+    arr: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def line(self, i: int) -> bytes:
+        """Line ``i`` as bytes."""
+        return self.data[int(self.starts[i]):int(self.ends[i])]
+
+
+def split(data: bytes) -> Block:
+    """The lines of ``data``, which ends with a newline (or is one unterminated line)."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    nl = np.flatnonzero(arr == 10)
+    if not len(nl) or nl[-1] != len(data) - 1:  # an unterminated last line
+        nl = np.append(nl, len(data))
+    starts = np.empty(len(nl), dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = nl[:-1] + 1
+    ends = nl.astype(np.int64)
+    cr = ends > starts
+    cr[cr] = arr[ends[cr] - 1] == 13
+    ends = ends - cr
+    return Block(data, arr, starts, ends)
+
+
+@dataclass
+class Decorated:
+    """Per line: whether it carries the layout's fields, their bounds, the message start."""
+
+    ok: np.ndarray            # bool: the line starts with the layout's ``count`` fields
+    field_start: np.ndarray   # (count, n) int64: first byte inside each ``[``
+    field_end: np.ndarray     # (count, n) int64: the ``]`` of each field
+    msg_start: np.ndarray     # int64: first byte of the message (after one space)
+
+
+def decorate(blk: Block, count: int) -> Decorated:
+    """Find ``count`` bracketed fields at the start of every line of ``blk``."""
+    arr, starts, ends = blk.arr, blk.starts, blk.ends
+    n = len(starts)
+    fs = np.zeros((count, n), dtype=np.int64)
+    fe = np.zeros((count, n), dtype=np.int64)
+    if count == 0:
+        return Decorated(np.ones(n, bool), fs, fe, starts.copy())
+    closes = np.flatnonzero(arr == 93)  # ']'
+    first = np.searchsorted(closes, starts)
+    ok = (ends > starts) & (first + count - 1 < len(closes))
+    ok[ok] = arr[starts[ok]] == 91  # '['
+    pos = starts + 1
+    for t in range(count):
+        idx = np.minimum(first + t, max(len(closes) - 1, 0))
+        close = closes[idx] if len(closes) else np.zeros(n, dtype=np.int64)
+        ok &= close < ends
+        fs[t] = pos
+        fe[t] = close
+        if t + 1 < count:  # the next field opens right after this one closes
+            nxt = np.minimum(close + 1, len(arr) - 1)
+            ok &= (arr[nxt] == 91) & (close + 1 < ends)
+            pos = close + 2
+    msg = np.where(ok, fe[count - 1] + 1, starts)
+    space = ok & (msg < ends)
+    space[space] = arr[msg[space]] == 32
+    msg = msg + space
+    return Decorated(ok, fs, fe, msg)
+
+
+def strings(data: bytes, begin: np.ndarray, end: np.ndarray) -> pa.Array:
+    """``data[begin[i]:end[i]]`` as a pyarrow string array (shares ``data``'s bytes).
+
+    The ranges must not overlap and must be in increasing order; the array
+    is built over the interleaved ranges and gaps, then the gaps are dropped.
+    """
+    n = len(begin)
+    if n == 0:
+        return pa.array([], type=pa.string())
+    offsets = np.empty(2 * n + 1, dtype=np.int64)
+    offsets[0:2 * n:2] = begin
+    offsets[1:2 * n:2] = end
+    offsets[2 * n] = len(data)
+    # the first gap: from 0 to begin[0]
+    offsets = np.concatenate([[0], offsets])
+    both = pa.LargeStringArray.from_buffers(2 * n + 1, pa.py_buffer(offsets),
+                                            pa.py_buffer(data))
+    return both.take(pa.array(np.arange(1, 2 * n + 1, 2)))

@@ -1,0 +1,624 @@
+"""One block of complete lines -> GC event columns (numpy), with numpy and pyarrow.
+
+The route of a line is decided with numpy over the whole block: the
+decorators (:mod:`.lines`), whether the message starts with ``GC(n)``,
+whether its last token is a duration (``2.704ms``, ``0.030s``), whether the
+token before is a heap figure (``6M->1M(128M)``) and whether the title before
+it ends with ``:`` (a space transition such as ``Eden regions: 5->0(6)``).
+Each route's regular expression then runs once over the array of its lines
+(:mod:`.shapes`), and distinct titles are described once (:mod:`.titles`).
+
+The result is a dict of columns (:data:`COLUMNS`), one row per event, in
+line order; lines that are not understood go to ``state.unparsed``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Dict, List
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import shapes
+from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
+from .layout import sniff_layout
+from .lines import Block, decorate, strings
+from .regex import extract, match
+from .scan import ByteIndex, read_int, run_length
+from .tokens import read_token
+from .state import LogState
+from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
+
+#: float columns of an event (NaN = absent); sizes in bytes, times in seconds
+FLOATS = ("uptime", "heap_before", "heap_after", "heap_capacity", "heap_before_pct",
+          "heap_after_pct", "duration", "time_to_reach", "at_safepoint", "cleanup",
+          "leaving", "total", "time_since_last")
+#: string columns (object arrays, None = absent)
+TEXTS = ("name", "cause", "info", "tags")
+#: all event columns: line (from 1), sub (order within a line), gc_id (-1 none),
+#: date (ns since the epoch, -1 none), event_type / generation (codes into
+#: titles.EVENT_TYPES / GENERATIONS), level (indentation of sub-phases)
+#: prefix (0 none, 1 ``Y:``, 2 ``O:``: a generational ZGC phase of the young / old generation)
+COLUMNS = ("line", "sub", "gc_id", "date", "event_type", "generation", "level",
+           "prefix") + FLOATS + TEXTS
+
+_ETYPE = {t: i for i, t in enumerate(EVENT_TYPES)}
+_GEN = {g: i for i, g in enumerate(GENERATIONS)}
+_METASPACE = frozenset({"Metaspace", "NonClass", "Class", "Class space", "class space"})
+_DIGIT_OR_DOT = np.zeros(256, dtype=bool)
+_DIGIT_OR_DOT[48:58] = True
+_DIGIT_OR_DOT[46] = True
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[32] = True
+_ALPHA = np.zeros(256, dtype=bool)
+_ALPHA[65:91] = True
+_ALPHA[97:123] = True
+_DIGIT = np.zeros(256, dtype=bool)
+_DIGIT[48:58] = True
+_HEADER = re.compile(shapes.HEADER)
+_PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
+_COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
+
+
+def _empty(n: int) -> Dict[str, np.ndarray]:
+    cols: Dict[str, np.ndarray] = {
+        "line": np.zeros(n, np.int64), "sub": np.zeros(n, np.int8),
+        "gc_id": np.full(n, -1, np.int64), "date": np.full(n, -1, np.int64),
+        "event_type": np.zeros(n, np.int8), "generation": np.zeros(n, np.int8),
+        "level": np.zeros(n, np.int8), "prefix": np.zeros(n, np.int8)}
+    for c in FLOATS:
+        cols[c] = np.full(n, np.nan)
+    for c in TEXTS:
+        cols[c] = np.full(n, None, dtype=object)
+    return cols
+
+
+def _all_in(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, allowed: np.ndarray,
+            longest: int) -> np.ndarray:
+    """Per row: every byte of ``pad[lo:hi]`` is ``allowed`` and the range is at most
+    ``longest`` bytes (a short loop over positions, vectorised over rows)."""
+    ok = (hi - lo) <= longest
+    for j in range(longest):
+        pos = lo + j
+        inside = pos < hi
+        if not inside.any():
+            break
+        ok &= ~inside | allowed[pad[np.where(inside, pos, 0)]]
+    return ok
+
+
+def _in_range(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """How many of ``sorted_pos`` fall in ``[lo, hi)``, per row."""
+    return np.searchsorted(sorted_pos, hi) - np.searchsorted(sorted_pos, lo)
+
+
+def _texts(arr: pa.Array) -> np.ndarray:
+    """A pyarrow string array -> object array (None for null) through its distinct values."""
+    enc = pc.dictionary_encode(arr)
+    values = np.array(enc.dictionary.to_pylist() + [None], dtype=object)
+    idx = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
+    return values[idx.astype(np.int64)]
+
+
+def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.ndarray,
+                  name_hi: np.ndarray, tok: Dict[str, np.ndarray], sub: int,
+                  ctx: dict) -> Dict[str, np.ndarray]:
+    """Event columns of the space transitions ``sel`` (heap or metaspace), named by the
+    text at ``[name_lo, name_hi)``, figures from ``tok`` (:func:`.tokens.read_token`)."""
+    enc = pc.dictionary_encode(strings(blk.data, name_lo, name_hi))
+    values = enc.dictionary.to_pylist()
+    codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    cols = _empty(len(sel))
+    cols["row"] = rows[sel]
+    cols["sub"][:] = sub
+    cols["gc_id"] = ctx["gc_ids"][rows[sel]]
+    cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
+    cols["name"] = np.array(values, dtype=object)[codes]
+    cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else _ETYPE["heap"]
+                                   for v in values], np.int8)[codes]
+    cols["heap_before"] = tok["before"][sel]
+    cols["heap_after"] = tok["after"][sel]
+    cap = tok["capacity"][sel]
+    cols["heap_capacity"] = np.where(np.isnan(cap), tok["before_cap"][sel], cap)
+    return cols
+
+
+class BlockParser:
+    """Parses the blocks of one log part into event columns (see the module docs)."""
+
+    def __init__(self, state: LogState, name: str) -> None:
+        self.state = state
+        self.name = name
+        self.line_base = 0  # lines of this part before the current block
+
+    # ------------------------------------------------------------------ driver
+    def parse(self, blk: Block, last: bool = False) -> Dict[str, np.ndarray]:
+        """Events of a block (``last``: the final, possibly unterminated, line is in it)."""
+        st = self.state
+        n = len(blk)
+        st.counts["lines"] += n
+        if st.layout is None:
+            st.layout = sniff_layout(blk.line(i) for i in range(min(n, 500)))
+        parts: List[Dict[str, np.ndarray]] = []
+        unknown = np.ones(n, dtype=bool)     # not understood yet
+        gcline = np.zeros(n, dtype=bool)     # a GC line (GC(n) or safepoint)
+        blank = blk.ends == blk.starts
+        st.counts["blank"] += int(blank.sum())
+        unknown &= ~blank
+        if st.layout is not None:
+            dec = decorate(blk, st.layout.count)
+            st.counts["decorated"] += int(dec.ok.sum())
+            self._messages(blk, dec, unknown, gcline, parts)
+            # a line with other decorators (two runs' logs in one file) that names a GC
+            # is a GC line not understood: it counts against the share
+            odd = np.flatnonzero(~dec.ok & ~blank)
+            if len(odd):
+                text = strings(blk.data, blk.starts[odd], blk.ends[odd])
+                gcline[odd] |= match(text, r"GC\(\d+\)|Safepoint|safepoint")
+        else:
+            dec = None
+        if last and n and blk.data[-1:] != b"\n":
+            # an unterminated last line: the log was cut while being written
+            st.truncated_last_line = True
+            unknown[-1] = True
+            gcline[-1] = b"GC(" in blk.line(n - 1)
+            parts = [self._drop_row(p, n - 1) for p in parts]
+        rows = np.flatnonzero(unknown)
+        if len(rows):
+            st.unparsed.add(self.name, (rows + 1 + self.line_base).tolist(),
+                            [blk.line(i) for i in rows[:st.unparsed.limit]] +
+                            [b""] * max(0, len(rows) - st.unparsed.limit),
+                            gcline[rows].tolist())
+        st.counts["gc_lines"] += int(gcline.sum())
+        st.counts["gc_understood"] += int((gcline & ~unknown).sum())
+        events = self._assemble(parts, blk, dec)
+        st.counts["events"] += len(events["line"])
+        self.line_base += n
+        return events
+
+    @staticmethod
+    def _drop_row(part: Dict[str, np.ndarray], row: int) -> Dict[str, np.ndarray]:
+        keep = part["row"] != row
+        return {k: v[keep] for k, v in part.items()}
+
+    # ------------------------------------------------------------------ routing
+    def _messages(self, blk: Block, dec, unknown, gcline, parts) -> None:
+        arr, ends = blk.arr, blk.ends
+        ok = dec.ok & unknown
+        unknown_undecorated = ~dec.ok
+        ms = dec.msg_start
+        pad = np.concatenate([arr, np.zeros(8, np.uint8)])  # reads past the end are 0
+        has_gc = ok & (ends - ms >= 5) & (pad[ms] == 71) & (pad[ms + 1] == 67) & \
+            (pad[ms + 2] == 40)  # "GC("
+        # GC(n): the digits up to ')' then a space
+        rows = np.flatnonzero(has_gc)
+        where = ByteIndex(arr)
+        cp = where.forward(41, ms[rows] + 3, ends[rows], 20)  # ')'
+        good = (cp > ms[rows] + 3) & _all_in(pad, ms[rows] + 3, np.maximum(cp, 0), _DIGIT, 19)
+        good &= (cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32)
+        rows, cp = rows[good], cp[good]
+        has_gc[:] = False
+        has_gc[rows] = True
+        gcline |= has_gc
+        gc_ids = np.full(len(blk), -1, np.int64)
+        if len(rows):
+            gc_ids[rows] = read_int(pad, ms[rows] + 3, cp - ms[rows] - 3)
+        body = np.array(ms)
+        body[rows] = np.minimum(cp + 2, ends[rows])
+        # generational ZGC's "Y: " / "O: "
+        gen = np.zeros(len(blk), np.int8)
+        yo = has_gc & (pad[body + 1] == 58) & (pad[body + 2] == 32) & \
+            np.isin(pad[body], np.frombuffer(b"YOyo", np.uint8))
+        gen[yo & np.isin(pad[body], np.frombuffer(b"Yy", np.uint8))] = _GEN["young"]
+        gen[yo & np.isin(pad[body], np.frombuffer(b"Oo", np.uint8))] = _GEN["old"]
+        if yo.any():
+            self.state.generational_zgc = True
+        body = body + 3 * yo
+        # indentation (G1 sub-phases)
+        indent = np.zeros(len(blk), np.int64)
+        g = np.flatnonzero(has_gc)
+        indent[g] = run_length(pad, body[g], ends[g], _SPACE, 16)
+        ctx = dict(arr=arr, pad=pad, ends=ends, body=body, indent=indent, gen=gen,
+                   gc_ids=gc_ids, where=where)
+        other = np.flatnonzero(ok & ~has_gc)
+        text = strings(blk.data, dec.msg_start[other], blk.ends[other])
+        self._header(other, text, unknown)  # the collector and region size, first
+        self._gc_lines(blk, has_gc, unknown, parts, ctx)
+        self._other_lines(blk, other, text, unknown, gcline, parts, ctx, dec)
+        del unknown_undecorated
+
+    # ------------------------------------------------------------------ GC(n) lines
+    def _gc_lines(self, blk, has_gc, unknown, parts, ctx) -> None:
+        arr, pad, ends, body, indent = (ctx[k] for k in ("arr", "pad", "ends", "body", "indent"))
+        rows = np.flatnonzero(has_gc)
+        if not len(rows):
+            return
+        e = ends[rows]
+        ts = body[rows] + indent[rows]
+        # the last token (a duration?) and the one before (heap figures?), scanned back
+        where = ctx["where"]
+        ls = where.back(32, e - 1, ts, 48)
+        # duration token: digits/dots then s, ms, us or ns
+        last_s = pad[e - 1] == 115
+        two = np.isin(pad[np.maximum(e - 2, 0)], np.frombuffer(b"mun", np.uint8))
+        ulen = np.where(two, 2, 1)
+        num_lo, num_hi = ls + 1, e - ulen
+        has_dur = (ls >= 0) & last_s & (num_hi > num_lo) & \
+            _DIGIT[pad[np.maximum(num_lo, 0)]]
+        has_dur[has_dur] = _all_in(pad, num_lo[has_dur], num_hi[has_dur], _DIGIT_OR_DOT, 24)
+        # heap token: before the duration, or the last token
+        prev = np.full(len(rows), -1, np.int64)
+        if has_dur.any():
+            prev[has_dur] = where.back(32, ls[has_dur] - 1, ts[has_dur], 48)
+        ht_lo = np.where(has_dur, np.where(prev >= 0, prev + 1, ts), np.where(ls >= 0, ls + 1, ts))
+        ht_hi = np.where(has_dur, ls, e)
+        dash = where.forward(45, ht_lo, ht_hi, 32)  # '-' of "->"
+        heapish = (dash >= 0) & (pad[np.maximum(dash, 0) + 1] == 62) & \
+            _DIGIT[pad[np.maximum(ht_lo, 0)]] & (ht_hi > ht_lo)
+        title_hi = np.where(heapish, ht_lo - 1, np.where(has_dur, ls, e))
+        title_hi = np.maximum(title_hi, ts)
+        colon = (title_hi > ts) & (pad[np.maximum(title_hi - 1, 0)] == 58)
+        transition = heapish & colon & ~has_dur
+        phase = (has_dur | heapish) & ~transition
+        if phase.any():
+            self._phases(blk, rows[phase], ts[phase], title_hi[phase], heapish[phase],
+                         ht_lo[phase], ht_hi[phase], has_dur[phase], num_lo[phase],
+                         num_hi[phase], e[phase], unknown, parts, ctx)
+        if transition.any():
+            # one "Name: figures" (G1's regions, JDK 11 spaces): read with numpy; several on
+            # a line (Parallel, Serial, metaspace): the regular expression
+            t = np.flatnonzero(transition)
+            multi = where.forward(45, ts[t], title_hi[t], 256) >= 0
+            if (~multi).any():
+                s1 = t[~multi]
+                self._single_transitions(blk, rows[s1], ts[s1], title_hi[s1], ht_lo[s1],
+                                         ht_hi[s1], unknown, parts, ctx)
+            if multi.any():
+                tr = rows[t[multi]]
+                self._transitions(blk, tr, body[tr], ends[tr], unknown, parts, ctx)
+        rest = rows[~(phase | transition)]
+        if len(rest):
+            self._gc_titles(blk, rest, body[rest] + indent[rest], ends[rest], unknown, parts,
+                            ctx)
+
+    def _phases(self, blk, rows, ts, th, heapish, hlo, hhi, has_dur, nlo, nhi, e,
+                unknown, parts, ctx) -> None:
+        st = self.state
+        titles = strings(blk.data, ts, th)
+        enc = pc.dictionary_encode(titles)
+        uniq = enc.dictionary.to_pylist()
+        desc = [describe(t, st.collector) for t in uniq]
+        idx = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        cols = _empty(len(rows))
+        cols["row"] = rows
+        cols["event_type"] = np.array([_ETYPE[d[0]] for d in desc], np.int8)[idx]
+        names = np.array([d[1] for d in desc], dtype=object)
+        cols["name"] = names[idx]
+        cols["cause"] = np.array([d[2] or None for d in desc], dtype=object)[idx]
+        cols["info"] = np.array([d[3] or None for d in desc], dtype=object)[idx]
+        gen = np.array([_GEN[d[4]] for d in desc], np.int8)[idx]
+        prefix = ctx["gen"][rows]
+        cols["generation"] = np.where(prefix > 0, prefix, gen)
+        cols["prefix"] = np.where(prefix > 0, prefix - 0, 0).astype(np.int8)
+        cols["level"] = np.minimum(ctx["indent"][rows] // 2, 127).astype(np.int8)
+        cols["gc_id"] = ctx["gc_ids"][rows]
+        valid = np.ones(len(rows), dtype=bool)
+        if has_dur.any():
+            d = np.flatnonzero(has_dur)
+            value = strings(blk.data, nlo[d], nhi[d])
+            unit = strings(blk.data, nhi[d], e[d])
+            cols["duration"][d] = durations(value, unit)
+            st.duration_titles.update(uniq)
+        if heapish.any():
+            h = np.flatnonzero(heapish)
+            tok = read_token(ctx["pad"], hlo[h], hhi[h])
+            valid[h[~(tok["ok"] & tok["units"])]] = False
+            cols["heap_before"][h] = tok["before"]
+            cols["heap_after"][h] = tok["after"]
+            cols["heap_capacity"][h] = tok["capacity"]
+            cols["heap_before_pct"][h] = tok["before_pct"]
+            cols["heap_after_pct"][h] = tok["after_pct"]
+        if not valid.all():
+            cols = {k: v[valid] for k, v in cols.items()}
+        unknown[cols["row"]] = False
+        parts.append(cols)
+
+    def _single_transitions(self, blk, rows, ts, th, hlo, hhi, unknown, parts, ctx) -> None:
+        tok = read_token(ctx["pad"], hlo, hhi, region=self.state.region_size)
+        good = tok["ok"] & (th - 1 > ts)
+        if not good.any():
+            return
+        g = np.flatnonzero(good)
+        parts.append(_space_events(blk, rows, g, ts[g], th[g] - 1, tok, 1, ctx))  # no ':'
+        unknown[rows[g]] = False
+
+    def _transitions(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
+        """``Name: figures`` repeated up to three times on a line (Parallel's
+        ``PSYoungGen: ... Eden: ... From: ...``, metaspace's ``Metaspace: ... NonClass: ...
+        Class: ...``), read with numpy; lines of another shape stay not understood."""
+        pad = ctx["pad"]
+        region = self.state.region_size
+        pos = lo + run_length(pad, lo, hi, _SPACE, 16)
+        alive = _ALPHA[pad[pos]]
+        found = []
+        for i in range(1, shapes.TRANSITION_GROUPS + 1):
+            colon = ctx["where"].forward(58, pos, hi, 64)  # ':'
+            good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
+            good &= _ALPHA[pad[pos]]
+            space = ctx["where"].forward(32, colon + 2, hi, 64)
+            end = np.where(space >= 0, space, hi)
+            tok = read_token(pad, np.where(good, colon + 2, 0), np.where(good, end, 0),
+                             region=region)
+            good &= tok["ok"]
+            if i == 1:
+                alive &= good
+            found.append((good, pos, colon, tok))
+            pos = np.where(good, end + 1, hi)
+        matched = alive & (pos >= hi)
+        for i, (good, nlo, nhi, tok) in enumerate(found, start=1):
+            sel = np.flatnonzero(good & matched)
+            if len(sel):
+                parts.append(_space_events(blk, rows, sel, nlo[sel], nhi[sel], tok, i, ctx))
+        unknown[rows[matched]] = False
+
+    def _gc_titles(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
+        """GC(n) lines with no duration and no heap figures: start lines, notes, counters."""
+        text = strings(blk.data, lo, hi)
+        start = match(text, START_WORDS.pattern)
+        known = self.state.duration_titles
+        if known and not start.all():
+            start |= pc.is_in(text, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
+        # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
+        start &= ~match(text, r"->|\s[\d.]+\w{0,2}$")
+        info = match(text, shapes.GC_INFO)
+        unknown[rows[start | info]] = False
+        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True)
+
+    # ------------------------------------------------------------------ other lines
+    def _other_lines(self, blk, rows, text, unknown, gcline, parts, ctx, dec) -> None:
+        if not len(rows):
+            return
+        self._safepoints(blk, rows, text, unknown, gcline, parts)
+        arrow = pc.match_substring(text, "->").to_numpy(zero_copy_only=False)
+        if arrow.any():
+            a = rows[arrow]
+            self._transitions(blk, a, dec.msg_start[a], blk.ends[a], unknown, parts, ctx)
+        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=False)
+        still = unknown[rows]
+        if still.any():
+            info = match(text.filter(pa.array(still)), shapes.OTHER_INFO)
+            unknown[rows[still][info]] = False
+
+    def _header(self, rows, text, unknown) -> None:
+        st = self.state
+        if not len(rows):
+            return
+        cand = match(text, r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|"
+                           r"(?:Heap )?Max Capacity|Heap address|Initializing The Z)")
+        if not cand.any():
+            return
+        for i in np.flatnonzero(cand).tolist():
+            m = _HEADER.match(text[i].as_py())
+            if not m:
+                continue
+            g = m.groupdict()
+            if g["using"] and not re.match(r"^\d", g["using"]):
+                st.collector = _COLLECTORS.get(g["using"], g["using"])
+            elif g["version"]:
+                st.version = st.version or g["version"]
+            elif g["region"]:
+                st.region_size = float(g["region"]) * UNITS[g["regionu"]]
+            elif g["max"]:
+                st.heap_max = float(g["max"]) * UNITS[g["maxu"]]
+            elif g["addr"]:
+                st.heap_max = float(g["addr"]) * UNITS["M"]
+            elif g["z"]:
+                st.collector = st.collector or "ZGC"
+            unknown[rows[i]] = False
+
+    def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool) -> None:
+        cand = match(text, r"used|CodeHeap|CodeCache flushing")
+        if not cand.any():
+            return
+        sel = np.flatnonzero(cand)
+        m = extract(text.filter(pa.array(cand)), shapes.OCCUPANCY)
+        matched = m.is_valid().to_numpy(zero_copy_only=False)
+        if not matched.any():
+            return
+        sel = sel[matched]
+        m = m.filter(pa.array(matched))
+        f = m.field
+        cols = _empty(len(sel))
+        cols["row"] = rows[sel]
+        cols["gc_id"] = ctx["gc_ids"][rows[sel]]
+        name = np.full(len(sel), None, dtype=object)
+        etype = np.full(len(sel), _ETYPE["heap"], np.int8)
+        after = np.full(len(sel), np.nan)
+        cap = np.full(len(sel), np.nan)
+        for key, used, cap_key, kind in (("m", "mu", "mc", "metaspace"), ("h", "hu", "ht", "heap"),
+                                         ("g", "gu", "gc", "heap"), (None, "eu", "ec", "heap"),
+                                         ("ch", "cu", "cs", "codecache")):
+            here = present(f(used))
+            if not here.any():
+                continue
+            if kind == "codecache":
+                after[here] = to_float(f(used))[here] * 1024.0
+                cap[here] = to_float(f(cap_key))[here] * 1024.0
+            else:
+                after[here] = sizes(f(used), f(used + "u"))[here]
+                cap[here] = sizes(f(cap_key), f(cap_key + "u"))[here]
+            label = _texts(f(key)) if key else np.full(len(sel), "Heap", dtype=object)
+            if key == "m":
+                label = np.where(label == "Metaspace", "Metaspace", "Class space")
+            if kind == "codecache":
+                label = np.array([f"CodeHeap '{x}'" for x in label], dtype=object)
+            name[here] = label[here]
+            etype[here] = _ETYPE[kind]
+        flush = present(f("flush"))
+        name[flush] = "CodeCache flushing"
+        etype[flush] = _ETYPE["codecache"]
+        name = np.array([x.strip() if isinstance(x, str) else x for x in name], dtype=object)
+        etype[np.isin(name, list(_METASPACE))] = _ETYPE["metaspace"]
+        cols["name"], cols["event_type"] = name, etype
+        cols["heap_after"], cols["heap_capacity"] = after, cap
+        unknown[rows[sel]] = False
+        parts.append(cols)
+
+    def _safepoints(self, blk, rows, text, unknown, gcline, parts) -> None:
+        st = self.state
+        sp = pc.starts_with(text, 'Safepoint "').to_numpy(zero_copy_only=False)
+        if sp.any():
+            sel = np.flatnonzero(sp)
+            m = extract(text.filter(pa.array(sp)), shapes.SAFEPOINT)
+            ok = m.is_valid().to_numpy(zero_copy_only=False)
+            gcline[rows[sel]] = True
+            sel = sel[ok]
+            m = m.filter(pa.array(ok))
+            cols = _empty(len(sel))
+            cols["row"] = rows[sel]
+            cols["event_type"][:] = _ETYPE["safepoint"]
+            cols["name"] = _texts(m.field("name"))
+            for out, key in (("time_since_last", "since"), ("time_to_reach", "reach"),
+                             ("cleanup", "clean"), ("at_safepoint", "at"),
+                             ("leaving", "leave"), ("total", "total")):
+                cols[out] = to_float(m.field(key)) / 1e9
+            cols["duration"] = cols["total"].copy()
+            unknown[rows[sel]] = False
+            parts.append(cols)
+        # JDK 9-15: Application time / Entering ... / Leaving ... / Total time ...
+        kinds = np.zeros(len(rows), np.int8)
+        kinds[pc.starts_with(text, "Application time: ").to_numpy(zero_copy_only=False)] = 1
+        kinds[pc.starts_with(text, "Entering safepoint region: ").to_numpy(
+            zero_copy_only=False)] = 2
+        kinds[pc.starts_with(text, "Total time for which application threads").to_numpy(
+            zero_copy_only=False)] = 3
+        leaving = pc.equal(text, "Leaving safepoint region").to_numpy(zero_copy_only=False)
+        unknown[rows[leaving]] = False
+        gcline[rows[leaving]] = True
+        if not kinds.any():
+            return
+        sel = np.flatnonzero(kinds)
+        sub = text.filter(pa.array(kinds > 0))
+        k = kinds[sel]
+        app = to_float(extract(sub, shapes.APPLICATION).field("app"))
+        name = _texts(extract(sub, shapes.ENTERING).field("name"))
+        stop = extract(sub, shapes.STOPPED)
+        total = to_float(stop.field("total"))
+        reach = to_float(stop.field("reach"))
+        good = ((k == 1) & ~np.isnan(app)) | ((k == 2) & (name != None)) | \
+            ((k == 3) & ~np.isnan(total))  # noqa: E711
+        gcline[rows[sel]] = True
+        unknown[rows[sel[good]]] = False
+        k = np.where(good, k, 0)
+        pos = np.arange(len(k))
+        last_name = np.maximum.accumulate(np.where(k == 2, pos, -1))
+        last_app = np.maximum.accumulate(np.where(k == 1, pos, -1))
+        is_total = k == 3
+        prev_total = np.maximum.accumulate(np.where(is_total, pos, -1))
+        prev_total = np.concatenate([[-1], prev_total[:-1]])  # the total before this row
+        t = np.flatnonzero(is_total)
+        names = np.where(last_name[t] >= 0, name[np.maximum(last_name[t], 0)],
+                         st.safepoint_name or None)
+        since = np.where(last_app[t] > prev_total[t], app[np.maximum(last_app[t], 0)],
+                         np.where(prev_total[t] < 0, st.app_time, np.nan))
+        if (k == 2).any():
+            st.safepoint_name = name[np.flatnonzero(k == 2)[-1]]
+        tail_app = last_app[-1]
+        st.app_time = app[tail_app] if tail_app >= 0 and tail_app > prev_total[-1] and \
+            not is_total[-1] and tail_app > (t[-1] if len(t) else -1) else \
+            (st.app_time if not len(t) else math.nan)
+        if len(t):
+            cols = _empty(len(t))
+            cols["row"] = rows[sel[t]]
+            cols["event_type"][:] = _ETYPE["safepoint"]
+            cols["name"] = names.astype(object)
+            cols["total"] = total[t]
+            cols["time_to_reach"] = reach[t]
+            cols["time_since_last"] = since
+            cols["duration"] = total[t].copy()
+            parts.append(cols)
+
+    # ------------------------------------------------------------------ assembly
+    def _assemble(self, parts, blk: Block, dec) -> Dict[str, np.ndarray]:
+        st = self.state
+        parts = [p for p in parts if len(p["row"])]
+        if not parts:
+            out = _empty(0)
+            return out
+        cols = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS if c not in
+                ("line",)}
+        row = np.concatenate([p["row"] for p in parts])
+        order = np.lexsort((cols["sub"], row))
+        cols = {c: v[order] for c, v in cols.items()}
+        row = row[order]
+        cols["line"] = row + 1 + self.line_base
+        lay = st.layout
+        if lay.time_field is not None:
+            f = lay.time_field
+            unit_len = len(lay.units[f])
+            value = strings(blk.data, dec.field_start[f][row],
+                            np.maximum(dec.field_end[f][row] - unit_len,
+                                       dec.field_start[f][row]))
+            ok = pa.array(match(value, r"^\d+(?:\.\d+)?$"))
+            cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
+        if lay.date_field is not None:
+            cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
+                                  dec.field_end[lay.date_field][row])
+        elif lay.epoch_field is not None:
+            f = lay.epoch_field
+            value = strings(blk.data, dec.field_start[f][row],
+                            dec.field_end[f][row] - len(lay.units[f]))
+            scale = {"ms": 1_000_000, "ns": 1}[lay.units[f]]
+            cols["date"] = to_int(value) * scale
+        if lay.time_field is None:
+            dated = cols["date"] >= 0
+            if dated.any() and st.date_origin is None:
+                st.date_origin = int(cols["date"][dated][0])
+            if st.date_origin is not None:
+                cols["uptime"] = np.where(dated, (cols["date"] - st.date_origin) / 1e9, np.nan)
+        if "tags" in lay.kinds:
+            f = lay.kinds.index("tags")
+            tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
+            cols["tags"] = _texts(pc.utf8_trim_whitespace(tags))
+        return cols
+
+
+_DATE_CHARS = 23  # 2026-12-01T19:47:50.572
+
+
+def _dates(blk: Block, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``YYYY-MM-DDTHH:MM:SS.mmm[+-]HHMM`` fields -> ns since the epoch (-1 when malformed)."""
+    n = len(lo)
+    out = np.full(n, -1, np.int64)
+    if not n:
+        return out
+    width = hi - lo
+    ok = width >= _DATE_CHARS
+    idx = lo[:, None] + np.arange(_DATE_CHARS)[None, :]
+    idx = np.minimum(idx, len(blk.arr) - 1)
+    chars = blk.arr[idx]
+    digits = np.array([0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22])
+    ok &= _DIGIT[chars[:, digits]].all(axis=1)
+    ok &= (chars[:, 4] == 45) & (chars[:, 7] == 45) & (chars[:, 10] == 84) & \
+        (chars[:, 13] == 58) & (chars[:, 16] == 58) & (chars[:, 19] == 46)
+    if not ok.any():
+        return out
+    text = np.ascontiguousarray(chars[ok]).view(f"S{_DATE_CHARS}").reshape(-1)
+    try:
+        stamp = text.astype("datetime64[ms]").astype(np.int64) * 1_000_000
+    except ValueError:
+        return out
+    # the zone: [+-]HHMM right after the milliseconds, or Z / nothing (UTC)
+    zone = np.zeros(ok.sum(), np.int64)
+    zlo = lo[ok] + _DATE_CHARS
+    has_zone = (hi[ok] - zlo) == 5
+    if has_zone.any():
+        zi = zlo[has_zone][:, None] + np.arange(5)[None, :]
+        z = blk.arr[zi].astype(np.int64) - 48
+        sign = np.where(blk.arr[zi[:, 0]] == 45, -1, 1)
+        zone[has_zone] = sign * ((z[:, 1] * 10 + z[:, 2]) * 3600 + (z[:, 3] * 10 + z[:, 4]) * 60)
+    out[ok] = stamp - zone * 1_000_000_000
+    return out

@@ -1,0 +1,94 @@
+"""Looking at many lines at once: the nearest byte of a kind, runs of a byte class, integers.
+
+:class:`ByteIndex` finds the nearest occurrence of a byte before or after
+many positions with one binary search per row; :func:`run_length` and
+:func:`read_int` loop over a few positions (rows drop out once done), so
+their cost is the total length read, not the block size.
+
+Examples
+--------
+>>> import numpy as np
+>>> digits = np.zeros(256, bool); digits[48:58] = True
+>>> p2 = np.frombuffer(b"GC(123) x", np.uint8)
+>>> n = run_length(p2, np.array([3]), np.array([9]), digits, 20); n.tolist()
+[3]
+>>> read_int(p2, np.array([3]), n).tolist()
+[123]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class ByteIndex:
+    """Where each byte value occurs in a block (sorted positions, found once per value):
+    the nearest occurrence before or after many positions at once is then one binary
+    search per row instead of a scan.
+
+    Examples
+    --------
+    >>> idx = ByteIndex(np.frombuffer(b"ab cd ef  ", np.uint8))
+    >>> idx.back(ord(" "), np.array([7, 1]), np.array([0, 0]), 8).tolist()
+    [5, -1]
+    >>> idx.forward(ord(" "), np.array([0, 6]), np.array([9, 9]), 8).tolist()
+    [2, 8]
+    """
+
+    def __init__(self, arr: np.ndarray) -> None:
+        self.arr = arr
+        self._where = {}
+
+    def positions(self, byte: int) -> np.ndarray:
+        """Sorted positions of ``byte``."""
+        pos = self._where.get(byte)
+        if pos is None:
+            pos = self._where[byte] = np.flatnonzero(self.arr == byte)
+        return pos
+
+    def back(self, byte: int, start: np.ndarray, low: np.ndarray, limit: int) -> np.ndarray:
+        """Per row, the last p in ``[low, start]`` within ``limit`` with the byte, else -1."""
+        pos = self.positions(byte)
+        if not len(pos):
+            return np.full(len(start), -1, np.int64)
+        i = np.searchsorted(pos, start, side="right") - 1
+        p = pos[np.maximum(i, 0)]
+        return np.where((i >= 0) & (p >= low) & (start - p < limit), p, -1)
+
+    def forward(self, byte: int, start: np.ndarray, high: np.ndarray, limit: int) -> np.ndarray:
+        """Per row, the first p in ``[start, high)`` within ``limit`` with the byte, else -1."""
+        pos = self.positions(byte)
+        if not len(pos):
+            return np.full(len(start), -1, np.int64)
+        i = np.searchsorted(pos, start)
+        p = pos[np.minimum(i, len(pos) - 1)]
+        return np.where((i < len(pos)) & (p < high) & (p - start < limit), p, -1)
+
+
+def run_length(pad: np.ndarray, start: np.ndarray, high: np.ndarray, allowed: np.ndarray,
+               limit: int) -> np.ndarray:
+    """Per row, how many bytes from ``start`` (before ``high``, at most ``limit``) are
+    ``allowed`` (a 256-entry bool table)."""
+    out = np.zeros(len(start), np.int64)
+    idx = np.flatnonzero(start < high)
+    cur = start[idx].astype(np.int64)
+    hi = high[idx]
+    for _ in range(limit):
+        if not len(idx):
+            break
+        ok = allowed[pad[cur]]
+        idx, cur, hi = idx[ok], cur[ok] + 1, hi[ok]
+        out[idx] += 1
+        keep = cur < hi
+        idx, cur, hi = idx[keep], cur[keep], hi[keep]
+    return out
+
+
+def read_int(pad: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The decimal digits ``pad[start:start+length]`` as int64 per row (all digits)."""
+    out = np.zeros(len(start), np.int64)
+    for j in range(int(length.max()) if len(length) else 0):
+        more = j < length
+        out = np.where(more, out * 10 + (pad[np.where(more, start + j, 0)].astype(np.int64) - 48),
+                       out)
+    return out

@@ -1,0 +1,97 @@
+"""Heap figure tokens read with numpy: ``102M->24M(128M)``, ``2332M(28%)->190M(2%)``,
+``29696K(38400K)->4064K(38400K)``, ``13.00M->3.00M``, G1's region counts ``67->0(63)``.
+
+Grammar (per row, between ``lo`` and ``hi``)::
+
+    figure  := number [unit] ["(" number ("%" | unit) ")"]
+    token   := figure "->" figure ["(" number unit ")"]
+
+A number is ``digits[.digits]``, converted exactly as ``float(text)`` does
+(one integer division: both sides exact), a unit one of ``B K M G T``; a
+figure without a unit counts regions (its factor is ``region``). Rows that
+do not follow the grammar have ``ok`` False.
+
+Examples
+--------
+>>> import numpy as np
+>>> text = b"102M->24M(128M) 2332M(28%)->190M(2%) 67->0(63) 13.50M->3.00M"
+>>> pad = np.frombuffer(text + b"\\0" * 32, np.uint8)
+>>> t = read_token(pad, np.array([0, 16, 37, 47]), np.array([15, 36, 46, 60]), region=2.0)
+>>> t["ok"].tolist(), (t["before"] / 2 ** 20).tolist()[:2], t["after"].tolist()[2]
+([True, True, True, True], [102.0, 2332.0], 0.0)
+>>> t["capacity"].tolist()[2], t["after_pct"].tolist()[1], t["before"].tolist()[3] / 2 ** 20
+(126.0, 2.0, 13.5)
+"""
+
+from __future__ import annotations
+
+from typing import Dict
+
+import numpy as np
+
+from .scan import read_int, run_length
+
+_DIGIT = np.zeros(256, dtype=bool)
+_DIGIT[48:58] = True
+_UNIT = np.full(256, np.nan)
+for _c, _f in zip(b"BKMGT", (1.0, 2.0 ** 10, 2.0 ** 20, 2.0 ** 30, 2.0 ** 40)):
+    _UNIT[_c] = _f
+_POW10 = 10.0 ** np.arange(20)
+
+
+def _number(pad, pos, hi, ok):
+    n = np.where(ok, run_length(pad, pos, hi, _DIGIT, 18), 0)
+    ok = ok & (n > 0)
+    p = pos + n
+    dot = ok & (pad[p] == 46)
+    m = np.where(dot, run_length(pad, p + 1, hi, _DIGIT, 12), 0)
+    dot &= m > 0
+    whole = read_int(pad, pos, np.where(ok, n, 0))
+    frac = read_int(pad, p + 1, np.where(dot, m, 0))
+    k = np.where(dot, m, 0)
+    value = (whole * _POW10[k].astype(np.int64) + frac) / _POW10[k]
+    return np.where(ok, value, np.nan), np.where(dot, p + 1 + m, p), ok
+
+
+def _figure(pad, pos, hi, ok, region):
+    value, p, ok = _number(pad, pos, hi, ok)
+    unit = _UNIT[pad[p]]
+    has_unit = ~np.isnan(unit)
+    factor = np.where(has_unit, unit, region)
+    p = p + has_unit
+    # optional "(N%)" or "(N unit)"
+    paren = ok & (pad[p] == 40)
+    inner, q, iok = _number(pad, p + 1, hi, paren)
+    pct = iok & (pad[q] == 37)
+    iunit = _UNIT[pad[q]]
+    iunit_ok = iok & ~pct & ~np.isnan(iunit)
+    close = np.where(pct | iunit_ok, q + 1, q)
+    closed = (pct | iunit_ok) & (pad[close] == 41)
+    # a bare "(N)" is not this figure's: the token's last group (a region capacity)
+    p = np.where(paren & closed, close + 1, p)
+    return (value * factor, has_unit, np.where(pct & closed, inner, np.nan),
+            np.where(iunit_ok & closed, inner * np.where(np.isnan(iunit), 1, iunit), np.nan),
+            p, ok)
+
+
+def read_token(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+               region: float = np.nan) -> Dict[str, np.ndarray]:
+    """The figures of a heap token per row (see the module docs)."""
+    ok = hi > lo
+    before, bunit, bpct, bcap, p, ok = _figure(pad, lo, hi, ok, region)
+    ok &= (pad[p] == 45) & (pad[p + 1] == 62)
+    after, aunit, apct, acap, p, ok = _figure(pad, p + 2, hi, ok, region)
+    # a last "(capacity unit)"
+    paren = ok & (p < hi) & (pad[p] == 40)
+    cap, q, cok = _number(pad, p + 1, hi, paren)
+    cunit = _UNIT[pad[q]]
+    has = ~np.isnan(cunit)
+    q = q + has
+    cok &= pad[q] == 41
+    capacity = np.where(cok, cap * np.where(has, cunit, region), np.nan)
+    p = np.where(cok, q + 1, p)
+    ok &= (~paren | cok) & (p == hi)
+    capacity = np.where(np.isnan(capacity), acap, capacity)
+    return {"ok": ok, "units": bunit & aunit, "before": before, "after": after,
+            "capacity": capacity,
+            "before_cap": bcap, "before_pct": bpct, "after_pct": apct}
