@@ -1,0 +1,573 @@
+"""Layer 2: buffers' bytes -> their events, as columns (numpy where the layout allows).
+
+:func:`decode_buffers` takes consecutive buffers (about a megabyte, so the
+fixed cost of numpy calls is paid once for many buffers) and finds every
+event start with :func:`.fast.event_ends` and the jump tables of
+:mod:`.fast` (one Python step per 16 events; events with strings go through
+the small per-event reader :mod:`.slow`). No event may run past its own
+buffer. Then the fields of each fixed-shape kind are read for all its events
+at once (:class:`~.leb128.LebIndex`): times are one cumulative sum restarted
+at each buffer's time base, method pointers one cumulative sum over every
+method field and backtrace frame in byte order, restarted at each buffer's
+method base. The result is a :class:`MonoChunk`: per kind a table of
+columns, lists (backtraces, moves, references, instruction pointers)
+flattened with start/count columns, and the string-carrying events as
+Python records.
+
+Bad bytes raise :class:`~graphframe_readers.ReadError` naming the file, the
+buffer's offset, the event's offset and kind.
+
+Examples
+--------
+>>> from graphframe_readers.testing.writers.mlpd import MlpdWriter, encode_events
+>>> from graphframe_readers.traces.mono.blocks import RawBuffer
+>>> w = MlpdWriter(version=17)
+>>> ev = [w.jit(time=1001, method=0x1000, code=0x2000, size=10, name="A:f ()"),
+...       w.enter(time=1004, method=0x1000), w.leave(time=1013, method=0x1000)]
+>>> raw = RawBuffer(100, 7, 1000, 0, 0, 0, encode_events(ev, time_base=1000))
+>>> chunk = decode_buffers([raw], 17, "x.mlpd")
+>>> chunk.kind_names(), chunk.time.tolist(), chunk.thread.tolist()
+(['jit', 'enter', 'leave'], [1001, 1004, 1013], [7, 7, 7])
+>>> chunk.tables["enter"]["method"].tolist(), chunk.records[0][2][3]
+([4096], 'A:f ()')
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Tuple
+
+import numpy as np
+
+from ...errors import ReadError
+from . import format as F
+from .blocks import RawBuffer
+from .fast import event_ends, expand, jump_tables
+from .kinds import KIND_CODES, KIND_LIST, KINDS
+from .leb128 import MAX_LEB_BYTES, LebIndex
+from .slow import SlowReader
+
+Columns = Dict[str, np.ndarray]
+_MASK = (1 << 64) - 1
+
+
+def _i64(value: int) -> np.int64:
+    value &= _MASK
+    return np.int64(value - (1 << 64) if value >= 1 << 63 else value)
+
+
+class MonoChunk:
+    """The decoded events of consecutive buffers (see the module docs).
+
+    Attributes
+    ----------
+    raws : list of RawBuffer
+        The buffers (offset, thread, bases), in file order.
+    buffer : numpy.ndarray
+        Per event, the index of its buffer in :attr:`raws`.
+    thread : numpy.ndarray
+        Per event, the thread it happened on (its buffer's thread).
+    kind : numpy.ndarray
+        Per event, its kind code (index into :data:`~.kinds.KIND_LIST`).
+    time : numpy.ndarray
+        Per event, its time (ns, int64).
+    start : numpy.ndarray
+        Per event, its byte offset in the file (the inflated log for gzip files).
+    tables : dict
+        kind -> columns (``seq``: index of the event in the chunk; then the kind's
+        fields; list fields as ``<field>_start``/``<field>_count`` into
+        :attr:`lists`).
+    lists : dict
+        Flat arrays the list columns point into (``frames``: method
+        pointers; ``moves`` and ``refs`` as (n, 2) rows; ``ips``; ``roots``).
+    records : list
+        ``(event index, kind, fields tuple)`` of the events read one at a
+        time (metadata, JIT, symbols, counters...).
+    """
+
+    __slots__ = ("raws", "version", "buffer", "thread", "kind", "time", "start", "tables",
+                 "lists", "records")
+
+    def __init__(self, raws: List[RawBuffer], version: int) -> None:
+        self.raws = raws
+        self.version = version
+        self.buffer = np.zeros(0, dtype=np.int64)
+        self.thread = np.zeros(0, dtype=np.int64)
+        self.kind = np.zeros(0, dtype=np.int16)
+        self.time = np.zeros(0, dtype=np.int64)
+        self.start = np.zeros(0, dtype=np.int64)
+        self.tables: Dict[str, Columns] = {}
+        self.lists: Dict[str, np.ndarray] = {}
+        self.records: List[Tuple[int, str, tuple]] = []
+
+    def __len__(self) -> int:
+        return len(self.time)
+
+    def kind_names(self) -> List[str]:
+        """Kind names in file order."""
+        return [KIND_LIST[k] for k in self.kind.tolist()]
+
+    def events(self) -> Iterator[Tuple[str, int, int, tuple]]:
+        """``(kind, thread, time, fields)`` per event in file order (Python values; slow path)."""
+        rows: List[Any] = [None] * len(self)
+        for index, kind, fields in self.records:
+            rows[index] = fields
+        for kind, cols in self.tables.items():
+            for index, fields in zip(cols["seq"].tolist(), self.rows(kind)):
+                rows[index] = fields
+        return zip(self.kind_names(), self.thread.tolist(), self.time.tolist(), rows)
+
+    def rows(self, kind: str) -> List[tuple]:
+        """The fields of a table's events as tuples (lists resolved to tuples)."""
+        cols = self.tables[kind]
+        out = []
+        for name in KINDS[kind]:
+            if name in cols:
+                out.append(cols[name].tolist())
+            else:
+                flat = self.lists[_LIST_OF[kind, name]]
+                starts, counts = cols[name + "_start"].tolist(), cols[name + "_count"].tolist()
+                if flat.ndim == 1:
+                    out.append([tuple(flat[s:s + c].tolist()) for s, c in zip(starts, counts)])
+                else:
+                    out.append([tuple(map(tuple, flat[s:s + c].tolist()))
+                                for s, c in zip(starts, counts)])
+        return list(zip(*out)) if out else [()] * len(cols["seq"])
+
+
+#: (kind, list field) -> the ``lists`` entry holding it, and its row width
+_LIST_OF = {("alloc", "backtrace"): "frames", ("gc_handle_created", "backtrace"): "frames",
+            ("gc_handle_destroyed", "backtrace"): "frames", ("monitor", "backtrace"): "frames",
+            ("throw", "backtrace"): "frames", ("sample", "backtrace"): "frames",
+            ("sample", "ips"): "ips", ("gc_moves", "moves"): "moves",
+            ("heap_object", "refs"): "refs", ("heap_roots", "roots"): "roots"}
+#: list -> values per row
+_LIST_WIDTH = {"moves": 2, "refs": 2, "roots": 2}
+
+
+def decode_buffers(raws: List[RawBuffer], version: int, name: str) -> MonoChunk:
+    """Decode consecutive buffers' events together (see the module docs)."""
+    return _ChunkDecoder(raws, version, name).run()
+
+
+class _ChunkDecoder:
+    def __init__(self, raws: List[RawBuffer], version: int, name: str) -> None:
+        self.raws = raws
+        self.version = version
+        self.name = name
+        self.data = raws[0].data if len(raws) == 1 else b"".join(r.data for r in raws)
+        self.b = np.frombuffer(self.data, dtype=np.uint8)
+        self.ix = LebIndex(self.b)
+        self.out = MonoChunk(raws, version)
+        lengths = np.array([len(r.data) for r in raws], dtype=np.int64)
+        self.buf_start = np.zeros(len(raws), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=self.buf_start[1:])
+        self.buf_end = self.buf_start + lengths
+        self.ptr_bases = np.array([_i64(r.ptr_base) for r in raws], dtype=np.int64)
+        self.obj_bases = np.array([_i64(r.obj_base) for r in raws], dtype=np.int64)
+        self.method_fields: List[Tuple[np.ndarray, np.ndarray, Columns, str]] = []
+        self.frame_lists: List[Tuple[np.ndarray, np.ndarray]] = []
+        self.bt_groups: List[Tuple[Columns, int]] = []
+        self.groups: Dict[str, List[Columns]] = {}
+        self.group: Columns = {}
+
+    # ------------------------------------------------------------ errors
+    def buffer_of(self, pos: int) -> int:
+        """Index of the buffer holding byte ``pos`` of the chunk."""
+        return max(int(np.searchsorted(self.buf_start, pos, side="right")) - 1, 0)
+
+    def file_offset(self, pos: int) -> int:
+        """File offset of byte ``pos`` of the chunk."""
+        i = self.buffer_of(pos)
+        return self.raws[i].offset + 48 + pos - int(self.buf_start[i])
+
+    def error(self, pos: int, problem: str, expected: str) -> ReadError:
+        i = self.buffer_of(pos)
+        code = self.b[pos] if 0 <= pos < len(self.b) else None
+        what = f"event 0x{int(code):02x}" if code is not None else "event"
+        return ReadError(self.name, problem, expected=expected,
+                         position=f"buffer at byte {self.raws[i].offset}, {what} at byte "
+                                  f"{self.file_offset(pos)}")
+
+    # ------------------------------------------------------------ walk
+    def run(self) -> MonoChunk:
+        n = len(self.b)
+        nxt = event_ends(self.ix, self.version)
+        # no event may end past its own buffer: such an end becomes "unknown"
+        bend = np.repeat(self.buf_end, self.buf_end - self.buf_start)
+        nxt[nxt > bend] = n + 1
+        tables = jump_tables(nxt, n)
+        far = memoryview(tables[-1])     # Python ints on indexing, no conversion up front
+        slow = SlowReader(self)
+        anchors: List[int] = []   # each starts 2**JUMP_LEVELS events
+        singles: List[int] = []
+        p = 0
+        while p < n:     # a long jump where it is known, else one event
+            q = far[p]
+            if q <= n:
+                anchors.append(p)
+                p = q
+                continue
+            q = int(nxt[p])
+            if q < 0:
+                q = slow.read(p)
+            if q > bend[p]:
+                raise self.error(p, "the event runs past the end of its buffer "
+                                 "(corrupt or truncated data)",
+                                 expected="an event that ends inside the buffer")
+            singles.append(p)
+            p = q
+        start = np.concatenate([expand(np.array(anchors, dtype=np.int64), tables),
+                                np.array(singles, dtype=np.int64)])
+        start.sort()
+        codes = self.b[start].astype(np.int64) if n else np.zeros(0, np.int64)
+        tpos = start + 1
+        self.check_lengths(tpos)
+        out = self.out
+        out.buffer = np.searchsorted(self.buf_start, start, side="right") - 1
+        out.thread = np.array([r.thread for r in self.raws], dtype=np.int64)[out.buffer]
+        out.start = np.array([r.offset + 48 for r in self.raws],
+                             dtype=np.int64)[out.buffer] + start - self.buf_start[out.buffer]
+        bases = np.array([r.time_base for r in self.raws], dtype=np.int64)
+        out.time = self.per_buffer_sum(start, self.ix.uleb(tpos), bases)
+        kind = np.full(len(start), -1, dtype=np.int16)
+        slow.index_records(start)
+        for index, kname, _ in slow.records:
+            kind[index] = KIND_CODES[kname]
+        self.build_tables(start, codes, self.ix.end(tpos), kind)
+        out.kind = kind
+        out.records = slow.records
+        self.resolve_methods(slow)
+        return out
+
+    def per_buffer_sum(self, pos: np.ndarray, delta: np.ndarray,
+                       bases: np.ndarray) -> np.ndarray:
+        """Running sums of ``delta`` (at sorted positions) restarting at each buffer, plus
+        the buffer's base."""
+        total = np.cumsum(delta)
+        first = np.searchsorted(pos, self.buf_start)        # first value of each buffer
+        before = np.where(first > 0, total[np.maximum(first - 1, 0)] if len(total) else 0, 0)
+        buf = np.searchsorted(self.buf_start, pos, side="right") - 1
+        return bases[buf] + total - before[buf]
+
+    def check_lengths(self, pos: np.ndarray) -> None:
+        """A ReadError at the first LEB128 value longer than ten bytes."""
+        bad = np.flatnonzero(self.ix.too_long(pos))
+        if len(bad):
+            at = int(pos[bad[0]])
+            raise self.error(at, f"a LEB128 value at byte {self.file_offset(at)} is longer "
+                             f"than {MAX_LEB_BYTES} bytes (corrupt data)",
+                             expected="a LEB128 value of at most 10 bytes")
+
+    # ------------------------------------------------------------ field helpers
+    def U(self, pos: np.ndarray) -> np.ndarray:
+        return self.ix.uleb(pos)
+
+    def S(self, pos: np.ndarray) -> np.ndarray:
+        return self.ix.sleb(pos)
+
+    def E(self, pos: np.ndarray) -> np.ndarray:
+        return self.ix.end(pos)
+
+    def bases(self, pos: np.ndarray, bases: np.ndarray) -> np.ndarray:
+        return bases[np.searchsorted(self.buf_start, pos, side="right") - 1]
+
+    def ptr(self, pos: np.ndarray) -> np.ndarray:
+        return self.bases(pos, self.ptr_bases) + self.S(pos)
+
+    def obj(self, pos: np.ndarray) -> np.ndarray:
+        return (self.bases(pos, self.obj_bases) + self.S(pos)) << 3
+
+    def list_positions(self, first: np.ndarray, count: np.ndarray, width: int = 1):
+        """Positions of the LEB128 values of lists (``count * width`` values from ``first``)."""
+        total_each = count * width
+        total = int(total_each.sum()) if len(count) else 0
+        offsets = np.zeros(len(count), dtype=np.int64)
+        if len(count) > 1:
+            np.cumsum(total_each[:-1], out=offsets[1:])
+        if not total:
+            return np.zeros(0, np.int64), offsets
+        owner = np.repeat(np.arange(len(count)), total_each)
+        j = np.arange(total) - offsets[owner]
+        base = first[owner]
+        rank = self.ix._rank[np.minimum(base, self.ix.past)]
+        tpos = self.ix._tpos
+        pos = np.where(j == 0, base, tpos[np.minimum(rank + j - 1, len(tpos) - 1)] + 1)
+        self.check_lengths(pos)
+        return pos, offsets
+
+    def backtrace(self, cols: Columns, q: np.ndarray) -> None:
+        """Decode backtraces starting at ``q`` into ``cols`` (frames resolved later)."""
+        count = self.U(q)
+        pos, offsets = self.list_positions(self.E(q), count)
+        self.frame_lists.append((pos, self.S(pos)))
+        cols["backtrace_start"] = offsets      # made absolute in resolve_methods
+        cols["backtrace_count"] = count
+        self.bt_groups.append((self.group, len(self.frame_lists) - 1))
+
+    # ------------------------------------------------------------ per kind
+    def build_tables(self, start: np.ndarray, codes: np.ndarray, tend: np.ndarray,
+                     kind: np.ndarray) -> None:
+        """Fields of the fixed-shape events, one group of columns per event byte."""
+        if not len(start):
+            return
+        order = np.argsort(codes, kind="stable")
+        sorted_codes = codes[order]
+        bounds = np.flatnonzero(np.diff(sorted_codes)) + 1
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(order)]):
+            code = int(sorted_codes[lo])
+            events = order[lo:hi]
+            if kind[events[0]] >= 0:
+                continue      # read by the slow reader (strings, or this version's layout)
+            handler = _FIXED.get(code)
+            if code & 0xF == F.TYPE_MONITOR and self.version == 13:
+                handler = _monitor13
+            self.group = {"seq": events}
+            kname, cols = handler(self, code, tend[events])
+            self.group.update(cols)
+            kind[events] = KIND_CODES[kname]
+            self.groups.setdefault(kname, []).append(self.group)
+
+    def resolve_methods(self, slow: "SlowReader") -> None:
+        """Method pointers: one cumulative sum over all method fields in byte order."""
+        parts = [(pos, delta) for pos, delta, _, _ in self.method_fields] + self.frame_lists
+        if slow.method_pos:
+            parts.append((np.array(slow.method_pos, dtype=np.int64),
+                          np.array(slow.method_delta, dtype=np.int64)))
+        frames = np.zeros(0, np.int64)
+        if parts:
+            pos = np.concatenate([p for p, _ in parts])
+            order = np.argsort(pos, kind="stable")
+            absolute = np.empty(len(pos), dtype=np.int64)
+            bases = np.array([_i64(r.method_base) for r in self.raws], dtype=np.int64)
+            absolute[order] = self.per_buffer_sum(
+                pos[order], np.concatenate([d for _, d in parts])[order], bases)
+            at = 0
+            for pos_i, _, group, name in self.method_fields:
+                group[name] = absolute[at:at + len(pos_i)]
+                at += len(pos_i)
+            sizes = [len(p) for p, _ in self.frame_lists]
+            frames = absolute[at:at + sum(sizes)]
+            at += sum(sizes)
+            slow.set_methods(absolute[at:])
+            frame_base = np.zeros(len(sizes) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=frame_base[1:])
+            for group_cols, index in self.bt_groups:
+                group_cols["backtrace_start"] = group_cols["backtrace_start"] + frame_base[index]
+        self.out.lists["frames"] = frames
+        for key, width in (("moves", 2), ("refs", 2), ("roots", 2 if self.version >= 15 else 3)):
+            if key in self.out.lists:
+                self.out.lists[key] = self.out.lists[key].reshape(-1, width)
+        for kname, groups in self.groups.items():
+            if len(groups) == 1:
+                self.out.tables[kname] = groups[0]
+                continue
+            cols = {k: np.concatenate([g[k] for g in groups]) for k in groups[0]}
+            order = np.argsort(cols["seq"], kind="stable")
+            self.out.tables[kname] = {k: v[order] for k, v in cols.items()}
+
+    def add_method_field(self, cols: Columns, name: str, pos: np.ndarray) -> None:
+        """A method-pointer field, resolved with the others in :meth:`resolve_methods`."""
+        self.check_lengths(pos)
+        cols[name] = np.zeros(len(pos), np.int64)
+        self.method_fields.append((pos, self.S(pos), self.group, name))
+
+    def add_list(self, key: str, values: np.ndarray) -> int:
+        """Append to a flat list; returns the offset of the first value."""
+        current = self.out.lists.get(key)
+        if current is None:
+            self.out.lists[key] = values
+            return 0
+        self.out.lists[key] = np.concatenate([current, values])
+        return len(current)
+
+
+# ---------------------------------------------------------------- fixed-shape kinds
+def _method(dec: _BufferDecoder, code: int, t: np.ndarray):
+    sub = code & 0xF0
+    kname = {F.METHOD_ENTER: "enter", F.METHOD_LEAVE: "leave", F.METHOD_EXC_LEAVE: "exc_leave"}[sub]
+    cols: Columns = {}
+    dec.add_method_field(cols, "method", t)
+    return kname, cols
+
+
+def _alloc(dec: _BufferDecoder, code: int, t: np.ndarray):
+    E = dec.E
+    q1, q2 = E(t), E(E(t))
+    dec.check_lengths(np.concatenate([t, q1, q2]))
+    cols = {"vtable": dec.ptr(t), "obj": dec.obj(q1), "size": dec.U(q2)}
+    if code & F.ALLOC_BT:
+        dec.backtrace(cols, E(q2))
+    else:
+        _no_backtrace(dec, cols, len(t))
+    return "alloc", cols
+
+
+def _no_backtrace(dec: _BufferDecoder, cols: Columns, n: int) -> None:
+    cols["backtrace_start"] = np.zeros(n, np.int64)
+    cols["backtrace_count"] = np.zeros(n, np.int64)
+
+
+def _gc(dec: _BufferDecoder, code: int, t: np.ndarray):
+    sub = code & 0xF0
+    E, U, b = dec.E, dec.U, dec.b
+    if sub == F.GC_EVENT:
+        return "gc", {"event": b[t].astype(np.int64), "generation": b[t + 1].astype(np.int64)}
+    if sub == F.GC_RESIZE:
+        return "gc_resize", {"heap_size": U(t)}
+    if sub == F.GC_MOVE:
+        num = U(t)
+        pos, offsets = dec.list_positions(E(t), num)
+        start = dec.add_list("moves", dec.obj(pos))
+        return "gc_moves", {"moves_start": (offsets + start) // 2, "moves_count": num // 2}
+    if sub in (F.GC_HANDLE_CREATED, F.GC_HANDLE_CREATED_BT):
+        q1 = E(t)
+        q2 = E(q1)
+        cols = {"handle_type": U(t), "handle": U(q1), "obj": dec.obj(q2)}
+        if sub == F.GC_HANDLE_CREATED_BT:
+            dec.backtrace(cols, E(q2))
+        else:
+            _no_backtrace(dec, cols, len(t))
+        return "gc_handle_created", cols
+    if sub in (F.GC_HANDLE_DESTROYED, F.GC_HANDLE_DESTROYED_BT):
+        q1 = E(t)
+        cols = {"handle_type": U(t), "handle": U(q1)}
+        if sub == F.GC_HANDLE_DESTROYED_BT:
+            dec.backtrace(cols, E(q1))
+        else:
+            _no_backtrace(dec, cols, len(t))
+        return "gc_handle_destroyed", cols
+    if sub == F.GC_FINALIZE_START:
+        return "finalize_begin", {}
+    if sub == F.GC_FINALIZE_END:
+        return "finalize_end", {}
+    if sub == F.GC_FINALIZE_OBJECT_START:
+        return "finalize_object_begin", {"obj": dec.obj(t)}
+    return "finalize_object_end", {"obj": dec.obj(t)}
+
+
+def _exception(dec: _BufferDecoder, code: int, t: np.ndarray):
+    E = dec.E
+    if code & 0x70 == F.EXCEPTION_CLAUSE:
+        q1 = t + 1
+        q2 = E(q1)
+        cols: Columns = {"clause_type": dec.b[t].astype(np.int64), "clause_index": dec.U(q1)}
+        dec.add_method_field(cols, "method", q2)
+        cols["obj"] = dec.obj(E(q2)) if dec.version >= 14 else np.zeros(len(t), np.int64)
+        return "clause", cols
+    cols = {"obj": dec.obj(t)}
+    if code & F.EXCEPTION_BT:
+        dec.backtrace(cols, E(t))
+    else:
+        _no_backtrace(dec, cols, len(t))
+    return "throw", cols
+
+
+def _monitor(dec: _BufferDecoder, code: int, t: np.ndarray):
+    cols = {"event": dec.b[t].astype(np.int64), "obj": dec.obj(t + 1)}
+    if code & F.MONITOR_BT:
+        dec.backtrace(cols, dec.E(t + 1))
+    else:
+        _no_backtrace(dec, cols, len(t))
+    return "monitor", cols
+
+
+def _monitor13(dec: _BufferDecoder, code: int, t: np.ndarray):
+    cols = {"event": np.full(len(t), (code >> 4) & 0x3, np.int64), "obj": dec.obj(t)}
+    if code & F.MONITOR_BT:
+        dec.backtrace(cols, dec.E(t))
+    else:
+        _no_backtrace(dec, cols, len(t))
+    return "monitor", cols
+
+
+def _heap(dec: _BufferDecoder, code: int, t: np.ndarray):
+    sub = code & 0xF0
+    E, U = dec.E, dec.U
+    if sub == F.HEAP_START:
+        return "heap_begin", {}
+    if sub == F.HEAP_END:
+        return "heap_end", {}
+    if sub == F.HEAP_OBJECT:
+        q1 = E(t)
+        q2 = E(q1)
+        q3 = E(q2)
+        gen = dec.b[np.minimum(q3, len(dec.b) - 1)].astype(np.int64) if dec.version >= 16 \
+            else np.zeros(len(t), np.int64)
+        q4 = q3 + 1 if dec.version >= 16 else q3
+        num = U(q4)
+        pos, offsets = dec.list_positions(E(q4), num, 2)
+        pairs = np.empty(len(pos), dtype=np.int64)
+        pairs[0::2] = dec.U(pos[0::2])
+        pairs[1::2] = dec.obj(pos[1::2])
+        # reference offsets are stored relative to the previous one
+        if len(pos):
+            owner = np.repeat(np.arange(len(num)), num)
+            first = np.zeros(len(owner), dtype=bool)
+            first[(offsets // 2)[num > 0]] = True
+            rel = pairs[0::2]
+            csum = np.cumsum(rel)
+            base = np.maximum.accumulate(np.where(first, np.arange(len(rel)), 0))
+            pairs[0::2] = csum - csum[base] + rel[base]
+            del owner
+        start = dec.add_list("refs", pairs)
+        return "heap_object", {"obj": dec.obj(t), "vtable": dec.ptr(q1), "size": U(q2),
+                               "generation": gen, "refs_start": (offsets + start) // 2,
+                               "refs_count": num}
+    if sub == F.HEAP_ROOT:
+        num = U(t)
+        if dec.version >= 15:
+            pos, offsets = dec.list_positions(E(t), num, 2)
+            vals = np.empty(len(pos), dtype=np.int64)
+            vals[0::2] = dec.ptr(pos[0::2])
+            vals[1::2] = dec.obj(pos[1::2])
+            start = dec.add_list("roots", vals)
+            return "heap_roots", {"roots_start": (offsets + start) // 2, "roots_count": num}
+        pos, offsets = dec.list_positions(E(E(t)), num, 3)   # version 14
+        vals = np.empty(len(pos), dtype=np.int64)
+        vals[0::3] = dec.obj(pos[0::3])
+        vals[1::3] = dec.U(pos[1::3])
+        vals[2::3] = dec.U(pos[2::3])
+        start = dec.add_list("roots", vals)
+        return "heap_roots", {"roots_start": (offsets + start) // 3, "roots_count": num}
+    return "heap_root_unregister", {"address": dec.ptr(t)}
+
+
+def _sample(dec: _BufferDecoder, code: int, t: np.ndarray):
+    E, U = dec.E, dec.U
+    if dec.version == 13:
+        sample_type = dec.b[t].astype(np.int64)
+        t = t + 1
+    else:
+        sample_type = np.ones(len(t), np.int64)
+    thread = dec.ptr(t)
+    q1 = E(t)
+    n_ips = U(q1)
+    pos, offsets = dec.list_positions(E(q1), n_ips)
+    start = dec.add_list("ips", dec.ptr(pos))
+    q2 = dec.ix.skip(E(q1), n_ips)
+    cols = {"sampled_thread": thread, "ips_start": offsets + start, "ips_count": n_ips,
+            "sample_type": sample_type}
+    dec.backtrace(cols, q2)
+    return "sample", cols
+
+
+def _sync(dec: _BufferDecoder, code: int, t: np.ndarray):
+    return "sync_point", {"sync_type": dec.b[t].astype(np.int64)}
+
+
+_FIXED: Dict[int, Any] = {}
+for _sub in (F.METHOD_ENTER, F.METHOD_LEAVE, F.METHOD_EXC_LEAVE):
+    _FIXED[F.TYPE_METHOD | _sub] = _method
+_FIXED[F.TYPE_ALLOC] = _alloc
+_FIXED[F.TYPE_ALLOC | F.ALLOC_BT] = _alloc
+for _sub in range(0x10, 0xC0, 0x10):
+    _FIXED[F.TYPE_GC | _sub] = _gc
+_FIXED[F.TYPE_EXCEPTION] = _exception
+_FIXED[F.TYPE_EXCEPTION | F.EXCEPTION_BT] = _exception
+_FIXED[F.TYPE_EXCEPTION | F.EXCEPTION_CLAUSE] = _exception
+_FIXED[F.TYPE_MONITOR] = _monitor
+_FIXED[F.TYPE_MONITOR | F.MONITOR_BT] = _monitor
+for _sub in (F.HEAP_START, F.HEAP_END, F.HEAP_OBJECT, F.HEAP_ROOT, F.HEAP_ROOT_UNREGISTER):
+    _FIXED[F.TYPE_HEAP | _sub] = _heap
+_FIXED[F.TYPE_SAMPLE | F.SAMPLE_HIT] = _sample
+_FIXED[F.TYPE_META | F.META_SYNC_POINT] = _sync
