@@ -1,0 +1,504 @@
+"""The default handler: the object model of a Mono log and the statistics mprof-report prints.
+
+:class:`ModelBuilder` works on whole chunks (numpy for allocations, GC,
+monitors, heapshots and samples; one Python step per method enter/leave
+for the emulated call stacks, :mod:`.calls`). It keeps the metadata
+(threads, images, assemblies, classes, vtables, methods with their JIT
+names, domains, contexts, counters, unmanaged symbols and binaries) and
+aggregates, never the events, so memory depends on the program, not on the
+length of the log. The result is a :class:`MonoModel`; the section tables
+are built from it by :mod:`.summary` and the text report by :mod:`.report`.
+
+Names follow mprof-report's rules: a vtable seen in an allocation before
+its metadata event stays "unresolved class (nil)"; a class or method never
+described is "unresolved class 0x..." / "unknown method 0x...".
+
+Examples
+--------
+>>> from graphframe_readers.testing.writers.mlpd import MlpdWriter
+>>> from graphframe_readers.traces.sources import MemorySource
+>>> from .handler import run
+>>> w = MlpdWriter()
+>>> w.buffer(thread=1, events=[w.klass(1, 0x50, 0x90, "A.Node"), w.vtable(2, 0x60, 0, 0x50),
+...     w.jit(3, 0x700, 0x9000, 32, "A:Main ()"), w.enter(4, 0x700),
+...     w.alloc(5, 0x60, 0x1000, 40), w.leave(2_000_004, 0x700)])
+>>> m = run(MemorySource(w.getvalue(), name="demo.mlpd"), ModelBuilder())
+>>> m.class_name(m.vtable_class[0x60]), m.alloc_count, m.alloc_bytes
+('A.Node', {80: 1}, {80: 40})
+>>> m.method_calls, m.method_total
+({1792: 1}, {1792: 2000000})
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import format as F
+from .blocks import MlpdHeader
+from .calls import CallStacks
+from .decode import MonoChunk
+from .handler import MonoHandler
+from .kinds import KIND_LIST as _KIND_NAMES
+
+Trace = Tuple[int, ...]
+
+
+def pointer(value: int) -> str:
+    """A pointer as C's ``%p`` prints it (``(nil)`` for 0).
+
+    Examples
+    --------
+    >>> pointer(0), pointer(0x7f0c)
+    ('(nil)', '0x7f0c')
+    """
+    return "(nil)" if value == 0 else f"0x{value & ((1 << 64) - 1):x}"
+
+
+@dataclass
+class HeapShot:
+    """One heapshot: its time and, per class pointer, object count and bytes."""
+
+    time: int
+    count: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    bytes: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    roots: int = 0
+
+
+@dataclass
+class MonoModel:
+    """What a Mono log describes, and mprof-report's statistics (see the module docs)."""
+
+    header: Optional[MlpdHeader] = None
+    source: str = ""
+    first_time: Optional[int] = None          # time base of the first buffer (mprof's start)
+    buffers: int = 0
+    events: int = 0
+    # metadata
+    threads: Dict[int, str] = field(default_factory=dict)        # creation order
+    images: Dict[int, str] = field(default_factory=dict)
+    assemblies: Dict[int, str] = field(default_factory=dict)
+    classes: Dict[int, str] = field(default_factory=dict)
+    vtable_class: Dict[int, int] = field(default_factory=dict)
+    methods: Dict[int, str] = field(default_factory=dict)
+    method_code: Dict[int, Tuple[int, int]] = field(default_factory=dict)   # code, size
+    domains: Dict[int, Optional[str]] = field(default_factory=dict)
+    contexts: Dict[int, int] = field(default_factory=dict)
+    jit_helpers: int = 0
+    jit_helpers_size: int = 0
+    # calls
+    method_calls: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    method_total: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    method_self: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    unmatched_leaves: int = 0
+    unmatched: List[Tuple[int, int]] = field(default_factory=list)
+    # allocations: per class pointer; per (class, backtrace) bytes and count
+    alloc_count: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    alloc_bytes: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    alloc_traces: Dict[Tuple[int, Trace], List[int]] = field(default_factory=dict)
+    # GC
+    gc_resizes: int = 0
+    max_heap: int = 0
+    moves: int = 0
+    gc_count: List[int] = field(default_factory=lambda: [0, 0, 0])
+    gc_total: List[int] = field(default_factory=lambda: [0, 0, 0])
+    gc_max: List[int] = field(default_factory=lambda: [0, 0, 0])
+    handles: Dict[int, List[int]] = field(default_factory=dict)   # type -> created, destroyed, live, max
+    finalized: int = 0
+    # exceptions and monitors
+    throws: int = 0
+    throw_traces: Dict[Trace, int] = field(default_factory=lambda: defaultdict(int))
+    clauses: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    clause_methods: Dict[Tuple[int, int], int] = field(default_factory=lambda: defaultdict(int))
+    monitor_events: List[int] = field(default_factory=lambda: [0, 0, 0])  # contended, acquired, failed
+    monitors: Dict[int, List[int]] = field(default_factory=dict)   # obj -> contentions, wait, max
+    # heapshots
+    heapshots: List[HeapShot] = field(default_factory=list)
+    # samples
+    sample_type: Optional[int] = None
+    sample_ips: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    sample_traces: Dict[Trace, int] = field(default_factory=lambda: defaultdict(int))
+    usymbols: List[Tuple[int, int, str]] = field(default_factory=list)
+    ubinaries: List[Tuple[int, int, str]] = field(default_factory=list)
+    # counters: index -> description; values as (time, index, value)
+    counters: Dict[int, dict] = field(default_factory=dict)
+    counter_values: List[Tuple[int, int, Any]] = field(default_factory=list)
+    sync_points: int = 0
+    aot_id: Optional[str] = None
+    coverage: List[Tuple[str, tuple]] = field(default_factory=list)
+    kind_counts: Dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    # ---------------------------------------------------------------- names
+    def class_name(self, klass: int) -> str:
+        """A class's name, or mprof-report's placeholder."""
+        name = self.classes.get(klass)
+        return name if name is not None else f"unresolved class {pointer(klass)}"
+
+    def method_name(self, method: int) -> str:
+        """A method's name (from its JIT event), or mprof-report's placeholder."""
+        name = self.methods.get(method)
+        return name if name is not None else f"unknown method {pointer(method)}"
+
+
+class ModelBuilder(MonoHandler):
+    """Builds a :class:`MonoModel` from whole chunks (see the module docs).
+
+    Parameters
+    ----------
+    traces : bool
+        Also keep allocation, throw and sample counts per backtrace (as
+        ``mprof-report --traces``); memory grows with distinct backtraces.
+    """
+
+    def __init__(self, traces: bool = True) -> None:
+        self.model = MonoModel()
+        self.traces = traces
+        self.calls = CallStacks()
+        self.last_time: Dict[int, int] = {}
+        self.gc_start: Dict[Tuple[int, int], int] = {}
+        self.contention: Dict[int, Tuple[int, int]] = {}   # thread -> (monitor, start)
+        self.current_heapshot: Dict[int, HeapShot] = {}
+
+    # ---------------------------------------------------------------- driver
+    def on_header(self, header: MlpdHeader) -> None:
+        self.header = header
+        self.model.header = header
+
+    def on_chunk(self, chunk: MonoChunk) -> None:
+        m = self.model
+        if m.first_time is None and chunk.raws:
+            m.first_time = chunk.raws[0].time_base
+        m.buffers += len(chunk.raws)
+        m.events += len(chunk)
+        for raw in chunk.raws:
+            self._thread(raw.thread)
+        self._last_times(chunk)
+        for kind, count in zip(*np.unique(chunk.kind, return_counts=True)):
+            m.kind_counts[_KIND_NAMES[kind]] += int(count)
+        # events with order-dependent effects, in file order: records and vtables first
+        self._records(chunk)
+        t = chunk.tables
+        if "alloc" in t:
+            self._allocs(chunk, t["alloc"])
+        self._calls(chunk)
+        if "gc" in t:
+            self._gc(chunk, t["gc"])
+        if "gc_resize" in t:
+            sizes = t["gc_resize"]["heap_size"]
+            m.gc_resizes += len(sizes)
+            m.max_heap = max(m.max_heap, int(sizes.max()))
+        if "gc_moves" in t:
+            m.moves += int(t["gc_moves"]["moves_count"].sum())
+        for kind in ("gc_handle_created", "gc_handle_destroyed"):
+            if kind in t:
+                self._handles(chunk, kind, t[kind])
+        if "finalize_object_end" in t:
+            m.finalized += len(t["finalize_object_end"]["seq"])
+        if "throw" in t:
+            self._throws(chunk, t["throw"])
+        if "clause" in t:
+            c = t["clause"]
+            for ctype, method in zip(c["clause_type"].tolist(), c["method"].tolist()):
+                m.clauses[ctype] += 1
+                m.clause_methods[ctype, method] += 1
+        if "monitor" in t:
+            self._monitors(chunk, t["monitor"])
+        if "heap_object" in t or "heap_begin" in t or "heap_end" in t:
+            self._heap(chunk)
+        if "sample" in t:
+            self._samples(chunk, t["sample"])
+        if "sync_point" in t:
+            m.sync_points += len(t["sync_point"]["seq"])
+
+    def on_end(self) -> None:
+        closed = self.calls.close(self.last_time)
+        self._add_calls(closed)
+        self.model.unmatched_leaves = self.calls.unmatched
+        self.model.unmatched = list(self.calls.unmatched_methods)
+
+    def result(self) -> MonoModel:
+        return self.model
+
+    # ---------------------------------------------------------------- helpers
+    def _thread(self, thread: int) -> None:
+        if thread not in self.model.threads:
+            self.model.threads[thread] = ""
+
+    def _last_times(self, chunk: MonoChunk) -> None:
+        last = {}
+        if len(chunk):
+            ends = np.flatnonzero(np.r_[chunk.buffer[1:] != chunk.buffer[:-1], True])
+            for b, t in zip(chunk.buffer[ends].tolist(), chunk.time[ends].tolist()):
+                last[b] = t
+        for i, raw in enumerate(chunk.raws):
+            self.last_time[raw.thread] = last.get(i, raw.time_base)
+
+    def _trace(self, chunk: MonoChunk, start: int, count: int) -> Trace:
+        return tuple(chunk.lists["frames"][start:start + count].tolist())
+
+    # ---------------------------------------------------------------- records
+    def _records(self, chunk: MonoChunk) -> None:
+        m = self.model
+        alloc = chunk.tables.get("alloc")
+        heap = chunk.tables.get("heap_object")
+        first_use: Dict[int, int] = {}
+        for table in (alloc, heap):
+            if table is not None and m.header is not None and m.header.data_version >= 15:
+                vts, idx = np.unique(table["vtable"], return_index=True)
+                for vt, i in zip(vts.tolist(), table["seq"][idx].tolist()):
+                    first_use[vt] = min(i, first_use.get(vt, i))
+        for index, kind, f in chunk.records:
+            if kind == "vtable":
+                vt = f[0]
+                if vt not in m.vtable_class and first_use.get(vt, index + 1) > index:
+                    m.vtable_class[vt] = f[2]
+            elif kind == "class":
+                m.classes[f[0]] = f[2]
+            elif kind == "jit":
+                m.methods[f[0]] = f[3]
+                m.method_code[f[0]] = (f[1], f[2])
+            elif kind == "image":
+                if f[3] == "load":
+                    m.images[f[0]] = f[1]
+            elif kind == "assembly":
+                if f[3] == "load":
+                    m.assemblies[f[0]] = f[2]
+            elif kind == "domain":
+                if f[0] not in m.domains:
+                    m.domains[f[0]] = None
+                if f[2] == "name":
+                    m.domains[f[0]] = f[1]
+            elif kind == "context":
+                if f[2] == "load":
+                    m.contexts[f[0]] = f[1]
+            elif kind == "thread_info":
+                self._thread(f[0])
+                if f[2] == "name":
+                    m.threads[f[0]] = f[1]
+            elif kind == "jit_helper":
+                m.jit_helpers += 1
+                m.jit_helpers_size += f[2]
+            elif kind == "unmanaged_symbol":
+                m.usymbols.append((f[0], f[1], f[2]))
+            elif kind == "unmanaged_binary":
+                m.ubinaries.append((f[0], f[2], f[3]))
+            elif kind == "counter_descriptions":
+                for desc in f[0]:
+                    m.counters.setdefault(desc["index"], desc)
+            elif kind == "counters":
+                self._counter_values(chunk.time[index], f[0])
+            elif kind == "heap_roots":       # version 13 roots (read one at a time)
+                self._heap_roots_record(chunk.thread[index], len(f[0]))
+            elif kind == "aot_id":
+                m.aot_id = f[0]
+            elif kind.startswith("coverage"):
+                m.coverage.append((kind, f))
+
+    def _counter_values(self, time: int, values: tuple) -> None:
+        m = self.model
+        last = getattr(self, "_counter_last", {})
+        self._counter_last = last
+        for index, ctype, value in values:
+            if ctype not in (F.COUNTER_DOUBLE, F.COUNTER_STRING):
+                value = value + last.get(index, 0)
+                if ctype in (F.COUNTER_INT,):
+                    value = (value + (1 << 31)) % (1 << 32) - (1 << 31)
+                elif ctype == F.COUNTER_UINT:
+                    value %= 1 << 32
+            last[index] = value
+            m.counter_values.append((int(time), index, value))
+
+    # ---------------------------------------------------------------- kinds
+    def _allocs(self, chunk: MonoChunk, a: Dict[str, np.ndarray]) -> None:
+        m = self.model
+        v15 = m.header is None or m.header.data_version >= 15
+        if v15:
+            for vt in np.unique(a["vtable"]).tolist():
+                if vt not in m.vtable_class:
+                    m.vtable_class[vt] = 0       # used before its metadata: unresolved
+            classes = np.array([m.vtable_class[v] for v in a["vtable"].tolist()], dtype=np.int64) \
+                if len(a["vtable"]) else np.zeros(0, np.int64)
+        else:
+            classes = a["vtable"]
+        keys, inverse = np.unique(classes, return_inverse=True)
+        counts = np.bincount(inverse, minlength=len(keys))
+        sizes = np.bincount(inverse, weights=a["size"], minlength=len(keys))
+        for k, c, s in zip(keys.tolist(), counts.tolist(), sizes.tolist()):
+            m.alloc_count[k] += c
+            m.alloc_bytes[k] += int(s)
+        if self.traces:
+            traces = m.alloc_traces
+            for klass, size, start, count in zip(classes.tolist(), a["size"].tolist(),
+                                                 a["backtrace_start"].tolist(),
+                                                 a["backtrace_count"].tolist()):
+                key = (klass, self._trace(chunk, start, count))
+                entry = traces.get(key)
+                if entry is None:
+                    traces[key] = [1, size]
+                else:
+                    entry[0] += 1
+                    entry[1] += size
+
+    def _calls(self, chunk: MonoChunk) -> None:
+        parts = [(chunk.tables[k], k == "enter") for k in ("enter", "leave", "exc_leave")
+                 if k in chunk.tables]
+        if not parts:
+            return
+        seq = np.concatenate([p["seq"] for p, _ in parts])
+        method = np.concatenate([p["method"] for p, _ in parts])
+        enter = np.concatenate([np.full(len(p["seq"]), e) for p, e in parts])
+        order = np.argsort(seq, kind="stable")
+        seq = seq[order]
+        closed = self.calls.feed(chunk.thread[seq].tolist(), chunk.time[seq].tolist(),
+                                 method[order].tolist(), enter[order].tolist())
+        self._add_calls(closed)
+
+    def _add_calls(self, closed: Dict[str, list]) -> None:
+        m = self.model
+        if not closed["method"]:
+            return
+        methods = np.array(closed["method"], dtype=np.int64)
+        inc = np.array(closed["inclusive"], dtype=np.int64)
+        callee = np.array(closed["callee"], dtype=np.int64)
+        keys, inverse = np.unique(methods, return_inverse=True)
+        calls = np.bincount(inverse, minlength=len(keys))
+        total = np.zeros(len(keys), np.int64)
+        np.add.at(total, inverse, inc)
+        selfs = np.zeros(len(keys), np.int64)
+        np.add.at(selfs, inverse, inc - callee)
+        for k, c, t, s in zip(keys.tolist(), calls.tolist(), total.tolist(), selfs.tolist()):
+            m.method_calls[k] += c
+            m.method_total[k] += t
+            m.method_self[k] += s
+
+    def _gc(self, chunk: MonoChunk, g: Dict[str, np.ndarray]) -> None:
+        m = self.model
+        seq = g["seq"]
+        for thread, time, event, gen in zip(chunk.thread[seq].tolist(), chunk.time[seq].tolist(),
+                                            g["event"].tolist(), g["generation"].tolist()):
+            if gen > 2:
+                continue
+            if event == F.GC_EVENT_START:
+                self.gc_start[thread, gen] = time
+                m.gc_count[gen] += 1
+            elif event == F.GC_EVENT_END:
+                took = time - self.gc_start.get((thread, gen), 0)
+                m.gc_total[gen] += took
+                m.gc_max[gen] = max(m.gc_max[gen], took)
+
+    def _handles(self, chunk: MonoChunk, kind: str, h: Dict[str, np.ndarray]) -> None:
+        created = kind == "gc_handle_created"
+        for htype in h["handle_type"].tolist():
+            entry = self.model.handles.setdefault(htype, [0, 0, 0, 0])
+            if created:
+                entry[0] += 1
+                entry[2] += 1
+                entry[3] = max(entry[3], entry[2])
+            else:
+                entry[1] += 1
+                entry[2] -= 1
+
+    def _throws(self, chunk: MonoChunk, t: Dict[str, np.ndarray]) -> None:
+        m = self.model
+        m.throws += len(t["seq"])
+        if self.traces:
+            for start, count in zip(t["backtrace_start"].tolist(), t["backtrace_count"].tolist()):
+                m.throw_traces[self._trace(chunk, start, count)] += 1
+
+    def _monitors(self, chunk: MonoChunk, t: Dict[str, np.ndarray]) -> None:
+        m = self.model
+        seq = t["seq"]
+        for thread, time, event, obj in zip(chunk.thread[seq].tolist(), chunk.time[seq].tolist(),
+                                            t["event"].tolist(), t["obj"].tolist()):
+            desc = m.monitors.setdefault(obj, [0, 0, 0])
+            if event == F.MONITOR_CONTENTION:
+                m.monitor_events[0] += 1
+                desc[0] += 1
+                self.contention[thread] = (obj, time)
+            elif event in (F.MONITOR_DONE, F.MONITOR_FAIL):
+                m.monitor_events[1 if event == F.MONITOR_DONE else 2] += 1
+                waiting = self.contention.pop(thread, None)
+                if waiting is not None and waiting[1]:
+                    wait = time - waiting[1]
+                    held = m.monitors[waiting[0]]
+                    held[1] += wait
+                    held[2] = max(held[2], wait)
+
+    def _heap(self, chunk: MonoChunk) -> None:
+        """Heapshot begin/end and objects, in file order per thread."""
+        m = self.model
+        t = chunk.tables
+        marks = []
+        for kind in ("heap_begin", "heap_end"):
+            if kind in t:
+                marks += [(s, kind) for s in t[kind]["seq"].tolist()]
+        marks.sort()
+        objects = t.get("heap_object")
+        if objects is not None:
+            keep = objects["size"] != 0
+            seq = objects["seq"][keep]
+            vt = objects["vtable"][keep]
+            size = objects["size"][keep]
+            v15 = m.header is None or m.header.data_version >= 15
+            if v15:
+                for v in np.unique(vt).tolist():
+                    if v not in m.vtable_class:
+                        m.vtable_class[v] = 0
+                klass = np.array([m.vtable_class[v] for v in vt.tolist()], dtype=np.int64) \
+                    if len(vt) else np.zeros(0, np.int64)
+            else:
+                klass = vt
+        cuts = [s for s, _ in marks]
+        bounds = [0] + cuts + [len(chunk) + 1]
+        for i in range(len(bounds) - 1):
+            if objects is not None:
+                lo, hi = np.searchsorted(seq, [bounds[i], bounds[i + 1]])
+                if hi > lo:
+                    threads = chunk.thread[seq[lo:hi]]
+                    for thread in np.unique(threads).tolist():
+                        shot = self.current_heapshot.get(thread)
+                        if shot is None:
+                            continue
+                        sel = threads == thread
+                        ks, inv = np.unique(klass[lo:hi][sel], return_inverse=True)
+                        cnt = np.bincount(inv, minlength=len(ks))
+                        byt = np.bincount(inv, weights=size[lo:hi][sel], minlength=len(ks))
+                        for k, c, b in zip(ks.tolist(), cnt.tolist(), byt.tolist()):
+                            shot.count[k] += c
+                            shot.bytes[k] += int(b)
+            if i < len(marks):
+                s, kind = marks[i]
+                thread = int(chunk.thread[s])
+                if kind == "heap_begin":
+                    shot = HeapShot(int(chunk.time[s]))
+                    m.heapshots.append(shot)
+                    self.current_heapshot[thread] = shot
+                else:
+                    self.current_heapshot.pop(thread, None)
+
+    def _heap_roots_record(self, thread: int, count: int) -> None:
+        pass      # roots are only used by mprof-report's --traces heap reports
+
+    def _samples(self, chunk: MonoChunk, s: Dict[str, np.ndarray]) -> None:
+        m = self.model
+        if m.sample_type is None and len(s["seq"]):
+            m.sample_type = int(s["sample_type"][0])
+        ips = chunk.lists.get("ips", np.zeros(0, np.int64))
+        # every instruction pointer of a hit is one statistical sample
+        sel = np.repeat(s["ips_start"], s["ips_count"]) + (
+            np.arange(int(s["ips_count"].sum())) - np.repeat(
+                np.cumsum(s["ips_count"]) - s["ips_count"], s["ips_count"]))
+        keys, counts = np.unique(ips[sel], return_counts=True)
+        for k, c in zip(keys.tolist(), counts.tolist()):
+            m.sample_ips[k] += c
+        if self.traces:
+            for ip_start, ip_count, start, count in zip(
+                    s["ips_start"].tolist(), s["ips_count"].tolist(),
+                    s["backtrace_start"].tolist(), s["backtrace_count"].tolist()):
+                key = (tuple(ips[ip_start:ip_start + ip_count].tolist()),
+                       self._trace(chunk, start, count))
+                m.sample_traces[key] += 1
+

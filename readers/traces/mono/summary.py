@@ -1,0 +1,329 @@
+"""Layer 4: the tables of mprof-report's sections, from a :class:`~.model.MonoModel`.
+
+One function per section, each returning plain values and pandas tables
+with the numbers mprof-report prints (times in nanoseconds where
+mprof-report prints derived milliseconds or microseconds; the derived
+columns are there too). Rows are sorted as mprof-report sorts them, ties
+broken by name so the output is deterministic.
+
+Examples
+--------
+>>> from graphframe_readers.testing.writers.mlpd import MlpdWriter
+>>> from graphframe_readers.traces.sources import MemorySource
+>>> from .handler import run
+>>> from .model import ModelBuilder
+>>> w = MlpdWriter()
+>>> w.buffer(thread=1, events=[w.klass(1, 0x50, 0x90, "A.Node"), w.vtable(2, 0x60, 0, 0x50),
+...     w.alloc(3, 0x60, 0x1000, 40), w.alloc(4, 0x60, 0x1040, 40), w.alloc(5, 0x70, 0x10a0, 8)])
+>>> m = run(MemorySource(w.getvalue()), ModelBuilder())
+>>> allocations(m).values.tolist()
+[['A.Node', 80, 2, 40], ['unresolved class (nil)', 8, 1, 8]]
+"""
+
+from __future__ import annotations
+
+import time as _time
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+import pandas as pd
+
+from . import format as F
+from .model import MonoModel, pointer
+
+#: counters mprof-report prints without --verbose (in this order of preference)
+REPORTED_COUNTERS = (
+    "Methods from AOT", "Methods JITted using mono JIT", "Methods JITted using LLVM",
+    "Total time spent JITting (sec)", "User Time", "System Time", "Total Time",
+    "Working Set", "Private Bytes", "Virtual Bytes", "Page Faults",
+    "CPU Load Average - 1min", "CPU Load Average - 5min", "CPU Load Average - 15min")
+
+
+def header(model: MonoModel) -> Dict[str, Any]:
+    """The file header: versions, arguments, architecture, OS, startup, program id, port."""
+    h = model.header
+    if h is None:
+        return {}
+    return {"profiler_version": f"{h.major}.{h.minor}", "data_version": h.data_version,
+            "arguments": h.args, "architecture": h.arch, "os": h.os,
+            "timer_overhead_ns": h.timer_overhead,
+            "startup": _ctime(h.startup_time_ms // 1000),
+            "pid": h.pid, "port": h.port, "pointer_size": h.pointer_size}
+
+
+def _ctime(seconds: int) -> str:
+    """C's ctime() without the newline: ``Tue Dec  1 19:49:08 2026`` (local time)."""
+    t = _time.localtime(seconds)
+    return (f"{_time.strftime('%a %b', t)} {t.tm_mday:2d} "
+            f"{_time.strftime('%H:%M:%S %Y', t)}")
+
+
+def jit(model: MonoModel) -> Dict[str, int]:
+    """Compiled methods (with code), generated code size, JIT helpers and their size."""
+    sizes = [size for code, size in model.method_code.values() if code]
+    return {"compiled_methods": len(sizes), "code_size": int(sum(sizes)),
+            "jit_helpers": model.jit_helpers, "jit_helpers_code_size": model.jit_helpers_size}
+
+
+def gc(model: MonoModel) -> Dict[str, Any]:
+    """Resizes, max heap size, moves; per generation collections and times; GC handles."""
+    gens = pd.DataFrame({
+        "generation": [0, 1, 2], "collections": model.gc_count,
+        "max_time": model.gc_max, "total_time": model.gc_total})
+    gens = gens[gens["collections"] > 0].reset_index(drop=True)
+    gens["max_us"] = gens["max_time"] // 1000
+    gens["total_us"] = gens["total_time"] // 1000
+    gens["average_us"] = gens["total_time"] // gens["collections"].clip(lower=1) // 1000
+    handles = pd.DataFrame(
+        [(F.HANDLE_NAMES.get(t, "unknown"), v[0], v[1], v[3])
+         for t, v in sorted(model.handles.items()) if v[3]],
+        columns=["handle_type", "created", "destroyed", "max_live"])
+    return {"resizes": model.gc_resizes, "max_heap_size": model.max_heap,
+            "object_moves": model.moves, "generations": gens, "handles": handles,
+            "finalized_objects": model.finalized}
+
+
+def allocations(model: MonoModel, sort: str = "bytes") -> pd.DataFrame:
+    """Bytes, count and average size per class (mprof-report's allocation summary)."""
+    rows = [(model.class_name(k), model.alloc_bytes[k], c, model.alloc_bytes[k] // c)
+            for k, c in model.alloc_count.items() if c]
+    df = pd.DataFrame(rows, columns=["class", "bytes", "count", "average"])
+    key = "bytes" if sort == "bytes" else "count"
+    return df.sort_values([key, "class"], ascending=[False, True], kind="stable") \
+        .reset_index(drop=True)
+
+
+def allocation_traces(model: MonoModel, max_frames: int = 6) -> pd.DataFrame:
+    """Bytes and count per class and allocating call path (backtraces cut to ``max_frames``)."""
+    acc: Dict[tuple, List[int]] = {}
+    for (klass, trace), (count, size) in model.alloc_traces.items():
+        key = (model.class_name(klass), " <- ".join(model.method_name(f)
+                                                    for f in trace[:max_frames]))
+        entry = acc.setdefault(key, [0, 0])
+        entry[0] += size
+        entry[1] += count
+    df = pd.DataFrame([(k[0], k[1], v[0], v[1]) for k, v in acc.items()],
+                      columns=["class", "backtrace", "bytes", "count"])
+    return df.sort_values(["bytes", "class", "backtrace"], ascending=[False, True, True],
+                          kind="stable").reset_index(drop=True)
+
+
+def methods(model: MonoModel, sort: str = "total") -> pd.DataFrame:
+    """Calls, total and self time per method (mprof-report's method call summary)."""
+    keys = [k for k, c in model.method_calls.items() if c]
+    df = pd.DataFrame({
+        "method": [model.method_name(k) for k in keys],
+        "calls": [model.method_calls[k] for k in keys],
+        "total": [model.method_total[k] for k in keys],
+        "self": [model.method_self[k] for k in keys]})
+    df["total_ms"] = df["total"] // 1_000_000
+    df["self_ms"] = df["self"] // 1_000_000
+    key = {"total": "total", "self": "self", "calls": "calls"}[sort]
+    return df.sort_values([key, "method"], ascending=[False, True], kind="stable") \
+        .reset_index(drop=True)
+
+
+def exceptions(model: MonoModel) -> Dict[str, Any]:
+    """Throws, clauses executed per kind, and per kind and method."""
+    clauses = pd.DataFrame([(F.CLAUSE_NAMES.get(k, "invalid"), v)
+                            for k, v in sorted(model.clauses.items()) if v],
+                           columns=["clause", "count"])
+    by_method = pd.DataFrame(
+        [(F.CLAUSE_NAMES.get(k, "invalid"), model.method_name(meth), v)
+         for (k, meth), v in model.clause_methods.items()],
+        columns=["clause", "method", "count"]).sort_values(
+            ["count", "clause", "method"], ascending=[False, True, True]).reset_index(drop=True)
+    throw_sites = pd.DataFrame(
+        [(" <- ".join(model.method_name(f) for f in trace), n)
+         for trace, n in model.throw_traces.items()], columns=["backtrace", "throws"]) \
+        .sort_values(["throws", "backtrace"], ascending=[False, True]).reset_index(drop=True)
+    return {"throws": model.throws, "clauses": clauses, "clauses_by_method": by_method,
+            "throw_sites": throw_sites}
+
+
+def monitors(model: MonoModel) -> Dict[str, Any]:
+    """Per lock object contentions and wait times (s); totals of contended/acquired/failed."""
+    rows = [(pointer(obj), v[0], v[1] / 1e9, v[2] / 1e9, v[1] / 1e9 / v[0] if v[0] else np.nan)
+            for obj, v in model.monitors.items()]
+    df = pd.DataFrame(rows, columns=["object", "contentions", "wait_s", "max_wait_s",
+                                     "average_wait_s"])
+    df = df.sort_values(["wait_s", "object"], ascending=[False, True]).reset_index(drop=True)
+    c, a, f = model.monitor_events
+    return {"locks": df, "contentions": c, "acquired": a, "failures": f}
+
+
+def threads(model: MonoModel) -> pd.DataFrame:
+    """Threads and names in mprof-report's order (most recently seen first)."""
+    items = [(pointer(t), name) for t, name in reversed(list(model.threads.items())) if t]
+    return pd.DataFrame(items, columns=["thread", "name"])
+
+
+def domains(model: MonoModel) -> pd.DataFrame:
+    """Application domains and their friendly names."""
+    return pd.DataFrame([(pointer(d), n) for d, n in reversed(list(model.domains.items()))],
+                        columns=["domain", "friendly_name"])
+
+
+def contexts(model: MonoModel) -> pd.DataFrame:
+    """Remoting contexts and their domains."""
+    return pd.DataFrame([(pointer(c), pointer(d)) for c, d in
+                         reversed(list(model.contexts.items()))], columns=["context", "domain"])
+
+
+def metadata(model: MonoModel) -> Dict[str, Any]:
+    """Loaded images and assemblies."""
+    return {"images": len(model.images), "assemblies": len(model.assemblies),
+            "image_names": list(model.images.values()),
+            "assembly_names": list(model.assemblies.values())}
+
+
+def heapshots(model: MonoModel, sort: str = "bytes") -> pd.DataFrame:
+    """Per heapshot and class: bytes, count, average, and the change since the previous shot."""
+    rows = []
+    start = model.first_time or 0
+    previous: Optional[Any] = None
+    for number, shot in enumerate(sorted(model.heapshots, key=lambda s: s.time)):
+        for k, count in shot.count.items():
+            size = shot.bytes[k]
+            diff_b = diff_c = None
+            if previous is not None and k in previous.count:
+                diff_b = size - previous.bytes[k]
+                diff_c = count - previous.count[k]
+            rows.append((number, (shot.time - start) / 1e9, model.class_name(k), size, count,
+                         size // count, diff_b, diff_c))
+        previous = shot
+    df = pd.DataFrame(rows, columns=["heapshot", "time_s", "class", "bytes", "count",
+                                     "average", "bytes_diff", "count_diff"])
+    key = "bytes" if sort == "bytes" else "count"
+    return df.sort_values(["heapshot", key, "class"], ascending=[True, False, True],
+                          kind="stable").reset_index(drop=True)
+
+
+def samples(model: MonoModel) -> Dict[str, Any]:
+    """Managed/unmanaged/unresolved hits and hits per method or symbol (statistical samples)."""
+    ips = np.array(sorted(model.sample_ips), dtype=np.int64)
+    hits = np.array([model.sample_ips[i] for i in ips.tolist()], dtype=np.int64)
+    total = int(hits.sum())
+    names, kinds, counts, parents = [], [], [], []
+    managed_hits = np.zeros(len(ips), dtype=bool)
+    # managed: the JIT-compiled method whose code holds the address; where several do,
+    # the one mprof-report's method hash table yields first
+    owners = _code_owner(model, ips)
+    managed_hits = owners != 0
+    per_method: Dict[int, int] = {}
+    for meth, h in zip(owners[managed_hits].tolist(), hits[managed_hits].tolist()):
+        per_method[meth] = per_method.get(meth, 0) + h
+    for meth, h in per_method.items():
+        names.append(model.method_name(meth))
+        kinds.append("managed")
+        counts.append(h)
+        parents.append("")
+    unmanaged = int(hits[~managed_hits].sum())
+    unresolved = 0
+    syms = sorted(model.usymbols)
+    bins = model.ubinaries
+    per_sym: Dict[tuple, int] = {}
+    if syms:
+        sym_addr = np.array([a for a, _, _ in syms], dtype=np.int64)
+    for ip, h in zip(ips[~managed_hits].tolist(), hits[~managed_hits].tolist()):
+        found = None
+        if syms:
+            i = int(np.searchsorted(sym_addr, ip, side="right")) - 1
+            if i >= 0 and ip - syms[i][0] < 4096:
+                found = ("symbol", syms[i])
+        if found is None:
+            unresolved += h
+            for b in bins:
+                if b[0] <= ip < b[0] + b[1]:
+                    found = ("binary", b)
+                    break
+        if found is not None:
+            per_sym[found] = per_sym.get(found, 0) + h
+    for (kind, (addr, size, name)), h in per_sym.items():
+        parent = ""
+        if kind == "symbol":
+            for b in bins:
+                if b[0] <= addr < b[0] + b[1]:
+                    parent = b[2]
+                    break
+        names.append(name)
+        kinds.append("unmanaged" if kind == "symbol" else "binary")
+        counts.append(h)
+        parents.append(parent)
+    df = pd.DataFrame({"name": names, "kind": kinds, "hits": counts, "binary": parents})
+    df["percent"] = df["hits"] * 100.0 / total if total else 0.0
+    df = df.sort_values(["hits", "kind", "name"], ascending=[False, True, True],
+                        kind="stable").reset_index(drop=True)
+    return {"sample_type": F.SAMPLE_TYPE_NAMES.get(model.sample_type or 1, "unknown")
+            if total else None, "total": total, "managed": total - unmanaged,
+            "unmanaged": unmanaged, "unresolved": unresolved, "hits": df}
+
+
+def _code_owner(model: MonoModel, ips: np.ndarray) -> np.ndarray:
+    """Per address, the method whose code holds it (0: none), in mprof-report's hash order."""
+    items = [(m, c, s) for m, (c, s) in model.method_code.items() if c and s]
+    owner = np.zeros(len(ips), dtype=np.int64)
+    if not items or not len(ips):
+        return owner
+    meth = np.array([m for m, _, _ in items], dtype=np.int64)
+    code = np.array([c for _, c, _ in items], dtype=np.int64)
+    end = code + np.array([s for _, _, s in items], dtype=np.int64)
+    # hash slots ascending; within a slot the most recently added method first
+    slot = ((meth >> 2) & 0xFFFF) % 9371
+    order = np.lexsort((-np.arange(len(meth)), slot))
+    meth, code, end = meth[order], code[order], end[order]
+    for i, ip in enumerate(ips.tolist()):
+        inside = np.flatnonzero((code <= ip) & (ip < end))
+        if len(inside):
+            owner[i] = meth[inside[0]]
+    return owner
+
+
+def counters(model: MonoModel) -> pd.DataFrame:
+    """Every counter with its description and last value (values: :func:`counter_values`)."""
+    last: Dict[int, Any] = {}
+    count: Dict[int, int] = {}
+    for _, index, value in model.counter_values:
+        last[index] = value
+        count[index] = count.get(index, 0) + 1
+    rows = []
+    for index, d in model.counters.items():
+        rows.append((d["section"], d["name"], F.COUNTER_TYPE_NAMES.get(d["type"], "<unknown>"),
+                     F.COUNTER_UNIT_NAMES.get(d["unit"], "<unknown>"),
+                     F.COUNTER_VARIANCE_NAMES.get(d["variance"], "<unknown>"), index,
+                     count.get(index, 0), last.get(index), format_counter(d, last.get(index))
+                     if index in last else None))
+    return pd.DataFrame(rows, columns=["section", "name", "type", "unit", "variance", "index",
+                                       "samples", "last_value", "shown"])
+
+
+def counter_values(model: MonoModel) -> pd.DataFrame:
+    """Every sampled counter value: time (ns since the first buffer), section, name, value."""
+    start = model.first_time or 0
+    rows = [((t - start), model.counters.get(i, {}).get("section"),
+             model.counters.get(i, {}).get("name"), v) for t, i, v in model.counter_values]
+    return pd.DataFrame(rows, columns=["time", "section", "name", "value"])
+
+
+def format_counter(desc: Dict[str, Any], value: Any) -> str:
+    """A counter value as mprof-report prints it.
+
+    Examples
+    --------
+    >>> format_counter({"type": 3, "unit": 2 << 24}, 100000)
+    '10.000ms'
+    >>> format_counter({"type": 5, "unit": 0}, 4.47)
+    '4.470000'
+    """
+    ctype, unit = desc["type"], desc["unit"]
+    if value is None:
+        return "<null>"
+    if ctype == F.COUNTER_LONG and unit == F.COUNTER_UNIT_TIME:
+        return f"{value / 10000.0:0.3f}ms"
+    if ctype == F.COUNTER_TIME_INTERVAL:
+        return f"{value / 1000.0:0.3f}ms"
+    if ctype == F.COUNTER_DOUBLE:
+        return f"{value:f}"
+    if ctype in (F.COUNTER_LONG, F.COUNTER_WORD):
+        return str(value & 0xFFFFFFFF)
+    return str(value)
