@@ -42,6 +42,8 @@ READER_MODULES = (
     "graphframe_readers.pyinstrument.reader",
     "graphframe_readers.timemory.reader",
     "graphframe_readers.tau.reader",
+    # issue 28: the call/sample tree of a Mono log (its events: graphframe.read_trace)
+    "graphframe_readers.traces.mono.tree",
 )
 
 

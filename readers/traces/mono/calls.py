@@ -34,20 +34,18 @@ class CallStacks:
         self.stacks: Dict[int, List[list]] = {}
         self.unmatched = 0
         self.unmatched_methods: List[tuple] = []     # (depth, method) of the first few
-        # calling-context tree: per thread roots; node -> parent, method, thread
+        # calling-context tree shared by the threads: node -> parent node, method
         self.path_parent: List[int] = []
         self.path_method: List[int] = []
-        self.path_thread: List[int] = []
         self._path_ids: Dict[tuple, int] = {}
 
-    def _node(self, thread: int, parent: int, method: int) -> int:
-        key = (thread, parent, method)
+    def _node(self, parent: int, method: int) -> int:
+        key = (parent, method)
         node = self._path_ids.get(key)
         if node is None:
             node = self._path_ids[key] = len(self.path_parent)
             self.path_parent.append(parent)
             self.path_method.append(method)
-            self.path_thread.append(thread)
         return node
 
     def feed(self, threads: Sequence[int], times: Sequence[int], methods: Sequence[int],
@@ -71,7 +69,7 @@ class CallStacks:
             if enter:
                 node = -1
                 if paths:
-                    node = self._node(thread, stack[-1][3] if stack else -1, method)
+                    node = self._node(stack[-1][3] if stack else -1, method)
                 stack.append([method, time, 0, node])
             elif stack and stack[-1][0] == method:
                 frame = stack.pop()

@@ -120,7 +120,13 @@ class MonoModel:
     # samples
     sample_type: Optional[int] = None
     sample_ips: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
-    sample_traces: Dict[Trace, int] = field(default_factory=lambda: defaultdict(int))
+    #: (sampled thread, instruction pointers, backtrace) -> samples
+    sample_traces: Dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    #: calling-context tree (ModelBuilder(tree=True)): node -> parent, method; and
+    #: (node, thread) -> [calls, inclusive ns, exclusive ns]
+    tree_parent: List[int] = field(default_factory=list)
+    tree_method: List[int] = field(default_factory=list)
+    tree_calls: Dict[Tuple[int, int], List[int]] = field(default_factory=dict)
     usymbols: List[Tuple[int, int, str]] = field(default_factory=list)
     ubinaries: List[Tuple[int, int, str]] = field(default_factory=list)
     # counters: index -> description; values as (time, index, value)
@@ -151,12 +157,18 @@ class ModelBuilder(MonoHandler):
     traces : bool
         Also keep allocation, throw and sample counts per backtrace (as
         ``mprof-report --traces``); memory grows with distinct backtraces.
+    tree : bool
+        Also build the calling-context tree of the method calls (calls,
+        inclusive and exclusive time per call path and thread) and count
+        samples per (thread, instruction pointers, backtrace), for
+        :mod:`.tree`; memory grows with distinct call paths and stacks.
     """
 
-    def __init__(self, traces: bool = True) -> None:
+    def __init__(self, traces: bool = True, tree: bool = False) -> None:
         self.model = MonoModel()
         self.traces = traces
-        self.calls = CallStacks()
+        self.tree = tree
+        self.calls = CallStacks(paths=tree)
         self.last_time: Dict[int, int] = {}
         self.gc_start: Dict[Tuple[int, int], int] = {}
         self.contention: Dict[int, Tuple[int, int]] = {}   # thread -> (monitor, start)
@@ -218,6 +230,8 @@ class ModelBuilder(MonoHandler):
         self._add_calls(closed)
         self.model.unmatched_leaves = self.calls.unmatched
         self.model.unmatched = list(self.calls.unmatched_methods)
+        self.model.tree_parent = self.calls.path_parent
+        self.model.tree_method = self.calls.path_method
 
     def result(self) -> MonoModel:
         return self.model
@@ -363,6 +377,26 @@ class ModelBuilder(MonoHandler):
         methods = np.array(closed["method"], dtype=np.int64)
         inc = np.array(closed["inclusive"], dtype=np.int64)
         callee = np.array(closed["callee"], dtype=np.int64)
+        if self.tree:
+            node = np.array(closed["node"], dtype=np.int64)
+            thread = np.array(closed["thread"], dtype=np.int64)
+            keys, inverse = np.unique(np.stack([node, thread]), axis=1, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            cnt = np.bincount(inverse, minlength=keys.shape[1])
+            tot = np.zeros(keys.shape[1], np.int64)
+            np.add.at(tot, inverse, inc)
+            exc = np.zeros(keys.shape[1], np.int64)
+            np.add.at(exc, inverse, inc - callee)
+            acc = m.tree_calls
+            for n, t, c, a, b in zip(keys[0].tolist(), keys[1].tolist(), cnt.tolist(),
+                                     tot.tolist(), exc.tolist()):
+                entry = acc.get((n, t))
+                if entry is None:
+                    acc[n, t] = [c, a, b]
+                else:
+                    entry[0] += c
+                    entry[1] += a
+                    entry[2] += b
         keys, inverse = np.unique(methods, return_inverse=True)
         calls = np.bincount(inverse, minlength=len(keys))
         total = np.zeros(len(keys), np.int64)
@@ -494,11 +528,12 @@ class ModelBuilder(MonoHandler):
         keys, counts = np.unique(ips[sel], return_counts=True)
         for k, c in zip(keys.tolist(), counts.tolist()):
             m.sample_ips[k] += c
-        if self.traces:
-            for ip_start, ip_count, start, count in zip(
+        if self.traces or self.tree:
+            for thread, ip_start, ip_count, start, count in zip(
+                    s["sampled_thread"].tolist(),
                     s["ips_start"].tolist(), s["ips_count"].tolist(),
                     s["backtrace_start"].tolist(), s["backtrace_count"].tolist()):
-                key = (tuple(ips[ip_start:ip_start + ip_count].tolist()),
+                key = (thread, tuple(ips[ip_start:ip_start + ip_count].tolist()),
                        self._trace(chunk, start, count))
                 m.sample_traces[key] += 1
 

@@ -23,7 +23,7 @@ Examples
 from __future__ import annotations
 
 import time as _time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
@@ -199,64 +199,66 @@ def heapshots(model: MonoModel, sort: str = "bytes") -> pd.DataFrame:
                           kind="stable").reset_index(drop=True)
 
 
-def samples(model: MonoModel) -> Dict[str, Any]:
-    """Managed/unmanaged/unresolved hits and hits per method or symbol (statistical samples)."""
-    ips = np.array(sorted(model.sample_ips), dtype=np.int64)
-    hits = np.array([model.sample_ips[i] for i in ips.tolist()], dtype=np.int64)
-    total = int(hits.sum())
-    names, kinds, counts, parents = [], [], [], []
-    managed_hits = np.zeros(len(ips), dtype=bool)
-    # managed: the JIT-compiled method whose code holds the address; where several do,
-    # the one mprof-report's method hash table yields first
+def ip_names(model: MonoModel, ips: np.ndarray) -> List[Tuple[str, str, int]]:
+    """Per instruction address ``(kind, name, method)`` as mprof-report resolves it.
+
+    ``kind`` is ``managed`` (a JIT-compiled method's code holds it; ``method``
+    is the method pointer), ``unmanaged`` (an unmanaged symbol starts at most
+    4096 bytes before it), ``binary`` (no symbol, but a mapped binary holds
+    it) or ``unresolved`` (name ``(unresolved)``).
+    """
     owners = _code_owner(model, ips)
-    managed_hits = owners != 0
-    per_method: Dict[int, int] = {}
-    for meth, h in zip(owners[managed_hits].tolist(), hits[managed_hits].tolist()):
-        per_method[meth] = per_method.get(meth, 0) + h
-    for meth, h in per_method.items():
-        names.append(model.method_name(meth))
-        kinds.append("managed")
-        counts.append(h)
-        parents.append("")
-    unmanaged = int(hits[~managed_hits].sum())
-    unresolved = 0
     syms = sorted(model.usymbols)
-    bins = model.ubinaries
-    per_sym: Dict[tuple, int] = {}
-    if syms:
-        sym_addr = np.array([a for a, _, _ in syms], dtype=np.int64)
-    for ip, h in zip(ips[~managed_hits].tolist(), hits[~managed_hits].tolist()):
-        found = None
+    sym_addr = np.array([a for a, _, _ in syms], dtype=np.int64)
+    out = []
+    for ip, meth in zip(ips.tolist(), owners.tolist()):
+        if meth:
+            out.append(("managed", model.method_name(meth), meth))
+            continue
         if syms:
             i = int(np.searchsorted(sym_addr, ip, side="right")) - 1
             if i >= 0 and ip - syms[i][0] < 4096:
-                found = ("symbol", syms[i])
-        if found is None:
+                out.append(("unmanaged", syms[i][2], syms[i][0]))
+                continue
+        for addr, size, name in model.ubinaries:
+            if addr <= ip < addr + size:
+                out.append(("binary", name, addr))
+                break
+        else:
+            out.append(("unresolved", "(unresolved)", 0))
+    return out
+
+
+def _binary_of(model: MonoModel, addr: int) -> str:
+    for start, size, name in model.ubinaries:
+        if start <= addr < start + size:
+            return name
+    return ""
+
+
+def samples(model: MonoModel) -> Dict[str, Any]:
+    """Managed/unmanaged/unresolved hits and hits per method or symbol (statistical samples)."""
+    ips = np.array(sorted(model.sample_ips), dtype=np.int64)
+    hits = [model.sample_ips[i] for i in ips.tolist()]
+    total = int(sum(hits))
+    per: Dict[Tuple[str, str, int], int] = {}
+    managed = unresolved = 0
+    for (kind, name, key), h in zip(ip_names(model, ips), hits):
+        if kind == "managed":
+            managed += h
+        if kind in ("binary", "unresolved"):
             unresolved += h
-            for b in bins:
-                if b[0] <= ip < b[0] + b[1]:
-                    found = ("binary", b)
-                    break
-        if found is not None:
-            per_sym[found] = per_sym.get(found, 0) + h
-    for (kind, (addr, size, name)), h in per_sym.items():
-        parent = ""
-        if kind == "symbol":
-            for b in bins:
-                if b[0] <= addr < b[0] + b[1]:
-                    parent = b[2]
-                    break
-        names.append(name)
-        kinds.append("unmanaged" if kind == "symbol" else "binary")
-        counts.append(h)
-        parents.append(parent)
-    df = pd.DataFrame({"name": names, "kind": kinds, "hits": counts, "binary": parents})
+        if kind != "unresolved":
+            per[kind, name, key] = per.get((kind, name, key), 0) + h
+    rows = [(name, kind, h, _binary_of(model, key) if kind == "unmanaged" else "")
+            for (kind, name, key), h in per.items()]
+    df = pd.DataFrame(rows, columns=["name", "kind", "hits", "binary"])
     df["percent"] = df["hits"] * 100.0 / total if total else 0.0
     df = df.sort_values(["hits", "kind", "name"], ascending=[False, True, True],
                         kind="stable").reset_index(drop=True)
     return {"sample_type": F.SAMPLE_TYPE_NAMES.get(model.sample_type or 1, "unknown")
-            if total else None, "total": total, "managed": total - unmanaged,
-            "unmanaged": unmanaged, "unresolved": unresolved, "hits": df}
+            if total else None, "total": total, "managed": managed,
+            "unmanaged": total - managed, "unresolved": unresolved, "hits": df}
 
 
 def _code_owner(model: MonoModel, ips: np.ndarray) -> np.ndarray:
