@@ -23,9 +23,9 @@ Examples
 ...     w.jit(3, 0x700, 0x9000, 32, "A:Main ()"), w.enter(4, 0x700),
 ...     w.alloc(5, 0x60, 0x1000, 40), w.leave(2_000_004, 0x700)])
 >>> m = run(MemorySource(w.getvalue(), name="demo.mlpd"), ModelBuilder())
->>> m.class_name(m.vtable_class[0x60]), m.alloc_count, m.alloc_bytes
+>>> m.class_name(m.vtable_class[0x60]), dict(m.alloc_count), dict(m.alloc_bytes)
 ('A.Node', {80: 1}, {80: 40})
->>> m.method_calls, m.method_total
+>>> dict(m.method_calls), dict(m.method_total)
 ({1792: 1}, {1792: 2000000})
 """
 
