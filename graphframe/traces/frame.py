@@ -20,6 +20,7 @@ from graphframe_readers.traces.warnings import TraceWarning
 
 from . import comm, io_rma, profile, select
 from .batches import table_batch
+from .mono import MonoView
 from .tree import TreeBuilder
 
 
@@ -66,6 +67,11 @@ class TraceFrame:
     def metadata(self) -> dict:
         """The trace's metadata (format, source...)."""
         return self.definitions.metadata
+
+    @property
+    def mono(self) -> "MonoView":
+        """mprof-report's section tables of a trace read from a Mono log (issue 28)."""
+        return MonoView.of(self.definitions.metadata)
 
     def pairs(self) -> pd.DataFrame:
         """ENTER rows (each a call): name, rank, thread, time, duration, exclusive, depth, parent."""

@@ -36,6 +36,7 @@ DECODER_MODULES = (
     "graphframe_readers.traces.nsight.sqlite_export",
     "graphframe_readers.traces.nsight.csv_export",
     "graphframe_readers.traces.hpctoolkit_trace",
+    "graphframe_readers.traces.mono.decoder",  # issue 28: Mono log profiler .mlpd
 )
 
 _FORMATS: Dict[str, Type[Decoder]] = {}
