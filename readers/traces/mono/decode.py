@@ -34,14 +34,14 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from ...errors import ReadError
 from . import format as F
 from .blocks import RawBuffer
-from .fast import event_ends, expand, jump_tables
+from .fast import TOO_LONG, event_ends, expand, jump_tables
 from .kinds import KIND_CODES, KIND_LIST, KINDS
 from .leb128 import MAX_LEB_BYTES, LebIndex
 from .slow import SlowReader
@@ -169,6 +169,7 @@ class _ChunkDecoder:
         self.bt_groups: List[Tuple[Columns, int]] = []
         self.groups: Dict[str, List[Columns]] = {}
         self.group: Columns = {}
+        self.starts: Optional[np.ndarray] = None
 
     # ------------------------------------------------------------ errors
     def buffer_of(self, pos: int) -> int:
@@ -208,6 +209,8 @@ class _ChunkDecoder:
                 p = q
                 continue
             q = int(nxt[p])
+            if q == TOO_LONG:
+                self.check_lengths(np.array([p + 1]), event=p)
             if q < 0:
                 q = slow.read(p)
             if q > bend[p]:
@@ -219,6 +222,7 @@ class _ChunkDecoder:
         start = np.concatenate([expand(np.array(anchors, dtype=np.int64), tables),
                                 np.array(singles, dtype=np.int64)])
         start.sort()
+        self.starts = start
         codes = self.b[start].astype(np.int64) if n else np.zeros(0, np.int64)
         tpos = start + 1
         self.check_lengths(tpos)
@@ -249,12 +253,16 @@ class _ChunkDecoder:
         buf = np.searchsorted(self.buf_start, pos, side="right") - 1
         return bases[buf] + total - before[buf]
 
-    def check_lengths(self, pos: np.ndarray) -> None:
-        """A ReadError at the first LEB128 value longer than ten bytes."""
+    def check_lengths(self, pos: np.ndarray, event: Optional[int] = None) -> None:
+        """A ReadError at the first LEB128 value longer than ten bytes (located at its event:
+        ``event``, or the event start before it once the walk is done)."""
         bad = np.flatnonzero(self.ix.too_long(pos))
         if len(bad):
             at = int(pos[bad[0]])
-            raise self.error(at, f"a LEB128 value at byte {self.file_offset(at)} is longer "
+            if event is None:
+                starts = self.starts if self.starts is not None else np.zeros(1, np.int64)
+                event = int(starts[max(int(np.searchsorted(starts, at, side="right")) - 1, 0)])
+            raise self.error(event, f"a LEB128 value at byte {self.file_offset(at)} is longer "
                              f"than {MAX_LEB_BYTES} bytes (corrupt data)",
                              expected="a LEB128 value of at most 10 bytes")
 

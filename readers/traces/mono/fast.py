@@ -11,7 +11,10 @@ event starts, one list lookup per event.
 Examples
 --------
 >>> import numpy as np
->>> from .leb128 import LebIndex
+>>> from .leb128 import MAX_LEB_BYTES, LebIndex
+
+#: ``event_ends`` value of an event whose time is longer than a LEB128 value can be
+TOO_LONG = -2
 >>> data = bytes([0x23, 0x05, 0x02, 0x13, 0x81, 0x01, 0x7E])  # enter, leave
 >>> ix = LebIndex(np.frombuffer(data, np.uint8))
 >>> event_ends(ix, 17)[[0, 3]].tolist()
@@ -25,7 +28,10 @@ from typing import Callable, Dict
 import numpy as np
 
 from . import format as F
-from .leb128 import LebIndex
+from .leb128 import MAX_LEB_BYTES, LebIndex
+
+#: ``event_ends`` value of an event whose time is longer than a LEB128 value can be
+TOO_LONG = -2
 
 
 def _bt(ix: LebIndex, q: np.ndarray) -> np.ndarray:
@@ -93,7 +99,8 @@ _SHAPES: Dict[int, Dict[int, Callable]] = {}
 
 
 def event_ends(ix: LebIndex, version: int) -> np.ndarray:
-    """``nxt`` for every position of the buffer (see the module docs)."""
+    """``nxt`` for every position of the buffer (see the module docs; :data:`TOO_LONG`
+    where the time after the event byte is not a valid LEB128 value)."""
     shapes = _SHAPES.get(version)
     if shapes is None:
         shapes = _SHAPES[version] = _shapes(version)
@@ -110,7 +117,8 @@ def event_ends(ix: LebIndex, version: int) -> np.ndarray:
         if lo == hi:
             continue
         pos = by_byte[lo:hi]
-        nxt[pos] = shape(ix, ix.end(pos + 1))
+        tend = ix.end(pos + 1)
+        nxt[pos] = np.where(tend - pos - 1 > MAX_LEB_BYTES, TOO_LONG, shape(ix, tend))
     return nxt
 
 
