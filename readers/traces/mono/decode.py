@@ -193,35 +193,37 @@ class _ChunkDecoder:
     def run(self) -> MonoChunk:
         n = len(self.b)
         nxt = event_ends(self.ix, self.version)
-        # no event may end past its own buffer: such an end becomes "unknown"
-        bend = np.repeat(self.buf_end, self.buf_end - self.buf_start)
-        nxt[nxt > bend] = n + 1
         tables = jump_tables(nxt, n)
         far = memoryview(tables[-1])     # Python ints on indexing, no conversion up front
+        near = memoryview(nxt)
         slow = SlowReader(self)
         anchors: List[int] = []   # each starts 2**JUMP_LEVELS events
         singles: List[int] = []
         p = 0
-        while p < n:     # a long jump where it is known, else one event
-            q = far[p]
-            if q <= n:
-                anchors.append(p)
+        try:
+            while p < n:     # a long jump where it is known, else one event
+                q = far[p]
+                if q <= n:
+                    anchors.append(p)
+                    p = q
+                    continue
+                q = near[p]
+                if q == TOO_LONG:
+                    self.check_lengths(np.array([p + 1]), event=p)
+                if q < 0:
+                    q = slow.read(p)
+                if q > n:
+                    raise self.error(p, "the event runs past the end of its buffer "
+                                     "(corrupt or truncated data)",
+                                     expected="an event that ends inside the buffer")
+                singles.append(p)
                 p = q
-                continue
-            q = int(nxt[p])
-            if q == TOO_LONG:
-                self.check_lengths(np.array([p + 1]), event=p)
-            if q < 0:
-                q = slow.read(p)
-            if q > bend[p]:
-                raise self.error(p, "the event runs past the end of its buffer "
-                                 "(corrupt or truncated data)",
-                                 expected="an event that ends inside the buffer")
-            singles.append(p)
-            p = q
-        start = np.concatenate([expand(np.array(anchors, dtype=np.int64), tables),
-                                np.array(singles, dtype=np.int64)])
-        start.sort()
+        except ReadError:
+            # an event that ran into the next buffer is the first error, if there is one
+            self.check_boundaries(self.merge(tables, anchors, singles), upto=p)
+            raise
+        start = self.merge(tables, anchors, singles)
+        self.check_boundaries(start, upto=n)
         self.starts = start
         codes = self.b[start].astype(np.int64) if n else np.zeros(0, np.int64)
         tpos = start + 1
@@ -242,6 +244,31 @@ class _ChunkDecoder:
         out.records = slow.records
         self.resolve_methods(slow)
         return out
+
+    @staticmethod
+    def merge(tables, anchors: List[int], singles: List[int]) -> np.ndarray:
+        """Every event start, in order: the anchors' runs and the single steps."""
+        runs = expand(np.array(anchors, dtype=np.int64), tables)
+        if not singles:
+            return runs
+        one = np.array(singles, dtype=np.int64)
+        return np.insert(runs, np.searchsorted(runs, one), one)
+
+    def check_boundaries(self, start: np.ndarray, upto: int) -> None:
+        """Every buffer before ``upto`` must begin with an event (none ran past its buffer)."""
+        heads = self.buf_start[(self.buf_start > 0) & (self.buf_start < upto)]
+        if not len(heads):
+            return
+        at = np.searchsorted(start, heads)
+        missed = np.flatnonzero((at >= len(start)) | (start[np.minimum(at, len(start) - 1)]
+                                                       != heads)) if len(start) else [0]
+        if len(missed):
+            boundary = int(heads[missed[0]])
+            before = start[start < boundary]
+            culprit = int(before[-1]) if len(before) else boundary
+            raise self.error(culprit, "the event runs past the end of its buffer "
+                             "(corrupt or truncated data)",
+                             expected="an event that ends inside the buffer")
 
     def per_buffer_sum(self, pos: np.ndarray, delta: np.ndarray,
                        bases: np.ndarray) -> np.ndarray:

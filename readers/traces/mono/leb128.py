@@ -25,6 +25,8 @@ import numpy as np
 
 #: A 64-bit value takes at most ten LEB128 bytes.
 MAX_LEB_BYTES = 10
+#: Table entries past the end of the data (positions up to ``n + PAD - 1`` are looked up).
+PAD = 16
 
 
 class LebIndex:
@@ -39,15 +41,16 @@ class LebIndex:
         term = b < 0x80
         tpos = np.flatnonzero(term).astype(np.int32)
         self._tpos = np.append(tpos, np.array([n, n], np.int32))  # sentinels: past the end
-        eol = np.full(n + 2, n + 1, dtype=np.int32)
+        # padded: positions a few bytes past the end (an offset added to ``past``) stay valid
+        eol = np.full(n + PAD, n + 1, dtype=np.int32)
         if len(tpos):
             # the end of the value at each position: the next terminator's index + 1
             count = np.diff(np.r_[-1, tpos])       # positions served by each terminator
             eol[:tpos[-1] + 1] = np.repeat(tpos + 1, count)
         self._eol = eol
-        rank = np.zeros(n + 2, dtype=np.int32)
+        rank = np.zeros(n + PAD, dtype=np.int32)
         np.cumsum(term, out=rank[1:n + 1])
-        rank[n + 1] = rank[n]
+        rank[n + 1:] = rank[n]
         self._rank = rank
 
     def clip(self, pos: np.ndarray) -> np.ndarray:
@@ -55,8 +58,8 @@ class LebIndex:
         return np.minimum(pos, self.past)
 
     def end(self, pos: np.ndarray) -> np.ndarray:
-        """End (exclusive) of the value starting at each position."""
-        return self._eol[np.minimum(pos, self.past)]
+        """End (exclusive) of the value starting at each position (at most ``past + 8``)."""
+        return self._eol[pos]
 
     def skip(self, pos: np.ndarray, count: np.ndarray) -> np.ndarray:
         """Position after ``count`` values starting at ``pos`` (``count`` may be 0)."""
