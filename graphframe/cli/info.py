@@ -10,6 +10,7 @@ import graphframe_readers
 
 from ..io import archive, dispatch
 from .common import open_profile, refuse_empty
+from .mono import mono_info
 
 
 def info(path: str, format: Optional[str] = None, width: int = 100,
@@ -49,4 +50,6 @@ def info(path: str, format: Optional[str] = None, width: int = 100,
         if len(shown) > width:
             shown = shown[:width - 3] + "..."
         text += f"  {key}: {shown}\n"
+    if kind.startswith("mono-mlpd"):   # issue 28: the log's header and summary sections
+        text += mono_info(path)
     return text

@@ -14,7 +14,12 @@ from typing import Any, List, Optional, Sequence
 
 from ..plot import _mpl
 from ..plot._sources import ArgumentError, diff
-from .common import open_profile
+from .common import UsageError, open_profile
+from .mono import add_report_options, is_mono, mono_report
+from graphframe_readers.traces.mono.handler import run as run_mono
+from graphframe_readers.traces.mono.model import ModelBuilder
+from graphframe_readers.traces.sources import FileSource
+from ..plot.allocations import allocations
 from ..plot.bar import bar
 from ..plot.distribution import box, hist, violin
 from ..plot.flame import flamegraph, icicle
@@ -26,7 +31,7 @@ from ..plot.svg import new_figure
 from ..plot.timeline import timeline
 
 KINDS = ("flamegraph", "icicle", "heatmap", "bar", "hist", "box", "violin", "scaling",
-         "timeline")
+         "timeline", "allocations")
 FORMATS = ("png", "svg", "pdf")
 
 KIND_HELP = {
@@ -47,6 +52,7 @@ KIND_HELP = {
                "metadata key; default the rank count)",
     "timeline": "TRACE: ranks x time, calls coloured by function (--top N functions "
                 "coloured, --rank R for one rank)",
+    "allocations": "MLPD: bytes allocated per class of a Mono log (--top N classes)",
 }
 
 
@@ -131,12 +137,14 @@ def add_commands(sub: Any) -> None:
                     "tree; for sharing a regression as a CI artefact.")
     r.add_argument("before", help="the profile (or the reference profile)")
     r.add_argument("after", nargs="?", help="the profile to compare with it")
-    r.add_argument("-o", "--output", required=True, help="HTML file to write")
+    r.add_argument("-o", "--output", help="HTML file to write (a Mono log: its text report, "
+                                          "on stdout without -o)")
     r.add_argument("--metric", "-m", help="metric (default: the default metric)")
     r.add_argument("--top", type=_positive, default=10, help="rows and bars (default 10)")
     r.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
                    help="noise threshold, percent of the before total (default 1)")
     r.add_argument("--title", help="page title")
+    add_report_options(r)   # issue 28: mprof-report's report of a Mono log
     r.set_defaults(run=_run_report)
 
 
@@ -150,6 +158,17 @@ def _run_plot(args: argparse.Namespace, out: Any) -> str:
 
 
 def _run_report(args: argparse.Namespace, out: Any) -> str:
+    if args.after is None and is_mono(args.before):   # issue 28: a Mono log's text report
+        text = mono_report(args.before, args.sections.split(",") if args.sections else None,
+                           method_sort=args.method_sort, alloc_sort=args.alloc_sort,
+                           verbose=args.verbose)
+        if not args.output:
+            return text
+        with open(args.output, "w") as fh:
+            fh.write(text)
+        return ""
+    if not args.output:
+        raise UsageError("report: -o/--output (the HTML file to write) is required")
     report_file(args.before, args.after, args.output, metric=args.metric, top=args.top,
                 threshold=args.threshold, title=args.title)
     return ""
@@ -173,6 +192,8 @@ def plot_file(kind: str, paths: Sequence[str], output: str, *, metric: Optional[
     fmt = _suffix(output)
     if fmt not in FORMATS:
         raise ArgumentError(f"{output!r}: the file name must end in .png, .svg or .pdf")
+    if kind == "allocations":   # issue 28: allocations by class of a Mono log
+        return _allocations_file(paths, output, fmt, top=top, title=title, size=size, dpi=dpi)
     if kind == "timeline":
         return _timeline_file(paths, output, fmt, rank=rank, top=top, title=title, size=size,
                               dpi=dpi)
@@ -215,6 +236,17 @@ def _timeline_file(paths: Sequence[str], output: str, fmt: str, *, rank: Optiona
     fig = new_figure(tuple(size) if size else _SIZES["timeline"])
     timeline(trace, ranks=None if rank is None else [rank], colors=top or 12, ax=fig.axes[0])
     fig.axes[0].set_title(title or f"timeline: {os.path.basename(os.path.normpath(paths[0]))}")
+    return _save(fig, output, fmt, dpi)
+
+
+def _allocations_file(paths: Sequence[str], output: str, fmt: str, *, top: Optional[int],
+                      title: Optional[str], size: Any, dpi: int) -> str:
+    if len(paths) != 1:
+        raise ArgumentError(f"allocations draws one Mono log; got {len(paths)}")
+    model = run_mono(FileSource(paths[0]), ModelBuilder(traces=False))
+    fig = new_figure(tuple(size) if size else (10.0, 7.0))
+    allocations(model, top=top or 20, ax=fig.axes[0])
+    fig.axes[0].set_title(title or f"allocations: {os.path.basename(paths[0])}")
     return _save(fig, output, fmt, dpi)
 
 
