@@ -345,7 +345,7 @@ class _ChunkDecoder:
         """Fields of the fixed-shape events, one group of columns per event byte."""
         if not len(start):
             return
-        order = np.argsort(codes, kind="stable")
+        order = np.argsort(codes.astype(np.uint8), kind="stable")   # radix sort of bytes
         sorted_codes = codes[order]
         bounds = np.flatnonzero(np.diff(sorted_codes)) + 1
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(order)]):

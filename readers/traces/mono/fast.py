@@ -11,13 +11,13 @@ event starts, one list lookup per event.
 Examples
 --------
 >>> import numpy as np
->>> from .leb128 import MAX_LEB_BYTES, LebIndex
+>>> from .leb128 import MAX_LEB_BYTES, PAD, LebIndex
 
 #: ``event_ends`` value of an event whose time is longer than a LEB128 value can be
 TOO_LONG = -2
 >>> data = bytes([0x23, 0x05, 0x02, 0x13, 0x81, 0x01, 0x7E])  # enter, leave
 >>> ix = LebIndex(np.frombuffer(data, np.uint8))
->>> event_ends(ix, 17)[[0, 3]].tolist()
+>>> event_ends(ix, 17)[[0, 3]].tolist()     # (and the padding: unknown)
 [3, 7]
 """
 
@@ -28,7 +28,7 @@ from typing import Callable, Dict
 import numpy as np
 
 from . import format as F
-from .leb128 import MAX_LEB_BYTES, LebIndex
+from .leb128 import MAX_LEB_BYTES, PAD, LebIndex
 
 #: ``event_ends`` value of an event whose time is longer than a LEB128 value can be
 TOO_LONG = -2
@@ -105,7 +105,8 @@ def event_ends(ix: LebIndex, version: int) -> np.ndarray:
     if shapes is None:
         shapes = _SHAPES[version] = _shapes(version)
     n = ix.n
-    nxt = np.full(n, -1, dtype=np.int64)
+    nxt = np.full(n + PAD, -1, dtype=np.int32)
+    nxt[n:] = n + 1      # past the end: unknown
     if not n:
         return nxt
     b = ix.b
@@ -118,7 +119,9 @@ def event_ends(ix: LebIndex, version: int) -> np.ndarray:
             continue
         pos = by_byte[lo:hi]
         tend = ix.end(pos + 1)
-        nxt[pos] = np.where(tend - pos - 1 > MAX_LEB_BYTES, TOO_LONG, shape(ix, tend))
+        end = shape(ix, tend)
+        end[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
+        nxt[pos] = end
     return nxt
 
 
@@ -129,19 +132,19 @@ JUMP_LEVELS = 4
 def jump_tables(nxt: np.ndarray, n: int, levels: int = JUMP_LEVELS):
     """``[J0, J1, ...]``: ``Jk[p]`` is the start after ``2**k`` events from ``p``.
 
-    ``n + 1`` where that is unknown: a slow event on the way, data running
-    past the end, or fewer than ``2**k`` events left. Tables have ``n + 2``
-    entries (the last two: ``n + 1``), so each level is a single gather.
+    Above ``n`` where that is unknown: a slow event on the way, data running
+    past the end, or fewer than ``2**k`` events left. ``nxt`` is what
+    :func:`event_ends` returns (``n + PAD`` entries, those past ``n`` unknown),
+    so each level is a single gather.
 
     Examples
     --------
-    >>> nxt = np.array([2, -1, 3, 5, -1])
-    >>> [t.tolist() for t in jump_tables(nxt, 5, 2)]
-    [[2, 6, 3, 5, 6, 6, 6], [3, 6, 5, 6, 6, 6, 6], [6, 6, 6, 6, 6, 6, 6]]
+    >>> nxt = np.array([2, -1, 3, 5, -1] + [6] * PAD, dtype=np.int32)
+    >>> [t[:6].tolist() for t in jump_tables(nxt, 5, 2)]
+    [[2, 6, 3, 5, 6, 6], [3, 6, 5, 6, 6, 6], [6, 6, 6, 6, 6, 6]]
     """
-    unknown = n + 1
-    j0 = np.full(n + 2, unknown, dtype=np.int32)
-    j0[:n] = np.where((nxt < 0) | (nxt > n), unknown, nxt)
+    j0 = nxt.copy()
+    j0[j0 < 0] = n + 1
     tables = [j0]
     for _ in range(levels):
         prev = tables[-1]
@@ -154,7 +157,7 @@ def expand(anchors: np.ndarray, tables) -> np.ndarray:
 
     Examples
     --------
-    >>> tables = jump_tables(np.array([1, 2, 3, 4, 5, 6]), 6, 1)
+    >>> tables = jump_tables(np.array([1, 2, 3, 4, 5, 6] + [7] * PAD, dtype=np.int32), 6, 1)
     >>> expand(np.array([0, 4]), tables).tolist()
     [0, 1, 4, 5]
     """
