@@ -15,8 +15,8 @@ Examples
 --------
 >>> cs = CallStacks(paths=True)
 >>> out = cs.feed([1, 1, 1, 1], [0, 2, 5, 9], [10, 20, 20, 10], [True, True, False, False])
->>> out["method"], out["inclusive"], out["callee"], out["node"]
-([20, 10], [3, 9], [0, 3], [1, 0])
+>>> [out[k].tolist() for k in ("method", "inclusive", "callee", "node")]
+[[20, 10], [3, 9], [0, 3], [1, 0]]
 >>> cs.path_parent, cs.path_method
 ([-1, 0], [10, 20])
 """
@@ -24,6 +24,10 @@ Examples
 from __future__ import annotations
 
 from typing import Dict, List, Sequence
+
+import numpy as np
+
+from .pairing import MIN_VECTOR_RUN, pair_thread
 
 
 class CallStacks:
@@ -48,24 +52,60 @@ class CallStacks:
             self.path_method.append(method)
         return node
 
+    def _intern_many(self, parents: np.ndarray, methods: np.ndarray) -> np.ndarray:
+        """Node ids of (parent, method) pairs, new ones numbered in order of appearance."""
+        pairs = np.stack([parents, methods], axis=1)
+        uniq, first, inverse = np.unique(pairs, axis=0, return_index=True, return_inverse=True)
+        ids = np.empty(len(uniq), dtype=np.int64)
+        for i in np.argsort(first, kind="stable").tolist():
+            ids[i] = self._node(int(uniq[i, 0]), int(uniq[i, 1]))
+        return ids[inverse.reshape(-1)]
+
     def feed(self, threads: Sequence[int], times: Sequence[int], methods: Sequence[int],
-             enters: Sequence[bool]) -> Dict[str, list]:
-        """Process events in order; returns the calls they closed (lists per field)."""
+             enters: Sequence[bool]) -> Dict[str, np.ndarray]:
+        """Process events in order; returns the calls they closed (arrays per field).
+
+        Each thread's events are paired with numpy (:mod:`.pairing`) when there are
+        many and they pair regularly, else one at a time with mprof-report's rule.
+        """
+        threads = np.asarray(threads, dtype=np.int64)
+        times = np.asarray(times, dtype=np.int64)
+        methods = np.asarray(methods, dtype=np.int64)
+        enters = np.asarray(enters, dtype=bool)
+        parts: List[Dict[str, np.ndarray]] = []
+        if len(threads):
+            uniq, first, inverse = np.unique(threads, return_index=True, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            for u in np.argsort(first, kind="stable").tolist():    # threads in file order
+                sel = np.flatnonzero(inverse == u)
+                thread = int(uniq[u])
+                stack = self.stacks.setdefault(thread, [])
+                done = None
+                if len(sel) >= MIN_VECTOR_RUN:
+                    done = pair_thread(times[sel], methods[sel], enters[sel], stack,
+                                       self._intern_many if self.paths else None)
+                if done is not None:
+                    self.stacks[thread] = done.pop("stack")
+                else:
+                    done = self._feed_one_by_one(thread, times[sel].tolist(),
+                                                 methods[sel].tolist(), enters[sel].tolist())
+                done["thread"] = np.full(len(done["method"]), thread, dtype=np.int64)
+                parts.append(done)
+        keys = ("method", "inclusive", "callee", "node", "thread")
+        if not parts:
+            return {k: np.zeros(0, np.int64) for k in keys}
+        return {k: np.concatenate([np.asarray(p[k], dtype=np.int64) for p in parts])
+                for k in keys}
+
+    def _feed_one_by_one(self, thread: int, times: List[int], methods: List[int],
+                         enters: List[bool]) -> Dict[str, list]:
         out_m: List[int] = []
         out_inc: List[int] = []
         out_callee: List[int] = []
         out_node: List[int] = []
-        out_thread: List[int] = []
-        stacks = self.stacks
+        stack = self.stacks[thread]
         paths = self.paths
-        stack: List[list] = []
-        current = None
-        for thread, time, method, enter in zip(threads, times, methods, enters):
-            if thread != current:
-                stack = stacks.get(thread)
-                if stack is None:
-                    stack = stacks[thread] = []
-                current = thread
+        for time, method, enter in zip(times, methods, enters):
             if enter:
                 node = -1
                 if paths:
@@ -80,13 +120,11 @@ class CallStacks:
                 out_inc.append(inc)
                 out_callee.append(frame[2])
                 out_node.append(frame[3])
-                out_thread.append(thread)
             else:
                 self.unmatched += 1
                 if len(self.unmatched_methods) < 100:
                     self.unmatched_methods.append((len(stack), method))
-        return {"method": out_m, "inclusive": out_inc, "callee": out_callee, "node": out_node,
-                "thread": out_thread}
+        return {"method": out_m, "inclusive": out_inc, "callee": out_callee, "node": out_node}
 
     def close(self, last_time: Dict[int, int]) -> Dict[str, list]:
         """Close every open frame at its thread's last time (innermost first)."""

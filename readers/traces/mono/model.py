@@ -372,7 +372,7 @@ class ModelBuilder(MonoHandler):
 
     def _add_calls(self, closed: Dict[str, list]) -> None:
         m = self.model
-        if not closed["method"]:
+        if not len(closed["method"]):
             return
         methods = np.array(closed["method"], dtype=np.int64)
         inc = np.array(closed["inclusive"], dtype=np.int64)
