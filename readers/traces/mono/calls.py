@@ -42,6 +42,8 @@ class CallStacks:
         self.path_parent: List[int] = []
         self.path_method: List[int] = []
         self._path_ids: Dict[tuple, int] = {}
+        self._key_ids: Dict[int, int] = {}       # (parent + 1) * 2**24 + method index -> node
+        self._method_index: Dict[int, int] = {}
 
     def _node(self, parent: int, method: int) -> int:
         key = (parent, method)
@@ -54,11 +56,21 @@ class CallStacks:
 
     def _intern_many(self, parents: np.ndarray, methods: np.ndarray) -> np.ndarray:
         """Node ids of (parent, method) pairs, new ones numbered in order of appearance."""
-        pairs = np.stack([parents, methods], axis=1)
-        uniq, first, inverse = np.unique(pairs, axis=0, return_index=True, return_inverse=True)
+        mu, minv = np.unique(methods, return_inverse=True)
+        midx = np.array([self._method_index.setdefault(m, len(self._method_index))
+                         for m in mu.tolist()], dtype=np.int64)[minv.reshape(-1)]
+        keys = (parents + 1) * (1 << 24) + midx        # one int per (parent, method)
+        uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         ids = np.empty(len(uniq), dtype=np.int64)
+        get = self._key_ids.get
         for i in np.argsort(first, kind="stable").tolist():
-            ids[i] = self._node(int(uniq[i, 0]), int(uniq[i, 1]))
+            key = int(uniq[i])
+            node = get(key)
+            if node is None:
+                p_pos = first[i]
+                node = self._node(int(parents[p_pos]), int(methods[p_pos]))
+                self._key_ids[key] = node
+            ids[i] = node
         return ids[inverse.reshape(-1)]
 
     def feed(self, threads: Sequence[int], times: Sequence[int], methods: Sequence[int],

@@ -380,16 +380,16 @@ class ModelBuilder(MonoHandler):
         if self.tree:
             node = np.array(closed["node"], dtype=np.int64)
             thread = np.array(closed["thread"], dtype=np.int64)
-            keys, inverse = np.unique(np.stack([node, thread]), axis=1, return_inverse=True)
+            tu, tinv = np.unique(thread, return_inverse=True)
+            keys, inverse = np.unique(node * len(tu) + tinv.reshape(-1), return_inverse=True)
             inverse = inverse.reshape(-1)
-            cnt = np.bincount(inverse, minlength=keys.shape[1])
-            tot = np.zeros(keys.shape[1], np.int64)
-            np.add.at(tot, inverse, inc)
-            exc = np.zeros(keys.shape[1], np.int64)
-            np.add.at(exc, inverse, inc - callee)
+            cnt = np.bincount(inverse, minlength=len(keys))
+            tot = np.bincount(inverse, weights=inc, minlength=len(keys))
+            exc = np.bincount(inverse, weights=inc - callee, minlength=len(keys))
             acc = m.tree_calls
-            for n, t, c, a, b in zip(keys[0].tolist(), keys[1].tolist(), cnt.tolist(),
-                                     tot.tolist(), exc.tolist()):
+            for n, t, c, a, b in zip((keys // len(tu)).tolist(), tu[keys % len(tu)].tolist(),
+                                     cnt.tolist(), tot.astype(np.int64).tolist(),
+                                     exc.astype(np.int64).tolist()):
                 entry = acc.get((n, t))
                 if entry is None:
                     acc[n, t] = [c, a, b]
@@ -398,6 +398,7 @@ class ModelBuilder(MonoHandler):
                     entry[1] += a
                     entry[2] += b
         keys, inverse = np.unique(methods, return_inverse=True)
+        inverse = inverse.reshape(-1)
         calls = np.bincount(inverse, minlength=len(keys))
         total = np.zeros(len(keys), np.int64)
         np.add.at(total, inverse, inc)
