@@ -158,9 +158,7 @@ class EventAdapter(MonoHandler):
                 add(t[kname]["seq"], kind, self._by_key(t[kname]["method"], m.method_name))
         if "alloc" in t:
             a = t["alloc"]
-            v15 = self.header is None or self.header.data_version >= 15
-            klass = np.array([m.vtable_class.get(v, 0) for v in a["vtable"].tolist()],
-                             dtype=np.int64) if v15 else a["vtable"]
+            klass = self.builder.classes_of(a["vtable"])
             add(a["seq"], Kind.INSTANT,
                 self._by_key(klass, lambda k: "alloc: " + m.class_name(k)), a["size"])
         if "gc" in t:

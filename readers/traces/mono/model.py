@@ -326,17 +326,24 @@ class ModelBuilder(MonoHandler):
             m.counter_values.append((int(time), index, value))
 
     # ---------------------------------------------------------------- kinds
+    def classes_of(self, vtables: np.ndarray) -> np.ndarray:
+        """The class pointer of each allocation's or heap object's vtable field.
+
+        From data version 15 the field is a vtable, bound to its class by its
+        metadata event; a vtable used before that event stays bound to class 0
+        ("unresolved class (nil)"), mprof-report's rule. Before 15 it is the class.
+        """
+        m = self.model
+        if m.header is not None and m.header.data_version < 15:
+            return vtables
+        uniq, inverse = np.unique(vtables, return_inverse=True)
+        bound = [m.vtable_class.setdefault(v, 0) for v in uniq.tolist()]
+        return np.array(bound, dtype=np.int64)[inverse.reshape(-1)] if len(uniq) \
+            else np.zeros(0, np.int64)
+
     def _allocs(self, chunk: MonoChunk, a: Dict[str, np.ndarray]) -> None:
         m = self.model
-        v15 = m.header is None or m.header.data_version >= 15
-        if v15:
-            for vt in np.unique(a["vtable"]).tolist():
-                if vt not in m.vtable_class:
-                    m.vtable_class[vt] = 0       # used before its metadata: unresolved
-            classes = np.array([m.vtable_class[v] for v in a["vtable"].tolist()], dtype=np.int64) \
-                if len(a["vtable"]) else np.zeros(0, np.int64)
-        else:
-            classes = a["vtable"]
+        classes = self.classes_of(a["vtable"])
         keys, inverse = np.unique(classes, return_inverse=True)
         counts = np.bincount(inverse, minlength=len(keys))
         sizes = np.bincount(inverse, weights=a["size"], minlength=len(keys))
@@ -477,15 +484,7 @@ class ModelBuilder(MonoHandler):
             seq = objects["seq"][keep]
             vt = objects["vtable"][keep]
             size = objects["size"][keep]
-            v15 = m.header is None or m.header.data_version >= 15
-            if v15:
-                for v in np.unique(vt).tolist():
-                    if v not in m.vtable_class:
-                        m.vtable_class[v] = 0
-                klass = np.array([m.vtable_class[v] for v in vt.tolist()], dtype=np.int64) \
-                    if len(vt) else np.zeros(0, np.int64)
-            else:
-                klass = vt
+            klass = self.classes_of(vt)
         cuts = [s for s, _ in marks]
         bounds = [0] + cuts + [len(chunk) + 1]
         for i in range(len(bounds) - 1):
