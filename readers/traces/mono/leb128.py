@@ -41,17 +41,16 @@ class LebIndex:
         term = b < 0x80
         tpos = np.flatnonzero(term).astype(np.int32)
         self._tpos = np.append(tpos, np.array([n, n], np.int32))  # sentinels: past the end
-        # padded: positions a few bytes past the end (an offset added to ``past``) stay valid
-        eol = np.full(n + PAD, n + 1, dtype=np.int32)
-        if len(tpos):
-            # the end of the value at each position: the next terminator's index + 1
-            count = np.diff(np.r_[-1, tpos])       # positions served by each terminator
-            eol[:tpos[-1] + 1] = np.repeat(tpos + 1, count)
-        self._eol = eol
+        # rank[p]: terminators before p, i.e. the index of the first one at or after p
         rank = np.zeros(n + PAD, dtype=np.int32)
         np.cumsum(term, out=rank[1:n + 1])
         rank[n + 1:] = rank[n]
         self._rank = rank
+        # the end of the value at each position: that terminator's index + 1; padded, so
+        # positions a few bytes past the end (an offset added to ``past``) stay valid
+        eol = np.full(n + PAD, n + 1, dtype=np.int32)
+        eol[:n] = (self._tpos + 1).take(rank[:n])
+        self._eol = eol
 
     def clip(self, pos: np.ndarray) -> np.ndarray:
         """Positions limited to ``past`` (valid indexes into the tables)."""
