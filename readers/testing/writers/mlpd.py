@@ -16,7 +16,7 @@ Examples
 ...     w.enter(time=110, method=0x5000), w.leave(time=150, method=0x5000)])
 >>> data = w.getvalue()
 >>> data[:4], len(data)
-(b'\\x01ZPM', 141)
+(b'\\x01ZPM', 143)
 """
 
 from __future__ import annotations
