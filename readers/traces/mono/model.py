@@ -111,6 +111,8 @@ class MonoModel:
     # exceptions and monitors
     throws: int = 0
     throw_traces: Dict[Trace, int] = field(default_factory=lambda: defaultdict(int))
+    #: class pointer of the thrown object (from its allocation event; 0: not seen) -> throws
+    throw_types: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
     clauses: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
     clause_methods: Dict[Tuple[int, int], int] = field(default_factory=lambda: defaultdict(int))
     monitor_events: List[int] = field(default_factory=lambda: [0, 0, 0])  # contended, acquired, failed
@@ -173,6 +175,9 @@ class ModelBuilder(MonoHandler):
         self.gc_start: Dict[Tuple[int, int], int] = {}
         self.contention: Dict[int, Tuple[int, int]] = {}   # thread -> (monitor, start)
         self.current_heapshot: Dict[int, HeapShot] = {}
+        #: address -> class of allocated objects whose class name ends in "Exception", so a
+        #: throw can name its type (few objects; moved along with GC moves)
+        self.exception_objects: Dict[int, int] = {}
 
     # ---------------------------------------------------------------- driver
     def on_header(self, header: MlpdHeader) -> None:
@@ -204,6 +209,7 @@ class ModelBuilder(MonoHandler):
             m.max_heap = max(m.max_heap, int(sizes.max()))
         if "gc_moves" in t:
             m.moves += int(t["gc_moves"]["moves_count"].sum())
+            self._follow_moves(chunk)
         for kind in ("gc_handle_created", "gc_handle_destroyed"):
             if kind in t:
                 self._handles(chunk, kind, t[kind])
@@ -344,6 +350,7 @@ class ModelBuilder(MonoHandler):
     def _allocs(self, chunk: MonoChunk, a: Dict[str, np.ndarray]) -> None:
         m = self.model
         classes = self.classes_of(a["vtable"])
+        self._track_exceptions(classes, a["obj"])
         keys, inverse = np.unique(classes, return_inverse=True)
         counts = np.bincount(inverse, minlength=len(keys))
         sizes = np.bincount(inverse, weights=a["size"], minlength=len(keys))
@@ -443,9 +450,28 @@ class ModelBuilder(MonoHandler):
                 entry[1] += 1
                 entry[2] -= 1
 
+    def _track_exceptions(self, classes: np.ndarray, objects: np.ndarray) -> None:
+        m = self.model
+        uniq = np.unique(classes)
+        wanted = [k for k in uniq.tolist() if m.class_name(k).endswith("Exception")]
+        if wanted:
+            sel = np.isin(classes, wanted)
+            self.exception_objects.update(zip(objects[sel].tolist(), classes[sel].tolist()))
+
+    def _follow_moves(self, chunk: MonoChunk) -> None:
+        if not self.exception_objects:
+            return
+        moves = chunk.lists["moves"]
+        hit = np.flatnonzero(np.isin(moves[:, 0], np.fromiter(self.exception_objects, np.int64)))
+        for old, new in moves[hit].tolist():
+            if old in self.exception_objects:
+                self.exception_objects[new] = self.exception_objects.pop(old)
+
     def _throws(self, chunk: MonoChunk, t: Dict[str, np.ndarray]) -> None:
         m = self.model
         m.throws += len(t["seq"])
+        for obj in t["obj"].tolist():
+            m.throw_types[self.exception_objects.get(obj, 0)] += 1
         if self.traces:
             for start, count in zip(t["backtrace_start"].tolist(), t["backtrace_count"].tolist()):
                 m.throw_traces[self._trace(chunk, start, count)] += 1

@@ -124,7 +124,9 @@ def methods(model: MonoModel, sort: str = "total") -> pd.DataFrame:
 
 
 def exceptions(model: MonoModel) -> Dict[str, Any]:
-    """Throws, clauses executed per kind, and per kind and method."""
+    """Throws (in all, per exception type, per throw site), clauses executed per kind, and
+    per kind and method. The type of a thrown object comes from its allocation event (logs
+    with allocations); without one it is "type unknown"."""
     clauses = pd.DataFrame([(F.CLAUSE_NAMES.get(k, "invalid"), v)
                             for k, v in sorted(model.clauses.items()) if v],
                            columns=["clause", "count"])
@@ -137,8 +139,12 @@ def exceptions(model: MonoModel) -> Dict[str, Any]:
         [(" <- ".join(model.method_name(f) for f in trace), n)
          for trace, n in model.throw_traces.items()], columns=["backtrace", "throws"]) \
         .sort_values(["throws", "backtrace"], ascending=[False, True]).reset_index(drop=True)
+    by_type = pd.DataFrame(
+        [(model.class_name(k) if k else "(type unknown: no allocation event)", v)
+         for k, v in model.throw_types.items()], columns=["type", "throws"]) \
+        .sort_values(["throws", "type"], ascending=[False, True]).reset_index(drop=True)
     return {"throws": model.throws, "clauses": clauses, "clauses_by_method": by_method,
-            "throw_sites": throw_sites}
+            "throw_sites": throw_sites, "by_type": by_type}
 
 
 def monitors(model: MonoModel) -> Dict[str, Any]:

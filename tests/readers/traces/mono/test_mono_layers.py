@@ -112,6 +112,26 @@ def test_read_trace_and_the_mono_view(shared_data):
     assert names <= {(t, d["name"]) for (_, t), d in tf.definitions.threads.items()}
 
 
+def test_exception_types_from_allocations(shared_data):
+    model = run(FileSource(REAL / "calls_alloc.mlpd"), ModelBuilder())
+    from graphframe_readers.traces.mono import summary
+    assert summary.exceptions(model)["by_type"].values.tolist() == [
+        ["System.InvalidOperationException", 4],
+        ["System.Globalization.CultureNotFoundException", 1]]
+    sampled = run(FileSource(REAL / "sample.mlpd"), ModelBuilder())   # no allocations
+    assert summary.exceptions(sampled)["by_type"].values.tolist() == [
+        ["(type unknown: no allocation event)", 1201]]
+
+
+def test_exception_type_follows_a_gc_move():
+    w = MlpdWriter()
+    w.buffer(thread=1, events=[w.klass(0, 0x50, 0x90, "A.BadException"),
+                               w.vtable(0, 0x60, 0, 0x50), w.alloc(1, 0x60, 0x1000, 64),
+                               w.gc_moves(2, [(0x1000, 0x2000)]), w.throw(3, 0x2000)])
+    model = run(MemorySource(w.getvalue()), ModelBuilder())
+    assert dict(model.throw_types) == {0x50: 1}
+
+
 def test_tf_mono_of_another_trace_is_an_argument_error(tmp_path):
     p = tmp_path / "t.json"
     p.write_text('[{"ph": "X", "name": "f", "pid": 0, "tid": 0, "ts": 1, "dur": 2}]')
