@@ -437,7 +437,7 @@ def write_calls_log(path: Any, size: int, *, threads: int = 2, seed: int = 0,
                     events.append(w.alloc(tick(), vtables[rng.randrange(4)],
                                           0x7E00_0000_0000 + 8 * rng.randrange(1 << 20),
                                           rng.choice((24, 32, 40, 168)),
-                                          backtrace=stack[::-1][:8]))
+                                          backtrace=stack[-8:]))   # outermost first
                 call(depth + 1, stack)
             stack.pop()
             events.append(w.leave(tick(), m))

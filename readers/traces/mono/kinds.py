@@ -6,7 +6,9 @@ the buffer's thread id, the event's time in nanoseconds (the log's clock)
 and the fields listed in :data:`KINDS`, in that order. Pointers are
 absolute (buffer bases added, method pointers accumulated), object
 addresses are real addresses (the log stores them divided by 8), a
-``backtrace`` is a tuple of method pointers, innermost frame first.
+``backtrace`` is a tuple of method pointers in the order the profiler writes
+them: outermost frame first for allocations, throws, monitors and GC handles,
+innermost first for samples.
 
 Examples
 --------

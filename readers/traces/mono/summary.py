@@ -94,11 +94,12 @@ def allocations(model: MonoModel, sort: str = "bytes") -> pd.DataFrame:
 
 
 def allocation_traces(model: MonoModel, max_frames: int = 6) -> pd.DataFrame:
-    """Bytes and count per class and allocating call path (backtraces cut to ``max_frames``)."""
+    """Bytes and count per class and allocating call path: the innermost ``max_frames``
+    frames of the allocation's backtrace, caller first (``a > b``: ``a`` called ``b``)."""
     acc: Dict[tuple, List[int]] = {}
     for (klass, trace), (count, size) in model.alloc_traces.items():
-        key = (model.class_name(klass), " <- ".join(model.method_name(f)
-                                                    for f in trace[:max_frames]))
+        key = (model.class_name(klass), " > ".join(model.method_name(f)
+                                                   for f in trace[-max_frames:]))
         entry = acc.setdefault(key, [0, 0])
         entry[0] += size
         entry[1] += count
@@ -136,7 +137,7 @@ def exceptions(model: MonoModel) -> Dict[str, Any]:
         columns=["clause", "method", "count"]).sort_values(
             ["count", "clause", "method"], ascending=[False, True, True]).reset_index(drop=True)
     throw_sites = pd.DataFrame(
-        [(" <- ".join(model.method_name(f) for f in trace), n)
+        [(" > ".join(model.method_name(f) for f in trace), n)
          for trace, n in model.throw_traces.items()], columns=["backtrace", "throws"]) \
         .sort_values(["throws", "backtrace"], ascending=[False, True]).reset_index(drop=True)
     by_type = pd.DataFrame(
