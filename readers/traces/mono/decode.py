@@ -192,31 +192,37 @@ class _ChunkDecoder:
     # ------------------------------------------------------------ walk
     def run(self) -> MonoChunk:
         n = len(self.b)
-        nxt = event_ends(self.ix, self.version)
-        tables = jump_tables(nxt, n)
+        ix = self.ix
+        nxt = event_ends(ix, self.version)          # per candidate start (ix.cand)
+        tables = jump_tables(nxt, ix)
         far = memoryview(tables[-1])     # Python ints on indexing, no conversion up front
         near = memoryview(nxt)
+        cand = memoryview(ix.cand)
+        rank = memoryview(ix.rank)
+        unknown = len(ix.cand)
         slow = SlowReader(self)
-        anchors: List[int] = []   # each starts 2**JUMP_LEVELS events
+        anchors: List[int] = []   # candidate indices, each starting 2**JUMP_LEVELS events
         singles: List[int] = []
-        p = 0
+        i = p = 0
         try:
             while p < n:     # a long jump where it is known, else one event
-                q = far[p]
-                if q <= n:
-                    anchors.append(p)
-                    p = q
+                q = far[i]
+                if q < unknown:
+                    anchors.append(i)
+                    i = q
+                    p = cand[i]
                     continue
-                q = near[p]
+                q = near[i]
                 if q == TOO_LONG:
                     self.check_lengths(np.array([p + 1]), event=p)
                 if q < 0:
                     q = slow.read(p)
-                if q > n:
+                if q > n or (q < n and cand[rank[q]] != q):
                     raise self.error(p, "the event runs past the end of its buffer "
                                      "(corrupt or truncated data)",
                                      expected="an event that ends inside the buffer")
-                singles.append(p)
+                singles.append(i)
+                i = rank[q]
                 p = q
         except ReadError:
             # an event that ran into the next buffer is the first error, if there is one
@@ -229,7 +235,7 @@ class _ChunkDecoder:
         tpos = start + 1
         self.check_lengths(tpos)
         out = self.out
-        out.buffer = np.searchsorted(self.buf_start, start, side="right") - 1
+        out.buffer = self.sorted_buffers(start)
         out.thread = np.array([r.thread for r in self.raws], dtype=np.int64)[out.buffer]
         out.start = np.array([r.offset + 48 for r in self.raws],
                              dtype=np.int64)[out.buffer] + start - self.buf_start[out.buffer]
@@ -245,14 +251,14 @@ class _ChunkDecoder:
         self.resolve_methods(slow)
         return out
 
-    @staticmethod
-    def merge(tables, anchors: List[int], singles: List[int]) -> np.ndarray:
-        """Every event start, in order: the anchors' runs and the single steps."""
+    def merge(self, tables, anchors: List[int], singles: List[int]) -> np.ndarray:
+        """Every event start (a byte position), in order: the anchors' runs and the single
+        steps (both candidate indices)."""
         runs = expand(np.array(anchors, dtype=np.int64), tables)
-        if not singles:
-            return runs
-        one = np.array(singles, dtype=np.int64)
-        return np.insert(runs, np.searchsorted(runs, one), one)
+        if singles:
+            one = np.array(singles, dtype=np.int64)
+            runs = np.insert(runs, np.searchsorted(runs, one), one)
+        return self.ix.cand[runs].astype(np.int64)
 
     def check_boundaries(self, start: np.ndarray, upto: int) -> None:
         """Every buffer before ``upto`` must begin with an event (none ran past its buffer)."""
@@ -275,10 +281,16 @@ class _ChunkDecoder:
         """Running sums of ``delta`` (at sorted positions) restarting at each buffer, plus
         the buffer's base."""
         total = np.cumsum(delta)
+        buf = self.sorted_buffers(pos)
         first = np.searchsorted(pos, self.buf_start)        # first value of each buffer
         before = np.where(first > 0, total[np.maximum(first - 1, 0)] if len(total) else 0, 0)
-        buf = np.searchsorted(self.buf_start, pos, side="right") - 1
-        return bases[buf] + total - before[buf]
+        return (bases - before)[buf] + total
+
+    def sorted_buffers(self, pos: np.ndarray) -> np.ndarray:
+        """The buffer of each of the sorted positions ``pos``."""
+        first = np.searchsorted(pos, self.buf_start)
+        counts = np.diff(np.append(first, len(pos)))
+        return np.repeat(np.arange(len(self.buf_start)), counts)
 
     def check_lengths(self, pos: np.ndarray, event: Optional[int] = None) -> None:
         """A ReadError at the first LEB128 value longer than ten bytes (located at its event:
@@ -325,8 +337,8 @@ class _ChunkDecoder:
         j = np.arange(total) - offsets[owner]
         base = first[owner]
         rank = self.ix._rank[np.minimum(base, self.ix.past)]
-        tpos = self.ix._tpos
-        pos = np.where(j == 0, base, tpos[np.minimum(rank + j - 1, len(tpos) - 1)] + 1)
+        ends = self.ix._ends
+        pos = np.where(j == 0, base, ends[np.minimum(rank + j - 1, len(ends) - 1)])
         self.check_lengths(pos)
         return pos, offsets
 

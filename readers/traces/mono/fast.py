@@ -17,7 +17,9 @@ Examples
 TOO_LONG = -2
 >>> data = bytes([0x23, 0x05, 0x02, 0x13, 0x81, 0x01, 0x7E])  # enter, leave
 >>> ix = LebIndex(np.frombuffer(data, np.uint8))
->>> event_ends(ix, 17)[[0, 3]].tolist()     # (and the padding: unknown)
+>>> ix.cand.tolist()                  # event starts: 0 and after bytes below 0x80
+[0, 1, 2, 3, 4, 6, 7]
+>>> event_ends(ix, 17)[[0, 3]].tolist()  # the enter at 0 ends at 3, the leave at 3 at 7
 [3, 7]
 """
 
@@ -99,29 +101,39 @@ _SHAPES: Dict[int, Dict[int, Callable]] = {}
 
 
 def event_ends(ix: LebIndex, version: int) -> np.ndarray:
-    """``nxt`` for every position of the buffer (see the module docs; :data:`TOO_LONG`
-    where the time after the event byte is not a valid LEB128 value)."""
+    """Per place an event may start (``ix.cand``), where that event would end.
+
+    Every event ends with a byte below 0x80 (a LEB128 value's last byte, a small
+    single-byte field, a string's NUL), so events start at 0 or right after such
+    a byte: the candidates ``ix.cand``, about half the positions. The result has
+    one entry per candidate (plus :data:`~.leb128.PAD` of padding): the end
+    position, ``-1`` for an event read by the slow path (strings, or an unknown
+    byte), :data:`TOO_LONG` where the time after the event byte is not a valid
+    LEB128 value.
+    """
     shapes = _SHAPES.get(version)
     if shapes is None:
         shapes = _SHAPES[version] = _shapes(version)
-    n = ix.n
-    nxt = np.full(n + PAD, -1, dtype=np.int32)
-    nxt[n:] = n + 1      # past the end: unknown
-    if not n:
+    cand = ix.cand
+    m = len(cand)
+    nxt = np.full(m + PAD, -1, dtype=np.int32)
+    inside = cand[:m - 1] if m and cand[-1] >= ix.n else cand   # candidates before the end
+    if not len(inside):
         return nxt
-    b = ix.b
-    by_byte = np.argsort(b, kind="stable")         # positions grouped by byte value
+    codes = ix.b[inside]
+    by_byte = np.argsort(codes, kind="stable")      # candidate indices grouped by byte
     bounds = np.zeros(257, dtype=np.int64)
-    np.cumsum(np.bincount(b, minlength=256), out=bounds[1:])
+    np.cumsum(np.bincount(codes, minlength=256), out=bounds[1:])
     for code, shape in shapes.items():
         lo, hi = bounds[code], bounds[code + 1]
         if lo == hi:
             continue
-        pos = by_byte[lo:hi]
+        idx = by_byte[lo:hi]
+        pos = inside[idx]
         tend = ix.end(pos + 1)
         end = shape(ix, tend)
         end[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
-        nxt[pos] = end
+        nxt[idx] = end
     return nxt
 
 
@@ -129,26 +141,36 @@ def event_ends(ix: LebIndex, version: int) -> np.ndarray:
 JUMP_LEVELS = 4
 
 
-def jump_tables(nxt: np.ndarray, n: int, levels: int = JUMP_LEVELS):
-    """``[J0, J1, ...]``: ``Jk[p]`` is the start after ``2**k`` events from ``p``.
+def jump_tables(nxt: np.ndarray, ix: LebIndex, levels: int = JUMP_LEVELS):
+    """``[J0, J1, ...]`` over candidate indices: ``Jk[i]`` is the candidate reached after
+    ``2**k`` events from candidate ``i``.
 
-    Above ``n`` where that is unknown: a slow event on the way, data running
-    past the end, or fewer than ``2**k`` events left. ``nxt`` is what
-    :func:`event_ends` returns (``n + PAD`` entries, those past ``n`` unknown),
-    so each level is a single gather.
+    ``len(ix.cand)`` (or more) where that is unknown: a slow event on the way, data
+    running past the end or ending inside a value, or fewer than ``2**k`` events left.
+    ``nxt`` is what :func:`event_ends` returns; each level is a single gather.
 
     Examples
     --------
-    >>> nxt = np.array([2, -1, 3, 5, -1] + [6] * PAD, dtype=np.int32)
-    >>> [t[:6].tolist() for t in jump_tables(nxt, 5, 2)]
-    [[2, 6, 3, 5, 6, 6], [3, 6, 5, 6, 6, 6], [6, 6, 6, 6, 6, 6]]
+    >>> from .leb128 import LebIndex
+    >>> ix = LebIndex(np.array([0x23, 0x01, 0x02, 0x13, 0x01, 0x02], np.uint8))
+    >>> ix.cand.tolist()       # after every byte below 0x80
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> [t[:7].tolist() for t in jump_tables(event_ends(ix, 17), ix, 1)]
+    [[3, 7, 7, 6, 7, 7, 7], [6, 7, 7, 7, 7, 7, 7]]
     """
-    j0 = nxt.copy()
-    j0[j0 < 0] = n + 1
+    cand, rank, n = ix.cand, ix.rank, ix.n
+    m = len(cand)
+    j0 = np.full(len(nxt), m, dtype=np.int32)
+    ok = (nxt[:m] >= 0) & (nxt[:m] <= n)
+    target = nxt[:m][ok]
+    at = rank[target]
+    exact = cand[at] == target                     # an end must be a candidate itself
+    where = np.flatnonzero(ok)
+    j0[where[exact]] = at[exact]
     tables = [j0]
     for _ in range(levels):
         prev = tables[-1]
-        tables.append(prev[prev])
+        tables.append(prev[np.minimum(prev, m)])
     return tables
 
 
@@ -157,7 +179,7 @@ def expand(anchors: np.ndarray, tables) -> np.ndarray:
 
     Examples
     --------
-    >>> tables = jump_tables(np.array([1, 2, 3, 4, 5, 6] + [7] * PAD, dtype=np.int32), 6, 1)
+    >>> tables = [np.array([1, 2, 3, 4, 5, 6, 6]), np.array([2, 3, 4, 5, 6, 6, 6])]
     >>> expand(np.array([0, 4]), tables).tolist()
     [0, 1, 4, 5]
     """

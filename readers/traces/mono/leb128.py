@@ -32,25 +32,39 @@ PAD = 16
 class LebIndex:
     """Where LEB128 values end in one buffer (see the module docs)."""
 
-    __slots__ = ("b", "n", "past", "_eol", "_tpos", "_rank")
+    __slots__ = ("b", "n", "past", "_eol", "_ends", "_rank", "cand")
 
     def __init__(self, b: np.ndarray) -> None:
         self.b = b
         n = self.n = len(b)
         self.past = n + 1
         term = b < 0x80
-        tpos = np.flatnonzero(term).astype(np.int32)
-        self._tpos = np.append(tpos, np.array([n, n], np.int32))  # sentinels: past the end
-        # rank[p]: terminators before p, i.e. the index of the first one at or after p
+        tpos = np.flatnonzero(term)
+        count = len(tpos)
+        # ends[k]: where the k-th value ends (its last byte's index + 1); then "past the end"
+        ends = np.empty(count + 2, dtype=np.int32)
+        np.add(tpos, 1, out=ends[:count], casting="unsafe")
+        ends[count:] = n + 1
+        self._ends = ends
+        # rank[p]: values ending before p, i.e. the index of the one that ends at or after p
         rank = np.zeros(n + PAD, dtype=np.int32)
         np.cumsum(term, out=rank[1:n + 1])
         rank[n + 1:] = rank[n]
         self._rank = rank
-        # the end of the value at each position: that terminator's index + 1; padded, so
-        # positions a few bytes past the end (an offset added to ``past``) stay valid
+        # the end of the value at each position; padded, so positions a few bytes past the
+        # end (an offset added to ``past``) stay valid
         eol = np.full(n + PAD, n + 1, dtype=np.int32)
-        eol[:n] = (self._tpos + 1).take(rank[:n])
+        eol[:n] = ends.take(rank[:n])
         self._eol = eol
+        #: where an event may start: 0 and right after every byte below 0x80
+        self.cand = np.empty(count + 1, dtype=np.int32)
+        self.cand[0] = 0
+        self.cand[1:] = ends[:count]
+
+    @property
+    def rank(self) -> np.ndarray:
+        """Per position, how many bytes below 0x80 precede it (the index of a candidate)."""
+        return self._rank
 
     def clip(self, pos: np.ndarray) -> np.ndarray:
         """Positions limited to ``past`` (valid indexes into the tables)."""
@@ -65,8 +79,8 @@ class LebIndex:
         pos = np.minimum(pos, self.past)
         count = np.asarray(count)
         idx = self._rank[pos] + np.minimum(count, self.n + 1) - 1
-        idx = np.minimum(idx, len(self._tpos) - 1)
-        out = np.where(count > 0, self._tpos[np.maximum(idx, 0)] + 1, pos)
+        idx = np.minimum(idx, len(self._ends) - 1)
+        out = np.where(count > 0, self._ends[np.maximum(idx, 0)], pos)
         out = np.where(pos >= self.past, self.past, out)
         return np.where(out > self.n, self.past, out)
 
