@@ -380,8 +380,8 @@ class ModelBuilder(MonoHandler):
         enter = np.concatenate([np.full(len(p["seq"]), e) for p, e in parts])
         order = np.argsort(seq, kind="stable")
         seq = seq[order]
-        closed = self.calls.feed(chunk.thread[seq].tolist(), chunk.time[seq].tolist(),
-                                 method[order].tolist(), enter[order].tolist())
+        closed = self.calls.feed(chunk.thread[seq], chunk.time[seq], method[order],
+                                 enter[order])
         self._add_calls(closed)
 
     def _add_calls(self, closed: Dict[str, list]) -> None:
