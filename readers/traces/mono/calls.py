@@ -42,7 +42,9 @@ class CallStacks:
         self.path_parent: List[int] = []
         self.path_method: List[int] = []
         self._path_ids: Dict[tuple, int] = {}
-        self._key_ids: Dict[int, int] = {}       # (parent + 1) * 2**24 + method index -> node
+        # sorted keys (parent + 1) * 2**24 + method index, and their nodes
+        self._table_keys = np.zeros(0, dtype=np.int64)
+        self._table_nodes = np.zeros(0, dtype=np.int64)
         self._method_index: Dict[int, int] = {}
 
     def _node(self, parent: int, method: int) -> int:
@@ -55,22 +57,31 @@ class CallStacks:
         return node
 
     def _intern_many(self, parents: np.ndarray, methods: np.ndarray) -> np.ndarray:
-        """Node ids of (parent, method) pairs, new ones numbered in order of appearance."""
+        """Node ids of (parent, method) pairs, new ones numbered in order of appearance.
+
+        Known pairs are found in a sorted table of int64 keys (one per pair); only
+        pairs new to it are looked at one by one.
+        """
         mu, minv = np.unique(methods, return_inverse=True)
         midx = np.array([self._method_index.setdefault(m, len(self._method_index))
                          for m in mu.tolist()], dtype=np.int64)[minv.reshape(-1)]
         keys = (parents + 1) * (1 << 24) + midx        # one int per (parent, method)
         uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        table, nodes = self._table_keys, self._table_nodes
+        at = np.searchsorted(table, uniq)
+        found = at < len(table)
+        found[found] = table[at[found]] == uniq[found]
         ids = np.empty(len(uniq), dtype=np.int64)
-        get = self._key_ids.get
-        for i in np.argsort(first, kind="stable").tolist():
-            key = int(uniq[i])
-            node = get(key)
-            if node is None:
-                p_pos = first[i]
-                node = self._node(int(parents[p_pos]), int(methods[p_pos]))
-                self._key_ids[key] = node
-            ids[i] = node
+        ids[found] = nodes[at[found]]
+        new = np.flatnonzero(~found)
+        if len(new):
+            new = new[np.argsort(first[new], kind="stable")]
+            for i, p_pos in zip(new.tolist(), first[new].tolist()):
+                ids[i] = self._node(int(parents[p_pos]), int(methods[p_pos]))
+            merged = np.concatenate([table, uniq[new]])
+            order = np.argsort(merged, kind="stable")
+            self._table_keys = merged[order]
+            self._table_nodes = np.concatenate([nodes, ids[new]])[order]
         return ids[inverse.reshape(-1)]
 
     def feed(self, threads: Sequence[int], times: Sequence[int], methods: Sequence[int],

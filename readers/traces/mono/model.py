@@ -178,6 +178,8 @@ class ModelBuilder(MonoHandler):
         #: address -> class of allocated objects whose class name ends in "Exception", so a
         #: throw can name its type (few objects; moved along with GC moves)
         self.exception_objects: Dict[int, int] = {}
+        self._tree_threads: Dict[int, int] = {}
+        self._tree_sums = np.zeros((3, 0, 0), dtype=np.int64)   # calls, inclusive, exclusive
 
     # ---------------------------------------------------------------- driver
     def on_header(self, header: MlpdHeader) -> None:
@@ -238,6 +240,8 @@ class ModelBuilder(MonoHandler):
         self.model.unmatched = list(self.calls.unmatched_methods)
         self.model.tree_parent = self.calls.path_parent
         self.model.tree_method = self.calls.path_method
+        if self.tree:
+            self.model.tree_calls = self._tree_table()
 
     def result(self) -> MonoModel:
         return self.model
@@ -392,25 +396,8 @@ class ModelBuilder(MonoHandler):
         inc = np.array(closed["inclusive"], dtype=np.int64)
         callee = np.array(closed["callee"], dtype=np.int64)
         if self.tree:
-            node = np.array(closed["node"], dtype=np.int64)
-            thread = np.array(closed["thread"], dtype=np.int64)
-            tu, tinv = np.unique(thread, return_inverse=True)
-            keys, inverse = np.unique(node * len(tu) + tinv.reshape(-1), return_inverse=True)
-            inverse = inverse.reshape(-1)
-            cnt = np.bincount(inverse, minlength=len(keys))
-            tot = np.bincount(inverse, weights=inc, minlength=len(keys))
-            exc = np.bincount(inverse, weights=inc - callee, minlength=len(keys))
-            acc = m.tree_calls
-            for n, t, c, a, b in zip((keys // len(tu)).tolist(), tu[keys % len(tu)].tolist(),
-                                     cnt.tolist(), tot.astype(np.int64).tolist(),
-                                     exc.astype(np.int64).tolist()):
-                entry = acc.get((n, t))
-                if entry is None:
-                    acc[n, t] = [c, a, b]
-                else:
-                    entry[0] += c
-                    entry[1] += a
-                    entry[2] += b
+            self._add_tree(np.asarray(closed["node"], dtype=np.int64),
+                           np.asarray(closed["thread"], dtype=np.int64), inc, callee)
         keys, inverse = np.unique(methods, return_inverse=True)
         inverse = inverse.reshape(-1)
         calls = np.bincount(inverse, minlength=len(keys))
@@ -422,6 +409,35 @@ class ModelBuilder(MonoHandler):
             m.method_calls[k] += c
             m.method_total[k] += t
             m.method_self[k] += s
+
+    def _add_tree(self, node: np.ndarray, thread: np.ndarray, inc: np.ndarray,
+                  callee: np.ndarray) -> None:
+        """Add closed calls to the per (call path, thread) sums: arrays [node, thread],
+        grown as paths and threads appear."""
+        index = self._tree_threads
+        tu, tinv = np.unique(thread, return_inverse=True)
+        cols = np.array([index.setdefault(t, len(index)) for t in tu.tolist()],
+                        dtype=np.int64)[tinv.reshape(-1)]
+        rows = max(int(node.max()) + 1 if len(node) else 0, self._tree_sums.shape[1])
+        width = len(index)
+        if rows > self._tree_sums.shape[1] or width > self._tree_sums.shape[2]:
+            grown = np.zeros((3, max(rows, 2 * self._tree_sums.shape[1]), width), np.int64)
+            grown[:, :self._tree_sums.shape[1], :self._tree_sums.shape[2]] = self._tree_sums
+            self._tree_sums = grown
+        flat = node * self._tree_sums.shape[2] + cols
+        size = self._tree_sums.shape[1] * self._tree_sums.shape[2]
+        sums = self._tree_sums.reshape(3, -1)
+        sums[0] += np.bincount(flat, minlength=size)
+        np.add.at(sums[1], flat, inc)
+        np.add.at(sums[2], flat, inc - callee)
+
+    def _tree_table(self) -> Dict[Tuple[int, int], List[int]]:
+        """(node, thread) -> [calls, inclusive ns, exclusive ns] of the closed calls."""
+        threads = np.array(list(self._tree_threads), dtype=np.int64)
+        node, col = np.nonzero(self._tree_sums[0])
+        values = self._tree_sums[:, node, col]
+        return {(n, t): [c, a, b] for n, t, c, a, b in zip(
+            node.tolist(), threads[col].tolist(), *values.tolist())}
 
     def _gc(self, chunk: MonoChunk, g: Dict[str, np.ndarray]) -> None:
         m = self.model
