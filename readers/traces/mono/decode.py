@@ -165,7 +165,7 @@ class _ChunkDecoder:
         self.ptr_bases = np.array([_i64(r.ptr_base) for r in raws], dtype=np.int64)
         self.obj_bases = np.array([_i64(r.obj_base) for r in raws], dtype=np.int64)
         self.method_fields: List[Tuple[np.ndarray, np.ndarray, Columns, str]] = []
-        self.frame_lists: List[Tuple[np.ndarray, np.ndarray]] = []
+        self.frame_lists: List[tuple] = []   # (positions, deltas, event rows, counts, offsets)
         self.bt_groups: List[Tuple[Columns, int]] = []
         self.groups: Dict[str, List[Columns]] = {}
         self.group: Columns = {}
@@ -346,7 +346,7 @@ class _ChunkDecoder:
         """Decode backtraces starting at ``q`` into ``cols`` (frames resolved later)."""
         count = self.U(q)
         pos, offsets = self.list_positions(self.E(q), count)
-        self.frame_lists.append((pos, self.S(pos)))
+        self.frame_lists.append((pos, self.S(pos), self.group["seq"], count, offsets))
         cols["backtrace_start"] = offsets      # made absolute in resolve_methods
         cols["backtrace_count"] = count
         self.bt_groups.append((self.group, len(self.frame_lists) - 1))
@@ -375,31 +375,54 @@ class _ChunkDecoder:
             self.groups.setdefault(kname, []).append(self.group)
 
     def resolve_methods(self, slow: "SlowReader") -> None:
-        """Method pointers: one cumulative sum over all method fields in byte order."""
-        parts = [(pos, delta) for pos, delta, _, _ in self.method_fields] + self.frame_lists
+        """Method pointers: one running sum over every method field and backtrace frame in
+        file order, restarted at each buffer's method base.
+
+        Each event holds one method field or one backtrace, so the sum before an event
+        is a running sum of per-event totals; a field adds its own delta to it, a frame
+        the running sum within its backtrace.
+        """
+        starts = self.starts
+        total = np.zeros(len(starts), dtype=np.int64)
+        for _, delta, group, _ in self.method_fields:
+            total[group["seq"]] = delta
+        slow_events = np.zeros(0, np.int64)
+        slow_delta = np.zeros(0, np.int64)
         if slow.method_pos:
-            parts.append((np.array(slow.method_pos, dtype=np.int64),
-                          np.array(slow.method_delta, dtype=np.int64)))
-        frames = np.zeros(0, np.int64)
-        if parts:
-            pos = np.concatenate([p for p, _ in parts])
-            order = np.argsort(pos, kind="stable")
-            absolute = np.empty(len(pos), dtype=np.int64)
-            bases = np.array([_i64(r.method_base) for r in self.raws], dtype=np.int64)
-            absolute[order] = self.per_buffer_sum(
-                pos[order], np.concatenate([d for _, d in parts])[order], bases)
-            at = 0
-            for pos_i, _, group, name in self.method_fields:
-                group[name] = absolute[at:at + len(pos_i)]
-                at += len(pos_i)
-            sizes = [len(p) for p, _ in self.frame_lists]
-            frames = absolute[at:at + sum(sizes)]
-            at += sum(sizes)
-            slow.set_methods(absolute[at:])
-            frame_base = np.zeros(len(sizes) + 1, dtype=np.int64)
-            np.cumsum(sizes, out=frame_base[1:])
-            for group_cols, index in self.bt_groups:
-                group_cols["backtrace_start"] = group_cols["backtrace_start"] + frame_base[index]
+            slow_events = np.searchsorted(starts, np.array(slow.method_pos, np.int64),
+                                          side="right") - 1
+            slow_delta = np.array(slow.method_delta, dtype=np.int64)
+            total[slow_events] = slow_delta
+        lists = []
+        for _, delta, rows, count, offsets in self.frame_lists:
+            running = np.cumsum(delta)
+            before = np.where(offsets > 0, running[np.maximum(offsets - 1, 0)]
+                              if len(running) else 0, 0)
+            last = offsets + count - 1
+            sums = np.where(count > 0, running[np.maximum(last, 0)] if len(running) else 0,
+                            before) - before
+            total[rows] = sums
+            lists.append((running, before, rows, count))
+        # the sum of all method deltas before each event, from its buffer's method base
+        before_event = np.cumsum(total) - total
+        first = np.minimum(np.searchsorted(starts, self.buf_start), max(len(starts) - 1, 0))
+        bases = np.array([_i64(r.method_base) for r in self.raws], dtype=np.int64)
+        if len(starts):
+            bases = bases - before_event[first]
+        prefix = bases[self.out.buffer] + before_event
+        for _, delta, group, name in self.method_fields:
+            group[name] = prefix[group["seq"]] + delta
+        slow.set_methods(prefix[slow_events] + slow_delta)
+        chunks = []
+        for running, before, rows, count in lists:
+            owner = np.repeat(np.arange(len(rows)), count)
+            chunks.append(prefix[rows][owner] + running - before[owner])
+        frames = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
+        sizes = [len(c) for c in chunks]
+        frame_base = np.zeros(len(sizes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=frame_base[1:])
+        for group_cols, index in self.bt_groups:
+            group_cols["backtrace_start"] = group_cols["backtrace_start"] + frame_base[index]
         self.out.lists["frames"] = frames
         for key, width in (("moves", 2), ("refs", 2), ("roots", 2 if self.version >= 15 else 3)):
             if key in self.out.lists:
