@@ -107,14 +107,12 @@ def test_unknown_event_kind():
 
 @pytest.mark.parametrize("code", [0x27, 0x09, 0x19])   # gone after version 15
 def test_event_kind_of_an_older_version_is_unknown(code):
-    w = MlpdWriter()
     data = log(events=[[("byte", code), ("time", 25), ("uleb", 1), ("uleb", 2)]])
     with pytest.raises(ReadError, match=rf"unknown event kind 0x{code:02x} .* in data version 17"):
         decode(data)
 
 
 def test_unknown_metadata_kind():
-    w = MlpdWriter()
     data = log(events=[[("byte", 0x22), ("time", 25), ("byte", 9), ("ptr", 0)]])
     with pytest.raises(ReadError, match=r"event 0x22 at byte \d+: unknown metadata kind 9"):
         decode(data)
