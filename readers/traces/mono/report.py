@@ -64,23 +64,27 @@ def _header(m: MonoModel, **_) -> Iterator[str]:
         yield f"\tServer listening on: {h['port']}"
 
 
+def _section(title: str, *items: tuple) -> Iterator[str]:
+    """A blank line, the section's title and its ``\tlabel: value`` lines."""
+    yield ""
+    yield title
+    for label, value in items:
+        yield f"\t{label}: {value}"
+
+
 def _jit(m: MonoModel, **_) -> Iterator[str]:
     j = S.jit(m)
-    yield ""
-    yield "JIT summary"
-    yield f"\tCompiled methods: {j['compiled_methods']}"
-    yield f"\tGenerated code size: {j['code_size']}"
-    yield f"\tJIT helpers: {j['jit_helpers']}"
-    yield f"\tJIT helpers code size: {j['jit_helpers_code_size']}"
+    yield from _section("JIT summary", ("Compiled methods", j["compiled_methods"]),
+                        ("Generated code size", j["code_size"]),
+                        ("JIT helpers", j["jit_helpers"]),
+                        ("JIT helpers code size", j["jit_helpers_code_size"]))
 
 
 def _gc(m: MonoModel, **_) -> Iterator[str]:
     g = S.gc(m)
-    yield ""
-    yield "GC summary"
-    yield f"\tGC resizes: {g['resizes']}"
-    yield f"\tMax heap size: {g['max_heap_size']}"
-    yield f"\tObject moves: {g['object_moves']}"
+    yield from _section("GC summary", ("GC resizes", g["resizes"]),
+                        ("Max heap size", g["max_heap_size"]),
+                        ("Object moves", g["object_moves"]))
     for r in g["generations"].itertuples():
         yield (f"\tGen{r.generation} collections: {r.collections}, max time: {r.max_us}us, "
                f"total time: {r.total_us}us, average: {r.average_us}us")
@@ -141,19 +145,15 @@ def _call(m: MonoModel, method_sort: str = "total", verbose: bool = False,
 
 def _metadata(m: MonoModel, **_) -> Iterator[str]:
     d = S.metadata(m)
-    yield ""
-    yield "Metadata summary"
-    yield f"\tLoaded images: {d['images']}"
-    yield f"\tLoaded assemblies: {d['assemblies']}"
+    yield from _section("Metadata summary", ("Loaded images", d["images"]),
+                        ("Loaded assemblies", d["assemblies"]))
 
 
 def _exception(m: MonoModel, **_) -> Iterator[str]:
     e = S.exceptions(m)
-    yield ""
-    yield "Exception summary"
-    yield f"\tThrows: {e['throws']}"
-    for r in e["clauses"].itertuples():
-        yield f"\tExecuted {r.clause} clauses: {r.count}"
+    yield from _section("Exception summary", ("Throws", e["throws"]),
+                        *((f"Executed {r.clause} clauses", r.count)
+                          for r in e["clauses"].itertuples()))
 
 
 def _monitor(m: MonoModel, **_) -> Iterator[str]:
