@@ -43,8 +43,9 @@ from .blocks import BlockReader, MlpdHeader, RawBuffer
 from .decode import MonoChunk, decode_buffers
 from .kinds import KINDS, method_name
 
-#: Buffers are decoded together until they hold at least this many bytes.
-CHUNK_BYTES = 1 << 20
+#: Buffers are decoded together until they hold at least this many bytes (256 KiB: the
+#: per-position arrays of a chunk stay in the caches; larger chunks measured slower).
+CHUNK_BYTES = 1 << 18
 
 
 class MonoHandler:
