@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -85,51 +85,66 @@ class CallStacks:
         return ids[inverse.reshape(-1)]
 
     def feed(self, threads: Sequence[int], times: Sequence[int], methods: Sequence[int],
-             enters: Sequence[bool]) -> Dict[str, np.ndarray]:
+             enters: Sequence[bool], queries: Optional[Sequence[bool]] = None
+             ) -> Dict[str, np.ndarray]:
         """Process events in order; returns the calls they closed (arrays per field).
 
         Each thread's events are paired with numpy (:mod:`.pairing`) when there are
         many and they pair regularly, else one at a time with mprof-report's rule.
+        Rows marked in ``queries`` (allocations, say) are not calls: for each, the
+        result's ``query_node`` holds the call-path node of its thread's innermost open
+        frame at that moment (``-1``: none, or no paths), in the rows' order.
         """
         threads = np.asarray(threads, dtype=np.int64)
         times = np.asarray(times, dtype=np.int64)
         methods = np.asarray(methods, dtype=np.int64)
         enters = np.asarray(enters, dtype=bool)
+        is_query = np.zeros(len(threads), dtype=bool) if queries is None \
+            else np.asarray(queries, dtype=bool)
+        query_node = np.full(len(threads), -1, dtype=np.int64)
         parts: List[Dict[str, np.ndarray]] = []
         if len(threads):
             uniq, first, inverse = np.unique(threads, return_index=True, return_inverse=True)
             inverse = inverse.reshape(-1)
             for u in np.argsort(first, kind="stable").tolist():    # threads in file order
                 sel = np.flatnonzero(inverse == u)
+                ev, qs = sel[~is_query[sel]], sel[is_query[sel]]
                 thread = int(uniq[u])
                 stack = self.stacks.setdefault(thread, [])
                 done = None
-                if len(sel) >= MIN_VECTOR_RUN:
-                    done = pair_thread(times[sel], methods[sel], enters[sel], stack,
-                                       self._intern_many if self.paths else None)
+                if len(ev) >= MIN_VECTOR_RUN:
+                    done = pair_thread(times[ev], methods[ev], enters[ev], stack,
+                                       self._intern_many if self.paths else None,
+                                       query_at=np.searchsorted(ev, qs))
                 if done is not None:
                     self.stacks[thread] = done.pop("stack")
                 else:
+                    kinds = np.where(is_query[sel], 2, enters[sel].astype(np.int64))
                     done = self._feed_one_by_one(thread, times[sel].tolist(),
-                                                 methods[sel].tolist(), enters[sel].tolist())
+                                                 methods[sel].tolist(), kinds.tolist())
+                query_node[qs] = done.pop("query_node")
                 done["thread"] = np.full(len(done["method"]), thread, dtype=np.int64)
                 parts.append(done)
         keys = ("method", "inclusive", "callee", "node", "thread")
-        if not parts:
-            return {k: np.zeros(0, np.int64) for k in keys}
-        return {k: np.concatenate([np.asarray(p[k], dtype=np.int64) for p in parts])
-                for k in keys}
+        out = {k: np.concatenate([np.asarray(p[k], dtype=np.int64) for p in parts])
+               if parts else np.zeros(0, np.int64) for k in keys}
+        out["query_node"] = query_node[is_query]
+        return out
 
     def _feed_one_by_one(self, thread: int, times: List[int], methods: List[int],
-                         enters: List[bool]) -> Dict[str, list]:
+                         kinds: List[int]) -> Dict[str, list]:
+        """mprof-report's rule, one event at a time (kinds: 1 enter, 0 leave, 2 query)."""
         out_m: List[int] = []
         out_inc: List[int] = []
         out_callee: List[int] = []
         out_node: List[int] = []
+        out_query: List[int] = []
         stack = self.stacks[thread]
         paths = self.paths
-        for time, method, enter in zip(times, methods, enters):
-            if enter:
+        for time, method, kind in zip(times, methods, kinds):
+            if kind == 2:
+                out_query.append(stack[-1][3] if stack else -1)
+            elif kind == 1:
                 node = -1
                 if paths:
                     node = self._node(stack[-1][3] if stack else -1, method)
@@ -147,7 +162,8 @@ class CallStacks:
                 self.unmatched += 1
                 if len(self.unmatched_methods) < 100:
                     self.unmatched_methods.append((len(stack), method))
-        return {"method": out_m, "inclusive": out_inc, "callee": out_callee, "node": out_node}
+        return {"method": out_m, "inclusive": out_inc, "callee": out_callee, "node": out_node,
+                "query_node": out_query}
 
     def close(self, last_time: Dict[int, int]) -> Dict[str, list]:
         """Close every open frame at its thread's last time (innermost first)."""

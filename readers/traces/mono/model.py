@@ -74,7 +74,7 @@ class ModelBuilder(MonoHandler):
         #: throw can name its type (few objects; moved along with GC moves)
         self.exception_objects: Dict[int, int] = {}
         self._tree_threads: Dict[int, int] = {}
-        self._tree_sums = np.zeros((3, 0, 0), dtype=np.int64)   # calls, inclusive, exclusive
+        self._tree_sums = np.zeros((5, 0, 0), dtype=np.int64)   # see _tree_cells
 
     # ---------------------------------------------------------------- driver
     def on_header(self, header: MlpdHeader) -> None:
@@ -270,18 +270,28 @@ class ModelBuilder(MonoHandler):
                     entry[1] += size
 
     def _calls(self, chunk: MonoChunk) -> None:
-        parts = [(chunk.tables[k], k == "enter") for k in ("enter", "leave", "exc_leave")
+        """Method enters and leaves through the emulated stacks; with the tree, allocations
+        too, as queries of the call path open when they happened."""
+        kinds = [(k, k == "enter", False) for k in ("enter", "leave", "exc_leave")
                  if k in chunk.tables]
-        if not parts:
+        if self.tree and "alloc" in chunk.tables and (kinds or self.calls.stacks):
+            kinds.append(("alloc", False, True))
+        if not kinds:
             return
-        seq = np.concatenate([p["seq"] for p, _ in parts])
-        method = np.concatenate([p["method"] for p, _ in parts])
-        enter = np.concatenate([np.full(len(p["seq"]), e) for p, e in parts])
+        seq = np.concatenate([chunk.tables[k]["seq"] for k, _, _ in kinds])
+        method = np.concatenate([chunk.tables[k]["method"] if not q else
+                                 np.zeros(len(chunk.tables[k]["seq"]), np.int64)
+                                 for k, _, q in kinds])
+        enter = np.concatenate([np.full(len(chunk.tables[k]["seq"]), e) for k, e, _ in kinds])
+        query = np.concatenate([np.full(len(chunk.tables[k]["seq"]), q) for k, _, q in kinds])
         order = np.argsort(seq, kind="stable")
         seq = seq[order]
         closed = self.calls.feed(chunk.thread[seq], chunk.time[seq], method[order],
-                                 enter[order])
+                                 enter[order], queries=query[order])
         self._add_calls(closed)
+        if query.any():   # the alloc table is in event order, as the queries
+            a = chunk.tables["alloc"]
+            self._add_tree_allocs(closed["query_node"], chunk.thread[a["seq"]], a["size"])
 
     def _add_calls(self, closed: Dict[str, list]) -> None:
         m = self.model
@@ -305,33 +315,45 @@ class ModelBuilder(MonoHandler):
             m.method_total[k] += t
             m.method_self[k] += s
 
-    def _add_tree(self, node: np.ndarray, thread: np.ndarray, inc: np.ndarray,
-                  callee: np.ndarray) -> None:
-        """Add closed calls to the per (call path, thread) sums: arrays [node, thread],
-        grown as paths and threads appear."""
+    def _tree_cells(self, node: np.ndarray, thread: np.ndarray) -> np.ndarray:
+        """Flat indexes of (call path, thread) cells of the tree's sums, grown as paths and
+        threads appear (planes: calls, inclusive ns, exclusive ns, allocations, bytes)."""
         index = self._tree_threads
         tu, tinv = np.unique(thread, return_inverse=True)
         cols = np.array([index.setdefault(t, len(index)) for t in tu.tolist()],
                         dtype=np.int64)[tinv.reshape(-1)]
-        rows = max(int(node.max()) + 1 if len(node) else 0, self._tree_sums.shape[1])
-        width = len(index)
-        if rows > self._tree_sums.shape[1] or width > self._tree_sums.shape[2]:
-            grown = np.zeros((3, max(rows, 2 * self._tree_sums.shape[1]), width), np.int64)
-            grown[:, :self._tree_sums.shape[1], :self._tree_sums.shape[2]] = self._tree_sums
+        planes, have_rows, have_cols = self._tree_sums.shape
+        rows = max(int(node.max()) + 1 if len(node) else 0, have_rows)
+        if rows > have_rows or len(index) > have_cols:
+            grown = np.zeros((planes, max(rows, 2 * have_rows), len(index)), np.int64)
+            grown[:, :have_rows, :have_cols] = self._tree_sums
             self._tree_sums = grown
-        flat = node * self._tree_sums.shape[2] + cols
-        size = self._tree_sums.shape[1] * self._tree_sums.shape[2]
-        sums = self._tree_sums.reshape(3, -1)
-        sums[0] += np.bincount(flat, minlength=size)
+        return node * self._tree_sums.shape[2] + cols
+
+    def _add_tree(self, node: np.ndarray, thread: np.ndarray, inc: np.ndarray,
+                  callee: np.ndarray) -> None:
+        """Add closed calls to the per (call path, thread) sums."""
+        flat = self._tree_cells(node, thread)
+        sums = self._tree_sums.reshape(len(self._tree_sums), -1)
+        sums[0] += np.bincount(flat, minlength=sums.shape[1])
         np.add.at(sums[1], flat, inc)
         np.add.at(sums[2], flat, inc - callee)
 
+    def _add_tree_allocs(self, node: np.ndarray, thread: np.ndarray,
+                         size: np.ndarray) -> None:
+        """Add allocations to the call path open on their thread when they happened."""
+        inside = node >= 0
+        flat = self._tree_cells(node[inside], thread[inside])
+        sums = self._tree_sums.reshape(len(self._tree_sums), -1)
+        sums[3] += np.bincount(flat, minlength=sums.shape[1])
+        np.add.at(sums[4], flat, size[inside])
+
     def _tree_table(self) -> Dict[Tuple[int, int], List[int]]:
-        """(node, thread) -> [calls, inclusive ns, exclusive ns] of the closed calls."""
+        """(node, thread) -> [calls, inclusive ns, exclusive ns, allocations, bytes]."""
         threads = np.array(list(self._tree_threads), dtype=np.int64)
-        node, col = np.nonzero(self._tree_sums[0])
+        node, col = np.nonzero(self._tree_sums[0] | self._tree_sums[3])
         values = self._tree_sums[:, node, col]
-        return {(n, t): [c, a, b] for n, t, c, a, b in zip(
+        return {(n, t): list(v) for n, t, *v in zip(
             node.tolist(), threads[col].tolist(), *values.tolist())}
 
     def _gc(self, chunk: MonoChunk, g: Dict[str, np.ndarray]) -> None:

@@ -102,7 +102,7 @@ class MonoModel:
     #: (sampled thread, instruction pointers, backtrace) -> samples
     sample_traces: Dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
     #: calling-context tree (ModelBuilder(tree=True)): node -> parent, method; and
-    #: (node, thread) -> [calls, inclusive ns, exclusive ns]
+    #: (node, thread) -> [calls, inclusive ns, exclusive ns, allocations, bytes allocated]
     tree_parent: List[int] = field(default_factory=list)
     tree_method: List[int] = field(default_factory=list)
     tree_calls: Dict[Tuple[int, int], List[int]] = field(default_factory=dict)

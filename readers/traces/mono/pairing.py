@@ -32,7 +32,8 @@ MIN_VECTOR_RUN = 64
 
 
 def pair_thread(time: np.ndarray, method: np.ndarray, enter: np.ndarray,
-                carried: List[list], intern: Optional[Callable]) -> Optional[Dict]:
+                carried: List[list], intern: Optional[Callable],
+                query_at: Optional[np.ndarray] = None) -> Optional[Dict]:
     """Pair one thread's events (see the module docs).
 
     Parameters
@@ -43,6 +44,9 @@ def pair_thread(time: np.ndarray, method: np.ndarray, enter: np.ndarray,
         The frames open before these events, outermost first (not modified).
     intern : callable or None
         ``intern(parents, methods) -> nodes`` (arrays) to number call paths; None: no paths.
+    query_at : numpy.ndarray, optional
+        Moments between events (the number of events before each): the result's
+        ``query_node`` is the node of the innermost frame open then (``-1``: none).
 
     Returns
     -------
@@ -122,6 +126,13 @@ def pair_thread(time: np.ndarray, method: np.ndarray, enter: np.ndarray,
                 parents = np.where(psel >= 0, node_ev[np.maximum(psel, 0)],
                                    car_node[lvl - 2] if lvl - 2 < d0 else -1)
             node_ev[sel] = intern(parents, method[sel])
+    query_node = np.full(0 if query_at is None else len(query_at), -1, dtype=np.int64)
+    if query_at is not None and len(query_at):
+        qd = np.where(query_at > 0, depth[np.maximum(query_at - 1, 0)] if n else d0, d0)
+        inner = parent_enter(query_at, qd + 1) if len(ent) else np.full(len(qd), -1)
+        from_carried = np.where((qd >= 1) & (qd <= d0), car_node[np.clip(qd - 1, 0, d0 - 1)]
+                                if d0 else -1, -1)
+        query_node = np.where(inner >= 0, node_ev[np.maximum(inner, 0)], from_carried)
     # frames still open: carried ones below the lowest depth reached, then the last enter
     # of each level above it
     low = min(d0, int(depth.min()) if n else d0)
@@ -140,4 +151,4 @@ def pair_thread(time: np.ndarray, method: np.ndarray, enter: np.ndarray,
             "inclusive": np.concatenate([inc_pair, inc_car]),
             "callee": np.concatenate([callee_ev[e_pos], callee_car[c_lvl - 1]]),
             "node": np.concatenate([node_ev[e_pos], car_node[c_lvl - 1]]),
-            "stack": stack}
+            "query_node": query_node, "stack": stack}

@@ -3,7 +3,9 @@
 From enter/leave events (the ``calls`` option): one node per method call
 path, shared by the threads, with per (node, thread) ``calls``, ``time
 (inc)`` and ``time`` (seconds; self time as mprof-report computes it, the
-inclusive time minus the inclusive time of the calls made). From a sampling
+inclusive time minus the inclusive time of the calls made), and when the log
+has allocations, ``allocs`` and ``alloc bytes``: the allocations made while
+that call path was the innermost open frame (exclusive values). From a sampling
 log (no enter/leave events): one node per frame path of the samples'
 backtraces (outermost first), ending with the sampled instruction's
 function when the backtrace does not already end there - a managed method,
@@ -91,16 +93,21 @@ def _calls_profile(model: MonoModel) -> RawProfile:
     keys = sorted(model.tree_calls)
     node = np.array([k[0] for k in keys], dtype=np.int64)
     thread = np.array([k[1] for k in keys], dtype=np.int64)
-    vals = np.array([model.tree_calls[k] for k in keys], dtype=np.int64).reshape(-1, 3)
-    # nodes whose calls never closed on a thread still need a row for that thread
+    vals = np.array([model.tree_calls[k] for k in keys], dtype=np.int64).reshape(-1, 5)
     nodes = {"node": np.arange(len(parent)), "parent": parent, "name": names}
     metrics = {"node": node, "thread": thread, "calls": vals[:, 0],
                "time (inc)": vals[:, 1] / 1e9, "time": vals[:, 2] / 1e9}
+    exc, columns = ["time", "calls"], ["name", "time (inc)", "time", "calls"]
+    if vals[:, 3].any():     # allocations, by the call path open when they happened
+        metrics["allocs"] = vals[:, 3]
+        metrics["alloc bytes"] = vals[:, 4]
+        exc += ["allocs", "alloc bytes"]
+        columns += ["allocs", "alloc bytes"]
     return RawProfile(nodes=nodes, metrics=metrics, index_levels=("thread",),
-                      exc_metrics=("time", "calls"), inc_metrics=("time (inc)",),
+                      exc_metrics=tuple(exc), inc_metrics=("time (inc)",),
                       inclusive_of={"time": "time (inc)"}, default_metric="time",
                       metadata={**_metadata(model, "calls"), "time_unit": "s"},
-                      columns=("name", "time (inc)", "time", "calls"))
+                      columns=tuple(columns))
 
 
 def _samples_profile(model: MonoModel) -> RawProfile:

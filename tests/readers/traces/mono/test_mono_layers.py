@@ -4,6 +4,7 @@ trace view, a writer round trip (property test) and mprof-report side by side.""
 from __future__ import annotations
 
 import gzip
+from collections import Counter
 import shutil
 import subprocess
 import threading
@@ -193,3 +194,34 @@ def test_side_by_side_with_mprof_report_on_a_generated_log(tmp_path):
                             check=True).stdout
     ours = "\n".join(report_lines(run(FileSource(path), ModelBuilder()))) + "\n"
     assert ours == theirs
+
+
+def test_call_tree_allocations_by_open_call_path(shared_data):
+    """Each allocation goes to the innermost open frame of its thread (mprof-report's
+    emulated stack), checked against a per-event handler keeping its own stacks."""
+    class Innermost(MonoHandler):
+        def __init__(self):
+            self.stacks, self.names, self.bytes = {}, {}, Counter()
+
+        def on_jit(self, thread, time, method, code, size, name):
+            self.names[method] = name
+
+        def on_enter(self, thread, time, method):
+            self.stacks.setdefault(thread, []).append(method)
+
+        def on_leave(self, thread, time, method):
+            stack = self.stacks.setdefault(thread, [])
+            if stack and stack[-1] == method:
+                stack.pop()
+        on_exc_leave = on_leave
+
+        def on_alloc(self, thread, time, vtable, obj, size, backtrace):
+            stack = self.stacks.get(thread)
+            if stack:
+                self.bytes[self.names.get(stack[-1], "?")] += size
+    path = REAL / "calls_alloc.mlpd"
+    expected = run(FileSource(path), Innermost()).bytes
+    df = graphframe.read(path).dataframe
+    got = df.groupby("name")["alloc bytes"].sum()
+    assert {k: int(v) for k, v in got.items() if v} == dict(expected)
+    assert int(df["allocs"].sum()) == 19245      # of 19308: the rest outside any call

@@ -26,6 +26,8 @@ def streams(draw):
         r = rng.random()
         if r < 0.03:                                   # unmatched: another method, or empty
             out.append((t, clock, int(rng.integers(0, 5)), False))
+        elif r < 0.15:                                 # a query (an allocation, say)
+            out.append((t, clock, -1, None))
         elif stack and r < 0.5:
             out.append((t, clock, stack.pop(), False))
         else:
@@ -46,7 +48,8 @@ def run(events, cuts, vector: bool):
         for lo, hi in zip(bounds, bounds[1:]):
             part = events[lo:hi]
             results.append(cs.feed([e[0] for e in part], [e[1] for e in part],
-                                   [e[2] for e in part], [e[3] for e in part]))
+                                   [e[2] for e in part], [bool(e[3]) for e in part],
+                                   queries=[e[3] is None for e in part]))
         last = {t: (stack[-1][1] if stack else 0) for t, stack in cs.stacks.items()}
         results.append(cs.close(last))
     finally:
@@ -59,11 +62,12 @@ def run(events, cuts, vector: bool):
             node = cs.path_parent[node]
         return tuple(reversed(out))
     closed = Counter()
+    queried = [path(n) if n >= 0 else None for r in results for n in r["query_node"].tolist()]
     for r in results:
         for m, i, c, nd, t in zip(*(r[k].tolist() for k in
                                     ("method", "inclusive", "callee", "node", "thread"))):
             closed[(m, i, c, path(nd), t)] += 1
-    return closed, cs.unmatched
+    return closed, cs.unmatched, queried
 
 
 @settings(max_examples=150, deadline=None)
@@ -77,8 +81,8 @@ def test_regular_streams_take_the_numpy_path(monkeypatch):
     seen = []
     original = calls_module.pair_thread
 
-    def spy(*args):
-        out = original(*args)
+    def spy(*args, **kw):
+        out = original(*args, **kw)
         seen.append(out is not None)
         return out
     monkeypatch.setattr(calls_module, "pair_thread", spy)
