@@ -1,7 +1,7 @@
 """Layer 2: buffers' bytes -> their events, as columns (numpy where the layout allows).
 
-:func:`decode_buffers` takes consecutive buffers (about a megabyte, so the
-fixed cost of numpy calls is paid once for many buffers) and finds every
+:func:`decode_buffers` takes consecutive buffers (about 256 KiB, so the fixed
+cost of numpy calls is paid once for many buffers while the arrays stay in the caches) and finds every
 event start with :func:`.fast.event_ends` and the jump tables of
 :mod:`.fast` (one Python step per 16 events; events with strings go through
 the small per-event reader :mod:`.slow`). No event may run past its own

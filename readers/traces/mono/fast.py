@@ -1,12 +1,14 @@
-"""Where each event of a buffer ends, for every byte position at once (numpy).
+"""Where each event of a buffer ends, for every place one could start, at once (numpy).
 
-Events of fixed shape (only LEB128 values, single bytes and counted lists of
-LEB128 values) get their end computed for every position whose byte could
-start such an event: :func:`event_ends` returns an array ``nxt`` where
-``nxt[p]`` is the end of the event that would start at ``p`` (``-1``: an
-event with strings or an unknown byte; the decoder's slow path reads it).
-Following ``nxt`` from the buffer's first byte then visits exactly the
-event starts, one list lookup per event.
+Every event ends with a byte below 0x80, so events start at 0 or right after
+such a byte: the candidates (``LebIndex.cand``). Events of fixed shape (only
+LEB128 values, single bytes and counted lists of LEB128 values) get their end
+computed for every candidate whose byte could start one: :func:`event_ends`
+(``-1``: an event with strings or an unknown byte; the decoder's slow path
+reads it). :func:`jump_tables` turn those ends into jumps of 2, 4, ... 16
+events between candidates, so following them from the first byte visits the
+event starts with one Python step per 16 events; :func:`expand` lists the
+starts in between.
 
 Examples
 --------

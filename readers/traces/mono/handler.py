@@ -4,7 +4,7 @@ A :class:`MonoHandler` receives, in file order:
 
 1. ``on_header(header)`` once (:class:`~.blocks.MlpdHeader`);
 2. ``on_chunk(chunk)`` per group of decoded buffers (:class:`~.decode.MonoChunk`,
-   about a megabyte of log); the default implementation calls one method per
+   about 256 KiB of log); the default implementation calls one method per
    event, ``on_<kind>(thread, time, *fields)``, with the fields of
    :data:`~.kinds.KINDS` (for example ``on_alloc(thread, time, vtable, obj,
    size, backtrace)``, ``on_enter(thread, time, method)``,
