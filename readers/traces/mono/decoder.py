@@ -94,7 +94,7 @@ class EventAdapter(MonoHandler):
     def __init__(self, target: EventHandler, name: str = "") -> None:
         self.target = target
         self.name = name
-        self.builder = ModelBuilder(traces=True)
+        self.builder = ModelBuilder(traces=True, tree=True)
         self.strings = StringTable()
 
     def on_header(self, header: MlpdHeader) -> None:

@@ -249,6 +249,7 @@ class ModelBuilder(MonoHandler):
     def _allocs(self, chunk: MonoChunk, a: Dict[str, np.ndarray]) -> None:
         m = self.model
         classes = self.classes_of(a["vtable"])
+        self._alloc_classes = classes        # for the call paths of allocations (_calls)
         self._track_exceptions(classes, a["obj"])
         keys, inverse = np.unique(classes, return_inverse=True)
         counts = np.bincount(inverse, minlength=len(keys))
@@ -292,6 +293,24 @@ class ModelBuilder(MonoHandler):
         if query.any():   # the alloc table is in event order, as the queries
             a = chunk.tables["alloc"]
             self._add_tree_allocs(closed["query_node"], chunk.thread[a["seq"]], a["size"])
+            if self.traces:
+                self._alloc_paths(closed["query_node"], a)
+
+    def _alloc_paths(self, nodes: np.ndarray, a: Dict[str, np.ndarray]) -> None:
+        """Allocations without a backtrace of their own: their call path from the emulated
+        stack (``alloc_paths``), no longer under the empty backtrace in ``alloc_traces``."""
+        m = self.model
+        use = (a["backtrace_count"] == 0) & (nodes >= 0)
+        for klass, node, size in zip(self._alloc_classes[use].tolist(), nodes[use].tolist(),
+                                     a["size"][use].tolist()):
+            entry = m.alloc_paths.setdefault((klass, node), [0, 0])
+            entry[0] += 1
+            entry[1] += size
+            empty = m.alloc_traces[(klass, ())]
+            empty[0] -= 1
+            empty[1] -= size
+            if not empty[0]:
+                del m.alloc_traces[(klass, ())]
 
     def _add_calls(self, closed: Dict[str, list]) -> None:
         m = self.model

@@ -76,6 +76,8 @@ class MonoModel:
     alloc_count: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
     alloc_bytes: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
     alloc_traces: Dict[Tuple[int, Trace], List[int]] = field(default_factory=dict)
+    #: allocations without a backtrace, by (class, call-path node) of the emulated stack
+    alloc_paths: Dict[Tuple[int, int], List[int]] = field(default_factory=dict)
     # GC
     gc_resizes: int = 0
     max_heap: int = 0

@@ -95,9 +95,16 @@ def allocations(model: MonoModel, sort: str = "bytes") -> pd.DataFrame:
 
 def allocation_traces(model: MonoModel, max_frames: int = 6) -> pd.DataFrame:
     """Bytes and count per class and allocating call path: the innermost ``max_frames``
-    frames of the allocation's backtrace, caller first (``a > b``: ``a`` called ``b``)."""
+    frames of the allocation's backtrace, caller first (``a > b``: ``a`` called ``b``).
+
+    An allocation logged without a backtrace (a ``calls`` log) takes the call path of its
+    thread's emulated stack when the model was built with ``tree=True``, as
+    mprof-report ``--traces`` does; otherwise its path is empty.
+    """
     acc: Dict[tuple, List[int]] = {}
-    for (klass, trace), (count, size) in model.alloc_traces.items():
+    paths = [((klass, call_path(model, node)), value)
+             for (klass, node), value in model.alloc_paths.items()]
+    for (klass, trace), (count, size) in list(model.alloc_traces.items()) + paths:
         key = (model.class_name(klass), " > ".join(model.method_name(f)
                                                    for f in trace[-max_frames:]))
         entry = acc.setdefault(key, [0, 0])
@@ -107,6 +114,22 @@ def allocation_traces(model: MonoModel, max_frames: int = 6) -> pd.DataFrame:
                       columns=["class", "backtrace", "bytes", "count"])
     return df.sort_values(["bytes", "class", "backtrace"], ascending=[False, True, True],
                           kind="stable").reset_index(drop=True)
+
+
+def call_path(model: MonoModel, node: int) -> Tuple[int, ...]:
+    """The methods from the root to a call-tree node (outermost first).
+
+    Examples
+    --------
+    >>> m = MonoModel(tree_parent=[-1, 0, 1], tree_method=[10, 20, 30])
+    >>> call_path(m, 2)
+    (10, 20, 30)
+    """
+    out = []
+    while node >= 0:
+        out.append(model.tree_method[node])
+        node = model.tree_parent[node]
+    return tuple(reversed(out))
 
 
 def methods(model: MonoModel, sort: str = "total") -> pd.DataFrame:

@@ -169,3 +169,28 @@ def debug_lines(text: str) -> List[str]:
         if line == "Mono log profiler data" and i and lines[i - 1] == "":
             return lines[:i - 1]
     return lines
+
+
+def parse_alloc_traces(text: str) -> Dict[tuple, int]:
+    """``--traces`` allocation section: bytes per (class, frames), frames summed when
+    several backtraces print the same names."""
+    lines = split_sections(text).get("Allocation summary", [])[1:]
+    out: Dict[tuple, int] = {}
+    klass = None
+    i = 0
+    while i < len(lines):
+        row = re.match(r"\s*\d+\s+\d+\s+\d+ (.*)$", lines[i])
+        trace = re.match(r"\t(\d+) bytes from:$", lines[i])
+        if trace:
+            frames = []
+            i += 1
+            while i < len(lines) and lines[i].startswith("\t\t"):
+                frames.append(lines[i][2:])
+                i += 1
+            key = (klass, tuple(frames))
+            out[key] = out.get(key, 0) + int(trace.group(1))
+            continue
+        if row and not lines[i].startswith("Total"):
+            klass = row.group(1)
+        i += 1
+    return out

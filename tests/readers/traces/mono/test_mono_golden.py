@@ -210,3 +210,18 @@ def test_every_real_file_is_covered(shared_data):
         folder, name = rel.split("/")
         assert (Path(SHARED_DATA) / "traces" / folder / "golden" /
                 f"{_stem(name)}.report.txt").is_file()
+
+
+def test_allocation_paths_equal_mprof_report_traces(shared_data):
+    """``mprof-report --traces --maxframes=8``: bytes per class and call path; a calls log's
+    allocations have no backtrace, their path is the emulated stack's innermost 8 frames."""
+    from tests.readers.traces.mono.mprof_text import parse_alloc_traces
+    base = SHARED_DATA / "traces" / "mono-mlpd"
+    golden = parse_alloc_traces((base / "golden" / "calls_alloc.traces.report.txt").read_text())
+    model = run(FileSource(base / "mlpd" / "calls_alloc.mlpd"), ModelBuilder(tree=True))
+    table = S.allocation_traces(model, max_frames=8)
+    ours = {}
+    for r in table[table["backtrace"] != ""].itertuples():
+        key = (r._1, tuple(r.backtrace.split(" > ")))
+        ours[key] = ours.get(key, 0) + r.bytes
+    assert ours == golden
