@@ -70,6 +70,10 @@ class MonoView:
         """Calls, total and self time per method."""
         return summary.methods(self.model, sort)
 
+    def method_traces(self, max_frames: int = 6, min_total: int = 0) -> pd.DataFrame:
+        """Calls per method and calling path (the innermost callers)."""
+        return summary.method_traces(self.model, max_frames, min_total)
+
     def exceptions(self) -> Dict[str, Any]:
         """Throws, clauses per kind and per method, throw sites."""
         return summary.exceptions(self.model)

@@ -147,6 +147,38 @@ def methods(model: MonoModel, sort: str = "total") -> pd.DataFrame:
         .reset_index(drop=True)
 
 
+def method_traces(model: MonoModel, max_frames: int = 6, min_total: int = 0) -> pd.DataFrame:
+    """Calls per method and calling path (the innermost ``max_frames`` callers, caller
+    first), from the call tree (a model built with ``tree=True``): mprof-report
+    ``--traces``' "calls from" lists. ``min_total`` (ns) keeps the methods whose total
+    time reaches it (mprof-report lists those of 1 ms or more).
+
+    Examples
+    --------
+    >>> m = MonoModel(methods={10: "A:Main ()", 20: "A:f ()"}, tree_parent=[-1, 0],
+    ...               tree_method=[10, 20], tree_calls={(0, 1): [1, 9, 5, 0, 0],
+    ...                                                 (1, 1): [2, 4, 4, 0, 0]})
+    >>> method_traces(m).values.tolist()
+    [['A:f ()', 'A:Main ()', 2], ['A:Main ()', '', 1]]
+    """
+    per_node: Dict[int, int] = {}
+    for (node, _), values in model.tree_calls.items():
+        per_node[node] = per_node.get(node, 0) + values[0]
+    acc: Dict[tuple, int] = {}
+    for node, calls in per_node.items():
+        if model.method_total.get(model.tree_method[node], 0) < min_total:
+            continue
+        parent = model.tree_parent[node]
+        callers = call_path(model, parent)[-max_frames:] if parent >= 0 else ()
+        key = (model.method_name(model.tree_method[node]),
+               " > ".join(model.method_name(f) for f in callers))
+        acc[key] = acc.get(key, 0) + calls
+    df = pd.DataFrame([(k[0], k[1], v) for k, v in acc.items()],
+                      columns=["method", "backtrace", "calls"])
+    return df.sort_values(["calls", "method", "backtrace"], ascending=[False, True, True],
+                          kind="stable").reset_index(drop=True)
+
+
 def exceptions(model: MonoModel) -> Dict[str, Any]:
     """Throws (in all, per exception type, per throw site), clauses executed per kind, and
     per kind and method. The type of a thrown object comes from its allocation event (logs

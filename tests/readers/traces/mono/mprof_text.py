@@ -194,3 +194,27 @@ def parse_alloc_traces(text: str) -> Dict[tuple, int]:
             klass = row.group(1)
         i += 1
     return out
+
+
+def parse_method_traces(text: str) -> Dict[tuple, int]:
+    """``--traces`` method section: calls per (method, caller frames)."""
+    lines = split_sections(text).get("Method call summary", [])[1:]
+    out: Dict[tuple, int] = {}
+    method = None
+    i = 0
+    while i < len(lines):
+        row = re.match(r"\s*\d+\s+\d+\s+\d+ (.*)$", lines[i])
+        trace = re.match(r"\t(\d+) calls from:$", lines[i])
+        if trace:
+            frames = []
+            i += 1
+            while i < len(lines) and lines[i].startswith("\t\t"):
+                frames.append(lines[i][2:])
+                i += 1
+            key = (method, tuple(frames))
+            out[key] = out.get(key, 0) + int(trace.group(1))
+            continue
+        if row and not lines[i].startswith("Total"):
+            method = row.group(1)
+        i += 1
+    return out

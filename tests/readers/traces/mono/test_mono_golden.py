@@ -225,3 +225,18 @@ def test_allocation_paths_equal_mprof_report_traces(shared_data):
         key = (r._1, tuple(r.backtrace.split(" > ")))
         ours[key] = ours.get(key, 0) + r.bytes
     assert ours == golden
+
+
+def test_method_calling_paths_equal_mprof_report_traces(shared_data):
+    """``--traces --maxframes=8``: calls per method and caller path, for the methods
+    mprof-report lists (those with a total of 1 ms or more)."""
+    from tests.readers.traces.mono.mprof_text import parse_method_traces
+    base = SHARED_DATA / "traces" / "mono-mlpd"
+    golden = parse_method_traces((base / "golden" / "calls_alloc.traces.report.txt").read_text())
+    model = run(FileSource(base / "mlpd" / "calls_alloc.mlpd"), ModelBuilder(tree=True))
+    ours = {}
+    for r in S.method_traces(model, max_frames=8, min_total=1_000_000).itertuples():
+        if r.backtrace:
+            key = (r.method, tuple(r.backtrace.split(" > ")))
+            ours[key] = ours.get(key, 0) + r.calls
+    assert ours == golden
