@@ -74,6 +74,10 @@ class MonoView:
         """Calls per method and calling path (the innermost callers)."""
         return summary.method_traces(self.model, max_frames, min_total)
 
+    def throw_traces(self, max_frames: Optional[int] = 6) -> pd.DataFrame:
+        """Throws per throwing call path."""
+        return summary.throw_traces(self.model, max_frames)
+
     def exceptions(self) -> Dict[str, Any]:
         """Throws, clauses per kind and per method, throw sites."""
         return summary.exceptions(self.model)

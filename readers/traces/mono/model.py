@@ -97,6 +97,11 @@ class ModelBuilder(MonoHandler):
         t = chunk.tables
         if "alloc" in t:
             self._allocs(chunk, t["alloc"])
+        if "gc_moves" in t:      # thrown objects may have moved since their allocation
+            m.moves += int(t["gc_moves"]["moves_count"].sum())
+            self._follow_moves(chunk)
+        if "throw" in t:          # before the call stacks, which move throws to paths
+            self._throws(chunk, t["throw"])
         self._calls(chunk)
         if "gc" in t:
             self._gc(chunk, t["gc"])
@@ -104,16 +109,11 @@ class ModelBuilder(MonoHandler):
             sizes = t["gc_resize"]["heap_size"]
             m.gc_resizes += len(sizes)
             m.max_heap = max(m.max_heap, int(sizes.max()))
-        if "gc_moves" in t:
-            m.moves += int(t["gc_moves"]["moves_count"].sum())
-            self._follow_moves(chunk)
         for kind in ("gc_handle_created", "gc_handle_destroyed"):
             if kind in t:
                 self._handles(chunk, kind, t[kind])
         if "finalize_object_end" in t:
             m.finalized += len(t["finalize_object_end"]["seq"])
-        if "throw" in t:
-            self._throws(chunk, t["throw"])
         if "clause" in t:
             c = t["clause"]
             for ctype, method in zip(c["clause_type"].tolist(), c["method"].tolist()):
@@ -272,11 +272,12 @@ class ModelBuilder(MonoHandler):
 
     def _calls(self, chunk: MonoChunk) -> None:
         """Method enters and leaves through the emulated stacks; with the tree, allocations
-        too, as queries of the call path open when they happened."""
-        kinds = [(k, k == "enter", False) for k in ("enter", "leave", "exc_leave")
+        and throws too, as queries of the call path open when they happened."""
+        kinds = [(k, k == "enter", 0) for k in ("enter", "leave", "exc_leave")
                  if k in chunk.tables]
-        if self.tree and "alloc" in chunk.tables and (kinds or self.calls.stacks):
-            kinds.append(("alloc", False, True))
+        if self.tree and (kinds or self.calls.stacks):
+            kinds += [(k, False, q) for k, q in (("alloc", 1), ("throw", 2))
+                      if k in chunk.tables]
         if not kinds:
             return
         seq = np.concatenate([chunk.tables[k]["seq"] for k, _, _ in kinds])
@@ -286,15 +287,30 @@ class ModelBuilder(MonoHandler):
         enter = np.concatenate([np.full(len(chunk.tables[k]["seq"]), e) for k, e, _ in kinds])
         query = np.concatenate([np.full(len(chunk.tables[k]["seq"]), q) for k, _, q in kinds])
         order = np.argsort(seq, kind="stable")
-        seq = seq[order]
+        seq, query = seq[order], query[order]
         closed = self.calls.feed(chunk.thread[seq], chunk.time[seq], method[order],
-                                 enter[order], queries=query[order])
+                                 enter[order], queries=query > 0)
         self._add_calls(closed)
-        if query.any():   # the alloc table is in event order, as the queries
+        asked = query[query > 0]          # the queries' kinds, in event order like the tables
+        if (asked == 1).any():
             a = chunk.tables["alloc"]
-            self._add_tree_allocs(closed["query_node"], chunk.thread[a["seq"]], a["size"])
+            nodes = closed["query_node"][asked == 1]
+            self._add_tree_allocs(nodes, chunk.thread[a["seq"]], a["size"])
             if self.traces:
-                self._alloc_paths(closed["query_node"], a)
+                self._alloc_paths(nodes, a)
+        if (asked == 2).any() and self.traces:
+            self._throw_paths(closed["query_node"][asked == 2], chunk.tables["throw"])
+
+    def _throw_paths(self, nodes: np.ndarray, t: Dict[str, np.ndarray]) -> None:
+        """Throws without a backtrace of their own: their call path from the emulated
+        stack (``throw_paths``), no longer under the empty backtrace in ``throw_traces``."""
+        m = self.model
+        use = (t["backtrace_count"] == 0) & (nodes >= 0)
+        for node in nodes[use].tolist():
+            m.throw_paths[node] = m.throw_paths.get(node, 0) + 1
+            m.throw_traces[()] -= 1
+            if not m.throw_traces[()]:
+                del m.throw_traces[()]
 
     def _alloc_paths(self, nodes: np.ndarray, a: Dict[str, np.ndarray]) -> None:
         """Allocations without a backtrace of their own: their call path from the emulated

@@ -90,6 +90,8 @@ class MonoModel:
     # exceptions and monitors
     throws: int = 0
     throw_traces: Dict[Trace, int] = field(default_factory=lambda: defaultdict(int))
+    #: throws without a backtrace, by call-path node of the emulated stack
+    throw_paths: Dict[int, int] = field(default_factory=dict)
     #: class pointer of the thrown object (from its allocation event; 0: not seen) -> throws
     throw_types: Dict[int, int] = field(default_factory=lambda: defaultdict(int))
     clauses: Dict[int, int] = field(default_factory=lambda: defaultdict(int))

@@ -94,19 +94,20 @@ def allocations(model: MonoModel, sort: str = "bytes") -> pd.DataFrame:
 
 
 def allocation_traces(model: MonoModel, max_frames: int = 6) -> pd.DataFrame:
-    """Bytes and count per class and allocating call path: the innermost ``max_frames``
-    frames of the allocation's backtrace, caller first (``a > b``: ``a`` called ``b``).
-
-    An allocation logged without a backtrace (a ``calls`` log) takes the call path of its
-    thread's emulated stack when the model was built with ``tree=True``, as
-    mprof-report ``--traces`` does; otherwise its path is empty.
+    """Bytes and count per class and allocating call path, caller first (``a > b``: ``a``
+    called ``b``), as mprof-report ``--traces`` lists them: the first ``max_frames`` frames
+    of the allocation's backtrace (the profiler writes the innermost frames, outermost
+    first); an allocation logged without a backtrace (a ``calls`` log) takes the innermost
+    ``max_frames`` frames of its thread's emulated stack when the model was built with
+    ``tree=True``, else an empty path.
     """
     acc: Dict[tuple, List[int]] = {}
-    paths = [((klass, call_path(model, node)), value)
+    rows = [((klass, trace[:max_frames]), value)
+            for (klass, trace), value in model.alloc_traces.items()]
+    rows += [((klass, call_path(model, node)[-max_frames:]), value)
              for (klass, node), value in model.alloc_paths.items()]
-    for (klass, trace), (count, size) in list(model.alloc_traces.items()) + paths:
-        key = (model.class_name(klass), " > ".join(model.method_name(f)
-                                                   for f in trace[-max_frames:]))
+    for (klass, trace), (count, size) in rows:
+        key = (model.class_name(klass), " > ".join(model.method_name(f) for f in trace))
         entry = acc.setdefault(key, [0, 0])
         entry[0] += size
         entry[1] += count
@@ -179,6 +180,22 @@ def method_traces(model: MonoModel, max_frames: int = 6, min_total: int = 0) -> 
                           kind="stable").reset_index(drop=True)
 
 
+def throw_traces(model: MonoModel, max_frames: Optional[int] = 6) -> pd.DataFrame:
+    """Throws per throwing call path, caller first, as mprof-report ``--traces`` lists
+    them: the first ``max_frames`` frames of the throw's backtrace, or for a throw logged
+    without one, the innermost ``max_frames`` frames of the emulated stack (models built
+    with ``tree=True``). ``max_frames=None``: whole backtraces."""
+    rows = [(trace[:max_frames], n) for trace, n in model.throw_traces.items()]
+    rows += [(call_path(model, node)[-max_frames:] if max_frames else
+              call_path(model, node), n) for node, n in model.throw_paths.items()]
+    acc: Dict[str, int] = {}
+    for trace, n in rows:
+        key = " > ".join(model.method_name(f) for f in trace)
+        acc[key] = acc.get(key, 0) + n
+    return pd.DataFrame(list(acc.items()), columns=["backtrace", "throws"]) \
+        .sort_values(["throws", "backtrace"], ascending=[False, True]).reset_index(drop=True)
+
+
 def exceptions(model: MonoModel) -> Dict[str, Any]:
     """Throws (in all, per exception type, per throw site), clauses executed per kind, and
     per kind and method. The type of a thrown object comes from its allocation event (logs
@@ -191,10 +208,7 @@ def exceptions(model: MonoModel) -> Dict[str, Any]:
          for (k, meth), v in model.clause_methods.items()],
         columns=["clause", "method", "count"]).sort_values(
             ["count", "clause", "method"], ascending=[False, True, True]).reset_index(drop=True)
-    throw_sites = pd.DataFrame(
-        [(" > ".join(model.method_name(f) for f in trace), n)
-         for trace, n in model.throw_traces.items()], columns=["backtrace", "throws"]) \
-        .sort_values(["throws", "backtrace"], ascending=[False, True]).reset_index(drop=True)
+    throw_sites = throw_traces(model, max_frames=None)
     by_type = pd.DataFrame(
         [(model.class_name(k) if k else "(type unknown: no allocation event)", v)
          for k, v in model.throw_types.items()], columns=["type", "throws"]) \

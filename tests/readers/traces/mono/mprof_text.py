@@ -218,3 +218,20 @@ def parse_method_traces(text: str) -> Dict[tuple, int]:
             method = row.group(1)
         i += 1
     return out
+
+
+def parse_throw_traces(text: str) -> Dict[tuple, int]:
+    """``--traces`` exception section: throws per frames."""
+    lines = split_sections(text).get("Exception summary", [])
+    out: Dict[tuple, int] = {}
+    i = 0
+    while i < len(lines):
+        trace = re.match(r"\t(\d+) throws from:$", lines[i])
+        i += 1
+        if trace:
+            frames = []
+            while i < len(lines) and lines[i].startswith("\t\t"):
+                frames.append(lines[i][2:])
+                i += 1
+            out[tuple(frames)] = out.get(tuple(frames), 0) + int(trace.group(1))
+    return out

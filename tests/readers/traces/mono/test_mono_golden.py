@@ -240,3 +240,17 @@ def test_method_calling_paths_equal_mprof_report_traces(shared_data):
             key = (r.method, tuple(r.backtrace.split(" > ")))
             ours[key] = ours.get(key, 0) + r.calls
     assert ours == golden
+
+
+@pytest.mark.parametrize("name", ["calls_alloc", "sample"])
+def test_throw_paths_equal_mprof_report_traces(name, shared_data):
+    """``--traces --maxframes=8``: throws per call path; the first 8 frames of a throw's
+    backtrace (sample), or the emulated stack of a throw logged without one (calls)."""
+    from tests.readers.traces.mono.mprof_text import parse_throw_traces
+    base = SHARED_DATA / "traces" / "mono-mlpd"
+    golden = parse_throw_traces((base / "golden" / f"{name}.traces.report.txt").read_text())
+    model = run(FileSource(base / "mlpd" / f"{name}.mlpd"), ModelBuilder(tree=True))
+    table = S.throw_traces(model, max_frames=8)
+    ours = {tuple(r.backtrace.split(" > ")): r.throws for r in table.itertuples()
+            if r.backtrace}
+    assert ours == golden
