@@ -230,8 +230,7 @@ class _ChunkDecoder:
         self.check_boundaries(start, upto=n)
         self.starts = start
         codes = self.b[start].astype(np.int64) if n else np.zeros(0, np.int64)
-        tpos = start + 1
-        self.check_lengths(tpos)
+        tpos = start + 1       # (times were checked by event_ends: too long is TOO_LONG)
         out = self.out
         out.buffer = self.sorted_buffers(start)
         out.thread = np.array([r.thread for r in self.raws], dtype=np.int64)[out.buffer]
