@@ -72,6 +72,8 @@ FORMAT_MODULES = (
     "graphframe_readers.timemory.reader",
     "graphframe_readers.tau.reader",
     "graphframe_readers.perfflowaspect",
+    # the call or sample tree of a Mono log (issue 28; its events: mono-mlpd-trace)
+    "graphframe_readers.traces.mono.tree",
     # traces
     "graphframe_readers.traces.dumpi",
     "graphframe_readers.traces.chrome",
@@ -82,6 +84,7 @@ FORMAT_MODULES = (
     "graphframe_readers.traces.nsight.csv_export",
     "graphframe_readers.traces.hpctoolkit_trace",
     "graphframe_readers.traces.jvmgc",
+    "graphframe_readers.traces.mono.decoder",
 )
 
 

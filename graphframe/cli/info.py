@@ -17,6 +17,7 @@ from ..io import archive
 from ..io.resolve import ARCHIVE, FOLDER, Resolved, member_summary, members, resolve
 from ..io.runs import NotOneRunError
 from .common import ensemble_reader_options, open_profile, refuse_empty
+from .mono import mono_info
 
 
 def info(path: str, format: Optional[str] = None, width: int = 100,
@@ -31,7 +32,10 @@ def info(path: str, format: Optional[str] = None, width: int = 100,
     except NotOneRunError:  # a folder of runs, not the ranks of one run: an ensemble
         runs = Resolved(path, "ensemble", FOLDER, tuple(members(path)))
         return ensemble_info(path, runs, progress=progress, options=options)
-    return profile_info(path, what, gf, width)
+    text = profile_info(path, what, gf, width)
+    if what.format.startswith("mono-mlpd"):   # issue 28: the log's header and summary sections
+        text += mono_info(path)
+    return text
 
 
 def _format_line(path: str, what: Resolved) -> str:

@@ -19,8 +19,9 @@ from ..plot.registry import PlotRequest, plot_kind, plot_kinds
 from ..plot.report import write_report
 from ..plot.scaling import MODES
 from ..plot.svg import new_figure
-from .common import check_output, open_profile, output_error
+from .common import UsageError, check_output, open_profile, output_error
 from .gc import is_gc_log, parse_filters, report_gc_file
+from .mono import add_report_options, is_mono, mono_report
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -108,12 +109,14 @@ def add_commands(sub: Any) -> None:
                     "tree; for sharing a regression as a CI artefact.")
     r.add_argument("before", help="the profile (or the reference profile)")
     r.add_argument("after", nargs="?", help="the profile to compare with it")
-    r.add_argument("-o", "--output", required=True, help="HTML file to write")
+    r.add_argument("-o", "--output", help="HTML file to write (a Mono log: its text report, "
+                                          "on stdout without -o)")
     r.add_argument("--metric", "-m", help="metric (default: the default metric)")
     r.add_argument("--top", type=_positive, default=10, help="rows and bars (default 10)")
     r.add_argument("--threshold", type=float, default=1.0, metavar="PCT",
                    help="noise threshold, percent of the before total (default 1)")
     r.add_argument("--title", help="page title")
+    add_report_options(r)   # issue 28: mprof-report's report of a Mono log
     r.set_defaults(run=_run_report)
 
 
@@ -127,6 +130,17 @@ def _run_plot(args: argparse.Namespace, out: Any) -> str:
 
 
 def _run_report(args: argparse.Namespace, out: Any) -> str:
+    if args.after is None and is_mono(args.before):   # issue 28: a Mono log's text report
+        text = mono_report(args.before, args.sections.split(",") if args.sections else None,
+                           method_sort=args.method_sort, alloc_sort=args.alloc_sort,
+                           verbose=args.verbose)
+        if not args.output:
+            return text
+        with open(args.output, "w") as fh:
+            fh.write(text)
+        return ""
+    if not args.output:
+        raise UsageError("report: -o/--output (the HTML file to write) is required")
     report_file(args.before, args.after, args.output, metric=args.metric, top=args.top,
                 threshold=args.threshold, title=args.title)
     return ""

@@ -103,6 +103,18 @@ class GcPlotAccessor(_Accessor):
     _input = "gc"
 
 
+class MonoPlotAccessor(_Accessor):
+    """Plots of a Mono log's view: ``tf.mono.plot.allocations(top=10)``.
+
+    Examples
+    --------
+    >>> sorted(k for k in dir(MonoPlotAccessor(None)) if not k.startswith("_"))
+    ['allocations']
+    """
+
+    _input = "mono"
+
+
 class TracePlotAccessor(_Accessor):
     """Plots of a TraceFrame: ``tf.plot.timeline(ranks=[0, 1])``...
 

@@ -33,8 +33,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from ._sources import ArgumentError
 
 #: The kinds of data a plot can take (the accessor of each: gf.plot, ens.plot, tf.plot,
-#: and a GC log's view ``tf.gc.plot``).
-INPUTS = ("graphframe", "ensemble", "trace", "gc")
+#: a GC log's view ``tf.gc.plot`` and a Mono log's view ``tf.mono.plot``).
+INPUTS = ("graphframe", "ensemble", "trace", "gc", "mono")
 
 #: Built-in plot kinds (each defines ``PLOT``), in the order the CLI lists them.
 KIND_MODULES = (
@@ -57,6 +57,8 @@ KIND_MODULES = (
     "graphframe.plot.gc_latency",
     "graphframe.plot.gc_heatmap",
     "graphframe.plot.gc_causes",
+    # the Mono log profiler (issue 28)
+    "graphframe.plot.allocations",
 )
 
 
@@ -194,7 +196,8 @@ def plot_kind(name: str, input: Optional[str] = None) -> PlotKind:
     if kind is None or (input is not None and input not in kind.draw):
         names = [k.name for k in plot_kinds(input)]
         what = {"graphframe": " of a GraphFrame", "ensemble": " of an Ensemble",
-                "trace": " of a TraceFrame", "gc": " of a GC view"}.get(input or "", "")
+                "trace": " of a TraceFrame", "gc": " of a GC view",
+                "mono": " of a Mono view"}.get(input or "", "")
         raise ArgumentError(f"kind={name!r} is not a plot{what}; choose one of "
                             f"{', '.join(names)}")
     return kind

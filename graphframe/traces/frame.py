@@ -23,6 +23,7 @@ from . import comm, io_rma, profile, select
 from .batches import table_batch
 from .counters import counter_samples
 from .io_view import IOView, calls_from_events
+from .mono import MonoView
 from .tree import TreeBuilder
 
 if TYPE_CHECKING:
@@ -78,6 +79,11 @@ class TraceFrame:
         """Plots of the trace: ``tf.plot.timeline(...)`` (every plot kind that takes a
         TraceFrame; see :mod:`graphframe.plot.registry`)."""
         return TracePlotAccessor(self)
+
+    @property
+    def mono(self) -> "MonoView":
+        """mprof-report's section tables of a trace read from a Mono log (issue 28)."""
+        return MonoView.of(self.definitions.metadata)
 
     def pairs(self) -> pd.DataFrame:
         """ENTER rows (each a call): name, rank, thread, time, duration, exclusive, depth, parent."""

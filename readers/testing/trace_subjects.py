@@ -64,4 +64,5 @@ TRACE_SUBJECTS: Tuple[DecoderSubject, ...] = (
     DecoderSubject("jvm-gc", "traces/jvm-gc/logs/jdk17_g1_128m_safepoint.log",
                    text=("*.log",), huge_string_after=b"Using ", cut_may_read=True,
                    skip=("invalid_utf8",)),
+    DecoderSubject("mono-mlpd-trace", "traces/mono-mlpd/mlpd/sample.mlpd"),
 )

@@ -33,6 +33,7 @@ SUBJECTS = (
     ReaderSubject("callgrind", "gprof2dot/generated-callgrind/callgrind.out.workload"),
     ReaderSubject("gprof", "gprof2dot/generated-gprof/workload.gprof.txt"),
     ReaderSubject("perf-script", "<written>/perf.txt"),
+    ReaderSubject("mono-mlpd", "traces/mono-mlpd/mlpd/calls_alloc.mlpd"),
 )
 
 PAIRS = pairs(SUBJECTS, READER_CHECKS)
