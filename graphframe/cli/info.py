@@ -9,6 +9,7 @@ import numpy as np
 import graphframe_readers
 
 from ..io import archive, dispatch
+from ..render.unattributed import percent, unattributed_share, unattributed_totals
 from .common import open_profile, refuse_empty
 
 
@@ -42,6 +43,13 @@ def info(path: str, format: Optional[str] = None, width: int = 100,
               ("pairs", pairs), ("default", str(gf.default_metric))]
     others = [str(c) for c in df.columns if c not in gf.show_metric_columns()]
     lines.append(("columns", ", ".join(others) or "none"))
+    left_out = []   # records the reader left out of the tree (Caliper: no_path="drop")
+    for metric, total in unattributed_totals(gf.metadata).items():
+        share = unattributed_share(gf, metric)
+        left_out.append(f"{metric} {total:.6g}" + (f" ({percent(share[1])})" if share else ""))
+    if left_out:
+        lines.append(("outside", "; ".join(left_out) + ": outside every annotated region, "
+                                 "not in the tree (no_path=keep shows them)"))
     text = "".join(f"{k + ':':11}{v}\n" for k, v in lines)
     text += "metadata:" + ("\n" if gf.metadata else " none\n")
     for key, value in gf.metadata.items():

@@ -29,6 +29,7 @@ from ..model.dataframe import private_copy
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from .json_layout import to_thicket_json
+from ..render.unattributed import KEY as UNATTRIBUTED, SHARE_KEY as UNATTRIBUTED_SHARE
 
 INT = np.int64
 
@@ -72,8 +73,8 @@ class Thicket(ThicketConstructors):
         self.graph = ens.graph
         self.dataframe = ens.dataframe if name == "profile" else \
             ens.dataframe.rename_axis(index={"profile": name})
-        self.metadata = ens.metadata if name == "profile" else \
-            ens.metadata.rename_axis(index=name)
+        meta, self._unattributed = _without_unattributed(ens.metadata)
+        self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
         self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
                                      default_metric=None)
         self.exc_metrics = ens.exc_metrics
@@ -91,6 +92,10 @@ class Thicket(ThicketConstructors):
         if self.profile_idx_name != "profile":
             df = df.rename_axis(index={self.profile_idx_name: "profile"})
             meta = meta.rename_axis(index="profile")
+        left_out = getattr(self, "_unattributed", None)
+        if left_out is not None and left_out.columns.nlevels == meta.columns.nlevels \
+                and not left_out.columns.isin(meta.columns).any():
+            meta = pd.concat([meta, left_out.reindex(meta.index)], axis=1)
         return Ensemble(self.graph, df, self._profiles, meta,
                         self.statsframe.dataframe, self.exc_metrics, self.inc_metrics,
                         self.default_metric, self._inclusive_of, self._aggregations,
@@ -101,6 +106,40 @@ class Thicket(ThicketConstructors):
     def profile(self) -> List[Any]:
         """The profile labels (``0..P-1`` unless relabelled)."""
         return [p.item() if isinstance(p, np.generic) else p for p in self.metadata.index]
+
+    @property
+    def unattributed(self) -> pd.DataFrame:
+        """What the Caliper reader left out of the tree (records outside every annotated
+        region, which Thicket leaves out without a word): one row per profile, one
+        column per metric, the metric's total over those records (NaN: none). Kept
+        out of :attr:`metadata`, so that the metadata table is Thicket's.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> gf = GraphFrame.from_lists(("main", "a"))
+        >>> gf.metadata["unattributed"] = {"time": 2.0}
+        >>> Thicket.from_graphframes([gf]).unattributed
+                 time
+        profile
+        0         2.0
+        """
+        left_out = self._unattributed
+        index = self.metadata.index
+        if left_out is None:
+            return pd.DataFrame(index=index)
+        parts = []
+        for column in left_out.columns:
+            if (column[-1] if isinstance(column, tuple) else column) != UNATTRIBUTED:
+                continue
+            rows = [dict(v) if isinstance(v, tuple) else {}
+                    for v in left_out[column].reindex(index)]
+            part = pd.DataFrame(rows, index=index)
+            if isinstance(column, tuple):   # per header after a column concatenation
+                part.columns = pd.MultiIndex.from_tuples([column[:-1] + (m,)
+                                                          for m in part.columns])
+            parts.append(part)
+        return pd.concat(parts, axis=1) if parts else pd.DataFrame(index=index)
 
     @property
     def profile_mapping(self) -> Dict[Any, Any]:
@@ -271,7 +310,9 @@ class Thicket(ThicketConstructors):
         metric = metric_column if metric_column is not None else self.default_metric
         if isinstance(indices, (list, tuple)) and len(indices) == 1:
             indices = indices[0]
-        return self.ensemble.tree(metric, profile=indices, **options)
+        ens = self.ensemble   # Thicket's tree: without graphframe's footer on left-out time
+        ens = ens.replace(metadata=_without_unattributed(ens.metadata)[0])
+        return ens.tree(metric, profile=indices, **options)
 
     def update_inclusive_columns(self) -> None:
         """Recompute inclusive metrics from exclusive ones (in place)."""
@@ -326,6 +367,17 @@ def _with_rows_of(df: pd.DataFrame, node: int, attrs: Dict[str, Any]) -> pd.Data
             new = new.astype({"name": df["name"].dtype})
         new["name"] = attrs.get("name")
     return pd.concat([df, new]).sort_index()
+
+
+def _without_unattributed(meta: pd.DataFrame) -> Any:
+    """The metadata table without the readers' ``unattributed`` column(s) (one per
+    header after a column concatenation), and those columns (None when absent):
+    Thicket's metadata has no such column."""
+    last = meta.columns.get_level_values(-1) if len(meta.columns) else pd.Index([])
+    found = np.asarray(last.isin([UNATTRIBUTED, UNATTRIBUTED_SHARE]), dtype=bool)
+    if not found.any():
+        return meta, None
+    return meta.loc[:, ~found], meta.loc[:, found]
 
 
 def _labelled(ens: Ensemble) -> Ensemble:

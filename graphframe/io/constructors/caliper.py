@@ -17,7 +17,7 @@ class CaliperConstructors:
 
     @classmethod
     def from_caliper(cls, filename_or_stream: Any, query: Optional[str] = None,
-                     node_ordering: bool = True, no_path: str = "keep") -> Any:
+                     node_ordering: bool = True, no_path: str = "drop") -> Any:
         """Read Caliper output: json-split, or a ``.cali`` file (Hatchet's name).
 
         Parameters
@@ -35,8 +35,10 @@ class CaliperConstructors:
             file records one; otherwise siblings are ordered by frame.
         no_path : {"keep", "drop"}
             Records with no call path (time outside every annotated region):
+            ``"drop"`` (the default) leaves them out, as Hatchet and Thicket do,
+            and puts their total per metric in ``metadata["unattributed"]``;
             ``"keep"`` puts those holding a metric value under a ``<no path>``
-            root; ``"drop"`` leaves them out, as Hatchet does.
+            root.
 
         Returns
         -------
@@ -65,7 +67,7 @@ class CaliperConstructors:
     @classmethod
     def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
                            string_attributes: Union[str, Sequence[str], None] = (),
-                           node_ordering: bool = True, no_path: str = "keep",
+                           node_ordering: bool = True, no_path: str = "drop",
                            progress: Any = None) -> Any:
         """Read ``.cali`` data: a file, per-rank files, a stream or a CaliperReader.
 
@@ -84,9 +86,10 @@ class CaliperConstructors:
         node_ordering : bool
             Order siblings by Caliper's node order when the file records it.
         no_path : {"keep", "drop"}
-            Records with no call path: under a ``<no path>`` root when they
-            hold a metric value (``"keep"``), or left out as in Hatchet
-            (``"drop"``).
+            Records with no call path: left out as in Hatchet and Thicket,
+            their totals per metric in ``metadata["unattributed"]`` (``"drop"``,
+            the default), or under a ``<no path>`` root when they hold a metric
+            value (``"keep"``).
         progress : bool or callable, optional
             ``True`` draws a progress bar on stderr as the files are decoded;
             a callable receives ``(done, total, what)``.
@@ -129,7 +132,7 @@ class CaliperConstructors:
                         level: str = "loop.start_iteration",  # graphframe_readers.caliper.timeseries.LEVEL
                         native: bool = False,
                         string_attributes: Union[str, Sequence[str], None] = (),
-                        node_ordering: bool = True, no_path: str = "keep") -> List[Any]:
+                        node_ordering: bool = True, no_path: str = "drop") -> List[Any]:
         """Read a Caliper timeseries ``.cali`` file: one GraphFrame per iteration block.
 
         A new block starts where the records' ``level`` value changes (Hatchet's
