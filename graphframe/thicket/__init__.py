@@ -16,9 +16,10 @@ Examples
 from .. import QueryMatcher
 from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
-from . import model_extrap, stats
+from . import helpers, model_extrap, profiles, stats, utils
 from .groupby import GroupBy
-from .thicket import EmptyMetadataTable, NodeNotFound, Thicket
+from .thicket import NodeNotFound, Thicket
+from .utils import DuplicateIndexError, DuplicateValueError, EmptyMetadataTable
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
-           "model_extrap", "query", "stats"]
+__all__ = ["DuplicateIndexError", "DuplicateValueError", "EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
+           "helpers", "model_extrap", "profiles", "query", "stats", "utils"]

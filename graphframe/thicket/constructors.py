@@ -6,7 +6,7 @@ Thicket; each reads or composes an :class:`graphframe.Ensemble` and wraps it.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 import pandas as pd
 
@@ -16,6 +16,8 @@ from ..ensemble.sources import expand, label
 from ..errors import ArgumentError
 from ..model.fields import replace
 from .json_layout import from_thicket_json
+from .profiles import composition_order, label_by_source, profile_hasher, relabel
+from .utils import DuplicateIndexError
 
 
 class ThicketConstructors:
@@ -27,7 +29,15 @@ class ThicketConstructors:
         progress = None if disable_tqdm else True
         ens = Ensemble.read(paths, format=format, intersection=intersection,
                             fill=fill_perfdata, progress=progress, **options)
-        return cls(ens)
+        return cls._labelled_by_source(ens, list(ens.profiles["path"]))
+
+    @classmethod
+    def _labelled_by_source(cls, ens: Any, names: Sequence[Any]) -> Any:
+        """A Thicket of ``ens`` whose profiles are labelled as Thicket labels them: by the
+        hash of the source each was read from (:mod:`graphframe.thicket.profiles`)."""
+        tk = cls(label_by_source(ens, names))
+        tk._read_order = composition_order([profile_hasher(n) for n in names])
+        return tk
 
     @classmethod
     def from_caliperreader(cls, filename_or_caliperreader: Any, intersection: bool = False,
@@ -58,8 +68,8 @@ class ThicketConstructors:
                                  disable_tqdm, options={"caliper": drop, "caliper-json": drop})
         gfs = {label(m): GraphFrame.from_caliper(m, query, no_path="drop")
                for m in expand(filename_or_stream)}
-        return cls(Ensemble.from_graphframes(gfs, intersection=intersection,
-                                                 fill=fill_perfdata))
+        return cls._labelled_by_source(Ensemble.from_graphframes(
+            gfs, intersection=intersection, fill=fill_perfdata), list(gfs))
 
     @classmethod
     def from_hpctoolkit(cls, dirname: Any, intersection: bool = False, fill_perfdata: bool = True,
@@ -91,14 +101,16 @@ class ThicketConstructors:
 
     @classmethod
     def from_literal(cls, graph_dict: Any) -> Any:
-        """A one-profile Thicket from Hatchet's literal format."""
-        return cls.thicketize_graphframe(GraphFrame.from_literal(graph_dict), "<literal>")
+        """A one-profile Thicket from Hatchet's literal format (labelled, as in Thicket,
+        by the hash of the literal's text)."""
+        return cls.thicketize_graphframe(GraphFrame.from_literal(graph_dict), str(graph_dict))
 
     @classmethod
     def thicketize_graphframe(cls, gf: Any, prf: Any) -> Any:
-        """A one-profile Thicket from a GraphFrame read from ``prf``."""
+        """A one-profile Thicket from a GraphFrame read from ``prf`` (a path string: the
+        profile is labelled by its hash, as in Thicket; otherwise ``0``)."""
         ens = Ensemble.from_graphframes({str(prf): gf})
-        return cls(ens)
+        return cls._labelled_by_source(ens, [prf]) if isinstance(prf, str) else cls(ens)
 
     @classmethod
     def from_json(cls, json_thicket: Any) -> Any:
@@ -134,17 +146,29 @@ class ThicketConstructors:
                         calltree: str = "union", disable_tqdm: bool = False,
                         **kwargs: Any) -> Any:
         """Concatenate on ``"index"`` (more profiles) or ``"columns"`` (``headers=``,
-        ``metadata_key=``); ``calltree`` is ``"union"`` or ``"intersection"``."""
+        ``metadata_key=``); ``calltree`` is ``"union"`` or ``"intersection"``.
+
+        As in Thicket: on ``"index"`` every profile keeps its label (two equal labels
+        are a :class:`~graphframe.thicket.utils.DuplicateIndexError`) and
+        ``tk.profile`` lists the inputs' profiles in input order. On
+        ``"columns"`` the profiles of the inputs are paired by the value of
+        ``metadata_key`` in their metadata (which labels the rows and names the
+        profile level; a value repeated within one input is a
+        ``DuplicateIndexError``), or without it by position in each input's
+        label order (a level named ``profile`` holding ``0..k-1``; the inputs
+        must have as many profiles); ``tk.profile`` holds ``(key, header)`` pairs.
+        """
         fill = kwargs.pop("fill_perfdata", True)
         key = kwargs.pop("metadata_key", None)
-        ens = Ensemble.concat([t.ensemble for t in thickets], axis=axis,
-                              headers=kwargs.pop("headers", None),
-                              metadata_key=key, calltree=calltree)
+        headers = kwargs.pop("headers", None)
         if kwargs:
             raise ArgumentError(f"concat_thickets got unknown keywords {sorted(kwargs)}")
+        thickets = list(thickets)
         if axis == "index":
-            return cls(ens.dense() if fill else ens, thickets[0].profile_idx_name)
-        return cls(ens, profile_idx_name=key if key is not None else "profile")
+            return _concat_index(cls, thickets, calltree, fill)
+        if axis not in ("columns", "column"):
+            raise ArgumentError(f"axis={axis!r}: use 'index' or 'columns'")
+        return _concat_columns(cls, thickets, headers, key, calltree)
 
     @classmethod
     def from_timeseries(cls, filename_or_caliperreader: Any,
@@ -167,6 +191,58 @@ class ThicketConstructors:
         ens = ens.set_profile_index("iteration")
         return cls(ens.replace(metadata=ens.metadata.drop(columns=["iteration"])),
                    profile_idx_name="iteration")
+
+
+def _concat_index(cls: Any, thickets: List[Any], calltree: str, fill: bool) -> Any:
+    """Thicket's ``concat_thickets(axis="index")`` (see :meth:`concat_thickets`)."""
+    ens = Ensemble.concat([t.ensemble for t in thickets], axis="index", calltree=calltree)
+    labels = [p for t in thickets for p in t.metadata.index.tolist()]
+    numbered = all(isinstance(t.metadata.index, pd.RangeIndex) for t in thickets)
+    if not numbered or len(set(labels)) == len(labels):
+        ens = relabel(ens, labels)
+    ens = ens.dense() if fill else ens
+    out = cls(ens, thickets[0].profile_idx_name)
+    if not numbered:
+        out._read_order = [p for t in thickets for p in t.profile]
+    return out
+
+
+def _concat_columns(cls: Any, thickets: List[Any], headers: Any, key: Any,
+                    calltree: str) -> Any:
+    """Thicket's ``concat_thickets(axis="columns")`` (see :meth:`concat_thickets`)."""
+    headers = list(headers) if headers is not None else list(range(len(thickets)))
+    if len(headers) != len(thickets):
+        raise ArgumentError(f"{len(headers)} headers for {len(thickets)} Thickets")
+    parts, keys = [], []
+    for t in thickets:
+        ens = t.ensemble
+        if key is None:
+            values = list(range(len(ens.metadata)))   # paired by position in label order
+        elif key == t.profile_idx_name:
+            values = ens.metadata.index.tolist()
+        elif key in ens.metadata.columns:
+            values = ens.metadata[key].tolist()
+        else:
+            raise ArgumentError(f"metadata has no column {key!r}")
+        if len(set(values)) != len(values):
+            raise DuplicateIndexError(f"metadata column {key!r} repeats a value within one "
+                                      f"Thicket: it must identify each profile")
+        keys.append(dict(zip(ens.metadata.index.tolist(), values)))
+        meta = ens.metadata.drop(columns=[key]) if key in ens.metadata.columns else ens.metadata
+        parts.append(ens.replace(metadata=meta.assign(**{PAIR_KEY: values})))
+    if key is None and len({len(k) for k in keys}) > 1:
+        raise ArgumentError("without metadata_key the Thickets must have as many profiles: "
+                            + " != ".join(str(len(k)) for k in keys))
+    ens = Ensemble.concat(parts, axis="columns", headers=headers, metadata_key=PAIR_KEY,
+                          calltree=calltree)
+    name = key if key is not None else "profile"
+    out = cls(ens, profile_idx_name=name)
+    out._read_order = [(k[p], h) for t, k, h in zip(thickets, keys, headers) for p in t.profile]
+    return out
+
+
+#: the temporary metadata column that pairs profiles in a column concatenation
+PAIR_KEY = "__pair__"
 
 
 def _agreed(column: pd.Series) -> Any:

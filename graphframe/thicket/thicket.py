@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy as _copy
 import warnings
+from collections import OrderedDict
 from typing import Any, Dict, List, Sequence
 
 import numpy as np
@@ -29,13 +30,10 @@ from ..model.dataframe import private_copy
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from .json_layout import to_thicket_json
+from .utils import EmptyMetadataTable
 from ..render.unattributed import KEY as UNATTRIBUTED, SHARE_KEY as UNATTRIBUTED_SHARE
 
 INT = np.int64
-
-
-class EmptyMetadataTable(GraphframeError):
-    """An operation needs metadata and the metadata table is empty."""
 
 
 class NodeNotFound(GraphframeError, KeyError, ValueError):
@@ -104,8 +102,19 @@ class Thicket(ThicketConstructors):
     # ---------------------------------------------------------- properties
     @property
     def profile(self) -> List[Any]:
-        """The profile labels (``0..P-1`` unless relabelled)."""
-        return [p.item() if isinstance(p, np.generic) else p for p in self.metadata.index]
+        """The profile labels: for profiles read from files, Thicket's (the hash of the
+        path), in the order Thicket's composition leaves them; otherwise the metadata's
+        order (``0..P-1`` unless relabelled)."""
+        labels = [p.item() if isinstance(p, np.generic) else p for p in self.metadata.index]
+        order = getattr(self, "_read_order", None)
+        if order is not None:
+            present = set(labels)
+            if self.metadata.columns.nlevels > 1:   # column-joined: (key, header) pairs
+                return [p for p in order if isinstance(p, tuple) and p[0] in present]
+            kept = [p for p in order if p in present]
+            if len(kept) == len(labels):
+                return kept
+        return labels
 
     @property
     def unattributed(self) -> pd.DataFrame:
@@ -143,9 +152,22 @@ class Thicket(ThicketConstructors):
 
     @property
     def profile_mapping(self) -> Dict[Any, Any]:
-        """Profile label -> the file it was read from."""
-        return dict(zip(self.profile, self._profiles["path"])) \
-            if "path" in self._profiles.columns else {p: None for p in self.profile}
+        """Profile label -> the file it was read from (an ``OrderedDict`` sorted by label,
+        as Thicket's)."""
+        labels = [p.item() if isinstance(p, np.generic) else p for p in self._profiles.index]
+        table = self._profiles
+        if table.columns.nlevels > 1:   # column-joined: (key, header) -> path
+            paths = {}
+            for header in dict.fromkeys(table.columns.get_level_values(0)):
+                if (header, "path") in table.columns:
+                    for label, path in zip(labels, table[(header, "path")]):
+                        if isinstance(path, str):
+                            paths[(label, header)] = path
+            order = [p for p in self.profile if p in paths]
+            return OrderedDict((p, paths[p]) for p in order + [p for p in paths
+                                                               if p not in set(order)])
+        paths = table["path"] if "path" in table.columns else [None] * len(labels)
+        return OrderedDict(zip(labels, paths))
 
     @property
     def profiles(self) -> pd.DataFrame:
@@ -166,7 +188,9 @@ class Thicket(ThicketConstructors):
 
     # -------------------------------------------------------- operations
     def _wrap(self, ens: Ensemble) -> "Thicket":
-        return type(self)(ens, self.profile_idx_name)
+        out = type(self)(ens, self.profile_idx_name)
+        out._read_order = getattr(self, "_read_order", None)  # tk.profile's order carries on
+        return out
 
     def _need_metadata(self) -> None:
         if self.metadata.empty:
@@ -181,8 +205,17 @@ class Thicket(ThicketConstructors):
         return self._wrap(self.ensemble.filter_metadata(select_function))
 
     def filter_profile(self, profile_list: Sequence[Any]) -> "Thicket":
-        """The listed profiles."""
-        return self._wrap(self.ensemble.filter_profile(list(profile_list)))
+        """The listed profiles (labels; after a column concatenation the ``(key, header)``
+        pairs of :attr:`profile`, a key's rows kept while one of its pairs is)."""
+        wanted = list(profile_list)
+        joined = self.metadata.columns.nlevels > 1
+        labels = list(dict.fromkeys(p[0] if joined and isinstance(p, tuple) else p
+                                    for p in wanted))
+        out = self._wrap(self.ensemble.filter_profile(labels))
+        if joined:
+            keep = set(wanted)
+            out._read_order = [p for p in self.profile if p in keep or p[0] in keep]
+        return out
 
     def filter_stats(self, filter_function: Any) -> "Thicket":
         """Nodes whose statsframe row satisfies ``filter_function``."""
