@@ -9,7 +9,7 @@ Examples
 >>> import graphframe.thicket as th
 >>> from graphframe import GraphFrame
 >>> tk = th.Thicket.thicketize_graphframe(GraphFrame.from_lists(("main", "solve")), "run.json")
->>> tk.profile_mapping
+>>> tk.profile_mapping        # labelled by the hash of the path, as in Thicket
 {0: 'run.json'}
 """
 
