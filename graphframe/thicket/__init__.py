@@ -10,7 +10,7 @@ Examples
 >>> from graphframe import GraphFrame
 >>> tk = th.Thicket.thicketize_graphframe(GraphFrame.from_lists(("main", "solve")), "run.json")
 >>> tk.profile_mapping        # labelled by the hash of the path, as in Thicket
-{0: 'run.json'}
+OrderedDict([(9621542272589, 'run.json')])
 """
 
 from .. import QueryMatcher
