@@ -62,8 +62,17 @@ class Thicket(ThicketConstructors):
     """
 
     def __init__(self, ensemble: Ensemble, profile_idx_name: Any = "profile") -> None:
+        # graphframe's own state (profiles table, declarations, labels' order...) lives in
+        # one object per Thicket, so that a Thicket's attributes are Thicket's and none is
+        # shared with the Thicket an operation started from (Thicket's tests check both)
+        self._state = _State()
         self.profile_idx_name = profile_idx_name
         self._set(ensemble)
+
+    profile_idx_name = property(lambda self: self._state.profile_idx_name,
+                                lambda self, v: setattr(self._state, "profile_idx_name", v),
+                                doc="The name of the dataframe's profile level and of the "
+                                    "metadata's index.")
 
     def _set(self, ens: Ensemble) -> None:
         ens = _labelled(ens)
@@ -75,8 +84,8 @@ class Thicket(ThicketConstructors):
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
         self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
                                      default_metric=None)
-        self.exc_metrics = ens.exc_metrics
-        self.inc_metrics = ens.inc_metrics
+        self.exc_metrics = list(ens.exc_metrics)
+        self.inc_metrics = list(ens.inc_metrics)
         self.default_metric = ens.default_metric
         self._profiles = ens.profiles
         self._errors = ens.errors
@@ -187,9 +196,17 @@ class Thicket(ThicketConstructors):
                 and not pd.api.types.is_bool_dtype(df[c])]
 
     # -------------------------------------------------------- operations
-    def _wrap(self, ens: Ensemble) -> "Thicket":
+    def _wrap(self, ens: Ensemble, own_graph: bool = True) -> "Thicket":
+        """A new Thicket of ``ens`` that shares no attribute object with this one (its own
+        graph object, as Thicket's, unless ``own_graph`` is False; the arrays underneath
+        are immutable and shared)."""
+        if own_graph and ens.graph is self.graph:
+            ens = ens.replace(graph=ens.graph.copy())
         out = type(self)(ens, self.profile_idx_name)
-        out._read_order = getattr(self, "_read_order", None)  # tk.profile's order carries on
+        for attr in ("dataframe", "metadata"):
+            if getattr(out, attr) is getattr(self, attr):
+                setattr(out, attr, getattr(out, attr).copy(deep=False))
+        out._read_order = self._read_order  # tk.profile's order carries on
         return out
 
     def _need_metadata(self) -> None:
@@ -360,7 +377,7 @@ class Thicket(ThicketConstructors):
         ens = self.ensemble
         return self._keeping_lists(self._wrap(ens.replace(
             dataframe=private_copy(ens.dataframe), metadata=private_copy(ens.metadata),
-            statsframe=private_copy(ens.statsframe))))
+            statsframe=private_copy(ens.statsframe)), own_graph=False))
 
     def _keeping_lists(self, other: "Thicket") -> "Thicket":
         """``other`` with copies of this Thicket's metric lists (as assigned, even names
@@ -400,6 +417,29 @@ def _with_rows_of(df: pd.DataFrame, node: int, attrs: Dict[str, Any]) -> pd.Data
             new = new.astype({"name": df["name"].dtype})
         new["name"] = attrs.get("name")
     return pd.concat([df, new]).sort_index()
+
+
+class _State:
+    """A Thicket's graphframe-side state (see ``Thicket.__init__``)."""
+
+    def __init__(self) -> None:
+        self.profile_idx_name: Any = "profile"
+        self.profiles: Any = None
+        self.errors: Any = None
+        self.inclusive_of: Any = None
+        self.aggregations: Any = None
+        self.unattributed: Any = None
+        self.read_order: Any = None
+
+
+def _state_field(name: str) -> property:
+    return property(lambda self: getattr(self._state, name),
+                    lambda self, value: setattr(self._state, name, value))
+
+
+for _name in ("profiles", "errors", "inclusive_of", "aggregations", "unattributed",
+              "read_order"):
+    setattr(Thicket, "_" + _name, _state_field(_name))
 
 
 def _without_unattributed(meta: pd.DataFrame) -> Any:
