@@ -6,6 +6,7 @@ Thicket; each reads or composes an :class:`graphframe.Ensemble` and wraps it.
 
 from __future__ import annotations
 
+import os
 from typing import Any, List, Optional, Sequence
 
 import pandas as pd
@@ -38,6 +39,56 @@ class ThicketConstructors:
         tk = cls(label_by_source(ens, names))
         tk._read_order = composition_order([profile_hasher(n) for n in names])
         return tk
+
+    @classmethod
+    def reader_dispatch(cls, func: Any, intersection: bool, fill_perfdata: bool,
+                        disable_tqdm: bool, *args: Any, **kwargs: Any) -> Any:
+        """Thicket's constructor dispatch: ``func`` (a GraphFrame reader such as
+        ``GraphFrame.from_caliperreader``) reads ``args[0]`` -- a list or tuple of
+        files, a folder (its entries) or one file -- with the other arguments, and the
+        GraphFrames become one Thicket (profiles labelled by their paths, as Thicket's).
+
+        Raises as Thicket does: ``ValueError`` for an empty list or a path that does
+        not exist, ``FileNotFoundError`` for a listed file that does not exist,
+        ``TypeError`` for anything else than a list, a tuple or a string; a file
+        ``func`` cannot read is an ``Exception`` naming it (the reader's error as its
+        cause).
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> ThicketConstructors.reader_dispatch(GraphFrame.from_caliperreader, False, True,
+        ...                                     True, [])
+        Traceback (most recent call last):
+        ...
+        ValueError: Iterable must contain at least one file
+        """
+        # (issue 27 will route this through graphframe's one format resolver)
+        if not args:
+            raise TypeError("reader_dispatch needs the object to read")
+        obj, extra = args[0], args[1:]
+        if isinstance(obj, (list, tuple)):
+            if len(obj) == 0:
+                raise ValueError("Iterable must contain at least one file")
+            for file in obj:
+                if not os.path.isfile(file):
+                    raise FileNotFoundError(f"File '{file}' not found")
+            files = list(obj)
+        elif isinstance(obj, str):
+            if not os.path.exists(obj):
+                raise ValueError(f"Path '{obj}' not found")
+            files = [os.path.join(obj, f) for f in sorted(os.listdir(obj))] \
+                if os.path.isdir(obj) else [obj]
+        else:
+            raise TypeError(f"'{type(obj).__name__}' is not a valid type to be read from")
+        gfs = {}
+        for file in files:
+            try:
+                gfs[file] = func(file, *extra, **kwargs)
+            except Exception as exc:  # noqa: BLE001 -- Thicket's wrapping, the cause kept
+                raise Exception(f"Failed to read file: {file}") from exc
+        ens = Ensemble.from_graphframes(gfs, intersection=intersection, fill=fill_perfdata)
+        return cls._labelled_by_source(ens, files)
 
     @classmethod
     def from_caliperreader(cls, filename_or_caliperreader: Any, intersection: bool = False,

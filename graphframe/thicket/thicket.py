@@ -25,7 +25,7 @@ import pandas as pd
 from ..ensemble import Ensemble
 from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.statsframe import empty_statsframe
-from ..errors import ArgumentError, GraphframeError, InvalidFilter, MetricError
+from ..errors import ArgumentError, EmptyFilter, GraphframeError, InvalidFilter, MetricError
 from ..model.dataframe import private_copy
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
@@ -61,12 +61,18 @@ class Thicket(ThicketConstructors):
     ([0, 1], 6)
     """
 
-    def __init__(self, ensemble: Ensemble, profile_idx_name: Any = "profile") -> None:
+    def __init__(self, ensemble: Ensemble, profile_idx_name: Any = "profile",
+                 profile_levels: Any = None) -> None:
         # graphframe's own state (profiles table, declarations, labels' order...) lives in
         # one object per Thicket, so that a Thicket's attributes are Thicket's and none is
         # shared with the Thicket an operation started from (Thicket's tests check both)
+        if not isinstance(ensemble, Ensemble):
+            raise ValueError(f"a Thicket is made from a graphframe.Ensemble, not "
+                             f"{type(ensemble).__name__} (use a constructor: "
+                             "Thicket.from_caliperreader, from_graphframes...)")
         self._state = _State()
         self.profile_idx_name = profile_idx_name
+        self._state.profile_levels = list(profile_levels) if profile_levels else None
         self._set(ensemble)
 
     profile_idx_name = property(lambda self: self._state.profile_idx_name,
@@ -80,6 +86,8 @@ class Thicket(ThicketConstructors):
         self.graph = ens.graph
         self.dataframe = ens.dataframe if name == "profile" else \
             ens.dataframe.rename_axis(index={"profile": name})
+        if self._state.profile_levels:   # tuple labels shown as one level per part
+            self.dataframe = _split_level(self.dataframe, name, self._state.profile_levels)
         meta, self._unattributed = _without_unattributed(ens.metadata)
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
         self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
@@ -96,6 +104,8 @@ class Thicket(ThicketConstructors):
     def ensemble(self) -> Ensemble:
         """This Thicket's tables as a :class:`graphframe.Ensemble` (shared, not copied)."""
         df, meta = self.dataframe, self.metadata
+        if self._state.profile_levels:
+            df = _joined_level(df, self._state.profile_levels, self.profile_idx_name)
         if self.profile_idx_name != "profile":
             df = df.rename_axis(index={self.profile_idx_name: "profile"})
             meta = meta.rename_axis(index="profile")
@@ -202,7 +212,7 @@ class Thicket(ThicketConstructors):
         are immutable and shared)."""
         if own_graph and ens.graph is self.graph:
             ens = ens.replace(graph=ens.graph.copy())
-        out = type(self)(ens, self.profile_idx_name)
+        out = type(self)(ens, self.profile_idx_name, self._state.profile_levels)
         for attr in ("dataframe", "metadata"):
             if getattr(out, attr) is getattr(self, attr):
                 setattr(out, attr, getattr(out, attr).copy(deep=False))
@@ -218,8 +228,13 @@ class Thicket(ThicketConstructors):
         if not callable(select_function):
             raise InvalidFilter(f"filter_metadata takes a function of a metadata row, not "
                                 f"{type(select_function).__name__}")
-        self._need_metadata()
-        return self._wrap(self.ensemble.filter_metadata(select_function))
+        if self.metadata.empty:
+            raise EmptyMetadataTable("The provided Thicket object has an empty MetadataTable.")
+        try:
+            return self._wrap(self.ensemble.filter_metadata(select_function))
+        except EmptyFilter:
+            raise EmptyMetadataTable("The provided filter function resulted in an empty "
+                                     "MetadataTable.") from None
 
     def filter_profile(self, profile_list: Sequence[Any]) -> "Thicket":
         """The listed profiles (labels; after a column concatenation the ``(key, header)``
@@ -355,14 +370,32 @@ class Thicket(ThicketConstructors):
         return nodes[0] if which == "first" else nodes[-1]
 
     def tree(self, metric_column: Any = None, indices: Any = None, **options: Any) -> str:
-        """The text tree of one profile (``indices``; default the first) or of statsframe
-        columns."""
+        """The text tree of the rows that ``indices`` selects, as in Thicket: one value per
+        index level after ``node`` (a value alone or a list/tuple; default the first
+        row's), e.g. a profile label, or ``["Base_Seq", "default"]`` on a dataframe
+        re-indexed by ``(node, variant, tuning)``. A selection that leaves a node
+        several rows, or names a value a level lacks, is a ``KeyError`` saying so.
+        ``metric_column`` naming statsframe columns draws the statsframe."""
         metric = metric_column if metric_column is not None else self.default_metric
-        if isinstance(indices, (list, tuple)) and len(indices) == 1:
-            indices = indices[0]
-        ens = self.ensemble   # Thicket's tree: without graphframe's footer on left-out time
-        ens = ens.replace(metadata=_without_unattributed(ens.metadata)[0])
-        return ens.tree(metric, profile=indices, **options)
+        df = self.dataframe
+        columns = metric if isinstance(metric, list) else [metric]
+        stats = self.statsframe.dataframe
+        if all(c in stats.columns for c in columns) and \
+                not all(c in df.columns for c in columns):
+            ens = self.ensemble
+            return ens.tree(metric, profile=None, **options)
+        rows = _rows_of(df, indices)
+        gf = GraphFrame(self.graph, rows, [c for c in self.exc_metrics if c in rows.columns],
+                        [c for c in self.inc_metrics if c in rows.columns],
+                        default_metric=metric if not isinstance(metric, list) else metric[0])
+        if isinstance(df.columns, pd.MultiIndex) and "name_column" not in options:
+            options["name_column"] = ("name", "")
+        return gf.tree(metric_column=metric, **options)
+
+    def metadata_column_to_perfdata(self, metadata_column: Any, overwrite: bool = False,
+                                    drop: bool = False) -> None:
+        """Thicket 2024's name of :meth:`metadata_columns_to_perfdata` (in place)."""
+        self.metadata_columns_to_perfdata(metadata_column, overwrite=overwrite, drop=drop)
 
     def update_inclusive_columns(self) -> None:
         """Recompute inclusive metrics from exclusive ones (in place)."""
@@ -430,6 +463,32 @@ class _State:
         self.aggregations: Any = None
         self.unattributed: Any = None
         self.read_order: Any = None
+        self.profile_levels: Any = None
+
+
+def _split_level(df: pd.DataFrame, level: Any, names: List[Any]) -> pd.DataFrame:
+    """``df`` with its ``level`` of tuples shown as one level per part (``names``), as
+    Thicket's aggregate by several columns is indexed."""
+    position = df.index.names.index(level)
+    arrays = [df.index.get_level_values(i) for i in range(df.index.nlevels)]
+    parts = list(zip(*arrays[position])) if len(arrays[position]) else [[]] * len(names)
+    new = arrays[:position] + [pd.Index(list(p)) for p in parts] + arrays[position + 1:]
+    new_names = list(df.index.names[:position]) + list(names) + \
+        list(df.index.names[position + 1:])
+    return df.set_axis(pd.MultiIndex.from_arrays(new, names=new_names), axis=0)
+
+
+def _joined_level(df: pd.DataFrame, names: List[Any], level: Any) -> pd.DataFrame:
+    """The inverse of :func:`_split_level`."""
+    if not all(n in df.index.names for n in names):
+        return df
+    positions = [df.index.names.index(n) for n in names]
+    arrays = [df.index.get_level_values(i) for i in range(df.index.nlevels)]
+    joined = pd.Index(list(zip(*[arrays[p] for p in positions])), tupleize_cols=False)
+    new = [arrays[0], joined] + [a for i, a in enumerate(arrays) if i and i not in positions]
+    new_names = [df.index.names[0], level] + [n for i, n in enumerate(df.index.names)
+                                              if i and i not in positions]
+    return df.set_axis(pd.MultiIndex.from_arrays(new, names=new_names), axis=0)
 
 
 def _state_field(name: str) -> property:
@@ -440,6 +499,31 @@ def _state_field(name: str) -> property:
 for _name in ("profiles", "errors", "inclusive_of", "aggregations", "unattributed",
               "read_order"):
     setattr(Thicket, "_" + _name, _state_field(_name))
+
+
+def _rows_of(df: pd.DataFrame, indices: Any) -> pd.DataFrame:
+    """The rows of ``df`` whose index levels after ``node`` hold ``indices`` (see
+    :meth:`Thicket.tree`), indexed by node alone."""
+    levels = list(df.index.names[1:])
+    if indices is None:
+        indices = tuple(df.index[0][1:]) if len(df) else ()
+    elif not isinstance(indices, (list, tuple)):
+        indices = (indices,)
+    indices = tuple(indices)
+    if len(indices) != len(levels):
+        raise KeyError(f"Either dataframe cannot be represented as a single index or provided "
+                       f"slice, {indices}, results in a multi-index: give one value for each "
+                       f"of the levels {levels}")
+    for level, value in zip(levels, indices):
+        if value not in set(df.index.get_level_values(level)):
+            raise KeyError(f"The indices, {{{level!r}: {value!r}}}, do not exist in the index "
+                           f"'self.dataframe.index'")
+    rows = df.xs(indices, level=levels, drop_level=True) if levels else df
+    if rows.index.has_duplicates:
+        raise KeyError(f"Either dataframe cannot be represented as a single index or provided "
+                       f"slice, {indices}, results in a multi-index: several rows per node "
+                       f"(index levels {levels})")
+    return rows
 
 
 def _without_unattributed(meta: pd.DataFrame) -> Any:
