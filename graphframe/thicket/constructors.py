@@ -7,6 +7,7 @@ Thicket; each reads or composes an :class:`graphframe.Ensemble` and wraps it.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, List, Optional, Sequence
 
 import pandas as pd
@@ -18,7 +19,7 @@ from ..errors import ArgumentError
 from ..model.fields import replace
 from .json_layout import from_thicket_json
 from .profiles import composition_order, label_by_source, profile_hasher, relabel
-from .utils import DuplicateIndexError
+from .utils import DuplicateIndexError, check_duplicate_metadata_key
 
 
 class ThicketConstructors:
@@ -97,12 +98,14 @@ class ThicketConstructors:
         """Read ``.cali`` files (a file, a folder, a glob or a list), one profile each.
 
         Records without a call path are left out, as Thicket does
-        (``no_path="drop"``; pass ``no_path="keep"`` for graphframe's ``<no path>`` root),
-        and siblings are ordered by frame, Thicket's default ``node_ordering=False``
-        (``GraphFrame.from_caliperreader`` defaults to True, as in Hatchet).
+        (``no_path="drop"``; pass ``no_path="keep"`` for graphframe's ``<no path>`` root).
+        Siblings follow Caliper's node order where a file records one (Thicket
+        2024.2's rows; ``node_ordering="recorded"``), else they are ordered by frame
+        (Thicket 2026's default ``node_ordering=False``); ``node_ordering=True`` uses
+        Hatchet's creation order for files without one.
         """
         kwargs.setdefault("no_path", "drop")
-        kwargs.setdefault("node_ordering", False)
+        kwargs.setdefault("node_ordering", "recorded")
         return cls._read(filename_or_caliperreader, "caliper", intersection, fill_perfdata,
                              disable_tqdm, **kwargs)
 
@@ -176,12 +179,23 @@ class ThicketConstructors:
         Profiles are labelled by the first value of ``metadata_key`` in each
         Thicket's metadata (else ``0..k-1``); each Thicket's metadata becomes
         one row (a column's value when its profiles agree, else the tuple of
-        values).
+        values). As in Thicket, Thickets sharing a value of ``metadata_key`` are a
+        :class:`~graphframe.thicket.utils.DuplicateValueError`, and a Thicket whose
+        profiles have several values of it gets a warning (its first value is used).
         """
+        tk_list = list(tk_list)
+        if metadata_key is not None:
+            check_duplicate_metadata_key(tk_list, metadata_key)
         gfs, labels, rows = [], [], []
         for i, tk in enumerate(tk_list):
             stats = tk.statsframe.dataframe
             gfs.append(GraphFrame(tk.graph, stats, [], [], default_metric=None))
+            if metadata_key is not None:
+                values = tk.metadata[metadata_key].tolist()
+                if len(set(values)) > 1:
+                    warnings.warn(f"Thicket {i} has several values of metadata column "
+                                  f"{metadata_key!r} ({values}); the first labels its profile",
+                                  UserWarning, stacklevel=2)
             labels.append(tk.metadata[metadata_key].iloc[0] if metadata_key is not None else i)
             rows.append({c: _agreed(tk.metadata[c]) for c in tk.metadata.columns})
         ens = Ensemble.from_graphframes(gfs, metadata=pd.DataFrame(rows))

@@ -109,11 +109,17 @@ class Thicket(ThicketConstructors):
         if self.profile_idx_name != "profile":
             df = df.rename_axis(index={self.profile_idx_name: "profile"})
             meta = meta.rename_axis(index="profile")
+        profiles = self._profiles
+        if meta.index.nlevels != 1:
+            raise TypeError("The metadata index must be single-level.")
+        if not meta.index.equals(profiles.index):   # the user assigned another metadata table
+            profiles = profiles.reindex(meta.index)
+            df = df[df.index.get_level_values("profile").isin(meta.index)]
         left_out = getattr(self, "_unattributed", None)
         if left_out is not None and left_out.columns.nlevels == meta.columns.nlevels \
                 and not left_out.columns.isin(meta.columns).any():
             meta = pd.concat([meta, left_out.reindex(meta.index)], axis=1)
-        return Ensemble(self.graph, df, self._profiles, meta,
+        return Ensemble(self.graph, df, profiles, meta,
                         self.statsframe.dataframe, self.exc_metrics, self.inc_metrics,
                         self.default_metric, self._inclusive_of, self._aggregations,
                         self._errors)

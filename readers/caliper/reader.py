@@ -50,9 +50,10 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
         ``Min time/rank``).
     string_attributes : sequence of str
         Text attributes to keep as columns (numbers are always kept).
-    node_ordering : bool
+    node_ordering : bool or "recorded"
         Order siblings by Caliper's node order (``Node order``) when the file
-        records it; otherwise siblings are ordered by frame.
+        records it; otherwise siblings are ordered by frame. ``"recorded"``:
+        Caliper's order where the file records one, else by frame.
     no_path : {"keep", "drop"}
         Records with no call path (time outside every annotated region):
         ``"drop"`` (the default) leaves them out, as Hatchet and Thicket do,

@@ -146,6 +146,8 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     copied into the profile's tables, which keeps the peak memory of large
     reads down.
     """
+    if node_ordering == "recorded":   # Caliper's node order where the file records one
+        node_ordering = table.order is not None
     h = table.hierarchy
     node, columns = table.node, list(table.columns)
     frames_extra: Dict[str, np.ndarray] = {}

@@ -59,11 +59,13 @@ def plan(tk: Any) -> LevelPlan:
     is the same object (pandas indexes are immutable; assigning a new dataframe or index
     gives a new plan)."""
     index = tk.dataframe.index
-    cached = tk.__dict__.get("_stats_plan")
+    holder = getattr(tk, "_state", None)   # a Thicket keeps it with its private state
+    holder = holder if holder is not None else tk
+    cached = holder.__dict__.get("_stats_plan")
     if cached is not None and cached[0] is index:
         return cached[1]
     found = LevelPlan.of(index, over_levels(tk))
-    tk.__dict__["_stats_plan"] = (index, found)
+    holder.__dict__["_stats_plan"] = (index, found)
     return found
 
 
@@ -71,13 +73,15 @@ def statsframe_rows(tk: Any, p: LevelPlan) -> Optional[np.ndarray]:
     """Position in the plan's groups of each statsframe row (-1: the node has no row), or
     None when both list the same nodes in the same order (the usual case)."""
     frame_index = tk.statsframe.dataframe.index
-    cached = tk.__dict__.get("_stats_rows")
+    holder = getattr(tk, "_state", None)   # a Thicket keeps it with its private state
+    holder = holder if holder is not None else tk
+    cached = holder.__dict__.get("_stats_rows")
     if cached is not None and cached[0] is frame_index and cached[1] is p:
         return cached[2]
     same = (len(frame_index) == p.n_groups
             and np.array_equal(plain_values(frame_index), plain_values(p.index)))
     rows = None if same else p.index.get_indexer(frame_index).astype(np.int64)
-    tk.__dict__["_stats_rows"] = (frame_index, p, rows)
+    holder.__dict__["_stats_rows"] = (frame_index, p, rows)
     return rows
 
 
