@@ -38,7 +38,8 @@ def _new_statsframe_df(df: pd.DataFrame, multiindex: bool = False) -> pd.DataFra
     first = {int(n): n for n in nodes.unique()}
     ids = sorted(first)
     out = pd.DataFrame({"name": [first[i].frame.get("name") for i in ids]},
-                       index=pd.Index([first[i] for i in ids], name="node", dtype=object))
+                       index=pd.Index(ids, name="node", dtype="int64"))  # ids: node values
+                                                                        # once in a frame
     if multiindex:
         out.columns = pd.MultiIndex.from_tuples([("name", "")])
     return out

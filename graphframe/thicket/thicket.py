@@ -71,6 +71,7 @@ class Thicket(ThicketConstructors):
                              f"{type(ensemble).__name__} (use a constructor: "
                              "Thicket.from_caliperreader, from_graphframes...)")
         self._state = _State()
+        self.statsframe_ops_cache: Dict[Any, Any] = {}   # statistics run (Thicket's name)
         self.profile_idx_name = profile_idx_name
         self._state.profile_levels = list(profile_levels) if profile_levels else None
         self._set(ensemble)
@@ -398,6 +399,12 @@ class Thicket(ThicketConstructors):
             options["name_column"] = ("name", "")
         return gf.tree(metric_column=metric, **options)
 
+    def reapply_stats_operations(self) -> None:
+        """Run again every statistic recorded in :attr:`statsframe_ops_cache` (in place),
+        e.g. after the statsframe was rebuilt."""
+        from .stats.cache import reapply
+        reapply(self)
+
     def metadata_column_to_perfdata(self, metadata_column: Any, overwrite: bool = False,
                                     drop: bool = False) -> None:
         """Thicket 2024's name of :meth:`metadata_columns_to_perfdata` (in place)."""
@@ -422,6 +429,8 @@ class Thicket(ThicketConstructors):
         """``other`` with copies of this Thicket's metric lists (as assigned, even names
         the dataframe lacks, as Thicket keeps them)."""
         other.exc_metrics, other.inc_metrics = list(self.exc_metrics), list(self.inc_metrics)
+        other.statsframe_ops_cache = {f: dict(calls) for f, calls in
+                                      self.statsframe_ops_cache.items()}
         other.default_metric = self.default_metric
         return other
 

@@ -28,6 +28,17 @@ from .scoring import (score_bhattacharyya, score_delta_mean_delta_coefficient_of
                       score_delta_mean_delta_stdnorm, score_hellinger)
 from ...plot.thicket_aliases import (display_boxplot, display_heatmap, display_histogram,
                                      display_violinplot)
+from .cache import recorded as _recorded
+
+# each statistic records its call (tk.statsframe_ops_cache, Thicket's reapply)
+(bhattacharyya_distance, calc_boxplot_statistics, check_normality, confidence_interval,
+ correlation_nodewise, hellinger_distance, maximum, mean, median, minimum, percentiles,
+ preference, score_bhattacharyya, score_delta_mean_delta_coefficient_of_variation,
+ score_delta_mean_delta_stdnorm, score_hellinger, std, sum, variance) = map(_recorded, (
+    bhattacharyya_distance, calc_boxplot_statistics, check_normality, confidence_interval,
+    correlation_nodewise, hellinger_distance, maximum, mean, median, minimum, percentiles,
+    preference, score_bhattacharyya, score_delta_mean_delta_coefficient_of_variation,
+    score_delta_mean_delta_stdnorm, score_hellinger, std, sum, variance))
 
 __all__ = ["bhattacharyya_distance", "calc_boxplot_statistics", "check_normality",
            "confidence_interval", "correlation_nodewise", "display_boxplot", "display_heatmap",
