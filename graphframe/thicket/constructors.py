@@ -168,8 +168,13 @@ class ThicketConstructors:
 
     @classmethod
     def from_json(cls, json_thicket: Any) -> Any:
-        """Read Thicket's ``to_json`` layout (metric lists kept as written)."""
-        return cls(from_thicket_json(json_thicket))
+        """Read Thicket's ``to_json`` layout (metric lists kept as written); ``to_json``
+        writes the keys of the layout read (no ``profile_idx_name`` for a Thicket
+        2024.2 document)."""
+        tk = cls(from_thicket_json(json_thicket))
+        if isinstance(json_thicket, str) and '"profile_idx_name"' not in json_thicket:
+            tk._state.json_2024 = True
+        return tk
 
     @classmethod
     def from_statsframes(cls, tk_list: Sequence[Any], metadata_key: Any = None,

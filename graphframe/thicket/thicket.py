@@ -444,7 +444,8 @@ class Thicket(ThicketConstructors):
 
     def to_json(self, ensemble: bool = True, metadata: bool = True, stats: bool = True) -> str:
         """Thicket's JSON layout (see :mod:`graphframe.thicket.json_layout`)."""
-        return to_thicket_json(self.ensemble, ensemble, metadata, stats)
+        return to_thicket_json(self.ensemble, ensemble, metadata, stats,
+                               profile_idx_name=not self._state.json_2024)
 
     def __repr__(self) -> str:
         return f"<Thicket: {len(self.profile)} profiles, {self.graph.num_nodes} nodes>"
@@ -479,6 +480,7 @@ class _State:
         self.unattributed: Any = None
         self.read_order: Any = None
         self.profile_levels: Any = None
+        self.json_2024 = False   # read from a Thicket 2024.2 JSON document
 
 
 def _split_level(df: pd.DataFrame, level: Any, names: List[Any]) -> pd.DataFrame:
