@@ -130,8 +130,19 @@ class NodeArray(IntegerArray):
         return iter(self._objects().tolist())
 
     def _formatter(self, boxed: bool = False) -> Any:
-        # printed frames show the ids, as before (a node's frame: str(node))
-        return lambda value: "<NA>" if value is pd.NA else str(int(value))
+        # printed frames (repr, to_string, to_html, Jupyter) show each node as Hatchet and
+        # Thicket do: its frame, str(node); made only when printing, once per node shown
+        graph = self._node_dtype.graph
+        shown: dict = {}
+
+        def node_text(value: Any) -> str:
+            if value is pd.NA or value is None:
+                return "<NA>"
+            i = int(value)
+            if i not in shown:
+                shown[i] = str(value) if isinstance(value, Node) else str(Node(i, graph))
+            return shown[i]
+        return node_text
 
     def tolist(self) -> list:
         return self._objects().tolist()
