@@ -53,6 +53,12 @@ class NodeIndex(pd.Index):
             target = [self._node_key(k) for k in target]
         return super()._maybe_cast_listlike_indexer(target)
 
+    def _format_with_header(self, *, header: list, na_rep: str) -> list:
+        # printed as the nodes' frames at full length, as an object index of Hatchet's
+        # nodes prints (pandas would cut an extension array's texts at max_colwidth)
+        text = self._values._formatter(boxed=False)
+        return header + [na_rep if v is pd.NA else text(v) for v in self._values._data_list()]
+
     def equals(self, other: Any) -> bool:
         """As pandas' ``equals``, and equal to a plain int index of the same ids."""
         if (isinstance(other, pd.Index) and not isinstance(other, pd.MultiIndex)
@@ -146,6 +152,14 @@ class NodeArray(IntegerArray):
 
     def tolist(self) -> list:
         return self._objects().tolist()
+
+    def _data_list(self) -> list:
+        """The ids as Python ints (``pd.NA`` where missing): what printing formats."""
+        out = self._data.tolist()
+        if self._mask.any():
+            for i in np.flatnonzero(self._mask).tolist():
+                out[i] = pd.NA
+        return out
 
     # ------------------------------------------------ distinct nodes -> rows
     def _distinct(self) -> Tuple[np.ndarray, np.ndarray]:

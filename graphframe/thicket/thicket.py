@@ -348,7 +348,8 @@ class Thicket(ThicketConstructors):
         parent = np.append(np.asarray(g.parent, dtype=INT), -1)
         graph, order = Graph.build(table, parent, ordered=g.ordered,
                                    sibling_key=np.arange(len(parent), dtype=INT)
-                                   if g.ordered else None)
+                                   if g.ordered else None,
+                                   keep_root_order=True)   # the new root last, as Thicket
         new_of = np.empty(len(order), dtype=INT)
         new_of[order] = np.arange(len(order), dtype=INT)
         df = self.dataframe
@@ -456,8 +457,13 @@ def _with_rows_of(df: pd.DataFrame, node: int, attrs: Dict[str, Any]) -> pd.Data
     the ``name``."""
     rest = df.index.droplevel(0).unique() if df.index.nlevels > 1 else pd.Index([])
     tuples = [(node,) + (k if isinstance(k, tuple) else (k,)) for k in rest]
+    # the new rows hold NaN: integer columns (nid) become float, as Thicket's
+    dtypes = {c: (np.float64 if pd.api.types.is_integer_dtype(t)
+                  and not pd.api.types.is_extension_array_dtype(t) else t)
+              for c, t in df.dtypes.items()}
+    df = df.astype({c: t for c, t in dtypes.items() if t is np.float64})
     new = pd.DataFrame(index=pd.MultiIndex.from_tuples(tuples, names=df.index.names),
-                       columns=df.columns).astype(df.dtypes.to_dict())
+                       columns=df.columns).astype(dtypes)
     if "name" in df.columns:
         name = df["name"]
         if isinstance(name.dtype, pd.CategoricalDtype):

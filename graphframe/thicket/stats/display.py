@@ -104,19 +104,19 @@ def display_heatmap(thicket: Any, columns: Any = None, **kwargs: Any) -> Any:
     stats = thicket.statsframe.dataframe
     verify_thicket_structures(stats, index=["node"], columns=columns)
     sns = _seaborn()
-    labels = [str(thicket.graph.frame(int(i))) for i in
+    labels = [str(thicket.graph.frame(int(i))) for i in  # (rows named "node", as Thicket)
               stats.index.get_level_values("node").to_numpy(dtype=np.int64)]
     if stats.columns.nlevels > 1:
         headers = list(dict.fromkeys(c[0] for c in columns))
         if len(headers) != 1:
             raise ValueError("Columns must come from one header of a column-joined Thicket.")
         data = pd.DataFrame({c[1]: stats[c].to_numpy(dtype=np.float64) for c in columns},
-                            index=labels)
+                            index=pd.Index(labels, name="node"))
         ax = sns.heatmap(data, **kwargs)
         ax.set_title(headers[0])
         return ax
     data = pd.DataFrame({c: stats[c].to_numpy(dtype=np.float64) for c in columns},
-                        index=labels)
+                        index=pd.Index(labels, name="node"))
     return sns.heatmap(data, **kwargs)
 
 
