@@ -145,7 +145,7 @@ def fit_models(ens: Any, parameter: Any, metrics: Any = None, ranks: str = "mean
     keys = _parameter_values(ens, parameter)
     # the points in the order the profiles first have them (as Thicket gives them to
     # Extra-P): Extra-P's constant model reports the relative error of the last point
-    # it was given as its RE (docs/guide/coming-from-thicket.md, "Extra-P's RE")
+    # it was given as its RE (docs/guide/coming-from-thicket.md, "Extra-P models")
     points = pd.unique(np.asarray(keys))
     frame = ens.statsframe
     nodes = plain_values(frame.index)
