@@ -112,6 +112,13 @@ def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:
     for name, values in columns.items():
         put(frame, name, values)
         register(tk, source, name)
+    if isinstance(frame.columns, pd.MultiIndex):   # Thicket keeps these sorted
+        try:
+            order = frame.columns.sort_values()
+        except TypeError:   # headers of several types: by their text
+            order = sorted(frame.columns, key=lambda c: tuple(map(str, c)))
+        if list(order) != list(frame.columns):
+            tk.statsframe.dataframe = frame[order]
     return list(columns)
 
 
