@@ -42,10 +42,10 @@ class DotConstructors:
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_gprof_dot(p)
         >>> gf.dataframe[["name", "time (inc)", "time", "calls", "dot_id"]]
-              name  time (inc)  time  calls dot_id
+                                              name  time (inc)  time  calls dot_id
         node
-        0     main       100.0  40.0    NaN      1
-        1     work        60.0  60.0    3.0      2
+        {'name': 'main', 'type': 'function'}  main       100.0  40.0    NaN      1
+        {'name': 'work', 'type': 'function'}  work        60.0  60.0    3.0      2
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         """

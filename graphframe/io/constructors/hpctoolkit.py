@@ -56,13 +56,15 @@ class HPCToolkitConstructors:
         >>> db = write_example_database(tempfile.mkdtemp())
         >>> gf = GraphFrame.from_hpctoolkit(db)
         >>> gf.dataframe.xs(0, level="rank")[["name", "type", "time", "time (inc)"]]
-                     name type  time  time (inc)
-        node
-        0            main   PF   1.0        10.0
-        1   Loop@app.c:15    L   0.0         3.0
-        2        app.c:16    S   3.0         3.0
-        3          12:foo   PF   1.0         6.0
-        4        app.c:31    S   5.0         5.0
+                                                                     name  ...  time (inc)
+        node                                                               ...
+        {'name': 'main', 'type': 'function'}                         main  ...        10.0
+        {'file': './src/app.c', 'line': '15', 'type': '...  Loop@app.c:15  ...         3.0
+        {'file': './src/app.c', 'line': '16', 'type': '...       app.c:16  ...         3.0
+        {'name': '12:foo', 'type': 'function'}                     12:foo  ...         6.0
+        {'file': './src/app.c', 'line': '31', 'type': '...       app.c:31  ...         5.0
+        <BLANKLINE>
+        [5 rows x 4 columns]
         >>> one = GraphFrame.from_hpctoolkit(db, ranks=[1]).dataframe
         >>> one.index.get_level_values("rank").unique().tolist()
         [1]
@@ -131,10 +133,12 @@ class HPCToolkitConstructors:
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, max_depth=1)
         >>> gf.dataframe[["name", "type", "time (inc)", "time"]]
-                        name      type  time (inc)    time
-        node
-        0        main thread     entry     12320.0     0.0
-        1     function: main  function     12320.0  12320.0
+                                                                  name  ...     time
+        node                                                            ...
+        {'name': 'main thread', 'type': 'entry'}           main thread  ...      0.0
+        {'name': 'function: main', 'type': 'function'}  function: main  ...  12320.0
+        <BLANKLINE>
+        [2 rows x 4 columns]
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, parallel_profiles_mode=True,
         ...                                        profile_ranks=[1])
         >>> gf.dataframe.loc[1, "time (inc)"]

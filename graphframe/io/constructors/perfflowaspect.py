@@ -44,10 +44,12 @@ class PerfFlowAspectConstructors:
         ...     '{"name": "foo", "pid": 7, "tid": 7, "ts": 10, "dur": 80, "ph": "X"},\\n')
         >>> gf = GraphFrame.from_perfflowaspect(p)
         >>> gf.dataframe[["name", "ts", "dur", "pid", "ph"]]
-             name       ts      dur  pid ph
-        node
-        0     foo  0.00001  0.00008    7  X
-        1     bar  0.00002  0.00003    7  X
+                                                           name       ts  ...  pid ph
+        node                                                              ...
+        {'dur': '7.999999999999999e-05', 'name': 'foo',...  foo  0.00001  ...    7  X
+        {'dur': '2.9999999999999997e-05', 'name': 'bar'...  bar  0.00002  ...    7  X
+        <BLANKLINE>
+        [2 rows x 5 columns]
         """
         # on first use (fast start): the Chrome decoder and the events table of graphframe.traces
         from graphframe_readers.traces import decode
@@ -97,10 +99,10 @@ class PerfFlowAspectConstructors:
         >>> from graphframe import GraphFrame
         >>> [gf] = GraphFrame.from_spotdb(Db())
         >>> gf.dataframe
-               name  Total time (inc)
+                                            name  Total time (inc)
         node
-        0      main               5.0
-        1     solve               3.0
+        {'name': 'main', 'type': 'None'}    main               5.0
+        {'name': 'solve', 'type': 'None'}  solve               3.0
         >>> gf.default_metric, gf.metadata["cluster"]
         ('Total time (inc)', 'quartz')
         """

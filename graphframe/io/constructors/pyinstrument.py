@@ -39,10 +39,10 @@ class PyinstrumentConstructors:
         ...     json.dump(session, f)
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_pyinstrument(p).dataframe[["name", "time", "time (inc)"]]
-              name  time  time (inc)
+                                              name  time  time (inc)
         node
-        0     main  0.25        1.00
-        1     work  0.75        0.75
+        {'name': 'main', 'type': 'function'}  main  0.25        1.00
+        {'name': 'work', 'type': 'function'}  work  0.75        0.75
         """
         from graphframe_readers.pyinstrument import read_pyinstrument  # on first use: fast start
         return cls.from_raw(read_pyinstrument(filename))

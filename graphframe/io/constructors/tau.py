@@ -41,12 +41,12 @@ class TauConstructors:
         ...             '0 aggregates\\n')
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_tau(d).dataframe[["name", "time", "time (inc)"]]
-                     name  time  time (inc)
-        node rank
-        0    0       main   2.0         5.0
-             1       main   2.0         6.0
-        1    0      solve   3.0         3.0
-             1      solve   4.0         4.0
+                                                     name  time  time (inc)
+        node                                  rank
+        {'name': 'main', 'type': 'function'}  0      main   2.0         5.0
+                                              1      main   2.0         6.0
+        {'name': 'solve', 'type': 'function'} 0     solve   3.0         3.0
+                                              1     solve   4.0         4.0
         """
         from graphframe_readers.tau import read_tau  # on first use: fast start
         return cls.from_raw(read_tau(dirname))

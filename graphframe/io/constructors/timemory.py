@@ -37,10 +37,10 @@ class TimemoryConstructors:
         >>> doc = {"timemory": {"wall_clock": {"graph": [[node("main", 2.0, [node("io", 1.0, [])])]]}}}
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_timemory(doc).dataframe[["name", "sum.wall_clock", "sum.wall_clock (inc)"]]
-              name  sum.wall_clock  sum.wall_clock (inc)
+                                            name  sum.wall_clock  sum.wall_clock (inc)
         node
-        0     main             1.0                   2.0
-        1       io             0.5                   1.0
+        {'name': 'main', 'type': 'region'}  main             1.0                   2.0
+        {'name': 'io', 'type': 'region'}      io             0.5                   1.0
         """
         # on first use: fast start
         from graphframe_readers.timemory import parse_timemory, read_timemory

@@ -112,14 +112,21 @@ def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:
     for name, values in columns.items():
         put(frame, name, values)
         register(tk, source, name)
-    if isinstance(frame.columns, pd.MultiIndex):   # Thicket keeps these sorted
-        try:
-            order = frame.columns.sort_values()
-        except TypeError:   # headers of several types: by their text
-            order = sorted(frame.columns, key=lambda c: tuple(map(str, c)))
-        if list(order) != list(frame.columns):
-            tk.statsframe.dataframe = frame[order]
     return list(columns)
+
+
+def sort_joined_columns(tk: Any) -> None:
+    """A column-joined statsframe's columns in sorted order, as Thicket keeps them (run
+    once a public statistic has written its columns)."""
+    frame = tk.statsframe.dataframe
+    if not isinstance(frame.columns, pd.MultiIndex):
+        return
+    try:
+        order = list(frame.columns.sort_values())
+    except TypeError:   # headers of several types: by their text
+        order = sorted(frame.columns, key=lambda c: tuple(map(str, c)))
+    if order != list(frame.columns):
+        tk.statsframe.dataframe = frame[order]
 
 
 def key(frame: pd.DataFrame, name: Any) -> Any:

@@ -1,4 +1,5 @@
-"""Remembering the statistics run on a Thicket, so that they can be run again.
+"""Remembering the statistics run on a Thicket, so that they can be run again (and
+keeping a column-joined statsframe's columns sorted after each, as Thicket does).
 
 Each public statistics function records its call in ``tk.statsframe_ops_cache``
 (Thicket's name: function -> {the call's arguments as text: (args, kwargs)}),
@@ -21,12 +22,16 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+from ._common import sort_joined_columns
+
 
 def recorded(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func(thicket, ...)`` that records its call in ``thicket.statsframe_ops_cache``."""
     @functools.wraps(func)
     def run(thicket: Any, *args: Any, **kwargs: Any) -> Any:
         out = func(thicket, *args, **kwargs)
+        if hasattr(thicket, "statsframe"):
+            sort_joined_columns(thicket)
         cache = getattr(thicket, "statsframe_ops_cache", None)
         if isinstance(cache, dict):
             cache.setdefault(run, {})[repr((args, sorted(kwargs.items())))] = (args, kwargs)
