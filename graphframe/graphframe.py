@@ -92,12 +92,12 @@ class GraphFrame(ReaderConstructors):
     --------
     >>> gf = GraphFrame.from_lists(("main", ("solve", "mpi"), "io"))
     >>> gf.dataframe[["name", "time", "time (inc)"]]
-           name  time  time (inc)
+                                        name  time  time (inc)
     node
-    0      main   1.0         4.0
-    1        io   1.0         1.0
-    2     solve   1.0         2.0
-    3       mpi   1.0         1.0
+    {'name': 'main', 'type': 'None'}    main   1.0         4.0
+    {'name': 'io', 'type': 'None'}        io   1.0         1.0
+    {'name': 'solve', 'type': 'None'}  solve   1.0         2.0
+    {'name': 'mpi', 'type': 'None'}      mpi   1.0         1.0
     >>> print(gf.tree(render_header=False), end="")
     1.000 main
     ├─ 1.000 io
@@ -626,11 +626,11 @@ class GraphFrame(ReaderConstructors):
         >>> gf.dataframe["module"] = ["app", "libc", "blas", "blas"]
         >>> out = gf.groupby_aggregate("module", "sum")
         >>> out.dataframe[["name", "time"]]
-              name  time
+                                            name  time
         node
-        0      app   1.0
-        1     blas   2.0
-        2     libc   1.0
+        {'name': 'app', 'type': 'module'}    app   1.0
+        {'name': 'blas', 'type': 'module'}  blas   2.0
+        {'name': 'libc', 'type': 'module'}  libc   1.0
         >>> [c.frame["name"] for c in out.graph.roots[0].children]
         ['blas', 'libc']
         """
@@ -764,11 +764,11 @@ class GraphFrame(ReaderConstructors):
         ([0, 1], True, False)
         >>> a.unify(b)
         >>> a.dataframe[["name", "time", "_missing_node"]]
-               name  time  _missing_node
+                                            name  time  _missing_node
         node
-        0      main   1.0              0
-        1        io   NaN              2
-        2     solve   1.0              1
+        {'name': 'main', 'type': 'None'}    main   1.0              0
+        {'name': 'io', 'type': 'None'}        io   NaN              2
+        {'name': 'solve', 'type': 'None'}  solve   1.0              1
         >>> a.graph is b.graph, [int(n) for n in b.dataframe.index]
         (True, [0, 1])
         """
@@ -810,11 +810,11 @@ class GraphFrame(ReaderConstructors):
         >>> a = GraphFrame.from_lists(("main", "solve"))
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> (a + b).dataframe[["name", "time", "_missing_node"]]
-               name  time  _missing_node
+                                            name  time  _missing_node
         node
-        0      main   2.0              0
-        1        io   NaN              2
-        2     solve   1.0              1
+        {'name': 'main', 'type': 'None'}    main   2.0              0
+        {'name': 'io', 'type': 'None'}        io   NaN              2
+        {'name': 'solve', 'type': 'None'}  solve   1.0              1
         >>> a.add(b, fill_value=0).dataframe["time (inc)"].tolist()
         [4.0, 1.0, 1.0]
         """
@@ -841,11 +841,11 @@ class GraphFrame(ReaderConstructors):
         >>> b = GraphFrame.from_lists(("main", "io"))
         >>> diff = b.sub(a, fill_value=0)
         >>> diff.dataframe[["name", "time", "time (inc)", "_missing_node"]]
-               name  time  time (inc)  _missing_node
+                                            name  time  time (inc)  _missing_node
         node
-        0      main   0.0         0.0              0
-        1        io   1.0         1.0              1
-        2     solve  -1.0        -1.0              2
+        {'name': 'main', 'type': 'None'}    main   0.0         0.0              0
+        {'name': 'io', 'type': 'None'}        io   1.0         1.0              1
+        {'name': 'solve', 'type': 'None'}  solve  -1.0        -1.0              2
         """
         return arithmetic.arithmetic(self, other, "sub", fill_value)
 

@@ -18,6 +18,7 @@ from ..io.resolve import ARCHIVE, FOLDER, Resolved, member_summary, members, res
 from ..io.runs import NotOneRunError
 from .common import ensemble_reader_options, open_profile, refuse_empty
 from .mono import mono_info
+from ..render.unattributed import percent, unattributed_share, unattributed_totals
 
 
 def info(path: str, format: Optional[str] = None, width: int = 100,
@@ -69,6 +70,13 @@ def profile_info(path: str, what: Resolved, gf: Any, width: int = 100) -> str:
               ("pairs", pairs), ("default", str(gf.default_metric))]
     others = [str(c) for c in df.columns if c not in gf.show_metric_columns()]
     lines.append(("columns", ", ".join(others) or "none"))
+    left_out = []   # records the reader left out of the tree (Caliper: no_path="drop")
+    for metric, total in unattributed_totals(gf.metadata).items():
+        share = unattributed_share(gf, metric)
+        left_out.append(f"{metric} {total:.6g}" + (f" ({percent(share[1])})" if share else ""))
+    if left_out:
+        lines.append(("outside", "; ".join(left_out) + ": outside every annotated region, "
+                                 "not in the tree (no_path=keep shows them)"))
     return _lines(lines) + _metadata(gf.metadata, width)
 
 

@@ -131,12 +131,14 @@ def diff(before: Any, after: Any, metric: Union[None, str, Sequence[str]] = None
     >>> b = GraphFrame.from_lists(("main", "solve", "mpi"))
     >>> d = diff(a, b, "time")
     >>> d.dataframe[["name", "time before", "time after", "time delta", "status"]]
-           name  time before  time after  time delta   status
-    node
-    0      main          1.0         1.0         0.0   common
-    1        io          1.0         0.0        -1.0  removed
-    2       mpi          0.0         1.0         1.0    added
-    3     solve          1.0         1.0         0.0   common
+                                        name  time before  ...  time delta   status
+    node                                                   ...
+    {'name': 'main', 'type': 'None'}    main          1.0  ...         0.0   common
+    {'name': 'io', 'type': 'None'}        io          1.0  ...        -1.0  removed
+    {'name': 'mpi', 'type': 'None'}      mpi          0.0  ...         1.0    added
+    {'name': 'solve', 'type': 'None'}  solve          1.0  ...         0.0   common
+    <BLANKLINE>
+    [4 rows x 5 columns]
     >>> d.metadata["diff"]["metrics"]          # the inclusive partner comes along
     ['time', 'time (inc)']
     """

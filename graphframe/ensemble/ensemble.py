@@ -73,11 +73,11 @@ class Ensemble(EnsembleOperations, EnsembleAnalysis):
     >>> ens.graph.num_nodes, len(ens.profiles)
     (3, 2)
     >>> ens.dataframe["time (inc)"]
-    node  profile
-    0     0          2.0
-          1          2.0
-    1     1          1.0
-    2     0          1.0
+    node                               profile
+    {'name': 'main', 'type': 'None'}   0          2.0
+                                       1          2.0
+    {'name': 'io', 'type': 'None'}     1          1.0
+    {'name': 'solve', 'type': 'None'}  0          1.0
     Name: time (inc), dtype: float64
     """
 

@@ -143,12 +143,15 @@ def fit_models(ens: Any, parameter: Any, metrics: Any = None, ranks: str = "mean
     if ranks not in RANK_AGGS:
         raise ArgumentError(f"ranks={ranks!r}: use one of {', '.join(RANK_AGGS)}")
     keys = _parameter_values(ens, parameter)
-    points = np.unique(keys)
+    # the points in the order the profiles first have them (as Thicket gives them to
+    # Extra-P): Extra-P's constant model reports the relative error of the last point
+    # it was given as its RE (docs/guide/coming-from-thicket.md, "Extra-P models")
+    points = pd.unique(np.asarray(keys))
     frame = ens.statsframe
     nodes = plain_values(frame.index)
     tables = {m: _node_by_profile(ens, m, ranks, nodes) for m in metrics}
     experiment, callpaths, metric_objs = _experiment(xp, str(parameter), points)
-    profile_point = np.searchsorted(points, keys)   # each profile's point
+    profile_point = pd.Index(points).get_indexer(keys)   # each profile's point
     generator = xp["ModelGenerator"](experiment)
     modeler = generator.modeler
     need = int(min_points if min_points is not None

@@ -87,11 +87,13 @@ def ensemble_stats(ens: Any, metrics: Union[None, Any, Sequence[Any]] = None,
     >>> runs = [GraphFrame.from_lists(("main", "a")), GraphFrame.from_lists(("main", "b"))]
     >>> ens = Ensemble.from_graphframes(runs)
     >>> ensemble_stats(ens, "time (inc)", stats=["mean", "max", "count"])
-          name  time (inc)_mean  time (inc)_max  time (inc)_count
-    node
-    0     main              2.0             2.0                 2
-    1        a              1.0             1.0                 1
-    2        b              1.0             1.0                 1
+                                      name  ...  time (inc)_count
+    node                                    ...
+    {'name': 'main', 'type': 'None'}  main  ...                 2
+    {'name': 'a', 'type': 'None'}        a  ...                 1
+    {'name': 'b', 'type': 'None'}        b  ...                 1
+    <BLANKLINE>
+    [3 rows x 4 columns]
     """
     metrics = _metrics(ens, metrics)
     over = (over,) if isinstance(over, str) else tuple(over)

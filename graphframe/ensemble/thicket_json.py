@@ -31,7 +31,7 @@ INT = np.int64
 
 
 def to_thicket_json(ens: Any, ensemble: bool = True, metadata: bool = True,
-                    stats: bool = True) -> str:
+                    stats: bool = True, profile_idx_name: bool = True) -> str:
     """The JSON text of ``ens`` in Thicket's layout (see the module docs).
 
     Examples
@@ -62,7 +62,8 @@ def to_thicket_json(ens: Any, ensemble: bool = True, metadata: bool = True,
     doc["inclusive_metrics"] = list(ens.inc_metrics)
     doc["exclusive_metrics"] = list(ens.exc_metrics)
     doc["profile"] = [_plain(p) for p in ens.metadata.index]
-    doc["profile_idx_name"] = "profile"
+    if profile_idx_name:   # Thicket 2026's key (2024.2's documents have none)
+        doc["profile_idx_name"] = "profile"
     doc["profile_mapping"] = {str(_plain(k)): _plain(v)
                               for k, v in zip(ens.profiles.index, ens.profiles["path"])} \
         if "path" in ens.profiles.columns else {}

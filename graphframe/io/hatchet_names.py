@@ -132,12 +132,12 @@ _TAU_DOC = '''Read a TAU profile directory (``profile.<node>.<context>.<thread>`
         ...             '0 aggregates\\n')
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_tau(d).dataframe[["name", "time", "time (inc)"]]
-                     name  time  time (inc)
-        node rank
-        0    0       main   2.0         5.0
-             1       main   2.0         6.0
-        1    0      solve   3.0         3.0
-             1      solve   4.0         4.0
+                                                     name  time  time (inc)
+        node                                  rank
+        {'name': 'main', 'type': 'function'}  0      main   2.0         5.0
+                                              1      main   2.0         6.0
+        {'name': 'solve', 'type': 'function'} 0     solve   3.0         3.0
+                                              1     solve   4.0         4.0
         '''
 
 _CPROFILE_DOC = '''Read a pstats file written by Python 3's cProfile or profile module.
@@ -197,10 +197,10 @@ _PYINSTRUMENT_DOC = '''Read pyinstrument JSON: ``pyinstrument -r json`` or a sav
         ...     json.dump(session, f)
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_pyinstrument(p).dataframe[["name", "time", "time (inc)"]]
-              name  time  time (inc)
+                                              name  time  time (inc)
         node
-        0     main  0.25        1.00
-        1     work  0.75        0.75
+        {'name': 'main', 'type': 'function'}  main  0.25        1.00
+        {'name': 'work', 'type': 'function'}  work  0.75        0.75
         '''
 
 _DOT_DOC = '''Read a DOT call graph written by gprof2dot (gprof, callgrind, perf, pstats...).
@@ -232,10 +232,10 @@ _DOT_DOC = '''Read a DOT call graph written by gprof2dot (gprof, callgrind, perf
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_gprof_dot(p)
         >>> gf.dataframe[["name", "time (inc)", "time", "calls", "dot_id"]]
-              name  time (inc)  time  calls dot_id
+                                              name  time (inc)  time  calls dot_id
         node
-        0     main       100.0  40.0    NaN      1
-        1     work        60.0  60.0    3.0      2
+        {'name': 'main', 'type': 'function'}  main       100.0  40.0    NaN      1
+        {'name': 'work', 'type': 'function'}  work        60.0  60.0    3.0      2
         >>> gf.dataframe["caller_calls"].tolist()  # work: 3 calls from DOT node "1"
         [(), (('1', 3),)]
         '''
@@ -269,11 +269,10 @@ _PERFFLOWASPECT_DOC = '''Read a PerfFlowAspect trace: one node per call, as Hatc
         ...     '[{"name": "bar", "pid": 7, "tid": 7, "ts": 20, "dur": 30, "ph": "X"},\\n'
         ...     '{"name": "foo", "pid": 7, "tid": 7, "ts": 10, "dur": 80, "ph": "X"},\\n')
         >>> gf = GraphFrame.from_perfflowaspect(p)
-        >>> gf.dataframe[["name", "ts", "dur", "pid", "ph"]]
-             name       ts      dur  pid ph
-        node
-        0     foo  0.00001  0.00008    7  X
-        1     bar  0.00002  0.00003    7  X
+        >>> gf.dataframe[["name", "ts", "dur", "pid", "ph"]].reset_index(drop=True)
+          name       ts      dur  pid ph
+        0  foo  0.00001  0.00008    7  X
+        1  bar  0.00002  0.00003    7  X
         '''
 
 _HPCTOOLKIT_DOC = '''Read an HPCToolkit database of the old layout (experiment.xml + metric files).
@@ -371,11 +370,10 @@ _HPCTOOLKIT_LATEST_DOC = '''Read an HPCToolkit database of the current layout (m
         >>> db = write_hpctoolkit_latest(sample_profile(), tempfile.mkdtemp())
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, max_depth=1)
-        >>> gf.dataframe[["name", "type", "time (inc)", "time"]]
-                        name      type  time (inc)    time
-        node
-        0        main thread     entry     12320.0     0.0
-        1     function: main  function     12320.0  12320.0
+        >>> gf.dataframe[["name", "type", "time (inc)", "time"]].reset_index(drop=True)
+                     name      type  time (inc)     time
+        0     main thread     entry     12320.0      0.0
+        1  function: main  function     12320.0  12320.0
         >>> gf = GraphFrame.from_hpctoolkit_latest(db, parallel_profiles_mode=True,
         ...                                        profile_ranks=[1])
         >>> gf.dataframe.loc[1, "time (inc)"]
@@ -409,8 +407,8 @@ _CALLGRIND_DOC = '''Read a callgrind or cachegrind profile (``callgrind.out.PID`
         >>> import os, tempfile
         >>> p = os.path.join(tempfile.mkdtemp(), "callgrind.out.1")
         >>> with open(p, "w") as f:
-        ...     _ = f.write("events: Ir\\\\nfn=main\\\\n1 5\\\\ncfn=work\\\\ncalls=2 9\\\\n2 30\\\\n"
-        ...                 "fn=work\\\\n9 30\\\\n")
+        ...     _ = f.write("events: Ir\\nfn=main\\n1 5\\ncfn=work\\ncalls=2 9\\n2 30\\n"
+        ...                 "fn=work\\n9 30\\n")
         >>> from graphframe import GraphFrame
         >>> gf = GraphFrame.from_callgrind(p)
         >>> gf.dataframe[["name", "Ir (inc)", "Ir", "calls"]].values.tolist()
@@ -431,13 +429,13 @@ _GPROF_DOC = '''Read GNU gprof's text output (flat profile and call graph, ``gpr
         >>> import os, tempfile
         >>> p = os.path.join(tempfile.mkdtemp(), "gprof.txt")
         >>> with open(p, "w") as f:
-        ...     _ = f.write("index % time    self  children    called     name\\\\n"
-        ...                 "[1]    100.0    0.10    0.30                 main [1]\\\\n"
-        ...                 "                0.30    0.00       2/2           work [2]\\\\n"
-        ...                 "-----------------------------------------------\\\\n"
-        ...                 "                0.30    0.00       2/2           main [1]\\\\n"
-        ...                 "[2]     75.0    0.30    0.00       2         work [2]\\\\n"
-        ...                 "-----------------------------------------------\\\\n")
+        ...     _ = f.write("index % time    self  children    called     name\\n"
+        ...                 "[1]    100.0    0.10    0.30                 main [1]\\n"
+        ...                 "                0.30    0.00       2/2           work [2]\\n"
+        ...                 "-----------------------------------------------\\n"
+        ...                 "                0.30    0.00       2/2           main [1]\\n"
+        ...                 "[2]     75.0    0.30    0.00       2         work [2]\\n"
+        ...                 "-----------------------------------------------\\n")
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_gprof(p).dataframe[["name", "time (inc)", "time"]].values.tolist()
         [['main', 0.4, 0.1], ['work', 0.3, 0.3]]
@@ -463,7 +461,7 @@ _PERF_DOC = '''Read ``perf script`` output (Linux perf samples, ``perf record -g
         --------
         >>> import io
         >>> from graphframe import GraphFrame
-        >>> text = b"app 9 0.5: 10 cycles: \\\\n\\\\t 40 work+0x4 (/bin/app)\\\\n\\\\t 20 main (/bin/app)\\\\n\\\\n"
+        >>> text = b"app 9 0.5: 10 cycles: \\n\\t 40 work+0x4 (/bin/app)\\n\\t 20 main (/bin/app)\\n\\n"
         >>> gf = GraphFrame.from_perf_script(io.BytesIO(text))
         >>> gf.dataframe[["name", "cycles (inc)", "cycles"]].values.tolist()
         [['app', 1, 0], ['main', 1, 0], ['work', 1, 1]]

@@ -27,7 +27,7 @@ class ReaderConstructors:
 
     @classmethod
     def from_caliper(cls, filename_or_stream: Any, query: Optional[str] = None,
-                     node_ordering: bool = True, no_path: str = "keep") -> Any:
+                     node_ordering: bool = True, no_path: str = "drop") -> Any:
         """Read Caliper output: json-split, or a ``.cali`` file (Hatchet's name).
 
         Parameters
@@ -45,8 +45,10 @@ class ReaderConstructors:
             file records one; otherwise siblings are ordered by frame.
         no_path : {"keep", "drop"}
             Records with no call path (time outside every annotated region):
+            ``"drop"`` (the default) leaves them out, as Hatchet and Thicket do,
+            and puts their total per metric in ``metadata["unattributed"]``;
             ``"keep"`` puts those holding a metric value under a ``<no path>``
-            root; ``"drop"`` leaves them out, as Hatchet does.
+            root.
 
         Returns
         -------
@@ -75,7 +77,7 @@ class ReaderConstructors:
     @classmethod
     def from_caliperreader(cls, filename_or_caliperreader: Any, native: bool = False,
                            string_attributes: Union[str, Sequence[str], None] = (),
-                           node_ordering: bool = True, no_path: str = "keep",
+                           node_ordering: bool = True, no_path: str = "drop",
                            progress: Any = None) -> Any:
         """Read ``.cali`` data: a file, per-rank files, a stream or a CaliperReader.
 
@@ -94,9 +96,10 @@ class ReaderConstructors:
         node_ordering : bool
             Order siblings by Caliper's node order when the file records it.
         no_path : {"keep", "drop"}
-            Records with no call path: under a ``<no path>`` root when they
-            hold a metric value (``"keep"``), or left out as in Hatchet
-            (``"drop"``).
+            Records with no call path: left out as in Hatchet and Thicket,
+            their totals per metric in ``metadata["unattributed"]`` (``"drop"``,
+            the default), or under a ``<no path>`` root when they hold a metric
+            value (``"keep"``).
         progress : bool or callable, optional
             ``True`` draws a progress bar on stderr as the files are decoded;
             a callable receives ``(done, total, what)``.
@@ -139,7 +142,7 @@ class ReaderConstructors:
                         level: str = "loop.start_iteration",  # graphframe_readers.caliper.timeseries.LEVEL
                         native: bool = False,
                         string_attributes: Union[str, Sequence[str], None] = (),
-                        node_ordering: bool = True, no_path: str = "keep") -> List[Any]:
+                        node_ordering: bool = True, no_path: str = "drop") -> List[Any]:
         """Read a Caliper timeseries ``.cali`` file: one GraphFrame per iteration block.
 
         A new block starts where the records' ``level`` value changes (Hatchet's
@@ -229,10 +232,10 @@ class ReaderConstructors:
         >>> doc = {"timemory": {"wall_clock": {"graph": [[node("main", 2.0, [node("io", 1.0, [])])]]}}}
         >>> from graphframe import GraphFrame
         >>> GraphFrame.from_timemory(doc).dataframe[["name", "sum.wall_clock", "sum.wall_clock (inc)"]]
-              name  sum.wall_clock  sum.wall_clock (inc)
+                                            name  sum.wall_clock  sum.wall_clock (inc)
         node
-        0     main             1.0                   2.0
-        1       io             0.5                   1.0
+        {'name': 'main', 'type': 'region'}  main             1.0                   2.0
+        {'name': 'io', 'type': 'region'}      io             0.5                   1.0
         """
         # on first use: fast start
         from graphframe_readers.timemory import parse_timemory, read_timemory
@@ -281,10 +284,10 @@ class ReaderConstructors:
         >>> from graphframe import GraphFrame
         >>> [gf] = GraphFrame.from_spotdb(Db())
         >>> gf.dataframe
-               name  Total time (inc)
+                                            name  Total time (inc)
         node
-        0      main               5.0
-        1     solve               3.0
+        {'name': 'main', 'type': 'None'}    main               5.0
+        {'name': 'solve', 'type': 'None'}  solve               3.0
         >>> gf.default_metric, gf.metadata["cluster"]
         ('Total time (inc)', 'quartz')
         """

@@ -53,6 +53,12 @@ class NodeIndex(pd.Index):
             target = [self._node_key(k) for k in target]
         return super()._maybe_cast_listlike_indexer(target)
 
+    def _format_with_header(self, *, header: list, na_rep: str) -> list:
+        # printed as the nodes' frames at full length, as an object index of Hatchet's
+        # nodes prints (pandas would cut an extension array's texts at max_colwidth)
+        text = self._values._formatter(boxed=False)
+        return header + [na_rep if v is pd.NA else text(v) for v in self._values._data_list()]
+
     def equals(self, other: Any) -> bool:
         """As pandas' ``equals``, and equal to a plain int index of the same ids."""
         if (isinstance(other, pd.Index) and not isinstance(other, pd.MultiIndex)
@@ -130,11 +136,30 @@ class NodeArray(IntegerArray):
         return iter(self._objects().tolist())
 
     def _formatter(self, boxed: bool = False) -> Any:
-        # printed frames show the ids, as before (a node's frame: str(node))
-        return lambda value: "<NA>" if value is pd.NA else str(int(value))
+        # printed frames (repr, to_string, to_html, Jupyter) show each node as Hatchet and
+        # Thicket do: its frame, str(node); made only when printing, once per node shown
+        graph = self._node_dtype.graph
+        shown: dict = {}
+
+        def node_text(value: Any) -> str:
+            if value is pd.NA or value is None:
+                return "<NA>"
+            i = int(value)
+            if i not in shown:
+                shown[i] = str(value) if isinstance(value, Node) else str(Node(i, graph))
+            return shown[i]
+        return node_text
 
     def tolist(self) -> list:
         return self._objects().tolist()
+
+    def _data_list(self) -> list:
+        """The ids as Python ints (``pd.NA`` where missing): what printing formats."""
+        out = self._data.tolist()
+        if self._mask.any():
+            for i in np.flatnonzero(self._mask).tolist():
+                out[i] = pd.NA
+        return out
 
     # ------------------------------------------------ distinct nodes -> rows
     def _distinct(self) -> Tuple[np.ndarray, np.ndarray]:

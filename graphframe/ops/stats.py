@@ -102,10 +102,12 @@ def load_imbalance(gf: Any, metric: Union[None, Any, Sequence[Any]] = None,
     >>> li.default_metric, li.dataframe.loc[2, "time.ranks"]
     ('time.imbalance', (3, 2))
     >>> li.dataframe.loc[[2, 10], ["name", "time.mean", "time.max", "time.imbalance"]]
-                   name  time.mean  time.max  time.imbalance
-    node
-    2         MPI_Bcast      0.035      0.05        1.428571
-    10    MPI_Allreduce      1.225      1.75        1.428571
+                                                       name  ...  time.imbalance
+    node                                                     ...
+    {'name': 'MPI_Bcast', 'type': 'mpi'}          MPI_Bcast  ...        1.428571
+    {'name': 'MPI_Allreduce', 'type': 'mpi'}  MPI_Allreduce  ...        1.428571
+    <BLANKLINE>
+    [2 rows x 4 columns]
     """
     over = over_levels(gf, over)
     metrics = metric_list(gf, gf.default_metric if metric is None else metric)

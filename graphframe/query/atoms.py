@@ -14,7 +14,7 @@ from typing import Any, Tuple
 import numpy as np
 import pandas as pd
 
-from .errors import InvalidQueryFilter
+from .errors import InvalidMultiIndexMode, InvalidQueryFilter
 from .rows import Row
 
 MODES = ("off", "all", "any")
@@ -72,10 +72,10 @@ def check_mode(multi_index_mode: str) -> str:
     >>> check_mode("most")
     Traceback (most recent call last):
     ...
-    graphframe.query.errors.InvalidQueryFilter: multi_index_mode must be one of 'off', 'all', 'any', not 'most'
+    graphframe.query.errors.InvalidMultiIndexMode: multi_index_mode must be one of 'off', 'all', 'any', not 'most'
     """
     if multi_index_mode not in MODES:
-        raise InvalidQueryFilter(
+        raise InvalidMultiIndexMode(
             f"multi_index_mode must be one of {', '.join(map(repr, MODES))}, "
             f"not {multi_index_mode!r}")
     return multi_index_mode

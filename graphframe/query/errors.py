@@ -19,6 +19,11 @@ class InvalidQueryFilter(QueryError, ValueError):
     """A query predicate is malformed or does not fit the data (type mismatch)."""
 
 
+class InvalidMultiIndexMode(InvalidQueryFilter, AssertionError):
+    """``multi_index_mode`` is not "off", "all" or "any" (an ``AssertionError`` too, as
+    Hatchet raises one)."""
+
+
 class MultiIndexModeMismatch(InvalidQueryFilter):
     """Column conditions on (node, rank...) data need ``multi_index_mode`` "any" or "all"."""
 

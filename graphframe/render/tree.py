@@ -32,6 +32,7 @@ from ..model.rowselect import level_value, node_rows
 from . import colors as C
 from .numbers import format_numbers
 from .units import unit_of, with_unit
+from .unattributed import footer
 
 GLYPHS = {
     True: {"mid": "├─ ", "bar": "│  ", "last": "└─ ", "gap": "   ", "left": "◀ ", "right": "▶ "},
@@ -107,6 +108,8 @@ def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str
     parts.extend(_walk(gf.graph, dict(zip(table.nodes.tolist(), bodies)), max_depth, glyphs))
     if show_legend:
         parts.append(_legend(metrics[0], lo, hi, cmap, color, glyphs, highlight_name))
+    if metrics:  # records the reader left out (Caliper's, outside every region), if many
+        parts.append(footer(gf, metrics[0]))
     return "".join(parts)
 
 

@@ -9,16 +9,17 @@ Examples
 >>> import graphframe.thicket as th
 >>> from graphframe import GraphFrame
 >>> tk = th.Thicket.thicketize_graphframe(GraphFrame.from_lists(("main", "solve")), "run.json")
->>> tk.profile_mapping
-{0: 'run.json'}
+>>> tk.profile_mapping        # labelled by the hash of the path, as in Thicket
+OrderedDict([(9621542272589, 'run.json')])
 """
 
 from .. import QueryMatcher
 from ..ensemble._internal import query_package as query
 from ..errors import InvalidFilter
-from . import model_extrap, stats
+from . import helpers, model_extrap, profiles, stats, utils
 from .groupby import GroupBy
-from .thicket import EmptyMetadataTable, NodeNotFound, Thicket
+from .thicket import NodeNotFound, Thicket
+from .utils import DuplicateIndexError, DuplicateValueError, EmptyMetadataTable
 
-__all__ = ["EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
-           "model_extrap", "query", "stats"]
+__all__ = ["DuplicateIndexError", "DuplicateValueError", "EmptyMetadataTable", "GroupBy", "InvalidFilter", "NodeNotFound", "QueryMatcher", "Thicket",
+           "helpers", "model_extrap", "profiles", "query", "stats", "utils"]

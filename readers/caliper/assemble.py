@@ -19,7 +19,8 @@ import numpy as np
 
 from ..errors import ReadError
 from .names import (CALLPATH_ATTRIBUTE, MAX_RANK, METRIC, MODULE_ATTRIBUTE, NO_PATH, ORDER,
-                    ORDER_BASE, RANK, RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, ColumnSpec, check_no_path,
+                    ORDER_BASE, RANK, RANK_ATTRIBUTE, SOURCELOC_ATTRIBUTE, UNATTRIBUTED, ColumnSpec, check_no_path,
+                    metric_total,
                     classify)
 from .records import Hierarchy, RecordTable, forest_depth
 
@@ -163,7 +164,7 @@ class Decoded:
 
 
 def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[str] = (),
-             no_path: str = "keep") -> RecordTable:
+             no_path: str = "drop") -> RecordTable:
     """Filter (Spot channels), place the records without a call path (``no_path``, see
     :func:`~graphframe_readers.caliper.names.check_no_path`), add activity nodes, prune, and
     build the columns."""
@@ -180,14 +181,19 @@ def assemble(d: Decoded, *, native: bool = False, string_attributes: Sequence[st
     specs = {key: column_for(d.attributes[key], d.by_reference[key], string_attributes, native)
              for key in d.values}
     rec_path, pathless = d.rec_path, np.zeros(0, dtype=INT)
+    unattributed: Dict[str, float] = {}
     if check_no_path(no_path) == "keep":
         rec_path, pathless = _keep_pathless(d, wanted, keep, specs)
+    else:
+        unattributed = _pathless_totals(d, wanted & (d.rec_path < 0), specs)
     rec_path = _activity_children(rec_path, keep, d.text, d.tree, d.callpath)
     every = bool(keep.all())
     rows = np.flatnonzero(keep)
     hierarchy, node = _pruned(d.tree, rec_path if every else rec_path[rows])
     del rec_path
     table = RecordTable(source=d.source, hierarchy=hierarchy, node=node)
+    if unattributed:
+        table.metadata[UNATTRIBUTED] = unattributed
     has_path = d.rec_path[rows] >= 0 if len(pathless) else None
     found: List[Tuple[Tuple[int, int, int], ColumnSpec, np.ndarray]] = []
     for key in list(d.values):
@@ -281,6 +287,24 @@ def _first_seen(present: np.ndarray, has_path: Optional[np.ndarray]) -> Tuple[in
         return at, at
     at = int(np.argmax(present))
     return len(present) + at, at
+
+
+def _pathless_totals(d: Decoded, candidates: np.ndarray,
+                     specs: Dict[Any, Optional[ColumnSpec]]) -> Dict[str, float]:
+    """Metric column -> the sum of its values over the records among ``candidates``
+    (a mask of records without a call path), for the metrics those records hold: what
+    ``no_path="drop"`` leaves out of the tree (:data:`~graphframe_readers.caliper.names.UNATTRIBUTED`)."""
+    rows = np.flatnonzero(candidates)
+    totals: Dict[str, float] = {}
+    if not len(rows):
+        return totals
+    for key, values in d.values.items():
+        spec = specs[key]
+        if spec is not None and spec.role == METRIC:
+            total = metric_total(values[rows])
+            if total is not None:
+                totals[spec.name] = totals.get(spec.name, 0.0) + total
+    return totals
 
 
 def _pathless_with_metrics(d: Decoded, candidates: np.ndarray,

@@ -25,6 +25,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ..common.units import unit_from_text, unit_in_name
 from ..errors import ArgumentError
 
@@ -65,15 +67,43 @@ MODULE_ATTRIBUTE = "module#cali.sampler.pc"
 RANK, ORDER, METRIC, ATTRIBUTE, LABEL = "rank", "order", "metric", "attribute", "label"
 
 #: The root node of the records that have no call path (time outside every
-#: annotated region), kept when they hold a metric value (``no_path="keep"``).
+#: annotated region), kept when they hold a metric value (``no_path="keep"``; the
+#: default ``"drop"`` leaves them out, as Hatchet and Thicket do).
 NO_PATH = "<no path>"
 NO_PATH_CHOICES = ("keep", "drop")
+#: The metadata key of what ``no_path="drop"`` leaves out of the tree: metric column
+#: -> the sum of its values over the records without a call path (as Hatchet and
+#: Thicket, which leave those records out without saying so).
+UNATTRIBUTED = "unattributed"
+#: Metric -> the share of the profile's whole (as read) that :data:`UNATTRIBUTED` is.
+UNATTRIBUTED_SHARE = "unattributed share"
+
+
+def metric_total(values: np.ndarray) -> Optional[float]:
+    """The sum of a metric's values (``None`` and NaN: no value), or None when no
+    value is there or they are not numbers.
+
+    Examples
+    --------
+    >>> metric_total(np.array([1.5, None, 2.0], dtype=object))
+    3.5
+    >>> metric_total(np.array([np.nan])) is None
+    True
+    """
+    if values.dtype == object:
+        values = values[~np.equal(values, None)]
+    try:
+        numbers = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    numbers = numbers[~np.isnan(numbers)]
+    return float(numbers.sum()) if len(numbers) else None
 
 
 def check_no_path(no_path: Any) -> str:
-    """The reader option ``no_path``: ``"keep"`` (records without a call path that
-    hold a metric value go under a :data:`NO_PATH` root) or ``"drop"`` (they are
-    left out, as Hatchet and Thicket do).
+    """The reader option ``no_path``: ``"drop"`` (the default: records without a call
+    path are left out, as Hatchet and Thicket do, their totals in :data:`UNATTRIBUTED`)
+    or ``"keep"`` (those that hold a metric value go under a :data:`NO_PATH` root).
 
     Examples
     --------

@@ -42,7 +42,7 @@ class _Attr:
 
 
 def reader_records(reader: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
-                   no_path: str = "keep") -> RecordTable:
+                   no_path: str = "drop") -> RecordTable:
     """The :class:`RecordTable` of a ``caliperreader.CaliperReader``.
 
     Parameters
@@ -108,7 +108,8 @@ def reader_records(reader: Any, *, native: bool = False, string_attributes: Sequ
                       callpath=callpath, where=lambda i: f"record {i}")
     table = assemble(decoded, native=native, string_attributes=string_attributes,
                      no_path=no_path)
-    table.metadata = parse_metadata(getattr(reader, "globals", None) or {})
+    table.metadata = {**parse_metadata(getattr(reader, "globals", None) or {}),
+                      **table.metadata}  # + unattributed
     return table
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ReadError
+from .names import UNATTRIBUTED, UNATTRIBUTED_SHARE
 from .records import Hierarchy, RecordTable, forest_depth
 
 INT = np.int64
@@ -229,12 +230,23 @@ def _merge_columns(tables: List[RecordTable]) -> Tuple[list, list]:
 
 
 def _merge_metadata(metas: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """Globals equal in every file stay single values; others become per-file lists."""
+    """Globals equal in every file stay single values; others become per-file lists;
+    the totals without a call path (:data:`~graphframe_readers.caliper.names.UNATTRIBUTED`)
+    add up over the files."""
     keys: List[str] = []
     for m in metas:
         keys.extend(k for k in m if k not in keys)
     out: Dict[str, Any] = {}
     for k in keys:
         values = [m.get(k) for m in metas]
+        if k == UNATTRIBUTED_SHARE:
+            continue   # computed again for the merged records
+        if k == UNATTRIBUTED:
+            totals: Dict[str, float] = {}
+            for v in values:
+                for metric, total in (v or {}).items():
+                    totals[metric] = totals.get(metric, 0.0) + total
+            out[k] = totals
+            continue
         out[k] = values[0] if all(v == values[0] for v in values) else values
     return out

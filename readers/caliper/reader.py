@@ -32,7 +32,7 @@ from .records import RecordTable, to_raw_profile
 
 
 def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
-                 node_ordering: bool = True, no_path: str = "keep",
+                 node_ordering: bool = True, no_path: str = "drop",
                  progress: ProgressArg = None) -> RawProfile:
     """Read a ``.cali`` file, a directory or list of per-rank files, a stream, or a
     CaliperReader.
@@ -50,13 +50,15 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
         ``Min time/rank``).
     string_attributes : sequence of str
         Text attributes to keep as columns (numbers are always kept).
-    node_ordering : bool
+    node_ordering : bool or "recorded"
         Order siblings by Caliper's node order (``Node order``) when the file
-        records it; otherwise siblings are ordered by frame.
+        records it; otherwise siblings are ordered by frame. ``"recorded"``:
+        Caliper's order where the file records one, else by frame.
     no_path : {"keep", "drop"}
         Records with no call path (time outside every annotated region):
-        ``"keep"`` puts those that hold a metric value under a ``<no path>``
-        root node; ``"drop"`` leaves them out, as Hatchet and Thicket do.
+        ``"drop"`` (the default) leaves them out, as Hatchet and Thicket do,
+        with their total per metric in ``metadata["unattributed"]``; ``"keep"``
+        puts those that hold a metric value under a ``<no path>`` root node.
     progress : bool or callable, optional
         ``True`` draws a progress bar on stderr; a callable receives
         ``(done, total, what)`` as each block of the ``.cali`` files is decoded
@@ -89,7 +91,7 @@ def read_caliper(path: Any, *, native: bool = False, string_attributes: Sequence
 
 
 def record_table(path: Any, *, native: bool = False, string_attributes: Sequence[str] = (),
-                 no_path: str = "keep", progress: ProgressArg = None) -> RecordTable:
+                 no_path: str = "drop", progress: ProgressArg = None) -> RecordTable:
     """The decoded records of what :func:`read_caliper` reads (same arguments), before
     they become a RawProfile (see :mod:`graphframe_readers.caliper.records`)."""
     options = dict(native=native, string_attributes=tuple(_as_list(string_attributes)),
@@ -109,7 +111,7 @@ def record_table(path: Any, *, native: bool = False, string_attributes: Sequence
 
 def parse_caliper(data: Any, source: Any = None, *, native: bool = False,
                   string_attributes: Sequence[str] = (), node_ordering: bool = True,
-                  no_path: str = "keep") -> RawProfile:
+                  no_path: str = "drop") -> RawProfile:
     """Decode ``.cali`` content already in memory (``str`` or ``bytes``).
 
     Parameters
@@ -233,7 +235,7 @@ def _content_table(box: List[Any], options: Dict[str, Any],
 
 def _cali_table(cali: Any, options: Dict[str, Any]) -> Tuple[RecordTable, Dict[str, Any]]:
     table = cali_records(cali, **options)
-    table.metadata = parse_metadata(cali.globals)
+    table.metadata = {**parse_metadata(cali.globals), **table.metadata}  # + unattributed
     return table, cali.globals
 
 
@@ -259,7 +261,7 @@ FORMAT = FormatInfo(
 
 # ------------------------------------------------------------ from_caliper
 def read_caliper_any(source: Any, query: Any = None, *, node_ordering: bool = True,
-                     no_path: str = "keep") -> RawProfile:
+                     no_path: str = "drop") -> RawProfile:
     """Hatchet's ``from_caliper``: json-split, or a ``.cali`` file (through
     ``cali-query`` when ``query`` is given, else decoded directly).
 

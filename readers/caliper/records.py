@@ -32,7 +32,8 @@ from ..builder import ProfileBuilder
 from ..errors import ReadError
 from ..profile import RawProfile
 from .averages import average_parts, is_average, merge_averages
-from .names import METRIC, ATTRIBUTE, LABEL, ColumnSpec, column_unit, declare
+from .names import (METRIC, ATTRIBUTE, LABEL, UNATTRIBUTED, UNATTRIBUTED_SHARE, ColumnSpec,
+                    column_unit, declare)
 
 INT = np.int64
 
@@ -147,6 +148,8 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
     copied into the profile's tables, which keeps the peak memory of large
     reads down.
     """
+    if node_ordering == "recorded":   # Caliper's node order where the file records one
+        node_ordering = table.order is not None
     h = table.hierarchy
     node, columns = table.node, list(table.columns)
     frames_extra: Dict[str, np.ndarray] = {}
@@ -163,6 +166,9 @@ def to_raw_profile(table: RecordTable, *, node_ordering: bool = True,
         position = _node_positions(h, node, table.order if node_ordering else None,
                                    table.source)
     specs = [spec for spec, _ in columns]
+    if UNATTRIBUTED in table.metadata:
+        table.metadata[UNATTRIBUTED_SHARE] = unattributed_shares(
+            table.metadata[UNATTRIBUTED], values, specs, h.parent, len(ranks))
     ordered = bool(node_ordering and (table.order is not None or h.creation is not None))
     ranked = table.rank is not None
     del node, rank_code, columns
@@ -212,6 +218,37 @@ def _units(specs: Sequence[ColumnSpec], present: Sequence[str],
             unit = column_unit(spec, declared.get(spec.native))
             if unit is not None:
                 out[spec.name] = unit
+    return out
+
+
+def unattributed_shares(totals: Dict[str, float], values: Dict[str, np.ndarray],
+                        specs: Sequence[ColumnSpec], parent: np.ndarray,
+                        ranks: int) -> Dict[str, float]:
+    """Metric -> the share of its whole that ``totals`` (the records left out of the
+    tree) are: ``left out / (left out + the tree's total)``, the tree's total being
+    the sum over every (node, rank) of an exclusive metric, over the roots' of an
+    inclusive one. ``values`` are the merged (node, rank) columns, node-major.
+
+    Examples
+    --------
+    >>> specs = [ColumnSpec("time", "time", "metric"),
+    ...          ColumnSpec("time (inc)", "x", "metric", inclusive=True)]
+    >>> values = {"time": np.array([1.0, 2.0]), "time (inc)": np.array([3.0, 2.0])}
+    >>> unattributed_shares({"time": 1.0, "time (inc)": 1.0}, values, specs,
+    ...                     np.array([-1, 0]), 1)
+    {'time': 0.25, 'time (inc)': 0.25}
+    """
+    inclusive = {spec.name for spec in specs if spec.inclusive}
+    roots = np.flatnonzero(np.asarray(parent) < 0)
+    root_rows = (roots[:, None] * ranks + np.arange(ranks)[None, :]).ravel()
+    out: Dict[str, float] = {}
+    for metric, left_out in totals.items():
+        column = values.get(metric)
+        if column is None or column.dtype == object:
+            continue
+        shown = column[root_rows] if metric in inclusive else column
+        whole = float(np.nansum(shown)) + left_out
+        out[metric] = left_out / whole if whole > 0 else 0.0
     return out
 
 

@@ -28,6 +28,7 @@ import pandas as pd
 from ..errors import ArgumentError
 from ..profile import RawProfile
 from ..progress import ProgressArg
+from .names import UNATTRIBUTED, UNATTRIBUTED_SHARE
 from .reader import record_table
 from .records import RecordTable, to_raw_profile
 
@@ -36,7 +37,7 @@ LEVEL = "loop.start_iteration"
 
 def read_caliper_timeseries(path: Any, level: str = LEVEL, *, native: bool = False,
                             string_attributes: Sequence[str] = (), node_ordering: bool = True,
-                            no_path: str = "keep",
+                            no_path: str = "drop",
                             progress: ProgressArg = None) -> List[RawProfile]:
     """One RawProfile per block of a Caliper timeseries (see the module docs).
 
@@ -118,5 +119,8 @@ def _subset(table: RecordTable, rows: np.ndarray) -> RecordTable:
     return RecordTable(source=table.source, hierarchy=table.hierarchy, node=take(table.node),
                        columns=[(spec, take(values)) for spec, values in table.columns],
                        rank=take(table.rank), order=take(table.order),
-                       sourceloc=take(table.sourceloc), metadata=dict(table.metadata),
+                       sourceloc=take(table.sourceloc),
+                       # the file's totals without a call path are not one block's
+                       metadata={k: v for k, v in table.metadata.items()
+                                 if k not in (UNATTRIBUTED, UNATTRIBUTED_SHARE)},
                        layout=table.layout, units=dict(table.units))

@@ -128,7 +128,7 @@ def test_stats_by_key_tabulates_call_paths(shared_data):
                          "--top", "2")
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == ("mpi_scaling_cali: 5 profiles, 46 nodes; Min time/rank by "
+    assert lines[0] == ("mpi_scaling_cali: 5 profiles, 45 nodes; Min time/rank by "
                         "mpi.world.size (mean over profiles)")
     assert lines[2].split() == ["27", "64", "125", "216", "343", "call", "path"]
     assert len(lines) == 5 and lines[3].endswith("  main")
@@ -159,12 +159,12 @@ def test_stats_by_key_errors(shared_data):
 
 
 def test_stats_by_key_reader_options(shared_data):
-    # 46 nodes with the <no path> root; caliper's no_path=drop leaves 45 (as Thicket)
-    for option in ("no_path=drop", "caliper:no_path=drop"):
+    # 45 nodes by default (as Thicket); caliper's no_path=keep adds the <no path> root
+    for option in ("no_path=keep", "caliper:no_path=keep"):
         code, out, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
                              "--top", "1", "-o", option)
         assert (code, err) == (0, "")
-        assert out.splitlines()[0].startswith("mpi_scaling_cali: 5 profiles, 45 nodes;")
+        assert out.splitlines()[0].startswith("mpi_scaling_cali: 5 profiles, 46 nodes;")
     code, _, err = run("stats", shared_data / MPI_SCALING, "--by", "mpi.world.size",
                        "-o", "ranks=0")
     assert code == 1 and ("option 'ranks' applies to none of the formats read (caliper); it "
@@ -192,7 +192,7 @@ def test_stats_on_a_folder_defaults_to_the_rank_count(shared_data):
         code, out, err = run("stats", *argv, "--top", "1")
         assert (code, err) == (0, ""), argv
         lines = out.splitlines()
-        assert lines[0].endswith("8 profiles, 46 nodes; time (inc) by ranks (mean over "
+        assert lines[0].endswith("8 profiles, 45 nodes; time (inc) by ranks (mean over "
                                  "profiles)")
         assert lines[2].split() == ["1", "8", "27", "64", "125", "216", "343", "512", "call",
                                     "path"]

@@ -66,8 +66,8 @@ def test_lulesh_at_27_and_64_cores(shared_data):
     d = diff(before, after)
     for metric in d.metadata["diff"]["metrics"]:
         check_against_paths(d, before, after, metric)
-    # 45 regions and "<no path>" (the time outside them), in both runs
-    assert (d.dataframe["status"] == "common").all() and d.graph.num_nodes == 45 + 1
+    # 45 regions, in both runs
+    assert (d.dataframe["status"] == "common").all() and d.graph.num_nodes == 45
     # weak scaling from 27 to 64 ranks: the whole run got slower, led by main and the cycle
     top = ranked_changes(d, top=3)
     assert top["path"].tolist()[:2] == ["main", "main > lulesh.cycle"]
@@ -81,9 +81,9 @@ def test_lulesh_json_8_and_64_ranks(shared_data):
     before = graphframe.read(shared_data / LULESH_JSON_8)
     after = graphframe.read(shared_data / LULESH_JSON_64)
     # two different builds: the 64-rank run has an MPI layer and a lulesh.cycle level, so
-    # only main and the <no path> root match by call path, and the diff says so
+    # only main matches by call path, and the diff says so
     for aggregate in ("mean", "max"):
-        with pytest.warns(PoorMatchWarning, match="share 2 of 69 nodes"):
+        with pytest.warns(PoorMatchWarning, match="share 1 of 68 nodes"):
             d = diff(before, after, "time", aggregate=aggregate)
         check_against_paths(d, before, after, "time", aggregate=aggregate)
     counts = d.dataframe["status"].value_counts().to_dict()
@@ -92,8 +92,9 @@ def test_lulesh_json_8_and_64_ranks(shared_data):
 
 def test_rajaperf_problem_sizes(shared_data):
     need("caliper")
-    before = graphframe.read(shared_data / RAJA_1M)
-    after = graphframe.read(shared_data / RAJA_2M)
+    # with the time outside every region kept, under a '<no path>' root
+    before = graphframe.read(shared_data / RAJA_1M, no_path="keep")
+    after = graphframe.read(shared_data / RAJA_2M, no_path="keep")
     d = diff(before, after)
     for metric in d.metadata["diff"]["metrics"]:
         check_against_paths(d, before, after, metric)
@@ -224,8 +225,8 @@ def test_one_program_in_cali_and_json_split_matches_every_node(shared_data):
     frames = sorted(map(str, (cali.graph.frame(v) for v in range(cali.graph.num_nodes))))
     assert frames == sorted(map(str, (split.graph.frame(v) for v in range(split.graph.num_nodes))))
     d = diff(cali, split)
-    # 13 regions and the <no path> root of records outside every region
-    assert d.metadata["diff"]["match"] == {"common": 14, "nodes": 14, "fraction": 1.0}
+    # 13 regions
+    assert d.metadata["diff"]["match"] == {"common": 13, "nodes": 13, "fraction": 1.0}
     out, err = io.StringIO(), io.StringIO()
     code = main(["diff", str(shared_data / RP / "rp-4ranks.cali"),
                  str(shared_data / RP / "rp-json-split-4ranks.json"), "--no-tree"],

@@ -44,29 +44,29 @@ def ranks_of(ens, profile):
 def test_the_mixed_folder_reads_without_options(mixed):
     ens = Ensemble.read(mixed)
     assert ens.profiles["format"].tolist() == ["caliper", "hpctoolkit", "literal"]
-    assert "<no path>" in names_of(ens, 0)
+    assert "<no path>" not in names_of(ens, 0)  # Caliper's default, as Hatchet and Thicket
     assert ens.profiles["options"].tolist() == ["{}", "{}", "{}"]
 
 
 def test_a_plain_option_goes_to_the_formats_that_take_it(mixed):
-    ens = Ensemble.read(mixed, no_path="drop")
-    assert "<no path>" not in names_of(ens, 0)
-    assert ens.profiles["options"].tolist() == ['{"no_path": "drop"}', "{}", "{}"]
+    ens = Ensemble.read(mixed, no_path="keep")
+    assert "<no path>" in names_of(ens, 0)
+    assert ens.profiles["options"].tolist() == ['{"no_path": "keep"}', "{}", "{}"]
     assert ranks_of(ens, 1) == [0, 1]
 
 
 def test_options_keyed_by_format(mixed):
-    ens = Ensemble.read(mixed, options={"caliper": {"no_path": "drop"},
+    ens = Ensemble.read(mixed, options={"caliper": {"no_path": "keep"},
                                         "hpctoolkit": {"ranks": [1]}})
-    assert "<no path>" not in names_of(ens, 0)
+    assert "<no path>" in names_of(ens, 0)
     assert ranks_of(ens, 1) == [1]
     assert json.loads(ens.profiles.loc[1, "options"]) == {"ranks": [1]}
 
 
 def test_a_keyed_option_wins_over_a_plain_one(mixed):
-    ens = Ensemble.read(mixed, no_path="drop", options={"caliper": {"no_path": "keep"}})
-    assert "<no path>" in names_of(ens, 0)
-    assert ens.profiles.loc[0, "options"] == '{"no_path": "keep"}'
+    ens = Ensemble.read(mixed, no_path="keep", options={"caliper": {"no_path": "drop"}})
+    assert "<no path>" not in names_of(ens, 0)
+    assert ens.profiles.loc[0, "options"] == '{"no_path": "drop"}'
 
 
 def test_worker_processes_apply_the_same_options(mixed):
@@ -130,7 +130,7 @@ def test_real_files_of_three_formats(shared_data):
     members = [str(shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"),
                str(shared_data / "hpctoolkit/hatchet-cpi-database"),
                str(shared_data / "json/hatchet-graph-literal.json")]
-    kept = Ensemble.read(members)
+    kept = Ensemble.read(members, no_path="keep")
     ens = Ensemble.read(members, no_path="drop", options={"hpctoolkit": {"ranks": [0, 2]}})
     assert ens.profiles["format"].tolist() == ["caliper", "hpctoolkit", "hatchet-json"]
     assert "<no path>" in names_of(kept, 0) and "<no path>" not in names_of(ens, 0)

@@ -18,21 +18,24 @@ def lassen(shared_data):
 
 
 def test_lassen_union_and_intersection(lassen, shared_data):
-    # Thicket's facts (67 nodes, 1,340 dense rows; intersection 64) with the records
-    # without a call path left out as Thicket does; by default each file's time
-    # outside every region is kept, under one more root, "<no path>"
+    # Thicket's facts (67 nodes, 1,340 dense rows; intersection 64): the records
+    # without a call path are left out by default, as Thicket does; with
+    # no_path="keep" each file's time outside every region is under one more root
     assert lassen.num_profiles == 20
-    assert lassen.graph.num_nodes == 67 + 1
-    assert lassen.graph.roots[0].frame["name"] == "<no path>"
-    assert lassen.dense().dataframe.shape[0] == (67 + 1) * 20
+    assert lassen.graph.num_nodes == 67 and lassen.dense().dataframe.shape[0] == 1340
     inter = Ensemble.read(shared_data / TUT / "lassen", intersection=True)
-    assert inter.graph.num_nodes == 64 + 1
-    assert len(inter.dataframe) == (64 + 1) * 20
+    assert (inter.graph.num_nodes, len(inter.dataframe)) == (64, 64 * 20)
     assert lassen.intersection().graph == inter.graph
-    dropped = Ensemble.read(shared_data / TUT / "lassen", no_path="drop")
-    assert dropped.graph.num_nodes == 67 and dropped.dense().dataframe.shape[0] == 1340
-    dropped = Ensemble.read(shared_data / TUT / "lassen", no_path="drop", intersection=True)
-    assert (dropped.graph.num_nodes, len(dropped.dataframe)) == (64, 64 * 20)
+    # what was left out, per profile and metric (87.3 s of 89.4 in the first file)
+    left_out = dict(lassen.metadata["unattributed"].iloc[0])
+    assert left_out["Avg time/rank"] == pytest.approx(87.307466)
+    kept = Ensemble.read(shared_data / TUT / "lassen", no_path="keep")
+    assert kept.graph.num_nodes == 67 + 1
+    assert kept.graph.roots[0].frame["name"] == "<no path>"
+    assert kept.dense().dataframe.shape[0] == (67 + 1) * 20
+    kept = Ensemble.read(shared_data / TUT / "lassen", no_path="keep", intersection=True)
+    assert (kept.graph.num_nodes, len(kept.dataframe)) == (64 + 1, (64 + 1) * 20)
+    assert "unattributed" not in kept.metadata.columns
 
 
 def test_lassen_metadata_and_groups(lassen):
@@ -57,13 +60,13 @@ def test_lassen_columns_never_sum_attributes(lassen):
 
 
 def test_quartz_gcc_and_mpi_scaling(shared_data):
-    gcc = Ensemble.read(shared_data / TUT / "quartz" / "GCC_10.3.1_BaseSeq_08388608")
-    assert (gcc.num_profiles, gcc.graph.num_nodes, len(gcc.dataframe)) == (40, 75, 3000)
-    mpi = Ensemble.read(shared_data / TUT / "mpi_scaling_cali")
-    assert (mpi.num_profiles, mpi.graph.num_nodes, len(mpi.dataframe)) == (5, 46, 230)
-    # Thicket's facts: 74 nodes, 2,960 rows; 45 nodes, 225 rows
     gcc = Ensemble.read(shared_data / TUT / "quartz" / "GCC_10.3.1_BaseSeq_08388608",
-                        no_path="drop")
+                        no_path="keep")
+    assert (gcc.num_profiles, gcc.graph.num_nodes, len(gcc.dataframe)) == (40, 75, 3000)
+    mpi = Ensemble.read(shared_data / TUT / "mpi_scaling_cali", no_path="keep")
+    assert (mpi.num_profiles, mpi.graph.num_nodes, len(mpi.dataframe)) == (5, 46, 230)
+    # Thicket's facts, the default: 74 nodes, 2,960 rows; 45 nodes, 225 rows
+    gcc = Ensemble.read(shared_data / TUT / "quartz" / "GCC_10.3.1_BaseSeq_08388608")
     assert (gcc.num_profiles, gcc.graph.num_nodes, len(gcc.dataframe)) == (40, 74, 2960)
     mpi = Ensemble.read(shared_data / TUT / "mpi_scaling_cali", no_path="drop")
     assert (mpi.num_profiles, mpi.graph.num_nodes, len(mpi.dataframe)) == (5, 45, 225)
@@ -82,7 +85,7 @@ def test_lulesh_scaling_has_a_rank_level(shared_data):
     ens = Ensemble.read(shared_data / "ensemble/hatchet-tutorial/lulesh-scaling")
     assert ens.num_profiles == 8 and ens.index_levels == ["rank"]
     rows = dict(zip(ens.profiles["path"].map(os.path.basename), ens.profiles["rows"]))
-    assert rows["lulesh-annotation-profile-343cores.json"] == 15435 + 343  # with <no path>
+    assert rows["lulesh-annotation-profile-343cores.json"] == 15435  # as Hatchet
     assert ens.dataframe.index.names == ["node", "profile", "rank"]
     ranks = ens.dataframe.xs(ens.profiles.index[ens.profiles["path"].str.contains("-512cores")][0],
                              level="profile").index.get_level_values("rank")
@@ -108,7 +111,7 @@ def test_bad_files_among_good_ones(tmp_path, shared_data):
         Ensemble.read(tmp_path)
     assert "empty.cali" in str(info.value)
     ens = Ensemble.read(tmp_path, on_error="skip")
-    assert ens.num_profiles == 5 and ens.graph.num_nodes == 45 + 1
+    assert ens.num_profiles == 5 and ens.graph.num_nodes == 45
     assert sorted(ens.errors["path"].map(os.path.basename)) == \
         ["empty.cali", "foreign.json", "truncated.cali"]
     assert "3 skipped" in ens.summary()
@@ -130,7 +133,7 @@ def test_highwatermark_merges_as_a_maximum(shared_data):
 def test_per_rank_caliper_and_hpctoolkit_databases_are_ordinary_members(shared_data):
     cal = Ensemble.read([shared_data / "caliper/generated/per-rank-3ranks",
                          shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"])
-    assert cal.index_levels == ["rank"] and cal.graph.num_nodes == 13 + 1
+    assert cal.index_levels == ["rank"] and cal.graph.num_nodes == 13
     ranks = cal.dataframe.groupby(level="profile").apply(
         lambda rows: rows.index.get_level_values("rank").nunique()).tolist()
     assert ranks == [3, 4]
@@ -157,12 +160,12 @@ def test_non_additive_caliper_columns_get_no_inclusive_sums(shared_data):
 
 def test_records_without_a_path_are_one_root_per_rank(shared_data):
     cali = shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali"
-    kept = Ensemble.read([cali])
+    kept = Ensemble.read([cali], no_path="keep")
     root = [i for i in range(kept.graph.num_nodes) if kept.graph.frame(i)["name"] == "<no path>"]
     assert root == [0] and kept.graph.parent[0] == -1
     rows = kept.dataframe.xs(0, level="node")
     assert rows.index.get_level_values("rank").tolist() == [0, 1, 2, 3]
     assert (rows["time"] > 0).all()
-    dropped = Ensemble.read([cali], no_path="drop")
+    dropped = Ensemble.read([cali])  # the default, as Hatchet
     assert dropped.graph.num_nodes == kept.graph.num_nodes - 1
     assert len(dropped.dataframe) == len(kept.dataframe) - 4

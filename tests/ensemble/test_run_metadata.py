@@ -12,7 +12,10 @@ LULESH = "ensemble/hatchet-tutorial/lulesh-scaling"
 def test_json_split_scaling_runs_get_path_format_ranks(shared_data):
     ens = Ensemble.read(shared_data / LULESH)
     meta = ens.metadata
-    assert list(meta.columns) == ["path", "format", "ranks", "threads"]
+    # the run columns, then what each file's reader recorded: the totals of the records
+    # outside every annotated region (Caliper's no_path="drop")
+    assert list(meta.columns) == ["path", "format", "ranks", "threads", "unattributed",
+                                  "unattributed share"]
     names = meta["path"].map(lambda p: p.rsplit("/", 1)[-1]).tolist()
     assert names == [f"lulesh-annotation-profile-{n}core{'s' if n > 1 else ''}.json"
                      for n in (125, 1, 216, 27, 343, 512, 64, 8)]

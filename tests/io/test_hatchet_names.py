@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import re
+
+import pytest
 from pathlib import Path
 
 from graphframe import GraphFrame
@@ -52,3 +54,19 @@ def test_generated_constructors_carry_their_docstring_and_read_through_the_regis
     gf = GraphFrame.from_tau(str(tmp_path))
     assert gf.dataframe["time (inc)"].tolist() == [5.0]
     assert GraphFrame.from_tau(dirname=str(tmp_path)).dataframe.equals(gf.dataframe)
+
+
+@pytest.mark.parametrize("row", plain_rows(), ids=[r.constructor for r in plain_rows()])
+def test_the_examples_of_every_generated_constructor_run(row, monkeypatch, tmp_path):
+    """The generated constructors' docstrings come from the table: their examples run here
+    (the doctest collector does not see methods set on a class at run time)."""
+    import doctest
+
+    monkeypatch.chdir(tmp_path)
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    test = parser.get_doctest(getattr(GraphFrame, row.constructor).__doc__, {},
+                              row.constructor, "graphframe/io/hatchet_names.py", 0)
+    assert test.examples, f"{row.constructor} has no example"
+    result = runner.run(test, out=lambda text: print(text, end=""))
+    assert result.failed == 0

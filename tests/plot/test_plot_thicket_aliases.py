@@ -90,9 +90,12 @@ def test_a_thicket_works_too_and_bad_columns_name_the_choices():
 
 
 def test_thickets_stats_module_offers_the_display_names():
+    # graphframe.thicket.stats offers Thicket's versions (Thicket's arguments, checks and
+    # returns: graphframe.thicket.stats.display); these seaborn-free ones stay here
     import graphframe.thicket.stats as stats
-    from graphframe.plot import thicket_aliases
+    from graphframe.thicket.stats import display
 
-    for name in ("display_histogram", "display_boxplot", "display_violinplot", "display_heatmap"):
-        assert getattr(stats, name) is getattr(thicket_aliases, name)
+    for name in ("display_histogram", "display_boxplot", "display_violinplot", "display_heatmap",
+                 "display_violinplot_thicket"):
+        assert getattr(stats, name) is getattr(display, name)
         assert name in stats.__all__

@@ -163,6 +163,8 @@ def test_multi_index_modes():
     assert out.dataframe.index.tolist() == [(0, 0), (0, 1), (1, 0), (1, 1)]  # every rank kept
     with pytest.raises(InvalidQueryFilter, match="multi_index_mode must be one of"):
         ObjectQuery(LEAF, multi_index_mode="foo")
+    with pytest.raises(AssertionError):   # what Hatchet raises, and Hatchet code catches
+        ObjectQuery(LEAF, multi_index_mode="foo")
     with pytest.raises(InvalidQueryFilter):
         matched_nodes(gf, LEAF, multi_index_mode="sometimes")
 

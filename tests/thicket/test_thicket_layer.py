@@ -9,6 +9,7 @@ import pytest
 import graphframe.thicket as th
 from graphframe import GraphFrame
 from graphframe.errors import ArgumentError, ReadError
+from graphframe.thicket.profiles import profile_hasher
 
 LASSEN = "ensemble/thicket-tutorial/lassen"
 #: What Thicket 2026.1.1 gives for the 20 lassen files (columns and metadata columns).
@@ -23,6 +24,14 @@ def tk(shared_data):
     return th.Thicket.from_caliperreader(str(shared_data / LASSEN), disable_tqdm=True)
 
 
+def label_of(tk, ending):
+    """The label of the profile read from the file whose path ends with ``ending``."""
+    return next(k for k, v in tk.profile_mapping.items() if v.endswith(ending))
+
+
+FIRST = "1048576/1/Base_CUDA-block_1024.cali"
+
+
 def test_tables_have_thickets_shape(tk):
     assert tk.dataframe.shape == (1340, 14)
     assert list(tk.dataframe.columns) == THICKET_COLUMNS
@@ -31,7 +40,11 @@ def test_tables_have_thickets_shape(tk):
     assert tk.performance_cols == THICKET_PERFORMANCE_COLS
     assert list(tk.statsframe.dataframe.columns) == ["name"]
     assert len(tk.statsframe.dataframe) == 67
-    assert len(tk.profile) == 20 and tk.profile_mapping[0].endswith("Base_CUDA-block_1024.cali")
+    # Thicket's labels: the hash of each path as given, the tables sorted by them
+    assert len(tk.profile) == 20
+    assert list(tk.profile_mapping) == sorted(profile_hasher(p) for p in tk.profile_mapping.values())
+    assert tk.metadata.index.tolist() == list(tk.profile_mapping)
+    assert sorted(tk.profile) == list(tk.profile_mapping)
 
 
 def test_records_without_a_call_path_are_left_out_as_in_thicket(tk, shared_data):
@@ -48,7 +61,7 @@ def test_records_without_a_call_path_are_left_out_as_in_thicket(tk, shared_data)
 
 def test_known_value_and_filled_rows(tk):
     root = tk.dataframe.xs(0, level="node")
-    assert root["Avg time/rank"].iloc[0] == pytest.approx(2.123946, rel=1e-6)
+    assert root.loc[label_of(tk, FIRST), "Avg time/rank"] == pytest.approx(2.123946, rel=1e-6)
     # Basic_INDEXLIST is missing from some profiles: filled rows are NaN, the name is kept
     node = tk.get_node("Basic_INDEXLIST")
     rows = tk.dataframe.loc[int(node)]
@@ -75,7 +88,7 @@ def test_in_place_methods(tk):
     t.metadata_columns_to_perfdata(["variant", "tuning"])
     assert list(t.dataframe.columns[-2:]) == ["variant", "tuning"]
     assert "tuning" not in tk.dataframe.columns  # the copy did not write into tk
-    one = t.filter_profile([3])
+    one = t.filter_profile([t.metadata.index[3]])
     one.move_metrics_to_statsframe(["Avg time/rank"])
     assert one.statsframe.dataframe.loc[0, "Avg time/rank"] == \
         one.dataframe.xs(0, level="node")["Avg time/rank"].iloc[0]
@@ -93,7 +106,7 @@ def test_filters_query_and_tree(tk):
     tk.statsframe.dataframe["flag"] = np.arange(67) % 2
     kept = tk.filter_stats(lambda row: row["flag"] == 1)
     assert len(kept.statsframe.dataframe) == kept.graph.num_nodes
-    text = tk.tree("Avg time/rank", indices=0, render_header=False)
+    text = tk.tree("Avg time/rank", indices=label_of(tk, FIRST), render_header=False)
     assert text.splitlines()[0].endswith("2.124 RAJAPerf")
 
 
@@ -120,7 +133,8 @@ def test_concat_and_statsframes(tk):
     wide = th.Thicket.concat_thickets([a2, b2], axis="columns", headers=["128", "256"],
                                       metadata_key="ProblemSizeRunParam")
     assert ("128", "Avg time/rank") in wide.dataframe.columns
-    assert sorted(wide.profile) == [2097152.0, 4194304.0, 8388608.0]
+    assert sorted(wide.profile) == [(s, h) for s in (2097152.0, 4194304.0, 8388608.0)
+                                    for h in ("128", "256")]
     for t in (a, b):
         t.statsframe.dataframe["mean"] = 1.0
     s = th.Thicket.from_statsframes([a, b], metadata_key="tuning")
@@ -129,7 +143,8 @@ def test_concat_and_statsframes(tk):
 
 def test_thicketize_and_literal():
     tk = th.Thicket.thicketize_graphframe(GraphFrame.from_lists(("main", "x")), "p.json")
-    assert tk.profile_mapping == {0: "p.json"} and tk.dataframe.shape[0] == 2
+    assert tk.profile_mapping == {profile_hasher("p.json"): "p.json"}
+    assert tk.dataframe.shape[0] == 2
     lit = th.Thicket.from_literal([{"frame": {"name": "a"}, "metrics": {"time": 1.0}}])
     assert lit.dataframe["time"].tolist() == [1.0]
     with pytest.raises(th.EmptyMetadataTable):
@@ -146,7 +161,7 @@ def test_from_caliper_with_a_query_runs_cali_query(shared_data, monkeypatch, tmp
     monkeypatch.setenv("PATH", str(tmp_path))
     tk = th.Thicket.from_caliper(files, query="format json-split", disable_tqdm=True)
     # both files went through the (fake) tool: two copies of its json-split output
-    assert len(tk.profile) == 2 and tk.profile_mapping[1] == files[1]
+    assert len(tk.profile) == 2 and sorted(tk.profile_mapping.values()) == sorted(files)
     assert tk.dataframe.index.names == ["node", "profile", "rank"]
     assert len(tk.dataframe) == 2 * 52 and "<no path>" not in set(tk.dataframe["name"])
     monkeypatch.setenv("PATH", str(tmp_path / "absent"))

@@ -70,16 +70,20 @@ def test_from_caliperreader_one_file(shared_data):
 
 
 def test_node_ordering_follows_calipers_node_order(shared_data):
-    """test_caliperreader.test_node_ordering_from_caliper: the order its test expects, with
-    node_ordering=True (the default of the Thicket that test was written for)."""
-    tk = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True,
-                              node_ordering=True)
+    """test_caliperreader.test_node_ordering_from_caliper: the order its test expects (Thicket
+    2024.2's default); by default the order Caliper recorded, where a file has one."""
+    tk = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True)
     assert tk.dataframe["name"].tolist()[:5] == ["main", "lulesh.cycle", "TimeIncrement",
                                                  "LagrangeLeapFrog", "LagrangeNodal"]
     assert tk.dataframe["Total time"].tolist()[:4] == [1.250952, 1.229935, 0.000085, 1.229702]
     assert node_names(tk) == tk.dataframe["name"].tolist()
-    # Thicket 2026.1.1 defaults to node_ordering=False: siblings by frame
-    by_frame = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True)
+    assert T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True,
+                                node_ordering=True).dataframe["name"].tolist() == \
+        tk.dataframe["name"].tolist()
+    # Thicket 2026.1.1's node_ordering=False: siblings by frame (also this reader's order
+    # for files that record none, such as the tutorial's RAJAPerf runs)
+    by_frame = T.from_caliperreader(str(shared_data / ORDERED), disable_tqdm=True,
+                                    node_ordering=False)
     assert by_frame.dataframe["name"].tolist()[:5] == [
         "main", "lulesh.cycle", "LagrangeLeapFrog", "CalcTimeConstraintsForElems",
         "LagrangeElements"]
@@ -90,13 +94,13 @@ def test_concat_thickets_index(mpi):
     a = T.from_caliperreader(mpi[0], disable_tqdm=True)
     b = T.from_caliperreader(mpi[1], disable_tqdm=True)
     tk = T.concat_thickets([a, b], disable_tqdm=True)
-    assert tk.dataframe.shape == (90, 7) and tk.profile == [0, 1]
+    assert tk.dataframe.shape == (90, 7)
+    assert tk.profile == [th.profiles.profile_hasher(p) for p in mpi[:2]]
     node = int(tk.get_node("CalcForceForNodes"))
     assert tk.dataframe.loc[node, "Min time/rank"].sum() == pytest.approx(37.21333)
-    # Thicket raises DuplicateIndexError for a file read twice; here it is two profiles
-    twice = T.from_caliperreader([mpi[0], mpi[0]], disable_tqdm=True)
-    assert twice.dataframe.shape == (90, 7)
-    assert twice.profiles["hash"].nunique() == 1
+    # a file read twice: its label (the hash of its path) twice
+    with pytest.raises(th.utils.DuplicateIndexError):
+        T.from_caliperreader([mpi[0], mpi[0]], disable_tqdm=True)
 
 
 def test_concat_thickets_columns(columns_joined):
@@ -114,8 +118,10 @@ def test_concat_thickets_columns(columns_joined):
     row = df.loc[(0, 1048576.0)]
     assert row[("block_128", "Min time/rank")] == 1.780923
     assert np.isnan(df.loc[(0, 2097152.0), ("block_128", "Min time/rank")])
-    # Thicket lists (value, header) tuples as profiles; here the joined key values
-    assert joined.profile == [1048576.0, 2097152.0]
+    # (value, header) pairs, in the inputs' order (Thicket 2026.1.1's list)
+    assert joined.profile == [(1048576.0, "block_128"), (1048576.0, "block_256"),
+                              (2097152.0, "default"), (1048576.0, "default")]
+    assert list(joined.profile_mapping) == joined.profile
     nodes = pd.unique(np.asarray(df.index.get_level_values("node")))
     assert (nodes == np.asarray(joined.statsframe.dataframe.index)).all()
 
@@ -125,7 +131,7 @@ def test_filter_query_and_stats_on_columns_joined(columns_joined):
     column-joined Thicket (tuple column names)."""
     _, _, joined = columns_joined
     f = joined.filter_metadata(lambda row: row[("default", "variant")] == "Base_Seq")
-    assert f.profile == [1048576.0, 2097152.0] and f.dataframe.shape == (148, 40)
+    assert len(f.profile) == 4 and f.dataframe.shape == (148, 40)
     joined.statsframe.dataframe[("test", "num")] = range(74)
     s = joined.filter_stats(lambda row: row[("test", "num")] < 10)
     assert s.dataframe.shape == (20, 40)  # Thicket: (20, 73) with "(inc)" sums
@@ -134,8 +140,8 @@ def test_filter_query_and_stats_on_columns_joined(columns_joined):
     assert node_names(joined.query(q)) == [
         "RAJAPerf", "Algorithm", "Algorithm_MEMCPY", "Algorithm_MEMSET", "Algorithm_REDUCE_SUM",
         "Algorithm_SCAN", "Algorithm_SORT", "Algorithm_SORTPAIRS"]
-    kept = joined.filter_profile([2097152.0])
-    assert kept.profile == [2097152.0]
+    kept = joined.filter_profile([(2097152.0, "default")])
+    assert kept.profile == [(2097152.0, "default")]
     assert kept.dataframe.index.get_level_values("ProblemSizeRunParam").unique().tolist() == \
         [2097152.0]
     unique = joined.get_unique_metadata()
@@ -158,9 +164,10 @@ def test_filter_profile(one_trial):
     tk = T.from_caliperreader(one_trial, disable_tqdm=True)
     keep, gone = tk.profile[2:], tk.profile[:2]   # profiles keep their ids (as in Thicket)
     f = tk.filter_profile(keep)
-    for component in (f.profile, list(f.profile_mapping), list(f.metadata.index),
+    assert f.profile == keep   # in tk.profile's order; the tables sorted by label
+    for component in (list(f.profile_mapping), list(f.metadata.index),
                       list(f.dataframe.index.get_level_values("profile").unique())):
-        assert component == keep and not set(component) & set(gone)
+        assert component == sorted(keep) and not set(component) & set(gone)
 
 
 def test_filter_metadata_and_its_errors(lassen):
@@ -240,7 +247,9 @@ def test_metadata_columns_to_perfdata(lassen):
 
 
 def test_move_metrics_to_statsframe(lassen):
-    one = lassen.filter_profile([0])
+    first = next(k for k, v in lassen.profile_mapping.items()
+                 if v.endswith("1048576/1/Base_CUDA-block_1024.cali"))
+    one = lassen.filter_profile([first])
     one.move_metrics_to_statsframe(["Avg time/rank"])
     assert one.statsframe.dataframe["Avg time/rank"].iloc[0] == 2.123946
     with pytest.raises(KeyError):   # as Thicket: already there without override
@@ -311,12 +320,15 @@ def test_copy_and_deepcopy(shared_data):
 
 def test_tree_indices(lassen):
     """test_tree: one profile's tree by indices= (a label or a one-element list)"""
+    # the default is the first row's profile: the smallest label (1M, trial 2, block 512)
     first = lassen.tree("Avg time/rank", render_header=False).splitlines()[0]
-    assert first == "2.124 RAJAPerf"
-    assert lassen.tree("Avg time/rank", indices=1, render_header=False).splitlines()[0] == \
-        "1.781 RAJAPerf"
-    assert lassen.tree("Avg time/rank", indices=[2], render_header=False).splitlines()[0] == \
-        "1.774 RAJAPerf"
+    assert first == "1.837 RAJAPerf"
+    labels = lassen.metadata.index  # the hash of each path, sorted
+    assert lassen.profile_mapping[labels[1]].endswith("4194304/1/Base_CUDA-block_256.cali")
+    assert lassen.tree("Avg time/rank", indices=labels[1], render_header=False).splitlines()[0] \
+        == "6.768 RAJAPerf"
+    assert lassen.tree("Avg time/rank", indices=[labels[2]],
+                       render_header=False).splitlines()[0] == "14.408 RAJAPerf"
 
 
 def test_json_round_trip(mpi):

@@ -28,6 +28,9 @@ from ...model.fields import GraphFrameLike
 from ...errors import MetricError
 
 NID_KEY = "_hatchet_nid"
+#: The ``metadata["format"]`` of a GraphFrame read from a Hatchet JSON document (without
+#: graphframe's key): :func:`to_dict` writes it back in Hatchet's layout alone.
+HATCHET_LAYOUT = "hatchet-json"
 #: Version of the ``"graphframe"`` key written by :func:`to_dict`.
 JSON_VERSION = 1
 
@@ -305,6 +308,11 @@ def document_tail(gf: GraphFrameLike, keys: List[str], level_names: List[Any],
     """The keys of ``to_dict`` after ``"dataframe"``, in order (shared with the streamed
     writer, :mod:`graphframe.io.json.stream`)."""
     graph, df = gf.graph, gf.dataframe
+    if (gf.metadata or {}).get("format") == HATCHET_LAYOUT:
+        # read from Hatchet's own JSON: written back in Hatchet's layout, key for key (as
+        # Hatchet's to_json writes it; reading it back gives what reading the source gave)
+        return {"inclusive_metrics": [str(m) for m in gf.inc_metrics],
+                "exclusive_metrics": [str(m) for m in gf.exc_metrics]}
     out = {
         "inclusive_metrics": [str(m) for m in gf.inc_metrics],
         "exclusive_metrics": [str(m) for m in gf.exc_metrics],

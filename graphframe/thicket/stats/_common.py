@@ -59,11 +59,13 @@ def plan(tk: Any) -> LevelPlan:
     is the same object (pandas indexes are immutable; assigning a new dataframe or index
     gives a new plan)."""
     index = tk.dataframe.index
-    cached = tk.__dict__.get("_stats_plan")
+    holder = getattr(tk, "_state", None)   # a Thicket keeps it with its private state
+    holder = holder if holder is not None else tk
+    cached = holder.__dict__.get("_stats_plan")
     if cached is not None and cached[0] is index:
         return cached[1]
     found = LevelPlan.of(index, over_levels(tk))
-    tk.__dict__["_stats_plan"] = (index, found)
+    holder.__dict__["_stats_plan"] = (index, found)
     return found
 
 
@@ -71,13 +73,15 @@ def statsframe_rows(tk: Any, p: LevelPlan) -> Optional[np.ndarray]:
     """Position in the plan's groups of each statsframe row (-1: the node has no row), or
     None when both list the same nodes in the same order (the usual case)."""
     frame_index = tk.statsframe.dataframe.index
-    cached = tk.__dict__.get("_stats_rows")
+    holder = getattr(tk, "_state", None)   # a Thicket keeps it with its private state
+    holder = holder if holder is not None else tk
+    cached = holder.__dict__.get("_stats_rows")
     if cached is not None and cached[0] is frame_index and cached[1] is p:
         return cached[2]
     same = (len(frame_index) == p.n_groups
             and np.array_equal(plain_values(frame_index), plain_values(p.index)))
     rows = None if same else p.index.get_indexer(frame_index).astype(np.int64)
-    tk.__dict__["_stats_rows"] = (frame_index, p, rows)
+    holder.__dict__["_stats_rows"] = (frame_index, p, rows)
     return rows
 
 
@@ -109,6 +113,20 @@ def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:
         put(frame, name, values)
         register(tk, source, name)
     return list(columns)
+
+
+def sort_joined_columns(tk: Any) -> None:
+    """A column-joined statsframe's columns in sorted order, as Thicket keeps them (run
+    once a public statistic has written its columns)."""
+    frame = tk.statsframe.dataframe
+    if not isinstance(frame.columns, pd.MultiIndex):
+        return
+    try:
+        order = list(frame.columns.sort_values())
+    except TypeError:   # headers of several types: by their text
+        order = sorted(frame.columns, key=lambda c: tuple(map(str, c)))
+    if order != list(frame.columns):
+        tk.statsframe.dataframe = frame[order]
 
 
 def key(frame: pd.DataFrame, name: Any) -> Any:

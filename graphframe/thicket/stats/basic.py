@@ -26,7 +26,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence
+from typing import Any, List, Optional, Sequence
 
 from ...kernels.level_stats import percentile_name
 from . import _common
@@ -78,8 +78,9 @@ def sum(thicket: Any, columns: Any = None) -> List[Any]:   # noqa: A001 (Thicket
 
 
 def percentiles(thicket: Any, columns: Any = None,
-                percentiles: Sequence[float] = (0.25, 0.50, 0.75)) -> List[Any]:
-    """Percentiles (fractions 0..1, linear interpolation) -> ``<column>_percentiles_<q>``.
+                percentiles: Optional[Sequence[float]] = (0.25, 0.50, 0.75)) -> List[Any]:
+    """Percentiles (fractions 0..1, linear interpolation) -> ``<column>_percentiles_<q>``;
+    ``percentiles=None`` (or empty) means Thicket's default ``[0.25, 0.5, 0.75]``.
 
     Examples
     --------
@@ -90,7 +91,7 @@ def percentiles(thicket: Any, columns: Any = None,
     ['time_percentiles_50', 'time_percentiles_90']
     """
     columns = _common.check_columns(thicket, columns)
-    qs = list(percentiles) or [0.25, 0.50, 0.75]
+    qs = list(percentiles or ()) or [0.25, 0.50, 0.75]
     for q in qs:
         if not 0.0 <= q <= 1.0:
             raise _common.ArgumentError(f"percentile {q!r} is out of the range [0.0, 1.0]")

@@ -20,7 +20,8 @@ and ``hellinger_distance``.
 * distances from the per-node means and stds (ddof=1) of two columns:
   Bhattacharyya ``1/4 ln(1/4 (s1^2/s2^2 + s2^2/s1^2 + 2)) + 1/4 (m1 - m2)^2 /
   (s1^2 + s2^2)`` and Hellinger ``1 - sqrt(2 s1 s2 / (s1^2 + s2^2))
-  exp(-1/4 (m1 - m2)^2 / (s1^2 + s2^2))``; NaN where undefined (a zero std).
+  exp(-1/4 (m1 - m2)^2 / (s1^2 + s2^2))``, evaluated as Thicket evaluates them
+  (inf or NaN where a std is 0).
 
 Examples
 --------
@@ -39,6 +40,8 @@ Examples
 
 from __future__ import annotations
 
+import math
+import warnings
 from statistics import NormalDist
 from typing import Any, Callable, List
 
@@ -50,7 +53,10 @@ from .basic import mean, std
 
 
 def check_normality(thicket: Any, columns: Any = None) -> List[Any]:
-    """Shapiro-Wilk normality per node -> ``<c>_normality`` booleans (needs SciPy)."""
+    """Shapiro-Wilk normality per node -> ``<c>_normality``: the text ``"True"`` (p-value
+    above 0.05) or ``"False"`` (below), as Thicket writes it; missing (``pd.NA``) when
+    the p-value is 0.05 or undefined (a node with a missing value or fewer than 3)
+    (needs SciPy)."""
     st = _common.scipy_stats()
     columns = _common.check_columns(thicket, columns)
     n = len(thicket.statsframe.dataframe)
@@ -62,14 +68,17 @@ def check_normality(thicket: Any, columns: Any = None) -> List[Any]:
         order = np.argsort(pos[ok], kind="stable")
         p_sorted, v_sorted = pos[ok][order], v[ok][order]
         bounds = np.searchsorted(p_sorted, np.arange(n + 1))
-        result = pd.array([pd.NA] * n, dtype="boolean")
+        missing = np.bincount(pos[np.isnan(v) & (pos >= 0)], minlength=n) > 0
+        result = np.full(n, pd.NA, dtype=object)
         for node in range(n):   # SciPy's test runs per node; numbers only, no pandas
             sample = v_sorted[bounds[node]:bounds[node + 1]]
-            if len(sample) < 3 or np.ptp(sample) == 0:
+            if len(sample) < 3 or missing[node]:
                 continue
-            p = float(st.shapiro(sample).pvalue)
+            with warnings.catch_warnings():   # a constant sample: SciPy warns, p = 1
+                warnings.simplefilter("ignore")
+                p = float(st.shapiro(sample).pvalue)
             if p != 0.05 and p == p:
-                result[node] = p > 0.05
+                result[node] = "True" if p > 0.05 else "False"
         name = _suffix(c, "normality")
         out += _common.write(thicket, c, {name: result})
     return out
@@ -153,27 +162,32 @@ def hellinger_distance(thicket: Any, columns: Any = None,
     return _distance(thicket, columns, output_column_name, "hellinger_distance", _hellinger)
 
 
-def _bhattacharyya(m1, m2, v1, v2):
-    return 0.25 * np.log(0.25 * (v1 / v2 + v2 / v1 + 2)) + 0.25 * (m1 - m2) ** 2 / (v1 + v2)
+def _bhattacharyya(m1, m2, s1, s2):
+    """Bhattacharyya distance of two normal distributions from their means and standard
+    deviations (the statsframe's ``_mean`` and ``_std``), evaluated as Thicket does."""
+    return 0.25 * np.log(0.25 * ((s1 ** 2 / s2 ** 2) + (s2 ** 2 / s1 ** 2) + 2)) + \
+        0.25 * ((m1 - m2) ** 2 / (s1 ** 2 + s2 ** 2))
 
 
-def _hellinger(m1, m2, v1, v2):
-    return 1 - np.sqrt(2 * np.sqrt(v1 * v2) / (v1 + v2)) * np.exp(-0.25 * (m1 - m2) ** 2
-                                                                  / (v1 + v2))
+def _hellinger(m1, m2, s1, s2):
+    """Hellinger distance of two normal distributions (as :func:`_bhattacharyya`)."""
+    exponent = -0.25 * ((m1 - m2) ** 2) / (s1 ** 2 + s2 ** 2)
+    # math.exp per node: numpy's vectorised exp may differ from the C library's by one
+    # unit in the last place, and Thicket's values are the C library's
+    scale = np.array([math.exp(x) if x == x else math.nan for x in exponent.tolist()])
+    return 1 - np.sqrt((2 * s1 * s2) / (s1 ** 2 + s2 ** 2)) * scale
 
 
 def _distance(thicket, columns, output, label, formula) -> List[Any]:
     if not isinstance(columns, list) or len(columns) != 2:
         raise _common.ArgumentError(f"columns={columns!r}: give a list of 2 columns")
     columns = _common.check_columns(thicket, columns)
-    table = _common.node_stats(thicket, columns, ["mean", "std", "var"])
-    mean(thicket, columns)
-    std(thicket, columns)
-    cols = [[table[_common.thicket_column(c, k)] for c in columns]
-            for k in ("mean", "var")]
-    with np.errstate(all="ignore"):
-        d = formula(cols[0][0], cols[0][1], cols[1][0], cols[1][1])
-    d = np.where(np.isfinite(d), d, np.nan)
+    means, stds = mean(thicket, columns), std(thicket, columns)
+    frame = thicket.statsframe.dataframe
+    m1, m2 = (frame[c].to_numpy(dtype=np.float64) for c in means)
+    s1, s2 = (frame[c].to_numpy(dtype=np.float64) for c in stds)
+    with np.errstate(all="ignore"):   # Thicket's arithmetic: inf where a std is 0
+        d = formula(m1, m2, s1, s2)
     if output is None:
         flat = [str(p) for c in columns for p in (c if isinstance(c, tuple) else (c,))]
         output = "_".join(flat + [label])

@@ -31,7 +31,7 @@ INT = np.int64
 
 
 def cali_records(cali: CaliText, *, native: bool = False, string_attributes: Sequence[str] = (),
-                 no_path: str = "keep") -> RecordTable:
+                 no_path: str = "drop") -> RecordTable:
     """The :class:`RecordTable` of one decoded ``.cali`` file."""
     return assemble(decode_records(cali), native=native, string_attributes=string_attributes,
                     no_path=no_path)

@@ -11,7 +11,7 @@ in the file.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -205,3 +205,33 @@ def pathless_with_metrics(cells: List[Sequence[Any]], columns: List[str], metada
         if numeric and classify(title, alias if isinstance(alias, str) else None).role == METRIC:
             holds |= ~np.isnan(column)
     return rows[holds]
+
+
+def pathless_totals(cells: List[Sequence[Any]], columns: List[str], metadata: Any,
+                    is_value: Callable[[int], bool], row_node: np.ndarray, source: Any
+                    ) -> Dict[str, float]:
+    """Metric column -> the sum of its values over the rows without a call path
+    (``row_node`` -1): what ``no_path="drop"`` leaves out of the tree.
+
+    Examples
+    --------
+    >>> cells = [[None, 0, None], [1.5, 2.0, 0.5], [5, 6, 7]]
+    >>> pathless_totals(cells, ["path", "time", "count"], [{}, {}, {}],
+    ...                 lambda j: j > 0, np.array([-1, 0, -1]), "f")
+    {'time': 2.0, 'count': 12.0}
+    """
+    rows = np.flatnonzero(row_node < 0)
+    totals: Dict[str, float] = {}
+    if not len(rows):
+        return totals
+    for j, title in enumerate(columns):
+        if not is_value(j):
+            continue
+        column, numeric = values(cells[j], title, rows, source)
+        alias = metadata[j].get("attribute.alias")
+        spec = classify(title, alias if isinstance(alias, str) else None, numeric=numeric)
+        if numeric and spec.role == METRIC:
+            present = column[~np.isnan(column)]
+            if len(present):
+                totals[spec.name] = totals.get(spec.name, 0.0) + float(present.sum())
+    return totals

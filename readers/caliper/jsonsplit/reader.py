@@ -12,8 +12,9 @@
 Value columns hold numbers (or text for string attributes); the other columns
 hold indices into ``nodes``. The hierarchy is ``source.function#callpath.address``
 when present, else ``path``; rows without a hierarchy entry (time outside every
-annotated region) go under a ``<no path>`` root when they hold a metric value
-(``no_path="keep"``, the default), or are dropped as in Hatchet (``"drop"``).
+annotated region) are left out as in Hatchet and Thicket (``no_path="drop"``,
+the default; their totals per metric go to ``metadata["unattributed"]``), or go
+under a ``<no path>`` root when they hold a metric value (``"keep"``).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from ...profile import RawProfile
 from ...progress import Progress, ProgressArg
 from ...registry import FormatInfo, looks_like_json
 from ..names import (CALLPATH_ATTRIBUTE, LABEL, NO_PATH, ORDER, RANK, RENAMES,
-                     SOURCELOC_ATTRIBUTE, ColumnSpec, check_no_path, classify, parse_metadata)
+                     SOURCELOC_ATTRIBUTE, UNATTRIBUTED, ColumnSpec, check_no_path, classify,
+                     parse_metadata)
 from ..records import Hierarchy, RecordTable, forest_depth, repeated, to_raw_profile
-from .cells import (node_refs, order, pathless_with_metrics, ranks, short as _short,
-                    values as value_column)
+from .cells import (node_refs, order, pathless_totals, pathless_with_metrics, ranks,
+                    short as _short, values as value_column)
 from .fast import decode_fast, explicit_parents
 from .sniff import looks_like_json_split
 
@@ -45,7 +47,7 @@ INT = np.int64
 SECTIONS = ("data", "columns", "column_metadata", "nodes")
 
 
-def read_caliper_json(path: Any, *, node_ordering: bool = True, no_path: str = "keep",
+def read_caliper_json(path: Any, *, node_ordering: bool = True, no_path: str = "drop",
                       progress: ProgressArg = None) -> RawProfile:
     """Read a Caliper json-split file (a path or an open text/binary stream).
 
@@ -58,9 +60,10 @@ def read_caliper_json(path: Any, *, node_ordering: bool = True, no_path: str = "
         (Caliper's first-seen order); otherwise, and when False, siblings are
         ordered by frame like every other reader.
     no_path : {"keep", "drop"}
-        Rows with no call path: ``"keep"`` puts those that hold a metric value
-        under a ``<no path>`` root node; ``"drop"`` leaves them out, as
-        Hatchet and Thicket do.
+        Rows with no call path: ``"drop"`` (the default) leaves them out, as
+        Hatchet and Thicket do, with their totals per metric in
+        ``metadata["unattributed"]``; ``"keep"`` puts those that hold a metric
+        value under a ``<no path>`` root node.
     progress : bool, str or callable, optional
         Report the bytes of the data and node lists as they are decoded
         (see :mod:`graphframe_readers.progress`).
@@ -110,7 +113,7 @@ def _map(fh: Any) -> Any:
 
 
 def decode_caliper_json(box: List[bytes], source: Any = None, *, node_ordering: bool = True,
-                        no_path: str = "keep", progress_step: Any = None) -> RawProfile:
+                        no_path: str = "drop", progress_step: Any = None) -> RawProfile:
     """Decode the json-split bytes in ``box`` (a one-element list, emptied as soon
     as the text is no longer needed, so the file's bytes can be freed early).
 
@@ -175,7 +178,7 @@ def _text(data: bytes, source: Any) -> str:
 
 
 def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = True,
-                       no_path: str = "keep") -> RawProfile:
+                       no_path: str = "drop") -> RawProfile:
     """Decode a json-split document: its text (``str`` or ``bytes``), or the dict
     the json module returns (see :func:`read_caliper_json`).
 
@@ -212,7 +215,7 @@ def parse_caliper_json(doc: Any, source: Any = None, *, node_ordering: bool = Tr
 
 
 def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None,
-                 no_path: str = "keep") -> RecordTable:
+                 no_path: str = "drop") -> RecordTable:
     """The :class:`RecordTable` of a json-split document.
 
     Parameters
@@ -271,9 +274,16 @@ def json_records(doc: Any, source: Any, cells: Any = None, nodes: Any = None,
         if len(pathless):
             hierarchy = hierarchy.with_root(NO_PATH, len(labels))
             node[pathless] = len(hierarchy) - 1
+        unattributed = {}
+    else:
+        unattributed = pathless_totals(
+            cells, columns, metadata, lambda j: _is_value(metadata[j], columns[j], node_cols),
+            row_node, source)
     keep = np.flatnonzero(node >= 0)
     table = RecordTable(source=source, hierarchy=hierarchy, node=node[keep],
                         metadata=parse_metadata({k: v for k, v in doc.items() if k not in SECTIONS}))
+    if unattributed:
+        table.metadata[UNATTRIBUTED] = unattributed
     layout: List[str] = []
     for i, title in enumerate(columns):
         if i == h_index:

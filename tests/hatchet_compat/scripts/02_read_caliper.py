@@ -6,12 +6,6 @@ gf = ht.GraphFrame.from_caliper("caliper/hatchet/caliper-lulesh-json/lulesh-anno
 summary(gf)
 print("graph nodes:", len(gf.graph), "roots:", [r.frame["name"] for r in gf.graph.roots])
 print(gf.tree(metric_column="time (inc)", render_header=False))
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops them)
-#   hatchet: "rows: 192 index: ['node', 'rank']"
-#   ours:    "rows: 200 index: ['node', 'rank']"
-#   hatchet: ['  sum time: 47119212.0', '  sum time (inc): 250574555.0', "graph nodes: 24 roots: ['main']"]
-#   ours:    ['  sum time: 47247337.0', '  sum time (inc): 250702680.0', "graph nodes: 25 roots: ['main', '<no path>']", '21948.000 <no path>']
 
 # %% Caliper json-split with sampled call paths (cpi)
 # DELIBERATE (docs/readers/caliper.md): json-split values are float64 in graphframe
@@ -33,14 +27,6 @@ summary(gf)
 ranks = gf.dataframe.index.get_level_values("rank")
 print("ranks:", ranks.min(), ranks.max(), ranks.nunique())
 print(gf.tree(rank=63, depth=3, render_header=False))
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops them)
-#   hatchet: "rows: 2880 index: ['node', 'rank']"
-#   ours:    "rows: 2944 index: ['node', 'rank']"
-#   hatchet: ['  sum time: 3276896329.0', '  sum time (inc): 20165524375.0']
-#   ours:    ['  sum time: 3277117367.0', '  sum time (inc): 20165745413.0']
-#   hatchet: 'ranks: 0 63 64'
-#   ours:    ['ranks: 0 63 64', '3369.000 <no path>']
 
 # %% a native .cali file through Caliper's Python reader
 # DELIBERATE (docs/readers/caliper.md): the default metric is `time` whenever there is
@@ -51,12 +37,6 @@ gf = ht.GraphFrame.from_caliperreader("caliper/hatchet/caliper-lulesh-cali/lules
 summary(gf)
 print(gf.tree(metric_column="time", render_header=False))
 print("caliper version:", gf.metadata["cali.caliper.version"], gf.metadata["cali.channel"])
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops them)
-#   hatchet: "rows: 19 index: ['node']"
-#   ours:    "rows: 20 index: ['node']"
-#   hatchet: ['  sum avg#time.duration: 0.039686', '  sum count: 1243', '  sum max#time.duration: 0.062498', '  sum min#time.duration: 0.020513', '  sum time: 0.492491']
-#   ours:    ['  sum avg#time.duration: 0.040983', '  sum count: 1244', '  sum max#time.duration: 0.063795', '  sum min#time.duration: 0.02181', '  sum time: 0.493788', '0.001 <no path>']
 # NEWER HATCHET (docs/readers/caliper.md, "Sibling order"): Hatchet 2024.1.3 printed the
 # siblings of a .cali file without a node order by frame; Hatchet 2026.2.0 (the reference,
 # HATCHET_SPEC.md section 4.4) keeps the order in which its reader creates the nodes, as
@@ -73,11 +53,3 @@ gf = ht.GraphFrame.from_caliperreader("caliper/hatchet/caliper-example-cali/exam
 summary(gf)
 print("roots:", sorted(r.frame["name"] for r in gf.graph.roots))
 show(gf.dataframe, ["name", gf.default_metric], sort_by="name")
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops them)
-#   hatchet: "rows: 24 index: ['node']"
-#   ours:    "rows: 25 index: ['node']"
-#   hatchet: ['  sum Avg time/rank: 2.009151', '  sum Max time/rank: 2.009151', '  sum Min time/rank: 2.009151', '  sum Total time: 2.009151', "roots: ['MPI_Comm_dup', 'MPI_Initialized', 'main']"]
-#   ours:    ['  sum Avg time/rank: 2.010684', '  sum Max time/rank: 2.010684', '  sum Min time/rank: 2.010684', '  sum Total time: 2.010684', "roots: ['<no path>', 'MPI_Comm_dup', 'MPI_Initialized', 'main']"]
-#   hatchet: 'name | Min time/rank'
-#   ours:    ['name | Min time/rank', '<no path> | 0.001533']

@@ -41,8 +41,3 @@ gf = ht.GraphFrame.from_lists(("a", "b", "c"))
 print(gf.drop_index_levels(), list(gf.dataframe.index.names), len(gf.dataframe))
 summary(gf)
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: ['# %% [3] drop_index_levels with np.max, as in the tutorial', "['node'] (45, 4)", 'name | time | time (inc)']
-#   ours:    ['# %% [3] drop_index_levels with np.max, as in the tutorial', "['node'] (46, 4)", 'name | time | time (inc)', '<no path> | 4419.0 | 4419.0']

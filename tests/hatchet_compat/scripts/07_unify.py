@@ -37,8 +37,3 @@ lulesh8.unify(lulesh27)
 print(lulesh8.graph is lulesh27.graph, len(lulesh8.graph))
 print(lulesh8.dataframe.shape, lulesh27.dataframe.shape)
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: ['# %% [5] two runs of the same program (per-rank Caliper data)', 'True 45', '(360, 4) (1215, 4)']
-#   ours:    ['# %% [5] two runs of the same program (per-rank Caliper data)', 'True 46', '(368, 4) (1242, 4)']

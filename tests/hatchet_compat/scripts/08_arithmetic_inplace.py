@@ -70,8 +70,3 @@ print(gf3.tree(depth=3, render_header=False))
 sorted_df = gf3.dataframe.sort_values(by=["time"], ascending=False)
 show(sorted_df, ["name", "time"], limit=6)
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: '# %% [7] comparing two runs of LULESH (tutorial 3): drop ranks, subtract, sort'
-#   ours:    ['# %% [7] comparing two runs of LULESH (tutorial 3): drop ranks, subtract, sort', '-217.796 <no path>']

@@ -7,20 +7,12 @@ filtered = gf.filter(lambda x: x["time"] > 0.01, squash=False)
 print("rows:", len(gf.dataframe), "->", len(filtered.dataframe))
 print("graph kept:", filtered.graph is gf.graph, len(filtered.graph))
 print(sorted(set(filtered.dataframe["name"])))
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops them)
-#   hatchet: ['rows: 19 -> 10', 'graph kept: True 19']
-#   ours:    ['rows: 20 -> 10', 'graph kept: True 20']
 
 # %% squash rebuilds the graph from the remaining rows and recomputes inclusive time
 squashed = filtered.squash()
 print("graph:", len(gf.graph), "->", len(squashed.graph))
 print(squashed.tree(metric_column="time", render_header=False))
 show(squashed.dataframe, ["name", "time"], sort_by="name")
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops them)
-#   hatchet: 'graph: 19 -> 10'
-#   ours:    'graph: 20 -> 10'
 
 # %% filter and squash in one step, on names
 gf2 = gf.filter(lambda x: x["name"] in ("main", "LagrangeLeapFrog", "CalcForceForNodes"))

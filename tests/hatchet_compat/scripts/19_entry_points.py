@@ -12,17 +12,11 @@ print(gf.show_metric_columns())
 # %% from_timeseries: one GraphFrame per iteration level, all on one graph
 # DELIBERATE (docs/readers/caliper.md, "Differences from Hatchet"): Hatchet keeps only the
 # first record of each node per block (1 of the 12 records of CalcMonotonicQForElems, which
-# differ by lulesh.region); every record of a block counts here, as in any .cali read. And
-# ("Records without a call path") records without a call path are kept under a '<no path>'
-# root (Hatchet drops them): one more node, in block 0 with a value.
-#   hatchet: "(19, 19) ['node'] True"
-#   ours:    "(20, 19) ['node'] True"
+# differ by lulesh.region); every record of a block counts here, as in any .cali read.
 #   hatchet: '[768941945.0, 701139257.0, 699190239.0, 701763925.0, 696631842.0]'
-#   ours:    '[993754367.0, 917364094.0, 913768680.0, 916326864.0, 909556566.0]'
+#   ours:    '[980295576.0, 917364094.0, 913768680.0, 916326864.0, 909556566.0]'
 #   hatchet: '[136.0, 136.0, 136.0, 136.0, 136.0]'
-#   ours:    '[381.0, 380.0, 380.0, 380.0, 380.0]'
-#   hatchet: "['ApplyMaterialPropertiesForElems', 'CalcEnergyForElems', 'CalcFBHourglassForceForElems', 'CalcForceForNodes', 'CalcHourglassControlForElems']"
-#   ours:    "['<no path>', 'ApplyMaterialPropertiesForElems', 'CalcEnergyForElems', 'CalcFBHourglassForceForElems', 'CalcForceForNodes']"
+#   ours:    '[380.0, 380.0, 380.0, 380.0, 380.0]'
 gfs = ht.GraphFrame.from_timeseries("caliper/hatchet/caliper-timeseries-cali/timeseries.cali")
 print(type(gfs).__name__, len(gfs))
 first = gfs[0]
@@ -38,10 +32,6 @@ gfs = ht.GraphFrame.from_timeseries("caliper/hatchet/caliper-timeseries-cali/tim
 print(len(gfs))
 
 # %% Hatchet's reader classes, as Hatchet's tests and tools import them
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): a '<no path>' root
-# holds the records without a call path (Hatchet drops them).
-#   hatchet: ['CaliperReader GraphFrame 24 192', 'CaliperNativeReader GraphFrame 19 19']
-#   ours:    ['CaliperReader GraphFrame 25 200', 'CaliperNativeReader GraphFrame 20 20']
 from hatchet.readers.caliper_reader import CaliperReader
 from hatchet.readers.caliper_native_reader import CaliperNativeReader
 from hatchet.readers.hpctoolkit_reader import HPCToolkitReader

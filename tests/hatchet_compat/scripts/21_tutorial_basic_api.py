@@ -68,24 +68,3 @@ print(gf3.tree(metric_column="time (inc)", invert_colormap=True, depth=2, render
 print(gf3.dataframe.shape)
 show(gf3.dataframe, ["name", "time (inc)"], sort_by=["time (inc)", "name"], limit=5)
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: '# %% [3] the tree of exclusive time'
-#   ours:    ['# %% [3] the tree of exclusive time', '4326.000 <no path>']
-#   hatchet: ['# %% [4] the dataframe', "(29, 4) ['node', 'rank']"]
-#   ours:    ['# %% [4] the dataframe', "(30, 4) ['node', 'rank']"]
-#   hatchet: ['# %% [7] compare the graph sizes', 'Input Graph Size                       : 29']
-#   ours:    ['# %% [7] compare the graph sizes', 'Input Graph Size                       : 30']
-#   hatchet: ['# %% [11] another run: read it and aggregate over ranks', '(1215, 4)', '(45, 4)']
-#   ours:    ['# %% [11] another run: read it and aggregate over ranks', '(1242, 4)', '(46, 4)']
-#   hatchet: 'name | time | time (inc)'
-#   ours:    ['name | time | time (inc)', '<no path> | 4052.0 | 4052.0']
-#   hatchet: ['CalcLagrangeElements | 445524.0 | 4463760.0', 'CalcMonotonicQGradientsForElems | 1811567.0 | 1811567.0']
-#   ours:    'CalcLagrangeElements | 445524.0 | 4463760.0'
-#   hatchet: '# %% [14] the speedup tree'
-#   ours:    ['# %% [14] the speedup tree', '1.253 <no path>']
-#   hatchet: '# %% [15] the speedup tree, colours inverted'
-#   ours:    ['# %% [15] the speedup tree, colours inverted', '1.253 <no path>']
-#   hatchet: ['# %% [16] the speedup dataframe', '(45, 5)']
-#   ours:    ['# %% [16] the speedup dataframe', '(46, 5)']

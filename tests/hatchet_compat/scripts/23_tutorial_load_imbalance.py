@@ -22,8 +22,3 @@ show(sorted_df, ["name", "time", "imbalance"], limit=6)
 # %% the imbalance on the tree
 print(gf1.tree(metric_column="imbalance", depth=3, render_header=False))
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: '# %% [4] the imbalance on the tree'
-#   ours:    ['# %% [4] the imbalance on the tree', '1.279 <no path>']

@@ -21,12 +21,3 @@ print(gf3.tree(depth=3, render_header=False))
 sorted_df = gf3.dataframe.sort_values(by=["time"], ascending=False)
 show(sorted_df, ["name", "time"], limit=6)
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: '# %% [2] both trees and their difference'
-#   ours:    ['# %% [2] both trees and their difference', '4326.000 <no path>']
-#   hatchet: ['   └─ 673.000 TimeIncrement', '']
-#   ours:    ['   └─ 673.000 TimeIncrement', '', '3678.704 <no path>']
-#   hatchet: ['   └─ 1037.185 TimeIncrement', '']
-#   ours:    ['   └─ 1037.185 TimeIncrement', '', '-647.296 <no path>']

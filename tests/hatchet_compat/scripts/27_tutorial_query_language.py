@@ -58,10 +58,3 @@ print(len(gf.filter(NegationQuery([{"name": "MPI_.*"}]), squash=False).dataframe
 # %% category 8: exclusive disjunction
 show(ExclusiveDisjunctionQuery([{"name": "LagrangeNodal"}, "*"], [{"name": "Calc.*"}]))
 
-# DELIBERATE (docs/readers/caliper.md, "Records without a call path"): records without a
-# call path that hold a metric value are kept under a '<no path>' root (Hatchet drops
-# them); the lines below change with that root (one more node and its rows).
-#   hatchet: ['16', '29']
-#   ours:    ['16', '30']
-#   hatchet: ['', '25']
-#   ours:    ['', '26']

@@ -251,13 +251,15 @@ def test_event_trace_aggregates_to_a_profile(tmp_path):
     c.ctx([work], {rank: 0, offset: 150, duration: 40})
     c.ctx([c.node(begin, "main")], {rank: 0, offset: 200})  # no path and no metric value
     path = c.write(tmp_path / "trace.cali")
-    gf = graphframe.GraphFrame.from_caliperreader(path, no_path="drop")
+    gf = graphframe.GraphFrame.from_caliperreader(path)  # no_path="drop", as Hatchet
     assert names(gf) == ["main", "work"]
     assert rows(gf, "time.duration.ns") == [30, 110]  # exclusive time per path, summed
     assert rows(gf, "time.offset.ns") == [30, 100]  # a timestamp: the first, never summed
-    # by default the time before main is kept, under its own root; the record with
+    assert gf.metadata["unattributed"] == {"time.duration.ns": 10.0}  # the time before main
+    # no_path="keep": the time before main is kept, under its own root; the record with
     # no metric value (only a timestamp) is not
-    gf = graphframe.GraphFrame.from_caliperreader(path)
+    gf = graphframe.GraphFrame.from_caliperreader(path, no_path="keep")
+    assert "unattributed" not in gf.metadata
     assert names(gf) == ["<no path>", "main", "work"]
     assert rows(gf, "time.duration.ns") == [10, 30, 110]
     assert rows(gf, "time.offset.ns") == [10, 30, 100]
@@ -654,15 +656,20 @@ def test_records_without_a_call_path(tmp_path):
     c.ctx([], {rank: 0, time: 0.5})
     c.ctx([], {rank: 1})  # no metric value: left out
     path = c.write(tmp_path / "np.cali")
-    raw = read_caliper(path)
+    raw = read_caliper(path, no_path="keep")
     assert raw.nodes["name"].tolist() == ["main", "<no path>"]
     assert raw.metrics["time"].tolist() == [1.0, 0.5]
-    assert read_caliper(path, no_path="drop").nodes["name"].tolist() == ["main"]
+    dropped = read_caliper(path)  # the default, as Hatchet: left out, their total kept
+    assert dropped.nodes["name"].tolist() == ["main"]
+    assert dropped.metadata["unattributed"] == {"time": 0.5}
     c.ctx([], {time: 0.25})
     path = c.write(tmp_path / "norank.cali")
-    expect_error(path, r"no integer mpi.rank while others do \(it has no call path and is "
-                       r"kept under '<no path>'; the reader option no_path='drop'", "line 14")
-    assert read_caliper(path, no_path="drop").metrics["time"].tolist() == [1.0]
+    with pytest.raises(ReadError, match=r"no integer mpi.rank while others do \(it has no "
+                                        r"call path and is kept under '<no path>'; the reader "
+                                        r"option no_path='drop'") as info:
+        read_caliper(path, no_path="keep")
+    assert info.value.position == "line 14" and str(path) in str(info.value)
+    assert read_caliper(path).metrics["time"].tolist() == [1.0]
     with pytest.raises(graphframe_readers.ArgumentError, match="no_path=None: use 'keep'"):
         read_caliper(path, no_path=None)
     assert "no_path" in graphframe_readers.format_info("caliper").options

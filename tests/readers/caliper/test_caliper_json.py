@@ -248,19 +248,22 @@ def test_callpath_hierarchy_with_source_lines(tmp_path):
 
 def test_rows_outside_every_region(tmp_path):
     # rows 0 and 3 have no path: row 0 holds a time, row 3 only a timestamp (not a
-    # metric): by default row 0 goes under a "<no path>" root (nid: one past the
-    # file's nodes) and row 3 is left out; no_path="drop" leaves out both, as Hatchet
+    # metric): no_path="keep" puts row 0 under a "<no path>" root (nid: one past the
+    # file's nodes) and leaves row 3 out; the default ("drop") leaves out both, as
+    # Hatchet, and keeps row 0's time in the metadata
     document = doc([[None, 9.0, 5], [0, 1.0, 6], [0, 2.0, 7], [None, None, 8]],
                    ["path", "time", "time.offset"], [LABEL, VALUE, VALUE],
                    [{"label": "main", "column": "path"}])
     path = write(tmp_path, document)
-    for raw in (graphframe_readers.read(path), parse_caliper_json(document)):  # fast and general paths
+    for raw in (graphframe_readers.read(path, no_path="keep"),
+                parse_caliper_json(document, no_path="keep")):  # fast and general paths
         assert raw.nodes["name"].tolist() == ["main", "<no path>"]
         assert raw.node_columns["nid"].tolist() == [0, 1]
         assert raw.metrics["time"].tolist() == [3.0, 9.0]
         assert raw.metrics["time.offset"].tolist() == [6, 5]
-    for raw in (graphframe_readers.read(path, no_path="drop"), parse_caliper_json(document, no_path="drop")):
+    for raw in (graphframe_readers.read(path), parse_caliper_json(document)):
         assert raw.nodes["name"].tolist() == ["main"] and raw.metrics["time"].tolist() == [3.0]
+        assert raw.metadata["unattributed"] == {"time": 9.0}
     with pytest.raises(graphframe_readers.ArgumentError, match=r"no_path='skip': use 'keep'"):
         graphframe_readers.read(path, no_path="skip")
     assert "no_path" in graphframe_readers.format_info("caliper-json").options

@@ -50,8 +50,8 @@ def describe(gf):
 def read_like_hatchet(path):
     """Read as Hatchet does: records without a call path are left out."""
     if path.endswith(".json"):
-        return graphframe.GraphFrame.from_caliper(path, no_path="drop")
-    return graphframe.GraphFrame.from_caliperreader(path, no_path="drop")
+        return graphframe.GraphFrame.from_caliper(path)  # the default: no_path="drop"
+    return graphframe.GraphFrame.from_caliperreader(path)
 
 
 # ------------------------------------------------------------ conformance
@@ -213,7 +213,7 @@ def by_path(gf, column):
 
 def test_event_traces_aggregate_to_a_profile(shared_data):
     directory = shared_data / DIRECTORIES[1]
-    gf = graphframe.GraphFrame.from_caliperreader(str(directory))
+    gf = graphframe.GraphFrame.from_caliperreader(str(directory), no_path="keep")
     ours = by_path(gf, "time.duration.ns")
     expected = defaultdict(int)
     for f in sorted(directory.iterdir()):
@@ -225,15 +225,19 @@ def test_event_traces_aggregate_to_a_profile(shared_data):
     for key, value in ours.items():
         assert value == expected.get(key, 0), key  # write_header ran on rank 0 only
     assert gf.exc_metrics == ["time.duration.ns", "region.count"]
-    dropped = graphframe.GraphFrame.from_caliperreader(str(directory), no_path="drop")
+    dropped = graphframe.GraphFrame.from_caliperreader(str(directory))  # as Hatchet
     assert by_path(dropped, "time.duration.ns") == \
         {k: v for k, v in ours.items() if k[0] != ("<no path>",)}
+    outside = ours[(("<no path>",), 0)] + ours[(("<no path>",), 1)]
+    assert dropped.metadata["unattributed"] == {"time.duration.ns": outside}
 
 
 def test_per_rank_files_read_as_one_profile(shared_data):
     directory = shared_data / DIRECTORIES[0]
     gf = graphframe.GraphFrame.from_caliperreader(str(directory))
-    assert (gf.graph.num_nodes, len(gf.dataframe)) == (13 + 1, 39 + 3)  # with <no path>
+    assert (gf.graph.num_nodes, len(gf.dataframe)) == (13, 39)  # as Hatchet
+    kept = graphframe.GraphFrame.from_caliperreader(str(directory), no_path="keep")
+    assert (kept.graph.num_nodes, len(kept.dataframe)) == (13 + 1, 39 + 3)  # with <no path>
     ours = by_path(gf, "time")
     for rank in range(3):
         single = by_path(graphframe.GraphFrame.from_caliperreader(
@@ -268,7 +272,7 @@ def test_timeseries_snapshots_merge_by_operator(shared_data):
     # keeps the minimum, max# the maximum, and absent entries count as no value
     path = str(shared_data / "caliper/hatchet/caliper-timeseries-cali/timeseries.cali")
     gf = graphframe.GraphFrame.from_caliperreader(path)
-    records = oracle(path)
+    records = oracle(path, no_path=False)
     for column, combine in [("sum#time.duration.ns", sum), ("min#time.duration.ns", min),
                             ("max#time.duration.ns", max), ("count", sum)]:
         ours = by_path(gf, column)
@@ -294,7 +298,7 @@ def test_timeseries_averages_are_weighted_by_their_counts(shared_data, rel):
     ours = by_path(gf, "avg#time.duration.ns")
     regions = by_path(gf, "avg#region.count")
     checked = 0
-    for key, recs in oracle(path).items():
+    for key, recs in oracle(path, no_path=False).items():
         timed = [r for r in recs if "avg#time.duration.ns" in r]
         if timed:
             total = sum(float(r["sum#time.duration.ns"]) for r in timed)
@@ -390,7 +394,7 @@ def test_small_timeseries_file_against_hatchet(shared_data, reference_facts):
 
 def test_sw4_cuda_activity_profile(shared_data):
     path = "caliper/hatchet/caliper-sw4-cuda-activity-cali/caliper_cuda_activity_profile.cali"
-    gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / path))
+    gf = graphframe.GraphFrame.from_caliperreader(str(shared_data / path), no_path="keep")
     kinds = pd.Series([n.frame["type"] for n in gf.graph.traverse()]).value_counts().to_dict()
     activities = {(key[0], r.get("cupti.kernel.name", r.get("cupti.activity.kind")))
                   for key, recs in oracle(str(shared_data / path)).items() for r in recs
@@ -400,7 +404,7 @@ def test_sw4_cuda_activity_profile(shared_data):
     assert kinds == {"function": 393 + 1, "kernel": 155 + 14, "memcpy": 1}
     df = gf.dataframe
     assert not df.index.duplicated().any() and len(df) == (549 + 15) * 4
-    dropped = graphframe.GraphFrame.from_caliperreader(str(shared_data / path), no_path="drop")
+    dropped = graphframe.GraphFrame.from_caliperreader(str(shared_data / path))  # the default
     assert (dropped.graph.num_nodes, len(dropped.dataframe)) == (549, 549 * 4)
 
 
@@ -450,10 +454,10 @@ def test_query_needs_cali_query(shared_data, monkeypatch, tmp_path):
                                         "installed") as info:
         graphframe.GraphFrame.from_caliper(path, query="select * format json-split")
     assert path in str(info.value)
-    # without a query the .cali file is decoded directly (52 rows, and 4 for the time
-    # outside every region, one per rank)
-    assert len(graphframe.GraphFrame.from_caliper(path).dataframe) == 52 + 4
-    assert len(graphframe.GraphFrame.from_caliper(path, no_path="drop").dataframe) == 52
+    # without a query the .cali file is decoded directly (52 rows, and with
+    # no_path="keep" 4 for the time outside every region, one per rank)
+    assert len(graphframe.GraphFrame.from_caliper(path).dataframe) == 52
+    assert len(graphframe.GraphFrame.from_caliper(path, no_path="keep").dataframe) == 52 + 4
 
 
 def test_query_runs_cali_query(shared_data, monkeypatch, tmp_path):
@@ -464,7 +468,7 @@ def test_query_runs_cali_query(shared_data, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     path = str(shared_data / "caliper/generated/runtime-profile/rp-4ranks.cali")
     gf = graphframe.GraphFrame.from_caliper(path, query="format json-split")
-    assert len(gf.dataframe) == 52 + 4 and gf.metadata["format"] == "caliper-json"
+    assert len(gf.dataframe) == 52 and gf.metadata["format"] == "caliper-json"
     tool.write_text("#!/bin/sh\necho 'unknown keyword' >&2\nexit 2\n")
     with pytest.raises(ReadError, match=r"cali-query failed \(exit status 2\): unknown keyword"):
         graphframe.GraphFrame.from_caliper(path, query="bogus")
