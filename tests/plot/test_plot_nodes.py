@@ -79,7 +79,7 @@ def test_ambiguous_and_missing_names_say_what_they_found():
 
 
 def test_every_template_name_of_the_sw4_profile_can_be_named(shared_data):
-    gf = graphframe.read(shared_data / SW4)
+    gf = graphframe.read(shared_data / SW4, no_path="keep")  # "<no path>" kept as a node
     labels = names(gf)
     counts = Counter(labels.tolist())
     paths = [call_path(gf, v, labels) for v in range(gf.graph.num_nodes)]
@@ -102,7 +102,7 @@ def test_every_template_name_of_the_sw4_profile_can_be_named(shared_data):
 
 
 def test_box_of_a_template_name_on_the_command_line_and_in_python(shared_data, tmp_path):
-    gf = graphframe.read(shared_data / SW4)
+    gf = graphframe.read(shared_data / SW4, no_path="keep")  # "<no path>" kept as a node
     labels = names(gf)
     counts = Counter(labels.tolist())
     name = next(n for n in labels.tolist() if ">" in n and counts[n] == 1 and n != "<no path>")
@@ -112,7 +112,7 @@ def test_box_of_a_template_name_on_the_command_line_and_in_python(shared_data, t
     assert np.isclose(ax.lines[5].get_ydata()[0], np.median(values))  # the median line
     out, err = io.StringIO(), io.StringIO()
     code = main(["plot", "box", str(shared_data / SW4), "--node", name, "--node", "<no path>",
-                 "-o", str(tmp_path / "box.svg")], stdout=out, stderr=err)
+                 "--option", "no_path=keep", "-o", str(tmp_path / "box.svg")], stdout=out, stderr=err)
     assert (code, err.getvalue()) == (0, "")
     ens = Ensemble.from_graphframes([gf, gf])
     assert ens.plot.box(name).get_xticklabels()[0].get_text().startswith(name[:12])
