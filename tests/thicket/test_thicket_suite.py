@@ -103,7 +103,7 @@ def test_concat_thickets_index(mpi):
         T.from_caliperreader([mpi[0], mpi[0]], disable_tqdm=True)
 
 
-def test_concat_thickets_columns(columns_joined):
+def test_concat_thickets_columns(columns_joined, one_trial):
     """test_concat_thickets.test_concat_thickets_columns"""
     parts, copies, joined = columns_joined
     for part, copy in zip(parts, copies):
@@ -119,8 +119,12 @@ def test_concat_thickets_columns(columns_joined):
     assert row[("block_128", "Min time/rank")] == 1.780923
     assert np.isnan(df.loc[(0, 2097152.0), ("block_128", "Min time/rank")])
     # (value, header) pairs, in the inputs' order (Thicket 2026.1.1's list)
-    assert joined.profile == [(1048576.0, "block_128"), (1048576.0, "block_256"),
-                              (2097152.0, "default"), (1048576.0, "default")]
+    # within "default" the profiles in label order: by the hash of their path, which
+    # depends on where the corpus lies (as in Thicket)
+    default = sorted((p for p in one_trial if p.endswith("default.cali")),
+                     key=th.profiles.profile_hasher)
+    assert joined.profile == [(1048576.0, "block_128"), (1048576.0, "block_256")] + \
+        [(2097152.0 if "_2097152/" in p else 1048576.0, "default") for p in default]
     assert list(joined.profile_mapping) == joined.profile
     nodes = pd.unique(np.asarray(df.index.get_level_values("node")))
     assert (nodes == np.asarray(joined.statsframe.dataframe.index)).all()
@@ -321,14 +325,23 @@ def test_copy_and_deepcopy(shared_data):
 def test_tree_indices(lassen):
     """test_tree: one profile's tree by indices= (a label or a one-element list)"""
     # the default is the first row's profile: the smallest label (1M, trial 2, block 512)
+    labels = lassen.metadata.index  # the hash of each path, sorted (so it depends on where
+    root = lassen.graph.roots[0]     # the corpus lies, as in Thicket)
+    assert list(labels) == sorted(labels)
+
+    def root_value(label):
+        return f"{lassen.dataframe.loc[(root, label), 'Avg time/rank']:.3f} RAJAPerf"
+
     first = lassen.tree("Avg time/rank", render_header=False).splitlines()[0]
-    assert first == "1.837 RAJAPerf"
-    labels = lassen.metadata.index  # the hash of each path, sorted
-    assert lassen.profile_mapping[labels[1]].endswith("4194304/1/Base_CUDA-block_256.cali")
+    assert first == root_value(labels[0])
     assert lassen.tree("Avg time/rank", indices=labels[1], render_header=False).splitlines()[0] \
-        == "6.768 RAJAPerf"
+        == root_value(labels[1])
     assert lassen.tree("Avg time/rank", indices=[labels[2]],
-                       render_header=False).splitlines()[0] == "14.408 RAJAPerf"
+                       render_header=False).splitlines()[0] == root_value(labels[2])
+    block_256 = next(label for label, path in lassen.profile_mapping.items()
+                     if path.endswith("4194304/1/Base_CUDA-block_256.cali"))
+    assert lassen.tree("Avg time/rank", indices=block_256,
+                       render_header=False).splitlines()[0] == "6.768 RAJAPerf"
 
 
 def test_json_round_trip(mpi):
@@ -352,7 +365,10 @@ def test_from_statsframes(mpi):
     assert plain.profile == [0, 1] and plain.dataframe.shape == (90, 2)
     keyed = T.from_statsframes(tks, metadata_key="mpi.world.size")
     assert keyed.dataframe.index.names == ["node", "mpi.world.size"]
-    assert keyed.profile == [27, 125] and keyed.metadata.shape == (2, 27)
+    # each input's key: its first profile's value, first in label (path hash) order
+    sizes = {path: n for path, n in zip(mpi, (27, 64, 125, 216, 343))}
+    firsts = [min(mpi[i:i + 2], key=th.profiles.profile_hasher) for i in (0, 2)]
+    assert keyed.profile == [sizes[p] for p in firsts] and keyed.metadata.shape == (2, 27)
 
 
 def test_from_timeseries(shared_data):
