@@ -37,26 +37,46 @@ from .events import ATTRIBUTES, EventBatch, Kind, StringTable
 ENTER_SLOT, DATA_SLOT, LEAVE_SLOT = 0, 1, 2
 
 
-def interval_order(start: np.ndarray, end: np.ndarray) -> "tuple[np.ndarray, np.ndarray]":
+def interval_order(start: np.ndarray, end: np.ndarray,
+                   data: bool = True) -> "tuple[np.ndarray, np.ndarray]":
     """Event order of calls ``[start[i], end[i]]``: arrays ``(call, slot)`` of length 3n.
 
     ``slot`` is 0 (ENTER), 1 (the call's data event, right after its ENTER)
-    or 2 (LEAVE). Callers drop the data slots of calls that have none.
+    or 2 (LEAVE). Callers drop the data slots of calls that have none;
+    ``data=False`` leaves them out (length 2n, the same order otherwise).
+
+    One stable sort by time orders the events; the other keys decide only
+    among events of equal times, which are sorted again by all keys.
     """
     start = np.asarray(start, dtype=np.int64)
     end = np.maximum(np.asarray(end, dtype=np.int64), start)
     n = len(start)
     idx = np.arange(n, dtype=np.int64)
     zero = end == start
+    slots = (ENTER_SLOT, DATA_SLOT, LEAVE_SLOT) if data else (ENTER_SLOT, LEAVE_SLOT)
+    inner = len(slots) - 1  # ENTER (and DATA) copies before the LEAVE copy
     # keys per event (primary key last, as np.lexsort wants)
-    time = np.concatenate([start, start, np.where(zero, start, end)])
-    cls = np.concatenate([np.ones(2 * n, np.int8), np.where(zero, 1, 0).astype(np.int8)])
-    third = np.concatenate([-end, -end, np.where(zero, -end, -start)])
-    fourth = np.concatenate([idx, idx, np.where(zero, idx, -idx)])
-    sub = np.concatenate([np.zeros(n, np.int8), np.ones(n, np.int8),
-                          np.where(zero, 2, 0).astype(np.int8)])
-    order = np.lexsort((sub, fourth, third, cls, time))
-    return order % n, order // n
+    time = np.concatenate([start] * inner + [np.where(zero, start, end)])
+    order = np.argsort(time, kind="stable")
+    t = time[order]
+    tie = t[1:] == t[:-1]
+    if tie.any():
+        member = np.zeros(len(t), dtype=bool)
+        member[1:] |= tie
+        member[:-1] |= tie
+        pos = np.flatnonzero(member)
+        ev = order[pos]
+        call, copy = ev % max(n, 1), ev // max(n, 1)
+        leave = copy == inner
+        z = zero[call]
+        cls = np.where(leave & ~z, 0, 1).astype(np.int8)
+        third = np.where(leave & ~z, -start[call], -end[call])
+        fourth = np.where(leave & ~z, -call, call)
+        sub = np.where(leave, np.where(z, 2, 0), copy).astype(np.int8)
+        order[pos] = ev[np.lexsort((sub, fourth, third, cls, time[ev]))]
+    call = order % max(n, 1)
+    slot = np.asarray(slots, dtype=np.int64)[order // max(n, 1)]
+    return call, slot
 
 
 def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: Any,
@@ -96,13 +116,11 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
     start = np.asarray(start, dtype=np.int64).reshape(-1)
     end = np.asarray(end, dtype=np.int64).reshape(-1)
     n = len(start)
-    call, slot = interval_order(start, end)
-    if data_kind is None:
-        keep = slot != DATA_SLOT
-    else:
+    call, slot = interval_order(start, end, data=data_kind is not None)
+    if data_kind is not None:
         dk = np.broadcast_to(np.asarray(data_kind, dtype=np.int64), (n,))
         keep = (slot != DATA_SLOT) | (dk[call] >= 0)
-    call, slot = call[keep], slot[keep]
+        call, slot = call[keep], slot[keep]
     kind = np.where(slot == ENTER_SLOT, Kind.ENTER, Kind.LEAVE).astype(np.uint8)
     if data_kind is not None:
         kind = np.where(slot == DATA_SLOT, dk[call], kind).astype(np.uint8)

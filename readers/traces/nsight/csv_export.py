@@ -4,10 +4,14 @@ Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
 others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
 is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
 :func:`graphframe_readers.traces.intervals.call_events`. The whole CSV is one source
-(read with the ``csv`` module; UTF-8 text); a row with a bad number, a row
-whose number of fields differs from the header's (a cut line), text that is
-not UTF-8 and a field over the csv module's 128 KiB are ReadErrors naming
-the line.
+(UTF-8 text), parsed by pandas' C reader on the five columns used (names as
+categories) when every row is well formed: integer times, PID and TID, one
+field per column (checked by counting the separators outside quotes), no NUL
+byte, UTF-8. Any other input is read again row by row with the ``csv``
+module, which names the line of the first bad row: a row with a bad number,
+a row whose number of fields differs from the header's (a cut line), text
+that is not UTF-8 and a field over the csv module's 128 KiB are ReadErrors
+naming the line.
 
 Examples
 --------
@@ -57,7 +61,31 @@ class NsightNvtxCsvDecoder(Decoder):
         return head.lstrip(b"\xef\xbb\xbf").startswith(HEADER) and b"TID" in head[:400]
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
-        text = decode_text(b"".join(source.blocks()), source.name)
+        data = b"".join(source.blocks())
+        fast = _fast_columns(data)
+        if fast is not None:
+            strings = StringTable()
+            start, end, codes, names, pid, tid = fast
+            handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
+            # names interned in order of first use, streams in (PID, TID) order: the
+            # batches of the row-by-row path
+            used, first = np.unique(codes, return_index=True)
+            ids = np.full(len(names) + 1, -1, dtype=np.int32)
+            ids[used[np.argsort(first, kind="stable")]] = strings.intern_many(
+                [names[c] for c in used[np.argsort(first, kind="stable")].tolist()])
+            cut = np.flatnonzero((pid[1:] != pid[:-1]) | (tid[1:] != tid[:-1])) + 1
+            bounds = np.r_[0, cut, len(start)]
+            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+                if hi > lo:
+                    handler.on_batch(call_events(
+                        strings, start=start[lo:hi], end=end[lo:hi], name=ids[codes[lo:hi]],
+                        rank=int(pid[lo]), thread=int(tid[lo]), source=source.name))
+            return
+        self._decode_rows(data, source, handler)
+
+    def _decode_rows(self, data: bytes, source: ByteSource, handler: EventHandler) -> None:
+        """The row-by-row path: exact, names the line of a bad row."""
+        text = decode_text(data, source.name)
         reader = csv.reader(io.StringIO(text))
         try:
             header = next(reader, None) or []
@@ -99,6 +127,65 @@ class NsightNvtxCsvDecoder(Decoder):
             handler.on_batch(call_events(strings, start=start, end=end,
                                          name=strings.intern_many(r[2] for r in rows),
                                          rank=pid, thread=tid, source=source.name))
+
+
+def _fast_columns(data: bytes):
+    """``(start, end, name codes, names, pid, tid)`` in file order (rows of one stream
+    keep their order; the streams are ordered by (pid, tid) by a stable sort), or None
+    when the input is not plainly well formed (the row-by-row path then decides)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\x00" in data or b"\r" in data:
+        return None
+    if not data.isascii():
+        try:  # pandas decodes the columns it keeps only
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    first = data.find(b"\n")
+    header_line = data[:first if first >= 0 else len(data)]
+    if b'"' in header_line:
+        return None
+    header = header_line.decode("utf-8", "replace").split(",")
+    if any(c not in header for c in NEEDED) or len(set(header)) != len(header):
+        return None
+    import pandas as pd
+
+    try:
+        frame = pd.read_csv(io.BytesIO(data), usecols=list(NEEDED), engine="c",
+                            dtype={"Start (ns)": np.int64, "End (ns)": np.int64,
+                                   "PID": np.int64, "TID": np.int64, "Name": "category"},
+                            na_filter=False, encoding="utf-8", encoding_errors="strict",
+                            skip_blank_lines=True, quoting=0, doublequote=True,
+                            low_memory=False)
+    except (ValueError, TypeError, OverflowError, UnicodeDecodeError, pd.errors.ParserError):
+        return None
+    if _separators(data) != (len(header) - 1) * (len(frame) + 1):
+        return None  # a row with fewer fields than the header (a cut line)
+    name = frame["Name"].array
+    start = frame["Start (ns)"].to_numpy()
+    end = frame["End (ns)"].to_numpy()
+    pid = frame["PID"].to_numpy()
+    tid = frame["TID"].to_numpy()
+    codes = np.asarray(name.codes, dtype=np.int64)
+    if len(pid) > 1 and not ((pid[1:] > pid[:-1]) | ((pid[1:] == pid[:-1])
+                                                      & (tid[1:] >= tid[:-1]))).all():
+        order = np.lexsort((tid, pid))  # stable: each stream keeps its rows' order
+        start, end, codes, pid, tid = start[order], end[order], codes[order], pid[order], \
+            tid[order]
+    return start, end, codes, [str(c) for c in name.categories], pid, tid
+
+
+def _separators(data: bytes) -> int:
+    """The commas of ``data`` outside double-quoted fields."""
+    commas = data.count(b",")
+    if b'"' not in data:
+        return commas
+    raw = np.frombuffer(data, dtype=np.uint8)
+    quotes = np.flatnonzero(raw == 34)
+    at = np.flatnonzero(raw == 44)
+    inside = np.searchsorted(quotes, at) & 1  # an odd number of quotes before: inside
+    return int(commas - inside.sum())
 
 
 def _csv_error(name: str, reader: Any, exc: Exception) -> ReadError:
