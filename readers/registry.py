@@ -205,17 +205,81 @@ class FormatInfo:
 
 
 _FORMATS: Dict[str, FormatInfo] = {}
-_LOADED = [False]
+#: the built-in modules imported so far -> their entry
+_BUILT_IN: Dict[str, FormatInfo] = {}
+_PLUGINS_LOADED = [False]
+#: set when a built-in module's kind differs from the one its location predicts: every
+#: lookup then loads every module
+_ALL_KINDS = [False]
+
+
+def _predicted_kind(module_name: str) -> str:
+    """The kind a built-in module's format has, from where it lives (checked on import)."""
+    return "trace" if module_name.startswith("graphframe_readers.traces.") else "profile"
+
+
+def _load(kinds: Optional[Iterable[str]] = None) -> None:
+    """Import the built-in format modules of ``kinds`` (every one when None) not imported
+    yet, and the plugins once.
+
+    Looking up a trace does not import the profile readers, nor a profile the trace
+    decoders: the first read of a small input does not pay for every format. The
+    table keeps the sniffing order whatever was imported first.
+    """
+    wanted = None if kinds is None or _ALL_KINDS[0] else set(kinds)
+    added = False
+    for module_name in FORMAT_MODULES:
+        if module_name in _BUILT_IN:
+            continue
+        if wanted is not None and _predicted_kind(module_name) not in wanted:
+            continue
+        _load_module(module_name, reorder=False)
+        added = True
+    if not _PLUGINS_LOADED[0]:
+        _PLUGINS_LOADED[0] = True
+        for info in _plugin_formats():
+            _add(info, replace=False)
+    if added:
+        _reorder()
+    if wanted is not None and _ALL_KINDS[0]:
+        _load(None)
+
+
+def _load_module(module_name: str, reorder: bool = True) -> None:
+    """Import one built-in format module and add its entry."""
+    info = _entry_of(importlib.import_module(module_name), module_name)
+    _BUILT_IN[module_name] = info
+    _add(info, replace=False)
+    if info.kind != _predicted_kind(module_name):
+        _ALL_KINDS[0] = True
+    if reorder:
+        _reorder()
+
+
+def _reorder() -> None:
+    """The built-in formats first, in :data:`FORMAT_MODULES` order, then the others in the
+    order they were added (plugins, then formats registered at run time)."""
+    ordered: Dict[str, FormatInfo] = {}
+    for module_name in FORMAT_MODULES:
+        info = _BUILT_IN.get(module_name)
+        if info is not None and info.name in _FORMATS:
+            ordered[info.name] = _FORMATS[info.name]
+    for name, info in _FORMATS.items():
+        ordered.setdefault(name, info)
+    _FORMATS.clear()
+    _FORMATS.update(ordered)
 
 
 def _table() -> Dict[str, FormatInfo]:
-    """The registry, filled on first use (format modules import this one)."""
-    if not _LOADED[0]:
-        _LOADED[0] = True
-        for module_name in FORMAT_MODULES:
-            _add(_entry_of(importlib.import_module(module_name), module_name), replace=False)
-        for info in _plugin_formats():
-            _add(info, replace=False)
+    """The registry with every format, filled on first use (format modules import this one)."""
+    if len(_BUILT_IN) < len(FORMAT_MODULES) or not _PLUGINS_LOADED[0]:
+        _load(None)
+    return _FORMATS
+
+
+def _table_of(kinds: Iterable[str]) -> Dict[str, FormatInfo]:
+    """The registry with at least every format of ``kinds`` loaded."""
+    _load(kinds)
     return _FORMATS
 
 
@@ -278,7 +342,12 @@ def register(info: FormatInfo, replace: bool = False) -> FormatInfo:
     True
     >>> unregister("doc-example")
     """
-    _table()
+    # graphframe's own archive formats are registered on a first read: that loads no
+    # reader module (the kinds of built-in modules are profile and trace)
+    if info.kind in ("archive", "ensemble"):
+        _table_of((info.kind,))
+    else:
+        _table()
     _add(info, replace)
     return _FORMATS[info.name]
 
@@ -296,7 +365,8 @@ def entries(kind: Optional[str] = None) -> List[FormatInfo]:
     >>> [i.name for i in entries("trace")][:2]
     ['dumpi', 'chrome']
     """
-    return [i for i in _table().values() if kind is None or i.kind == kind]
+    table = _table() if kind is None else _table_of((kind,))
+    return [i for i in table.values() if kind is None or i.kind == kind]
 
 
 def formats(kind: Optional[str] = "profile") -> List[str]:
@@ -349,11 +419,32 @@ def identify(path: Path, head: Optional[bytes] = None,
     """
     if head is None:
         head = read_head(path)
-    table = _table()
     for kind in kinds:
-        for info in table.values():
-            if info.kind == kind and info.claims(path, head):
+        found = _claim(kind, path, head)
+        if found is not None:
+            return found
+    return None
+
+
+def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
+    """The first format of ``kind`` that claims the input, importing the built-in modules
+    of that kind one at a time in sniffing order (a trace recognised by the first decoder
+    imports no other)."""
+    if not _ALL_KINDS[0]:
+        _load(())  # the plugins
+        for module_name in FORMAT_MODULES:
+            if _predicted_kind(module_name) != kind:
+                continue
+            if module_name not in _BUILT_IN:
+                _load_module(module_name)
+                if _ALL_KINDS[0]:
+                    break
+            info = _FORMATS.get(_BUILT_IN[module_name].name)
+            if info is not None and info.kind == kind and info.claims(path, head):
                 return info
+    for info in list(_table_of((kind,)).values()):
+        if info.kind == kind and info.claims(path, head):
+            return info
     return None
 
 
