@@ -28,6 +28,11 @@ Cases (``--cases``; the generated inputs are written once to ``--cache``):
 ``hpct-small``  the real HPCToolkit ping-pong trace.db
 =============  =================================================================
 
+``--start N`` also times, in N fresh processes, ``import pandas``, then ``import
+graphframe``, then ``import graphframe.traces`` (CPU time each), the first read of the
+OTF2 ping-pong and the read of a copy of it (the read's own cost once its modules are
+loaded).
+
 Usage::
 
     python -m benchmarks.traces_vs_pipit --cases otf2 nvtx otf2-small \\
@@ -139,11 +144,55 @@ def generate(case: str, path: str) -> None:
         traces_generate.chrome(10_000_000, path)
 
 
+#: a fresh process each time, with its modules' byte code cached as an installed package
+#: has it (PYTHONDONTWRITEBYTECODE would make every run compile graphframe's modules)
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+START = r"""
+import os, shutil, sys, tempfile, time
+cpu = time.process_time
+path = sys.argv[1]
+c0 = cpu()
+import pandas
+c1 = cpu()
+import graphframe
+c2 = cpu()
+import graphframe.traces as gt
+c3 = cpu()
+gt.read_trace(path)
+c4 = cpu()
+copy = os.path.join(tempfile.mkdtemp(), "copy")
+shutil.copytree(os.path.dirname(path), copy)
+c5 = cpu()
+gt.read_trace(os.path.join(copy, os.path.basename(path)))
+c6 = cpu()
+shutil.rmtree(os.path.dirname(copy))
+print("RESULT " + __import__("json").dumps({
+    "import_pandas_s": c1 - c0, "import_graphframe_s": c2 - c1,
+    "import_traces_s": c3 - c2, "first_read_s": c4 - c3, "warm_read_s": c6 - c5}))
+"""
+
+
+def start_up(python: str, path: str, repeat: int) -> Dict[str, Any]:
+    """CPU times of the imports and of reading the ping-pong (first read in a fresh process,
+    then a copy of it: the read's own cost once the modules are loaded), medians."""
+    runs = []
+    for _ in range(repeat):
+        load = os.getloadavg()[0]
+        proc = subprocess.run([python, "-c", START, path], capture_output=True, text=True,
+                              cwd="/tmp", env=ENV)
+        line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")][-1]
+        out = json.loads(line[len("RESULT "):])
+        out["load"] = round(load, 2)
+        runs.append(out)
+    return medians(runs)
+
+
 def run_once(python: str, side: str, case: str, path: str) -> Optional[Dict[str, Any]]:
     """One fresh-process measurement, or None when the side cannot run."""
     load = os.getloadavg()[0]
     proc = subprocess.run([python, "-c", CHILD, side, case, path], capture_output=True,
-                          text=True, cwd="/tmp")
+                          text=True, cwd="/tmp", env=ENV)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     if proc.returncode or not lines:
         print(f"  {side} {case}: failed: {proc.stderr.strip().splitlines()[-1:]}",
@@ -176,6 +225,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--ours-python", default=sys.executable)
     parser.add_argument("--cache", default="/tmp/graphframe-trace-bench")
     parser.add_argument("--no-pipit", action="store_true")
+    parser.add_argument("--start", type=int, default=0, metavar="N",
+                        help="also time the imports and the ping-pong's reads in N processes")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     paths = inputs(args.cache)
@@ -200,6 +251,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             entry["speedup_read"] = round(p["read_s"] / o["read_s"], 2)
         report["cases"][case] = entry
         print(case, json.dumps(entry), flush=True)
+    if args.start:
+        report["start"] = start_up(args.ours_python, paths["otf2-small"], args.start)
+        print("start", json.dumps(report["start"]), flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
     return 0

@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -311,6 +312,8 @@ def _plugin_formats() -> List[FormatInfo]:
     A plugin that cannot be loaded is reported with a warning naming it and the
     error; the other formats stay usable.
     """
+    if not _may_have_plugins():
+        return []
     from importlib.metadata import entry_points
 
     found = []
@@ -321,6 +324,37 @@ def _plugin_formats() -> List[FormatInfo]:
             warnings.warn(f"the format plugin {point.name!r} ({point.value}) cannot be loaded: "
                           f"{type(exc).__name__}: {exc}", stacklevel=3)
     return found
+
+
+def _may_have_plugins() -> bool:
+    """False when no installed distribution's ``entry_points.txt`` names the group.
+
+    A look at the metadata files of ``sys.path`` before ``importlib.metadata`` (whose
+    import and scan of every distribution cost more than reading a small trace);
+    anything it cannot look at counts as a possible plugin.
+    """
+    marker = ENTRY_POINT_GROUP.encode()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except NotADirectoryError:
+            return True  # a zip file on the path: importlib.metadata looks inside
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".egg-info", ".dist-info")):
+                file = os.path.join(entry or ".", name, "entry_points.txt")
+                try:
+                    with open(file, "rb") as fh:
+                        if marker in fh.read():
+                            return True
+                except FileNotFoundError:
+                    continue
+                except OSError:
+                    return True
+            elif name.endswith(".egg") or name.endswith(".zip"):
+                return True  # zipped distributions: importlib.metadata reads them
+    return False
 
 
 def register(info: FormatInfo, replace: bool = False) -> FormatInfo:

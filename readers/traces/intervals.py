@@ -37,13 +37,16 @@ from .events import ATTRIBUTES, EventBatch, Kind, StringTable
 ENTER_SLOT, DATA_SLOT, LEAVE_SLOT = 0, 1, 2
 
 
-def interval_order(start: np.ndarray, end: np.ndarray,
+def interval_order(start: np.ndarray, end: np.ndarray, level: Optional[np.ndarray] = None,
                    data: bool = True) -> "tuple[np.ndarray, np.ndarray]":
     """Event order of calls ``[start[i], end[i]]``: arrays ``(call, slot)`` of length 3n.
 
     ``slot`` is 0 (ENTER), 1 (the call's data event, right after its ENTER)
     or 2 (LEAVE). Callers drop the data slots of calls that have none;
     ``data=False`` leaves them out (length 2n, the same order otherwise).
+    ``level``, when the format records each call's nesting level, orders
+    calls that start together instead of their durations: the lower level
+    is entered first and, at equal levels, the one recorded first.
 
     One stable sort by time orders the events; the other keys decide only
     among events of equal times, which are sorted again by all keys.
@@ -70,7 +73,8 @@ def interval_order(start: np.ndarray, end: np.ndarray,
         leave = copy == inner
         z = zero[call]
         cls = np.where(leave & ~z, 0, 1).astype(np.int8)
-        third = np.where(leave & ~z, -start[call], -end[call])
+        outer = -end[call] if level is None else np.asarray(level, dtype=np.int64)[call]
+        third = np.where(leave & ~z, -start[call], outer)
         fourth = np.where(leave & ~z, -call, call)
         sub = np.where(leave, np.where(z, 2, 0), copy).astype(np.int8)
         order[pos] = ev[np.lexsort((sub, fourth, third, cls, time[ev]))]
@@ -82,7 +86,8 @@ def interval_order(start: np.ndarray, end: np.ndarray,
 def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: Any,
                 thread: Any = 0, source: str = "", data_kind: Optional[Any] = None,
                 enter_attrs: Optional[Dict[str, Any]] = None,
-                data_attrs: Optional[Dict[str, Any]] = None) -> EventBatch:
+                data_attrs: Optional[Dict[str, Any]] = None,
+                level: Optional[Any] = None) -> EventBatch:
     """One batch with ENTER/[data]/LEAVE events for calls given per call.
 
     Parameters
@@ -116,7 +121,9 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
     start = np.asarray(start, dtype=np.int64).reshape(-1)
     end = np.asarray(end, dtype=np.int64).reshape(-1)
     n = len(start)
-    call, slot = interval_order(start, end, data=data_kind is not None)
+    call, slot = interval_order(start, end, None if level is None else
+                                np.asarray(level, dtype=np.int64).reshape(-1),
+                                data=data_kind is not None)
     if data_kind is not None:
         dk = np.broadcast_to(np.asarray(data_kind, dtype=np.int64), (n,))
         keep = (slot != DATA_SLOT) | (dk[call] >= 0)
