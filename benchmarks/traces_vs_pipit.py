@@ -28,7 +28,9 @@ Cases (``--cases``; the generated inputs are written once to ``--cache``):
 ``hpct-small``  the real HPCToolkit ping-pong trace.db
 =============  =================================================================
 
-``--start N`` also times, in N fresh processes, ``import pandas``, then ``import
+``--warm`` times, in each process, the read (and analyses) of a copy of the input made
+after a first read: the cost once the modules are loaded and used once, for both
+libraries. ``--start N`` also times, in N fresh processes, ``import pandas``, then ``import
 graphframe``, then ``import graphframe.traces`` (CPU time each), the first read of the
 OTF2 ping-pong and the read of a copy of it (the read's own cost once its modules are
 loaded).
@@ -65,6 +67,8 @@ CHILD = r"""
 import json, os, resource, sys, time, warnings
 warnings.simplefilter("ignore")
 side, case, path = sys.argv[1], sys.argv[2], sys.argv[3]
+jobs = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
+warm = len(sys.argv) > 5 and sys.argv[5] == "warm"
 
 def cpu():
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -75,15 +79,46 @@ if side == "ours":
     import graphframe.traces as gt
 else:
     import pipit
+
+def copy_of(path):
+    import shutil, tempfile
+    folder = tempfile.mkdtemp()
+    src = os.path.dirname(path) if path.endswith(".otf2") or os.path.isfile(path) else path
+    dst = os.path.join(folder, "copy")
+    shutil.copytree(src, dst)
+    return dst if os.path.isdir(path) else os.path.join(dst, os.path.basename(path))
+
+
+def first_read(path):
+    if side == "ours":
+        gt.read_trace(path).flat_profile()
+        return
+    if case.startswith("otf2"):
+        tr = pipit.Trace.from_otf2(os.path.dirname(path))
+    elif case.startswith("nvtx"):
+        tr = pipit.Trace.from_nsight(path)
+    elif case.startswith("proj"):
+        tr = pipit.Trace.from_projections(path)
+    else:
+        tr = pipit.Trace.from_hpctoolkit(path)
+    try:
+        tr.flat_profile(["time.inc", "time.exc"])
+    except Exception:
+        pass
+
+
+if warm:  # the modules loaded and their first uses made by a first read; time a copy's
+    first_read(path)
+    path = copy_of(path)
 t1, c1 = time.perf_counter(), cpu()
 size = 0
 if side == "ours":
     if case == "chrome":
-        g = gt.read_tree(path)
+        g = gt.read_tree(path, jobs=jobs)
         size = len(g.graph)
         t2 = time.perf_counter()
     else:
-        tf = gt.read_trace(path)
+        tf = gt.read_trace(path, jobs=jobs)
         size = len(tf.events)
         t2 = time.perf_counter()
         tf.flat_profile()
@@ -188,11 +223,13 @@ def start_up(python: str, path: str, repeat: int) -> Dict[str, Any]:
     return medians(runs)
 
 
-def run_once(python: str, side: str, case: str, path: str) -> Optional[Dict[str, Any]]:
+def run_once(python: str, side: str, case: str, path: str,
+             jobs: Optional[int] = None, warm: bool = False) -> Optional[Dict[str, Any]]:
     """One fresh-process measurement, or None when the side cannot run."""
     load = os.getloadavg()[0]
-    proc = subprocess.run([python, "-c", CHILD, side, case, path], capture_output=True,
-                          text=True, cwd="/tmp", env=ENV)
+    proc = subprocess.run([python, "-c", CHILD, side, case, path,
+                           "" if jobs is None else str(jobs), "warm" if warm else ""],
+                          capture_output=True, text=True, cwd="/tmp", env=ENV)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     if proc.returncode or not lines:
         print(f"  {side} {case}: failed: {proc.stderr.strip().splitlines()[-1:]}",
@@ -225,6 +262,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--ours-python", default=sys.executable)
     parser.add_argument("--cache", default="/tmp/graphframe-trace-bench")
     parser.add_argument("--no-pipit", action="store_true")
+    parser.add_argument("--warm", action="store_true",
+                        help="time the read of a copy after a first read in the same process")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="ours' jobs= (default: the reader's default)")
     parser.add_argument("--start", type=int, default=0, metavar="N",
                         help="also time the imports and the ping-pong's reads in N processes")
     parser.add_argument("--out")
@@ -232,6 +273,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     paths = inputs(args.cache)
     pipit_ok = not args.no_pipit and os.path.exists(args.pipit_python)
     report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(),
+                              "jobs": args.jobs, "warm": args.warm,
                               "pipit_reference": PIPIT_REFERENCE, "cases": {}}
     for case in args.cases:
         generate(case, paths[case])
@@ -240,7 +282,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         for rep in range(args.repeat):
             for side in (sides if rep % 2 == 0 else sides[::-1]):
                 python = args.ours_python if side == "ours" else args.pipit_python
-                res = run_once(python, side, case, paths[case])
+                res = run_once(python, side, case, paths[case],
+                               args.jobs if side == "ours" else None, args.warm)
                 if res is not None:
                     runs[side].append(res)
         entry = {side: medians(r) for side, r in runs.items() if r}

@@ -4,11 +4,11 @@ Columns used: ``Start (ns)``, ``End (ns)``, ``Name``, ``PID``, ``TID`` (the
 others, such as ``Lvl`` and ``ParentId``, follow from the nesting). Each row
 is a range: ENTER/LEAVE on rank ``PID``, thread ``TID``, ordered by
 :func:`graphframe_readers.traces.intervals.call_events`. The whole CSV is one source
-(UTF-8 text), parsed by pandas' C reader on the five columns used (names as
-categories) when every row is well formed: integer times, PID and TID, one
-field per column (checked by counting the separators outside quotes), no NUL
-byte, UTF-8. Any other input is read again row by row with the ``csv``
-module, which names the line of the first bad row: a row with a bad number,
+(UTF-8 text), parsed by pyarrow's CSV reader on the five columns used (names
+dictionary-encoded) when it has 256 KiB or more (:data:`COLUMN_PATH_BYTES`)
+and every row is well formed: integer times, PID and TID, one field per
+column (pyarrow checks every row), no NUL byte, UTF-8. Any other input is
+read again row by row with the ``csv`` module, which names the line of the first bad row: a row with a bad number,
 a row whose number of fields differs from the header's (a cut line), text
 that is not UTF-8 and a field over the csv module's 128 KiB are ReadErrors
 naming the line.
@@ -47,6 +47,8 @@ from ..text import decode_text
 from ...registry import FormatInfo
 
 HEADER = b"Start (ns),End (ns)"
+#: CSV files from this size on take the column path (pandas' C reader)
+COLUMN_PATH_BYTES = 256 << 10
 NEEDED = ("Start (ns)", "End (ns)", "Name", "PID", "TID")
 
 
@@ -62,26 +64,31 @@ class NsightNvtxCsvDecoder(Decoder):
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         data = b"".join(source.blocks())
-        fast = _fast_columns(data)
+        # below COLUMN_PATH_BYTES the csv module is quicker than setting up pyarrow's reader
+        fast = _fast_columns(data) if len(data) >= COLUMN_PATH_BYTES else None
         if fast is not None:
-            strings = StringTable()
-            start, end, codes, names, pid, tid = fast
-            handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
-            # names interned in order of first use, streams in (PID, TID) order: the
-            # batches of the row-by-row path
-            used, first = np.unique(codes, return_index=True)
-            ids = np.full(len(names) + 1, -1, dtype=np.int32)
-            ids[used[np.argsort(first, kind="stable")]] = strings.intern_many(
-                [names[c] for c in used[np.argsort(first, kind="stable")].tolist()])
-            cut = np.flatnonzero((pid[1:] != pid[:-1]) | (tid[1:] != tid[:-1])) + 1
-            bounds = np.r_[0, cut, len(start)]
-            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-                if hi > lo:
-                    handler.on_batch(call_events(
-                        strings, start=start[lo:hi], end=end[lo:hi], name=ids[codes[lo:hi]],
-                        rank=int(pid[lo]), thread=int(tid[lo]), source=source.name))
+            self._decode_columns(fast, source.name, handler)
             return
         self._decode_rows(data, source, handler)
+
+    def _decode_columns(self, fast: tuple, name: str, handler: EventHandler) -> None:
+        """The column path: what :func:`_fast_columns` found, as one batch per stream."""
+        strings = StringTable()
+        start, end, codes, names, pid, tid = fast
+        handler.on_definitions(Definitions(metadata={"format": "nsight-nvtx-csv"}))
+        # names interned in order of first use, streams in (PID, TID) order: the
+        # batches of the row-by-row path
+        used, first = np.unique(codes, return_index=True)
+        used = used[np.argsort(first, kind="stable")]
+        ids = np.full(len(names) + 1, -1, dtype=np.int32)
+        ids[used] = strings.intern_many([names[c] for c in used.tolist()])
+        cut = np.flatnonzero((pid[1:] != pid[:-1]) | (tid[1:] != tid[:-1])) + 1
+        bounds = np.r_[0, cut, len(start)]
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            if hi > lo:
+                handler.on_batch(call_events(
+                    strings, start=start[lo:hi], end=end[lo:hi], name=ids[codes[lo:hi]],
+                    rank=int(pid[lo]), thread=int(tid[lo]), source=name))
 
     def _decode_rows(self, data: bytes, source: ByteSource, handler: EventHandler) -> None:
         """The row-by-row path: exact, names the line of a bad row."""
@@ -135,57 +142,59 @@ def _fast_columns(data: bytes):
     when the input is not plainly well formed (the row-by-row path then decides)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if b"\x00" in data or b"\r" in data:
-        return None
+    if b"\x00" in data or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
+        return None  # NUL bytes, or a line break the csv module and pyarrow may see apart
     if not data.isascii():
-        try:  # pandas decodes the columns it keeps only
+        try:  # the CSV reader checks the text of the columns it keeps only
             data.decode("utf-8")
         except UnicodeDecodeError:
             return None
     first = data.find(b"\n")
-    header_line = data[:first if first >= 0 else len(data)]
+    header_line = data[:first if first >= 0 else len(data)].rstrip(b"\r")
     if b'"' in header_line:
         return None
     header = header_line.decode("utf-8", "replace").split(",")
     if any(c not in header for c in NEEDED) or len(set(header)) != len(header):
         return None
-    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
 
+    ints = {c: pa.int64() for c in ("Start (ns)", "End (ns)", "PID", "TID")}
     try:
-        frame = pd.read_csv(io.BytesIO(data), usecols=list(NEEDED), engine="c",
-                            dtype={"Start (ns)": np.int64, "End (ns)": np.int64,
-                                   "PID": np.int64, "TID": np.int64, "Name": "category"},
-                            na_filter=False, encoding="utf-8", encoding_errors="strict",
-                            skip_blank_lines=True, quoting=0, doublequote=True,
-                            low_memory=False)
-    except (ValueError, TypeError, OverflowError, UnicodeDecodeError, pd.errors.ParserError):
+        table = pcsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pcsv.ReadOptions(block_size=16 << 20),
+            parse_options=pcsv.ParseOptions(newlines_in_values=False),
+            convert_options=pcsv.ConvertOptions(
+                include_columns=list(NEEDED),
+                column_types=dict(ints, Name=pa.dictionary(pa.int32(), pa.string())),
+                null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError, OverflowError):
+        return None  # a row of another number of fields, a bad number...
+    table = table.unify_dictionaries()
+    cols = {c: table.column(c) for c in NEEDED}
+    if any(col.null_count for col in cols.values()):
         return None
-    if _separators(data) != (len(header) - 1) * (len(frame) + 1):
-        return None  # a row with fewer fields than the header (a cut line)
-    name = frame["Name"].array
-    start = frame["Start (ns)"].to_numpy()
-    end = frame["End (ns)"].to_numpy()
-    pid = frame["PID"].to_numpy()
-    tid = frame["TID"].to_numpy()
-    codes = np.asarray(name.codes, dtype=np.int64)
+
+    def numbers(c: str) -> np.ndarray:
+        chunks = [ch.to_numpy(zero_copy_only=False) for ch in cols[c].chunks]
+        return np.concatenate(chunks) if len(chunks) != 1 else chunks[0]
+
+    start, end, pid, tid = (numbers(c).astype(np.int64, copy=False)
+                            for c in ("Start (ns)", "End (ns)", "PID", "TID"))
+    name = cols["Name"]
+    if name.num_chunks:
+        codes = np.concatenate([ch.indices.to_numpy(zero_copy_only=False)
+                                for ch in name.chunks]).astype(np.int64)
+        names = [str(v) for v in name.chunk(0).dictionary.to_pylist()]
+    else:
+        codes, names = np.zeros(0, dtype=np.int64), []
     if len(pid) > 1 and not ((pid[1:] > pid[:-1]) | ((pid[1:] == pid[:-1])
                                                       & (tid[1:] >= tid[:-1]))).all():
         order = np.lexsort((tid, pid))  # stable: each stream keeps its rows' order
         start, end, codes, pid, tid = start[order], end[order], codes[order], pid[order], \
             tid[order]
-    return start, end, codes, [str(c) for c in name.categories], pid, tid
-
-
-def _separators(data: bytes) -> int:
-    """The commas of ``data`` outside double-quoted fields."""
-    commas = data.count(b",")
-    if b'"' not in data:
-        return commas
-    raw = np.frombuffer(data, dtype=np.uint8)
-    quotes = np.flatnonzero(raw == 34)
-    at = np.flatnonzero(raw == 44)
-    inside = np.searchsorted(quotes, at) & 1  # an odd number of quotes before: inside
-    return int(commas - inside.sum())
+    return start, end, codes, names, pid, tid
 
 
 def _csv_error(name: str, reader: Any, exc: Exception) -> ReadError:

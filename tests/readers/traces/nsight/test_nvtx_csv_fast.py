@@ -20,9 +20,10 @@ def both_ways(data: bytes):
     """(events table by the column path or None when it declines, by the row path)."""
     dec = csv_export.NsightNvtxCsvDecoder()
     fast = None
-    if csv_export._fast_columns(data) is not None:
+    found = csv_export._fast_columns(data)
+    if found is not None:
         h = TableBuilder()
-        dec.decode(MemorySource(data, name="t.csv"), h)
+        dec._decode_columns(found, "t.csv", h)
         h.on_end()
         fast = h.result()
     h = TableBuilder()
@@ -69,11 +70,46 @@ def test_bad_rows_are_located_by_the_row_path(tmp_path, text, position, problem)
     assert err.value.position == position
 
 
+def test_windows_line_ends_take_the_column_path():
+    data = (HEADER + "1,9,8,main,3,3,x\n2,3,1,f,3,3,x\n").replace("\n", "\r\n").encode()
+    fast, slow = both_ways(data)
+    assert fast is not None and fast.equals(slow)
+    assert fast["name"].astype(str).tolist() == ["main", "f", "f", "main"]
+
+
 def test_invalid_utf8_in_an_unused_column_is_an_error(tmp_path):
     path = tmp_path / "t.csv"
     path.write_bytes(HEADER.encode() + b"1,9,8,main,3,3,\xff\n")
     with pytest.raises(ReadError, match="not valid UTF-8"):
         rt.decode(path, TableBuilder(), format="nsight-nvtx-csv")
+
+
+def test_a_large_file_takes_the_column_path(monkeypatch):
+    data = (HEADER + "1,9,8,main,3,3,x\n" * 40_000).encode()
+    assert len(data) >= csv_export.COLUMN_PATH_BYTES
+    seen = []
+    monkeypatch.setattr(csv_export.NsightNvtxCsvDecoder, "_decode_rows",
+                        lambda *a: seen.append("rows"))
+    h = TableBuilder()
+    csv_export.NsightNvtxCsvDecoder().decode(MemorySource(data, name="t.csv"), h)
+    h.on_end()
+    assert seen == [] and len(h.result()) == 80_000
+
+
+@pytest.mark.parametrize("last, position, problem", [
+    ("2,3,1,f,3,3\n", "line 40002", "a row of 6 fields"),  # cut in an unused column
+    ("2,,1,f,3,3,x\n", "line 40002", "cannot read row"),
+    ("2,3,1,f,3,3,\xff\n", "line 40002", "not valid UTF-8"),
+])
+def test_a_large_file_with_a_bad_row_is_an_error_at_its_line(tmp_path, last, position,
+                                                             problem):
+    path = tmp_path / "t.csv"
+    text = HEADER + "1,9,8,main,3,3,x\n" * 40_000 + last
+    path.write_bytes(text.encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff"))
+    assert path.stat().st_size >= csv_export.COLUMN_PATH_BYTES
+    with pytest.raises(ReadError, match=problem) as err:
+        rt.decode(path, TableBuilder(), format="nsight-nvtx-csv")
+    assert err.value.position.startswith(position)
 
 
 def test_streams_out_of_order_keep_their_rows_order():
