@@ -51,8 +51,8 @@ def match_events(kind: np.ndarray, stream: np.ndarray) -> Matching:
     kind = np.asarray(kind)
     both = kind <= Kind.LEAVE  # ENTER = 0, LEAVE = 1
     every = bool(both.all())
-    rows = np.arange(n) if every else np.flatnonzero(both)
-    if not len(rows):
+    rows = None if every else np.flatnonzero(both)  # None: every row (no index array)
+    if not n or (rows is not None and not len(rows)):
         return Matching(match, depth, parent, 0, 0)
 
     def at(local: np.ndarray) -> np.ndarray:  # positions among ENTER/LEAVE rows -> rows
@@ -60,7 +60,10 @@ def match_events(kind: np.ndarray, stream: np.ndarray) -> Matching:
 
     enter = (kind if every else kind[rows]) == Kind.ENTER
     grp = np.asarray(stream) if every else np.asarray(stream)[rows]
-    c = np.cumsum(np.where(enter, 1, -1), dtype=np.int64)
+    step = enter.view(np.int8) * np.int8(2)
+    step -= 1  # +1 per ENTER, -1 per LEAVE
+    c = np.cumsum(step, dtype=np.int64)
+    del step
     starts = np.r_[0, np.flatnonzero(grp[1:] != grp[:-1]) + 1]
     lengths = np.diff(np.r_[starts, len(c)])
     if len(starts) > 1:
@@ -79,19 +82,26 @@ def match_events(kind: np.ndarray, stream: np.ndarray) -> Matching:
     level[~enter] += 1
     del c, floor
     dropped = bool(drop.any())
-    idx = np.flatnonzero(keep) if dropped else np.arange(len(keep))
+    idx = np.flatnonzero(keep) if dropped else slice(None)  # the rows kept
     # one group code per (stream, level); a stable sort by it orders rows by
     # (stream, level, row) as the pairing and the parent search need
-    top = int(level[idx].max()) + 1 if len(idx) else 1
+    top = int(level[idx].max()) + 1 if len(level[idx]) else 1
     gl = g * top + level
     del g
-    order = idx[_stable_order(gl[idx])]
+    order = _stable_order(gl[idx])
+    if dropped:
+        order = idx[order]
     lv, en = gl[order], enter[order]
     pair = np.zeros(len(order), dtype=bool)
     pair[:-1] = en[:-1] & ~en[1:] & (lv[:-1] == lv[1:])
     e_rows, l_rows = at(order[pair]), at(order[np.flatnonzero(pair) + 1])
     match[e_rows], match[l_rows] = l_rows, e_rows
-    depth[at(idx)] = level[idx] - 1
+    if dropped:
+        depth[at(idx)] = level[idx] - 1
+    elif every:
+        depth[:] = level - 1
+    else:
+        depth[rows] = level - 1
     # parent: the latest ENTER one level up in the same stream; the ENTERs sorted by
     # (stream, level, row) are both the table searched and (one level down) the queries
     ent_sorted = order[en]
@@ -108,7 +118,7 @@ def match_events(kind: np.ndarray, stream: np.ndarray) -> Matching:
     ok = (pos >= 0) & (level[ent_sorted] > 1)
     ok[ok] &= gl[ent_sorted[pos[ok]]] == want[ok]
     parent[at(ent_sorted[ok])] = at(ent_sorted[pos[ok]])
-    leave_rows = at(idx[~enter[idx]])
+    leave_rows = at(idx[~enter[idx]]) if dropped else at(np.flatnonzero(~enter))
     has = match[leave_rows] >= 0
     parent[leave_rows[has]] = parent[match[leave_rows[has]]]
     unmatched_enters = int(len(ent_sorted) - len(e_rows))
