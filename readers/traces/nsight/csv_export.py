@@ -63,10 +63,13 @@ class NsightNvtxCsvDecoder(Decoder):
         return head.lstrip(b"\xef\xbb\xbf").startswith(HEADER) and b"TID" in head[:400]
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
-        data = b"".join(source.blocks())
+        size = source.size() if source.seekable else None
+        # a complete file in one read (no blocks to join: one copy of the text, not two)
+        data = source.read_at(0, size) if size is not None else b"".join(source.blocks())
         # below COLUMN_PATH_BYTES the csv module is quicker than setting up pyarrow's reader
         fast = _fast_columns(data) if len(data) >= COLUMN_PATH_BYTES else None
         if fast is not None:
+            del data  # the text is parsed: free it before the events are made
             self._decode_columns(fast, source.name, handler)
             return
         self._decode_rows(data, source, handler)
