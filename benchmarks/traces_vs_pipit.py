@@ -28,7 +28,9 @@ Cases (``--cases``; the generated inputs are written once to ``--cache``):
 ``hpct-small``  the real HPCToolkit ping-pong trace.db
 =============  =================================================================
 
-``--warm`` times, in each process, the read (and analyses) of a copy of the input made
+``--named`` gives ours the format (``read_trace(path, "otf2")``), as pipit's
+``Trace.from_otf2`` is told it; by default ours recognises the input. ``--warm`` times,
+in each process, the read (and analyses) of a copy of the input made
 after a first read: the cost once the modules are loaded and used once, for both
 libraries. ``--start N`` also times, in N fresh processes, ``import pandas``, then ``import
 graphframe``, then ``import graphframe.traces`` (CPU time each), the first read of the
@@ -69,6 +71,10 @@ warnings.simplefilter("ignore")
 side, case, path = sys.argv[1], sys.argv[2], sys.argv[3]
 jobs = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
 warm = len(sys.argv) > 5 and sys.argv[5] == "warm"
+named = len(sys.argv) > 6 and sys.argv[6] == "named"
+FORMATS = {"otf2": "otf2", "nvtx": "nsight-nvtx-csv", "proj": "projections",
+           "hpct": "hpctoolkit-trace", "chrome": "chrome"}
+fmt = FORMATS[case.split("-")[0]] if named else None
 
 def cpu():
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -91,7 +97,7 @@ def copy_of(path):
 
 def first_read(path):
     if side == "ours":
-        gt.read_trace(path).flat_profile()
+        gt.read_trace(path, fmt).flat_profile()
         return
     if case.startswith("otf2"):
         tr = pipit.Trace.from_otf2(os.path.dirname(path))
@@ -114,11 +120,11 @@ t1, c1 = time.perf_counter(), cpu()
 size = 0
 if side == "ours":
     if case == "chrome":
-        g = gt.read_tree(path, jobs=jobs)
+        g = gt.read_tree(path, fmt, jobs=jobs)
         size = len(g.graph)
         t2 = time.perf_counter()
     else:
-        tf = gt.read_trace(path, jobs=jobs)
+        tf = gt.read_trace(path, fmt, jobs=jobs)
         size = len(tf.events)
         t2 = time.perf_counter()
         tf.flat_profile()
@@ -224,11 +230,13 @@ def start_up(python: str, path: str, repeat: int) -> Dict[str, Any]:
 
 
 def run_once(python: str, side: str, case: str, path: str,
-             jobs: Optional[int] = None, warm: bool = False) -> Optional[Dict[str, Any]]:
+             jobs: Optional[int] = None, warm: bool = False,
+             named: bool = False) -> Optional[Dict[str, Any]]:
     """One fresh-process measurement, or None when the side cannot run."""
     load = os.getloadavg()[0]
     proc = subprocess.run([python, "-c", CHILD, side, case, path,
-                           "" if jobs is None else str(jobs), "warm" if warm else ""],
+                           "" if jobs is None else str(jobs), "warm" if warm else "",
+                           "named" if named else ""],
                           capture_output=True, text=True, cwd="/tmp", env=ENV)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     if proc.returncode or not lines:
@@ -262,6 +270,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--ours-python", default=sys.executable)
     parser.add_argument("--cache", default="/tmp/graphframe-trace-bench")
     parser.add_argument("--no-pipit", action="store_true")
+    parser.add_argument("--named", action="store_true",
+                        help="ours reads with format= named, as pipit's from_<format> do")
     parser.add_argument("--warm", action="store_true",
                         help="time the read of a copy after a first read in the same process")
     parser.add_argument("--jobs", type=int, default=None,
@@ -273,7 +283,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     paths = inputs(args.cache)
     pipit_ok = not args.no_pipit and os.path.exists(args.pipit_python)
     report: Dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(),
-                              "jobs": args.jobs, "warm": args.warm,
+                              "jobs": args.jobs, "warm": args.warm, "named": args.named,
                               "pipit_reference": PIPIT_REFERENCE, "cases": {}}
     for case in args.cases:
         generate(case, paths[case])
@@ -283,7 +293,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             for side in (sides if rep % 2 == 0 else sides[::-1]):
                 python = args.ours_python if side == "ours" else args.pipit_python
                 res = run_once(python, side, case, paths[case],
-                               args.jobs if side == "ours" else None, args.warm)
+                               args.jobs if side == "ours" else None, args.warm,
+                               args.named)
                 if res is not None:
                     runs[side].append(res)
         entry = {side: medians(r) for side, r in runs.items() if r}

@@ -415,11 +415,32 @@ def formats(kind: Optional[str] = "profile") -> List[str]:
 
 
 def format_info(name: str) -> FormatInfo:
-    """The :class:`FormatInfo` registered under ``name``."""
-    try:
-        return _table()[name]
-    except KeyError:
-        raise UnknownFormatError(name, formats(None), f"unknown format {name!r}") from None
+    """The :class:`FormatInfo` registered under ``name``.
+
+    The built-in modules are imported one at a time until one defines it (naming
+    a format does not import every reader).
+    """
+    found = find_format(name)
+    if found is None:
+        raise UnknownFormatError(name, formats(None), f"unknown format {name!r}")
+    return found
+
+
+def find_format(name: str) -> Optional[FormatInfo]:
+    """The :class:`FormatInfo` registered under ``name``, or None."""
+    _load(())  # the plugins
+    if name in _FORMATS:
+        return _FORMATS[name]
+    # the modules whose path holds most words of the name first (``hpctoolkit-trace``
+    # lives in ``traces.hpctoolkit_trace``, ``nsight-nvtx-csv`` in ``nsight.csv_export``)
+    words = [w for w in name.replace("_", "-").split("-") if w]
+    order = sorted(FORMAT_MODULES, key=lambda m: -sum(w in m for w in words))
+    for module_name in order:
+        if module_name not in _BUILT_IN:
+            _load_module(module_name)
+            if name in _FORMATS:
+                return _FORMATS[name]
+    return _table().get(name)
 
 
 def read_head(path: Path) -> bytes:
