@@ -234,10 +234,14 @@ def run_once(python: str, side: str, case: str, path: str,
              named: bool = False) -> Optional[Dict[str, Any]]:
     """One fresh-process measurement, or None when the side cannot run."""
     load = os.getloadavg()[0]
-    proc = subprocess.run([python, "-c", CHILD, side, case, path,
-                           "" if jobs is None else str(jobs), "warm" if warm else "",
-                           "named" if named else ""],
-                          capture_output=True, text=True, cwd="/tmp", env=ENV)
+    try:
+        proc = subprocess.run([python, "-c", CHILD, side, case, path,
+                               "" if jobs is None else str(jobs), "warm" if warm else "",
+                               "named" if named else ""],
+                              capture_output=True, text=True, cwd="/tmp", env=ENV)
+    except OSError as exc:
+        print(f"  {side} {case}: cannot run {python}: {exc}", file=sys.stderr)
+        return None
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     if proc.returncode or not lines:
         print(f"  {side} {case}: failed: {proc.stderr.strip().splitlines()[-1:]}",
