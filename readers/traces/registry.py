@@ -97,8 +97,9 @@ def default_jobs(sources: Sequence[ByteSource], size: int,
     :data:`BYTES_PER_WORKER`), at most one per source and one per usable CPU;
     1 (this process) for a single source (a Chrome file is cut into pieces for
     workers only when ``jobs`` is given: that doubles its peak memory), for
-    less than two workers' worth of input, and inside a worker process (a
-    daemonic process cannot start others).
+    less than two workers' worth of input, and inside a worker process (an
+    Ensemble's or Dask's worker reads its trace alone: its siblings use the
+    other CPUs, and a daemonic process cannot start others).
 
     Examples
     --------
@@ -111,8 +112,9 @@ def default_jobs(sources: Sequence[ByteSource], size: int,
     """
     import multiprocessing
 
-    if len(sources) < 2 or multiprocessing.current_process().daemon:
-        return 1
+    if len(sources) < 2 or multiprocessing.current_process().daemon \
+            or multiprocessing.parent_process() is not None:
+        return 1  # a worker (of an Ensemble read, of Dask) reads its trace alone
     workers = min(len(sources), usable_cpus(), size // max(1, per_worker))
     return workers if workers >= 2 else 1
 
