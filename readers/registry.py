@@ -209,14 +209,31 @@ _FORMATS: Dict[str, FormatInfo] = {}
 #: the built-in modules imported so far -> their entry
 _BUILT_IN: Dict[str, FormatInfo] = {}
 _PLUGINS_LOADED = [False]
-#: set when a built-in module's kind differs from the one its location predicts: every
-#: lookup then loads every module
+#: set when a built-in module outside ``graphframe_readers.traces`` defines a trace
+#: format: every lookup then loads every module
 _ALL_KINDS = [False]
 
 
-def _predicted_kind(module_name: str) -> str:
-    """The kind a built-in module's format has, from where it lives (checked on import)."""
-    return "trace" if module_name.startswith("graphframe_readers.traces.") else "profile"
+def _predicted_kind(module_name: str) -> Optional[str]:
+    """The kind of a built-in module's format known from where it lives, or None.
+
+    Modules outside ``graphframe_readers.traces`` define profile formats (checked on
+    import); a module inside it may define either (the Mono log's call tree is a profile
+    format living with its decoder), so its kind is known once it is imported.
+    """
+    return None if module_name.startswith("graphframe_readers.traces.") else "profile"
+
+
+#: the kinds a built-in module may define (archives and ensembles are graphframe's own)
+_BUILT_IN_KINDS = ("profile", "trace")
+
+
+def _may_define(module_name: str, kinds: Iterable[str]) -> bool:
+    """False when the built-in module surely defines no format of ``kinds``."""
+    predicted = _predicted_kind(module_name)
+    if predicted is not None:
+        return predicted in kinds
+    return any(k in _BUILT_IN_KINDS for k in kinds)
 
 
 def _load(kinds: Optional[Iterable[str]] = None) -> None:
@@ -232,7 +249,7 @@ def _load(kinds: Optional[Iterable[str]] = None) -> None:
     for module_name in FORMAT_MODULES:
         if module_name in _BUILT_IN:
             continue
-        if wanted is not None and _predicted_kind(module_name) not in wanted:
+        if wanted is not None and not _may_define(module_name, wanted):
             continue
         _load_module(module_name, reorder=False)
         added = True
@@ -251,7 +268,8 @@ def _load_module(module_name: str, reorder: bool = True) -> None:
     info = _entry_of(importlib.import_module(module_name), module_name)
     _BUILT_IN[module_name] = info
     _add(info, replace=False)
-    if info.kind != _predicted_kind(module_name):
+    if _predicted_kind(module_name) not in (None, info.kind) or \
+            info.kind not in _BUILT_IN_KINDS:
         _ALL_KINDS[0] = True
     if reorder:
         _reorder()
@@ -488,7 +506,7 @@ def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
     if not _ALL_KINDS[0]:
         _load(())  # the plugins
         for module_name in FORMAT_MODULES:
-            if _predicted_kind(module_name) != kind:
+            if not _may_define(module_name, (kind,)):
                 continue
             if module_name not in _BUILT_IN:
                 _load_module(module_name)
