@@ -1,4 +1,4 @@
-"""Synthetic traces of any size, in the formats we write (Chrome JSON, SST DUMPI).
+"""Synthetic traces of any size: Chrome JSON, SST DUMPI, Nsight NVTX push/pop CSV.
 
 Chrome: per (pid, tid) stream, ``main`` holds iterations of a fixed nested
 call pattern (depth up to 5, eight region names), written as ``X`` events in
@@ -6,7 +6,14 @@ start order, one per line (``TraceFrame.to_chrome`` writes ``B``/``E`` pairs).
 DUMPI: one file per rank plus a ``.meta``; each rank repeats a ring exchange (MPI_Isend,
 MPI_Recv, MPI_Wait) and an MPI_Allreduce with fixed-layout records.
 
-Usage: ``python -m benchmarks.traces_generate chrome|dumpi EVENTS OUT``.
+NVTX CSV: the columns of ``nsys stats --report nvtx_pushpop_trace`` (``Start (ns)``,
+``End (ns)``, ``Duration (ns)``, ``DurChild (ns)``, ``DurNonChild (ns)``, ``Name``, ``PID``,
+``TID``, ``Lvl``, ``NumChild``, ``RangeId``, ``ParentId``, ``RangeStack``, ``NameTree``),
+one row per range, the Chrome pattern's calls on each of ``processes`` processes (PID = TID),
+rows in start order per process.
+
+Usage: ``python -m benchmarks.traces_generate chrome|dumpi|nvtx EVENTS OUT`` (for ``nvtx``,
+EVENTS counts ranges, i.e. CSV rows).
 """
 
 from __future__ import annotations
@@ -103,6 +110,62 @@ def dumpi(events: int, out_dir: str, ranks: int = 4) -> str:
     return meta
 
 
+def nvtx(ranges: int, out: str, processes: int = 4) -> str:
+    """Write about ``ranges`` NVTX ranges (CSV rows) over ``processes`` processes; the path."""
+    per = len(PATTERN)
+    iters = max(1, (ranges // processes - 1) // per)
+    names = np.array(["main"] + [p[0] for p in PATTERN], dtype=object)
+    depth = np.array([0] + [p[1] for p in PATTERN], dtype=np.int64)
+    rel_start = np.array([p[2] for p in PATTERN], dtype=np.int64)
+    durs = np.array([p[3] for p in PATTERN], dtype=np.int64)
+    # the pattern's parent (index into PATTERN, -1 = main) and children counts
+    parent = np.full(per, -1, dtype=np.int64)
+    for j in range(per):
+        for k in range(j - 1, -1, -1):
+            if PATTERN[k][1] == PATTERN[j][1] - 1:
+                parent[j] = k
+                break
+    child_dur = np.zeros(per, dtype=np.int64)
+    nchild = np.zeros(per, dtype=np.int64)
+    for j in range(per):
+        if parent[j] >= 0:
+            child_dur[parent[j]] += durs[j]
+            nchild[parent[j]] += 1
+    with open(out, "w", encoding="ascii") as fh:
+        fh.write("Start (ns),End (ns),Duration (ns),DurChild (ns),DurNonChild (ns),Name,PID,"
+                 "TID,Lvl,NumChild,RangeId,ParentId,RangeStack,NameTree\n")
+        for proc in range(processes):
+            pid = 4000 + proc
+            t0 = 1_000_000 + 37 * proc
+            total = iters * PERIOD + 1000
+            top_children = iters
+            fh.write(f"{t0},{t0 + total},{total},{iters * 9_000},{total - iters * 9_000},main,"
+                     f"{pid},{pid},0,{top_children},1,,:1,main\n")
+            chunk = 20_000
+            for lo in range(0, iters, chunk):
+                it = np.arange(lo, min(lo + chunk, iters), dtype=np.int64)
+                start = (t0 + 500 + it[:, None] * PERIOD + rel_start[None, :]).ravel()
+                dur = np.tile(durs, len(it))
+                rid = (2 + it[:, None] * per + np.arange(per)[None, :]).ravel()
+                par = np.where(np.tile(parent, len(it)) >= 0,
+                               (2 + it[:, None] * per + parent[None, :]).ravel(), 1)
+                cd = np.tile(child_dur, len(it))
+                lines = []
+                stack = {}
+                for s, d, r, pr, c, j in zip(start.tolist(), dur.tolist(), rid.tolist(),
+                                             par.tolist(), cd.tolist(),
+                                             np.tile(np.arange(per), len(it)).tolist()):
+                    st = stack[pr] if pr in stack else ":1"
+                    st = f"{st}:{r}"
+                    stack[r] = st
+                    lvl = int(depth[j + 1])
+                    lines.append(f"{s},{s + d},{d},{c},{d - c},{names[j + 1]},{pid},{pid},"
+                                 f"{lvl},{int(nchild[j])},{r},{pr},{st},"
+                                 f"{'--' * lvl}{names[j + 1]}\n")
+                fh.write("".join(lines))
+    return out
+
+
 if __name__ == "__main__":
     kind, n, out = sys.argv[1], int(float(sys.argv[2])), sys.argv[3]
-    print(chrome(n, out) if kind == "chrome" else dumpi(n, out))
+    print({"chrome": chrome, "dumpi": dumpi, "nvtx": nvtx}[kind](n, out))

@@ -25,16 +25,22 @@ has no ``malloc_trim`` (musl, macOS, Windows) it does nothing.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from typing import Callable, Optional
 
 
 def _find_trim() -> Optional[Callable[[int], int]]:
+    # the symbols already loaded into the process first: ``find_library`` runs
+    # ``ldconfig -p`` in a child process (tens of ms at every import)
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        try:
+            from ctypes.util import find_library
+
+            libc = ctypes.CDLL(find_library("c") or "libc.so.6")
+            trim = libc.malloc_trim
+        except (OSError, AttributeError):
+            return None
     trim.argtypes = [ctypes.c_size_t]
     trim.restype = ctypes.c_int
     return trim

@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -213,17 +214,99 @@ class FormatInfo:
 
 
 _FORMATS: Dict[str, FormatInfo] = {}
-_LOADED = [False]
+#: the built-in modules imported so far -> their entry
+_BUILT_IN: Dict[str, FormatInfo] = {}
+_PLUGINS_LOADED = [False]
+#: set when a built-in module outside ``graphframe_readers.traces`` defines a trace
+#: format: every lookup then loads every module
+_ALL_KINDS = [False]
+
+
+def _predicted_kind(module_name: str) -> Optional[str]:
+    """The kind of a built-in module's format known from where it lives, or None.
+
+    Modules outside ``graphframe_readers.traces`` define profile formats (checked on
+    import); a module inside it may define either (the Mono log's call tree is a profile
+    format living with its decoder), so its kind is known once it is imported.
+    """
+    return None if module_name.startswith("graphframe_readers.traces.") else "profile"
+
+
+#: the kinds a built-in module may define (archives and ensembles are graphframe's own)
+_BUILT_IN_KINDS = ("profile", "trace")
+
+
+def _may_define(module_name: str, kinds: Iterable[str]) -> bool:
+    """False when the built-in module surely defines no format of ``kinds``."""
+    predicted = _predicted_kind(module_name)
+    if predicted is not None:
+        return predicted in kinds
+    return any(k in _BUILT_IN_KINDS for k in kinds)
+
+
+def _load(kinds: Optional[Iterable[str]] = None) -> None:
+    """Import the built-in format modules of ``kinds`` (every one when None) not imported
+    yet, and the plugins once.
+
+    Looking up a trace does not import the profile readers, nor a profile the trace
+    decoders: the first read of a small input does not pay for every format. The
+    table keeps the sniffing order whatever was imported first.
+    """
+    wanted = None if kinds is None or _ALL_KINDS[0] else set(kinds)
+    added = False
+    for module_name in FORMAT_MODULES:
+        if module_name in _BUILT_IN:
+            continue
+        if wanted is not None and not _may_define(module_name, wanted):
+            continue
+        _load_module(module_name, reorder=False)
+        added = True
+    if not _PLUGINS_LOADED[0]:
+        _PLUGINS_LOADED[0] = True
+        for info in _plugin_formats():
+            _add(info, replace=False)
+    if added:
+        _reorder()
+    if wanted is not None and _ALL_KINDS[0]:
+        _load(None)
+
+
+def _load_module(module_name: str, reorder: bool = True) -> None:
+    """Import one built-in format module and add its entry."""
+    info = _entry_of(importlib.import_module(module_name), module_name)
+    _BUILT_IN[module_name] = info
+    _add(info, replace=False)
+    if _predicted_kind(module_name) not in (None, info.kind) or \
+            info.kind not in _BUILT_IN_KINDS:
+        _ALL_KINDS[0] = True
+    if reorder:
+        _reorder()
+
+
+def _reorder() -> None:
+    """The built-in formats first, in :data:`FORMAT_MODULES` order, then the others in the
+    order they were added (plugins, then formats registered at run time)."""
+    ordered: Dict[str, FormatInfo] = {}
+    for module_name in FORMAT_MODULES:
+        info = _BUILT_IN.get(module_name)
+        if info is not None and info.name in _FORMATS:
+            ordered[info.name] = _FORMATS[info.name]
+    for name, info in _FORMATS.items():
+        ordered.setdefault(name, info)
+    _FORMATS.clear()
+    _FORMATS.update(ordered)
 
 
 def _table() -> Dict[str, FormatInfo]:
-    """The registry, filled on first use (format modules import this one)."""
-    if not _LOADED[0]:
-        _LOADED[0] = True
-        for module_name in FORMAT_MODULES:
-            _add(_entry_of(importlib.import_module(module_name), module_name), replace=False)
-        for info in _plugin_formats():
-            _add(info, replace=False)
+    """The registry with every format, filled on first use (format modules import this one)."""
+    if len(_BUILT_IN) < len(FORMAT_MODULES) or not _PLUGINS_LOADED[0]:
+        _load(None)
+    return _FORMATS
+
+
+def _table_of(kinds: Iterable[str]) -> Dict[str, FormatInfo]:
+    """The registry with at least every format of ``kinds`` loaded."""
+    _load(kinds)
     return _FORMATS
 
 
@@ -255,6 +338,8 @@ def _plugin_formats() -> List[FormatInfo]:
     A plugin that cannot be loaded is reported with a warning naming it and the
     error; the other formats stay usable.
     """
+    if not _may_have_plugins():
+        return []
     from importlib.metadata import entry_points
 
     found = []
@@ -265,6 +350,37 @@ def _plugin_formats() -> List[FormatInfo]:
             warnings.warn(f"the format plugin {point.name!r} ({point.value}) cannot be loaded: "
                           f"{type(exc).__name__}: {exc}", stacklevel=3)
     return found
+
+
+def _may_have_plugins() -> bool:
+    """False when no installed distribution's ``entry_points.txt`` names the group.
+
+    A look at the metadata files of ``sys.path`` before ``importlib.metadata`` (whose
+    import and scan of every distribution cost more than reading a small trace);
+    anything it cannot look at counts as a possible plugin.
+    """
+    marker = ENTRY_POINT_GROUP.encode()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except NotADirectoryError:
+            return True  # a zip file on the path: importlib.metadata looks inside
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".egg-info", ".dist-info")):
+                file = os.path.join(entry or ".", name, "entry_points.txt")
+                try:
+                    with open(file, "rb") as fh:
+                        if marker in fh.read():
+                            return True
+                except FileNotFoundError:
+                    continue
+                except OSError:
+                    return True
+            elif name.endswith(".egg") or name.endswith(".zip"):
+                return True  # zipped distributions: importlib.metadata reads them
+    return False
 
 
 def register(info: FormatInfo, replace: bool = False) -> FormatInfo:
@@ -286,7 +402,12 @@ def register(info: FormatInfo, replace: bool = False) -> FormatInfo:
     True
     >>> unregister("doc-example")
     """
-    _table()
+    # graphframe's own archive formats are registered on a first read: that loads no
+    # reader module (the kinds of built-in modules are profile and trace)
+    if info.kind in ("archive", "ensemble"):
+        _table_of((info.kind,))
+    else:
+        _table()
     _add(info, replace)
     return _FORMATS[info.name]
 
@@ -304,7 +425,8 @@ def entries(kind: Optional[str] = None) -> List[FormatInfo]:
     >>> [i.name for i in entries("trace")][:2]
     ['dumpi', 'chrome']
     """
-    return [i for i in _table().values() if kind is None or i.kind == kind]
+    table = _table() if kind is None else _table_of((kind,))
+    return [i for i in table.values() if kind is None or i.kind == kind]
 
 
 def formats(kind: Optional[str] = "profile") -> List[str]:
@@ -319,11 +441,32 @@ def formats(kind: Optional[str] = "profile") -> List[str]:
 
 
 def format_info(name: str) -> FormatInfo:
-    """The :class:`FormatInfo` registered under ``name``."""
-    try:
-        return _table()[name]
-    except KeyError:
-        raise UnknownFormatError(name, formats(None), f"unknown format {name!r}") from None
+    """The :class:`FormatInfo` registered under ``name``.
+
+    The built-in modules are imported one at a time until one defines it (naming
+    a format does not import every reader).
+    """
+    found = find_format(name)
+    if found is None:
+        raise UnknownFormatError(name, formats(None), f"unknown format {name!r}")
+    return found
+
+
+def find_format(name: str) -> Optional[FormatInfo]:
+    """The :class:`FormatInfo` registered under ``name``, or None."""
+    _load(())  # the plugins
+    if name in _FORMATS:
+        return _FORMATS[name]
+    # the modules whose path holds most words of the name first (``hpctoolkit-trace``
+    # lives in ``traces.hpctoolkit_trace``, ``nsight-nvtx-csv`` in ``nsight.csv_export``)
+    words = [w for w in name.replace("_", "-").split("-") if w]
+    order = sorted(FORMAT_MODULES, key=lambda m: -sum(w in m for w in words))
+    for module_name in order:
+        if module_name not in _BUILT_IN:
+            _load_module(module_name)
+            if name in _FORMATS:
+                return _FORMATS[name]
+    return _table().get(name)
 
 
 def read_head(path: Path) -> bytes:
@@ -357,11 +500,32 @@ def identify(path: Path, head: Optional[bytes] = None,
     """
     if head is None:
         head = read_head(path)
-    table = _table()
     for kind in kinds:
-        for info in table.values():
-            if info.kind == kind and info.claims(path, head):
+        found = _claim(kind, path, head)
+        if found is not None:
+            return found
+    return None
+
+
+def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
+    """The first format of ``kind`` that claims the input, importing the built-in modules
+    of that kind one at a time in sniffing order (a trace recognised by the first decoder
+    imports no other)."""
+    if not _ALL_KINDS[0]:
+        _load(())  # the plugins
+        for module_name in FORMAT_MODULES:
+            if not _may_define(module_name, (kind,)):
+                continue
+            if module_name not in _BUILT_IN:
+                _load_module(module_name)
+                if _ALL_KINDS[0]:
+                    break
+            info = _FORMATS.get(_BUILT_IN[module_name].name)
+            if info is not None and info.kind == kind and info.claims(path, head):
                 return info
+    for info in list(_table_of((kind,)).values()):
+        if info.kind == kind and info.claims(path, head):
+            return info
     return None
 
 

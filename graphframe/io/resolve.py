@@ -163,7 +163,7 @@ def own_formats() -> Tuple[FormatInfo, ...]:
     >>> [f.name for f in own_formats()]
     ['graphframe', 'graphframe-ensemble', 'thicket-json']
     """
-    table = registry._table()
+    table = registry._table_of(("archive", "ensemble"))  # no reader module is imported
     for info in _OWN:
         if info.name not in table:
             registry.register(info)
@@ -229,10 +229,10 @@ def resolve(path: Any, format: Optional[str] = None, prefer: str = "profile") ->
     if format is not None:
         if format == FOLDER:
             return Resolved(path, "ensemble", FOLDER, tuple(members(path)))
-        if format not in registry.formats(None):
+        info = registry.find_format(format)
+        if info is None:
             raise UnknownFormatError(path, [i.name for i in format_entries()],
                                      f"unknown format {format!r}")
-        info = registry.format_info(format)
         registry.first_path(path)  # existence, with a clear message
         return Resolved(path, info.kind, info.name)
     if isinstance(path, (list, tuple)):

@@ -122,8 +122,9 @@ class TraceFrame:
         return builder.graphframe()
 
     def comm_matrix(self, kind: str = "bytes") -> pd.DataFrame:
-        """Sender x receiver bytes (``"bytes"``) or message counts (``"count"``)."""
-        return comm.comm_matrix(self.events, kind)
+        """Sender x receiver bytes (``"bytes"``) or message counts (``"count"``); rows and
+        columns are the ranks the trace defines (and any a message names)."""
+        return comm.comm_matrix(self.events, kind, ranks=self.definitions.ranks)
 
     def message_histogram(self, bins: Any = 20) -> Tuple[np.ndarray, np.ndarray]:
         """Histogram of message sizes: (counts, edges)."""

@@ -16,7 +16,7 @@ from .tree import TreeBuilder
 
 
 def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] = None,
-               progress: ProgressArg = None, missing: str = "error",
+               client: Any = None, progress: ProgressArg = None, missing: str = "error",
                **options: Any) -> TraceFrame:
     """Read a trace into a :class:`TraceFrame` (every event kept).
 
@@ -27,7 +27,18 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     format : str, optional
         A name from :func:`graphframe_readers.traces.trace_formats`; sniffed when omitted.
     jobs : int, optional
-        Worker processes for per-rank files.
+        Worker processes for per-rank files (OTF2, DUMPI, Recorder, HPCToolkit,
+        Projections...; a Chrome file is cut into pieces): 1 reads in this
+        process, -1 uses one per CPU. The default (``None``) chooses from the
+        files: one worker per 8 MiB of input (2 MiB of OTF2 event files), at
+        most one per rank file and one per usable CPU, this process alone for a
+        single file or less than two workers' worth
+        (:func:`graphframe_readers.traces.registry.default_jobs`).
+        The table is the same whatever the number.
+    client : dask.distributed.Client, optional
+        Read the per-rank files as tasks on a Dask cluster instead (the
+        same table as one process; the files must be readable at the same
+        paths on the workers).
     progress : optional
         Progress per source (see :mod:`graphframe_readers.progress`).
     missing : {"error", "warn"}
@@ -52,27 +63,28 @@ def read_trace(path: Any, format: Optional[str] = None, *, jobs: Optional[int] =
     if fmt == "jvm-gc":  # issue 32: GC logs keep their GC columns
         from graphframe_readers.traces.jvmgc.table import GcTableBuilder
         builder = GcTableBuilder()
-    decode(path, builder, fmt, jobs=jobs, progress=progress, missing=missing, **options)
+    decode(path, builder, fmt, jobs=jobs, client=client, progress=progress, missing=missing,
+           **options)
     return TraceFrame(builder.result(), builder.definitions)
 
 
 def read_tree(path: Any, format: Optional[str] = None, *, jobs: Optional[int] = None,
-              progress: ProgressArg = None, missing: str = "error",
+              client: Any = None, progress: ProgressArg = None, missing: str = "error",
               **options: Any) -> GraphFrame:
     """The calling-context tree of a trace as a GraphFrame, without keeping its events.
 
     Memory depends on the tree and the number of ranks/threads, not on the
     number of events. Options as :func:`read_trace`.
     """
-    return decode(path, TreeBuilder(), trace_format(path, format), jobs=jobs, progress=progress,
-                  missing=missing,
-                  **options)
+    return decode(path, TreeBuilder(), trace_format(path, format), jobs=jobs, client=client,
+                  progress=progress, missing=missing, **options)
 
 
 def run_handler(path: Any, handler: EventHandler, format: Optional[str] = None, *,
-                jobs: Optional[int] = None, **options: Any) -> Any:
+                jobs: Optional[int] = None, client: Any = None, **options: Any) -> Any:
     """Feed a trace to any handler (yours); returns ``handler.result()``."""
-    return decode(path, handler, trace_format(path, format), jobs=jobs, **options)
+    return decode(path, handler, trace_format(path, format), jobs=jobs, client=client,
+                  **options)
 
 
 def trace_format(path: Any, format: Optional[str] = None) -> Optional[str]:

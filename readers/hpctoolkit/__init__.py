@@ -27,7 +27,18 @@ Examples
 (('rank',), ['main', '12:foo'], 10)
 """
 
-from .experiment.reader import read_hpctoolkit
-from .latest.reader import read_hpctoolkit_latest
+from typing import Any
 
 __all__ = ["read_hpctoolkit", "read_hpctoolkit_latest"]
+
+
+def __getattr__(name: str) -> Any:
+    # the readers load with their first use: the trace decoder of ``trace.db`` imports
+    # the meta.db decoders of ``latest/`` alone, not both readers (and PyYAML)
+    if name == "read_hpctoolkit":
+        from .experiment.reader import read_hpctoolkit
+        return read_hpctoolkit
+    if name == "read_hpctoolkit_latest":
+        from .latest.reader import read_hpctoolkit_latest
+        return read_hpctoolkit_latest
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

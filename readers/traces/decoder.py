@@ -67,6 +67,9 @@ class Decoder:
     format_name: ClassVar[str] = ""
     #: one line for error messages and listings
     description: ClassVar[str] = ""
+    #: bytes of input worth one worker process when ``jobs`` is not given (see
+    #: :func:`graphframe_readers.traces.registry.default_jobs`)
+    worker_bytes: ClassVar[int] = 8 << 20
 
     def __init__(self, **options: Any) -> None:
         self.options: Dict[str, Any] = dict(options)
@@ -90,6 +93,20 @@ class Decoder:
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         """Decode one source into ``handler`` (definitions and batches, no on_end)."""
         raise NotImplementedError
+
+    def input_bytes(self, sources: Sequence[ByteSource]) -> int:
+        """The bytes decoding ``sources`` reads (the default ``jobs`` follows it): the
+        sizes of their distinct files. Formats whose sources name another file than
+        the one read (OTF2's anchor) say better."""
+        seen = {}
+        for source in sources:
+            path = getattr(source, "path", None)
+            if path is not None and path not in seen:
+                try:
+                    seen[path] = os.path.getsize(path)
+                except OSError:
+                    seen[path] = 0
+        return sum(seen.values())
 
     def decode_parallel(self, source: ByteSource, handler: EventHandler, jobs: int) -> None:
         """Decode one source with ``jobs`` worker processes (``decode(..., jobs=)`` on a

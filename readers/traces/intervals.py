@@ -37,32 +37,50 @@ from .events import ATTRIBUTES, EventBatch, Kind, StringTable
 ENTER_SLOT, DATA_SLOT, LEAVE_SLOT = 0, 1, 2
 
 
-def interval_order(start: np.ndarray, end: np.ndarray,
-                   level: Optional[np.ndarray] = None) -> "tuple[np.ndarray, np.ndarray]":
+def interval_order(start: np.ndarray, end: np.ndarray, level: Optional[np.ndarray] = None,
+                   data: bool = True) -> "tuple[np.ndarray, np.ndarray]":
     """Event order of calls ``[start[i], end[i]]``: arrays ``(call, slot)`` of length 3n.
 
     ``slot`` is 0 (ENTER), 1 (the call's data event, right after its ENTER)
-    or 2 (LEAVE). Callers drop the data slots of calls that have none.
-    ``level``, when the format records each call's nesting level (Recorder
-    2.5), orders calls that start together instead of their durations: the
-    lower level is entered first and, at equal levels, the one recorded
-    first (so two calls of one level are siblings even when one lasts 0).
+    or 2 (LEAVE). Callers drop the data slots of calls that have none;
+    ``data=False`` leaves them out (length 2n, the same order otherwise).
+    ``level``, when the format records each call's nesting level, orders
+    calls that start together instead of their durations: the lower level
+    is entered first and, at equal levels, the one recorded first.
+
+    One stable sort by time orders the events; the other keys decide only
+    among events of equal times, which are sorted again by all keys.
     """
     start = np.asarray(start, dtype=np.int64)
     end = np.maximum(np.asarray(end, dtype=np.int64), start)
     n = len(start)
     idx = np.arange(n, dtype=np.int64)
     zero = end == start
+    slots = (ENTER_SLOT, DATA_SLOT, LEAVE_SLOT) if data else (ENTER_SLOT, LEAVE_SLOT)
+    inner = len(slots) - 1  # ENTER (and DATA) copies before the LEAVE copy
     # keys per event (primary key last, as np.lexsort wants)
-    time = np.concatenate([start, start, np.where(zero, start, end)])
-    cls = np.concatenate([np.ones(2 * n, np.int8), np.where(zero, 1, 0).astype(np.int8)])
-    outer = -end if level is None else np.asarray(level, dtype=np.int64)
-    third = np.concatenate([outer, outer, np.where(zero, outer, -start)])
-    fourth = np.concatenate([idx, idx, np.where(zero, idx, -idx)])
-    sub = np.concatenate([np.zeros(n, np.int8), np.ones(n, np.int8),
-                          np.where(zero, 2, 0).astype(np.int8)])
-    order = np.lexsort((sub, fourth, third, cls, time))
-    return order % n, order // n
+    time = np.concatenate([start] * inner + [np.where(zero, start, end)])
+    order = np.argsort(time, kind="stable")
+    t = time[order]
+    tie = t[1:] == t[:-1]
+    if tie.any():
+        member = np.zeros(len(t), dtype=bool)
+        member[1:] |= tie
+        member[:-1] |= tie
+        pos = np.flatnonzero(member)
+        ev = order[pos]
+        call, copy = ev % max(n, 1), ev // max(n, 1)
+        leave = copy == inner
+        z = zero[call]
+        cls = np.where(leave & ~z, 0, 1).astype(np.int8)
+        outer = -end[call] if level is None else np.asarray(level, dtype=np.int64)[call]
+        third = np.where(leave & ~z, -start[call], outer)
+        fourth = np.where(leave & ~z, -call, call)
+        sub = np.where(leave, np.where(z, 2, 0), copy).astype(np.int8)
+        order[pos] = ev[np.lexsort((sub, fourth, third, cls, time[ev]))]
+    call = order % max(n, 1)
+    slot = np.asarray(slots, dtype=np.int64)[order // max(n, 1)]
+    return call, slot
 
 
 def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: Any,
@@ -104,13 +122,12 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
     end = np.asarray(end, dtype=np.int64).reshape(-1)
     n = len(start)
     call, slot = interval_order(start, end, None if level is None else
-                                np.asarray(level, dtype=np.int64).reshape(-1))
-    if data_kind is None:
-        keep = slot != DATA_SLOT
-    else:
+                                np.asarray(level, dtype=np.int64).reshape(-1),
+                                data=data_kind is not None)
+    if data_kind is not None:
         dk = np.broadcast_to(np.asarray(data_kind, dtype=np.int64), (n,))
         keep = (slot != DATA_SLOT) | (dk[call] >= 0)
-    call, slot = call[keep], slot[keep]
+        call, slot = call[keep], slot[keep]
     kind = np.where(slot == ENTER_SLOT, Kind.ENTER, Kind.LEAVE).astype(np.uint8)
     if data_kind is not None:
         kind = np.where(slot == DATA_SLOT, dk[call], kind).astype(np.uint8)
@@ -121,33 +138,26 @@ def call_events(strings: StringTable, *, start: Any, end: Any, name: Any, rank: 
         return arr if arr.ndim == 0 else arr.reshape(-1)[call]
 
     attrs: Dict[str, Any] = {}
-    where = {}  # slot -> (event positions, their calls), computed once for every column
-    for want in (ENTER_SLOT, DATA_SLOT):
-        pos = np.flatnonzero(slot == want)
-        where[want] = (pos, call[pos])
     for cols, want in ((enter_attrs, ENTER_SLOT), (data_attrs, DATA_SLOT)):
         for col, values in (cols or {}).items():
-            attrs[col] = _slot_column(col, values, where[want], len(call), attrs.get(col))
-    if data_kind is not None and "end" not in (data_attrs or {}):
-        attrs["end"] = _slot_column("end", end, where[DATA_SLOT], len(call), attrs.get("end"))
+            attrs[col] = _slot_column(col, values, call, slot == want, attrs.get(col))
+    if data_kind is not None:
+        attrs["end"] = _slot_column("end", end, call, slot == DATA_SLOT, attrs.get("end"))
     return EventBatch.build(strings, kind=kind, time=time, rank=per_call(rank, np.int64),
                             thread=per_call(thread, np.int64),
                             name=per_call(name, np.int32), source=source, **attrs)
 
 
-def _slot_column(col: str, values: Any, where: "tuple[np.ndarray, np.ndarray]", n: int,
+def _slot_column(col: str, values: Any, call: np.ndarray, mask: np.ndarray,
                  current: Optional[np.ndarray]) -> np.ndarray:
-    """Column ``col`` of ``n`` events: ``values[call]`` at the event positions of ``where``
-    (positions, calls), the fill value (or ``current``) elsewhere."""
     dtype, fill = ATTRIBUTES[col]
-    pos, who = where
     if current is None:
-        current = np.empty(n, dtype=dtype)
+        current = np.empty(len(call), dtype=dtype)
         current[...] = fill
     if dtype is object:
         src = np.empty(len(values), dtype=object)
         src[:] = list(values)
     else:
         src = np.asarray(values, dtype=dtype)
-    current[pos] = src[who]
+    current[mask] = src[call[mask]]
     return current

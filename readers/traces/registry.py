@@ -55,6 +55,9 @@ def trace_formats() -> List[str]:
 
 def decoder_class(name: str, path: Any = None) -> Type[Decoder]:
     """The decoder registered under ``name`` (UnknownFormatError lists the known ones)."""
+    known = registry._FORMATS.get(name)  # sniffed already: no other module is imported
+    if known is not None and known.kind == "trace":
+        return known.decoder
     found = _table().get(name)
     if found is None:
         raise UnknownFormatError(path if path is not None else name, trace_formats(),
@@ -71,9 +74,63 @@ def sniff_trace(path: Any) -> str:
     return info.name
 
 
+#: Bytes of input per worker process below which the default ``jobs`` reads in fewer
+#: processes: starting a worker and sending its events back costs about what
+#: decoding this much costs
+BYTES_PER_WORKER = 8 << 20
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_jobs(sources: Sequence[ByteSource], size: int,
+                 per_worker: int = BYTES_PER_WORKER) -> int:
+    """The worker processes ``jobs=None`` reads ``sources`` with (``size``: their bytes).
+
+    One process per ``per_worker`` bytes of input (the decoder's
+    :attr:`~graphframe_readers.traces.decoder.Decoder.worker_bytes`, by default
+    :data:`BYTES_PER_WORKER`), at most one per source and one per usable CPU;
+    1 (this process) for a single source (a Chrome file is cut into pieces for
+    workers only when ``jobs`` is given: that doubles its peak memory), for
+    less than two workers' worth of input, and inside a worker process (an
+    Ensemble's or Dask's worker reads its trace alone: its siblings use the
+    other CPUs, and a daemonic process cannot start others).
+
+    Examples
+    --------
+    >>> from graphframe_readers.traces.sources import MemorySource
+    >>> many = [MemorySource(b"", name=str(i)) for i in range(8)]
+    >>> default_jobs(many, 1 << 20), default_jobs(many[:1], 1 << 30)
+    (1, 1)
+    >>> default_jobs(many, 1 << 30) == min(8, usable_cpus())
+    True
+    """
+    import multiprocessing
+
+    if len(sources) < 2 or multiprocessing.current_process().daemon \
+            or multiprocessing.parent_process() is not None:
+        return 1  # a worker (of an Ensemble read, of Dask) reads its trace alone
+    workers = min(len(sources), usable_cpus(), size // max(1, per_worker))
+    return workers if workers >= 2 else 1
+
+
+def _check_jobs(jobs: Any) -> Optional[int]:
+    if jobs is None:
+        return None
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or not (jobs >= 1 or jobs == -1):
+        raise ArgumentError(f"jobs={jobs!r}: give a number of worker processes, -1 for one "
+                            "per CPU, or None for the default (from the files' count and size)")
+    return usable_cpus() if jobs == -1 else jobs
+
+
 def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
-           jobs: Optional[int] = None, progress: ProgressArg = None, missing: str = "error",
-           **options: Any) -> Any:
+           jobs: Optional[int] = None, client: Any = None, progress: ProgressArg = None,
+           missing: str = "error", **options: Any) -> Any:
     """Decode the trace at ``path`` into ``handler``; returns ``handler.result()``.
 
     Parameters
@@ -88,9 +145,19 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
         ``FileSource``/``FollowSource`` from its file, which must then have
         its first bytes; other sources given directly need ``format=``).
     jobs : int, optional
-        Worker processes for per-rank sources (``None``/1: this process).
-        Used when the handler implements ``fork``/``join``; workers are
-        always shut down, also on errors.
+        Worker processes for per-rank sources: 1 reads in this process, -1
+        uses one per CPU. ``None`` (the default) chooses from the files:
+        one worker per 8 MiB of input (:data:`BYTES_PER_WORKER`; 2 MiB of OTF2
+        event files, which cost more per byte), at most one per rank file and
+        one per usable CPU, and this process alone for a single file or less
+        than two workers' worth (:func:`default_jobs`). Used when the
+        handler implements ``fork``/``join``; workers are always shut down,
+        also on errors. The table is the same whatever the number.
+    client : dask.distributed.Client, optional
+        Read the per-rank sources as tasks on a Dask cluster (one task per
+        group of sources, results joined in source order: the same result as
+        one process). The files must be readable at the same paths on the
+        workers. Takes precedence over ``jobs``.
     progress : bool, str or callable, optional
         Progress per source (see :mod:`graphframe_readers.progress`).
     missing : {"error", "warn"}
@@ -119,9 +186,21 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
         raise ReadError(path, "the trace has no files", expected="at least one rank file")
     report = Progress(progress, len(sources), f"{cls.format_name} trace sources")
     report.start()
-    groups = split_groups(sources, jobs or 1)
+    jobs = _check_jobs(jobs)
+    if client is not None and len(sources) > 1:
+        groups = split_groups(sources, min(len(sources), 4 * _dask_workers(client)))
+        workers = _forks(handler, len(groups))
+        if workers is not None:
+            _run_on_dask(client, decoder, groups, handler, workers, report)
+            return _finish(handler, absent)
+    if jobs is None:
+        # one file is read in this process unless jobs= is given: cutting a single file
+        # (Chrome) into pieces doubles its peak memory for a gain in time only
+        jobs = default_jobs(sources, decoder.input_bytes(sources),
+                            decoder.worker_bytes) if len(sources) > 1 else 1
+    groups = split_groups(sources, jobs)
     workers = _forks(handler, len(groups)) if len(groups) > 1 else None
-    if len(sources) == 1 and (jobs or 1) > 1:
+    if len(sources) == 1 and jobs > 1:
         decoder.decode_parallel(sources[0], handler, int(jobs))
         report.step()
     elif workers is None:
@@ -130,10 +209,38 @@ def decode(path: Any, handler: EventHandler, format: Optional[str] = None, *,
             report.step()
     else:
         _run_parallel(decoder, groups, handler, workers, report)
+    return _finish(handler, absent)
+
+
+def _finish(handler: EventHandler, absent: Dict[str, str]) -> Any:
     if absent:
         handler.on_definitions(Definitions(metadata={"missing": absent}))
     handler.on_end()
     return handler.result()
+
+
+def _dask_workers(client: Any) -> int:
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # noqa: BLE001 -- a client without nthreads: one task per source
+        return 1 << 16
+
+
+def _run_on_dask(client: Any, decoder: Decoder, groups: List[List[ByteSource]],
+                 handler: EventHandler, workers: List[EventHandler], report: Progress) -> None:
+    """One task per group on the cluster; the workers' handlers joined in source order.
+    An error of any task is raised (the first in source order)."""
+    futures = [client.submit(_work, decoder, g, w, pure=False)
+               for g, w in zip(groups, workers)]
+    try:
+        results = []
+        for fut, group in zip(futures, groups):
+            results.append(fut.result())
+            report.step(len(group))
+    finally:
+        for fut in futures:
+            fut.cancel()
+    handler.join(results)
 
 
 def _resolve(path: Any, format: Optional[str]) -> Type[Decoder]:

@@ -12,11 +12,17 @@ Events table columns
 --------------------
 ``time`` int64 ns; ``kind`` category (``enter``, ``leave``, ``instant``,
 ``send``, ``recv``, ``collective``, ``io``, ``rma``, ``rma_sync``,
-``counter``); ``name`` category; ``rank``, ``thread`` int64; the attribute
-columns some batch carried (:data:`graphframe_readers.traces.ATTRIBUTES`; ``file`` as
-a category); ``match`` (row of the partner event), ``depth``, ``parent``
-(row of the enclosing ENTER) int64, -1 when not applicable; ``duration``
-and ``exclusive`` float64 ns on ENTER rows (NaN elsewhere).
+``counter``); ``name`` category (codes into the sorted names in use, int8 or
+int16 for up to 32,767 names); ``rank``, ``thread`` the smallest integer type
+of at least 32 bits that holds them (int32 unless an id needs int64); the
+attribute columns some batch carried (:data:`graphframe_readers.traces.ATTRIBUTES`;
+``file`` as a category; times and byte counts (``end``, ``bytes``,
+``recv_bytes``, ``offset``) int64, the other integer attributes int32 when
+they fit); ``match`` (row of the partner event), ``depth``, ``parent`` (row of
+the enclosing ENTER) int32 (int64 beyond 2**31 rows), -1 when not
+applicable; ``duration`` and ``exclusive`` float64 ns on ENTER rows (NaN
+elsewhere). No column holds Python objects but ``args``, which decoders
+fill only when asked.
 """
 
 from __future__ import annotations
@@ -81,7 +87,7 @@ def build_table(chunks: List[Dict[str, np.ndarray]], names: List[str],
     attrs = [c for c in ATTRIBUTES if any(c in ch for ch in chunks)]
     cols: Dict[str, np.ndarray] = {}
     for col in ("kind", "time", "rank", "thread", "name"):
-        cols[col] = np.concatenate([ch[col] for ch in chunks]) if chunks else \
+        cols[col] = _concat([ch[col] for ch in chunks]) if chunks else \
             np.zeros(0, dtype=np.int64)
     for col in attrs:
         dtype, fill = ATTRIBUTES[col]
@@ -93,59 +99,115 @@ def build_table(chunks: List[Dict[str, np.ndarray]], names: List[str],
                 filler = np.empty(len(ch["time"]), dtype=dtype)
                 filler[...] = fill
                 parts.append(filler)
-        cols[col] = np.concatenate(parts)
-    order = np.lexsort((np.arange(len(cols["time"])), cols["thread"], cols["rank"]))
-    cols = {k: v[order] for k, v in cols.items()}
+        cols[col] = _concat(parts)
+    chunks.clear()  # the columns hold the events now: the chunks' memory is freed
+    order = _stream_order(cols["rank"], cols["thread"])
+    if order is not None:
+        for k in list(cols):
+            cols[k] = cols[k][order]
     return finish_table(cols, names, attrs, warn)
+
+
+def _concat(parts: List[np.ndarray]) -> np.ndarray:
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _stream_order(rank: np.ndarray, thread: np.ndarray) -> Optional[np.ndarray]:
+    """The stable order of rows by (rank, thread), or None when they are in that order."""
+    if len(rank) < 2:
+        return None
+    r0, r1, t0, t1 = rank[:-1], rank[1:], thread[:-1], thread[1:]
+    if ((r1 > r0) | ((r1 == r0) & (t1 >= t0))).all():
+        return None
+    return np.lexsort((thread, rank))  # lexsort is stable: each stream keeps its order
+
+
+def smallest_int(values: np.ndarray, floor: type = np.int32) -> np.ndarray:
+    """``values`` as the smallest of int8/16/32/64 (not below ``floor``) that holds them.
+
+    Examples
+    --------
+    >>> smallest_int(np.array([-1, 7])).dtype, smallest_int(np.array([2**40])).dtype
+    (dtype('int32'), dtype('int64'))
+    >>> smallest_int(np.array([3, 300]), floor=np.int8).dtype
+    dtype('int16')
+    """
+    values = np.asarray(values)
+    if values.dtype.kind not in "iu":
+        return values
+    if not len(values):
+        return values.astype(floor)
+    lo, hi = int(values.min()), int(values.max())
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        if np.dtype(dtype).itemsize < np.dtype(floor).itemsize:
+            continue
+        info = np.iinfo(dtype)
+        if info.min <= lo and hi <= info.max:
+            return values.astype(dtype, copy=False)
+    return values
+
+
+#: Attribute columns kept as int64 whatever their values (times and byte counts, which
+#: users sum); the other integer attributes (ids, tags, descriptors) take the smallest
+#: type of at least 32 bits that holds them
+WIDE = ("end", "bytes", "recv_bytes", "offset")
 
 
 def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str],
                  warn: bool) -> pd.DataFrame:
     """Add matching columns and build the DataFrame (rows already in stream order)."""
-    kind = cols["kind"].astype(np.uint8)
-    time = cols["time"].astype(np.int64)
-    pairs = np.stack([cols["rank"], cols["thread"]], axis=1)
-    stream = np.zeros(len(kind), dtype=np.int64)
-    if len(kind) > 1:
-        stream[1:] = np.cumsum((pairs[1:] != pairs[:-1]).any(axis=1))
+    kind = np.asarray(cols["kind"]).astype(np.uint8, copy=False)
+    time = np.asarray(cols["time"]).astype(np.int64, copy=False)
+    rank, thread = np.asarray(cols["rank"]), np.asarray(cols["thread"])
+    n = len(kind)
+    stream = np.zeros(n, dtype=np.int64)
+    if n > 1:
+        np.cumsum((rank[1:] != rank[:-1]) | (thread[1:] != thread[:-1]), out=stream[1:])
     m = match_events(kind, stream)
+    del stream
     end = int(time.max()) if len(time) else 0
     enter = kind == Kind.ENTER
-    duration = np.full(len(kind), np.nan)
-    matched = enter & (m.match >= 0)
+    duration = np.full(n, np.nan)
+    matched = np.flatnonzero(enter & (m.match >= 0))
     duration[matched] = time[m.match[matched]] - time[matched]
     open_ = enter & (m.match < 0)
     duration[open_] = end - time[open_]
-    exclusive = duration.copy()
-    child = enter & (m.parent >= 0)
-    np.add.at(exclusive, m.parent[child], -duration[child])
+    child = np.flatnonzero(enter & (m.parent >= 0))
+    exclusive = duration - np.bincount(m.parent[child], weights=duration[child], minlength=n)
+    del child, matched, open_
     if warn and (m.unmatched_enters or m.unmatched_leaves):
         warnings.warn(
             f"unmatched events: {m.unmatched_enters} enter(s) without a leave were closed at "
             f"the end of the trace, {m.unmatched_leaves} leave(s) without an enter were "
             "dropped", TraceWarning, stacklevel=3)
-    codes = cols["name"].astype(np.int64)
-    lone = (kind == Kind.LEAVE) & (codes < 0) & (m.match >= 0)
-    codes = codes.copy()
-    codes[lone] = codes[m.match[lone]]  # a nameless LEAVE takes its ENTER's name
-    used = [codes] + ([cols["file"].astype(np.int64)] if "file" in attrs else [])
+    codes = np.asarray(cols["name"])
+    lone = np.flatnonzero((kind == Kind.LEAVE) & (codes < 0) & (m.match >= 0))
+    if len(lone):
+        codes = codes.copy()
+        codes[lone] = codes[m.match[lone]]  # a nameless LEAVE takes its ENTER's name
+    used = [codes] + ([np.asarray(cols["file"])] if "file" in attrs else [])
     categories, remap = _sorted_categories(names, used)
+    code_type = smallest_int(np.array([-1, len(categories)]), floor=np.int8).dtype
+    remap = remap.astype(code_type)
     data = {
         "time": time,
-        "kind": pd.Categorical.from_codes(kind.astype(np.int8), categories=list(KIND_NAMES)),
-        "name": pd.Categorical.from_codes(remap[codes], categories=categories),
-        "rank": cols["rank"].astype(np.int64),
-        "thread": cols["thread"].astype(np.int64),
+        "kind": pd.Categorical.from_codes(kind.view(np.int8), categories=list(KIND_NAMES)),
+        "name": pd.Categorical.from_codes(remap[codes], categories=categories,
+                                          validate=False),
+        "rank": smallest_int(rank),
+        "thread": smallest_int(thread),
     }
     for col in attrs:
         if col == "file":
-            data[col] = pd.Categorical.from_codes(remap[cols[col].astype(np.int64)],
-                                                  categories=categories)
+            data[col] = pd.Categorical.from_codes(remap[np.asarray(cols[col])],
+                                                  categories=categories, validate=False)
+        elif col in WIDE:
+            data[col] = np.asarray(cols[col])
         else:
-            data[col] = cols[col]
+            data[col] = smallest_int(cols[col])
     data.update(match=m.match, depth=m.depth, parent=m.parent, duration=duration,
                 exclusive=exclusive)
-    return pd.DataFrame(data)
+    return pd.DataFrame(data, copy=False)
 
 
 #: names up to this length are sorted as numpy fixed-width strings

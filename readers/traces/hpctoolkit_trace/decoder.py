@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -94,7 +95,7 @@ class HpctoolkitTraceDecoder(Decoder):
         folder = file.parent
         trace = read_trace_db(file)
         ids = _identities(folder)
-        tree = tree_arrays(read_meta_db(folder / "meta.db", label_function_nodes=False).tree)
+        tree = tree_arrays(_meta(folder / "meta.db", False).tree)
         mode = self.options.get("frames", "functions")
         if mode not in ("functions", "all"):
             raise ValueError(f"frames={mode!r}: expected 'functions' or 'all'")
@@ -121,11 +122,44 @@ class HpctoolkitTraceDecoder(Decoder):
 
 def _identities(folder: Path) -> Dict[int, Tuple[int, int]]:
     """profile index -> (rank, thread) from ``profile.db`` and ``meta.db``'s id kinds."""
-    kinds = read_meta_db(folder / "meta.db").id_kinds
-    out = {}
-    for row in identity_table(ProfileDb(folder / "profile.db"), kinds):
-        out[row["profile"]] = (row.get("rank", 0), row.get("thread", 0))
-    return out
+    key = _stamp(folder / "meta.db") + _stamp(folder / "profile.db")
+    if key not in _CACHE:
+        kinds = _meta(folder / "meta.db", True).id_kinds
+        out = {}
+        for row in identity_table(ProfileDb(folder / "profile.db"), kinds):
+            out[row["profile"]] = (row.get("rank", 0), row.get("thread", 0))
+        _remember(key, out)
+    return dict(_CACHE[key])
+
+
+#: (file, inode, mtime, size)... -> what was decoded from it, for the last few databases
+#: (a trace of n ranks decodes meta.db once, not 2n + 1 times)
+_CACHE: "OrderedDict[tuple, Any]" = OrderedDict()
+
+
+def _stamp(path: Path) -> tuple:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (str(path), None)  # the reader raises its own error
+    return (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _remember(key: tuple, value: Any) -> None:
+    _CACHE[key] = value
+    while len(_CACHE) > 8:
+        _CACHE.popitem(last=False)
+
+
+def _meta(path: Path, label_function_nodes: bool) -> Any:
+    """``read_meta_db(path, label_function_nodes=...)``, decoded once per process while the
+    file is unchanged (callers do not modify it)."""
+    key = _stamp(path) + (label_function_nodes,)
+    if key[1] is None:
+        return read_meta_db(path, label_function_nodes=label_function_nodes)
+    if key not in _CACHE:
+        _remember(key, read_meta_db(path, label_function_nodes=label_function_nodes))
+    return _CACHE[key]
 
 
 def _ctx_lookup(ctx_id: np.ndarray) -> np.ndarray:

@@ -92,6 +92,9 @@ class Otf2Decoder(Decoder):
 
     format_name = "otf2"
     description = "OTF2 traces (Score-P), anchor file *.otf2 or its folder"
+    #: an OTF2 event costs a callback from the library: ~15 bytes cost what ~100 bytes of
+    #: a format decoded by numpy do
+    worker_bytes = 2 << 20
 
     @classmethod
     def sniff(cls, path: Path, head: bytes) -> bool:
@@ -123,6 +126,17 @@ class Otf2Decoder(Decoder):
                                                               if s.rank not in gone],
                                       declared=f"{len(tables.locations)} locations")
         return sources
+
+    def input_bytes(self, sources: List[ByteSource]) -> int:
+        """The sizes of the event files of the archive (the sources name its anchor)."""
+        total = 0
+        for anchor in {str(anchor_file(s.name)) for s in sources}:
+            folder = Path(anchor[:-len(".otf2")] if anchor.endswith(".otf2") else anchor)
+            try:
+                total += sum(f.stat().st_size for f in folder.glob("*.evt"))
+            except OSError:
+                pass
+        return total
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
         anchor = str(anchor_file(source.name))

@@ -22,14 +22,18 @@ from ..definitions import Definitions
 
 
 def import_otf2() -> Tuple[Any, Any]:
-    """The ``otf2`` package and its low-level ``_otf2`` bindings (ImportError with a hint)."""
+    """``(None, _otf2)``: the ``otf2`` package's low-level bindings (ImportError with a hint).
+
+    Only the bindings are read through; the package's high-level modules (its
+    writer and reader classes, twice the import time of the bindings) are not
+    imported.
+    """
     try:  # optional dependency, imported where used
         import _otf2
-        import otf2
     except ImportError as exc:
         raise ImportError("reading OTF2 traces needs the otf2 package: "
                           "pip install 'graphframe[otf2]'") from exc
-    return otf2, _otf2
+    return None, _otf2
 
 
 @dataclass
