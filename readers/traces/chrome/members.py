@@ -30,7 +30,7 @@ from typing import Any, Dict, Tuple
 import numpy as np
 
 from ...errors import ReadError
-from .values import key_code, key_codes, parse_fixed, small_ints
+from .values import bad_scalar, key_code, key_codes, parse_fixed, small_ints
 
 #: the members read (all keys <= 4 bytes); any other member is skipped
 _KEYS = {k: np.uint64(key_code(k)) for k in ("ph", "ts", "dur", "pid", "tid", "name", "args")}
@@ -53,6 +53,7 @@ def member_spans(a: np.ndarray, scan: Any, source: str, base: int) -> Dict[str, 
                                 expected="a JSON string key") from exc
             if text in _KEYS:
                 code[i] = _KEYS[text]
+    _check_skipped_scalars(a, scan, code, source, base)
     out = {}
     for key, value in _KEYS.items():
         hit = np.flatnonzero(code == value)
@@ -63,6 +64,24 @@ def member_spans(a: np.ndarray, scan: Any, source: str, base: int) -> Dict[str, 
             hit, ev = hit[keep], ev[keep]
         out[key] = (ev, scan.value_start[hit], scan.value_end[hit])
     return out
+
+
+def _check_skipped_scalars(a: np.ndarray, scan: Any, code: np.ndarray, source: str,
+                           base: int) -> None:
+    """The scalar values of the members not read (``cat``, ``id``...) are JSON values:
+    a number, ``true``, ``false`` or ``null`` (the members read are checked as parsed)."""
+    other = np.flatnonzero(~np.isin(code, np.array(list(_KEYS.values()), dtype=np.uint64)))
+    if not len(other):
+        return
+    lo, hi = scan.value_start[other], scan.value_end[other]
+    first = a[lo]
+    scalar = (first != 34) & (first != 123) & (first != 91)  # not '"', '{', '['
+    bad = bad_scalar(a, lo[scalar], hi[scalar])
+    if bad >= 0:
+        end = int(hi[scalar][np.argmax(lo[scalar] == bad)])
+        raise ReadError(source, f"{bytes(a[bad:min(end, bad + 40)]).decode('utf-8', 'replace')!r} "
+                        "is not a JSON value", position=f"byte {base + bad}",
+                        expected="a string, number, true, false or null")
 
 
 def _escaped_keys(a: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:

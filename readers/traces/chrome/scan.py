@@ -38,7 +38,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from ...errors import ReadError
-from .values import check_blank, padded, strip
+from .values import bad_scalar, check_blank, padded, strip
 
 _CLASS = np.zeros(256, dtype=bool)
 _CLASS[list(b'{}[],:"')] = True
@@ -227,13 +227,36 @@ def _check_nested(a, s, ch, before) -> Optional[Problem]:
     blank = lo >= hi
     ok[follow[blank & ~empty_obj & ~((pf == ord("[")) & (cf == ord("]")))]] = False
     ok[follow[empty_obj & ~blank]] = False    # '{ x }'
-    key = np.flatnonzero(obj[follow] & (cf == _COLON) & ~blank)  # a key: one string
+    is_key = obj[follow] & (cf == _COLON)
+    key = np.flatnonzero(is_key & ~blank)  # a key: one string
     ok[follow[key[(a[lo[key]] != _QUOTE) | (a[hi[key] - 1] != _QUOTE) | (hi[key] - lo[key] < 2)]]] = False
+    # a value: one string, one container (checked at its own level) or a scalar
+    value = np.flatnonzero(~is_key & ~blank & ~empty_obj)
+    vlo, vhi = lo[value], hi[value]
+    first, last = a[vlo], a[vhi - 1]
+    string = first == _QUOTE
+    container = (first == _LBRACE) | (first == ord("["))
+    ok[follow[value[string & ((last != _QUOTE) | (vhi - vlo < 2))]]] = False
+    ok[follow[value[container & (last != np.where(first == _LBRACE, _RBRACE, ord("]")))]]] = False
+    scalar = ~string & ~container
+    bad = bad_scalar(a, vlo[scalar], vhi[scalar])
+    found = None if bad < 0 else (bad, f"{_token(a, bad)!r} is not a JSON value",
+                                  "a string, number, true, false or null")
     if ok.all():
-        return None
+        return found
     at = int(s[tok[~ok]].min())
+    if found is not None and found[0] < at:
+        return found
     return (at, f"misplaced {chr(a[at])!r} in a nested object or array",
             "JSON objects and arrays inside member values")
+
+
+def _token(a: np.ndarray, at: int) -> str:
+    """The bytes of a scalar from ``at`` to the next delimiter, as text (for messages)."""
+    end = at
+    while end < len(a) and end - at < 40 and a[end] not in b' \t\r\n,:]}"{[\0':
+        end += 1
+    return bytes(a[at:end]).decode("utf-8", "replace")
 
 
 def _unescaped(a: np.ndarray, pos: np.ndarray, code: np.ndarray) -> np.ndarray:

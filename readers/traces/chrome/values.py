@@ -53,6 +53,31 @@ SHORT = 256
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")  # JSON's grammar
 
 
+# JSON numbers as an automaton over byte classes ('0', '1'-'9', '-', '+', '.', 'e'/'E',
+# other): states 0 start, 1 sign, 2 a lone 0, 3 integer digits, 4 point, 5 fraction
+# digits, 6 exponent mark, 7 exponent sign, 8 exponent digits, 9 dead
+_NUM_CLASS = np.full(256, 6, dtype=np.int8)
+_NUM_CLASS[ord("0")] = 0
+_NUM_CLASS[list(b"123456789")] = 1
+_NUM_CLASS[ord("-")], _NUM_CLASS[ord("+")], _NUM_CLASS[ord(".")] = 2, 3, 4
+_NUM_CLASS[list(b"eE")] = 5
+_NUM_DEAD = 9
+_NUM_NEXT = np.full((10, 7), _NUM_DEAD, dtype=np.int8)
+for _state, _cls, _to in ((0, 2, 1), (0, 0, 2), (0, 1, 3), (1, 0, 2), (1, 1, 3), (2, 4, 4),
+                          (2, 5, 6), (3, 0, 3), (3, 1, 3), (3, 4, 4), (3, 5, 6), (4, 0, 5),
+                          (4, 1, 5), (5, 0, 5), (5, 1, 5), (5, 5, 6), (6, 2, 7), (6, 3, 7),
+                          (6, 0, 8), (6, 1, 8), (7, 0, 8), (7, 1, 8), (8, 0, 8), (8, 1, 8)):
+    _NUM_NEXT[_state, _cls] = _to
+_NUM_NEXT_FLAT = _NUM_NEXT.ravel().astype(np.int8)
+_NUM_ACCEPT = np.zeros(10, dtype=bool)
+_NUM_ACCEPT[[2, 3, 5, 8]] = True
+_HIGH = np.uint64(0x8080808080808080)
+_ZEROS = np.uint64(0x3030303030303030)       # eight '0'
+_NINES_UP = np.uint64(0x4646464646464646)    # + this sets a byte's high bit above '9'
+_LITERAL_CODES = {4: [int.from_bytes(b"true", "little"), int.from_bytes(b"null", "little")],
+                  5: [int.from_bytes(b"false", "little")]}
+
+
 def padded(buf: bytes) -> np.ndarray:
     """``buf`` and :data:`PAD` zero bytes as a read-only uint8 array."""
     return np.frombuffer(buf + bytes(PAD), dtype=np.uint8)
@@ -125,6 +150,47 @@ def check_blank(a: np.ndarray, start: np.ndarray, end: np.ndarray) -> int:
         more = at < end[live]
         live, at = live[more], at[more]
     return bad
+
+
+def bad_scalar(a: np.ndarray, start: np.ndarray, end: np.ndarray) -> int:
+    """Offset of the first span that is not a JSON number or literal, or -1.
+
+    The spans are scalar values, stripped and not empty. Numbers are checked by an
+    automaton of JSON's number grammar stepped over all spans at once (one step
+    per byte position, on the spans still running); ``true``, ``false`` and
+    ``null`` by their bytes.
+
+    Examples
+    --------
+    >>> a = padded(b"12 -0.5e+3 true nul 01")
+    >>> bad_scalar(a, np.array([0, 3, 11]), np.array([2, 10, 15]))
+    -1
+    >>> bad_scalar(a, np.array([16, 20]), np.array([19, 22]))
+    16
+    """
+    if not len(start):
+        return -1
+    length = (end - start).astype(np.int64)
+    ok = np.zeros(len(start), dtype=bool)
+    word = words(a, start) & _LOW[np.minimum(length, 8)]
+    for size, codes in _LITERAL_CODES.items():
+        ok |= (length == size) & np.isin(word, np.array(codes, dtype=np.uint64))
+    # digits only, at most 8 bytes (most numbers): a word test, no per-byte steps
+    digits = word | (_ZEROS & ~_LOW[np.minimum(length, 8)])   # '0' beyond the end
+    plain = (length <= 8) & ((digits & _HIGH) == 0) & (((digits - _ZEROS) & _HIGH) == 0) \
+        & (((digits + _NINES_UP) & _HIGH) == 0)
+    ok |= plain & ((a[start] != 48) | (length == 1))   # no leading zero
+    num = np.flatnonzero(~ok)
+    state = np.zeros(len(num), dtype=np.int64)
+    at, left = start[num], length[num]
+    live = np.arange(len(num))
+    step = 0
+    while len(live):
+        state[live] = _NUM_NEXT_FLAT[state[live] * 7 + _NUM_CLASS[a[at[live] + step]]]
+        step += 1
+        live = live[(left[live] > step) & (state[live] != _NUM_DEAD)]
+    ok[num] = _NUM_ACCEPT[state]
+    return -1 if ok.all() else int(start[~ok].min())
 
 
 def parse_fixed(a: np.ndarray, start: np.ndarray, end: np.ndarray, scale: int,

@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import graphframe
 import graphframe_readers.traces as rt
@@ -151,6 +153,13 @@ def test_escaped_keys_and_unnamed_events(tmp_path):
     ('[{"ph": "X", "ts": 1, "args": {"a": 1, "b"}}]', "byte 42", "misplaced '}' in a nested"),
     ('[{"ph": "X", "ts": 1, "args": {3: 1}}]', "byte 32", "misplaced ':' in a nested"),
     ('[{"ph": "X", "ts": 1, "args": {"a": {x}}}]', "byte 38", "misplaced '}' in a nested"),
+    # scalars inside args and in members not read are JSON values too (issue 34)
+    ('[{"ph": "X", "ts": 1, "args": {"a": tru}}]', "byte 36", "'tru' is not a JSON value"),
+    ('[{"ph": "X", "ts": 1, "args": {"a": [1, 01]}}]', "byte 40", "'01' is not a JSON value"),
+    ('[{"ph": "X", "ts": 1, "args": {"a": "x" y}}]', "byte 41", "misplaced '}' in a nested"),
+    ('[{"ph": "X", "ts": 1, "args": {"a": [1] 2}}]', "byte 41", "misplaced '}' in a nested"),
+    ('[{"ph": "X", "ts": 1, "cat": nul, "dur": 1}]', "byte 29", "'nul' is not a JSON value"),
+    ('[{"ph": "X", "ts": 1, "id": 1e, "dur": 1}]', "byte 28", "'1e' is not a JSON value"),
     ('[{"ph": "X", "ts": .5}]', "byte 19", "ts is not a number: '.5'"),
     ('[{"ph": "X", "ts": 05}]', "byte 19", "ts is not a number: '05'"),
     ('[{"ph": "X", "ts": 1, "n\\q": 1}]', "byte 22", "bad key escape"),
@@ -185,3 +194,17 @@ def test_unmatched_policy_one_warning(tmp_path):
         warnings.simplefilter("error")
         assert tf.to_graphframe().dataframe.equals(gf.dataframe)
     assert gf.dataframe["time (inc)"].tolist() == [8e-06, 1e-06]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789-+.eEtrufalsn", min_size=1, max_size=12))
+def test_scalar_check_agrees_with_json(token):
+    """bad_scalar accepts exactly the JSON numbers and literals (json.loads' grammar)."""
+    from graphframe_readers.traces.chrome.values import bad_scalar, padded
+    try:
+        json.loads(token)
+        valid = True
+    except ValueError:
+        valid = False
+    a = padded(("[" + token + "]").encode())
+    assert (bad_scalar(a, np.array([1]), np.array([1 + len(token)])) == -1) == valid
