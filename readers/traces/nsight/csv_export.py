@@ -26,8 +26,8 @@ Examples
 >>> text = (b"Start (ns),End (ns),Duration (ns),Name,PID,TID\\n"
 ...         b"10,90,80,main,7,7\\n20,30,10,step,7,7\\n")
 >>> NsightNvtxCsvDecoder().decode(MemorySource(text, name="t.csv"), Show())
-7 7 10 main
-7 7 20 step
+0 0 10 main
+0 0 20 step
 """
 
 from __future__ import annotations
