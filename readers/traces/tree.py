@@ -44,6 +44,7 @@ from ..errors import ReadError
 from ..profile import RawProfile
 from .events import EventBatch, Kind, stream_pairs
 from .handler import EventHandler
+from .matching import stable_order
 from .names import NameMap
 from .warnings import TraceWarning
 
@@ -103,7 +104,7 @@ class CallTreeBuilder(EventHandler):
         enter = batch.kind[sel] == Kind.ENTER
         time = batch.time[sel]
         codes = self._stream_codes(batch.rank[sel], batch.thread[sel])
-        order = np.argsort(codes, kind="stable")
+        order = stable_order(codes)
         codes, enter, time, names = codes[order], enter[order], time[order], names[order]
         bounds = np.flatnonzero(np.diff(codes)) + 1
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(codes)]):
@@ -179,7 +180,7 @@ class CallTreeBuilder(EventHandler):
             enter, time, names, c, floor = enter[keep], time[keep], names[keep], c[keep], floor[keep]
         depth = c - floor                      # depth after each event
         level = np.where(enter, depth, depth + 1)
-        order = np.argsort(level, kind="stable")  # by level, then position
+        order = stable_order(level)  # by level, then position
         lv, ent = level[order], enter[order]
         first = np.ones(len(lv), dtype=bool)
         first[1:] = lv[1:] != lv[:-1]

@@ -36,6 +36,7 @@ import numpy as np
 
 from ...errors import ReadError
 from ..events import stream_pairs
+from ..matching import stable_order
 
 #: Endpoint columns carried through the orderer (``args`` and ``value`` only when a chunk
 #: has them).
@@ -106,7 +107,7 @@ class Orderer:
         ev = chunk["primary"]  # one endpoint per event, in file order
         rank, thread, start = (chunk[c][ev] for c in ("rank", "thread", "start"))
         _, code = stream_pairs(rank, thread)
-        order = np.argsort(code, kind="stable")
+        order = stable_order(code)
         r, t, s = rank[order], thread[order], start[order]
         same = (r[1:] == r[:-1]) & (t[1:] == t[:-1])
         if (same & (s[1:] < s[:-1])).any():
@@ -138,7 +139,7 @@ def _stream_max(chunk: Dict[str, np.ndarray]) -> Dict[tuple, int]:
     start = chunk["start"]
     if len(pairs) == 1:
         return {pairs[0]: int(start.max())}
-    order = np.argsort(inverse, kind="stable")
+    order = stable_order(inverse)
     cuts = np.r_[0, np.flatnonzero(np.diff(inverse[order])) + 1]
     top = np.maximum.reduceat(start[order], cuts)
     return {p: int(m) for p, m in zip(pairs, top.tolist())}
