@@ -41,7 +41,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import List, Optional
 
 import numpy as np
@@ -57,22 +56,20 @@ _READ = ("ph", "name", "pid", "tid", "ts", "dur")
 _SCHEMA = None
 
 
-@dataclass
 class FlatRun:
     """The events of a flat run as columns (``name``: indexes into ``names``, -1 where
-    absent; ``has_ts``/``has_dur``: which events have the member)."""
+    absent; ``has_ts``/``has_dur``: which events have the member; ``consumed``: the bytes
+    of the buffer the run covers, to its last '}'; ``starts``: each event's '{')."""
 
-    consumed: int            # bytes of the buffer the run covers (to its last '}')
-    starts: np.ndarray       # '{' of each event
-    ph: np.ndarray           # uint8
-    ts: np.ndarray           # int64 ns
-    has_ts: np.ndarray
-    dur: np.ndarray
-    has_dur: np.ndarray
-    rank: np.ndarray         # int64
-    thread: np.ndarray
-    name: np.ndarray         # int64 index into names, -1 where absent
-    names: List[str]
+    __slots__ = ("consumed", "starts", "ph", "ts", "has_ts", "dur", "has_dur", "rank",
+                 "thread", "name", "names")
+
+    def __init__(self, consumed: int, starts: np.ndarray, ph: np.ndarray, ts: np.ndarray,
+                 has_ts: np.ndarray, dur: np.ndarray, has_dur: np.ndarray, rank: np.ndarray,
+                 thread: np.ndarray, name: np.ndarray, names: List[str]) -> None:
+        self.consumed, self.starts, self.ph = consumed, starts, ph
+        self.ts, self.has_ts, self.dur, self.has_dur = ts, has_ts, dur, has_dur
+        self.rank, self.thread, self.name, self.names = rank, thread, name, names
 
 
 def _schema():
@@ -85,13 +82,14 @@ def _schema():
     return _SCHEMA
 
 
-@dataclass
 class Prepared:
-    """A run found by :func:`prepare`: its text (separators blanked) for :func:`parse`."""
+    """A run found by :func:`prepare`: its text (the commas between events made spaces)
+    for :func:`parse`, the bytes of the buffer it covers and each event's '{'."""
 
-    text: np.ndarray         # the run's bytes, commas between events made spaces
-    end: int                 # bytes of the buffer the run covers (to its last '}')
-    opens: np.ndarray        # '{' of each event
+    __slots__ = ("text", "end", "opens")
+
+    def __init__(self, text: np.ndarray, end: int, opens: np.ndarray) -> None:
+        self.text, self.end, self.opens = text, end, opens
 
 
 def flat_events(buf: bytes, continuing: bool, max_event: int = 1 << 62) -> Optional[FlatRun]:
