@@ -381,7 +381,8 @@ def empty_attrs(n: int, columns: Iterable[str]) -> Mapping[str, np.ndarray]:
 def stream_pairs(rank: np.ndarray, thread: np.ndarray):
     """Distinct (rank, thread) pairs (list of tuples) and each row's index into them.
 
-    One int64 key per row when both fit in 31 bits (the usual case), else a
+    A lookup table when there are few small ids (the usual case: one pass, no
+    sort), else one int64 key per row when both fit in 31 bits, else a
     row-wise unique.
 
     Examples
