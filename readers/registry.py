@@ -367,6 +367,9 @@ def _may_have_plugins() -> bool:
             return True  # a zip file on the path: importlib.metadata looks inside
         except OSError:
             continue
+        joined = "\0".join(names)  # one C-level search first: most folders have no metadata
+        if ".egg" not in joined and ".dist-info" not in joined and ".zip" not in joined:
+            continue
         for name in names:
             if name.endswith((".egg-info", ".dist-info")):
                 file = os.path.join(entry or ".", name, "entry_points.txt")

@@ -381,7 +381,8 @@ def empty_attrs(n: int, columns: Iterable[str]) -> Mapping[str, np.ndarray]:
 def stream_pairs(rank: np.ndarray, thread: np.ndarray):
     """Distinct (rank, thread) pairs (list of tuples) and each row's index into them.
 
-    One int64 key per row when both fit in 31 bits (the usual case), else a
+    A lookup table when there are few small ids (the usual case: one pass, no
+    sort), else one int64 key per row when both fit in 31 bits, else a
     row-wise unique.
 
     Examples
@@ -392,8 +393,16 @@ def stream_pairs(rank: np.ndarray, thread: np.ndarray):
     """
     rank = np.asarray(rank, dtype=np.int64)
     thread = np.asarray(thread, dtype=np.int64)
-    if len(rank) and rank.min() >= 0 and thread.min() >= 0 and rank.max() < 1 << 31 \
-            and thread.max() < 1 << 31:
+    rmax, tmax = (int(rank.max()), int(thread.max())) if len(rank) else (-1, -1)
+    if len(rank) and rank.min() >= 0 and thread.min() >= 0 and rmax < 1 << 31 \
+            and tmax < 1 << 31:
+        if (rmax + 1) * (tmax + 1) <= 1 << 16:  # few small ids: a table instead of a sort
+            key = rank * (tmax + 1) + thread
+            present = np.bincount(key, minlength=(rmax + 1) * (tmax + 1)) > 0
+            uniq = np.flatnonzero(present)
+            lookup = np.cumsum(present) - 1
+            return ([(int(k) // (tmax + 1), int(k) % (tmax + 1)) for k in uniq.tolist()],
+                    lookup[key])
         key = (rank << 32) | thread
         if len(key) and (key == key[0]).all():
             return [(int(rank[0]), int(thread[0]))], np.zeros(len(key), dtype=np.int64)

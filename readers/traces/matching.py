@@ -88,7 +88,7 @@ def match_events(kind: np.ndarray, stream: np.ndarray) -> Matching:
     top = int(level[idx].max()) + 1 if len(level[idx]) else 1
     gl = g * top + level
     del g
-    order = _stable_order(gl[idx])
+    order = stable_order(gl[idx])
     if dropped:
         order = idx[order]
     lv, en = gl[order], enter[order]
@@ -125,8 +125,14 @@ def match_events(kind: np.ndarray, stream: np.ndarray) -> Matching:
     return Matching(match, depth, parent, unmatched_enters, int(drop.sum()))
 
 
-def _stable_order(code: np.ndarray) -> np.ndarray:
-    """A stable argsort of non-negative codes (a radix sort when they fit in 16 bits)."""
+def stable_order(code: np.ndarray) -> np.ndarray:
+    """A stable argsort of non-negative codes (a radix sort when they fit in 16 bits).
+
+    Examples
+    --------
+    >>> stable_order(np.array([2, 0, 2, 1])).tolist()
+    [1, 3, 0, 2]
+    """
     if not len(code):
         return np.zeros(0, dtype=np.int64)
     top = int(code.max())

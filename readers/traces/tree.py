@@ -44,6 +44,7 @@ from ..errors import ReadError
 from ..profile import RawProfile
 from .events import EventBatch, Kind, stream_pairs
 from .handler import EventHandler
+from .matching import stable_order
 from .names import NameMap
 from .warnings import TraceWarning
 
@@ -103,7 +104,7 @@ class CallTreeBuilder(EventHandler):
         enter = batch.kind[sel] == Kind.ENTER
         time = batch.time[sel]
         codes = self._stream_codes(batch.rank[sel], batch.thread[sel])
-        order = np.argsort(codes, kind="stable")
+        order = stable_order(codes)
         codes, enter, time, names = codes[order], enter[order], time[order], names[order]
         bounds = np.flatnonzero(np.diff(codes)) + 1
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(codes)]):
@@ -179,7 +180,7 @@ class CallTreeBuilder(EventHandler):
             enter, time, names, c, floor = enter[keep], time[keep], names[keep], c[keep], floor[keep]
         depth = c - floor                      # depth after each event
         level = np.where(enter, depth, depth + 1)
-        order = np.argsort(level, kind="stable")  # by level, then position
+        order = stable_order(level)  # by level, then position
         lv, ent = level[order], enter[order]
         first = np.ones(len(lv), dtype=bool)
         first[1:] = lv[1:] != lv[:-1]
@@ -282,9 +283,20 @@ class CallTreeBuilder(EventHandler):
             return
         allc = np.concatenate(self._acc, axis=1)
         key = allc[0].astype(np.int64)
-        uniq, inverse = np.unique(key, return_inverse=True)
-        inc = np.bincount(inverse, weights=allc[1], minlength=len(uniq))
-        cnt = np.bincount(inverse, weights=allc[2], minlength=len(uniq))
+        node, stream = np.divmod(key, 1 << 20)
+        width = max(len(self.streams), 1)
+        if len(key) and (int(node.max()) + 1) * width <= 1 << 22:
+            # (node, stream) pairs numbered densely, in key order: sums by bincount, no sort
+            dense = node * width + stream
+            size = (int(node.max()) + 1) * width
+            slot = np.flatnonzero(np.bincount(dense, minlength=size))
+            uniq = (slot // width << 20) + slot % width
+            inc = np.bincount(dense, weights=allc[1], minlength=size)[slot]
+            cnt = np.bincount(dense, weights=allc[2], minlength=size)[slot]
+        else:
+            uniq, inverse = np.unique(key, return_inverse=True)
+            inc = np.bincount(inverse, weights=allc[1], minlength=len(uniq))
+            cnt = np.bincount(inverse, weights=allc[2], minlength=len(uniq))
         self._acc = [np.stack([uniq.astype(np.float64), inc, cnt])]
         self._acc_rows = len(uniq)
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from ...errors import ReadError
 from ..events import stream_pairs
+from ..matching import stable_order
 
 #: Endpoint columns carried through the orderer (``args`` and ``value`` only when a chunk
 #: has them).
@@ -106,7 +107,7 @@ class Orderer:
         ev = chunk["primary"]  # one endpoint per event, in file order
         rank, thread, start = (chunk[c][ev] for c in ("rank", "thread", "start"))
         _, code = stream_pairs(rank, thread)
-        order = np.argsort(code, kind="stable")
+        order = stable_order(code)
         r, t, s = rank[order], thread[order], start[order]
         same = (r[1:] == r[:-1]) & (t[1:] == t[:-1])
         if (same & (s[1:] < s[:-1])).any():
@@ -127,10 +128,12 @@ class Orderer:
         marks = np.array([self.watermark[k] for k in keys], dtype=np.int64)
         code = _stream_code(allc, keys)
         ready = allc["time"] < marks[code]
-        out = _take(allc, np.flatnonzero(ready))
+        rows = np.flatnonzero(ready)
         self.pending = _take(allc, np.flatnonzero(~ready))
-        if len(out["time"]):
-            self.emit(_take(out, _sort_order(out)))
+        if len(rows):  # one gather: the ready rows in stream order
+            place = np.empty(len(keys), dtype=np.int64)  # streams in (rank, thread) order
+            place[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
+            self.emit(_take(allc, rows[_sort_order(allc, rows, place[code[rows]])]))
 
 
 def _stream_max(chunk: Dict[str, np.ndarray]) -> Dict[tuple, int]:
@@ -138,7 +141,7 @@ def _stream_max(chunk: Dict[str, np.ndarray]) -> Dict[tuple, int]:
     start = chunk["start"]
     if len(pairs) == 1:
         return {pairs[0]: int(start.max())}
-    order = np.argsort(inverse, kind="stable")
+    order = stable_order(inverse)
     cuts = np.r_[0, np.flatnonzero(np.diff(inverse[order])) + 1]
     top = np.maximum.reduceat(start[order], cuts)
     return {p: int(m) for p, m in zip(pairs, top.tolist())}
@@ -151,20 +154,28 @@ def _stream_code(chunk: Dict[str, np.ndarray], keys: List[tuple]) -> np.ndarray:
     return codes[inverse]
 
 
-def _sort_order(c: Dict[str, np.ndarray]) -> np.ndarray:
-    """Stream order: by (rank, thread, time), ties by (k1, k2, k3).
+def _sort_order(c: Dict[str, np.ndarray], rows: Optional[np.ndarray] = None,
+                code: Optional[np.ndarray] = None) -> np.ndarray:
+    """Stream order of ``c``'s rows (or of ``c``'s ``rows``, as indexes into ``rows``):
+    by (rank, thread, time), ties by (k1, k2, k3). ``code``: the rows' streams numbered
+    in (rank, thread) order, when known.
 
     One stable argsort of a packed (stream, time) key (nearly sorted input, so
     cheap), then a full sort of the tied runs only.
     """
-    time = c["time"]
+    def col(name: str, at: Optional[np.ndarray] = None) -> np.ndarray:
+        v = c[name] if rows is None else c[name][rows]
+        return v if at is None else v[at]
+
+    time = col("time")
     n = len(time)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    _, code = stream_pairs(c["rank"], c["thread"])
+    if code is None:
+        _, code = stream_pairs(col("rank"), col("thread"))
     span = int(time.max()) - int(time.min())
     if span >= 1 << 42 or int(code.max()) >= 1 << 20:
-        return np.lexsort((c["k3"], c["k2"], c["k1"], time, c["thread"], c["rank"]))
+        return np.lexsort((col("k3"), col("k2"), col("k1"), time, col("thread"), col("rank")))
     key = (code << 42) | (time - time.min())
     order = np.argsort(key, kind="stable")
     ks = key[order]
@@ -174,9 +185,9 @@ def _sort_order(c: Dict[str, np.ndarray]) -> np.ndarray:
     tie[:-1] |= same
     if tie.any():
         at = np.flatnonzero(tie)
-        rows = order[at]
-        sub = np.lexsort((c["k3"][rows], c["k2"][rows], c["k1"][rows], ks[at]))
-        order[at] = rows[sub]
+        tied = order[at]
+        sub = np.lexsort((col("k3", tied), col("k2", tied), col("k1", tied), ks[at]))
+        order[at] = tied[sub]
     return order
 
 

@@ -11,6 +11,7 @@ endpoints and definitions, and hands them to the handler through the
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -22,6 +23,7 @@ from ..handler import EventHandler
 from ..limits import MAX_EVENT_BYTES, MAX_EVENT_TOKENS
 from ..sources import ByteSource
 from ..text import utf8_blocks
+from . import flat
 from .envelope import check_trailer, find_array
 from .members import args_json, ident_column, member_spans, number_column
 from .order import Orderer, concat_parts
@@ -46,6 +48,7 @@ class ChromeRun:
         self.seq = 0
         self.wrapped = False  # the events are the traceEvents member of an object
         self.orderer = Orderer(self._emit, options["order"], options["sort_limit"], self.name)
+        self.pool: Optional[ThreadPoolExecutor] = None  # parses flat runs (see _flat_runs)
 
     # ------------------------------------------------------------------ driving
     def blocks(self) -> Iterator[bytes]:
@@ -61,7 +64,18 @@ class ChromeRun:
     def stream_from(self, buf: bytes, pos: int, blocks: Iterator[bytes],
                     continuing: bool) -> None:
         """Decode events from ``buf`` (file offset ``pos``) and the blocks that follow."""
+        try:
+            self._stream_from(buf, pos, blocks, continuing)
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(wait=True)
+                self.pool = None
+
+    def _stream_from(self, buf: bytes, pos: int, blocks: Iterator[bytes],
+                     continuing: bool) -> None:
         while True:
+            if flat.ENABLED:  # runs of flat events, parsed in C (see .flat)
+                buf, pos, continuing = self._flat_runs(buf, pos, blocks, continuing)
             scan = scan_events(buf, self.name, pos, continuing)
             if len(scan.starts) and len(buf) > MAX_EVENT_BYTES:
                 self._check_events(scan, pos)
@@ -83,6 +97,40 @@ class ChromeRun:
                 break
             buf = more
         self.orderer.finish()
+
+    def _flat_runs(self, buf: bytes, pos: int, blocks: Iterator[bytes],
+                   continuing: bool) -> Tuple[bytes, int, bool]:
+        """Convert the runs of flat events from ``buf`` on (:mod:`.flat`), each parsed on a
+        helper thread while the one before is converted; returns (buffer, offset,
+        continuing) where the path declines or the input ends: the scanner takes it
+        from there (other events, the closing ']', errors at their byte)."""
+        pending = None  # (parse future, its buffer, offset, continuing, run end)
+        while True:
+            prepared = flat.prepare(buf, continuing, MAX_EVENT_BYTES)
+            job = None
+            if prepared is not None:
+                if self.pool is None:
+                    self.pool = ThreadPoolExecutor(max_workers=1)
+                job = (self.pool.submit(flat.parse, prepared, buf), buf, pos, continuing,
+                       prepared.end)
+            if pending is not None:
+                run = pending[0].result()
+                if run is None:  # back to the start of that run, with the bytes read since
+                    return pending[1][:pending[4]] + buf, pending[2], pending[3]
+                self._convert_flat(run, pending[2])
+            if job is None:
+                return buf, pos, continuing
+            pending = job
+            end = job[4]
+            buf, pos, continuing = buf[end:], pos + end, True
+            more = self._more(buf, pos, blocks, grow=False)
+            if more is None:
+                run = pending[0].result()
+                if run is None:
+                    return pending[1], pending[2], pending[3]
+                self._convert_flat(run, pending[2])
+                return buf, pos, continuing
+            buf = more
 
     def _more(self, buf: bytes, pos: int, blocks: Iterator[bytes],
               grow: bool) -> Optional[bytes]:
@@ -170,6 +218,25 @@ class ChromeRun:
                 args[i] = buf[s:e].decode("utf-8", "replace")
         typed = typed_events(a, buf, ph, field["args"], self.name, base, scan)
         restore_args(typed, args)
+        self._events(ph, ts, has_ts, dur, has_dur, rank, thread, name, args, typed, base,
+                     scan)
+
+    def _convert_flat(self, run: Any, base: int) -> None:
+        """A run of flat events (:mod:`.flat`): no args, escapes or string ids."""
+        name = np.full(len(run.ph), -1, dtype=np.int32)
+        if run.names:
+            named = run.name >= 0
+            name[named] = self.strings.intern_many(run.names)[run.name[named]]
+        ph = run.ph
+        unnamed = (name < 0) & (ph != ord("E"))
+        if unnamed.any():
+            name[unnamed] = self.strings.intern("")
+        self._events(ph, run.ts, run.has_ts, run.dur, run.has_dur, run.rank, run.thread,
+                     name, None, {}, base, run)
+
+    def _events(self, ph, ts, has_ts, dur, has_dur, rank, thread, name, args, typed, base,
+                scan) -> None:
+        """Definitions and endpoints of a block's events (``scan.starts``: their offsets)."""
         meta = ph == ord("M")
         if meta.any():
             self._definitions(np.flatnonzero(meta), name, rank, thread, args, base, scan)
@@ -228,8 +295,10 @@ class ChromeRun:
                 k3=np.where(lx, -seq[m], 2 * seq[m] + 1), start=ts[m],
                 primary=np.zeros(cnt, dtype=bool)))
         if counters.any():
-            parts.append(self._counters(np.flatnonzero(counters), ts, rank, thread, name,
-                                        args, k3, base, scan))
+            values = self._counters(np.flatnonzero(counters), ts, rank, thread, name, args,
+                                    k3, base, scan)
+            if len(values["time"]):  # 'C' events without args give no rows (and no column)
+                parts.append(values)
         chunk = concat_parts(parts)
         self.orderer.add(chunk, f"byte {base + int(scan.starts[0])}")
 

@@ -27,8 +27,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-MAGIC = b"\xff\xaa\xddDUMPI"
-FOOTER_MAGIC = 0xF007FEE7
+from .magic import FOOTER_MAGIC, MAGIC  # noqa: F401 (the file marks, re-exported)
 
 STATUS = 0x03
 CPU = 0x04

@@ -47,7 +47,6 @@ True
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -110,7 +109,10 @@ class _Db:
     """A read-only connection whose errors become ReadErrors naming the table."""
 
     def __init__(self, path: str) -> None:
+        import sqlite3  # here, not at import: recognising another format does not load it
+
         self.path = path
+        self.error = sqlite3.Error
         check_pages(path)
         self.con = None
         try:
@@ -126,7 +128,7 @@ class _Db:
     def rows(self, sql: str, table: str, args: tuple = ()) -> List[tuple]:
         try:
             return self.con.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
+        except self.error as exc:
             raise ReadError(self.path, f"SQLite cannot read the table: {exc}",
                             position=f"table {table}", expected="a readable table") from exc
 

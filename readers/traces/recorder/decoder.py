@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, List
+from typing import TYPE_CHECKING, Any, List
 
 import numpy as np
 
@@ -53,13 +53,13 @@ from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import StringTable
 from ..handler import EventHandler
-from ..intervals import call_events
 from ..sources import ByteSource, FileSource, rank_of, rank_sources
-from .calls import Files, interpret, layer
-from .current import VERSIONS, parse_meta, parse_version
-from .current_events import decode_current
-from .metadata import GlobalMeta, parse_global, parse_rank
-from .records import parse_records
+
+# The modules that decode a trace are imported by the functions that use them: sniffing
+# (which imports this module whatever the input) does not pay for them.
+if TYPE_CHECKING:
+    from .calls import Files
+    from .metadata import GlobalMeta
 
 #: events per delivered batch
 BATCH_EVENTS = 1 << 20
@@ -101,6 +101,7 @@ def trace_version(folder: Path) -> tuple:
     A folder of the current format (``<rank>.cst`` files) without its ``VERSION`` is a
     ReadError naming the missing file (its reading depends on the version).
     """
+    from .current import VERSIONS, parse_version
     if not (folder / "VERSION").is_file():
         if any(folder.glob("*.cst")):
             raise ReadError(folder / "VERSION", "no such file: the trace's version is missing",
@@ -142,6 +143,8 @@ class RecorderDecoder(Decoder):
         folder = trace_folder(path)
         if folder != Path(os.fspath(path)):
             _check_member(Path(os.fspath(path)))
+        from .current import VERSIONS, parse_meta
+        from .metadata import parse_global
         mt = folder / "recorder.mt"
         if trace_version(folder)[:2] in VERSIONS:
             meta = parse_meta(_read(mt), str(mt))
@@ -162,6 +165,11 @@ class RecorderDecoder(Decoder):
         return sources
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
+        from .calls import Files
+        from .current import VERSIONS
+        from .current_events import decode_current
+        from .metadata import parse_global, parse_rank
+        from .records import parse_records
         folder = trace_folder(source.name)
         rank = source.rank if source.rank is not None else rank_of(source.name)
         if rank is None:
@@ -195,6 +203,8 @@ class RecorderDecoder(Decoder):
 
     def _events(self, meta: GlobalMeta, rank_meta: Any, records: Any, rank: int,
                 name: str, files: Files) -> Any:
+        from ..intervals import call_events
+        from .calls import interpret
         strings = StringTable()
         name_ids = strings.intern_many(meta.functions)  # the list may repeat a name
         tick = meta.resolution * 1e9
@@ -236,6 +246,7 @@ def _check_counts(func: np.ndarray, rank_meta: Any, meta: GlobalMeta, name: str)
 
 
 def _definitions(meta: GlobalMeta, rank_meta: Any, rank: int, folder: Path) -> Definitions:
+    from .calls import layer
     version = ""
     if (folder / "VERSION").is_file():
         version = _read(folder / "VERSION").decode("ascii", "replace").strip()
