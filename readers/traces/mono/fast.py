@@ -1,28 +1,26 @@
 """Where each event of a buffer ends, for every place one could start, at once (numpy).
 
 Every event ends with a byte below 0x80, so events start at 0 or right after
-such a byte: the candidates (``LebIndex.cand``). Events of fixed shape (only
-LEB128 values, single bytes and counted lists of LEB128 values) get their end
-computed for every candidate whose byte could start one: :func:`event_ends`
-(``-1``: an event with strings or an unknown byte; the decoder's slow path
-reads it). :func:`jump_tables` turn those ends into jumps of 2, 4, ... 16
-events between candidates, so following them from the first byte visits the
-event starts with one Python step per 16 events; :func:`expand` lists the
-starts in between.
+such a byte: at the start of a LEB128 value (``LebIndex.cand``; value ``k``
+starts at ``cand[k]``). For every value, :func:`event_steps` gives the value
+right after an event starting there: events made of LEB128 values only span
+a fixed number of values plus their lists (a table lookup per value, the
+lists' counts from the decoded values); events with single-byte fields have
+their end computed byte by byte; ``SLOW`` marks an event with strings or an
+unknown byte (the decoder's slow path reads it). :func:`jump_tables` turn
+those steps into jumps of 2, 4, ... 16 events, so following them from the
+first value visits the event starts with one Python step per 16 events;
+:func:`expand` lists the starts in between.
 
 Examples
 --------
 >>> import numpy as np
->>> from .leb128 import MAX_LEB_BYTES, PAD, LebIndex
-
-#: ``event_ends`` value of an event whose time is longer than a LEB128 value can be
-TOO_LONG = -2
+>>> from .leb128 import LebIndex
 >>> data = bytes([0x23, 0x05, 0x02, 0x13, 0x81, 0x01, 0x7E])  # enter, leave
 >>> ix = LebIndex(np.frombuffer(data, np.uint8))
->>> ix.cand.tolist()                  # event starts: 0 and after bytes below 0x80
-[0, 1, 2, 3, 4, 6, 7]
->>> event_ends(ix, 17)[[0, 3]].tolist()  # the enter at 0 ends at 3, the leave at 3 at 7
-[3, 7]
+>>> steps = event_steps(ix, 17)
+>>> [int(steps[0]), int(steps[3]), int(ix.cand[6])]   # values 0-2, 3-5; then the end
+[3, 6, 7]
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ import numpy as np
 from . import format as F
 from .leb128 import MAX_LEB_BYTES, PAD, LebIndex
 
-#: ``event_ends`` value of an event whose time is longer than a LEB128 value can be
+#: :func:`event_steps` value of an event whose time is longer than a LEB128 value can be
 TOO_LONG = -2
 
 
@@ -101,41 +99,140 @@ def _shapes(version: int) -> Dict[int, Callable[[LebIndex, np.ndarray], np.ndarr
 
 _SHAPES: Dict[int, Dict[int, Callable]] = {}
 
+#: :func:`event_steps` values that are not value numbers
+SLOW = -1        # an event read by the slow path (strings), or an unknown byte
+BAD_END = -3     # the event would run past the data or end inside a value
 
-def event_ends(ix: LebIndex, version: int) -> np.ndarray:
-    """Per place an event may start (``ix.cand``), where that event would end.
+
+def _layouts(version: int):
+    """Event byte -> ``(fields, mult)``: events made of LEB128 values only.
+
+    ``fields``: values after the time; with ``mult`` > 0 the last of them is a
+    count followed by ``mult * count`` values (a list). Events with single-byte
+    fields are not here (:func:`_shapes` computes their ends byte by byte).
+    """
+    lay: Dict[int, tuple] = {}
+    for code in (F.METHOD_LEAVE, F.METHOD_ENTER, F.METHOD_EXC_LEAVE):
+        lay[F.TYPE_METHOD | code] = (1, 0)
+    lay[F.TYPE_ALLOC] = (3, 0)
+    lay[F.TYPE_ALLOC | F.ALLOC_BT] = (4, 1)
+    lay[F.TYPE_GC | F.GC_RESIZE] = (1, 0)
+    lay[F.TYPE_GC | F.GC_MOVE] = (1, 1)
+    lay[F.TYPE_GC | F.GC_HANDLE_CREATED] = (3, 0)
+    lay[F.TYPE_GC | F.GC_HANDLE_DESTROYED] = (2, 0)
+    lay[F.TYPE_GC | F.GC_HANDLE_CREATED_BT] = (4, 1)
+    lay[F.TYPE_GC | F.GC_HANDLE_DESTROYED_BT] = (3, 1)
+    lay[F.TYPE_GC | F.GC_FINALIZE_START] = (0, 0)
+    lay[F.TYPE_GC | F.GC_FINALIZE_END] = (0, 0)
+    lay[F.TYPE_GC | F.GC_FINALIZE_OBJECT_START] = (1, 0)
+    lay[F.TYPE_GC | F.GC_FINALIZE_OBJECT_END] = (1, 0)
+    lay[F.TYPE_EXCEPTION] = (1, 0)
+    lay[F.TYPE_EXCEPTION | F.EXCEPTION_BT] = (2, 1)
+    if version == 13:
+        for event in (1, 2, 3):
+            lay[F.TYPE_MONITOR | event << 4] = (1, 0)
+            lay[F.TYPE_MONITOR | F.MONITOR_BT | event << 4] = (2, 1)
+    lay[F.TYPE_HEAP | F.HEAP_START] = (0, 0)
+    lay[F.TYPE_HEAP | F.HEAP_END] = (0, 0)
+    if version < 16:
+        lay[F.TYPE_HEAP | F.HEAP_OBJECT] = (4, 2)
+    if version >= 15:
+        lay[F.TYPE_HEAP | F.HEAP_ROOT] = (1, 2)
+        lay[F.TYPE_HEAP | F.HEAP_ROOT_UNREGISTER] = (1, 0)
+    return lay
+
+
+_LAYOUTS: Dict[int, tuple] = {}
+
+
+def _tables(version: int):
+    """Per event byte: the class (0 slow, 1 plain, 2 list, 3 byte by byte), the step in
+    values to the count or the next event, the list's multiplier."""
+    lay = _layouts(version)
+    shapes = _shapes(version)
+    klass = np.zeros(256, dtype=np.int8)
+    step = np.zeros(256, dtype=np.intp)
+    mult = np.zeros(256, dtype=np.intp)
+    for code in range(256):
+        first = 2 if code < 0x80 else 1    # the event byte and the time: one value or two
+        if code in lay:
+            fields, m = lay[code]
+            klass[code] = 2 if m else 1
+            step[code] = first + fields - (1 if m else 0)
+            mult[code] = m
+        elif code in shapes:
+            klass[code] = 3
+    return klass, step, mult, shapes
+
+
+def event_steps(ix: LebIndex, version: int) -> np.ndarray:
+    """Per LEB128 value (``ix.cand``), the number of the value right after an event
+    starting there.
 
     Every event ends with a byte below 0x80 (a LEB128 value's last byte, a small
-    single-byte field, a string's NUL), so events start at 0 or right after such
-    a byte: the candidates ``ix.cand``, about half the positions. The result has
-    one entry per candidate (plus :data:`~.leb128.PAD` of padding): the end
-    position, ``-1`` for an event read by the slow path (strings, or an unknown
-    byte), :data:`TOO_LONG` where the time after the event byte is not a valid
-    LEB128 value.
+    single-byte field, a string's NUL), so events start at 0 or right after such a
+    byte: at the start of a value (``ix.cand``). An event made of LEB128 values only
+    spans a fixed number of them (the event byte below 0x80 is one value by itself,
+    one of 0x80 or more joins the time's) plus its list, so its step is a table
+    lookup; events with single-byte fields have their end computed byte by byte
+    (see :func:`_shapes`). The result has ``len(ix.cand) + PAD`` entries: the value
+    number, :data:`SLOW` for an event read by the slow path (strings, or an unknown
+    byte), :data:`BAD_END` where the event would run past the data or end inside a
+    value, :data:`TOO_LONG` where the time after the event byte is longer than a
+    LEB128 value can be.
+
+    Examples
+    --------
+    >>> data = bytes([0x23, 0x05, 0x02, 0x13, 0x81, 0x01, 0x7E])  # enter, leave
+    >>> ix = LebIndex(np.frombuffer(data, np.uint8))
+    >>> ix.cand.tolist()                  # value starts: 0 and after bytes below 0x80
+    [0, 1, 2, 3, 4, 6, 7]
+    >>> event_steps(ix, 17)[[0, 3]].tolist()   # the enter is values 0-2, the leave 3-5
+    [3, 6]
     """
-    shapes = _SHAPES.get(version)
-    if shapes is None:
-        shapes = _SHAPES[version] = _shapes(version)
-    cand = ix.cand
-    m = len(cand)
-    nxt = np.full(m + PAD, -1, dtype=np.int32)
-    inside = cand[:m - 1] if m and cand[-1] >= ix.n else cand   # candidates before the end
-    if not len(inside):
+    tables = _LAYOUTS.get(version)
+    if tables is None:
+        tables = _LAYOUTS[version] = _tables(version)
+    klass_of, step_of, mult_of, shapes = tables
+    count = ix.count
+    size = count + 1 + PAD
+    nxt = np.full(size, SLOW, dtype=np.intp)
+    if ix.cand[count] < ix.n:
+        # an event starting in bytes no value ends: past the data, unless the slow path
+        # names what is wrong (an unknown byte, a string cut short)
+        code = int(ix.b[ix.cand[count]])
+        nxt[count] = SLOW if klass_of[code] == 0 else BAD_END
+    if not count:
         return nxt
-    codes = ix.b[inside]
-    by_byte = np.argsort(codes, kind="stable")      # candidate indices grouped by byte
-    bounds = np.zeros(257, dtype=np.int64)
-    np.cumsum(np.bincount(codes, minlength=256), out=bounds[1:])
-    for code, shape in shapes.items():
-        lo, hi = bounds[code], bounds[code + 1]
-        if lo == hi:
-            continue
-        idx = by_byte[lo:hi]
-        pos = inside[idx]
+    codes = ix.b[ix.cand[:count]]
+    klass = klass_of[codes]
+    nxt[:count] = step_of[codes]
+    nxt[:count] += np.arange(count)
+    lists = np.flatnonzero(klass == 2)
+    if len(lists):
+        at = np.minimum(nxt[lists], count)
+        num = np.minimum(ix.values[at], np.uint64(count)).astype(np.intp)
+        nxt[lists] += 1 + mult_of[codes[lists]] * num
+    over = nxt[:count] > count
+    nxt[:count][over] = BAD_END
+    nxt[:count][klass == 0] = SLOW
+    if ix.has_long:      # a time longer than ten bytes
+        lengths = ix.lengths
+        simple = np.flatnonzero(klass > 0)
+        joined = codes[simple] >= 0x80
+        tlen = np.where(joined, lengths[simple] - 1,
+                        lengths[np.minimum(simple + 1, count - 1)])
+        nxt[simple[tlen > MAX_LEB_BYTES]] = TOO_LONG
+    for code in np.unique(codes[klass == 3]).tolist():
+        idx = np.flatnonzero(codes == code)
+        pos = ix.cand[idx]
         tend = ix.end(pos + 1)
-        end = shape(ix, tend)
-        end[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
-        nxt[idx] = end
+        end = shapes[code](ix, tend)
+        at = ix.rank_of(np.minimum(end, ix.n))
+        ok = (end <= ix.n) & (ix.cand[np.minimum(at, count)] == end)
+        step = np.where(ok, at, BAD_END)
+        step[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
+        nxt[idx] = step
     return nxt
 
 
@@ -144,12 +241,12 @@ JUMP_LEVELS = 4
 
 
 def jump_tables(nxt: np.ndarray, ix: LebIndex, levels: int = JUMP_LEVELS):
-    """``[J0, J1, ...]`` over candidate indices: ``Jk[i]`` is the candidate reached after
-    ``2**k`` events from candidate ``i``.
+    """``[J0, J1, ...]`` over value numbers: ``Jk[i]`` is the value reached after ``2**k``
+    events from value ``i``.
 
-    ``len(ix.cand)`` (or more) where that is unknown: a slow event on the way, data
-    running past the end or ending inside a value, or fewer than ``2**k`` events left.
-    ``nxt`` is what :func:`event_ends` returns; each level is a single gather.
+    ``len(ix.cand)`` where that is unknown: a slow event on the way, data running past
+    the end or ending inside a value, or fewer than ``2**k`` events left. ``nxt`` is
+    what :func:`event_steps` returns; each level is a single gather.
 
     Examples
     --------
@@ -157,22 +254,16 @@ def jump_tables(nxt: np.ndarray, ix: LebIndex, levels: int = JUMP_LEVELS):
     >>> ix = LebIndex(np.array([0x23, 0x01, 0x02, 0x13, 0x01, 0x02], np.uint8))
     >>> ix.cand.tolist()       # after every byte below 0x80
     [0, 1, 2, 3, 4, 5, 6]
-    >>> [t[:7].tolist() for t in jump_tables(event_ends(ix, 17), ix, 1)]
+    >>> [t[:7].tolist() for t in jump_tables(event_steps(ix, 17), ix, 1)]
     [[3, 7, 7, 6, 7, 7, 7], [6, 7, 7, 7, 7, 7, 7]]
     """
-    cand, rank, n = ix.cand, ix.rank, ix.n
-    m = len(cand)
-    j0 = np.full(len(nxt), m, dtype=np.int32)
-    ok = (nxt[:m] >= 0) & (nxt[:m] <= n)
-    target = nxt[:m][ok]
-    at = rank[target]
-    exact = cand[at] == target                     # an end must be a candidate itself
-    where = np.flatnonzero(ok)
-    j0[where[exact]] = at[exact]
+    unknown = len(ix.cand)
+    j0 = nxt.copy()
+    j0[(nxt < 0) | (nxt >= unknown)] = unknown
     tables = [j0]
     for _ in range(levels):
         prev = tables[-1]
-        tables.append(prev[np.minimum(prev, m)])
+        tables.append(prev[prev])
     return tables
 
 
