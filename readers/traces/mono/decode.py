@@ -41,7 +41,7 @@ import numpy as np
 from ...errors import ReadError
 from . import format as F
 from .blocks import RawBuffer
-from .fast import BAD_END, TOO_LONG, event_steps, expand, jump_tables
+from .fast import BAD_END, TOO_LONG, event_steps, expand, jump_tables, walk_lanes
 from .fields import FIXED, monitor13
 from .kinds import KIND_CODES, KIND_LIST, KINDS
 from .leb128 import MAX_LEB_BYTES, LebIndex
@@ -193,40 +193,12 @@ class _ChunkDecoder:
         n = len(self.b)
         ix = self.ix
         nxt = event_steps(ix, self.version)         # per value (ix.cand)
-        tables = jump_tables(nxt, ix)
-        far = memoryview(tables[-1])     # Python ints on indexing, no conversion up front
-        near = memoryview(nxt)
-        cand = memoryview(ix.cand)
-        unknown = len(ix.cand)
         slow = SlowReader(self)
-        anchors: List[int] = []   # value numbers, each starting 2**JUMP_LEVELS events
-        singles: List[int] = []
-        i = p = 0
-        try:
-            while p < n:     # a long jump where it is known, else one event
-                q = far[i]
-                if q < unknown:
-                    anchors.append(i)
-                    i = q
-                    p = cand[i]
-                    continue
-                q = near[i]
-                if q < 0:
-                    if q == TOO_LONG:
-                        self.check_lengths(np.array([p + 1]), event=p)
-                    q = self.value_at(slow.read(p)) if q != BAD_END else unknown
-                    if q >= unknown:
-                        raise self.error(p, "the event runs past the end of its buffer "
-                                         "(corrupt or truncated data)",
-                                         expected="an event that ends inside the buffer")
-                singles.append(i)
-                i = q
-                p = cand[i]
-        except ReadError:
-            # an event that ran into the next buffer is the first error, if there is one
-            self.check_boundaries(self.merge(tables, anchors, singles)[0], upto=p)
-            raise
-        start, values = self.merge(tables, anchors, singles)
+        runs = walk_lanes(nxt, ix)       # most chunks: no slow event, nothing wrong
+        if runs is not None:
+            start, values = ix.cand[runs].astype(np.int64), runs
+        else:
+            start, values = self.walk(nxt, slow)
         self.check_boundaries(start, upto=n)
         self.starts = start
         codes = self.b[start] if n else np.zeros(0, np.uint8)
@@ -255,6 +227,45 @@ class _ChunkDecoder:
         self.resolve_methods(slow)
         return out
 
+    def walk(self, nxt: np.ndarray, slow: SlowReader):
+        """Every event start, in order (byte positions, value numbers), following the
+        jump tables from value 0 and reading slow events on the way."""
+        n = len(self.b)
+        ix = self.ix
+        tables = jump_tables(nxt, ix)
+        far = memoryview(tables[-1])     # Python ints on indexing, no conversion up front
+        near = memoryview(nxt)
+        cand = memoryview(ix.cand)
+        unknown = len(ix.cand)
+        anchors: List[int] = []   # value numbers, each starting 2**JUMP_LEVELS events
+        singles: List[int] = []
+        i = p = 0
+        try:
+            while p < n:     # a long jump where it is known, else one event
+                q = far[i]
+                if q < unknown:
+                    anchors.append(i)
+                    i = q
+                    p = cand[i]
+                    continue
+                q = near[i]
+                if q < 0:
+                    if q == TOO_LONG:
+                        self.check_lengths(np.array([p + 1]), event=p)
+                    q = self.value_at(slow.read(p)) if q != BAD_END else unknown
+                    if q >= unknown:
+                        raise self.error(p, "the event runs past the end of its buffer "
+                                         "(corrupt or truncated data)",
+                                         expected="an event that ends inside the buffer")
+                singles.append(i)
+                i = q
+                p = cand[i]
+        except ReadError:
+            # an event that ran into the next buffer is the first error, if there is one
+            self.check_boundaries(self.merge(tables, anchors, singles)[0], upto=p)
+            raise
+        return self.merge(tables, anchors, singles)
+
     def value_at(self, pos: int) -> int:
         """The number of the value starting at byte ``pos``; ``len(cand)`` if none does."""
         ix = self.ix
@@ -263,7 +274,7 @@ class _ChunkDecoder:
             return len(ix.cand)
         return at
 
-    def merge(self, tables, anchors: List[int], singles: List[int]) -> np.ndarray:
+    def merge(self, tables, anchors: List[int], singles: List[int]):
         """Every event start, in order, as byte positions and value numbers: the anchors'
         runs and the single steps (both value numbers)."""
         runs = expand(np.array(anchors, dtype=np.intp), tables)

@@ -6,7 +6,7 @@ starts at ``cand[k]``). For every value, :func:`event_steps` gives the value
 right after an event starting there: events made of LEB128 values only span
 a fixed number of values plus their lists (a table lookup per value, the
 lists' counts from the decoded values); events with single-byte fields have
-their end computed byte by byte; ``SLOW`` marks an event with strings or an
+their end computed byte by byte; a negative step marks an event with strings or an
 unknown byte (the decoder's slow path reads it). :func:`jump_tables` turn
 those steps into jumps of 2, 4, ... 16 events, so following them from the
 first value visits the event starts with one Python step per 16 events;
@@ -101,6 +101,7 @@ _SHAPES: Dict[int, Dict[int, Callable]] = {}
 
 #: :func:`event_steps` values that are not value numbers
 SLOW = -1        # an event read by the slow path (strings), or an unknown byte
+_SLOW_STEP = -(1 << 40)   # what event_steps gives them: some value far below zero
 BAD_END = -3     # the event would run past the data or end inside a value
 
 
@@ -155,6 +156,7 @@ def _tables(version: int):
     mult = np.zeros(256, dtype=np.intp)
     for code in range(256):
         first = 2 if code < 0x80 else 1    # the event byte and the time: one value or two
+        step[code] = _SLOW_STEP
         if code in lay:
             fields, m = lay[code]
             klass[code] = 2 if m else 1
@@ -162,6 +164,7 @@ def _tables(version: int):
             mult[code] = m
         elif code in shapes:
             klass[code] = 3
+            step[code] = 0
     return klass, step, mult, shapes
 
 
@@ -176,8 +179,8 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
     one of 0x80 or more joins the time's) plus its list, so its step is a table
     lookup; events with single-byte fields have their end computed byte by byte
     (see :func:`_shapes`). The result has ``len(ix.cand) + PAD`` entries: the value
-    number, :data:`SLOW` for an event read by the slow path (strings, or an unknown
-    byte), :data:`BAD_END` where the event would run past the data or end inside a
+    number, a value below :data:`BAD_END` for an event read by the slow path
+    (strings, or an unknown byte), :data:`BAD_END` where the event would run past the data or end inside a
     value, :data:`TOO_LONG` where the time after the event byte is longer than a
     LEB128 value can be.
 
@@ -206,34 +209,57 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
         return nxt
     codes = ix.b[ix.cand[:count]]
     klass = klass_of[codes]
-    nxt[:count] = step_of[codes]
-    nxt[:count] += np.arange(count)
-    lists = np.flatnonzero(klass == 2)
+    steps = nxt[:count]
+    np.take(step_of, codes, out=steps)       # slow bytes: far below zero
+    steps += arange(count)
+    special = np.flatnonzero(klass >= 2)
+    sclass = klass[special]
+    lists = special[sclass == 2]
     if len(lists):
-        at = np.minimum(nxt[lists], count)
+        at = np.minimum(steps[lists], count)          # each list's count
         num = np.minimum(ix.values[at], np.uint64(count)).astype(np.intp)
-        nxt[lists] += 1 + mult_of[codes[lists]] * num
-    over = nxt[:count] > count
-    nxt[:count][over] = BAD_END
-    nxt[:count][klass == 0] = SLOW
+        steps[lists] = at + 1 + mult_of[codes[lists]] * num
+        steps[lists[steps[lists] > count]] = BAD_END
+    # a plain event can only run past the data from its last few values
+    tail = steps[max(count - 8, 0):]
+    tail[tail > count] = BAD_END
     if ix.has_long:      # a time longer than ten bytes
         lengths = ix.lengths
         simple = np.flatnonzero(klass > 0)
         joined = codes[simple] >= 0x80
         tlen = np.where(joined, lengths[simple] - 1,
                         lengths[np.minimum(simple + 1, count - 1)])
-        nxt[simple[tlen > MAX_LEB_BYTES]] = TOO_LONG
-    for code in np.unique(codes[klass == 3]).tolist():
-        idx = np.flatnonzero(codes == code)
-        pos = ix.cand[idx]
-        tend = ix.end(pos + 1)
-        end = shapes[code](ix, tend)
-        at = ix.rank_of(np.minimum(end, ix.n))
-        ok = (end <= ix.n) & (ix.cand[np.minimum(at, count)] == end)
-        step = np.where(ok, at, BAD_END)
-        step[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
-        nxt[idx] = step
+        steps[simple[tlen > MAX_LEB_BYTES]] = TOO_LONG
+    third = special[sclass == 3]
+    if len(third):
+        tcodes = codes[third]
+        order = np.argsort(tcodes, kind="stable")
+        tcodes = tcodes[order]
+        bounds = np.flatnonzero(np.diff(tcodes)) + 1
+        for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), len(order)]):
+            idx = third[order[lo:hi]]
+            pos = ix.cand[idx]
+            tend = ix.end(pos + 1)
+            end = shapes[int(tcodes[lo])](ix, tend)
+            at = ix.rank_of(np.minimum(end, ix.n))
+            ok = (end <= ix.n) & (ix.cand[np.minimum(at, count)] == end)
+            step = np.where(ok, at, BAD_END)
+            step[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
+            steps[idx] = step
     return nxt
+
+
+_ARANGE = np.arange(1 << 18, dtype=np.intp)
+_ARANGE.flags.writeable = False
+
+
+def arange(count: int) -> np.ndarray:
+    """``np.arange(count)`` (a read-only view of one kept array, grown as needed)."""
+    global _ARANGE
+    if count > len(_ARANGE):
+        _ARANGE = np.arange(max(count, 2 * len(_ARANGE)), dtype=np.intp)
+        _ARANGE.flags.writeable = False
+    return _ARANGE[:count]
 
 
 #: events per step of the walk's long jumps (2 ** JUMP_LEVELS)
@@ -285,3 +311,95 @@ def expand(anchors: np.ndarray, tables) -> np.ndarray:
         half = out.shape[1] // 2
         out = np.stack([out[:, :half], out[:, half:]], axis=2).reshape(len(anchors), -1)
     return out.reshape(-1)
+
+
+#: values per lane of :func:`walk_lanes`
+LANE_VALUES = 128
+
+
+def walk_lanes(nxt: np.ndarray, ix: LebIndex, lane_values: int = LANE_VALUES):
+    """Every event start (value numbers, in order) found by walking many lanes at once, or
+    ``None`` where that cannot be proved (the decoder then walks the jump tables).
+
+    The values are cut into segments of ``lane_values``; a lane starts at the first
+    value of each segment and follows ``nxt`` (stepping one value over anything that
+    is not a plain step: a slow event, a bad end) until it leaves its segment. All
+    lanes move together, one numpy step per event of the longest segment. A lane
+    that starts inside an event soon falls onto the events' own chain (as a decoder
+    dropped into the middle of a stream resynchronises). The chain from value 0 enters
+    each segment where the previous lane left it; followed from there (one numpy step
+    for all segments at once), it soon meets a value the segment's lane visited with
+    no step over a non-plain value after it, and from there on the lane's visits are
+    the chain's. The result is ``None`` unless the chain meets every lane without a
+    slow event on the way, no event spans a whole segment, and the chain ends exactly
+    at the end of the data.
+
+    Examples
+    --------
+    >>> data = bytes([0x23, 0x05, 0x02, 0x13, 0x81, 0x01, 0x7E] * 3)  # enter, leave x3
+    >>> ix = LebIndex(np.frombuffer(data, np.uint8))
+    >>> walk_lanes(event_steps(ix, 17), ix, lane_values=4).tolist()
+    [0, 3, 6, 9, 12, 15]
+    """
+    count = ix.count
+    if not count or int(ix.cand[count]) != ix.n:
+        return None
+    lanes = max(count // lane_values, 1)      # the last segment takes the rest
+    starts = arange(lanes) * lane_values
+    limit = starts + lane_values
+    limit[-1] = count
+    mark = np.zeros(count + 1, dtype=bool)
+    exits = np.zeros(lanes, dtype=np.intp)
+    last_skip = np.full(lanes, -1, dtype=np.intp)
+    lane = np.arange(lanes)
+    cur = starts.copy()
+    lim = limit
+    while len(lane):
+        mark[cur] = True
+        nx = nxt[cur]
+        # not a plain step (a slow event, a bad end: negative), or one over a whole
+        # segment (then the chain could not meet every lane anyway): step over one value
+        step = nx - cur
+        step -= 1
+        odd = step.view(np.uintp) >= lane_values
+        if odd.any():
+            where = np.flatnonzero(odd)
+            last_skip[lane[where]] = cur[where]
+            nx[where] = cur[where] + 1
+        done = nx >= lim
+        if done.any():
+            where = np.flatnonzero(done)
+            exits[lane[where]] = nx[where]
+            keep = np.flatnonzero(~done)
+            lane, cur, lim = lane[keep], nx[keep], lim[keep]
+        else:
+            cur = nx
+    entry = np.empty(lanes, dtype=np.intp)
+    entry[0] = 0
+    entry[1:] = exits[:-1]
+    if exits[-1] != count or (entry >= limit).any():
+        return None
+    # from where the chain enters each segment, follow it until it meets the lane (a
+    # value the lane visited, with no step over a non-plain value after it)
+    meet = entry.copy()
+    passed = []
+    todo = np.flatnonzero(~(mark[meet] & (last_skip < meet)))
+    while len(todo):
+        at = meet[todo]
+        passed.append(at)
+        nx = nxt[at]
+        if ((nx > count) | (nx < 0) | (nx >= limit[todo])).any():
+            return None       # a slow event, or no meeting inside the segment
+        meet[todo] = nx
+        todo = todo[~(mark[nx] & (last_skip[todo] < nx))]
+    # unmark each lane's visits before it met the chain, mark the chain's before that
+    before = meet - starts
+    total = int(before.sum())
+    if total:
+        offsets = np.cumsum(before) - before
+        lost = np.repeat(starts - offsets, before)
+        lost += np.arange(total)
+        mark[lost] = False
+    for at in passed:
+        mark[at] = True
+    return np.flatnonzero(mark[:count])
