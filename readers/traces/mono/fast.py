@@ -105,41 +105,56 @@ _SLOW_STEP = -(1 << 40)   # what event_steps gives them: some value far below ze
 BAD_END = -3     # the event would run past the data or end inside a value
 
 
-def _layouts(version: int):
-    """Event byte -> ``(fields, mult)``: events made of LEB128 values only.
+L, B = "L", "B"
 
-    ``fields``: values after the time; with ``mult`` > 0 the last of them is a
-    count followed by ``mult * count`` values (a list). Events with single-byte
-    fields are not here (:func:`_shapes` computes their ends byte by byte).
+
+def _list(mult: int = 1) -> tuple:
+    return ("list", mult)
+
+
+def _layouts(version: int) -> Dict[int, tuple]:
+    """Event byte -> the items after the time, in value terms: ``"L"`` a LEB128 value,
+    ``"B"`` a single byte (one value when below 0x80), ``("list", mult)`` a count
+    followed by ``mult * count`` values. Events not here are read by the slow path
+    or (data version 14's roots) byte by byte (:func:`_shapes`).
     """
     lay: Dict[int, tuple] = {}
     for code in (F.METHOD_LEAVE, F.METHOD_ENTER, F.METHOD_EXC_LEAVE):
-        lay[F.TYPE_METHOD | code] = (1, 0)
-    lay[F.TYPE_ALLOC] = (3, 0)
-    lay[F.TYPE_ALLOC | F.ALLOC_BT] = (4, 1)
-    lay[F.TYPE_GC | F.GC_RESIZE] = (1, 0)
-    lay[F.TYPE_GC | F.GC_MOVE] = (1, 1)
-    lay[F.TYPE_GC | F.GC_HANDLE_CREATED] = (3, 0)
-    lay[F.TYPE_GC | F.GC_HANDLE_DESTROYED] = (2, 0)
-    lay[F.TYPE_GC | F.GC_HANDLE_CREATED_BT] = (4, 1)
-    lay[F.TYPE_GC | F.GC_HANDLE_DESTROYED_BT] = (3, 1)
-    lay[F.TYPE_GC | F.GC_FINALIZE_START] = (0, 0)
-    lay[F.TYPE_GC | F.GC_FINALIZE_END] = (0, 0)
-    lay[F.TYPE_GC | F.GC_FINALIZE_OBJECT_START] = (1, 0)
-    lay[F.TYPE_GC | F.GC_FINALIZE_OBJECT_END] = (1, 0)
-    lay[F.TYPE_EXCEPTION] = (1, 0)
-    lay[F.TYPE_EXCEPTION | F.EXCEPTION_BT] = (2, 1)
-    if version == 13:
+        lay[F.TYPE_METHOD | code] = (L,)
+    lay[F.TYPE_ALLOC] = (L, L, L)
+    lay[F.TYPE_ALLOC | F.ALLOC_BT] = (L, L, L, _list())
+    lay[F.TYPE_GC | F.GC_EVENT] = (B, B)
+    lay[F.TYPE_GC | F.GC_RESIZE] = (L,)
+    lay[F.TYPE_GC | F.GC_MOVE] = (_list(),)
+    lay[F.TYPE_GC | F.GC_HANDLE_CREATED] = (L, L, L)
+    lay[F.TYPE_GC | F.GC_HANDLE_DESTROYED] = (L, L)
+    lay[F.TYPE_GC | F.GC_HANDLE_CREATED_BT] = (L, L, L, _list())
+    lay[F.TYPE_GC | F.GC_HANDLE_DESTROYED_BT] = (L, L, _list())
+    lay[F.TYPE_GC | F.GC_FINALIZE_START] = ()
+    lay[F.TYPE_GC | F.GC_FINALIZE_END] = ()
+    lay[F.TYPE_GC | F.GC_FINALIZE_OBJECT_START] = (L,)
+    lay[F.TYPE_GC | F.GC_FINALIZE_OBJECT_END] = (L,)
+    lay[F.TYPE_EXCEPTION] = (L,)
+    lay[F.TYPE_EXCEPTION | F.EXCEPTION_BT] = (L, _list())
+    if version >= 14:
+        lay[F.TYPE_EXCEPTION | F.EXCEPTION_CLAUSE] = (B, L, L, L)
+        lay[F.TYPE_MONITOR] = (B, L)
+        lay[F.TYPE_MONITOR | F.MONITOR_BT] = (B, L, _list())
+    else:
+        lay[F.TYPE_EXCEPTION | F.EXCEPTION_CLAUSE] = (B, L, L)
         for event in (1, 2, 3):
-            lay[F.TYPE_MONITOR | event << 4] = (1, 0)
-            lay[F.TYPE_MONITOR | F.MONITOR_BT | event << 4] = (2, 1)
-    lay[F.TYPE_HEAP | F.HEAP_START] = (0, 0)
-    lay[F.TYPE_HEAP | F.HEAP_END] = (0, 0)
-    if version < 16:
-        lay[F.TYPE_HEAP | F.HEAP_OBJECT] = (4, 2)
+            lay[F.TYPE_MONITOR | event << 4] = (L,)
+            lay[F.TYPE_MONITOR | F.MONITOR_BT | event << 4] = (L, _list())
+    lay[F.TYPE_HEAP | F.HEAP_START] = ()
+    lay[F.TYPE_HEAP | F.HEAP_END] = ()
+    lay[F.TYPE_HEAP | F.HEAP_OBJECT] = (L, L, L, B, _list(2)) if version >= 16 else \
+        (L, L, L, _list(2))
     if version >= 15:
-        lay[F.TYPE_HEAP | F.HEAP_ROOT] = (1, 2)
-        lay[F.TYPE_HEAP | F.HEAP_ROOT_UNREGISTER] = (1, 0)
+        lay[F.TYPE_HEAP | F.HEAP_ROOT] = (_list(2),)
+        lay[F.TYPE_HEAP | F.HEAP_ROOT_UNREGISTER] = (L,)
+    lay[F.TYPE_SAMPLE | F.SAMPLE_HIT] = ((B,) if version == 13 else ()) + \
+        (L, _list(), _list())
+    lay[F.TYPE_META | F.META_SYNC_POINT] = (B,)
     return lay
 
 
@@ -147,25 +162,33 @@ _LAYOUTS: Dict[int, tuple] = {}
 
 
 def _tables(version: int):
-    """Per event byte: the class (0 slow, 1 plain, 2 list, 3 byte by byte), the step in
-    values to the count or the next event, the list's multiplier."""
+    """Per event byte: the class (0 slow, 1 plain: LEB128 values only, 2 with byte fields
+    or lists, 3 byte by byte), the step in values to the next event (class 1) or to the
+    first item after the time (class 2); the layouts; the byte-by-byte shapes."""
     lay = _layouts(version)
     shapes = _shapes(version)
     klass = np.zeros(256, dtype=np.int8)
-    step = np.zeros(256, dtype=np.intp)
-    mult = np.zeros(256, dtype=np.intp)
+    step = np.full(256, _SLOW_STEP, dtype=np.intp)
     for code in range(256):
         first = 2 if code < 0x80 else 1    # the event byte and the time: one value or two
-        step[code] = _SLOW_STEP
-        if code in lay:
-            fields, m = lay[code]
-            klass[code] = 2 if m else 1
-            step[code] = first + fields - (1 if m else 0)
-            mult[code] = m
+        items = lay.get(code)
+        if items is not None and all(item == L for item in items):
+            klass[code] = 1
+            step[code] = first + len(items)
+        elif items is not None:
+            klass[code] = 2
+            step[code] = first
         elif code in shapes:
             klass[code] = 3
             step[code] = 0
-    return klass, step, mult, shapes
+    slots = max(len(items) for items in lay.values())
+    item = np.zeros((slots, 256), dtype=np.int8)     # 0 none, 1 value, 2 byte, 3 list
+    mult = np.zeros((slots, 256), dtype=np.intp)
+    for code, items in lay.items():
+        for k, it in enumerate(items):
+            item[k, code] = 1 if it == L else 2 if it == B else 3
+            mult[k, code] = 0 if it in (L, B) else it[1]
+    return klass, step, (item, mult), shapes
 
 
 def event_steps(ix: LebIndex, version: int) -> np.ndarray:
@@ -196,7 +219,7 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
     tables = _LAYOUTS.get(version)
     if tables is None:
         tables = _LAYOUTS[version] = _tables(version)
-    klass_of, step_of, mult_of, shapes = tables
+    klass_of, step_of, items, shapes = tables
     count = ix.count
     size = count + 1 + PAD
     nxt = np.full(size, SLOW, dtype=np.intp)
@@ -208,18 +231,22 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
     if not count:
         return nxt
     codes = ix.b[ix.cand[:count]]
-    klass = klass_of[codes]
+    # (np.take with mode="clip": a table lookup by byte without numpy's index checks and
+    # conversion, several times faster; the bytes are valid indexes)
+    klass = np.take(klass_of, codes, mode="clip")
     steps = nxt[:count]
-    np.take(step_of, codes, out=steps)       # slow bytes: far below zero
+    np.take(step_of, codes, out=steps, mode="clip")       # slow bytes: far below zero
     steps += arange(count)
     special = np.flatnonzero(klass >= 2)
-    sclass = klass[special]
-    lists = special[sclass == 2]
-    if len(lists):
-        at = np.minimum(steps[lists], count)          # each list's count
-        num = np.minimum(ix.values[at], np.uint64(count)).astype(np.intp)
-        steps[lists] = at + 1 + mult_of[codes[lists]] * num
-        steps[lists[steps[lists] > count]] = BAD_END
+    if len(special):
+        scodes = codes[special]
+        end, bytes_ok = _item_steps(ix, steps[special], scodes, *items)
+        steps[special] = end
+        if not bytes_ok.all():    # a byte field of 0x80 or more, or no layout: byte by byte
+            odd = special[~bytes_ok]
+            for code in np.unique(codes[odd]).tolist():
+                idx = odd[codes[odd] == code]
+                steps[idx] = _byte_steps(ix, idx, shapes[code])
     # a plain event can only run past the data from its last few values
     tail = steps[max(count - 8, 0):]
     tail[tail > count] = BAD_END
@@ -230,23 +257,58 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
         tlen = np.where(joined, lengths[simple] - 1,
                         lengths[np.minimum(simple + 1, count - 1)])
         steps[simple[tlen > MAX_LEB_BYTES]] = TOO_LONG
-    third = special[sclass == 3]
-    if len(third):
-        tcodes = codes[third]
-        order = np.argsort(tcodes, kind="stable")
-        tcodes = tcodes[order]
-        bounds = np.flatnonzero(np.diff(tcodes)) + 1
-        for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), len(order)]):
-            idx = third[order[lo:hi]]
-            pos = ix.cand[idx]
-            tend = ix.end(pos + 1)
-            end = shapes[int(tcodes[lo])](ix, tend)
-            at = ix.rank_of(np.minimum(end, ix.n))
-            ok = (end <= ix.n) & (ix.cand[np.minimum(at, count)] == end)
-            step = np.where(ok, at, BAD_END)
-            step[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
-            steps[idx] = step
     return nxt
+
+
+def _item_steps(ix: LebIndex, first: np.ndarray, codes: np.ndarray, item: np.ndarray,
+                mult: np.ndarray):
+    """Where events whose first item after the time is value ``first`` end (``BAD_END``
+    past the data), and whether that holds (false where a byte field of 0x80 or more is
+    not followed by a LEB128 value, or the event byte has no layout)."""
+    count = ix.count
+    pos = first.copy()
+    bytes_ok = np.take(item[0], codes, mode="clip") > 0     # false: no layout
+    joined = np.zeros(len(pos), dtype=bool)   # a byte of 0x80 or more joined the next value
+    for k in range(len(item)):
+        kind = np.take(item[k], codes, mode="clip")
+        if not kind.any():
+            break
+        if joined.any():
+            kind[joined & (kind == 1)] = 0      # that value was counted with the byte
+            joined[:] = False
+        pos += kind == 1
+        byte = np.flatnonzero(kind == 2)
+        if len(byte):
+            at = np.minimum(pos[byte], count - 1)
+            big = (ix.cand[at + 1] - ix.cand[at] != 1) | (pos[byte] >= count)
+            pos[byte] += 1
+            if big.any():
+                # a byte of 0x80 or more runs into the next item: one value with it when
+                # that is a LEB128 value, else byte by byte
+                nxt_value = np.take(item[k + 1], codes[byte], mode="clip") == 1 \
+                    if k + 1 < len(item) else np.zeros(len(byte), dtype=bool)
+                bytes_ok[byte[big & ~nxt_value]] = False
+                joined[byte[big & nxt_value]] = True
+        lists = np.flatnonzero(kind == 3)
+        if len(lists):
+            at = np.minimum(pos[lists], count)
+            num = np.minimum(ix.values[at], np.uint64(count)).astype(np.intp)
+            pos[lists] = at + 1 + np.take(mult[k], codes[lists], mode="clip") * num
+    pos[pos > count] = BAD_END
+    return pos, bytes_ok
+
+
+def _byte_steps(ix: LebIndex, idx: np.ndarray, shape: Callable) -> np.ndarray:
+    """Event ends computed byte by byte (``shape``: :func:`_shapes`), as value numbers."""
+    count = ix.count
+    pos = ix.cand[idx]
+    tend = ix.end(pos + 1)
+    end = shape(ix, tend)
+    at = ix.rank_of(np.minimum(end, ix.n))
+    ok = (end <= ix.n) & (ix.cand[np.minimum(at, count)] == end)
+    step = np.where(ok, at, BAD_END)
+    step[tend - pos > MAX_LEB_BYTES + 1] = TOO_LONG
+    return step
 
 
 _ARANGE = np.arange(1 << 18, dtype=np.intp)
@@ -348,32 +410,38 @@ def walk_lanes(nxt: np.ndarray, ix: LebIndex, lane_values: int = LANE_VALUES):
     starts = arange(lanes) * lane_values
     limit = starts + lane_values
     limit[-1] = count
-    mark = np.zeros(count + 1, dtype=bool)
+    # a lane's step: the event's, or one value over anything that is not a plain step
+    # (a slow event, a bad end: negative) or one over a whole segment (then the chain
+    # could not meet every lane anyway)
+    values = arange(count)
+    step = nxt[:count] - values
+    odd = (step - 1).view(np.uintp) >= lane_values
+    step[odd] = 1
+    step += values
+    sink = count + 1                          # where finished lanes wait (marks ignored)
+    step = np.append(step, [sink, sink])
+    mark = np.zeros(count + 2, dtype=bool)
     exits = np.zeros(lanes, dtype=np.intp)
-    last_skip = np.full(lanes, -1, dtype=np.intp)
-    lane = np.arange(lanes)
     cur = starts.copy()
-    lim = limit
-    while len(lane):
+    lim = limit.copy()
+    left = lanes
+    while left:
         mark[cur] = True
-        nx = nxt[cur]
-        # not a plain step (a slow event, a bad end: negative), or one over a whole
-        # segment (then the chain could not meet every lane anyway): step over one value
-        step = nx - cur
-        step -= 1
-        odd = step.view(np.uintp) >= lane_values
-        if odd.any():
-            where = np.flatnonzero(odd)
-            last_skip[lane[where]] = cur[where]
-            nx[where] = cur[where] + 1
-        done = nx >= lim
+        cur = step[cur]
+        done = cur >= lim
         if done.any():
             where = np.flatnonzero(done)
-            exits[lane[where]] = nx[where]
-            keep = np.flatnonzero(~done)
-            lane, cur, lim = lane[keep], nx[keep], lim[keep]
-        else:
-            cur = nx
+            exits[where] = cur[where]
+            cur[where] = sink
+            lim[where] = sink + 1
+            left -= len(where)
+    # the last value each lane stepped over one value from
+    visited_odd = np.flatnonzero(mark[:count] & odd)
+    last_skip = np.full(lanes, -1, dtype=np.intp)
+    if len(visited_odd):
+        segment = np.minimum(visited_odd // lane_values, lanes - 1)
+        last = np.flatnonzero(np.diff(segment, append=lanes))   # the last of each segment
+        last_skip[segment[last]] = visited_odd[last]
     entry = np.empty(lanes, dtype=np.intp)
     entry[0] = 0
     entry[1:] = exits[:-1]

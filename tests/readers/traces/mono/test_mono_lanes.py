@@ -186,3 +186,21 @@ def test_lanes_on_long_mixed_buffers(seed, version):
     for lane_values in (16, 32, 64):
         got = walk_lanes(nxt, dec.ix, lane_values)
         assert got is None or got.tolist() == expected.tolist()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(min_size=1, max_size=400), st.sampled_from([13, 14, 15, 16, 17]))
+def test_event_steps_equal_the_ends_computed_byte_by_byte(data, version):
+    """Value steps (tables, layouts) = each fixed-shape event's end found byte by byte, for
+    an event starting at every value of any bytes."""
+    from graphframe_readers.traces.mono.fast import _byte_steps, _shapes
+    ix = LebIndex(np.frombuffer(data, np.uint8))
+    nxt = event_steps(ix, version)
+    shapes = _shapes(version)
+    for k in range(ix.count):
+        code = data[ix.cand[k]]
+        if code in shapes:
+            expected = int(_byte_steps(ix, np.array([k]), shapes[code])[0])
+            assert int(nxt[k]) == expected, (k, hex(code))
+        else:
+            assert nxt[k] < -3          # read by the slow path
