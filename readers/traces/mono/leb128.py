@@ -38,12 +38,24 @@ PAD = 16
 #: instead of building the per-byte tables.
 _SMALL_QUERY = 64
 
+# values: per length (bytes), the 7-bit groups to keep of the eight bytes loaded
+_KEEP = np.array([0] + [((1 << (8 * k)) - 1) & 0x7F7F7F7F7F7F7F7F for k in range(1, 8)]
+                 + [0x7F7F7F7F7F7F7F7F] * 8, dtype=np.uint64)
+# packing 7-bit groups: pairs into 14 bits, then 28, then 56
+_PACK = [(np.uint64(0x007F007F007F007F), np.uint64(0x7F007F007F007F00), np.uint64(1)),
+         (np.uint64(0x00003FFF00003FFF), np.uint64(0x3FFF00003FFF0000), np.uint64(2)),
+         (np.uint64(0x000000000FFFFFFF), np.uint64(0x0FFFFFFF00000000), np.uint64(4))]
+# signed values: per length, the sign bit and the bits above it (none from ten bytes on)
+_SIGN = np.array([0] + [1 << (7 * k - 1) for k in range(1, 10)] + [0] * 6, dtype=np.uint64)
+_FILL = np.array([0] + [((1 << 64) - 1) ^ ((1 << (7 * k)) - 1) for k in range(1, 10)]
+                 + [0] * 6, dtype=np.uint64)
+
 
 class LebIndex:
     """Where LEB128 values end in one buffer (see the module docs)."""
 
     __slots__ = ("b", "n", "past", "count", "cand", "_ends", "_rank", "_eol", "_uval",
-                 "_sval", "_long")
+                 "_sval", "_len", "_maxlen")
 
     def __init__(self, b: np.ndarray) -> None:
         self.b = b
@@ -66,42 +78,57 @@ class LebIndex:
         self._eol: Optional[np.ndarray] = None
         self._uval: Optional[np.ndarray] = None
         self._sval: Optional[np.ndarray] = None
-        self._long: Optional[bool] = None
+        self._len: Optional[np.ndarray] = None
+        self._maxlen = 0
 
     # ------------------------------------------------------------ per value
     @property
     def lengths(self) -> np.ndarray:
         """Bytes per value (``count`` entries)."""
-        return np.diff(self.cand)
+        if self._len is None:
+            self._len = self.cand[1:] - self.cand[:-1]
+            self._maxlen = int(self._len.max()) if self.count else 0
+        return self._len
 
     @property
     def has_long(self) -> bool:
         """Whether any value is longer than :data:`MAX_LEB_BYTES` (corrupt, or bytes of a
         string)."""
-        if self._long is None:
-            self._long = bool(self.count) and int(self.lengths.max()) > MAX_LEB_BYTES
-        return self._long
+        self.lengths
+        return self._maxlen > MAX_LEB_BYTES
 
     @property
     def values(self) -> np.ndarray:
         """The unsigned number of every value (uint64, ``count + 1`` entries, the last 0),
-        computed once: one gather per byte of the longest value, each over the values
-        still that long (bytes past the tenth are ignored)."""
+        computed once (bytes past the tenth are ignored).
+
+        Eight bytes are loaded at each value's start (one gather), the bytes past the
+        value masked off and the 7-bit groups packed together in three shift steps;
+        values of nine or ten bytes get their last bytes added one by one.
+        """
         if self._uval is None:
             count = self.count
             starts = self.cand[:count]
-            b = self.b
-            value = np.zeros(count + 1, dtype=np.uint64)
-            value[:count] = b[starts]
-            if count:
-                value[:count] &= np.uint64(0x7F)
-            idx = np.flatnonzero(self.cand[1:] - starts > 1)
-            k = 1
-            while len(idx) and k < MAX_LEB_BYTES:
-                at = starts[idx]
-                value[idx] |= (b[at + k] & 0x7F).astype(np.uint64) << np.uint64(7 * k)
-                k += 1
-                idx = idx[self.cand[idx + 1] - at > k]
+            length = self.lengths
+            padded = np.zeros(self.n + 8, dtype=np.uint8)
+            padded[:self.n] = self.b
+            words = np.ndarray(shape=(self.n,), dtype="<u8", buffer=padded, strides=(1,))
+            value = np.empty(count + 1, dtype=np.uint64)
+            value[count] = 0
+            v = value[:count]
+            np.take(words, starts, out=v, mode="clip")   # (np.take: fast on this view)
+            v &= np.take(_KEEP, length, mode="clip")
+            t = np.empty_like(v)
+            for low, high, shift in _PACK:
+                np.bitwise_and(v, high, out=t)
+                v &= low
+                t >>= shift
+                v |= t
+            if self._maxlen > 8:
+                for k in (8, 9):
+                    idx = np.flatnonzero(length > k)
+                    at = np.minimum(starts[idx] + k, self.n - 1)
+                    v[idx] |= (self.b[at] & 0x7F).astype(np.uint64) << np.uint64(7 * k)
             self._uval = value
         return self._uval
 
@@ -109,16 +136,17 @@ class LebIndex:
     def signed(self) -> np.ndarray:
         """:attr:`values` as signed LEB128 numbers (int64)."""
         if self._sval is None:
-            value = self.values.copy()
+            values = self.values
             count = self.count
+            value = np.zeros(count + 1, dtype=np.uint64)
             if count:
-                starts = self.cand[:count]
-                neg = np.flatnonzero(self.b[self.cand[1:] - 1] & 0x40)
-                length = self.cand[neg + 1] - starts[neg]
-                neg = neg[length < MAX_LEB_BYTES]      # 70 bits or more: no sign to extend
-                if len(neg):
-                    bits = length[length < MAX_LEB_BYTES].astype(np.uint64) * np.uint64(7)
-                    value[neg] |= ~((np.uint64(1) << bits) - np.uint64(1))
+                v = values[:count]
+                length = self.lengths
+                sign = np.take(_SIGN, length, mode="clip")
+                sign &= v
+                fill = np.take(_FILL, length, mode="clip")
+                fill *= sign.astype(bool)        # the bits above a set sign bit
+                np.bitwise_or(v, fill, out=value[:count])
             self._sval = value.view(np.int64)
         return self._sval
 
