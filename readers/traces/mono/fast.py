@@ -413,13 +413,15 @@ def walk_lanes(nxt: np.ndarray, ix: LebIndex, lane_values: int = LANE_VALUES):
     # a lane's step: the event's, or one value over anything that is not a plain step
     # (a slow event, a bad end: negative) or one over a whole segment (then the chain
     # could not meet every lane anyway)
-    values = arange(count)
-    step = nxt[:count] - values
-    odd = (step - 1).view(np.uintp) >= lane_values
-    step[odd] = 1
-    step += values
+    values = arange(count + 1)
+    odd = nxt[:count] - values[:count]
+    odd -= 1
+    odd = odd.view(np.uintp) >= lane_values
     sink = count + 1                          # where finished lanes wait (marks ignored)
-    step = np.append(step, [sink, sink])
+    step = np.empty(count + 2, dtype=np.intp)
+    step[:count] = nxt[:count]
+    np.copyto(step[:count], values[1:], where=odd)
+    step[count:] = sink
     mark = np.zeros(count + 2, dtype=bool)
     exits = np.zeros(lanes, dtype=np.intp)
     cur = starts.copy()
