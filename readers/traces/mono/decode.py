@@ -353,7 +353,7 @@ class _ChunkDecoder:
         return self.ix.values[v].view(np.int64)
 
     def SV(self, v: np.ndarray) -> np.ndarray:
-        return self.ix.signed[v]
+        return self.ix.signed_at(v)
 
     def check_values(self, v: np.ndarray) -> None:
         """A ReadError at the first of the values ``v`` longer than ten bytes."""

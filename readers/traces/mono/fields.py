@@ -35,7 +35,8 @@ def _method(dec: Any, code: int, t: np.ndarray):
 
 def _alloc(dec: Any, code: int, t: np.ndarray):
     v = dec.after
-    dec.check_values(np.concatenate([v, v + 1, v + 2]))
+    if dec.ix.has_long:
+        dec.check_values(np.concatenate([v, v + 1, v + 2]))
     cols = {"vtable": dec.ptr_v(v), "obj": dec.obj_v(v + 1), "size": dec.UV(v + 2)}
     if code & F.ALLOC_BT:
         dec.backtrace_v(cols, v + 3)

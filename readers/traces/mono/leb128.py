@@ -150,6 +150,20 @@ class LebIndex:
             self._sval = value.view(np.int64)
         return self._sval
 
+    def signed_at(self, v: np.ndarray) -> np.ndarray:
+        """:attr:`signed` at the value numbers ``v`` only (int64)."""
+        if self._sval is not None:
+            return self._sval[v]
+        value = self.values[v]
+        length = np.take(self.lengths, v, mode="clip") if self.count else \
+            np.zeros(len(value), dtype=np.intp)
+        sign = np.take(_SIGN, length, mode="clip")
+        sign &= value
+        fill = np.take(_FILL, length, mode="clip")
+        fill *= sign.astype(bool)
+        value |= fill
+        return value.view(np.int64)
+
     # ------------------------------------------------------------ per byte position
     def rank_of(self, pos: np.ndarray) -> np.ndarray:
         """Per position, how many bytes below 0x80 precede it (the number of the value
