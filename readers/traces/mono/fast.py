@@ -414,31 +414,30 @@ def walk_lanes(nxt: np.ndarray, ix: LebIndex, lane_values: int = LANE_VALUES):
     # (a slow event, a bad end: negative) or one over a whole segment (then the chain
     # could not meet every lane anyway)
     values = arange(count + 1)
-    odd = nxt[:count] - values[:count]
-    odd -= 1
-    odd = odd.view(np.uintp) >= lane_values
-    sink = count + 1                          # where finished lanes wait (marks ignored)
     step = np.empty(count + 2, dtype=np.intp)
-    step[:count] = nxt[:count]
-    np.copyto(step[:count], values[1:], where=odd)
-    step[count:] = sink
+    lane_step = step[:count]
+    np.subtract(nxt[:count], values[1:], out=lane_step)     # (the step) - 1
+    plain = lane_step.view(np.uintp) < lane_values
+    lane_step *= plain
+    lane_step += values[1:]
+    step[count:] = count + 1                  # past the end: stay there
+    # all lanes step together, each recording where it is, until every one has left its
+    # segment (those already out keep going: what they visit there is dropped)
+    rows = [starts]
+    cur = starts
+    while True:
+        for _ in range(8):
+            cur = step[cur]
+            rows.append(cur)
+        if (cur >= limit).all():
+            break
+    visits = np.vstack(rows)                  # (steps + 1, lanes), each column increasing
+    inside = visits < limit
+    exits = visits[inside.sum(axis=0), arange(lanes)]
     mark = np.zeros(count + 2, dtype=bool)
-    exits = np.zeros(lanes, dtype=np.intp)
-    cur = starts.copy()
-    lim = limit.copy()
-    left = lanes
-    while left:
-        mark[cur] = True
-        cur = step[cur]
-        done = cur >= lim
-        if done.any():
-            where = np.flatnonzero(done)
-            exits[where] = cur[where]
-            cur[where] = sink
-            lim[where] = sink + 1
-            left -= len(where)
+    mark[visits[inside]] = True
     # the last value each lane stepped over one value from
-    visited_odd = np.flatnonzero(mark[:count] & odd)
+    visited_odd = np.flatnonzero(mark[:count] > plain)
     last_skip = np.full(lanes, -1, dtype=np.intp)
     if len(visited_odd):
         segment = np.minimum(visited_odd // lane_values, lanes - 1)
