@@ -188,7 +188,33 @@ def _tables(version: int):
         for k, it in enumerate(items):
             item[k, code] = 1 if it == L else 2 if it == B else 3
             mult[k, code] = 0 if it in (L, B) else it[1]
-    return klass, step, (item, mult), shapes
+    return klass, step, _closed_forms(lay), shapes
+
+
+def _closed_forms(lay: Dict[int, tuple]):
+    """Per event byte, its layout as ``pre`` values (byte fields counted as one each),
+    a first list (multiplier), ``mid`` values, a second list; where its byte fields are
+    (up to two, as offsets from the first item) and whether each is followed by a
+    LEB128 value. No layout has a byte field after a list."""
+    tab = {name: np.zeros(256, dtype=np.intp) for name in ("pre", "mult1", "mid", "mult2")}
+    boff = np.full((2, 256), -1, dtype=np.intp)
+    before_value = np.zeros((2, 256), dtype=bool)
+    for code, items in lay.items():
+        lists = [k for k, it in enumerate(items) if it not in (L, B)]
+        bytes_at = [k for k, it in enumerate(items) if it == B]
+        assert len(lists) <= 2 and len(bytes_at) <= 2
+        assert all(k < (lists[0] if lists else len(items)) for k in bytes_at)
+        end1 = lists[0] if lists else len(items)
+        tab["pre"][code] = end1
+        if lists:
+            tab["mult1"][code] = items[lists[0]][1]
+        if len(lists) == 2:
+            tab["mid"][code] = lists[1] - lists[0] - 1
+            tab["mult2"][code] = items[lists[1]][1]
+        for j, k in enumerate(bytes_at):
+            boff[j, code] = k
+            before_value[j, code] = k + 1 < len(items) and items[k + 1] == L
+    return tab["pre"], tab["mult1"], tab["mid"], tab["mult2"], boff, before_value
 
 
 def event_steps(ix: LebIndex, version: int) -> np.ndarray:
@@ -260,42 +286,49 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
     return nxt
 
 
-def _item_steps(ix: LebIndex, first: np.ndarray, codes: np.ndarray, item: np.ndarray,
-                mult: np.ndarray):
+def _item_steps(ix: LebIndex, first: np.ndarray, codes: np.ndarray, pre: np.ndarray,
+                mult1: np.ndarray, mid: np.ndarray, mult2: np.ndarray, boff: np.ndarray,
+                before_value: np.ndarray):
     """Where events whose first item after the time is value ``first`` end (``BAD_END``
     past the data), and whether that holds (false where a byte field of 0x80 or more is
-    not followed by a LEB128 value, or the event byte has no layout)."""
+    not followed by a LEB128 value, or the event byte has no layout).
+
+    A byte field below 0x80 is one value; one of 0x80 or more is one value with the
+    LEB128 value after it (the layouts: :func:`_closed_forms`).
+    """
     count = ix.count
-    pos = first.copy()
-    bytes_ok = np.take(item[0], codes, mode="clip") > 0     # false: no layout
-    joined = np.zeros(len(pos), dtype=bool)   # a byte of 0x80 or more joined the next value
-    for k in range(len(item)):
-        kind = np.take(item[k], codes, mode="clip")
-        if not kind.any():
+    take = np.take
+    ok = take(pre, codes, mode="clip") > 0
+    ok |= take(mult1, codes, mode="clip") > 0            # false: no layout
+    shift = np.zeros(len(first), dtype=np.intp)
+    for j in range(2):
+        off = take(boff[j], codes, mode="clip")
+        has = np.flatnonzero(off >= 0)
+        if not len(has):
             break
-        if joined.any():
-            kind[joined & (kind == 1)] = 0      # that value was counted with the byte
-            joined[:] = False
-        pos += kind == 1
-        byte = np.flatnonzero(kind == 2)
-        if len(byte):
-            at = np.minimum(pos[byte], count - 1)
-            big = (ix.cand[at + 1] - ix.cand[at] != 1) | (pos[byte] >= count)
-            pos[byte] += 1
-            if big.any():
-                # a byte of 0x80 or more runs into the next item: one value with it when
-                # that is a LEB128 value, else byte by byte
-                nxt_value = np.take(item[k + 1], codes[byte], mode="clip") == 1 \
-                    if k + 1 < len(item) else np.zeros(len(byte), dtype=bool)
-                bytes_ok[byte[big & ~nxt_value]] = False
-                joined[byte[big & nxt_value]] = True
-        lists = np.flatnonzero(kind == 3)
-        if len(lists):
-            at = np.minimum(pos[lists], count)
+        at = np.minimum(first[has] + off[has] - shift[has], count - 1)
+        big = ix.cand[at + 1] - ix.cand[at] != 1
+        if big.any():
+            joins = take(before_value[j], codes[has], mode="clip")
+            ok[has[big & ~joins]] = False
+            shift[has[big & joins]] += 1
+    pos = first + take(pre, codes, mode="clip")
+    pos -= shift
+    m1 = take(mult1, codes, mode="clip")
+    lists = np.flatnonzero(m1)
+    if len(lists):
+        at = np.minimum(pos[lists], count)
+        num = np.minimum(ix.values[at], np.uint64(count)).astype(np.intp)
+        pos[lists] = at + 1 + m1[lists] * num
+        m2 = take(mult2, codes[lists], mode="clip")
+        second = np.flatnonzero(m2)
+        if len(second):
+            rows = lists[second]
+            at = np.minimum(pos[rows] + take(mid, codes[rows], mode="clip"), count)
             num = np.minimum(ix.values[at], np.uint64(count)).astype(np.intp)
-            pos[lists] = at + 1 + np.take(mult[k], codes[lists], mode="clip") * num
+            pos[rows] = at + 1 + m2[second] * num
     pos[pos > count] = BAD_END
-    return pos, bytes_ok
+    return pos, ok
 
 
 def _byte_steps(ix: LebIndex, idx: np.ndarray, shape: Callable) -> np.ndarray:
