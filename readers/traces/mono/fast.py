@@ -3,14 +3,17 @@
 Every event ends with a byte below 0x80, so events start at 0 or right after
 such a byte: at the start of a LEB128 value (``LebIndex.cand``; value ``k``
 starts at ``cand[k]``). For every value, :func:`event_steps` gives the value
-right after an event starting there: events made of LEB128 values only span
-a fixed number of values plus their lists (a table lookup per value, the
-lists' counts from the decoded values); events with single-byte fields have
-their end computed byte by byte; a negative step marks an event with strings or an
-unknown byte (the decoder's slow path reads it). :func:`jump_tables` turn
-those steps into jumps of 2, 4, ... 16 events, so following them from the
-first value visits the event starts with one Python step per 16 events;
-:func:`expand` lists the starts in between.
+right after an event starting there: a table lookup by event byte for events
+made of LEB128 values only, a closed form for those with lists and byte
+fields, byte by byte only in odd cases; a negative step marks an event with
+strings or an unknown byte (the decoder's slow path reads it).
+
+Two walks turn the steps into the event starts. :func:`walk_lanes` (most
+chunks): lanes starting every 128 values step together, one numpy step per
+event of a lane, and the chain from value 0 is proved to run through them.
+:func:`jump_tables` (chunks with slow events, errors): jumps of 2, 4, ... 16
+events, so following them from the first value visits the event starts with
+one Python step per 16 events; :func:`expand` lists the starts in between.
 
 Examples
 --------
@@ -164,7 +167,8 @@ _LAYOUTS: Dict[int, tuple] = {}
 def _tables(version: int):
     """Per event byte: the class (0 slow, 1 plain: LEB128 values only, 2 with byte fields
     or lists, 3 byte by byte), the step in values to the next event (class 1) or to the
-    first item after the time (class 2); the layouts; the byte-by-byte shapes."""
+    first item after the time (class 2); the layouts in closed form; the byte-by-byte
+    shapes."""
     lay = _layouts(version)
     shapes = _shapes(version)
     klass = np.zeros(256, dtype=np.int8)
@@ -181,13 +185,6 @@ def _tables(version: int):
         elif code in shapes:
             klass[code] = 3
             step[code] = 0
-    slots = max(len(items) for items in lay.values())
-    item = np.zeros((slots, 256), dtype=np.int8)     # 0 none, 1 value, 2 byte, 3 list
-    mult = np.zeros((slots, 256), dtype=np.intp)
-    for code, items in lay.items():
-        for k, it in enumerate(items):
-            item[k, code] = 1 if it == L else 2 if it == B else 3
-            mult[k, code] = 0 if it in (L, B) else it[1]
     return klass, step, _closed_forms(lay), shapes
 
 
@@ -225,11 +222,13 @@ def event_steps(ix: LebIndex, version: int) -> np.ndarray:
     single-byte field, a string's NUL), so events start at 0 or right after such a
     byte: at the start of a value (``ix.cand``). An event made of LEB128 values only
     spans a fixed number of them (the event byte below 0x80 is one value by itself,
-    one of 0x80 or more joins the time's) plus its list, so its step is a table
-    lookup; events with single-byte fields have their end computed byte by byte
-    (see :func:`_shapes`). The result has ``len(ix.cand) + PAD`` entries: the value
-    number, a value below :data:`BAD_END` for an event read by the slow path
-    (strings, or an unknown byte), :data:`BAD_END` where the event would run past the data or end inside a
+    one of 0x80 or more joins the time's), so its step is a table lookup; events with
+    lists or single-byte fields are stepped in closed form (:func:`_item_steps`: the
+    lists' counts from the decoded values; a byte field of 0x80 or more joins the
+    value after it), byte by byte (:func:`_shapes`) only where no value follows such a
+    byte. The result has ``len(ix.cand) + PAD`` entries: the value number, a value
+    below :data:`BAD_END` for an event read by the slow path (strings, or an unknown
+    byte), :data:`BAD_END` where the event would run past the data or end inside a
     value, :data:`TOO_LONG` where the time after the event byte is longer than a
     LEB128 value can be.
 
