@@ -463,7 +463,7 @@ def walk_lanes(nxt: np.ndarray, ix: LebIndex, lane_values: int = LANE_VALUES):
             rows.append(cur)
         if (cur >= limit).all():
             break
-    visits = np.vstack(rows)                  # (steps + 1, lanes), each column increasing
+    visits = np.concatenate(rows).reshape(len(rows), lanes)   # each column increasing
     inside = visits < limit
     exits = visits[inside.sum(axis=0), arange(lanes)]
     mark = np.zeros(count + 2, dtype=bool)
