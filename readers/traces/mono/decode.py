@@ -1,18 +1,20 @@
 """Layer 2: buffers' bytes -> their events, as columns (numpy where the layout allows).
 
 :func:`decode_buffers` takes consecutive buffers (about 256 KiB, so the fixed
-cost of numpy calls is paid once for many buffers while the arrays stay in the caches) and finds every
-event start with :func:`.fast.event_ends` and the jump tables of
-:mod:`.fast` (one Python step per 16 events; events with strings go through
-the small per-event reader :mod:`.slow`). No event may run past its own
-buffer. Then the fields of each fixed-shape kind are read for all its events
-at once (:class:`~.leb128.LebIndex`): times are one cumulative sum restarted
-at each buffer's time base, method pointers one cumulative sum over every
-method field and backtrace frame in byte order, restarted at each buffer's
-method base. The result is a :class:`MonoChunk`: per kind a table of
-columns, lists (backtraces, moves, references, instruction pointers)
-flattened with start/count columns, and the string-carrying events as
-Python records.
+cost of numpy calls is paid once for many buffers while the arrays stay in the
+caches) and finds every event start from :func:`.fast.event_steps` (per LEB128
+value, the value after an event starting there): with the lanes of
+:func:`.fast.walk_lanes` where they prove the chain of events, else with the
+jump tables of :mod:`.fast` (one Python step per 16 events; events with
+strings go through the small per-event reader :mod:`.slow`). No event may run
+past its own buffer. Then the fields of each fixed-shape kind are read for all
+its events at once (:class:`~.leb128.LebIndex`; by value number for the kinds
+made of LEB128 values): times are one cumulative sum restarted at each
+buffer's time base, method pointers one cumulative sum over every method
+field and backtrace frame in byte order, restarted at each buffer's method
+base. The result is a :class:`MonoChunk`: per kind a table of columns, lists
+(backtraces, moves, references, instruction pointers) flattened with
+start/count columns, and the string-carrying events as Python records.
 
 Bad bytes raise :class:`~graphframe_readers.ReadError` naming the file, the
 buffer's offset, the event's offset and kind.

@@ -102,7 +102,7 @@ def test_lanes_equal_the_jump_walk_on_valid_events(spec, version, lane_values, s
     got = walk_lanes(event_steps(dec.ix, version), dec.ix, lane_values)
     if got is not None:
         assert got.tolist() == expected.tolist()
-    if not slow and lane_values == 128 and len(spec) < 30:
+    if not slow and lane_values == 128 and 0 < dec.ix.count < 256:
         assert got is not None      # one lane: nothing to prove but the chain itself
 
 
