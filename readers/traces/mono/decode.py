@@ -1,18 +1,20 @@
 """Layer 2: buffers' bytes -> their events, as columns (numpy where the layout allows).
 
 :func:`decode_buffers` takes consecutive buffers (about 256 KiB, so the fixed
-cost of numpy calls is paid once for many buffers while the arrays stay in the caches) and finds every
-event start with :func:`.fast.event_ends` and the jump tables of
-:mod:`.fast` (one Python step per 16 events; events with strings go through
-the small per-event reader :mod:`.slow`). No event may run past its own
-buffer. Then the fields of each fixed-shape kind are read for all its events
-at once (:class:`~.leb128.LebIndex`): times are one cumulative sum restarted
-at each buffer's time base, method pointers one cumulative sum over every
-method field and backtrace frame in byte order, restarted at each buffer's
-method base. The result is a :class:`MonoChunk`: per kind a table of
-columns, lists (backtraces, moves, references, instruction pointers)
-flattened with start/count columns, and the string-carrying events as
-Python records.
+cost of numpy calls is paid once for many buffers while the arrays stay in the
+caches) and finds every event start from :func:`.fast.event_steps` (per LEB128
+value, the value after an event starting there): with the lanes of
+:func:`.fast.walk_lanes` where they prove the chain of events, else with the
+jump tables of :mod:`.fast` (one Python step per 16 events; events with
+strings go through the small per-event reader :mod:`.slow`). No event may run
+past its own buffer. Then the fields of each fixed-shape kind are read for all
+its events at once (:class:`~.leb128.LebIndex`; by value number for the kinds
+made of LEB128 values): times are one cumulative sum restarted at each
+buffer's time base, method pointers one cumulative sum over every method
+field and backtrace frame in byte order, restarted at each buffer's method
+base. The result is a :class:`MonoChunk`: per kind a table of columns, lists
+(backtraces, moves, references, instruction pointers) flattened with
+start/count columns, and the string-carrying events as Python records.
 
 Bad bytes raise :class:`~graphframe_readers.ReadError` naming the file, the
 buffer's offset, the event's offset and kind.
@@ -41,7 +43,7 @@ import numpy as np
 from ...errors import ReadError
 from . import format as F
 from .blocks import RawBuffer
-from .fast import TOO_LONG, event_ends, expand, jump_tables
+from .fast import BAD_END, TOO_LONG, event_steps, expand, jump_tables, walk_lanes
 from .fields import FIXED, monitor13
 from .kinds import KIND_CODES, KIND_LIST, KINDS
 from .leb128 import MAX_LEB_BYTES, LebIndex
@@ -168,6 +170,7 @@ class _ChunkDecoder:
         self.groups: Dict[str, List[Columns]] = {}
         self.group: Columns = {}
         self.starts: Optional[np.ndarray] = None
+        self.after: np.ndarray = np.zeros(0, np.intp)   # see build_tables
 
     # ------------------------------------------------------------ errors
     def buffer_of(self, pos: int) -> int:
@@ -191,15 +194,52 @@ class _ChunkDecoder:
     def run(self) -> MonoChunk:
         n = len(self.b)
         ix = self.ix
-        nxt = event_ends(ix, self.version)          # per candidate start (ix.cand)
+        nxt = event_steps(ix, self.version)         # per value (ix.cand)
+        slow = SlowReader(self)
+        runs = walk_lanes(nxt, ix)       # most chunks: no slow event, nothing wrong
+        if runs is not None:
+            start, values = ix.cand[runs].astype(np.int64), runs
+        else:
+            start, values = self.walk(nxt, slow)
+        self.check_boundaries(start, upto=n)
+        self.starts = start
+        codes = self.b[start] if n else np.zeros(0, np.uint8)
+        out = self.out
+        out.buffer = self.sorted_buffers(start)
+        out.thread = np.array([r.thread for r in self.raws], dtype=np.int64)[out.buffer]
+        out.start = np.array([r.offset + 48 for r in self.raws],
+                             dtype=np.int64)[out.buffer] + start - self.buf_start[out.buffer]
+        bases = np.array([r.time_base for r in self.raws], dtype=np.int64)
+        # the time: the value after the event byte, or joined to an event byte >= 0x80
+        # (times were checked by event_steps: too long is TOO_LONG)
+        tval = values + (codes < 0x80)
+        times = ix.values[tval].view(np.int64)
+        tend = ix.cand[tval + 1]
+        joined = np.flatnonzero(codes >= 0x80)
+        if len(joined):
+            times[joined] = ix.uleb(start[joined] + 1)
+        out.time = self.per_buffer_sum(start, times, bases)
+        kind = np.full(len(start), -1, dtype=np.int16)
+        slow.index_records(start)
+        for index, kname, _ in slow.records:
+            kind[index] = KIND_CODES[kname]
+        self.build_tables(start, codes, tend, tval + 1, kind)
+        out.kind = kind
+        out.records = slow.records
+        self.resolve_methods(slow)
+        return out
+
+    def walk(self, nxt: np.ndarray, slow: SlowReader):
+        """Every event start, in order (byte positions, value numbers), following the
+        jump tables from value 0 and reading slow events on the way."""
+        n = len(self.b)
+        ix = self.ix
         tables = jump_tables(nxt, ix)
         far = memoryview(tables[-1])     # Python ints on indexing, no conversion up front
         near = memoryview(nxt)
         cand = memoryview(ix.cand)
-        rank = memoryview(ix.rank)
         unknown = len(ix.cand)
-        slow = SlowReader(self)
-        anchors: List[int] = []   # candidate indices, each starting 2**JUMP_LEVELS events
+        anchors: List[int] = []   # value numbers, each starting 2**JUMP_LEVELS events
         singles: List[int] = []
         i = p = 0
         try:
@@ -211,51 +251,39 @@ class _ChunkDecoder:
                     p = cand[i]
                     continue
                 q = near[i]
-                if q == TOO_LONG:
-                    self.check_lengths(np.array([p + 1]), event=p)
                 if q < 0:
-                    q = slow.read(p)
-                if q > n or (q < n and cand[rank[q]] != q):
-                    raise self.error(p, "the event runs past the end of its buffer "
-                                     "(corrupt or truncated data)",
-                                     expected="an event that ends inside the buffer")
+                    if q == TOO_LONG:
+                        self.check_lengths(np.array([p + 1]), event=p)
+                    q = self.value_at(slow.read(p)) if q != BAD_END else unknown
+                    if q >= unknown:
+                        raise self.error(p, "the event runs past the end of its buffer "
+                                         "(corrupt or truncated data)",
+                                         expected="an event that ends inside the buffer")
                 singles.append(i)
-                i = rank[q]
-                p = q
+                i = q
+                p = cand[i]
         except ReadError:
             # an event that ran into the next buffer is the first error, if there is one
-            self.check_boundaries(self.merge(tables, anchors, singles), upto=p)
+            self.check_boundaries(self.merge(tables, anchors, singles)[0], upto=p)
             raise
-        start = self.merge(tables, anchors, singles)
-        self.check_boundaries(start, upto=n)
-        self.starts = start
-        codes = self.b[start].astype(np.int64) if n else np.zeros(0, np.int64)
-        tpos = start + 1       # (times were checked by event_ends: too long is TOO_LONG)
-        out = self.out
-        out.buffer = self.sorted_buffers(start)
-        out.thread = np.array([r.thread for r in self.raws], dtype=np.int64)[out.buffer]
-        out.start = np.array([r.offset + 48 for r in self.raws],
-                             dtype=np.int64)[out.buffer] + start - self.buf_start[out.buffer]
-        bases = np.array([r.time_base for r in self.raws], dtype=np.int64)
-        out.time = self.per_buffer_sum(start, self.ix.uleb(tpos), bases)
-        kind = np.full(len(start), -1, dtype=np.int16)
-        slow.index_records(start)
-        for index, kname, _ in slow.records:
-            kind[index] = KIND_CODES[kname]
-        self.build_tables(start, codes, self.ix.end(tpos), kind)
-        out.kind = kind
-        out.records = slow.records
-        self.resolve_methods(slow)
-        return out
+        return self.merge(tables, anchors, singles)
 
-    def merge(self, tables, anchors: List[int], singles: List[int]) -> np.ndarray:
-        """Every event start (a byte position), in order: the anchors' runs and the single
-        steps (both candidate indices)."""
-        runs = expand(np.array(anchors, dtype=np.int64), tables)
+    def value_at(self, pos: int) -> int:
+        """The number of the value starting at byte ``pos``; ``len(cand)`` if none does."""
+        ix = self.ix
+        at = int(ix.rank_of(np.array([pos]))[0])
+        if pos > ix.n or at > ix.count or int(ix.cand[at]) != pos:
+            return len(ix.cand)
+        return at
+
+    def merge(self, tables, anchors: List[int], singles: List[int]):
+        """Every event start, in order, as byte positions and value numbers: the anchors'
+        runs and the single steps (both value numbers)."""
+        runs = expand(np.array(anchors, dtype=np.intp), tables)
         if singles:
-            one = np.array(singles, dtype=np.int64)
+            one = np.array(singles, dtype=np.intp)
             runs = np.insert(runs, np.searchsorted(runs, one), one)
-        return self.ix.cand[runs].astype(np.int64)
+        return self.ix.cand[runs].astype(np.int64), runs
 
     def check_boundaries(self, start: np.ndarray, upto: int) -> None:
         """Every buffer before ``upto`` must begin with an event (none ran past its buffer)."""
@@ -321,6 +349,58 @@ class _ChunkDecoder:
     def obj(self, pos: np.ndarray) -> np.ndarray:
         return (self.bases(pos, self.obj_bases) + self.S(pos)) << 3
 
+    # value-number helpers: for events made of LEB128 values only (fields.py), ``v`` are
+    # value numbers (``self.after`` is the first field of each event of the group)
+    def UV(self, v: np.ndarray) -> np.ndarray:
+        return self.ix.values[v].view(np.int64)
+
+    def SV(self, v: np.ndarray) -> np.ndarray:
+        return self.ix.signed_at(v)
+
+    def check_values(self, v: np.ndarray) -> None:
+        """A ReadError at the first of the values ``v`` longer than ten bytes."""
+        if self.ix.has_long:
+            self.check_lengths(self.ix.cand[v])
+
+    def group_bases(self, bases: np.ndarray) -> np.ndarray:
+        """``bases`` (per buffer) for each event of the group being read."""
+        return bases[self.out.buffer[self.group["seq"]]]
+
+    def ptr_v(self, v: np.ndarray) -> np.ndarray:
+        return self.group_bases(self.ptr_bases) + self.SV(v)
+
+    def obj_v(self, v: np.ndarray) -> np.ndarray:
+        return (self.group_bases(self.obj_bases) + self.SV(v)) << 3
+
+    def list_values(self, first: np.ndarray, count: np.ndarray):
+        """Numbers of the values of lists (``count`` values from value ``first``), and
+        where each list begins among them."""
+        offsets = np.zeros(len(count), dtype=np.int64)
+        if len(count) > 1:
+            np.cumsum(count[:-1], out=offsets[1:])
+        total = int(offsets[-1] + count[-1]) if len(count) else 0
+        if not total:
+            return np.zeros(0, np.intp), offsets
+        v = np.repeat(first - offsets, count)
+        v += np.arange(total)
+        self.check_values(v)
+        return v, offsets
+
+    def backtrace_v(self, cols: Columns, cv: np.ndarray) -> None:
+        """:meth:`backtrace` from value numbers (``cv``: each backtrace's count)."""
+        count = self.UV(cv)
+        v, offsets = self.list_values(cv + 1, count)
+        self.frame_lists.append((v, self.SV(v), self.group["seq"], count, offsets))
+        cols["backtrace_start"] = offsets      # made absolute in resolve_methods
+        cols["backtrace_count"] = count
+        self.bt_groups.append((self.group, len(self.frame_lists) - 1))
+
+    def add_method_field_v(self, cols: Columns, name: str, v: np.ndarray) -> None:
+        """:meth:`add_method_field` from value numbers."""
+        self.check_values(v)
+        cols[name] = np.zeros(len(v), np.int64)
+        self.method_fields.append((v, self.SV(v), self.group, name))
+
     def list_positions(self, first: np.ndarray, count: np.ndarray, width: int = 1):
         """Positions of the LEB128 values of lists (``count * width`` values from ``first``)."""
         total_each = count * width
@@ -333,7 +413,7 @@ class _ChunkDecoder:
         owner = np.repeat(np.arange(len(count)), total_each)
         j = np.arange(total) - offsets[owner]
         base = first[owner]
-        rank = self.ix._rank[np.minimum(base, self.ix.past)]
+        rank = self.ix.rank_of(np.minimum(base, self.ix.past))
         ends = self.ix._ends
         pos = np.where(j == 0, base, ends[np.minimum(rank + j - 1, len(ends) - 1)])
         self.check_lengths(pos)
@@ -350,8 +430,11 @@ class _ChunkDecoder:
 
     # ------------------------------------------------------------ per kind
     def build_tables(self, start: np.ndarray, codes: np.ndarray, tend: np.ndarray,
-                     kind: np.ndarray) -> None:
-        """Fields of the fixed-shape events, one group of columns per event byte."""
+                     after: np.ndarray, kind: np.ndarray) -> None:
+        """Fields of the fixed-shape events, one group of columns per event byte.
+
+        ``tend``: the byte after each event's time; ``after``: the number of the value
+        starting there (the first field, for events made of LEB128 values only)."""
         if not len(start):
             return
         order = np.argsort(codes.astype(np.uint8), kind="stable")   # radix sort of bytes
@@ -366,6 +449,7 @@ class _ChunkDecoder:
             if code & 0xF == F.TYPE_MONITOR and self.version == 13:
                 handler = monitor13
             self.group = {"seq": events}
+            self.after = after[events]
             kname, cols = handler(self, code, tend[events])
             self.group.update(cols)
             kind[events] = KIND_CODES[kname]

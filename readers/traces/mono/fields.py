@@ -3,7 +3,9 @@
 One function per event type: ``reader(dec, code, t) -> (kind, columns)``, where
 ``dec`` is the chunk decoder (:mod:`.decode`: its LEB128 helpers ``E``, ``U``,
 ``S``, ``ptr``, ``obj``, lists and method fields), ``code`` the event byte and
-``t`` the positions right after each event's time. :data:`FIXED` maps event
+``t`` the positions right after each event's time (and ``dec.after`` the
+numbers of the values starting there, for the events made of LEB128 values
+only: :mod:`.fast`). :data:`FIXED` maps event
 bytes to readers (:func:`monitor13` is data version 13's monitor layout).
 
 Examples
@@ -27,17 +29,17 @@ def _method(dec: Any, code: int, t: np.ndarray):
     sub = code & 0xF0
     kname = {F.METHOD_ENTER: "enter", F.METHOD_LEAVE: "leave", F.METHOD_EXC_LEAVE: "exc_leave"}[sub]
     cols: Columns = {}
-    dec.add_method_field(cols, "method", t)
+    dec.add_method_field_v(cols, "method", dec.after)
     return kname, cols
 
 
 def _alloc(dec: Any, code: int, t: np.ndarray):
-    E = dec.E
-    q1, q2 = E(t), E(E(t))
-    dec.check_lengths(np.concatenate([t, q1, q2]))
-    cols = {"vtable": dec.ptr(t), "obj": dec.obj(q1), "size": dec.U(q2)}
+    v = dec.after
+    if dec.ix.has_long:
+        dec.check_values(np.concatenate([v, v + 1, v + 2]))
+    cols = {"vtable": dec.ptr_v(v), "obj": dec.obj_v(v + 1), "size": dec.UV(v + 2)}
     if code & F.ALLOC_BT:
-        dec.backtrace(cols, E(q2))
+        dec.backtrace_v(cols, v + 3)
     else:
         _no_backtrace(dec, cols, len(t))
     return "alloc", cols
