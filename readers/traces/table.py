@@ -94,9 +94,19 @@ def build_table(chunks: List[Dict[str, np.ndarray]], names: List[str],
                 filler[...] = fill
                 parts.append(filler)
         cols[col] = np.concatenate(parts)
-    order = np.lexsort((np.arange(len(cols["time"])), cols["thread"], cols["rank"]))
-    cols = {k: v[order] for k, v in cols.items()}
+    if not _stream_ordered(cols["rank"], cols["thread"]):
+        order = np.lexsort((np.arange(len(cols["time"])), cols["thread"], cols["rank"]))
+        cols = {k: v[order] for k, v in cols.items()}
     return finish_table(cols, names, attrs, warn)
+
+
+def _stream_ordered(rank: np.ndarray, thread: np.ndarray) -> bool:
+    """True when the rows are already sorted by (rank, thread): the stable sort would
+    leave them as they are (one stream, or streams delivered one after the other)."""
+    if len(rank) < 2:
+        return True
+    up = rank[1:] > rank[:-1]
+    return bool((up | (rank[1:] == rank[:-1])).all() and (up | (thread[1:] >= thread[:-1])).all())
 
 
 def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str],

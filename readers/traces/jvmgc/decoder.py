@@ -153,25 +153,39 @@ class JvmGcDecoder(Decoder):
                 carry = data
                 continue
             carry = data[cut + 1:]
-            self._deliver(parser, _clean(data[:cut + 1]), False, strings, handler, label, rank)
+            # the lines up to the last newline, not copied out of ``data``
+            data, length = _clean_prefix(data, cut + 1)
+            self._deliver(parser, data, length, False, strings, handler, label, rank)
         if carry:
-            self._deliver(parser, _clean(carry), True, strings, handler, label, rank)
+            self._deliver(parser, _clean(carry), len(carry), True, strings, handler, label,
+                          rank)
 
     @staticmethod
-    def _deliver(parser: BlockParser, data: bytes, last: bool, strings: StringTable,
-                 handler: EventHandler, label: str, rank: int) -> None:
-        cols = parser.parse(split(data), last=last)
+    def _deliver(parser: BlockParser, data: bytes, length: int, last: bool,
+                 strings: StringTable, handler: EventHandler, label: str, rank: int) -> None:
+        cols = parser.parse(split(data, length), last=last)
         if len(cols["line"]):
             handler.on_batch(build_batch(strings, cols, label, rank))
 
 
 def _clean(data: bytes) -> bytes:
     """The bytes as valid UTF-8 (bad bytes replaced; the line then reads as not understood)."""
+    if data.isascii():  # the usual case: checked without decoding
+        return data
     try:
         data.decode("utf-8")
         return data
     except UnicodeDecodeError:
         return data.decode("utf-8", "replace").encode("utf-8")
+
+
+def _clean_prefix(data: bytes, length: int):
+    """``(bytes, length)``: ``data[:length]`` as valid UTF-8, not copied when it is already
+    (ASCII, the usual case, is checked over all of ``data``)."""
+    if data.isascii():
+        return data, length
+    clean = _clean(data[:length])
+    return clean, len(clean)
 
 
 def log_files(path: Any) -> List[str]:

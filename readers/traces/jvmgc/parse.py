@@ -160,7 +160,7 @@ class BlockParser:
                 gcline[odd] |= match(text, r"GC\(\d+\)|Safepoint|safepoint")
         else:
             dec = None
-        if last and n and blk.data[-1:] != b"\n":
+        if last and n and blk.arr[-1] != 10:
             # an unterminated last line: the log was cut while being written
             st.truncated_last_line = True
             unknown[-1] = True

@@ -112,7 +112,10 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     """The events table with the GC columns (rows in the table's order)."""
     n = len(table)
     rank = _column(chunks, "__rank", n, 0, np.int64).astype(np.int64)
-    order = np.lexsort((np.arange(len(rank)), np.zeros(len(rank), np.int64), rank))
+    if len(rank) < 2 or bool((rank[1:] >= rank[:-1]).all()):
+        order = slice(None)  # already in the table's order: no reordering copy
+    else:
+        order = np.lexsort((np.arange(len(rank)), np.zeros(len(rank), np.int64), rank))
     labels = {r: md.get("log", str(r)) for r, md in log_meta.items()}
     collectors = {r: md.get("collector", "") for r, md in log_meta.items()}
     ranks = np.unique(rank) if len(rank) else np.zeros(0, np.int64)
