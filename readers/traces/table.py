@@ -97,7 +97,7 @@ def build_table(chunks: List[Dict[str, np.ndarray]], names: List[str],
     if not _stream_ordered(cols["rank"], cols["thread"]):
         order = np.lexsort((np.arange(len(cols["time"])), cols["thread"], cols["rank"]))
         cols = {k: v[order] for k, v in cols.items()}
-    return finish_table(cols, names, attrs, warn)
+    return finish_table(cols, names, attrs, warn, own=True)
 
 
 def _stream_ordered(rank: np.ndarray, thread: np.ndarray) -> bool:
@@ -110,10 +110,14 @@ def _stream_ordered(rank: np.ndarray, thread: np.ndarray) -> bool:
 
 
 def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str],
-                 warn: bool) -> pd.DataFrame:
-    """Add matching columns and build the DataFrame (rows already in stream order)."""
-    kind = cols["kind"].astype(np.uint8)
-    time = cols["time"].astype(np.int64)
+                 warn: bool, own: bool = False) -> pd.DataFrame:
+    """Add matching columns and build the DataFrame (rows already in stream order).
+
+    ``own``: the arrays of ``cols`` belong to this table alone (just concatenated), so
+    the table keeps them instead of copying them.
+    """
+    kind = cols["kind"].astype(np.uint8, copy=not own)
+    time = cols["time"].astype(np.int64, copy=not own)
     pairs = np.stack([cols["rank"], cols["thread"]], axis=1)
     stream = np.zeros(len(kind), dtype=np.int64)
     if len(kind) > 1:
@@ -144,8 +148,8 @@ def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str]
         "time": time,
         "kind": pd.Categorical.from_codes(kind.astype(np.int8), categories=list(KIND_NAMES)),
         "name": pd.Categorical.from_codes(remap[codes], categories=categories),
-        "rank": cols["rank"].astype(np.int64),
-        "thread": cols["thread"].astype(np.int64),
+        "rank": cols["rank"].astype(np.int64, copy=not own),
+        "thread": cols["thread"].astype(np.int64, copy=not own),
     }
     for col in attrs:
         if col == "file":
@@ -155,7 +159,8 @@ def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str]
             data[col] = cols[col]
     data.update(match=m.match, depth=m.depth, parent=m.parent, duration=duration,
                 exclusive=exclusive)
-    return pd.DataFrame(data)
+    # arrays of this table's own: kept as they are (no copy into consolidated blocks)
+    return pd.DataFrame(data, copy=not own)
 
 
 #: names up to this length are sorted as numpy fixed-width strings

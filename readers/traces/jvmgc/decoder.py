@@ -48,6 +48,7 @@ from ..handler import EventHandler
 from ..sources import ByteSource, FileSource
 from .batch import build_batch
 from .lines import split
+from .memory import no_huge_pages
 from .parse import BlockParser
 from .rotation import RotatedSource, group_logs
 from .state import LogState
@@ -105,8 +106,9 @@ class JvmGcDecoder(Decoder):
         state = LogState()
         strings = StringTable()
         label, rank = self._label_rank(source)
-        for part in parts:
-            self._decode_part(part, state, strings, handler, label, rank)
+        with no_huge_pages():
+            for part in parts:
+                self._decode_part(part, state, strings, handler, label, rank)
         self._finish(source, parts, state, handler, label, rank)
 
     def decode_parallel(self, source: ByteSource, handler: EventHandler, jobs: int) -> None:

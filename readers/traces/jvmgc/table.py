@@ -39,6 +39,7 @@ from ..definitions import Definitions
 from ..events import EventBatch
 from ..table import TableBuilder
 from .batch import GcBatch
+from .memory import no_huge_pages
 from .parse import FLOATS
 from .titles import EVENT_TYPES, GENERATIONS
 
@@ -81,8 +82,9 @@ class GcTableBuilder(TableBuilder):
 
     def on_end(self) -> None:
         chunks, self.gc_chunks = self.gc_chunks, []
-        super().on_end()
-        self.table = add_gc_columns(self.table, chunks, self.log_meta)
+        with no_huge_pages():
+            super().on_end()
+            self.table = add_gc_columns(self.table, chunks, self.log_meta)
         logs = {md.get("log", str(r)): md for r, md in sorted(self.log_meta.items())}
         meta = {"format": "jvm-gc", "logs": logs}
         if len(logs) == 1:
