@@ -63,17 +63,34 @@ _PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
 
+#: column -> (dtype, value of an absent field)
+_DEFAULTS = {"line": (np.int64, 0), "sub": (np.int8, 0), "gc_id": (np.int64, -1),
+             "date": (np.int64, -1), "event_type": (np.int8, 0), "generation": (np.int8, 0),
+             "level": (np.int8, 0), "prefix": (np.int8, 0),
+             **{c: (np.float64, np.nan) for c in FLOATS}, **{c: (object, None) for c in TEXTS}}
+
+
+def _default(name: str, n: int) -> np.ndarray:
+    dtype, fill = _DEFAULTS[name]
+    return np.full(n, fill, dtype=dtype)
+
+
 def _empty(n: int) -> Dict[str, np.ndarray]:
-    cols: Dict[str, np.ndarray] = {
-        "line": np.zeros(n, np.int64), "sub": np.zeros(n, np.int8),
-        "gc_id": np.full(n, -1, np.int64), "date": np.full(n, -1, np.int64),
-        "event_type": np.zeros(n, np.int8), "generation": np.zeros(n, np.int8),
-        "level": np.zeros(n, np.int8), "prefix": np.zeros(n, np.int8)}
-    for c in FLOATS:
-        cols[c] = np.full(n, np.nan)
-    for c in TEXTS:
-        cols[c] = np.full(n, None, dtype=object)
-    return cols
+    """Every event column of ``n`` events, all absent."""
+    return {c: _default(c, n) for c in COLUMNS}
+
+
+class _Part(dict):
+    """The event columns of one route's ``n`` events: a column is made (all absent) when
+    first used, so a part holds only the columns its route sets."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def __missing__(self, name: str) -> np.ndarray:
+        col = self[name] = _default(name, self.n)
+        return col
 
 
 def _all_in(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, allowed: np.ndarray,
@@ -95,10 +112,12 @@ def _in_range(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndar
     return np.searchsorted(sorted_pos, hi) - np.searchsorted(sorted_pos, lo)
 
 
-def _texts(arr: pa.Array) -> np.ndarray:
-    """A pyarrow string array -> object array (None for null) through its distinct values."""
+def _texts(arr: pa.Array, trim: bool = False) -> np.ndarray:
+    """A pyarrow string array -> object array (None for null) through its distinct values
+    (``trim``: without their leading and trailing white space)."""
     enc = pc.dictionary_encode(arr)
-    values = np.array(enc.dictionary.to_pylist() + [None], dtype=object)
+    uniq = pc.utf8_trim_whitespace(enc.dictionary) if trim else enc.dictionary
+    values = np.array(uniq.to_pylist() + [None], dtype=object)
     idx = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
     return values[idx.astype(np.int64)]
 
@@ -111,9 +130,9 @@ def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.nda
     enc = pc.dictionary_encode(strings(blk.data, name_lo, name_hi))
     values = enc.dictionary.to_pylist()
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    cols = _empty(len(sel))
+    cols = _Part(len(sel))
     cols["row"] = rows[sel]
-    cols["sub"][:] = sub
+    cols["sub"] = np.full(len(sel), sub, np.int8)
     cols["gc_id"] = ctx["gc_ids"][rows[sel]]
     cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
     cols["name"] = np.array(values, dtype=object)[codes]
@@ -292,7 +311,7 @@ class BlockParser:
         uniq = enc.dictionary.to_pylist()
         desc = [describe(t, st.collector) for t in uniq]
         idx = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        cols = _empty(len(rows))
+        cols = _Part(len(rows))
         cols["row"] = rows
         cols["event_type"] = np.array([_ETYPE[d[0]] for d in desc], np.int8)[idx]
         names = np.array([d[1] for d in desc], dtype=object)
@@ -431,7 +450,7 @@ class BlockParser:
         sel = sel[matched]
         m = m.filter(pa.array(matched))
         f = m.field
-        cols = _empty(len(sel))
+        cols = _Part(len(sel))
         cols["row"] = rows[sel]
         cols["gc_id"] = ctx["gc_ids"][rows[sel]]
         name = np.full(len(sel), None, dtype=object)
@@ -477,9 +496,9 @@ class BlockParser:
             gcline[rows[sel]] = True
             sel = sel[ok]
             m = m.filter(pa.array(ok))
-            cols = _empty(len(sel))
+            cols = _Part(len(sel))
             cols["row"] = rows[sel]
-            cols["event_type"][:] = _ETYPE["safepoint"]
+            cols["event_type"] = np.full(len(sel), _ETYPE["safepoint"], np.int8)
             cols["name"] = _texts(m.field("name"))
             for out, key in (("time_since_last", "since"), ("time_to_reach", "reach"),
                              ("cleanup", "clean"), ("at_safepoint", "at"),
@@ -531,9 +550,9 @@ class BlockParser:
             not is_total[-1] and tail_app > (t[-1] if len(t) else -1) else \
             (st.app_time if not len(t) else math.nan)
         if len(t):
-            cols = _empty(len(t))
+            cols = _Part(len(t))
             cols["row"] = rows[sel[t]]
-            cols["event_type"][:] = _ETYPE["safepoint"]
+            cols["event_type"] = np.full(len(t), _ETYPE["safepoint"], np.int8)
             cols["name"] = names.astype(object)
             cols["total"] = total[t]
             cols["time_to_reach"] = reach[t]
@@ -548,22 +567,30 @@ class BlockParser:
         if not parts:
             out = _empty(0)
             return out
-        cols = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS if c not in
-                ("line",)}
+        # every part's columns go straight to their rows' places (by line, then sub)
         row = np.concatenate([p["row"] for p in parts])
-        order = np.lexsort((cols["sub"], row))
-        cols = {c: v[order] for c, v in cols.items()}
+        sub = np.concatenate([p["sub"] if "sub" in p else np.zeros(len(p["row"]), np.int8)
+                              for p in parts])
+        order = np.lexsort((sub, row))
+        place = np.empty(len(order), np.int64)
+        place[order] = np.arange(len(order))
+        cols = _empty(len(order))
+        at = 0
+        for p in parts:
+            where = place[at:at + len(p["row"])]
+            at += len(p["row"])
+            for c, v in p.items():
+                if c in cols:  # not "row"
+                    cols[c][where] = v
         row = row[order]
         cols["line"] = row + 1 + self.line_base
         lay = st.layout
         if lay.time_field is not None:
             f = lay.time_field
             unit_len = len(lay.units[f])
-            value = strings(blk.data, dec.field_start[f][row],
-                            np.maximum(dec.field_end[f][row] - unit_len,
-                                       dec.field_start[f][row]))
-            ok = pa.array(match(value, r"^\d+(?:\.\d+)?$"))
-            cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
+            lo = dec.field_start[f][row]
+            hi = np.maximum(dec.field_end[f][row] - unit_len, lo)
+            cols["uptime"] = _decimals(blk.data, blk.arr, lo, hi) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
                                   dec.field_end[lay.date_field][row])
@@ -582,8 +609,33 @@ class BlockParser:
         if "tags" in lay.kinds:
             f = lay.kinds.index("tags")
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
-            cols["tags"] = _texts(pc.utf8_trim_whitespace(tags))
+            cols["tags"] = _texts(tags, trim=True)
         return cols
+
+
+_DECIMAL = r"^\d+(?:\.\d+)?$"
+
+
+def _decimals(data: bytes, arr: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``data[lo:hi]`` (``arr``: the same bytes as numpy) per row as a float when it is ``digits[.digits]``, else NaN.
+
+    pyarrow's cast reads the fields that start and end with a digit and hold no exponent
+    (the only other forms it accepts: a sign, a leading or trailing dot, an exponent,
+    inf/nan); when one of them is no number at all (``1.2.3``), the regular expression
+    picks the numbers instead.
+    """
+    n = len(lo)
+    if not n:
+        return np.zeros(0)
+    value = strings(data, lo, hi)
+    last = len(arr) - 1
+    plain = (hi > lo) & _DIGIT[arr[np.minimum(lo, last)]] & \
+        _DIGIT[arr[np.clip(hi - 1, 0, last)]]
+    plain &= ~pc.match_substring(value, "e", ignore_case=True).to_numpy(zero_copy_only=False)
+    try:
+        return to_float(pc.if_else(pa.array(plain), value, None))
+    except pa.ArrowInvalid:
+        return to_float(pc.if_else(pa.array(match(value, _DECIMAL)), value, None))
 
 
 _DATE_CHARS = 23  # 2026-12-01T19:47:50.572
