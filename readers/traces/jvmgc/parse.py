@@ -77,12 +77,20 @@ def _default(name: str, n: int) -> np.ndarray:
 
 def _empty(n: int) -> Dict[str, np.ndarray]:
     """Every event column of ``n`` events, all absent."""
-    return {c: _default(c, n) for c in COLUMNS}
+    cols = {c: _default(c, n) for c in COLUMNS if c not in TEXTS}
+    cols.update((c, np.empty(n, dtype=object)) for c in TEXTS)  # None-filled
+    return cols
 
 
-class _Part(dict):
-    """The event columns of one route's ``n`` events: a column is made (all absent) when
-    first used, so a part holds only the columns its route sets."""
+class EventColumns(dict):
+    """Event columns of ``n`` events (:data:`COLUMNS`): a column is made, all absent,
+    when first used, so a route's part (and a block's batch) holds only the columns set
+    for it; ``in`` and iteration see those alone.
+
+    >>> cols = EventColumns(2)
+    >>> "duration" in cols, cols["duration"].tolist(), "duration" in cols
+    (False, [nan, nan], True)
+    """
 
     def __init__(self, n: int) -> None:
         super().__init__()
@@ -130,7 +138,7 @@ def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.nda
     enc = pc.dictionary_encode(strings(blk.data, name_lo, name_hi))
     values = enc.dictionary.to_pylist()
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    cols = _Part(len(sel))
+    cols = EventColumns(len(sel))
     cols["row"] = rows[sel]
     cols["sub"] = np.full(len(sel), sub, np.int8)
     cols["gc_id"] = ctx["gc_ids"][rows[sel]]
@@ -311,7 +319,7 @@ class BlockParser:
         uniq = enc.dictionary.to_pylist()
         desc = [describe(t, st.collector) for t in uniq]
         idx = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        cols = _Part(len(rows))
+        cols = EventColumns(len(rows))
         cols["row"] = rows
         cols["event_type"] = np.array([_ETYPE[d[0]] for d in desc], np.int8)[idx]
         names = np.array([d[1] for d in desc], dtype=object)
@@ -450,7 +458,7 @@ class BlockParser:
         sel = sel[matched]
         m = m.filter(pa.array(matched))
         f = m.field
-        cols = _Part(len(sel))
+        cols = EventColumns(len(sel))
         cols["row"] = rows[sel]
         cols["gc_id"] = ctx["gc_ids"][rows[sel]]
         name = np.full(len(sel), None, dtype=object)
@@ -496,7 +504,7 @@ class BlockParser:
             gcline[rows[sel]] = True
             sel = sel[ok]
             m = m.filter(pa.array(ok))
-            cols = _Part(len(sel))
+            cols = EventColumns(len(sel))
             cols["row"] = rows[sel]
             cols["event_type"] = np.full(len(sel), _ETYPE["safepoint"], np.int8)
             cols["name"] = _texts(m.field("name"))
@@ -550,7 +558,7 @@ class BlockParser:
             not is_total[-1] and tail_app > (t[-1] if len(t) else -1) else \
             (st.app_time if not len(t) else math.nan)
         if len(t):
-            cols = _Part(len(t))
+            cols = EventColumns(len(t))
             cols["row"] = rows[sel[t]]
             cols["event_type"] = np.full(len(t), _ETYPE["safepoint"], np.int8)
             cols["name"] = names.astype(object)
@@ -574,13 +582,13 @@ class BlockParser:
         order = np.lexsort((sub, row))
         place = np.empty(len(order), np.int64)
         place[order] = np.arange(len(order))
-        cols = _empty(len(order))
+        cols = EventColumns(len(order))  # the columns no part sets stay absent
         at = 0
         for p in parts:
             where = place[at:at + len(p["row"])]
             at += len(p["row"])
             for c, v in p.items():
-                if c in cols:  # not "row"
+                if c in _DEFAULTS:  # not "row"
                     cols[c][where] = v
         row = row[order]
         cols["line"] = row + 1 + self.line_base
@@ -588,9 +596,11 @@ class BlockParser:
         if lay.time_field is not None:
             f = lay.time_field
             unit_len = len(lay.units[f])
-            lo = dec.field_start[f][row]
-            hi = np.maximum(dec.field_end[f][row] - unit_len, lo)
-            cols["uptime"] = _decimals(blk.data, blk.arr, lo, hi) / _PER_SECOND[lay.units[f]]
+            value = strings(blk.data, dec.field_start[f][row],
+                            np.maximum(dec.field_end[f][row] - unit_len,
+                                       dec.field_start[f][row]))
+            ok = pa.array(match(value, r"^\d+(?:\.\d+)?$"))
+            cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
                                   dec.field_end[lay.date_field][row])
@@ -611,31 +621,6 @@ class BlockParser:
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
             cols["tags"] = _texts(tags, trim=True)
         return cols
-
-
-_DECIMAL = r"^\d+(?:\.\d+)?$"
-
-
-def _decimals(data: bytes, arr: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """``data[lo:hi]`` (``arr``: the same bytes as numpy) per row as a float when it is ``digits[.digits]``, else NaN.
-
-    pyarrow's cast reads the fields that start and end with a digit and hold no exponent
-    (the only other forms it accepts: a sign, a leading or trailing dot, an exponent,
-    inf/nan); when one of them is no number at all (``1.2.3``), the regular expression
-    picks the numbers instead.
-    """
-    n = len(lo)
-    if not n:
-        return np.zeros(0)
-    value = strings(data, lo, hi)
-    last = len(arr) - 1
-    plain = (hi > lo) & _DIGIT[arr[np.minimum(lo, last)]] & \
-        _DIGIT[arr[np.clip(hi - 1, 0, last)]]
-    plain &= ~pc.match_substring(value, "e", ignore_case=True).to_numpy(zero_copy_only=False)
-    try:
-        return to_float(pc.if_else(pa.array(plain), value, None))
-    except pa.ArrowInvalid:
-        return to_float(pc.if_else(pa.array(match(value, _DECIMAL)), value, None))
 
 
 _DATE_CHARS = 23  # 2026-12-01T19:47:50.572
