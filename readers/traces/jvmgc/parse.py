@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import numpy as np
 import pyarrow as pa
@@ -59,6 +59,8 @@ _ALPHA[97:123] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
 _HEADER = re.compile(shapes.HEADER)
+#: words of the lines that may be occupancy lines (then read with shapes.OCCUPANCY)
+_OCCUPANCY_WORDS = r"used|CodeHeap|CodeCache flushing"
 _PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
@@ -394,15 +396,20 @@ class BlockParser:
     def _gc_titles(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
         """GC(n) lines with no duration and no heap figures: start lines, notes, counters."""
         text = strings(blk.data, lo, hi)
-        start = match(text, START_WORDS.pattern)
+        # these lines repeat (start lines, worker counts...): each distinct text tested once
+        enc = pc.dictionary_encode(text)
+        uniq = enc.dictionary
+        start = match(uniq, START_WORDS.pattern)
         known = self.state.duration_titles
         if known and not start.all():
-            start |= pc.is_in(text, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
+            start |= pc.is_in(uniq, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
         # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
-        start &= ~match(text, r"->|\s[\d.]+\w{0,2}$")
-        info = match(text, shapes.GC_INFO)
-        unknown[rows[start | info]] = False
-        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True)
+        start &= ~match(uniq, r"->|\s[\d.]+\w{0,2}$")
+        info = match(uniq, shapes.GC_INFO)
+        idx = enc.indices.to_numpy(zero_copy_only=False)
+        unknown[rows[(start | info)[idx]]] = False
+        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True,
+                        cand=match(uniq, _OCCUPANCY_WORDS)[idx])
 
     # ------------------------------------------------------------------ other lines
     def _other_lines(self, blk, rows, text, unknown, gcline, parts, ctx, dec) -> None:
@@ -446,8 +453,11 @@ class BlockParser:
                 st.collector = st.collector or "ZGC"
             unknown[rows[i]] = False
 
-    def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool) -> None:
-        cand = match(text, r"used|CodeHeap|CodeCache flushing")
+    def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool,
+                   cand: Optional[np.ndarray] = None) -> None:
+        """Occupancy lines (``cand``: the rows that may be some, when already known)."""
+        if cand is None:
+            cand = match(text, _OCCUPANCY_WORDS)
         if not cand.any():
             return
         sel = np.flatnonzero(cand)
