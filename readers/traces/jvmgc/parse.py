@@ -423,6 +423,14 @@ class BlockParser:
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=False)
         still = unknown[rows]
         if still.any():
+            # a message opening with white space or '=' (the rows and rules of the statistics
+            # tables printed at exit) is informational (shapes.OTHER_INFO): no regex needed
+            ms = dec.msg_start[rows]
+            lead = blk.arr[np.minimum(ms, len(blk.arr) - 1)]
+            quick = still & (blk.ends[rows] > ms) & ((lead == 32) | (lead == 9) | (lead == 61))
+            unknown[rows[quick]] = False
+            still &= ~quick
+        if still.any():
             info = match(text.filter(pa.array(still)), shapes.OTHER_INFO)
             unknown[rows[still][info]] = False
 
