@@ -26,7 +26,7 @@ from . import shapes
 from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
-from .regex import extract, match
+from .regex import extract, match, precompile
 from .scan import ByteIndex, read_int, run_length
 from .tokens import read_token
 from .state import LogState
@@ -61,6 +61,19 @@ _DIGIT[48:58] = True
 _HEADER = re.compile(shapes.HEADER)
 #: words of the lines that may be occupancy lines (then read with shapes.OCCUPANCY)
 _OCCUPANCY_WORDS = r"used|CodeHeap|CodeCache flushing"
+#: a line with other decorators that names a GC or a safepoint
+_GC_MENTION = r"GC\(\d+\)|Safepoint|safepoint"
+#: figures at the end of a line (a start line has none)
+_FIGURES_AT_END = r"->|\s[\d.]+\w{0,2}$"
+#: set-up lines with facts (then read with shapes.HEADER)
+_HEADER_WORDS = (r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|(?:Heap )?Max Capacity|"
+                 r"Heap address|Initializing The Z)")
+#: a plain decimal (an uptime field)
+_DECIMAL = r"^\d+(?:\.\d+)?$"
+# Python's re runs them on small arrays: compiled once, when the module is imported
+precompile(_OCCUPANCY_WORDS, _GC_MENTION, _FIGURES_AT_END, _HEADER_WORDS, _DECIMAL,
+           START_WORDS.pattern, shapes.GC_INFO, shapes.OTHER_INFO, shapes.OCCUPANCY,
+           shapes.SAFEPOINT, shapes.APPLICATION, shapes.ENTERING, shapes.STOPPED)
 _PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
@@ -126,8 +139,11 @@ def _texts(arr: pa.Array, trim: bool = False) -> np.ndarray:
     """A pyarrow string array -> object array (None for null) through its distinct values
     (``trim``: without their leading and trailing white space)."""
     enc = pc.dictionary_encode(arr)
-    uniq = pc.utf8_trim_whitespace(enc.dictionary) if trim else enc.dictionary
-    values = np.array(uniq.to_pylist() + [None], dtype=object)
+    uniq = enc.dictionary.to_pylist()
+    if trim:  # str.strip trims the same ASCII characters as pyarrow (whose first call is slow)
+        uniq = [u.strip() for u in uniq] if all(u.isascii() for u in uniq) else \
+            pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+    values = np.array(uniq + [None], dtype=object)
     idx = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
     return values[idx.astype(np.int64)]
 
@@ -186,7 +202,7 @@ class BlockParser:
             odd = np.flatnonzero(~dec.ok & ~blank)
             if len(odd):
                 text = strings(blk.data, blk.starts[odd], blk.ends[odd])
-                gcline[odd] |= match(text, r"GC\(\d+\)|Safepoint|safepoint")
+                gcline[odd] |= match(text, _GC_MENTION)
         else:
             dec = None
         if last and n and blk.arr[-1] != 10:
@@ -404,7 +420,7 @@ class BlockParser:
         if known and not start.all():
             start |= pc.is_in(uniq, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
         # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
-        start &= ~match(uniq, r"->|\s[\d.]+\w{0,2}$")
+        start &= ~match(uniq, _FIGURES_AT_END)
         info = match(uniq, shapes.GC_INFO)
         idx = enc.indices.to_numpy(zero_copy_only=False)
         unknown[rows[(start | info)[idx]]] = False
@@ -438,8 +454,7 @@ class BlockParser:
         st = self.state
         if not len(rows):
             return
-        cand = match(text, r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|"
-                           r"(?:Heap )?Max Capacity|Heap address|Initializing The Z)")
+        cand = match(text, _HEADER_WORDS)
         if not cand.any():
             return
         for i in np.flatnonzero(cand).tolist():
@@ -617,7 +632,7 @@ class BlockParser:
             value = strings(blk.data, dec.field_start[f][row],
                             np.maximum(dec.field_end[f][row] - unit_len,
                                        dec.field_start[f][row]))
-            ok = pa.array(match(value, r"^\d+(?:\.\d+)?$"))
+            ok = pa.array(match(value, _DECIMAL))
             cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
