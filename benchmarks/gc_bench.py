@@ -17,7 +17,8 @@ for example one fetched for a side-by-side run) its own parser is timed too.
 Usage::
 
     python -m benchmarks.gc_bench --out benchmarks/results/gc.json
-    python -m benchmarks.gc_bench --size-mb 200 --gcgc-src /tmp/gcgc
+    python -m benchmarks.gc_bench --size-mb 200 --gcgc-src /tmp/gcgc \
+        --gcgc-python /tmp/gcgc/venv/bin/python --out benchmarks/results/gc.json
 """
 
 from __future__ import annotations
@@ -166,12 +167,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="the interpreter for --gcgc-src (a venv with pandas, matplotlib)")
     p.add_argument("--big-gcgc-style", action="store_true",
                    help="also time the GCGC-style parse on the generated log")
+    p.add_argument("--zgc-mb", type=float, default=2.4,
+                   help="also a ZGC log of this size made of GCGC's pair (0: skip)")
     p.add_argument("--out", help="write the results as JSON")
     args = p.parse_args(argv)
     zgc = [os.path.join(args.data, f) for f in ZGC]
     results = []
     rows = [("ZGC log (GCGC's, 2 parts)", zgc)] + [
         (os.path.basename(f), [os.path.join(args.data, f)]) for f in SOURCES]
+    if args.zgc_mb:  # GCGC's ZGC pair repeated to the size the issue names (2.2 MB there)
+        rows.append((f"ZGC log x{args.zgc_mb:g} MB (the pair repeated)",
+                     [generate(os.path.join(args.cache, f"zgc-{args.zgc_mb:g}mb.log"),
+                               args.zgc_mb, zgc)]))
     for label, paths in rows:
         ours = best("ours", paths, args.repeat)
         style = best("gcgc-style", paths, args.repeat)

@@ -42,8 +42,7 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
             out[col] = table["duration_s"].to_numpy()
         else:  # extension arrays (categories, dates with their zone) kept as they are
             out[col] = table[col].array
-    df = pd.DataFrame(out, copy=False)
-    depth, parent = nest(df)
-    df["depth"] = depth
-    df["parent"] = parent
-    return df
+    keys = pd.DataFrame({c: out[c] for c in ("log", "gc_id", "event_type", "name", "level",
+                                            "prefix")}, copy=False)
+    out["depth"], out["parent"] = nest(keys)
+    return pd.DataFrame(out, copy=False)  # one constructor: no column inserted afterwards

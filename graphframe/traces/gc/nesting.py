@@ -68,24 +68,27 @@ def nest(ev: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray]:
     n = len(ev)
     depth = np.zeros(n, np.int64)
     parent = np.full(n, -1, np.int64)
-    etype = _values(ev["event_type"])
+    # tests of a column's values are answered once per distinct value (codes, not strings)
+    etype = ev["event_type"]
     gc_id = ev["gc_id"].to_numpy().astype(np.int64)
-    member = np.isin(etype, PHASE_TYPES) & (gc_id >= 0)
+    member = _per_value(etype, lambda x: x in PHASE_TYPES) & (gc_id >= 0)
     if not member.any():
         return depth, parent
     rows = np.flatnonzero(member)
     log_codes = _codes(ev["log"])
     key = log_codes[rows] * (1 << 40) + gc_id[rows]
-    name = _values(ev["name"])[rows]
     level = ev["level"].to_numpy().astype(np.int64)[rows]
-    prefix = _values(ev["prefix"])[rows]
-    et = etype[rows]
-    is_gen_node = (et == "collection") & np.isin(name, GENERATION_NODES)
+    no_prefix = _per_value(ev["prefix"], lambda x: x == "")[rows]
+    young_node = _per_value(ev["name"], lambda x: x == GENERATION_NODES[0])[rows]
+    old_node = _per_value(ev["name"], lambda x: x == GENERATION_NODES[1])[rows]
+    is_collection = _per_value(etype, lambda x: x == "collection")[rows]
+    is_gen_node = is_collection & (young_node | old_node)
     prio = np.zeros(len(rows), np.int64)
-    prio[(et == "pause") & (level == 0) & (prefix == "")] = 1
-    cycle = (et == "concurrent") & _per_value(ev["name"], lambda x: str(x).endswith("Cycle"))[rows]
+    prio[_per_value(etype, lambda x: x == "pause")[rows] & (level == 0) & no_prefix] = 1
+    cycle = _per_value(etype, lambda x: x == "concurrent")[rows] & \
+        _per_value(ev["name"], lambda x: str(x).endswith("Cycle"))[rows]
     prio[cycle] = 2
-    prio[(et == "collection") & ~is_gen_node & (prefix == "")] = 3
+    prio[is_collection & ~is_gen_node & no_prefix] = 3
     # anchor of each key: highest priority, then the last row
     order = np.lexsort((rows, prio, key))
     k_sorted = key[order]
@@ -101,14 +104,17 @@ def nest(ev: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray]:
     has_anchor = anchor >= 0
     is_anchor = anchor == rows
     # generation nodes of generational ZGC, per (key, prefix)
-    gen_prefix = np.where(name == "Young Generation", "Y", np.where(name == "Old Generation",
-                                                                    "O", ""))
+    gen_prefix = np.where(young_node, "Y", np.where(old_node, "O", ""))
     gen_key = {}
     for r, k, p in zip(rows[is_gen_node].tolist(), key[is_gen_node].tolist(),
                        gen_prefix[is_gen_node].tolist()):
         gen_key[(k, p)] = r  # the last line of the node (with its figures) wins
-    node = np.array([gen_key.get((k, p), -1) for k, p in zip(key.tolist(), prefix.tolist())],
-                    np.int64) if gen_key else np.full(len(rows), -1, np.int64)
+    if gen_key:  # generational ZGC
+        prefix = _values(ev["prefix"])[rows]
+        node = np.array([gen_key.get((k, p), -1) for k, p in zip(key.tolist(),
+                                                                   prefix.tolist())], np.int64)
+    else:
+        node = np.full(len(rows), -1, np.int64)
     under_gen = (node >= 0) & ~is_gen_node
     base = np.where(has_anchor & ~is_anchor, 1, 0) + under_gen
     d = np.where(is_anchor, 0, base + np.maximum(level - 1, 0))

@@ -6,7 +6,8 @@ bytes) and an INSTANT per phase, pause, collection and safepoint, at the time
 the line was logged (when the phase ended; ns since JVM start, ``-1`` when
 the line has no time). The duration is a GC column. A GC-aware
 handler reads ``batch.gc``: the columns of :data:`.parse.COLUMNS` (plus
-``time``: seconds since JVM start), row for row.
+``time``: seconds since JVM start), row for row (an :class:`~.parse.EventColumns`:
+a column no event of the batch has is made, all absent, when asked for).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..events import EventBatch, Kind, StringTable
+from .parse import EventColumns
 from .titles import EVENT_TYPES
 
 _COUNTERS = np.array([t in ("heap", "metaspace", "codecache") for t in EVENT_TYPES])
@@ -33,8 +35,10 @@ class GcBatch(EventBatch):
 
     def take(self, index) -> "GcBatch":
         base = super().take(index)
+        gc = EventColumns(len(base))
+        gc.update((k, v[index]) for k, v in self.gc.items())
         return GcBatch(base.kind, base.time, base.rank, base.thread, base.name, base.strings,
-                       base.attrs, base.source, gc={k: v[index] for k, v in self.gc.items()})
+                       base.attrs, base.source, gc=gc)
 
 
 def build_batch(strings: StringTable, cols: Dict[str, np.ndarray], source: str,

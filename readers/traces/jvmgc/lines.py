@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 import pyarrow as pa
@@ -44,12 +45,13 @@ class Block:
         return self.data[int(self.starts[i]):int(self.ends[i])]
 
 
-def split(data: bytes) -> Block:
-    """The lines of ``data``, which ends with a newline (or is one unterminated line)."""
-    arr = np.frombuffer(data, dtype=np.uint8)
+def split(data: bytes, length: Optional[int] = None) -> Block:
+    """The lines of ``data[:length]`` (default: all of it), which ends with a newline (or
+    is one unterminated line); the bytes are not copied (the block keeps ``data``)."""
+    arr = np.frombuffer(data, dtype=np.uint8, count=-1 if length is None else length)
     nl = np.flatnonzero(arr == 10)
-    if not len(nl) or nl[-1] != len(data) - 1:  # an unterminated last line
-        nl = np.append(nl, len(data))
+    if not len(nl) or nl[-1] != len(arr) - 1:  # an unterminated last line
+        nl = np.append(nl, len(arr))
     starts = np.empty(len(nl), dtype=np.int64)
     starts[0] = 0
     starts[1:] = nl[:-1] + 1

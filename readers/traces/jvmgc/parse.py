@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import numpy as np
 import pyarrow as pa
@@ -26,7 +26,7 @@ from . import shapes
 from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
-from .regex import extract, match
+from .regex import extract, match, precompile
 from .scan import ByteIndex, read_int, run_length
 from .tokens import read_token
 from .state import LogState
@@ -59,21 +59,61 @@ _ALPHA[97:123] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
 _HEADER = re.compile(shapes.HEADER)
+#: words of the lines that may be occupancy lines (then read with shapes.OCCUPANCY)
+_OCCUPANCY_WORDS = r"used|CodeHeap|CodeCache flushing"
+#: a line with other decorators that names a GC or a safepoint
+_GC_MENTION = r"GC\(\d+\)|Safepoint|safepoint"
+#: figures at the end of a line (a start line has none)
+_FIGURES_AT_END = r"->|\s[\d.]+\w{0,2}$"
+#: set-up lines with facts (then read with shapes.HEADER)
+_HEADER_WORDS = (r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|(?:Heap )?Max Capacity|"
+                 r"Heap address|Initializing The Z)")
+#: a plain decimal (an uptime field)
+_DECIMAL = r"^\d+(?:\.\d+)?$"
+# Python's re runs them on small arrays: compiled once, when the module is imported
+precompile(_OCCUPANCY_WORDS, _GC_MENTION, _FIGURES_AT_END, _HEADER_WORDS, _DECIMAL,
+           START_WORDS.pattern, shapes.GC_INFO, shapes.OTHER_INFO, shapes.OCCUPANCY,
+           shapes.SAFEPOINT, shapes.APPLICATION, shapes.ENTERING, shapes.STOPPED)
 _PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
 
+#: column -> (dtype, value of an absent field)
+_DEFAULTS = {"line": (np.int64, 0), "sub": (np.int8, 0), "gc_id": (np.int64, -1),
+             "date": (np.int64, -1), "event_type": (np.int8, 0), "generation": (np.int8, 0),
+             "level": (np.int8, 0), "prefix": (np.int8, 0),
+             **{c: (np.float64, np.nan) for c in FLOATS}, **{c: (object, None) for c in TEXTS}}
+
+
+def _default(name: str, n: int) -> np.ndarray:
+    dtype, fill = _DEFAULTS[name]
+    return np.full(n, fill, dtype=dtype)
+
+
 def _empty(n: int) -> Dict[str, np.ndarray]:
-    cols: Dict[str, np.ndarray] = {
-        "line": np.zeros(n, np.int64), "sub": np.zeros(n, np.int8),
-        "gc_id": np.full(n, -1, np.int64), "date": np.full(n, -1, np.int64),
-        "event_type": np.zeros(n, np.int8), "generation": np.zeros(n, np.int8),
-        "level": np.zeros(n, np.int8), "prefix": np.zeros(n, np.int8)}
-    for c in FLOATS:
-        cols[c] = np.full(n, np.nan)
-    for c in TEXTS:
-        cols[c] = np.full(n, None, dtype=object)
+    """Every event column of ``n`` events, all absent."""
+    cols = {c: _default(c, n) for c in COLUMNS if c not in TEXTS}
+    cols.update((c, np.empty(n, dtype=object)) for c in TEXTS)  # None-filled
     return cols
+
+
+class EventColumns(dict):
+    """Event columns of ``n`` events (:data:`COLUMNS`): a column is made, all absent,
+    when first used, so a route's part (and a block's batch) holds only the columns set
+    for it; ``in`` and iteration see those alone.
+
+    >>> cols = EventColumns(2)
+    >>> "duration" in cols, cols["duration"].tolist(), "duration" in cols
+    (False, [nan, nan], True)
+    """
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def __missing__(self, name: str) -> np.ndarray:
+        col = self[name] = _default(name, self.n)
+        return col
 
 
 def _all_in(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, allowed: np.ndarray,
@@ -95,10 +135,15 @@ def _in_range(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndar
     return np.searchsorted(sorted_pos, hi) - np.searchsorted(sorted_pos, lo)
 
 
-def _texts(arr: pa.Array) -> np.ndarray:
-    """A pyarrow string array -> object array (None for null) through its distinct values."""
+def _texts(arr: pa.Array, trim: bool = False) -> np.ndarray:
+    """A pyarrow string array -> object array (None for null) through its distinct values
+    (``trim``: without their leading and trailing white space)."""
     enc = pc.dictionary_encode(arr)
-    values = np.array(enc.dictionary.to_pylist() + [None], dtype=object)
+    uniq = enc.dictionary.to_pylist()
+    if trim:  # str.strip trims the same ASCII characters as pyarrow (whose first call is slow)
+        uniq = [u.strip() for u in uniq] if all(u.isascii() for u in uniq) else \
+            pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+    values = np.array(uniq + [None], dtype=object)
     idx = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
     return values[idx.astype(np.int64)]
 
@@ -111,9 +156,9 @@ def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.nda
     enc = pc.dictionary_encode(strings(blk.data, name_lo, name_hi))
     values = enc.dictionary.to_pylist()
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    cols = _empty(len(sel))
+    cols = EventColumns(len(sel))
     cols["row"] = rows[sel]
-    cols["sub"][:] = sub
+    cols["sub"] = np.full(len(sel), sub, np.int8)
     cols["gc_id"] = ctx["gc_ids"][rows[sel]]
     cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
     cols["name"] = np.array(values, dtype=object)[codes]
@@ -157,10 +202,10 @@ class BlockParser:
             odd = np.flatnonzero(~dec.ok & ~blank)
             if len(odd):
                 text = strings(blk.data, blk.starts[odd], blk.ends[odd])
-                gcline[odd] |= match(text, r"GC\(\d+\)|Safepoint|safepoint")
+                gcline[odd] |= match(text, _GC_MENTION)
         else:
             dec = None
-        if last and n and blk.data[-1:] != b"\n":
+        if last and n and blk.arr[-1] != 10:
             # an unterminated last line: the log was cut while being written
             st.truncated_last_line = True
             unknown[-1] = True
@@ -292,7 +337,7 @@ class BlockParser:
         uniq = enc.dictionary.to_pylist()
         desc = [describe(t, st.collector) for t in uniq]
         idx = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        cols = _empty(len(rows))
+        cols = EventColumns(len(rows))
         cols["row"] = rows
         cols["event_type"] = np.array([_ETYPE[d[0]] for d in desc], np.int8)[idx]
         names = np.array([d[1] for d in desc], dtype=object)
@@ -367,15 +412,20 @@ class BlockParser:
     def _gc_titles(self, blk, rows, lo, hi, unknown, parts, ctx) -> None:
         """GC(n) lines with no duration and no heap figures: start lines, notes, counters."""
         text = strings(blk.data, lo, hi)
-        start = match(text, START_WORDS.pattern)
+        # these lines repeat (start lines, worker counts...): each distinct text tested once
+        enc = pc.dictionary_encode(text)
+        uniq = enc.dictionary
+        start = match(uniq, START_WORDS.pattern)
         known = self.state.duration_titles
         if known and not start.all():
-            start |= pc.is_in(text, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
+            start |= pc.is_in(uniq, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
         # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
-        start &= ~match(text, r"->|\s[\d.]+\w{0,2}$")
-        info = match(text, shapes.GC_INFO)
-        unknown[rows[start | info]] = False
-        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True)
+        start &= ~match(uniq, _FIGURES_AT_END)
+        info = match(uniq, shapes.GC_INFO)
+        idx = enc.indices.to_numpy(zero_copy_only=False)
+        unknown[rows[(start | info)[idx]]] = False
+        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True,
+                        cand=match(uniq, _OCCUPANCY_WORDS)[idx])
 
     # ------------------------------------------------------------------ other lines
     def _other_lines(self, blk, rows, text, unknown, gcline, parts, ctx, dec) -> None:
@@ -389,6 +439,14 @@ class BlockParser:
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=False)
         still = unknown[rows]
         if still.any():
+            # a message opening with white space or '=' (the rows and rules of the statistics
+            # tables printed at exit) is informational (shapes.OTHER_INFO): no regex needed
+            ms = dec.msg_start[rows]
+            lead = blk.arr[np.minimum(ms, len(blk.arr) - 1)]
+            quick = still & (blk.ends[rows] > ms) & ((lead == 32) | (lead == 9) | (lead == 61))
+            unknown[rows[quick]] = False
+            still &= ~quick
+        if still.any():
             info = match(text.filter(pa.array(still)), shapes.OTHER_INFO)
             unknown[rows[still][info]] = False
 
@@ -396,8 +454,7 @@ class BlockParser:
         st = self.state
         if not len(rows):
             return
-        cand = match(text, r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|"
-                           r"(?:Heap )?Max Capacity|Heap address|Initializing The Z)")
+        cand = match(text, _HEADER_WORDS)
         if not cand.any():
             return
         for i in np.flatnonzero(cand).tolist():
@@ -419,8 +476,11 @@ class BlockParser:
                 st.collector = st.collector or "ZGC"
             unknown[rows[i]] = False
 
-    def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool) -> None:
-        cand = match(text, r"used|CodeHeap|CodeCache flushing")
+    def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool,
+                   cand: Optional[np.ndarray] = None) -> None:
+        """Occupancy lines (``cand``: the rows that may be some, when already known)."""
+        if cand is None:
+            cand = match(text, _OCCUPANCY_WORDS)
         if not cand.any():
             return
         sel = np.flatnonzero(cand)
@@ -431,7 +491,7 @@ class BlockParser:
         sel = sel[matched]
         m = m.filter(pa.array(matched))
         f = m.field
-        cols = _empty(len(sel))
+        cols = EventColumns(len(sel))
         cols["row"] = rows[sel]
         cols["gc_id"] = ctx["gc_ids"][rows[sel]]
         name = np.full(len(sel), None, dtype=object)
@@ -477,9 +537,9 @@ class BlockParser:
             gcline[rows[sel]] = True
             sel = sel[ok]
             m = m.filter(pa.array(ok))
-            cols = _empty(len(sel))
+            cols = EventColumns(len(sel))
             cols["row"] = rows[sel]
-            cols["event_type"][:] = _ETYPE["safepoint"]
+            cols["event_type"] = np.full(len(sel), _ETYPE["safepoint"], np.int8)
             cols["name"] = _texts(m.field("name"))
             for out, key in (("time_since_last", "since"), ("time_to_reach", "reach"),
                              ("cleanup", "clean"), ("at_safepoint", "at"),
@@ -531,9 +591,9 @@ class BlockParser:
             not is_total[-1] and tail_app > (t[-1] if len(t) else -1) else \
             (st.app_time if not len(t) else math.nan)
         if len(t):
-            cols = _empty(len(t))
+            cols = EventColumns(len(t))
             cols["row"] = rows[sel[t]]
-            cols["event_type"][:] = _ETYPE["safepoint"]
+            cols["event_type"] = np.full(len(t), _ETYPE["safepoint"], np.int8)
             cols["name"] = names.astype(object)
             cols["total"] = total[t]
             cols["time_to_reach"] = reach[t]
@@ -548,11 +608,21 @@ class BlockParser:
         if not parts:
             out = _empty(0)
             return out
-        cols = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS if c not in
-                ("line",)}
+        # every part's columns go straight to their rows' places (by line, then sub)
         row = np.concatenate([p["row"] for p in parts])
-        order = np.lexsort((cols["sub"], row))
-        cols = {c: v[order] for c, v in cols.items()}
+        sub = np.concatenate([p["sub"] if "sub" in p else np.zeros(len(p["row"]), np.int8)
+                              for p in parts])
+        order = np.lexsort((sub, row))
+        place = np.empty(len(order), np.int64)
+        place[order] = np.arange(len(order))
+        cols = EventColumns(len(order))  # the columns no part sets stay absent
+        at = 0
+        for p in parts:
+            where = place[at:at + len(p["row"])]
+            at += len(p["row"])
+            for c, v in p.items():
+                if c in _DEFAULTS:  # not "row"
+                    cols[c][where] = v
         row = row[order]
         cols["line"] = row + 1 + self.line_base
         lay = st.layout
@@ -562,7 +632,7 @@ class BlockParser:
             value = strings(blk.data, dec.field_start[f][row],
                             np.maximum(dec.field_end[f][row] - unit_len,
                                        dec.field_start[f][row]))
-            ok = pa.array(match(value, r"^\d+(?:\.\d+)?$"))
+            ok = pa.array(match(value, _DECIMAL))
             cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
@@ -582,7 +652,7 @@ class BlockParser:
         if "tags" in lay.kinds:
             f = lay.kinds.index("tags")
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
-            cols["tags"] = _texts(pc.utf8_trim_whitespace(tags))
+            cols["tags"] = _texts(tags, trim=True)
         return cols
 
 

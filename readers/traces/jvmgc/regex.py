@@ -35,6 +35,12 @@ def _compiled(pattern: str) -> "re.Pattern[str]":
     return re.compile(pattern)
 
 
+def precompile(*patterns: str) -> None:
+    """Compile expressions for Python's ``re`` now (at import), not in the first read."""
+    for pattern in patterns:
+        _compiled(pattern)
+
+
 def match(text: pa.Array, pattern: str) -> np.ndarray:
     """Per row: the expression matches somewhere (bool numpy array; null rows False)."""
     if len(text) < SMALL:

@@ -39,6 +39,7 @@ from ..definitions import Definitions
 from ..events import EventBatch
 from ..table import TableBuilder
 from .batch import GcBatch
+from .memory import no_huge_pages
 from .parse import FLOATS
 from .titles import EVENT_TYPES, GENERATIONS
 
@@ -81,8 +82,9 @@ class GcTableBuilder(TableBuilder):
 
     def on_end(self) -> None:
         chunks, self.gc_chunks = self.gc_chunks, []
-        super().on_end()
-        self.table = add_gc_columns(self.table, chunks, self.log_meta)
+        with no_huge_pages():
+            super().on_end()
+            self.table = add_gc_columns(self.table, chunks, self.log_meta)
         logs = {md.get("log", str(r)): md for r, md in sorted(self.log_meta.items())}
         meta = {"format": "jvm-gc", "logs": logs}
         if len(logs) == 1:
@@ -112,37 +114,52 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     """The events table with the GC columns (rows in the table's order)."""
     n = len(table)
     rank = _column(chunks, "__rank", n, 0, np.int64).astype(np.int64)
-    order = np.lexsort((np.arange(len(rank)), np.zeros(len(rank), np.int64), rank))
+    if len(rank) < 2 or bool((rank[1:] >= rank[:-1]).all()):
+        order = slice(None)  # already in the table's order: no reordering copy
+    else:
+        order = np.lexsort((np.arange(len(rank)), np.zeros(len(rank), np.int64), rank))
     labels = {r: md.get("log", str(r)) for r, md in log_meta.items()}
     collectors = {r: md.get("collector", "") for r, md in log_meta.items()}
-    ranks = np.unique(rank) if len(rank) else np.zeros(0, np.int64)
-    codes = np.searchsorted(ranks, rank[order])
+    # rows are in rank order: a log's number is its rank's place among the ranks
+    rank = rank[order]
+    first = np.ones(len(rank), bool)
+    first[1:] = rank[1:] != rank[:-1]
+    ranks = rank[first]
+    codes = np.cumsum(first) - 1
+    # (the codes made here are in range: categories built without checking them)
     out = {
         "log": pd.Categorical.from_codes(codes, categories=pd.Index(
-            [labels.get(int(r), str(r)) for r in ranks], dtype=object)) if len(ranks) else
-        pd.Categorical([]),
+            [labels.get(int(r), str(r)) for r in ranks], dtype=object), validate=False)
+        if len(ranks) else pd.Categorical([]),
         "line": _column(chunks, "line", n, -1, np.int64)[order],
         "gc_id": _column(chunks, "gc_id", n, -1, np.int64)[order],
     }
-    date = _column(chunks, "date", n, -1, np.int64)[order]
-    stamps = np.where(date >= 0, date, np.iinfo(np.int64).min).view("M8[ns]")  # min = NaT
+    if any("date" in ch for ch in chunks):
+        date = _column(chunks, "date", n, -1, np.int64)[order]
+        stamps = np.where(date >= 0, date, np.iinfo(np.int64).min).view("M8[ns]")  # min = NaT
+    else:  # no date logged
+        stamps = np.full(n, np.iinfo(np.int64).min, np.int64).view("M8[ns]")
     out["datetime"] = pd.DatetimeIndex(stamps).tz_localize("UTC")
-    et = _column(chunks, "event_type", n, 0, np.int8)[order].astype(np.int64)
-    out["event_type"] = pd.Categorical.from_codes(et, categories=list(EVENT_TYPES))
+    et = _column(chunks, "event_type", n, 0, np.int8)[order]
+    out["event_type"] = pd.Categorical.from_codes(et, categories=list(EVENT_TYPES),
+                                                  validate=False)
     out["cause"] = _category(_column(chunks, "cause", n, None)[order])
     out["info"] = _category(_column(chunks, "info", n, None)[order])
-    gen = _column(chunks, "generation", n, 0, np.int8)[order].astype(np.int64)
-    out["generation"] = pd.Categorical.from_codes(gen, categories=list(GENERATIONS))
+    gen = _column(chunks, "generation", n, 0, np.int8)[order]
+    out["generation"] = pd.Categorical.from_codes(gen, categories=list(GENERATIONS),
+                                                  validate=False)
     names = sorted({collectors.get(int(r), "") for r in ranks})
     per_rank = np.array([names.index(collectors.get(int(r), "")) for r in ranks], np.int64)
     out["collector"] = pd.Categorical.from_codes(per_rank[codes] if len(ranks) else
                                                  np.zeros(0, np.int64),
-                                                 categories=pd.Index(names, dtype=object))
+                                                 categories=pd.Index(names, dtype=object),
+                                                 validate=False)
     out["tags"] = _category(_column(chunks, "tags", n, None)[order])
     out["level"] = _column(chunks, "level", n, 0, np.int8)[order]
-    pre = _column(chunks, "prefix", n, 0, np.int8)[order].astype(np.int64)
+    pre = _column(chunks, "prefix", n, 0, np.int8)[order]
     pre = np.where(pre == _GEN_CODE["young"], 1, np.where(pre == _GEN_CODE["old"], 2, 0))
-    out["prefix"] = pd.Categorical.from_codes(pre, categories=["", "Y", "O"])
+    out["prefix"] = pd.Categorical.from_codes(pre.astype(np.int8), categories=["", "Y", "O"],
+                                              validate=False)
     for col in FLOATS:
         if col in ("uptime", "duration"):
             continue

@@ -40,14 +40,27 @@ _POW10 = 10.0 ** np.arange(20)
 
 
 def _number(pad, pos, hi, ok):
-    n = np.where(ok, run_length(pad, pos, hi, _DIGIT, 18), 0)
+    # digits are read for the rows that may hold a number only, decimals for those with a dot
+    n = np.zeros(len(pos), np.int64)
+    sel = np.flatnonzero(ok)
+    if len(sel):
+        n[sel] = run_length(pad, pos[sel], hi[sel], _DIGIT, 18)
     ok = ok & (n > 0)
     p = pos + n
     dot = ok & (pad[p] == 46)
-    m = np.where(dot, run_length(pad, p + 1, hi, _DIGIT, 12), 0)
+    m = np.zeros(len(pos), np.int64)
+    d = np.flatnonzero(dot)
+    if len(d):
+        m[d] = run_length(pad, p[d] + 1, hi[d], _DIGIT, 12)
     dot &= m > 0
-    whole = read_int(pad, pos, np.where(ok, n, 0))
-    frac = read_int(pad, p + 1, np.where(dot, m, 0))
+    whole = np.zeros(len(pos), np.int64)
+    sel = np.flatnonzero(ok)
+    if len(sel):
+        whole[sel] = read_int(pad, pos[sel], n[sel])
+    frac = np.zeros(len(pos), np.int64)
+    d = np.flatnonzero(dot)
+    if len(d):
+        frac[d] = read_int(pad, p[d] + 1, m[d])
     k = np.where(dot, m, 0)
     value = (whole * _POW10[k].astype(np.int64) + frac) / _POW10[k]
     return np.where(ok, value, np.nan), np.where(dot, p + 1 + m, p), ok

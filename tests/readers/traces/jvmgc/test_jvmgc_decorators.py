@@ -78,3 +78,16 @@ def test_block_boundaries_do_not_change_the_result():
     pd.testing.assert_frame_equal(whole, small)
     assert whole["gc_id"].tolist() == list(range(50))
     np.testing.assert_allclose(whole["duration"], (np.arange(50) + 0.5) * 1e6)
+
+
+@pytest.mark.parametrize("uptime", ["1e5s", "+1.5s", ".5s", "5.s", "1.2.3s", "1 2s", "s",
+                                    "inf", "nans", "0x1p3s", "1_000s"])
+def test_uptime_field_that_is_no_decimal_gives_no_time(uptime):
+    # the first line sets the layout; a later line whose uptime field is no plain decimal
+    # keeps its event, without a time
+    ev, _ = read("[0.5s][info][gc] " + PAUSE + "\n"
+                 f"[{uptime}][info][gc] " + PAUSE.replace("GC(0)", "GC(1)") + "\n"
+                 "[0.7s][info][gc] " + PAUSE.replace("GC(0)", "GC(2)") + "\n")
+    assert ev["gc_id"].tolist() == [0, 1, 2]
+    assert ev["time"].tolist() == [500_000_000, -1, 700_000_000]
+    assert np.isnan(ev["time_s"].iloc[1])
