@@ -32,6 +32,7 @@ from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from ..ensemble.thicket_json import to_thicket_json
 from .utils import EmptyMetadataTable
+from .values import ensemble_metadata, thicket_dataframe, thicket_metadata
 from ..render.unattributed import KEY as UNATTRIBUTED, SHARE_KEY as UNATTRIBUTED_SHARE
 
 INT = np.int64
@@ -90,7 +91,10 @@ class Thicket(ThicketConstructors):
             ens.dataframe.rename_axis(index={"profile": name})
         if self._state.profile_levels:   # tuple labels shown as one level per part
             self.dataframe = _split_level(self.dataframe, name, self._state.profile_levels)
+        formats = ens.profiles["format"] if "format" in ens.profiles.columns else None
+        self.dataframe = thicket_dataframe(self.dataframe, formats)   # Thicket's nid, channels
         meta, self._unattributed = _without_unattributed(ens.metadata)
+        meta = thicket_metadata(meta)   # Thicket's lists where graphframe holds tuples
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
         self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
                                      default_metric=None)
@@ -111,6 +115,7 @@ class Thicket(ThicketConstructors):
         if self.profile_idx_name != "profile":
             df = df.rename_axis(index={self.profile_idx_name: "profile"})
             meta = meta.rename_axis(index="profile")
+        meta = ensemble_metadata(meta)   # Thicket's lists -> graphframe's tuples
         profiles = self._profiles
         if meta.index.nlevels != 1:
             raise TypeError("The metadata index must be single-level.")
