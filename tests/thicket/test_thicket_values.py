@@ -115,3 +115,23 @@ def test_compensated_mean_equals_pandas_2s(seed):
     values[:3] = [np.inf, -np.inf, np.inf]
     assert np.array_equal(compensated_mean(group, values, 31), kahan_means(group, values, 31),
                           equal_nan=True)
+
+
+def test_boxplot_columns_stay_at_the_end_of_a_column_joined_statsframe():
+    # Thicket sorts a column-joined statsframe after every statistic but
+    # calc_boxplot_statistics (and preference), whose columns stay where they were added
+    def runs():
+        return th.Thicket.from_graphframes([GraphFrame.from_lists(("main", "a"))] * 3,
+                                           metadata={"pk": [1, 2, 3]})
+    tk = th.Thicket.concat_thickets([runs(), runs()], axis="columns", headers=["A", "B"],
+                                    metadata_key="pk")
+    th.stats.mean(tk, [("B", "time")])
+    th.stats.calc_boxplot_statistics(tk, [("A", "time")])
+    th.stats.maximum(tk, [("A", "time")])
+    box = [("A", f"time_{s}(0.25, 0.5, 0.75)")
+           for s in ("q1", "q2", "q3", "iqr", "lowerfence", "upperfence", "outliers")]
+    # the maximum sorts everything, boxplot columns included
+    assert list(tk.statsframe.dataframe.columns) == sorted(
+        [("name", ""), ("A", "time_max"), ("B", "time_mean")] + box)
+    th.stats.calc_boxplot_statistics(tk, [("B", "time")])
+    assert list(tk.statsframe.dataframe.columns)[-7:] == [("B",) + c[1:] for c in box]
