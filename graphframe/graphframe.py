@@ -205,10 +205,15 @@ class GraphFrame(ReaderConstructors):
         ...                                  "metrics": {"time": 1.0, "module": "main"}}])
         >>> list(text.dataframe.columns), text.exc_metrics
         (['name', 'time', 'module'], ['time'])
-        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": [1]}}])
+        >>> objects = GraphFrame.from_literal([{"frame": {"name": "a"},
+        ...                                     "metrics": {"time": 1.0, "args": [1, 2]}}])
+        >>> objects.dataframe["args"].tolist(), objects.exc_metrics
+        ([[1, 2]], ['time'])
+        >>> GraphFrame.from_literal([{"frame": {"name": "a"}, "metrics": {"time": 1.0},
+        ...     "children": [{"frame": {"name": "b"}, "metrics": {"time": [1]}}]}])
         Traceback (most recent call last):
         ...
-        graphframe_readers.errors.ReadError: <literal>: [0]: metric 'time' is a list: [1] (expected a number, a boolean, a string (a text column) or null)
+        graphframe_readers.errors.ReadError: <literal>: [0].children[0]: metric 'time' is a list: [1] here and a number at [0] (expected numbers in every node, or objects in every node)
         """
         return cls(**parts_from_literal(graph_dict))
 

@@ -80,6 +80,8 @@ def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str
     graphframe_readers.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
     """
     options = _rename(renamed)
+    if "metric_column" in options and metric_column is not None:   # as Hatchet: ambiguous
+        raise TypeError("tree() got both metric= (deprecated) and metric_column=")
     metric_column = options.pop("metric_column", metric_column)
     name_column = options.pop("name_column", name_column)
     expand_name = options.pop("expand_name", expand_name)

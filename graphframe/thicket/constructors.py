@@ -20,6 +20,7 @@ from ..model.fields import replace
 from ..ensemble.thicket_json import thicket_json_parts
 from .profiles import composition_order, label_by_source, profile_hasher, relabel
 from .utils import DuplicateIndexError, check_duplicate_metadata_key
+from .values import TUPLE_COLUMNS, ensemble_metadata
 
 
 class ThicketConstructors:
@@ -166,7 +167,8 @@ class ThicketConstructors:
         """A one-profile Thicket from a GraphFrame read from ``prf`` (a path string: the
         profile is labelled by its hash, as in Thicket; otherwise ``0``)."""
         ens = Ensemble.from_graphframes({str(prf): gf})
-        return cls._labelled_by_source(ens, [prf]) if isinstance(prf, str) else cls(ens)
+        tk = cls._labelled_by_source(ens, [prf]) if isinstance(prf, str) else cls(ens)
+        return _with_values_of(tk, gf)
 
     @classmethod
     def from_json(cls, json_thicket: Any) -> Any:
@@ -204,7 +206,8 @@ class ThicketConstructors:
                                   f"{metadata_key!r} ({values}); the first labels its profile",
                                   UserWarning, stacklevel=2)
             labels.append(tk.metadata[metadata_key].iloc[0] if metadata_key is not None else i)
-            rows.append({c: _agreed(tk.metadata[c]) for c in tk.metadata.columns})
+            meta = ensemble_metadata(tk.metadata)   # lists as tuples (hashable)
+            rows.append({c: _agreed(meta[c]) for c in meta.columns})
         ens = Ensemble.from_graphframes(gfs, metadata=pd.DataFrame(rows))
         if metadata_key is None:
             return cls(ens)
@@ -320,3 +323,18 @@ PAIR_KEY = "__pair__"
 def _agreed(column: pd.Series) -> Any:
     values = list(dict.fromkeys(column.tolist()))
     return values[0] if len(values) == 1 else tuple(values)
+
+
+def _with_values_of(tk: Any, gf: Any) -> Any:
+    """``tk`` (one profile) holding ``gf``'s own ``nid`` and ``spot.channel`` values
+    rather than Thicket's float and tuples: a thicketized GraphFrame equals its source."""
+    df, source = tk.dataframe, gf.dataframe
+    own = [c for c in TUPLE_COLUMNS + ("nid",) if c in df.columns and c in source.columns]
+    if not own or list(source.index.names) != [n for n in df.index.names if n != "profile"]:
+        return tk
+    rows = df.index.droplevel("profile")
+    df = df.copy(deep=False)
+    for c in own:
+        df[c] = pd.Series(source[c].reindex(rows).array, index=df.index)
+    tk.dataframe = df
+    return tk

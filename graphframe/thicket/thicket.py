@@ -32,6 +32,7 @@ from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from ..ensemble.thicket_json import to_thicket_json
 from .utils import EmptyMetadataTable
+from .values import ensemble_metadata, thicket_dataframe, thicket_metadata
 from ..render.unattributed import KEY as UNATTRIBUTED, SHARE_KEY as UNATTRIBUTED_SHARE
 
 INT = np.int64
@@ -90,7 +91,10 @@ class Thicket(ThicketConstructors):
             ens.dataframe.rename_axis(index={"profile": name})
         if self._state.profile_levels:   # tuple labels shown as one level per part
             self.dataframe = _split_level(self.dataframe, name, self._state.profile_levels)
+        formats = ens.profiles["format"] if "format" in ens.profiles.columns else None
+        self.dataframe = thicket_dataframe(self.dataframe, formats)   # Thicket's nid, channels
         meta, self._unattributed = _without_unattributed(ens.metadata)
+        meta = thicket_metadata(meta)   # Thicket's lists where graphframe holds tuples
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
         self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
                                      default_metric=None)
@@ -111,6 +115,7 @@ class Thicket(ThicketConstructors):
         if self.profile_idx_name != "profile":
             df = df.rename_axis(index={self.profile_idx_name: "profile"})
             meta = meta.rename_axis(index="profile")
+        meta = ensemble_metadata(meta)   # Thicket's lists -> graphframe's tuples
         profiles = self._profiles
         if meta.index.nlevels != 1:
             raise TypeError("The metadata index must be single-level.")
@@ -329,17 +334,39 @@ class Thicket(ThicketConstructors):
             stats[metric] = rows[metric].reindex(stats.index)
 
     def get_unique_metadata(self) -> Any:
-        """Every metadata column -> its distinct values (sorted when comparable), columns
-        in case-insensitive alphabetical order as in Thicket; after a column
-        concatenation a list of ``(header, {column: values})``."""
-        unique = self.ensemble.get_unique_metadata()
-        if self.metadata.columns.nlevels == 1:
-            return dict(sorted(unique.items(), key=lambda kv: str(kv[0]).lower()))
-        out = []
-        for header in dict.fromkeys(c[0] for c in self.metadata.columns):
-            own = {c[1]: v for c, v in unique.items() if c[0] == header}
-            out.append((header, dict(sorted(own.items(), key=lambda kv: str(kv[0]).lower()))))
-        return out
+        """Every metadata column -> its distinct values in the metadata table's row
+        order (pandas ``unique``), columns in case-insensitive alphabetical order, as in
+        Thicket; columns holding lists (``libraries``, ``cmdline``) are left out, as
+        Thicket leaves them. After a column concatenation, a list of
+        ``(header, {column: values})``.
+
+        Examples
+        --------
+        >>> from graphframe import GraphFrame
+        >>> tk = Thicket.from_graphframes([GraphFrame.from_lists(("main", "a")),
+        ...                                GraphFrame.from_lists(("main", "b"))])
+        >>> tk.metadata["size"] = [8, 4]
+        >>> tk.metadata["args"] = [["-n", "8"], ["-n", "4"]]
+        >>> tk.get_unique_metadata()["size"], "args" in tk.get_unique_metadata()
+        ([8, 4], False)
+        """
+        meta = self.metadata
+
+        def unique(table: pd.DataFrame) -> Dict[Any, List[Any]]:
+            out = {}
+            for col in table.columns:
+                column = table[col]
+                if len(column) and isinstance(column.iloc[0], (list, tuple)):
+                    continue
+                out[col] = column.unique().tolist()
+            return dict(sorted(out.items(), key=lambda kv: str(kv[0]).lower()))
+
+        if meta.columns.nlevels == 1:
+            return unique(meta)
+        # (Thicket carries the previous headers' columns into each later header's dict;
+        # here each header lists its own columns)
+        return [(header, unique(meta[header]))
+                for header in dict.fromkeys(c[0] for c in meta.columns)]
 
     def add_root_node(self, attrs: Dict[str, Any]) -> None:
         """Add a root node with the frame ``attrs`` (in place): one row per profile (and

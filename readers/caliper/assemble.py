@@ -385,11 +385,43 @@ def _pruned(tree: PathTree, used: np.ndarray) -> Tuple[Hierarchy, np.ndarray]:
     # was made for that record and numbered; one first met as an ancestor keeps -1
     own = np.full(n, len(used), dtype=INT)
     np.minimum.at(own, used, np.arange(len(used), dtype=INT))
-    nid = np.arange(len(order), dtype=INT)
+    seen = np.arange(len(order), dtype=INT)
     hierarchy = Hierarchy(parent=np.where(old_parent >= 0, new[np.maximum(old_parent, 0)], -1),
-                          label=label, kind=kind, nid=nid, depth=depth[order],
-                          creation=np.where(own[order] == first[order], nid, -1))
+                          label=label, kind=kind,
+                          nid=_hatchet_nids(first[order], depth[order],
+                                            own[order] == first[order]),
+                          depth=depth[order],
+                          creation=np.where(own[order] == first[order], seen, -1))
     return hierarchy, new[used]
+
+
+def _hatchet_nids(first: np.ndarray, depth: np.ndarray, is_own: np.ndarray) -> np.ndarray:
+    """The ids Hatchet's ``.cali`` reader gives the nodes (its ``nid`` column).
+
+    Hatchet numbers nodes as it walks the records: the first record that needs a
+    node makes its missing ancestors nearest first, then -- when the topmost one
+    is a root -- spends one more number on the root's entry in its root list,
+    then numbers the record's own node. Nodes made for the same record share
+    ``first``; ``is_own`` marks the record's own node.
+
+    Examples
+    --------
+    Record 0 is at ``a/b`` (``a`` made on the way, then the root entry, then
+    ``b``); record 1 at ``a/c``; record 2 at ``d`` (a root: its entry first):
+
+    >>> _hatchet_nids(np.array([0, 0, 1, 2]), np.array([0, 1, 1, 0]),
+    ...               np.array([False, True, True, True])).tolist()
+    [0, 2, 3, 5]
+    """
+    n = len(first)
+    if n == 0:
+        return np.zeros(0, dtype=INT)
+    rank = np.empty(n, dtype=INT)
+    rank[np.lexsort((-depth, is_own, first))] = np.arange(n, dtype=INT)
+    root_first = np.sort(first[depth == 0])
+    before = np.searchsorted(root_first, first, side="left")   # root entries spent earlier
+    in_root_group = np.isin(first, root_first)
+    return rank + before + (is_own & in_root_group)
 
 
 def _convert_texts(source: Any, attribute: Any, texts: np.ndarray,

@@ -63,6 +63,8 @@ class LiteralParser:
         self.numeric_names: Dict[str, int] = {}
         self.text_names: Dict[str, int] = {}
         self.bool_names: Dict[str, int] = {}
+        # keys holding other Python objects (an object column, as Hatchet keeps them)
+        self.object_names: Dict[str, int] = {}
         # integer metrics beyond int64 (uint64 columns) and negative ones: first position
         self.big_ints: Dict[str, int] = {}
         self.negative_ints: Dict[str, int] = {}
@@ -220,6 +222,17 @@ class LiteralParser:
             if value is None:
                 values[key] = math.nan
                 continue
+            if not isinstance(value, (bool, np.bool_, numbers.Real)):
+                # any other object (a list, a dict, an instance): kept as it is in an
+                # object column, not a metric (Hatchet's dataframe holds it the same way)
+                first = self.numeric_names.get(key, self.bool_names.get(key))
+                if first is not None:
+                    raise self._error(where, f"metric {key!r} is {_kind(value)}: {value!r} "
+                                      f"here and a number at {self._position(first)}",
+                                      "numbers in every node, or objects in every node")
+                self.object_names.setdefault(key, where)
+                values[key] = value
+                continue
             if isinstance(value, (bool, np.bool_)):
                 kind, first = "a boolean", self.numeric_names.get(key)
                 self.bool_names.setdefault(key, where)
@@ -234,6 +247,11 @@ class LiteralParser:
                                   "a number, a boolean, a string (a text column) or null")
             if key in self.text_names:
                 raise self._mixed(key, where, self.text_names[key])
+            if key in self.object_names:
+                raise self._error(where, f"metric {key!r} is {kind} here and "
+                                  f"an object at "
+                                  f"{self._position(self.object_names[key])}",
+                                  "numbers in every node, or objects in every node")
             if first is not None:
                 other = "a number" if kind == "a boolean" else "a boolean"
                 raise self._error(where, f"metric {key!r} is {kind} here and {other} at "
@@ -335,7 +353,8 @@ class LiteralParser:
     # ---------------------------------------------------------------- build
     def _build(self, declared: Any) -> RawProfile:
         self._check_column_types()
-        names = [m for m in self.metric_names if m not in self.text_names]
+        names = [m for m in self.metric_names
+                 if m not in self.text_names and m not in self.object_names]
         exc, inc, pairs, default = metric_kinds(names, declared, self.source)
         ordered = bool(declared.get("ordered", False)) if isinstance(declared, dict) else False
         columns = ["name", *self.metric_names, *self.attribute_names]

@@ -127,6 +127,10 @@ def test_hatchet_deprecated_keywords_are_renamed_with_a_warning():
     with pytest.warns(DeprecationWarning, match='"metric=" is deprecated'):
         out = gf.tree(metric="time (inc)", render_header=False)
     assert out.splitlines()[0] == "4.000 a"
+    # both names at once: which one wins is unclear, a TypeError as in Hatchet
+    with pytest.warns(DeprecationWarning), \
+            pytest.raises(TypeError, match="both metric= .deprecated. and metric_column="):
+        gf.tree(metric="time", metric_column="time")
 
 
 def test_example_profile_renders_deterministically():

@@ -270,8 +270,17 @@ def test_move_metrics_to_statsframe(lassen):
 def test_get_unique_metadata(lassen):
     unique = lassen.get_unique_metadata()
     assert list(unique) == sorted(unique, key=str.lower)  # Thicket's order of the keys
-    assert unique["tuning"] == ["block_1024", "block_128", "block_256", "block_512"]
-    assert unique["ProblemSizeRunParam"] == [1048576.0, 2097152.0, 4194304.0, 8388608.0]
+    # Thicket's: values in the metadata table's order, that of the profile labels (the
+    # hash of each path, so it depends on where the corpus lies: derived from the paths),
+    # list-valued columns and graphframe's own `unattributed` columns left out
+    paths = [lassen.profile_mapping[label] for label in sorted(lassen.profile_mapping)]
+    tunings = [re.search(r"-(block_\d+)\.cali$", p).group(1) for p in paths]
+    sizes = [float(re.search(r"_(\d+)/\d+/", p).group(1)) for p in paths]
+    assert unique["tuning"] == list(dict.fromkeys(tunings))
+    assert unique["ProblemSizeRunParam"] == list(dict.fromkeys(sizes))
+    assert sorted(unique["tuning"]) == ["block_1024", "block_128", "block_256", "block_512"]
+    assert not {"cmdline", "libraries", "unattributed", "unattributed share"} & set(unique)
+    assert len(unique) == 30 and len(unique["launchdate"]) == 5
 
 
 LITERAL = [

@@ -94,7 +94,10 @@ def node_stats(tk: Any, columns: Sequence[Any], stats: Sequence[str],
     rows = statsframe_rows(tk, p)
     out: Dict[Any, np.ndarray] = {}
     for c in columns:
-        parts = group_arrays(p, values(tk, c), stats, percentiles, ddof)
+        column = values(tk, c)
+        parts = group_arrays(p, column, stats, percentiles, ddof)
+        if "mean" in parts:   # Thicket's means are pandas' (compensated sums)
+            parts["mean"] = compensated_mean(p.group, column, p.n_groups)
         for key, arr in parts.items():
             if rows is not None:
                 full = np.zeros(len(rows), dtype=arr.dtype) if key == "count" \
@@ -103,6 +106,46 @@ def node_stats(tk: Any, columns: Sequence[Any], stats: Sequence[str],
                 arr = full
             out[thicket_column(c, key)] = arr
     return out
+
+
+def compensated_mean(group: np.ndarray, column: np.ndarray, n_groups: int) -> np.ndarray:
+    """Each group's mean as pandas' ``groupby(...).mean()`` computes it, bit for bit: a
+    Kahan-compensated sum of the group's values in row order (NaN skipped), divided by
+    their count; NaN for a group without values.
+
+    numpy's pairwise row sums can differ from it in the last bit, which shows in
+    Thicket's printed tables (``0.922819`` for ``0.922818``); the compensated sum is also
+    the more accurate. One vectorised step per sample (the k-th value of every group
+    at once), not one per row.
+
+    Examples
+    --------
+    >>> v = np.array([0.1, 0.2, 0.3, np.nan, 1.0])
+    >>> compensated_mean(np.array([0, 0, 0, 1, 1]), v, 3).tolist()
+    [0.19999999999999998, 1.0, nan]
+    """
+    keep = ~np.isnan(column)
+    g, v = np.asarray(group, dtype=np.int64)[keep], column[keep]
+    order = np.argsort(g, kind="stable")           # each group's rows in row order
+    g, v = g[order], v[order]
+    count = np.bincount(g, minlength=n_groups)
+    starts = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(count, out=starts[1:])
+    rank = np.arange(len(g), dtype=np.int64) - starts[g]   # k: the group's k-th value
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=-1)) + 2))
+    total = np.zeros(n_groups)
+    carry = np.zeros(n_groups)
+    with np.errstate(all="ignore"):
+        for k in range(len(bounds) - 1):
+            rows = by_rank[bounds[k]:bounds[k + 1]]
+            at = g[rows]
+            y = v[rows] - carry[at]
+            t = total[at] + y
+            lost = (t - total[at]) - y
+            carry[at] = np.where(np.isnan(lost), 0.0, lost)   # infinities: no carry
+            total[at] = t
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
 def write(tk: Any, source: Any, columns: Dict[Any, Any]) -> List[Any]:

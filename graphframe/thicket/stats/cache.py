@@ -25,12 +25,19 @@ from typing import Any, Callable
 from ._common import sort_joined_columns
 
 
+#: Thicket's statistics that leave a column-joined statsframe's new columns at its end
+#: (the others sort its columns).
+UNSORTED = ("calc_boxplot_statistics", "preference")
+
+
 def recorded(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func(thicket, ...)`` that records its call in ``thicket.statsframe_ops_cache``."""
+    sort = func.__name__ not in UNSORTED
+
     @functools.wraps(func)
     def run(thicket: Any, *args: Any, **kwargs: Any) -> Any:
         out = func(thicket, *args, **kwargs)
-        if hasattr(thicket, "statsframe"):
+        if sort and hasattr(thicket, "statsframe"):
             sort_joined_columns(thicket)
         cache = getattr(thicket, "statsframe_ops_cache", None)
         if isinstance(cache, dict):

@@ -135,10 +135,11 @@ def test_spec_minimal_file(tmp_path):
     assert list(df.columns) == ["nid", "time", "count", "name"]
     assert rows(gf, "time") == [1.5, 0.5, 0.25] and rows(gf, "count") == [1, 2, 4]
     assert df["count"].dtype == np.int64  # Caliper type int
-    assert rows(gf, "nid") == [0, 1, 2]  # first-seen order
+    # Hatchet's ids: first-seen order, after the one Hatchet spends on main's root entry
+    assert rows(gf, "nid") == [1, 2, 3]
     unordered = graphframe.GraphFrame.from_caliperreader(str(path), node_ordering=False)
     assert names(unordered) == ["main", "bar", "foo"] and not unordered.graph.ordered
-    assert rows(unordered, "nid") == [0, 2, 1]
+    assert rows(unordered, "nid") == [1, 3, 2]
     assert (gf.exc_metrics, gf.inc_metrics, gf.default_metric) == (["time", "count"], [], "time")
     assert gf.metadata["cluster"] == "quartz" and gf.metadata["format"] == "caliper"
 

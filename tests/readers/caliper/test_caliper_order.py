@@ -55,7 +55,9 @@ def test_creation_order_puts_ancestors_first(tmp_path):
     assert names(gf) == ["main", "a", "x", "b", "z"] and gf.graph.ordered
     assert rows(gf, "name") == ["main", "a", "x", "b", "z"]
     assert rows(gf, "time") == [1.0, 4.0, 3.0, 2.0, 5.0]
-    assert rows(gf, "nid") == [0, 2, 3, 1, 4]  # first-seen numbers
+    # Hatchet's ids, in record order: main's root entry 0, main 1, b 2, then x's missing
+    # ancestor a 3 before x 4, z 5
+    assert rows(gf, "nid") == [1, 3, 4, 2, 5]
     assert gf.tree(render_header=False) == (
         "1.000 main\n├─ 4.000 a\n│  └─ 3.000 x\n├─ 2.000 b\n└─ 5.000 z\n")
     unordered = graphframe.GraphFrame.from_caliperreader(path, node_ordering=False)

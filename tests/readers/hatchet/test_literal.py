@@ -127,7 +127,9 @@ def test_attributes_round_trip_with_cat_columns():
     ([{"metrics": {}}], r"\[0\]", "no 'frame'"),
     ([{"frame": {"name": "a"}, "metrics": {}, "children": [{"frame": {"name": "b"}}]}],
      r"\[0\].children\[0\]", "no 'metrics'"),
-    ([{"frame": {"name": "a"}, "metrics": {"time": [1.0]}}], r"\[0\]", "'time' is a list"),
+    ([{"frame": {"name": "a"}, "metrics": {"time": 1.0}, "children": [
+        {"frame": {"name": "b"}, "metrics": {"time": [1.0]}}]}], r"\[0\].children\[0\]",
+     "'time' is a list: \\[1.0\\] here and a number at \\[0\\]"),
     ([{"frame": {"name": "a"}, "metrics": {"x": 1.0}, "children": [
         {"frame": {"name": "b"}, "metrics": {"x": "text"}}]}], r"\[0\].children\[0\]",
      r"number at one node and text at another \(\[0\]\)"),
@@ -468,3 +470,30 @@ def test_text_in_metrics_becomes_a_text_column_as_in_hatchet():
         gf.dataframe["module"].notna(), None))) == {"main": "app", "mpi": "libmpi", "solve": None}
     gf.update_inclusive_columns()  # the text column is never summed
     assert gf.dataframe["time (inc)"].tolist() == [3.0, 0.0, 2.0]
+
+
+def test_object_values_are_an_object_column_as_in_hatchet():
+    class Dummy:   # Hatchet's test_apply puts such an object into a literal
+        x = 5.0
+
+    dummy = Dummy()
+    gf = GraphFrame.from_literal([node("a", time=1.0, children=[node("b", time=2.0)])])
+    literal = gf.to_literal()
+    literal[0]["metrics"]["list"] = dummy
+    literal[0]["children"][0]["metrics"]["list"] = [1, 2]
+    read = GraphFrame.from_literal(literal)
+    assert read.dataframe["list"].dtype == object
+    assert read.dataframe["list"].tolist() == [dummy, [1, 2]]
+    assert read.exc_metrics == ["time"] and "list" not in read.inc_metrics
+    # a node without the key: missing
+    literal[0]["children"][0]["metrics"].pop("list")
+    assert GraphFrame.from_literal(literal).dataframe["list"].tolist()[0] is dummy
+
+
+def test_numbers_and_objects_in_one_metric_are_a_read_error():
+    for first, second in ((1.0, {"x": 1}), ({"x": 1}, 1.0), ([1], True)):
+        literal = [node("a", m=first, children=[node("b", m=second)])]
+        with pytest.raises(ReadError) as info:
+            GraphFrame.from_literal(literal)
+        assert info.value.position == "[0].children[0]"
+        assert "numbers in every node, or objects in every node" in str(info.value)

@@ -116,7 +116,8 @@ def test_arithmetic_on_one_graph_keeps_integers():
     (({"c": 1}, {"c": 2 ** 64}, {"c": 3}), r"\[0\].children\[0\]", "needs more than 64 bits"),
     (({"c": -1}, {"c": 2 ** 63}, {"c": 3}), r"\[0\].children\[0\]",
      r"larger than 2\*\*63 - 1 here and negative at \[0\]"),
-    (({"c": [1]}, {"c": 2}, {"c": 3}), r"\[0\]", "a number, a boolean, a string"),
+    (({"c": [1]}, {"c": 2}, {"c": 3}), r"\[0\].children\[0\]",
+     r"'c' is a number here and an object at \[0\]"),
 ])
 def test_values_without_a_column_type_are_located_errors(metrics, where, what):
     with pytest.raises(ReadError, match=what) as info:
