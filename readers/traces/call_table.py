@@ -39,7 +39,7 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind
+from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind, StringTable
 from .handler import EventHandler
 from .names import NameMap
 
@@ -112,21 +112,46 @@ class CallTableBuilder(EventHandler):
                 else:
                     cols[col][o] = v
         self._attach_across(batch, data[~has], file_ids)
-        for col in DATA_COLUMNS:  # a column without a value travels as None
-            if cols[col] is not None and (cols[col] == -1).all():
-                cols[col] = None
-        cols["kind"] = cols["kind"].astype(np.int16)  # narrower to send back from workers
-        for col in ("rank", "thread"):
-            v = cols[col]
-            if len(v) and -(1 << 31) <= v.min() and v.max() < (1 << 31):
-                cols[col] = v.astype(np.int32)
-        self.chunks.append(cols)
+        self._keep(cols)
         if len(enter):  # the last call of each stream may own a data event of the next batch
             key = cols["rank"] * (1 << 20) + cols["thread"]
             _, last = np.unique(key[::-1], return_index=True)
             for row in (len(key) - 1 - last).tolist():
                 stream = (int(cols["rank"][row]), int(cols["thread"][row]))
                 self._pending[stream] = (len(self.chunks) - 1, row)
+
+    takes_calls = True
+
+    def on_calls(self, strings: StringTable, columns: Dict[str, np.ndarray]) -> None:
+        """Whole calls from a decoder (see :meth:`.EventHandler.on_calls`): kept as they are."""
+        n = len(columns["start"])
+        if not n:
+            return
+        cols: Dict[str, Optional[np.ndarray]] = {
+            "rank": np.broadcast_to(np.asarray(columns["rank"], dtype=np.int64), (n,)),
+            "thread": np.broadcast_to(np.asarray(columns["thread"], dtype=np.int64), (n,)),
+            "name": self.names.ids(strings, np.asarray(columns["name"])),
+            "start": np.asarray(columns["start"], dtype=np.int64),
+            "end": np.asarray(columns["end"], dtype=np.int64),
+            "kind": np.asarray(columns["kind"]),
+            "file": self.names.ids(strings, np.asarray(columns["file"]))}
+        for col in DATA_COLUMNS:
+            cols[col] = np.asarray(columns[col], dtype=np.int64) if col in columns else None
+        if self.keep_args and "args" in columns:
+            cols["args"] = columns["args"]
+        self._keep(cols)
+
+    def _keep(self, cols: Dict[str, Optional[np.ndarray]]) -> None:
+        """Append a chunk, narrowed (less to send back from workers)."""
+        for col in DATA_COLUMNS:  # a column without a value travels as None
+            if cols[col] is not None and (cols[col] == -1).all():
+                cols[col] = None
+        cols["kind"] = cols["kind"].astype(np.int16)
+        for col in ("rank", "thread"):
+            v = cols[col]
+            if len(v) and -(1 << 31) <= v.min() and v.max() < (1 << 31):
+                cols[col] = v.astype(np.int32)
+        self.chunks.append(cols)
 
     def _attach_across(self, batch: EventBatch, rows: np.ndarray, file_ids: np.ndarray) -> None:
         """Data events whose ENTER ended the previous batch (rare: a batch boundary)."""

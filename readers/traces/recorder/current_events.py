@@ -61,11 +61,27 @@ def decode_current(folder: Path, rank: int, handler: EventHandler, files: Files,
     term = records.terminal
     level = sig.level[term]
     enter = {"file": file_id, "fd": cols["fd"], "end": end}
-    leave = nesting_end(start, end, level, tid_codes)
     if args:
         text = np.empty(len(sig), dtype=object)
         text[:] = [" ".join(a) for a in sig.args]
         enter["args"] = text[term]
+    handler.on_definitions(_definitions(meta, names, rank, records, files, tids, version,
+                                        origin))
+    if handler.takes_calls:  # whole calls, in the order their ENTER events would have
+        order = np.lexsort((level, start))
+        has_data = cols["kind"][order] >= 0
+        calls = {"rank": rank, "thread": tid_codes[order], "name": name_ids[term][order],
+                 "start": start[order], "end": end[order], "kind": cols["kind"][order],
+                 "file": file_id[order], "fd": cols["fd"][order]}
+        for c in ("bytes", "offset", "peer", "tag", "comm"):
+            calls[c] = np.where(has_data, cols[c][order], -1)
+        if args:
+            calls["args"] = enter["args"][order]
+        for lo in range(0, len(order), BATCH_EVENTS):
+            handler.on_calls(strings, {k: v if np.ndim(v) == 0 else v[lo:lo + BATCH_EVENTS]
+                                       for k, v in calls.items()})
+        return
+    leave = nesting_end(start, end, level, tid_codes)
     data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")
             if (cols[c] != -1).any()}  # columns this rank has values for
     data["file"] = file_id
@@ -74,8 +90,6 @@ def decode_current(folder: Path, rank: int, handler: EventHandler, files: Files,
                         thread=tid_codes, source=str(folder / f"{rank}.cst"),
                         data_kind=cols["kind"], enter_attrs=enter, data_attrs=data,
                         level=level)
-    handler.on_definitions(_definitions(meta, names, rank, records, files, tids, version,
-                                        origin))
     for lo in range(0, len(batch), BATCH_EVENTS):
         handler.on_batch(batch.take(slice(lo, lo + BATCH_EVENTS)))
 
