@@ -6,32 +6,35 @@ records of fixed length a table gives the length of every (label, mask)
 (:func:`.layouts.fixed_sizes`), so the start of record ``i + 1`` is the
 start of record ``i`` plus a table entry: a chain, one step per record.
 
-:func:`record_starts` walks that chain for a whole buffer at once:
+:func:`record_starts` follows that chain for a whole buffer at once:
 
-1. The buffer is cut into chunks of :data:`CHUNK` bytes. One *walk* per
-   chunk starts :data:`WARMUP` bytes before the chunk (the first walk at the
-   true first record) and follows the table, all walks in lockstep (one
-   numpy step moves every walk by one record). A walk that meets a
-   position that is not a fixed-length record fitting in the buffer steps
-   one byte further; a walk stops at the end of its chunk, at the end of
-   the buffer, or after :data:`STEPS` steps. A walk started at a wrong
-   byte soon lands on a true record start (the table rejects most byte
-   positions), and from there it follows the true chain: the chain from a
-   position is fixed by the bytes.
-2. A check, chunk by chunk, follows the true chain: from the true position
-   where a chunk is entered, the walk's positions are taken as they are
-   from the first one equal to it until the walk meets a position it did not
-   take as a record. Where the true chain is not (yet) on the walk, or the
-   record there is not of fixed length (a record whose length depends on
-   its data, the end of the stream, a bad label, a record cut by the end of
-   the buffer), one exact step is made in Python: ``step(position)`` for the
-   variable-length cases, the table otherwise.
+1. The buffer is cut into chunks of :data:`CHUNK` bytes, one *walk* per
+   chunk. Walk 0 starts at the first record; walk ``j`` at the first byte
+   of the :data:`WARMUP` bytes before its chunk where a fixed-length record
+   of a known mask could start (one vectorised test of those bytes). All
+   walks step in lockstep (one numpy step moves every walk by one record;
+   a walk at a position that is not a fixed-length record fitting in the
+   buffer steps one byte) until each has left its chunk (or after
+   :data:`STEPS` steps). A walk that started on a false record start soon
+   lands on a true one (the table rejects most byte positions), and from a
+   true start it follows the true chain: the chain from a position is fixed
+   by the bytes.
+2. Linking, vectorised: walk ``j`` is *trusted* from where it entered its
+   chunk on when the position where walk ``j - 1`` left its chunk is among
+   walk ``j``'s positions and every step from there to the chunk's end was
+   a fixed-length record. Runs of trusted chunks are taken as they are.
+3. Where a chunk is not trusted (the walk did not join the chain in time,
+   a record whose length depends on its data, the end of the stream, a bad
+   label, a record cut by the end of the buffer), exact Python steps cross
+   that chunk: ``step(position)`` for the records that are not of fixed
+   length, the table otherwise; the next chunk is trusted again when its
+   walk holds the position reached.
 
 So every start returned is on the exact chain from the first record, as
-one Python step per record would find it; Python steps are made only
-where walks had not joined the chain yet and for records whose length
-depends on their data. Cost: about (CHUNK + WARMUP) / record length numpy
-steps over ``buffer / CHUNK`` walks, plus one check per chunk.
+one Python step per record would find it; Python steps are made only in
+chunks where a walk had not joined the chain, or that hold records whose
+length depends on their data. Cost: about (CHUNK + WARMUP) / record length
+numpy steps over ``buffer / CHUNK`` walks.
 
 Examples
 --------
@@ -56,12 +59,15 @@ import numpy as np
 from .layouts import END_OF_STREAM, fixed_sizes
 
 #: bytes per walk
-CHUNK = 4096
-#: bytes a walk starts before its chunk, to join the true chain before the chunk begins
-WARMUP = 512
-#: most lockstep steps (walks that have not reached the end of their chunk by then leave
-#: the rest of it to exact Python steps)
-STEPS = (CHUNK + WARMUP) // 8
+CHUNK = 1024
+#: bytes before its chunk where a walk looks for its first record
+WARMUP = 64
+#: most lockstep steps (a walk that has not left its chunk by then leaves the rest of the
+#: chunk to exact Python steps)
+STEPS = 160
+#: the lockstep stops when at most 1/STRAGGLERS of the walks are still in their chunk
+#: (Python crosses those chunks: cheaper than numpy steps for a few walks)
+STRAGGLERS = 100
 #: buffers shorter than this are walked in Python alone (no numpy set-up)
 SMALL = 2 * CHUNK
 
@@ -69,12 +75,12 @@ SMALL = 2 * CHUNK
 #: (row END_OF_STREAM is all 0: labels from there on are never a fixed record)
 _SIZE = np.asarray(fixed_sizes(), dtype=np.int64)
 _SIZE_LIST: List[int] = _SIZE.tolist()
-#: a position beyond every buffer (fills the walks' rows after their end: rows stay sorted)
-_FAR = np.iinfo(np.int64).max
-#: walk position states
-_OTHER, _FIXED, _END = 0, 1, 2
+#: the last key of the size table (labels from END_OF_STREAM on share its zero row)
+_LAST_KEY = (END_OF_STREAM << 8) | 0xFF
 #: walk size tables by the set of masks they keep
 _WALK_SIZES: Dict[FrozenSet[int], np.ndarray] = {}
+#: row key factor of the walks' flattened positions (positions are below it)
+_ROW = np.int64(1) << 40
 
 #: ``step(position)`` -> the position after a record that is not of fixed length there,
 #: or None to stop before it (the caller decides why: end of stream, cut record, error)
@@ -99,30 +105,59 @@ def record_starts(a: np.ndarray, p0: int, n: int, step: Step, masks: Iterable[in
         return _python(a, p0, n, step, n)
     lo = np.arange(p0, n, CHUNK, dtype=np.int64)
     hi = np.minimum(lo + CHUNK, n)
-    first = np.maximum(lo - WARMUP, p0)
-    first[0] = p0
-    pos, state = _walks(a, n, first, hi, _walk_sizes(frozenset(masks) | {int(a[p0 + 2])}))
-    parts: List[np.ndarray] = []
+    sizes = _walk_sizes(frozenset(masks) | {int(a[p0 + 2])})
+    keys = _keys(a, n)
+    first = _first_records(keys, n, lo, p0, sizes)
+    pos, fixed, out = _walks(keys, n, first, hi, sizes)
+    walks, width = pos.shape
+    rows = np.arange(walks)
+    left = out >= 0                      # the walk left its chunk (or the buffer's end)
+    at = np.maximum(out, 0)
+    exit_ = pos[rows, at]
+    col = np.arange(width)
+    # the steps before leaving that were not fixed records: a walk is trusted after them
+    loose = ~fixed & (col < at[:, None])
+    trust = np.where(loose.any(axis=1), width - np.argmax(loose[:, ::-1], axis=1), 0)
+    flat = (rows[:, None] * _ROW + np.minimum(pos, _ROW - 1)).reshape(-1)
+    entry = np.r_[p0, exit_[:-1]]
+    k = _find(flat, rows, entry, width)
+    linked = left & (pos[rows, k] == entry) & (k >= trust) & (k < at)
+    linked[1:] &= left[:-1] & (exit_[:-1] >= hi[:-1])
+    unlinked = np.flatnonzero(~linked)
+    parts: List[np.ndarray] = []  # the starts, in order
     slow: List[int] = []
-    e = p0
-    for j in range(len(lo)):
-        end = int(hi[j])
-        if e >= end:
+    mv = a.data
+    e, j = p0, 0
+    while j < walks:
+        if e >= hi[j]:
+            j = int(np.searchsorted(hi, e, side="right"))
             continue
-        row, st = pos[j], state[j]
-        while e < end:
-            k = int(np.searchsorted(row, e))
-            if row[k] == e and st[k] == _FIXED:   # on the walk: take its run of records
-                r = k + int(np.argmax(st[k:] != _FIXED))
-                parts.append(row[k:r])
-                e = int(row[r])
-                continue
-            got, e, stopped = _python_steps(a, e, n, step, slow, row, end)
-            if got:
-                parts.append(np.asarray(got, dtype=np.int64))
-            if stopped:
-                return _join(parts), slow, e
-    return _join(parts), slow, e
+        kj = int(_find(flat, rows[j:j + 1], np.asarray([e]), width)[0])
+        if left[j] and pos[j, kj] == e and trust[j] <= kj < out[j]:
+            b = int(unlinked[np.searchsorted(unlinked, j, side="right")]) \
+                if len(unlinked) and unlinked[-1] > j else walks
+            first_col = k[j:b].copy()
+            first_col[0] = kj
+            block = pos[j:b]
+            parts.append(block[(col >= first_col[:, None]) & (col < at[j:b, None])])
+            e = int(exit_[b - 1])
+            if e < hi[b - 1]:            # fewer than 3 bytes left: the chain ends here
+                break
+            j = b
+            continue
+        got, e, stopped = _python_steps(mv, e, n, step, slow, int(hi[j]))
+        if got:
+            parts.append(np.asarray(got, dtype=np.int64))
+        if stopped:
+            break
+    starts = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return starts, slow, e
+
+
+def _find(flat: np.ndarray, rows: np.ndarray, values: np.ndarray, width: int) -> np.ndarray:
+    """Per row, the first column whose position is >= the row's value (clipped)."""
+    k = np.searchsorted(flat, rows * _ROW + values) - rows * width
+    return np.clip(k, 0, width - 1)
 
 
 def _walk_sizes(masks: FrozenSet[int]) -> np.ndarray:
@@ -131,52 +166,77 @@ def _walk_sizes(masks: FrozenSet[int]) -> np.ndarray:
     if table is None:
         keep = np.zeros(256, dtype=bool)
         keep[sorted(masks)] = True
-        table = np.where(keep[np.arange(len(_SIZE)) & 0xFF], _SIZE, 0)
+        table = np.where(keep[np.arange(len(_SIZE)) & 0xFF], _SIZE, 0).astype(np.uint8)
         if len(_WALK_SIZES) > 64:
             _WALK_SIZES.clear()
         _WALK_SIZES[masks] = table
     return table
 
 
-def _walks(a: np.ndarray, n: int, first: np.ndarray, hi: np.ndarray, sizes: np.ndarray
-           ) -> Tuple[np.ndarray, np.ndarray]:
-    """Positions (rows sorted, padded with _FAR: the last column always) and their states
-    of every walk."""
+def _keys(a: np.ndarray, n: int) -> np.ndarray:
+    """Per position ``p <= n - 3`` the big-endian 32-bit word at ``p`` (a strided view of
+    a padded copy): its top 24 bits are ``(label << 8) | mask``."""
+    padded = np.zeros(n + 1, dtype=np.uint8)
+    padded[:n] = a[:n]
+    return np.ndarray((n - 2,), dtype=">u4", buffer=padded, strides=(1,))
+
+
+def _sizes_at(keys: np.ndarray, p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The table's record size at positions ``p`` (each with 3 bytes in the buffer)."""
+    return sizes[np.minimum(keys[p].astype(np.uint32) >> 8, _LAST_KEY)].astype(np.int64)
+
+
+def _first_records(keys: np.ndarray, n: int, lo: np.ndarray, p0: int, sizes: np.ndarray
+                   ) -> np.ndarray:
+    """Per walk its first position: ``p0`` for the first, else the first byte of the
+    WARMUP bytes before the chunk where the table sees a fixed record that fits."""
+    base = np.maximum(lo - WARMUP, p0)
+    at = np.minimum(base[:, None] + np.arange(WARMUP), n - 3)
+    fits = _sizes_at(keys, at, sizes)
+    ok = (fits > 0) & (at + fits <= n)
+    first = np.where(ok.any(axis=1), at[np.arange(len(lo)), np.argmax(ok, axis=1)], base)
+    first[0] = p0
+    return first
+
+
+def _walks(keys: np.ndarray, n: int, first: np.ndarray, hi: np.ndarray, sizes: np.ndarray
+           ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every walk's positions (rows non-decreasing), whether each was a fixed record that
+    fits, and the column where the walk left its chunk or the buffer's end (-1: not within
+    STEPS steps)."""
     walks = len(first)
-    pos = np.full((walks, STEPS + 2), _FAR, dtype=np.int64)
-    state = np.full((walks, STEPS + 2), _END, dtype=np.int8)
+    pos = np.empty((STEPS + 1, walks), dtype=np.int64)
+    fixed = np.zeros((STEPS + 1, walks), dtype=bool)
+    out = np.full(walks, -1, dtype=np.int64)
     p = first.copy()
-    live = np.ones(walks, dtype=bool)
     last = n - 3
-    for s in range(STEPS):
-        ending = live & ((p >= hi) | (p > last))
-        if ending.any():
-            pos[ending, s] = p[ending]
-            live &= ~ending
-            if not live.any():
-                return pos, state
-        q = np.minimum(p, last)
-        label = (a[q].astype(np.int64) << 8) | a[q + 1]
-        size = sizes[(np.minimum(label, END_OF_STREAM) << 8) | a[q + 2]]
-        fixed = (size > 0) & (p + size <= n)
-        pos[live, s] = p[live]
-        state[live, s] = fixed[live]
-        p = np.where(live, p + np.where(fixed, size, 1), p)
-    pos[live, STEPS] = p[live]
-    return pos, state
+    used = STEPS + 1
+    stragglers = walks // STRAGGLERS
+    for s in range(STEPS + 1):
+        pos[s] = p
+        live = (p < hi) & (p <= last)
+        out[(out < 0) & ~live] = s
+        if s == STEPS or np.count_nonzero(live) <= stragglers:
+            used = s + 1
+            break
+        size = _sizes_at(keys, np.minimum(p, last), sizes)
+        ok = live & (size > 0) & (p + size <= n)
+        fixed[s] = ok
+        p = np.where(live, p + np.where(ok, size, 1), p)
+    return np.ascontiguousarray(pos[:used].T), np.ascontiguousarray(fixed[:used].T), out
 
 
-def _python_steps(a: np.ndarray, e: int, n: int, step: Step, slow: List[int],
-                  row: np.ndarray, end: int) -> Tuple[List[int], int, bool]:
-    """Exact steps from ``e`` until the chain is on ``row`` again (or leaves the chunk).
+def _python_steps(mv: memoryview, e: int, n: int, step: Step, slow: List[int], end: int
+                  ) -> Tuple[List[int], int, bool]:
+    """Exact steps from ``e`` until the chain leaves the chunk ending at ``end``.
     Returns the starts found, the next position and whether the chain stopped."""
     got: List[int] = []
     size_of = _SIZE_LIST
-    while True:
+    while e < end:
         if e + 3 > n:
             return got, e, True
-        label = (int(a[e]) << 8) | int(a[e + 1])
-        size = size_of[(label << 8) | int(a[e + 2])] if label < END_OF_STREAM else 0
+        label = (mv[e] << 8) | mv[e + 1]
+        size = size_of[(label << 8) | mv[e + 2]] if label < END_OF_STREAM else 0
         if size:
             if e + size > n:
                 return got, e, True
@@ -189,37 +249,12 @@ def _python_steps(a: np.ndarray, e: int, n: int, step: Step, slow: List[int],
             got.append(e)
             slow.append(e)
             e = q
-        if e >= end:
-            return got, e, False
-        k = int(np.searchsorted(row, e))
-        if row[k] == e and row[k] != _FAR:
-            return got, e, False
+    return got, e, e + 3 > n
 
 
 def _python(a: np.ndarray, p: int, n: int, step: Step, end: int
             ) -> Tuple[np.ndarray, List[int], int]:
     """Exact Python steps alone (short buffers)."""
-    got: List[int] = []
     slow: List[int] = []
-    size_of = _SIZE_LIST
-    data = a[:n].tobytes()
-    while p + 3 <= n:
-        label = (data[p] << 8) | data[p + 1]
-        size = size_of[(label << 8) | data[p + 2]] if label < END_OF_STREAM else 0
-        if size:
-            if p + size > n:
-                break
-            got.append(p)
-            p += size
-        else:
-            q = step(p)
-            if q is None:
-                break
-            got.append(p)
-            slow.append(p)
-            p = q
+    got, p, _ = _python_steps(a[:n].tobytes(), p, n, step, slow, end)
     return np.asarray(got, dtype=np.int64), slow, p
-
-
-def _join(parts: List[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

@@ -239,15 +239,17 @@ class _Run:
         if len(starts):
             self.masks.update(np.flatnonzero(np.bincount(a[starts + 2], minlength=256)).tolist())
         slow_index = np.searchsorted(starts, slow_at).tolist() if slow_at else []
+        padded = _padded(buf)
         for lo in range(0, len(starts), self.batch_records):
             hi = lo + self.batch_records
             slow = {i - lo: records[p] for i, p in zip(slow_index, slow_at) if lo <= i < hi}
-            self._emit(buf, starts[lo:hi], slow, biases)
+            self._emit(buf, padded, starts[lo:hi], slow, biases)
         return used, state["done"]
 
     # ------------------------------------------------------------------ columns
-    def _emit(self, buf: bytes, starts: np.ndarray, slow: Dict[int, Record], biases) -> None:
-        a = np.frombuffer(buf, dtype=np.uint8)
+    def _emit(self, buf: bytes, a: np.ndarray, starts: np.ndarray, slow: Dict[int, Record],
+              biases) -> None:
+        """Decode the records at ``starts`` (``a``: ``buf`` as :func:`_padded` gives it)."""
         label = _be(a, starts, 2)
         mask = a[starts + 2].astype(np.int64)
         off = 3 + 2 * ((mask & THREAD) > 0)
@@ -412,9 +414,17 @@ def _slices(blocks, size: int):
             yield block[lo:lo + size]
 
 
+def _padded(buf: bytes) -> np.ndarray:
+    """The bytes of ``buf`` as uint8 followed by 7 zero bytes (for :func:`_be`)."""
+    a = np.zeros(len(buf) + 7, dtype=np.uint8)
+    a[:len(buf)] = np.frombuffer(buf, dtype=np.uint8)
+    return a
+
+
 def _be(a: np.ndarray, at: np.ndarray, width: int) -> np.ndarray:
-    """Big-endian unsigned integers of ``width`` bytes at offsets ``at``."""
-    value = np.zeros(len(at), dtype=np.int64)
-    for k in range(width):
-        value = (value << 8) | a[at + k]
-    return value
+    """Big-endian unsigned integers of ``width`` bytes at offsets ``at`` of a
+    :func:`_padded` buffer (one gather through a byte-strided view), as int64."""
+    if width == 1:
+        return a[at].astype(np.int64)
+    view = np.ndarray((len(a) - 7,), dtype=f">u{width}", buffer=a, strides=(1,))
+    return view[at].astype(np.int64)
