@@ -61,28 +61,35 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     and ``bound`` (ns; NaN for syncs and unbounded operations)."""
     if "epoch" in table.columns and "bound" in table.columns:
         return table  # already computed
-    keep = np.flatnonzero(_codes_in(table["kind"], ["rma", "rma_sync"]))
+    kind_codes = _codes_in(table["kind"], ["rma", "rma_sync"])
+    whole = bool(kind_codes.all())  # every row is kept (a one-sided trace): no gathers
+    keep = np.arange(len(table)) if whole else np.flatnonzero(kind_codes)
     start_col = table["start"] if "start" in table.columns else table["time"]
-    start = start_col.to_numpy(np.int64)[keep]
-    rank = table["rank"].to_numpy(np.int64)[keep]
+    start = _take(start_col.to_numpy(np.int64), keep, whole)
+    rank = _take(table["rank"].to_numpy(np.int64), keep, whole)
     # a trace without one-sided communication has no window column: no rows to keep
-    window = table["window"].to_numpy(np.int64)[keep] if "window" in table.columns else \
-        np.full(len(keep), -1, dtype=np.int64)
+    window = _take(table["window"].to_numpy(np.int64), keep, whole) \
+        if "window" in table.columns else np.full(len(keep), -1, dtype=np.int64)
     perm = np.arange(len(keep))
     # a stable sort on (rank, window) keeps each rank's time order; sort by start first
     # only where a rank's rows are not in time order already
     if len(start) > 1 and not ((np.diff(rank) > 0) | (np.diff(start) >= 0)).all():
         perm = np.lexsort((start, rank))
     key = rank * (int(window.max()) + 2 if len(window) else 1) + (window + 1)
-    perm = perm[np.argsort(key[perm], kind="stable")]
+    sorted_key = key[perm]
+    if len(key) > 1 and not (sorted_key[1:] >= sorted_key[:-1]).all():
+        perm = perm[np.argsort(sorted_key, kind="stable")]
+    same = whole and (len(perm) < 2 or bool((np.diff(perm) == 1).all()))
     rows = keep[perm]
     name = table["name"]
     op = (name if isinstance(name.dtype, pd.CategoricalDtype) else
-          name.astype("category")).array[rows]
-    kind_rma = _codes_in(table["kind"], ["rma"])[rows]
-    end = table["end"].to_numpy(np.int64)[rows] if "end" in table.columns else \
+          name.astype("category")).array
+    op = op.copy() if same else op[rows]
+    kind_rma = _take(_codes_in(table["kind"], ["rma"]), rows, same)
+    end = _take(table["end"].to_numpy(np.int64), rows, same) if "end" in table.columns else \
         np.full(len(rows), -1, dtype=np.int64)
-    start = start[perm]
+    if not same:
+        rank, window, start = rank[perm], window[perm], start[perm]
     if (end < 0).any() and {"match", "duration"} <= set(table.columns):
         # point events (OTF2's RmaPut... inside MPI_Put): the operation is its call
         call = enclosing_calls(table, rows)
@@ -92,14 +99,14 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
         call_start = table["time"].to_numpy(np.int64)[at]
         end = np.where(ok, call_start + np.nan_to_num(dur).astype(np.int64), end)
         start = np.where(ok, call_start, start)
-    cols = {"rank": rank[perm], "window": window[perm],
+    cols = {"rank": rank, "window": window,
             "kind": pd.Categorical.from_codes(kind_rma.astype(np.int8), ["rma_sync", "rma"]),
             "op": op, "start": start,
             "end": end}
     for col in ("bytes", "peer", "assertion"):
-        cols[col] = table[col].to_numpy(np.int64)[rows] if col in table.columns else \
-            np.full(len(rows), -1, dtype=np.int64)
-    key = key[perm]
+        cols[col] = _take(table[col].to_numpy(np.int64), rows, same) \
+            if col in table.columns else np.full(len(rows), -1, dtype=np.int64)
+    key = key if same else key[perm]
     out = pd.DataFrame(cols, copy=False)
     group = np.zeros(len(out), dtype=np.int64)
     if len(out) > 1:
@@ -123,6 +130,12 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     out["bound"] = np.where(has & is_op, end[nxt] - cols["start"], np.nan)
     out["duration"] = np.where(end >= 0, end - cols["start"], 0)
     return out
+
+
+def _take(values: np.ndarray, rows: np.ndarray, whole: bool) -> np.ndarray:
+    """``values[rows]``, or a copy of ``values`` when ``rows`` is every row in order (a
+    copy is cheaper than a gather, and the rows never share memory with the table)."""
+    return values.copy() if whole else values[rows]
 
 
 def _group_cumsum(values: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -159,16 +172,27 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
 
     Groups are contiguous runs after one stable sort by the ``per`` columns, so every
     statistic is one ``reduceat`` over the operations (NaN bounds left out)."""
-    per = _levels(per)
-    rows = rma_rows(table)
+    return summarise(operation_arrays(rma_rows(table)), per)
+
+
+def operation_arrays(rows: pd.DataFrame) -> dict:
+    """The operations' ``rank``, ``window``, ``epoch``, ``bytes``, ``duration``, ``bound``
+    as numpy arrays, from :func:`rma_rows` (once for several :func:`summarise` calls)."""
     sel = rows["kind"].cat.codes.to_numpy() == 1
-    ops = {c: rows[c].to_numpy()[sel] for c in ("rank", "window", "epoch", "bytes", "duration",
-                                                "bound")}
-    n = int(sel.sum())
+    every = bool(sel.all())
+    return {c: rows[c].to_numpy() if every else rows[c].to_numpy()[sel]
+            for c in ("rank", "window", "epoch", "bytes", "duration", "bound")}
+
+
+def summarise(ops: dict, per: Sequence[str] = LEVELS) -> pd.DataFrame:
+    """:func:`rma_summary` of :func:`operation_arrays`."""
+    per = _levels(per)
+    n = len(ops["rank"])
     if per:
-        keys = [ops[c].astype(np.int64) for c in per]
-        order = np.lexsort(keys[::-1]) if per != list(LEVELS[:len(per)]) else np.arange(n)
-        keys = [k[order] for k in keys]
+        keys = [ops[c].astype(np.int64, copy=False) for c in per]
+        # rows are in (rank, window, epoch) order already: a prefix of it needs no sort
+        order = np.lexsort(keys[::-1]) if per != list(LEVELS[:len(per)]) else None
+        keys = keys if order is None else [k[order] for k in keys]
         change = np.zeros(n, dtype=bool)
         if n:
             change[0] = True
@@ -178,7 +202,7 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
         index = pd.MultiIndex.from_arrays([k[starts] for k in keys], names=per) \
             if len(per) > 1 else pd.Index(keys[0][starts], name=per[0])
     else:
-        order = np.arange(n)
+        order = None
         starts = np.zeros(1 if n else 0, dtype=np.int64)
         index = pd.Index(["all"], name="scope")
     if not n:  # no one-sided operation: no group, or totals of zero
@@ -190,10 +214,13 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
         return empty.astype({"count": np.int64, "bytes sum": np.int64})
     count = np.diff(np.r_[starts, n])
     out = {"count": count}
-    nbytes = np.maximum(ops["bytes"].astype(np.int64)[order], 0)
+    def ordered(values: np.ndarray) -> np.ndarray:
+        return values if order is None else values[order]
+
+    nbytes = np.maximum(ordered(ops["bytes"].astype(np.int64, copy=False)), 0)
     for label, values in (("bytes", nbytes.astype(np.float64)),
-                          ("duration", ops["duration"].astype(np.float64)[order] / 1e9),
-                          ("bound", ops["bound"].astype(np.float64)[order] / 1e9)):
+                          ("duration", ordered(ops["duration"].astype(np.float64)) / 1e9),
+                          ("bound", ordered(ops["bound"].astype(np.float64)) / 1e9)):
         out.update(_segment_stats(values, starts, count, label, with_sum=label != "bound"))
     frame = pd.DataFrame(out, index=index)
     frame["bytes sum"] = frame["bytes sum"].fillna(0).astype(np.int64)
@@ -207,9 +234,12 @@ def _segment_stats(values: np.ndarray, starts: np.ndarray, count: np.ndarray, la
         empty = np.zeros(0)
         return {f"{label} {s}": empty for s in (["sum"] if with_sum else []) + _STATS}
     valid = ~np.isnan(values)
-    filled = np.where(valid, values, 0.0)
-    total = np.add.reduceat(filled, starts)
-    present = np.add.reduceat(valid.astype(np.int64), starts)
+    if valid.all():
+        total = np.add.reduceat(values, starts)
+        present = count
+    else:
+        total = np.add.reduceat(np.where(valid, values, 0.0), starts)
+        present = np.add.reduceat(valid.astype(np.int64), starts)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(present > 0, total / np.maximum(present, 1), np.nan)
     out = {}
