@@ -4,8 +4,7 @@
 
 Examples
 --------
->>> import numpy as np
-import pandas as pd
+>>> import pandas as pd
 >>> rows = pd.DataFrame({"rank": 0, "window": 1, "kind": ["rma_sync", "rma", "rma_sync"],
 ...     "name": ["MPI_Win_fence", "MPI_Put", "MPI_Win_fence"], "start": [0, 10, 30],
 ...     "end": [2, 14, 35], "bytes": [-1, 64, -1], "peer": [-1, 1, -1]})
