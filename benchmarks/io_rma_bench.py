@@ -26,8 +26,11 @@ case, path, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t = time.perf_counter()
 c = os.times()
 from graphframe.traces.read_many import read_calls
+imported = time.perf_counter() - t
+ci = os.times()
 calls, defs = read_calls(path, jobs=jobs or None, args=False)
 read = time.perf_counter() - t
+cr = os.times()
 if case == "recorder":
     from graphframe.traces.io_view import IOView
     v = IOView(calls, defs)
@@ -41,8 +44,13 @@ seconds = time.perf_counter() - t
 c1 = os.times()
 cpu = (c1.user + c1.system + c1.children_user + c1.children_system
        - c.user - c.system - c.children_user - c.children_system)
+def spent(a, b):
+    return b.user + b.system + b.children_user + b.children_system - \
+        (a.user + a.system + a.children_user + a.children_system)
 hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
 print("RESULT " + json.dumps({"seconds": seconds, "read_seconds": read, "cpu_seconds": cpu,
+                              "import_seconds": imported, "import_cpu": spent(c, ci),
+                              "read_cpu": spent(ci, cr), "summary_cpu": spent(cr, c1),
                               "peak_mb": int(hwm) / 1024, "calls": len(calls)}))
 """
 
@@ -77,16 +85,22 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--cache", default="/tmp/graphframe-io-rma-bench")
     parser.add_argument("--out", help="write the results as JSON")
+    parser.add_argument("--cases", nargs="+", default=["recorder", "dumpi-rma"])
+    parser.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
     args = parser.parse_args()
     paths = _inputs(args.ranks, args.records, args.cache)
     results = []
     for case, path in paths.items():
-        for jobs in (1, 2):
+        if case not in args.cases:
+            continue
+        for jobs in args.jobs:
             r = measure(case, path, jobs)
             results.append(r)
             print(f"{case:10} jobs={jobs}: {r['seconds']:6.1f} s (read {r['read_seconds']:.1f} s,"
-                  f" CPU {r['cpu_seconds']:.1f} s, {r['peak_mb']:.0f} MB, {r['calls']} calls; "
-                  f"load {r['load_before']:.1f} -> {r['load_after']:.1f})", flush=True)
+                  f" CPU {r['cpu_seconds']:.1f} s = import {r['import_cpu']:.1f} + read "
+                  f"{r['read_cpu']:.1f} + summary {r['summary_cpu']:.1f}, {r['peak_mb']:.0f} MB,"
+                  f" {r['calls']} calls; load {r['load_before']:.1f} -> {r['load_after']:.1f})",
+                  flush=True)
     if args.out:
         with open(args.out, "w") as fh:
             json.dump({"ranks": args.ranks, "records": args.records, "results": results}, fh,

@@ -3,6 +3,8 @@ call table the events give, value for value and row for row."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +14,7 @@ from graphframe_readers.testing.writers.dumpi_rma import write_rma_trace
 from graphframe_readers.testing.writers.recorder import RecorderTraceWriter, write_loop_trace
 from graphframe_readers.traces import decode
 from graphframe_readers.traces.call_table import CallTableBuilder
+from graphframe_readers.traces.events import StringTable
 
 S = 10**9
 
@@ -92,3 +95,44 @@ def test_small_batches(tmp_path):
         pd.testing.assert_frame_equal(decode(path, FromEvents(), batch_records=size), whole)
     assert whole["rank"].tolist() == [0] * 344 + [1] * 344
     assert all(np.diff(g["start"].to_numpy()).min() > 0 for _, g in whole.groupby("rank"))
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_worker_tables_travel_in_shared_files(tmp_path, jobs):
+    """Workers' call tables come back through shared-memory files (no file left behind):
+    the same table as in one process, for whole calls and for events alike."""
+    import glob
+
+    from graphframe.traces.read_many import read_calls
+    from graphframe_readers.traces import shared_columns
+
+    rec = write_loop_trace(tmp_path / "loop", 4, 300)
+    rma = write_rma_trace(tmp_path / "rma", 4, 300, per_epoch=6) / "rma.meta"
+    before = set(glob.glob(os.path.join(shared_columns._DIRECTORY or "/nonexistent",
+                                        "graphframe-columns-*")))
+    for path in (rec, rma):
+        one = decode(path, CallTableBuilder())
+        pd.testing.assert_frame_equal(decode(path, CallTableBuilder(), jobs=jobs), one)
+        pd.testing.assert_frame_equal(decode(path, FromEvents(), jobs=jobs), one)
+        pd.testing.assert_frame_equal(read_calls(path, jobs=jobs)[0], read_calls(path)[0])
+    after = set(glob.glob(os.path.join(shared_columns._DIRECTORY or "/nonexistent",
+                                       "graphframe-columns-*")))
+    assert after - before == set()
+
+
+def test_a_pickled_builder_keeps_its_calls():
+    import pickle
+
+    b = CallTableBuilder()
+    b.on_calls(StringTable(["MPI_Put", "/f"]), {
+        "rank": 3, "thread": np.array([0, 1]), "name": np.array([0, 0]),
+        "start": np.array([5, 6]), "end": np.array([9, 8]), "kind": np.array([10, -1]),
+        "file": np.array([-1, 1]), "bytes": np.array([1 << 40, -1]),
+        "args": np.array(["a", None], dtype=object)})
+    c = pickle.loads(pickle.dumps(b))
+    assert len(c.chunks) == 1
+    c.on_end()
+    b.on_end()
+    pd.testing.assert_frame_equal(c.result(), b.result())
+    assert c.result()["bytes"].tolist() == [1 << 40, -1]
+    assert c.result()["args"].tolist()[0] == "a"
