@@ -31,7 +31,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Iterable, List, Sequence
+from typing import Any, Iterable, List, Sequence
 
 import numpy as np
 import pandas as pd
@@ -42,6 +42,12 @@ from .counters import enclosing_calls
 OPENERS = ("MPI_Win_fence", "MPI_Win_start", "MPI_Win_lock", "MPI_Win_lock_all")
 #: calls that complete the operations issued before them on their window
 CLOSERS = ("MPI_Win_fence", "MPI_Win_complete", "MPI_Win_unlock", "MPI_Win_unlock_all")
+#: pandas copies on write (pandas 3, or the option set): frames may share the table's data
+try:
+    _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3 or \
+        pd.get_option("mode.copy_on_write") is True
+except (ValueError, KeyError):  # pragma: no cover - an unusual pandas version string
+    _COPY_ON_WRITE = False
 #: levels of :func:`rma_summary`
 LEVELS = ("rank", "window", "epoch")
 _STATS = ["min", "max", "mean"]
@@ -84,10 +90,14 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     name = table["name"]
     op = (name if isinstance(name.dtype, pd.CategoricalDtype) else
           name.astype("category")).array
-    op = op.copy() if same else op[rows]
+    op = op if same else op[rows]
     kind_rma = _take(_codes_in(table["kind"], ["rma"]), rows, same)
     end = _take(table["end"].to_numpy(np.int64), rows, same) if "end" in table.columns else \
         np.full(len(rows), -1, dtype=np.int64)
+    # columns that are still the table's own (the rows are the whole table, in order)
+    from_table = {c: s for c, s in (("rank", "rank"), ("window", "window"),
+                                    ("start", start_col.name), ("end", "end"))
+                  if same and s in table.columns}
     if not same:
         rank, window, start = rank[perm], window[perm], start[perm]
     if (end < 0).any() and {"match", "duration"} <= set(table.columns):
@@ -99,6 +109,8 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
         call_start = table["time"].to_numpy(np.int64)[at]
         end = np.where(ok, call_start + np.nan_to_num(dur).astype(np.int64), end)
         start = np.where(ok, call_start, start)
+        from_table.pop("start", None)
+        from_table.pop("end", None)
     cols = {"rank": rank, "window": window,
             "kind": pd.Categorical.from_codes(kind_rma.astype(np.int8), ["rma_sync", "rma"]),
             "op": op, "start": start,
@@ -106,6 +118,12 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     for col in ("bytes", "peer", "assertion"):
         cols[col] = _take(table[col].to_numpy(np.int64), rows, same) \
             if col in table.columns else np.full(len(rows), -1, dtype=np.int64)
+        if same and col in table.columns:
+            from_table[col] = col
+    if same and "name" in table.columns and isinstance(table["name"].dtype, pd.CategoricalDtype):
+        from_table["op"] = "name"
+    for col, source in from_table.items():  # the table's data: shared, or copied
+        cols[col] = _shared(table, source, cols[col])
     key = key if same else key[perm]
     out = pd.DataFrame(cols, copy=False)
     group = np.zeros(len(out), dtype=np.int64)
@@ -126,16 +144,26 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
         nxt = closes[np.minimum(k, len(closes) - 1)]
         has &= group[nxt] == group
     is_op = kind_rma
-    end = cols["end"]
-    out["bound"] = np.where(has & is_op, end[nxt] - cols["start"], np.nan)
-    out["duration"] = np.where(end >= 0, end - cols["start"], 0)
+    out["bound"] = np.where(has & is_op, end[nxt] - start, np.nan)
+    out["duration"] = np.where(end >= 0, end - start, 0)
     return out
 
 
 def _take(values: np.ndarray, rows: np.ndarray, whole: bool) -> np.ndarray:
-    """``values[rows]``, or a copy of ``values`` when ``rows`` is every row in order (a
-    copy is cheaper than a gather, and the rows never share memory with the table)."""
-    return values.copy() if whole else values[rows]
+    """``values[rows]``, or ``values`` itself when ``rows`` is every row in order (then
+    :func:`_shared` decides how the result holds it)."""
+    return values if whole else values[rows]
+
+
+def _shared(table: pd.DataFrame, column: str, values: Any) -> Any:
+    """Column ``column`` of ``table`` for a frame of the same rows: the table's Series
+    where pandas copies on write (no copy now, none shared later), else a copy."""
+    series = table[column]
+    if _COPY_ON_WRITE and isinstance(table.index, pd.RangeIndex) and table.index.start == 0 \
+            and table.index.step == 1 and (series.dtype == np.int64 or
+                                            isinstance(series.dtype, pd.CategoricalDtype)):
+        return series
+    return values.copy()
 
 
 def _group_cumsum(values: np.ndarray, group: np.ndarray) -> np.ndarray:
