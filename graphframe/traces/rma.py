@@ -76,17 +76,24 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     # a trace without one-sided communication has no window column: no rows to keep
     window = _take(table["window"].to_numpy(np.int64), keep, whole) \
         if "window" in table.columns else np.full(len(keep), -1, dtype=np.int64)
-    perm = np.arange(len(keep))
+    perm = None  # None: the rows' order as they are
     # a stable sort on (rank, window) keeps each rank's time order; sort by start first
     # only where a rank's rows are not in time order already
     if len(start) > 1 and not ((np.diff(rank) > 0) | (np.diff(start) >= 0)).all():
         perm = np.lexsort((start, rank))
     key = rank * (int(window.max()) + 2 if len(window) else 1) + (window + 1)
-    sorted_key = key[perm]
+    sorted_key = key if perm is None else key[perm]
     if len(key) > 1 and not (sorted_key[1:] >= sorted_key[:-1]).all():
-        perm = perm[np.argsort(sorted_key, kind="stable")]
-    same = whole and (len(perm) < 2 or bool((np.diff(perm) == 1).all()))
-    rows = keep[perm]
+        order = np.argsort(sorted_key, kind="stable")
+        perm = order if perm is None else perm[order]
+    if perm is not None and (len(perm) < 2 or bool((np.diff(perm) == 1).all())):
+        perm = None  # sorted back into the same order
+    same = whole and perm is None  # the rows are the table's rows, in order
+    if same:
+        rows = keep
+    else:
+        perm = np.arange(len(keep)) if perm is None else perm
+        rows = keep[perm]
     name = table["name"]
     op = (name if isinstance(name.dtype, pd.CategoricalDtype) else
           name.astype("category")).array
@@ -208,8 +215,15 @@ def operation_arrays(rows: pd.DataFrame) -> dict:
     as numpy arrays, from :func:`rma_rows` (once for several :func:`summarise` calls)."""
     sel = rows["kind"].cat.codes.to_numpy() == 1
     every = bool(sel.all())
-    return {c: rows[c].to_numpy() if every else rows[c].to_numpy()[sel]
-            for c in ("rank", "window", "epoch", "bytes", "duration", "bound")}
+    ops = {c: rows[c].to_numpy() if every else rows[c].to_numpy()[sel]
+           for c in ("rank", "window", "epoch", "bytes", "duration", "bound")}
+    # the statistics' values (bytes; seconds), converted once for every summary
+    ops["values"] = {"bytes": np.maximum(ops["bytes"].astype(np.int64, copy=False), 0)
+                     .astype(np.float64),
+                     "duration": ops["duration"].astype(np.float64) / 1e9,
+                     "bound": ops["bound"].astype(np.float64) / 1e9}
+    ops["nan_free"] = {k: not np.isnan(v).any() for k, v in ops["values"].items()}
+    return ops
 
 
 def summarise(ops: dict, per: Sequence[str] = LEVELS) -> pd.DataFrame:
@@ -242,27 +256,26 @@ def summarise(ops: dict, per: Sequence[str] = LEVELS) -> pd.DataFrame:
         return empty.astype({"count": np.int64, "bytes sum": np.int64})
     count = np.diff(np.r_[starts, n])
     out = {"count": count}
+
     def ordered(values: np.ndarray) -> np.ndarray:
         return values if order is None else values[order]
 
-    nbytes = np.maximum(ordered(ops["bytes"].astype(np.int64, copy=False)), 0)
-    for label, values in (("bytes", nbytes.astype(np.float64)),
-                          ("duration", ordered(ops["duration"].astype(np.float64)) / 1e9),
-                          ("bound", ordered(ops["bound"].astype(np.float64)) / 1e9)):
-        out.update(_segment_stats(values, starts, count, label, with_sum=label != "bound"))
+    for label in ("bytes", "duration", "bound"):
+        out.update(_segment_stats(ordered(ops["values"][label]), starts, count, label,
+                                  with_sum=label != "bound", nan_free=ops["nan_free"][label]))
     frame = pd.DataFrame(out, index=index)
     frame["bytes sum"] = frame["bytes sum"].fillna(0).astype(np.int64)
     return frame
 
 
 def _segment_stats(values: np.ndarray, starts: np.ndarray, count: np.ndarray, label: str,
-                   with_sum: bool) -> dict:
+                   with_sum: bool, nan_free: bool = False) -> dict:
     """sum, min, max, mean of each run ``values[starts[i]:starts[i+1]]`` (NaN ignored)."""
     if not len(starts):
         empty = np.zeros(0)
         return {f"{label} {s}": empty for s in (["sum"] if with_sum else []) + _STATS}
-    valid = ~np.isnan(values)
-    if valid.all():
+    valid = None if nan_free else ~np.isnan(values)
+    if valid is None or valid.all():
         total = np.add.reduceat(values, starts)
         present = count
     else:
