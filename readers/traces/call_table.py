@@ -212,30 +212,37 @@ class CallTableBuilder(EventHandler):
         return self.table
 
 
-def pack_chunks(chunks: List[Dict[str, Optional[np.ndarray]]]
-                ) -> Dict[str, Optional[np.ndarray]]:
-    """Chunks as one: each column concatenated (None where no chunk has a value), integer
-    columns as narrow as their values allow (they are widened in :func:`build_call_table`).
+def pack_chunks(chunks: List[Dict[str, Optional[np.ndarray]]]) -> Dict[str, Any]:
+    """Chunks as one, for :func:`.shared_columns.share`: each column as the
+    :class:`~.shared_columns.Parts` of every chunk (written one after the other, no
+    concatenation; -1 where a chunk has no value), None where no chunk has a value, integer
+    columns as narrow as their values allow (widened again in :func:`build_call_table`).
 
     >>> c = {"rank": np.array([0]), "start": np.array([5]), "bytes": None}
     >>> d = {"rank": np.array([1]), "start": np.array([7]), "bytes": np.array([8])}
-    >>> {k: v.tolist() for k, v in pack_chunks([c, d]).items()}
-    {'rank': [0, 1], 'start': [5, 7], 'bytes': [-1, 8]}
-    >>> pack_chunks([c, d])["bytes"].dtype
-    dtype('int32')
+    >>> packed = pack_chunks([c, d])
+    >>> packed["bytes"].dtype, [a.tolist() for a in packed["bytes"].arrays]
+    (dtype('int32'), [[-1], [8]])
+    >>> packed["start"].dtype
+    dtype('int64')
     """
-    out: Dict[str, Optional[np.ndarray]] = {}
+    out: Dict[str, Any] = {}
     for key in [k for k in chunks[0] if all(k in ch for ch in chunks)]:
-        if all(ch[key] is None for ch in chunks):
+        values = [ch[key] for ch in chunks]
+        if all(v is None for v in values):
             out[key] = None
             continue
-        parts = [ch[key] if ch[key] is not None else
-                 np.full(len(ch["start"]), -1, dtype=np.int64) for ch in chunks]
-        col = np.concatenate(parts)
-        if col.dtype == np.int64 and key not in ("start", "end") and len(col) and \
-                -(1 << 31) <= col.min() and col.max() < (1 << 31):
-            col = col.astype(np.int32)
-        out[key] = col
+        present = [v for v in values if v is not None and len(v)]
+        if any(v.dtype == object for v in present):
+            out[key] = np.concatenate(values)
+            continue
+        dtype = np.result_type(*[v.dtype for v in present]) if present else np.dtype(np.int64)
+        if dtype == np.int64 and key not in ("start", "end") and \
+                all(-(1 << 31) <= v.min() and v.max() < (1 << 31) for v in present):
+            dtype = np.dtype(np.int32)
+        out[key] = shared_columns.Parts(dtype, [
+            v if v is not None else np.full(len(ch["start"]), -1, dtype=dtype)
+            for v, ch in zip(values, chunks)])
     return out
 
 

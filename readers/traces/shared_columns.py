@@ -36,6 +36,14 @@ _DIRECTORY = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", o
 
 
 @dataclass
+class Parts:
+    """One column given as consecutive arrays, shared as one array of ``dtype``."""
+
+    dtype: np.dtype
+    arrays: List[np.ndarray]
+
+
+@dataclass
 class Shared:
     """A dict of columns whose numeric arrays are in the file ``path``."""
 
@@ -48,8 +56,9 @@ class Shared:
     keys: List[str] = field(default_factory=list)
 
 
-def share(columns: Dict[str, Optional[np.ndarray]]) -> Shared:
-    """Write the numeric arrays of ``columns`` to a new shared file (see the module docs)."""
+def share(columns: Dict[str, Any]) -> Shared:
+    """Write the numeric arrays of ``columns`` to a new shared file (see the module docs);
+    a :class:`Parts` value is written as the one array its parts make."""
     fd, path = tempfile.mkstemp(prefix="graphframe-columns-", dir=_DIRECTORY)
     out = Shared(path, keys=list(columns))
     offset = 0
@@ -57,12 +66,17 @@ def share(columns: Dict[str, Optional[np.ndarray]]) -> Shared:
         with os.fdopen(fd, "wb") as fh:
             for key, value in columns.items():
                 if isinstance(value, np.ndarray) and value.dtype.kind in "iufb":
-                    data = np.ascontiguousarray(value)
-                    fh.write(memoryview(data).cast("B"))
-                    out.layout[key] = (data.dtype.str, offset, len(data))
-                    offset += data.nbytes
-                else:
+                    value = Parts(value.dtype, [value])
+                if not isinstance(value, Parts):
                     out.rest[key] = value
+                    continue
+                length = 0
+                for part in value.arrays:
+                    data = np.ascontiguousarray(part, dtype=value.dtype)
+                    fh.write(memoryview(data).cast("B"))
+                    length += len(data)
+                out.layout[key] = (np.dtype(value.dtype).str, offset, length)
+                offset += length * np.dtype(value.dtype).itemsize
     except BaseException:
         os.unlink(path)
         raise

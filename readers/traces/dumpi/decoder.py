@@ -12,11 +12,14 @@ file name of the open that returned the handle (``file``), ``bytes`` and
 function enter/exit records (``-finstrument-functions``) become
 ENTER/LEAVE named from the file's address table.
 
-Speed: record boundaries need one short Python step per record (the format
-has no lengths; a table gives the length of every (function, mask) whose
-layout is fixed); fields are then gathered with numpy for all records of a
-layout at once. Records whose length depends on their data (arrays,
-statuses) go through :func:`.records.parse_record`.
+Speed: the format has no record lengths; a table gives the length of every
+(function, mask) whose layout is fixed, and :mod:`.boundaries` follows the
+chain of record starts with numpy walks (exact Python steps only where the
+walks did not settle, e.g. around records whose length depends on their
+data: arrays, statuses, which go through :func:`.records.parse_record`).
+Fields are then gathered with numpy for all records of a layout at once.
+A handler that ``takes_calls`` (the call table) gets whole calls
+(:meth:`.EventHandler.on_calls`) instead of events.
 
 Options: ``args=True`` adds each call's arguments as ``args`` text
 (``name=value`` lines; slow); ``batch_records`` bounds a batch.

@@ -5,7 +5,10 @@ The records of :func:`.current.decode_rank` become the same events as a
 the function and, for I/O and MPI calls that move data, an IO / SEND / RECV
 / COLLECTIVE event with ``file``, ``bytes``, ``offset``, ``peer``... from
 :func:`.calls.interpret_signatures`. Everything per record is numpy
-indexing by call-signature id; the Python work is per signature.
+indexing by call-signature id; the Python work is per signature. A handler
+that ``takes_calls`` (the call table) gets the calls themselves
+(:meth:`.EventHandler.on_calls`, in the order of their ENTER events) and no
+events are built.
 
 Functions: ``recorder.mt``'s list, or for a user function (id 255,
 ``RECORDER_USER_FUNCTION``) its second argument, as Recorder's own reader
