@@ -140,3 +140,21 @@ def test_the_step_may_raise():
     with pytest.raises(ValueError) as err:
         record_starts(a, 0, len(a), step)
     assert err.value.args[0] == len(a) - 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), share=st.sampled_from([0.0, 0.05, 0.5]),
+       junk=st.booleans(), chunk=st.sampled_from([64, 100, 256]),
+       warmup=st.sampled_from([1, 8, 64]), stragglers=st.sampled_from([1, 4, 1000]))
+def test_small_chunks_many_links(seed, share, junk, chunk, warmup, stragglers):
+    """Many small chunks: trusted runs, untrusted chunks crossed in Python, re-entries."""
+    a = stream(seed, 400, share, junk=junk)
+    step = eos_step(a)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(boundaries, "CHUNK", chunk)
+        mp.setattr(boundaries, "WARMUP", warmup)
+        mp.setattr(boundaries, "SMALL", 2 * chunk)
+        mp.setattr(boundaries, "STRAGGLERS", stragglers)
+        for n in (len(a), len(a) - 7):
+            got = record_starts(a, 0, n, step, masks={THREAD | WALL})
+            assert (got[0].tolist(), got[1], got[2]) == exact(a, 0, n, step)
