@@ -105,9 +105,10 @@ def record_starts(a: np.ndarray, p0: int, n: int, step: Step, masks: Iterable[in
         return _python(a, p0, n, step, n)
     lo = np.arange(p0, n, CHUNK, dtype=np.int64)
     hi = np.minimum(lo + CHUNK, n)
-    sizes = _walk_sizes(frozenset(masks) | {int(a[p0 + 2])})
+    kept = frozenset(masks) | {int(a[p0 + 2])}
+    sizes = _walk_sizes(kept)
     keys = _keys(a, n)
-    first = _first_records(keys, n, lo, p0, sizes)
+    first = _first_records(a, keys, n, lo, p0, sizes, kept)
     pos, fixed, out = _walks(keys, n, first, hi, sizes)
     walks, width = pos.shape
     rows = np.arange(walks)
@@ -186,15 +187,24 @@ def _sizes_at(keys: np.ndarray, p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return sizes[np.minimum(keys[p].astype(np.uint32) >> 8, _LAST_KEY)].astype(np.int64)
 
 
-def _first_records(keys: np.ndarray, n: int, lo: np.ndarray, p0: int, sizes: np.ndarray
-                   ) -> np.ndarray:
+def _first_records(a: np.ndarray, keys: np.ndarray, n: int, lo: np.ndarray, p0: int,
+                   sizes: np.ndarray, masks: FrozenSet[int]) -> np.ndarray:
     """Per walk its first position: ``p0`` for the first, else the first byte of the
-    WARMUP bytes before the chunk where the table sees a fixed record that fits."""
+    WARMUP bytes before the chunk where the table sees a fixed record that fits (the
+    table is looked up only where the mask byte is one of ``masks``)."""
     base = np.maximum(lo - WARMUP, p0)
     at = np.minimum(base[:, None] + np.arange(WARMUP), n - 3)
-    fits = _sizes_at(keys, at, sizes)
-    ok = (fits > 0) & (at + fits <= n)
-    first = np.where(ok.any(axis=1), at[np.arange(len(lo)), np.argmax(ok, axis=1)], base)
+    known = np.zeros(256, dtype=bool)
+    known[sorted(masks)] = True
+    row, col = np.nonzero(known[a[at + 2]])
+    where = at[row, col]
+    fits = _sizes_at(keys, where, sizes)
+    ok = (fits > 0) & (where + fits <= n)
+    row, where = row[ok], where[ok]
+    first = base.copy()
+    if len(row):  # row-major order: a row's first hit is where its row number first appears
+        lead = np.r_[True, row[1:] != row[:-1]]
+        first[row[lead]] = where[lead]
     first[0] = p0
     return first
 
