@@ -141,14 +141,17 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     epoch = _group_cumsum(opens.astype(np.int64), group) - 1
     epoch[_codes_in(op, ["MPI_Win_fence"])] -= 1              # a fence closes the epoch before
     out["epoch"] = epoch
-    closes = np.flatnonzero(_codes_in(op, CLOSERS))
-    idx = np.arange(len(out))
-    has = np.zeros(len(out), dtype=bool)
-    nxt = idx
-    if len(closes):
-        k = np.searchsorted(closes, idx, side="right")
-        has = k < len(closes)
-        nxt = closes[np.minimum(k, len(closes) - 1)]
+    n = len(out)
+    has = np.zeros(n, dtype=bool)
+    nxt = np.zeros(n, dtype=np.int64)
+    if n:
+        # the first closing call after each row: a running minimum from the end
+        closer_at = np.where(_codes_in(op, CLOSERS), np.arange(n), n)
+        after = np.minimum.accumulate(closer_at[::-1])[::-1]
+        nxt[:-1] = after[1:]
+        nxt[-1] = n
+        has = nxt < n
+        nxt = np.minimum(nxt, n - 1)
         has &= group[nxt] == group
     is_op = kind_rma
     out["bound"] = np.where(has & is_op, end[nxt] - start, np.nan)
