@@ -128,7 +128,7 @@ class IOView:
         codes = cat.codes.to_numpy().astype(np.int64)
         categories = [str(c) for c in cat.categories]
         if nonzero:
-            used = np.unique(codes[codes >= 0])
+            used = np.flatnonzero(np.bincount(codes + 1, minlength=len(categories) + 1)[1:])
             functions = sorted(categories[c] for c in used)
         else:
             functions = self.functions
@@ -136,6 +136,8 @@ class IOView:
         to_func = np.array([index.get(c, -1) for c in categories] + [-1], dtype=np.int64)
         code = to_func[codes]
         ok = code >= 0
+        if ok.all():  # every call counts: no copies
+            ok = slice(None)
         if per is None:
             total = np.bincount(code[ok], weights=values[ok], minlength=len(functions))
             return pd.Series(total.astype(dtype), index=pd.Index(functions, name="function"),
@@ -167,7 +169,7 @@ class IOView:
         mask = self._access_mask(calls)
         cat = self.calls["file"].cat
         codes = cat.codes.to_numpy()[mask].astype(np.int64)
-        used = np.unique(codes)
+        used = np.flatnonzero(np.bincount(codes, minlength=len(cat.categories)))
         names = [str(cat.categories[c]) for c in used]
         order = np.argsort(np.asarray(names, dtype=object), kind="stable") if names else used
         pos = np.full(len(cat.categories), -1, dtype=np.int64)

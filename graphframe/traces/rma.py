@@ -31,7 +31,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Iterable, List, Sequence
+from typing import Any, Iterable, List, Sequence
 
 import numpy as np
 import pandas as pd
@@ -42,6 +42,12 @@ from .counters import enclosing_calls
 OPENERS = ("MPI_Win_fence", "MPI_Win_start", "MPI_Win_lock", "MPI_Win_lock_all")
 #: calls that complete the operations issued before them on their window
 CLOSERS = ("MPI_Win_fence", "MPI_Win_complete", "MPI_Win_unlock", "MPI_Win_unlock_all")
+#: pandas copies on write (pandas 3, or the option set): frames may share the table's data
+try:
+    _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3 or \
+        pd.get_option("mode.copy_on_write") is True
+except (ValueError, KeyError):  # pragma: no cover - an unusual pandas version string
+    _COPY_ON_WRITE = False
 #: levels of :func:`rma_summary`
 LEVELS = ("rank", "window", "epoch")
 _STATS = ["min", "max", "mean"]
@@ -61,28 +67,46 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     and ``bound`` (ns; NaN for syncs and unbounded operations)."""
     if "epoch" in table.columns and "bound" in table.columns:
         return table  # already computed
-    keep = np.flatnonzero(_codes_in(table["kind"], ["rma", "rma_sync"]))
+    kind_codes = _codes_in(table["kind"], ["rma", "rma_sync"])
+    whole = bool(kind_codes.all())  # every row is kept (a one-sided trace): no gathers
+    keep = np.arange(len(table)) if whole else np.flatnonzero(kind_codes)
     start_col = table["start"] if "start" in table.columns else table["time"]
-    start = start_col.to_numpy(np.int64)[keep]
-    rank = table["rank"].to_numpy(np.int64)[keep]
+    start = _take(start_col.to_numpy(np.int64), keep, whole)
+    rank = _take(table["rank"].to_numpy(np.int64), keep, whole)
     # a trace without one-sided communication has no window column: no rows to keep
-    window = table["window"].to_numpy(np.int64)[keep] if "window" in table.columns else \
-        np.full(len(keep), -1, dtype=np.int64)
-    perm = np.arange(len(keep))
+    window = _take(table["window"].to_numpy(np.int64), keep, whole) \
+        if "window" in table.columns else np.full(len(keep), -1, dtype=np.int64)
+    perm = None  # None: the rows' order as they are
     # a stable sort on (rank, window) keeps each rank's time order; sort by start first
     # only where a rank's rows are not in time order already
     if len(start) > 1 and not ((np.diff(rank) > 0) | (np.diff(start) >= 0)).all():
         perm = np.lexsort((start, rank))
     key = rank * (int(window.max()) + 2 if len(window) else 1) + (window + 1)
-    perm = perm[np.argsort(key[perm], kind="stable")]
-    rows = keep[perm]
+    sorted_key = key if perm is None else key[perm]
+    if len(key) > 1 and not (sorted_key[1:] >= sorted_key[:-1]).all():
+        order = np.argsort(sorted_key, kind="stable")
+        perm = order if perm is None else perm[order]
+    if perm is not None and (len(perm) < 2 or bool((np.diff(perm) == 1).all())):
+        perm = None  # sorted back into the same order
+    same = whole and perm is None  # the rows are the table's rows, in order
+    if same:
+        rows = keep
+    else:
+        perm = np.arange(len(keep)) if perm is None else perm
+        rows = keep[perm]
     name = table["name"]
     op = (name if isinstance(name.dtype, pd.CategoricalDtype) else
-          name.astype("category")).array[rows]
-    kind_rma = _codes_in(table["kind"], ["rma"])[rows]
-    end = table["end"].to_numpy(np.int64)[rows] if "end" in table.columns else \
+          name.astype("category")).array
+    op = op if same else op[rows]
+    kind_rma = _take(_codes_in(table["kind"], ["rma"]), rows, same)
+    end = _take(table["end"].to_numpy(np.int64), rows, same) if "end" in table.columns else \
         np.full(len(rows), -1, dtype=np.int64)
-    start = start[perm]
+    # columns that are still the table's own (the rows are the whole table, in order)
+    from_table = {c: s for c, s in (("rank", "rank"), ("window", "window"),
+                                    ("start", start_col.name), ("end", "end"))
+                  if same and s in table.columns}
+    if not same:
+        rank, window, start = rank[perm], window[perm], start[perm]
     if (end < 0).any() and {"match", "duration"} <= set(table.columns):
         # point events (OTF2's RmaPut... inside MPI_Put): the operation is its call
         call = enclosing_calls(table, rows)
@@ -92,14 +116,22 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
         call_start = table["time"].to_numpy(np.int64)[at]
         end = np.where(ok, call_start + np.nan_to_num(dur).astype(np.int64), end)
         start = np.where(ok, call_start, start)
-    cols = {"rank": rank[perm], "window": window[perm],
+        from_table.pop("start", None)
+        from_table.pop("end", None)
+    cols = {"rank": rank, "window": window,
             "kind": pd.Categorical.from_codes(kind_rma.astype(np.int8), ["rma_sync", "rma"]),
             "op": op, "start": start,
             "end": end}
     for col in ("bytes", "peer", "assertion"):
-        cols[col] = table[col].to_numpy(np.int64)[rows] if col in table.columns else \
-            np.full(len(rows), -1, dtype=np.int64)
-    key = key[perm]
+        cols[col] = _take(table[col].to_numpy(np.int64), rows, same) \
+            if col in table.columns else np.full(len(rows), -1, dtype=np.int64)
+        if same and col in table.columns:
+            from_table[col] = col
+    if same and "name" in table.columns and isinstance(table["name"].dtype, pd.CategoricalDtype):
+        from_table["op"] = "name"
+    for col, source in from_table.items():  # the table's data: shared, or copied
+        cols[col] = _shared(table, source, cols[col])
+    key = key if same else key[perm]
     out = pd.DataFrame(cols, copy=False)
     group = np.zeros(len(out), dtype=np.int64)
     if len(out) > 1:
@@ -109,20 +141,39 @@ def rma_rows(table: pd.DataFrame) -> pd.DataFrame:
     epoch = _group_cumsum(opens.astype(np.int64), group) - 1
     epoch[_codes_in(op, ["MPI_Win_fence"])] -= 1              # a fence closes the epoch before
     out["epoch"] = epoch
-    closes = np.flatnonzero(_codes_in(op, CLOSERS))
-    idx = np.arange(len(out))
-    has = np.zeros(len(out), dtype=bool)
-    nxt = idx
-    if len(closes):
-        k = np.searchsorted(closes, idx, side="right")
-        has = k < len(closes)
-        nxt = closes[np.minimum(k, len(closes) - 1)]
+    n = len(out)
+    has = np.zeros(n, dtype=bool)
+    nxt = np.zeros(n, dtype=np.int64)
+    if n:
+        # the first closing call after each row: a running minimum from the end
+        closer_at = np.where(_codes_in(op, CLOSERS), np.arange(n), n)
+        after = np.minimum.accumulate(closer_at[::-1])[::-1]
+        nxt[:-1] = after[1:]
+        nxt[-1] = n
+        has = nxt < n
+        nxt = np.minimum(nxt, n - 1)
         has &= group[nxt] == group
     is_op = kind_rma
-    end = cols["end"]
-    out["bound"] = np.where(has & is_op, end[nxt] - cols["start"], np.nan)
-    out["duration"] = np.where(end >= 0, end - cols["start"], 0)
+    out["bound"] = np.where(has & is_op, end[nxt] - start, np.nan)
+    out["duration"] = np.where(end >= 0, end - start, 0)
     return out
+
+
+def _take(values: np.ndarray, rows: np.ndarray, whole: bool) -> np.ndarray:
+    """``values[rows]``, or ``values`` itself when ``rows`` is every row in order (then
+    :func:`_shared` decides how the result holds it)."""
+    return values if whole else values[rows]
+
+
+def _shared(table: pd.DataFrame, column: str, values: Any) -> Any:
+    """Column ``column`` of ``table`` for a frame of the same rows: the table's Series
+    where pandas copies on write (no copy now, none shared later), else a copy."""
+    series = table[column]
+    if _COPY_ON_WRITE and isinstance(table.index, pd.RangeIndex) and table.index.start == 0 \
+            and table.index.step == 1 and (series.dtype == np.int64 or
+                                            isinstance(series.dtype, pd.CategoricalDtype)):
+        return series
+    return values.copy()
 
 
 def _group_cumsum(values: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -159,16 +210,34 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
 
     Groups are contiguous runs after one stable sort by the ``per`` columns, so every
     statistic is one ``reduceat`` over the operations (NaN bounds left out)."""
-    per = _levels(per)
-    rows = rma_rows(table)
+    return summarise(operation_arrays(rma_rows(table)), per)
+
+
+def operation_arrays(rows: pd.DataFrame) -> dict:
+    """The operations' ``rank``, ``window``, ``epoch``, ``bytes``, ``duration``, ``bound``
+    as numpy arrays, from :func:`rma_rows` (once for several :func:`summarise` calls)."""
     sel = rows["kind"].cat.codes.to_numpy() == 1
-    ops = {c: rows[c].to_numpy()[sel] for c in ("rank", "window", "epoch", "bytes", "duration",
-                                                "bound")}
-    n = int(sel.sum())
+    every = bool(sel.all())
+    ops = {c: rows[c].to_numpy() if every else rows[c].to_numpy()[sel]
+           for c in ("rank", "window", "epoch", "bytes", "duration", "bound")}
+    # the statistics' values (bytes; seconds), converted once for every summary
+    ops["values"] = {"bytes": np.maximum(ops["bytes"].astype(np.int64, copy=False), 0)
+                     .astype(np.float64),
+                     "duration": ops["duration"].astype(np.float64) / 1e9,
+                     "bound": ops["bound"].astype(np.float64) / 1e9}
+    ops["nan_free"] = {k: not np.isnan(v).any() for k, v in ops["values"].items()}
+    return ops
+
+
+def summarise(ops: dict, per: Sequence[str] = LEVELS) -> pd.DataFrame:
+    """:func:`rma_summary` of :func:`operation_arrays`."""
+    per = _levels(per)
+    n = len(ops["rank"])
     if per:
-        keys = [ops[c].astype(np.int64) for c in per]
-        order = np.lexsort(keys[::-1]) if per != list(LEVELS[:len(per)]) else np.arange(n)
-        keys = [k[order] for k in keys]
+        keys = [ops[c].astype(np.int64, copy=False) for c in per]
+        # rows are in (rank, window, epoch) order already: a prefix of it needs no sort
+        order = np.lexsort(keys[::-1]) if per != list(LEVELS[:len(per)]) else None
+        keys = keys if order is None else [k[order] for k in keys]
         change = np.zeros(n, dtype=bool)
         if n:
             change[0] = True
@@ -178,7 +247,7 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
         index = pd.MultiIndex.from_arrays([k[starts] for k in keys], names=per) \
             if len(per) > 1 else pd.Index(keys[0][starts], name=per[0])
     else:
-        order = np.arange(n)
+        order = None
         starts = np.zeros(1 if n else 0, dtype=np.int64)
         index = pd.Index(["all"], name="scope")
     if not n:  # no one-sided operation: no group, or totals of zero
@@ -190,26 +259,31 @@ def rma_summary(table: pd.DataFrame, per: Sequence[str] = LEVELS) -> pd.DataFram
         return empty.astype({"count": np.int64, "bytes sum": np.int64})
     count = np.diff(np.r_[starts, n])
     out = {"count": count}
-    nbytes = np.maximum(ops["bytes"].astype(np.int64)[order], 0)
-    for label, values in (("bytes", nbytes.astype(np.float64)),
-                          ("duration", ops["duration"].astype(np.float64)[order] / 1e9),
-                          ("bound", ops["bound"].astype(np.float64)[order] / 1e9)):
-        out.update(_segment_stats(values, starts, count, label, with_sum=label != "bound"))
+
+    def ordered(values: np.ndarray) -> np.ndarray:
+        return values if order is None else values[order]
+
+    for label in ("bytes", "duration", "bound"):
+        out.update(_segment_stats(ordered(ops["values"][label]), starts, count, label,
+                                  with_sum=label != "bound", nan_free=ops["nan_free"][label]))
     frame = pd.DataFrame(out, index=index)
     frame["bytes sum"] = frame["bytes sum"].fillna(0).astype(np.int64)
     return frame
 
 
 def _segment_stats(values: np.ndarray, starts: np.ndarray, count: np.ndarray, label: str,
-                   with_sum: bool) -> dict:
+                   with_sum: bool, nan_free: bool = False) -> dict:
     """sum, min, max, mean of each run ``values[starts[i]:starts[i+1]]`` (NaN ignored)."""
     if not len(starts):
         empty = np.zeros(0)
         return {f"{label} {s}": empty for s in (["sum"] if with_sum else []) + _STATS}
-    valid = ~np.isnan(values)
-    filled = np.where(valid, values, 0.0)
-    total = np.add.reduceat(filled, starts)
-    present = np.add.reduceat(valid.astype(np.int64), starts)
+    valid = None if nan_free else ~np.isnan(values)
+    if valid is None or valid.all():
+        total = np.add.reduceat(values, starts)
+        present = count
+    else:
+        total = np.add.reduceat(np.where(valid, values, 0.0), starts)
+        present = np.add.reduceat(valid.astype(np.int64), starts)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(present > 0, total / np.maximum(present, 1), np.nan)
     out = {}

@@ -18,15 +18,40 @@ from __future__ import annotations
 
 from typing import List
 
+import numpy as np
 import pandas as pd
 
-from .rma import rma_operations, rma_rows, rma_summary, rma_syncs
+from .rma import operation_arrays, rma_rows, summarise
 
 
-def _counts(names: pd.Series) -> str:
-    counts = names.value_counts()  # on category codes when the names are categorical
-    return ", ".join(f"{k} {int(v)}" for k, v in sorted((str(k), v) for k, v in counts.items())
-                     if v)
+def _counts(op: pd.Categorical, sel: np.ndarray) -> str:
+    """``name count, ...`` of the rows ``sel`` (names sorted, zero counts left out)."""
+    codes = op.codes[sel]
+    counts = np.bincount(codes[codes >= 0], minlength=len(op.categories))
+    return ", ".join(f"{k} {int(v)}" for k, v in sorted(
+        (str(k), v) for k, v in zip(op.categories, counts.tolist())) if v)
+
+
+def _distinct(values: np.ndarray) -> int:
+    """The number of distinct values (a count of changes when they are sorted)."""
+    if len(values) < 2:
+        return len(values)
+    if (values[1:] >= values[:-1]).all():
+        return int(np.count_nonzero(values[1:] != values[:-1])) + 1
+    return len(np.unique(values))
+
+
+def _epochs(ops: dict) -> int:
+    """The number of distinct (rank, window, epoch) of the operations in an opened epoch."""
+    opened = ops["epoch"] >= 0
+    rank, window, epoch = ops["rank"][opened], ops["window"][opened], ops["epoch"][opened]
+    if len(rank) < 2:
+        return len(rank)
+    same = (rank[1:] == rank[:-1]) & (window[1:] == window[:-1])
+    if ((rank[1:] > rank[:-1]) | (same & (window[1:] > window[:-1]))
+            | (same & (window[1:] == window[:-1]) & (epoch[1:] >= epoch[:-1]))).all():
+        return int(np.count_nonzero(~same | (epoch[1:] != epoch[:-1]))) + 1
+    return len(np.unique(np.stack([rank, window, epoch], axis=1), axis=0))
 
 
 def _table(frame: pd.DataFrame) -> List[str]:
@@ -43,25 +68,26 @@ def rma_report(table: pd.DataFrame, source: str, epochs: int = 50) -> List[str]:
     """The report's lines for the RMA/RMA_SYNC rows of an events or call table (durations
     and bounds in seconds); the per-epoch table shows its first ``epochs`` rows (0: all)."""
     table = rma_rows(table)  # once for every table below
-    ops = rma_operations(table)
-    syncs = rma_syncs(table)
-    opened = ops[ops["epoch"] >= 0][["rank", "window", "epoch"]].drop_duplicates()
+    ops = operation_arrays(table)
+    is_op = table["kind"].cat.codes.to_numpy() == 1
+    op = table["op"].array
+    duration = table["duration"].to_numpy()
     lines = [f"foRMA report: {source}",
-             f"{ops['rank'].nunique()} rank(s), {ops['window'].nunique()} window(s), "
-             f"{len(opened)} epoch(s)",
-             f"{len(ops)} one-sided operations ({_counts(ops['op'])}), {len(syncs)} "
-             f"synchronisation calls ({_counts(syncs['op'])})",
-             f"{int(ops['bytes'].clip(lower=0).sum())} bytes moved; "
-             f"{ops['duration'].sum() / 1e9:.9f} s in operations, "
-             f"{syncs['duration'].sum() / 1e9:.9f} s in synchronisation",
+             f"{_distinct(ops['rank'])} rank(s), {_distinct(ops['window'])} window(s), "
+             f"{_epochs(ops)} epoch(s)",
+             f"{len(ops['rank'])} one-sided operations ({_counts(op, is_op)}), "
+             f"{int(np.count_nonzero(~is_op))} synchronisation calls ({_counts(op, ~is_op)})",
+             f"{int(np.maximum(ops['bytes'], 0).sum())} bytes moved; "
+             f"{int(ops['duration'].sum()) / 1e9:.9f} s in operations, "
+             f"{int(duration[~is_op].sum()) / 1e9:.9f} s in synchronisation",
              "", "Totals"]
-    lines += _table(rma_summary(table, per=()))
+    lines += _table(summarise(ops, per=()))
     for title, per in (("Statistics per rank", ("rank",)),
                        ("Statistics per window", ("window",)),
                        ("Statistics per rank and window", ("rank", "window")),
                        ("Statistics per epoch (rank, window, epoch)", ("rank", "window", "epoch"))):
         lines += ["", title]
-        stats = rma_summary(table, per=per)
+        stats = summarise(ops, per=per)
         if "epoch" in per and epochs and len(stats) > epochs:
             lines += _table(stats.iloc[:epochs])
             lines.append(f"  ... {len(stats) - epochs} more epochs (graphframe rma --epochs 0 "

@@ -34,13 +34,14 @@ Examples
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind
+from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind, StringTable
 from .handler import EventHandler
+from . import shared_columns
 from .names import NameMap
 
 #: data-event columns copied to the call
@@ -112,21 +113,46 @@ class CallTableBuilder(EventHandler):
                 else:
                     cols[col][o] = v
         self._attach_across(batch, data[~has], file_ids)
-        for col in DATA_COLUMNS:  # a column without a value travels as None
-            if cols[col] is not None and (cols[col] == -1).all():
-                cols[col] = None
-        cols["kind"] = cols["kind"].astype(np.int16)  # narrower to send back from workers
-        for col in ("rank", "thread"):
-            v = cols[col]
-            if len(v) and -(1 << 31) <= v.min() and v.max() < (1 << 31):
-                cols[col] = v.astype(np.int32)
-        self.chunks.append(cols)
+        self._keep(cols)
         if len(enter):  # the last call of each stream may own a data event of the next batch
             key = cols["rank"] * (1 << 20) + cols["thread"]
             _, last = np.unique(key[::-1], return_index=True)
             for row in (len(key) - 1 - last).tolist():
                 stream = (int(cols["rank"][row]), int(cols["thread"][row]))
                 self._pending[stream] = (len(self.chunks) - 1, row)
+
+    takes_calls = True
+
+    def on_calls(self, strings: StringTable, columns: Dict[str, np.ndarray]) -> None:
+        """Whole calls from a decoder (see :meth:`.EventHandler.on_calls`): kept as they are."""
+        n = len(columns["start"])
+        if not n:
+            return
+        cols: Dict[str, Optional[np.ndarray]] = {
+            "rank": np.broadcast_to(np.asarray(columns["rank"], dtype=np.int64), (n,)),
+            "thread": np.broadcast_to(np.asarray(columns["thread"], dtype=np.int64), (n,)),
+            "name": self.names.ids(strings, np.asarray(columns["name"])),
+            "start": np.asarray(columns["start"], dtype=np.int64),
+            "end": np.asarray(columns["end"], dtype=np.int64),
+            "kind": np.asarray(columns["kind"]),
+            "file": self.names.ids(strings, np.asarray(columns["file"]))}
+        for col in DATA_COLUMNS:
+            cols[col] = np.asarray(columns[col], dtype=np.int64) if col in columns else None
+        if self.keep_args and "args" in columns:
+            cols["args"] = columns["args"]
+        self._keep(cols)
+
+    def _keep(self, cols: Dict[str, Optional[np.ndarray]]) -> None:
+        """Append a chunk, narrowed (less to send back from workers)."""
+        for col in DATA_COLUMNS:  # a column without a value travels as None
+            if cols[col] is not None and (cols[col] == -1).all():
+                cols[col] = None
+        cols["kind"] = cols["kind"].astype(np.int16)
+        for col in ("rank", "thread"):
+            v = cols[col]
+            if len(v) and -(1 << 31) <= v.min() and v.max() < (1 << 31):
+                cols[col] = v.astype(np.int32)
+        self.chunks.append(cols)
 
     def _attach_across(self, batch: EventBatch, rows: np.ndarray, file_ids: np.ndarray) -> None:
         """Data events whose ENTER ended the previous batch (rare: a batch boundary)."""
@@ -154,6 +180,20 @@ class CallTableBuilder(EventHandler):
     def fork(self) -> "CallTableBuilder":
         return CallTableBuilder(args=self.keep_args)
 
+    def __getstate__(self) -> dict:
+        """Pickled (a worker's handler going back): the chunks as one packed chunk whose
+        arrays travel in a shared-memory file (:mod:`.shared_columns`), not in the pickle."""
+        state = self.__dict__.copy()
+        state["_pending"] = {}
+        if self.chunks:
+            state["chunks"] = [shared_columns.share(pack_chunks(self.chunks))]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["chunks"] = [shared_columns.load(c) if isinstance(c, shared_columns.Shared)
+                           else c for c in state["chunks"]]
+        self.__dict__.update(state)
+
     def join(self, others: Sequence["CallTableBuilder"]) -> None:
         for other in others:
             self.on_definitions(other.definitions)
@@ -172,56 +212,126 @@ class CallTableBuilder(EventHandler):
         return self.table
 
 
-def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> pd.DataFrame:
-    """The call table from column chunks (global name ids)."""
-    keys = ["rank", "thread", "name", "start", "end", "kind", "file"] + list(DATA_COLUMNS)
-    with_args = bool(chunks) and all("args" in ch for ch in chunks)
-    if with_args:
-        keys.append("args")
-    cols = {}
-    total = sum(len(ch["start"]) for ch in chunks)
-    for k in keys:
-        if all(ch[k] is None for ch in chunks):  # no value anywhere: one filled column
-            cols[k] = np.full(total, -1, dtype=object if k == "args" else np.int64)
+def pack_chunks(chunks: List[Dict[str, Optional[np.ndarray]]]) -> Dict[str, Any]:
+    """Chunks as one, for :func:`.shared_columns.share`: each column as the
+    :class:`~.shared_columns.Parts` of every chunk (written one after the other, no
+    concatenation; -1 where a chunk has no value), None where no chunk has a value, integer
+    columns as narrow as their values allow (widened again in :func:`build_call_table`).
+
+    >>> c = {"rank": np.array([0]), "start": np.array([5]), "bytes": None}
+    >>> d = {"rank": np.array([1]), "start": np.array([7]), "bytes": np.array([8])}
+    >>> packed = pack_chunks([c, d])
+    >>> packed["bytes"].dtype, [a.tolist() for a in packed["bytes"].arrays]
+    (dtype('int32'), [[-1], [8]])
+    >>> packed["start"].dtype
+    dtype('int64')
+    """
+    out: Dict[str, Any] = {}
+    for key in [k for k in chunks[0] if all(k in ch for ch in chunks)]:
+        values = [ch[key] for ch in chunks]
+        if all(v is None for v in values):
+            out[key] = None
             continue
-        parts = [ch[k] if ch[k] is not None else np.full(len(ch["start"]), -1, dtype=np.int64)
-                 for ch in chunks]
-        cols[k] = np.concatenate(parts)
-    if not _in_order(cols["rank"], cols["thread"], cols["start"]):
+        present = [v for v in values if v is not None and len(v)]
+        if any(v.dtype == object for v in present):
+            out[key] = np.concatenate(values)
+            continue
+        dtype = np.result_type(*[v.dtype for v in present]) if present else np.dtype(np.int64)
+        if dtype == np.int64 and key not in ("start", "end") and \
+                all(-(1 << 31) <= v.min() and v.max() < (1 << 31) for v in present):
+            dtype = np.dtype(np.int32)
+        out[key] = shared_columns.Parts(dtype, [
+            v if v is not None else np.full(len(ch["start"]), -1, dtype=dtype)
+            for v, ch in zip(values, chunks)])
+    return out
+
+
+def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> pd.DataFrame:
+    """The call table from column chunks (global name ids).
+
+    Each column is allocated once and filled chunk by chunk (a chunk without a value
+    fills -1), so the table costs one write per value."""
+    with_args = bool(chunks) and all("args" in ch for ch in chunks)
+    sizes = [len(ch["start"]) for ch in chunks]
+    total = sum(sizes)
+    cols = {k: _column(chunks, sizes, total, k, dtype) for k, dtype in
+            (("rank", np.int64), ("thread", np.int64), ("name", np.int32),
+             ("start", np.int64), ("end", np.int64), ("kind", np.int16), ("file", np.int32))}
+    for col in DATA_COLUMNS:
+        cols[col] = _column(chunks, sizes, total, col, np.int64)
+    if with_args:
+        cols["args"] = _column(chunks, sizes, total, "args", object)
+    if not _in_order(chunks, sizes, cols):
         order = np.lexsort((cols["start"], cols["thread"], cols["rank"]))
         cols = {k: v[order] for k, v in cols.items()}
     kinds = list(KIND_NAMES) + [CALL]
-    kind = np.where(cols["kind"] >= 0, cols["kind"], len(KIND_NAMES))
-    end = cols["end"].astype(np.int64, copy=False)
-    start = cols["start"].astype(np.int64, copy=False)
+    kind_code = np.append(np.arange(len(KIND_NAMES), dtype=np.int8), np.int8(len(KIND_NAMES)))
+    end = cols["end"]
+    start = cols["start"]
+    duration = (end - start).astype(np.float64)
+    duration[end < 0] = np.nan
     data = {
-        "rank": cols["rank"].astype(np.int64, copy=False),
-        "thread": cols["thread"].astype(np.int64, copy=False),
+        "rank": cols["rank"], "thread": cols["thread"],
         "name": _categorical(names, cols["name"]),
-        "start": start, "end": end,
-        "duration": np.where(end >= 0, end - start, np.nan).astype(np.float64),
-        "kind": pd.Categorical.from_codes(kind.astype(np.int8), kinds),
+        "start": start, "end": end, "duration": duration,
+        # kind -1 (no data event) -> the last code, CALL
+        "kind": pd.Categorical.from_codes(kind_code[cols["kind"]], kinds, validate=False),
         "file": _categorical(names, cols["file"]),
     }
     for col in DATA_COLUMNS:
-        data[col] = cols[col].astype(np.int64, copy=False)
+        data[col] = cols[col]
     if with_args:
         data["args"] = cols["args"]
     return pd.DataFrame(data, copy=False)  # fresh arrays: no consolidating copy
 
 
+def _column(chunks: List[Dict[str, Optional[np.ndarray]]], sizes: List[int], total: int,
+            key: str, dtype: Any) -> np.ndarray:
+    """Column ``key`` of every chunk in one new array of ``dtype`` (-1 where a chunk has
+    no value)."""
+    out = np.empty(total, dtype=dtype)
+    at = 0
+    for ch, size in zip(chunks, sizes):
+        value = ch[key]
+        out[at:at + size] = -1 if value is None else value
+        at += size
+    return out
+
+
 def _categorical(names: List[str], codes: np.ndarray) -> pd.Categorical:
     """Global name ids -> a categorical with only the names used, sorted."""
-    codes = codes.astype(np.int64, copy=False)
-    ids = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(names)))
+    used = np.bincount(codes.astype(np.int64) + 1, minlength=len(names) + 1)[1:]
+    ids = np.flatnonzero(used)
     table = np.asarray(names, dtype=object)[ids] if len(ids) else np.zeros(0, dtype=object)
     sort = np.argsort(table.astype(str), kind="stable")
-    remap = np.full(len(names) + 1, -1, dtype=np.int64)
+    small = np.int8 if len(ids) < 127 else np.int16 if len(ids) < 32767 else np.int32
+    remap = np.full(len(names) + 1, -1, dtype=small)  # the last entry: id -1 -> code -1
     remap[ids[sort]] = np.arange(len(ids))
-    return pd.Categorical.from_codes(remap[codes], list(table[sort]))
+    return pd.Categorical.from_codes(remap[codes], list(table[sort]), validate=False)
 
 
-def _in_order(rank: np.ndarray, thread: np.ndarray, start: np.ndarray) -> bool:
+def _in_order(chunks: List[Dict[str, Optional[np.ndarray]]], sizes: List[int],
+              cols: Dict[str, np.ndarray]) -> bool:
+    """True when rows are already sorted by (rank, thread, start): checked chunk by chunk
+    where a chunk is one (rank, thread), on the whole columns otherwise."""
+    last = None
+    for ch, size in zip(chunks, sizes):
+        if not size:
+            continue
+        rank, thread, start = ch["rank"], ch["thread"], ch["start"]
+        r, t = int(rank[0]), int(thread[0])
+        if not ((rank == r).all() and (thread == t).all()):
+            return _rows_in_order(cols["rank"], cols["thread"], cols["start"])
+        if size > 1 and not (start[1:] >= start[:-1]).all():
+            return False
+        first = (r, t, int(start[0]))
+        if last is not None and first < last:
+            return False
+        last = (r, t, int(start[-1]))
+    return True
+
+
+def _rows_in_order(rank: np.ndarray, thread: np.ndarray, start: np.ndarray) -> bool:
     """True when rows are already sorted by (rank, thread, start)."""
     if len(rank) < 2:
         return True

@@ -29,6 +29,14 @@ columns that have a value, plus ``"kind"`` (the lower-case kind name) for
 the methods that serve several kinds. This path costs one to two microseconds
 per event: fine for millions of events, use ``on_batch`` beyond that.
 
+Whole calls (a shortcut for call tables): a handler that sets
+``takes_calls = True`` receives, from decoders that record calls with their
+start and end (Recorder 2.4+, DUMPI), ``on_calls(strings, columns)`` in place
+of ``on_batch``: one row per call, the columns the call's ENTER and data
+event would have given (see :meth:`EventHandler.on_calls`), in the order of
+the ENTER events. Decoders without that shortcut call ``on_batch`` as
+always, so such a handler implements both.
+
 Parallel reading (``jobs=``): a handler that can work on a subset of the
 sources implements :meth:`fork` (a new, empty handler with the same
 settings; it is pickled to a worker process) and :meth:`join` (merge the
@@ -58,8 +66,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
+import numpy as np
+
 from .definitions import Definitions
-from .events import KIND_NAMES, EventBatch, Kind
+from .events import KIND_NAMES, EventBatch, Kind, StringTable
 
 
 class EventHandler:
@@ -84,6 +94,21 @@ class EventHandler:
             if tagged:
                 attrs["kind"] = KIND_NAMES[kind]
             getattr(self, method)(rank, thread, time, name, attrs)
+
+    #: True: decoders that can give whole calls call :meth:`on_calls` instead of ``on_batch``
+    takes_calls = False
+
+    def on_calls(self, strings: StringTable, columns: Dict[str, np.ndarray]) -> None:
+        """Consume whole calls (only when ``takes_calls``; one row per call).
+
+        ``columns``: ``rank``, ``thread``, ``name`` (ids into ``strings``),
+        ``start``, ``end`` (ns), ``kind`` (the :class:`Kind` of the call's
+        data event, -1 none), ``file`` (ids into ``strings``, -1 none), and
+        any of ``fd``, ``bytes``, ``offset``, ``peer``, ``tag``, ``comm``,
+        ``window``, ``recv_bytes``, ``assertion`` (the data event's value,
+        -1 absent; ``fd`` also from the ENTER), ``args`` (object).
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not take whole calls")
 
     def on_end(self) -> None:
         """Called once after the last event of the last source."""

@@ -1,9 +1,12 @@
 """Decoding one DUMPI rank file into event batches (see :mod:`.decoder` for the format).
 
-:class:`DumpiRun` reads the records block by block: boundaries with one short step per
-record (a table gives the length of every (function, mask) whose layout is fixed), then
-the fields of all records of a layout at once with numpy; records whose length depends on
-their data go through :func:`.records.parse_record`. Imported by
+:class:`DumpiRun` reads the records block by block. The format has no record lengths; a
+table gives the length of every (function, mask) whose layout is fixed, and
+:mod:`.boundaries` follows the chain of record starts with numpy walks (exact Python steps
+only where the walks did not settle, e.g. around records whose length depends on their
+data, which go through :func:`.records.parse_record`). Fields are then gathered with numpy
+for all records of a layout at once. A handler that ``takes_calls`` (the call table) gets
+whole calls (:meth:`.EventHandler.on_calls`) instead of events. Imported by
 :meth:`.decoder.DumpiDecoder.decode` on first use, so recognising a file of another format
 does not load the record tables.
 """
@@ -19,13 +22,11 @@ from ..definitions import Definitions
 from ..events import EventBatch, Kind, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource
+from .boundaries import record_starts
 from .layouts import (ALL_FUNCTIONS, CPU, DEFAULT_TYPE_SIZES, END_OF_STREAM, FUNCTION_ENTER,
-                      FUNCTION_EXIT, FUNCTIONS, LABEL, LAYOUTS, MAGIC, THREAD, TYPE_SIZE, WALL,
-                      fixed_sizes)
+                      FUNCTION_EXIT, FUNCTIONS, LABEL, LAYOUTS, MAGIC, THREAD, TYPE_SIZE, WALL)
 from .mpiio import DELETE, IS_IO, HandleTable, io_columns
 from .records import Record, Short, Trailer, parse_record, read_trailer
-
-_FIXED = fixed_sizes()
 
 #: MPI call -> (event kind, peer argument, count argument, datatype argument, tag argument)
 _SEND = ("count", "datatype", "dest", "tag")
@@ -66,6 +67,7 @@ class DumpiRun:
         self.strings = StringTable(FUNCTIONS)
         self.files = HandleTable(self.strings)
         self.slice_bytes = 1 << 20  # decode at most this much at a time: bounded memory
+        self.masks: set = set()  # record masks met so far (see boundaries.record_starts)
 
     def run(self) -> None:
         head = self.source.read_at(0, 8) if self.source.seekable else self.source.head(8)
@@ -112,46 +114,42 @@ class DumpiRun:
 
     def _records(self, buf: bytes, base: int, biases) -> Tuple[int, bool]:
         """Decode the complete records of ``buf``; returns (bytes used, end of stream seen)."""
-        fixed = _FIXED
-        n = len(buf)
-        p = 0
-        starts: List[int] = []
-        slow: Dict[int, Record] = {}
-        done = False
+        a = np.frombuffer(buf, dtype=np.uint8)
+        records: Dict[int, Record] = {}
+        state = {"done": False}
         functions = self.trailer.functions
-        while p + 3 <= n:
+
+        def step(p: int) -> Optional[int]:  # a record that is not of fixed length
             label = (buf[p] << 8) | buf[p + 1]
             if label >= END_OF_STREAM:
                 if label == END_OF_STREAM:
-                    done = True
-                    break
+                    state["done"] = True
+                    return None
                 raise ReadError(self.name, f"bad function label {label}",
                                 position=f"byte {base + p}",
                                 expected=f"a DUMPI function label below {END_OF_STREAM}")
-            size = fixed[(label << 8) | buf[p + 2]]
-            if size:
-                if p + size > n:
-                    break
-                starts.append(p)
-                p += size
-            else:
-                try:
-                    rec, q = parse_record(buf, p, biases, functions, self.name, base)
-                except Short:
-                    break
-                slow[len(starts)] = rec
-                starts.append(p)
-                p = q
-            if len(starts) >= self.batch_records:
-                self._emit(buf, np.asarray(starts, dtype=np.int64), slow, biases)
-                starts, slow = [], {}
-        if starts:
-            self._emit(buf, np.asarray(starts, dtype=np.int64), slow, biases)
-        return p, done
+            try:
+                rec, q = parse_record(buf, p, biases, functions, self.name, base)
+            except Short:
+                return None
+            records[p] = rec
+            return q
+
+        starts, slow_at, used = record_starts(a, 0, len(buf), step, self.masks)
+        if len(starts):
+            self.masks.update(np.flatnonzero(np.bincount(a[starts + 2], minlength=256)).tolist())
+        slow_index = np.searchsorted(starts, slow_at).tolist() if slow_at else []
+        padded = _padded(buf)
+        for lo in range(0, len(starts), self.batch_records):
+            hi = lo + self.batch_records
+            slow = {i - lo: records[p] for i, p in zip(slow_index, slow_at) if lo <= i < hi}
+            self._emit(buf, padded, starts[lo:hi], slow, biases)
+        return used, state["done"]
 
     # ------------------------------------------------------------------ columns
-    def _emit(self, buf: bytes, starts: np.ndarray, slow: Dict[int, Record], biases) -> None:
-        a = np.frombuffer(buf, dtype=np.uint8)
+    def _emit(self, buf: bytes, a: np.ndarray, starts: np.ndarray, slow: Dict[int, Record],
+              biases) -> None:
+        """Decode the records at ``starts`` (``a``: ``buf`` as :func:`_padded` gives it)."""
         label = _be(a, starts, 2)
         mask = a[starts + 2].astype(np.int64)
         off = 3 + 2 * ((mask & THREAD) > 0)
@@ -239,6 +237,10 @@ class DumpiRun:
             nbytes = np.where(io["bytes"] >= 0, io["bytes"], nbytes)
         enter_user = label == FUNCTION_ENTER
         exit_user = label == FUNCTION_EXIT
+        if self.handler.takes_calls:
+            self._calls(label, thread, start, end, name, f, data_kind, peer, tag, nbytes, io,
+                        enter_user, exit_user, buf, starts, slow, biases)
+            return
         # three slots per record: ENTER, data event, LEAVE (user enter/exit: one slot)
         slot_kind = np.stack([np.where(exit_user, Kind.LEAVE, Kind.ENTER).astype(np.uint8),
                               data_kind, np.full(n, Kind.LEAVE, dtype=np.uint8)], axis=1)
@@ -269,6 +271,28 @@ class DumpiRun:
             self.strings, kind=slot_kind.reshape(-1)[sel], time=slot_time.reshape(-1)[sel],
             rank=self.rank, thread=thread[rec], name=name[rec], source=self.name, **attrs))
 
+    def _calls(self, label, thread, start, end, name, f, data_kind, peer, tag, nbytes, io,
+               enter_user, exit_user, buf, starts, slow, biases) -> None:
+        """Whole calls (a handler that ``takes_calls``): the columns the ENTER and data events
+        of :meth:`_batch` would give, one row per record but user function exits."""
+        rec = np.flatnonzero(~exit_user)
+        has = data_kind[rec] != 255
+        cols = {"rank": self.rank, "thread": thread[rec], "name": name[rec],
+                "start": start[rec], "end": np.where(enter_user[rec], -1, end[rec]),
+                "kind": np.where(has, data_kind[rec].astype(np.int16), -1),
+                "file": np.full(len(rec), -1, dtype=np.int32)}
+        for col, values in (("peer", peer), ("tag", tag), ("bytes", nbytes),
+                            ("comm", f["comm"]), ("window", f["win"]),
+                            ("assertion", f["assertion"])):
+            cols[col] = np.where(has, values[rec], -1)
+        if io is not None:
+            cols["file"] = np.where(has, io["file"][rec], -1)
+            for col in ("fd", "offset"):
+                cols[col] = np.where(has, io[col][rec], -1)
+        if self.want_args:
+            cols["args"] = self._args_text(buf, starts, slow, biases)[rec]
+        self.handler.on_calls(self.strings, cols)
+
     def _args_text(self, buf, starts, slow, biases) -> np.ndarray:
         out = np.empty(len(starts), dtype=object)
         for i, p in enumerate(starts.tolist()):
@@ -290,9 +314,17 @@ def _slices(blocks, size: int):
             yield block[lo:lo + size]
 
 
+def _padded(buf: bytes) -> np.ndarray:
+    """The bytes of ``buf`` as uint8 followed by 7 zero bytes (for :func:`_be`)."""
+    a = np.zeros(len(buf) + 7, dtype=np.uint8)
+    a[:len(buf)] = np.frombuffer(buf, dtype=np.uint8)
+    return a
+
+
 def _be(a: np.ndarray, at: np.ndarray, width: int) -> np.ndarray:
-    """Big-endian unsigned integers of ``width`` bytes at offsets ``at``."""
-    value = np.zeros(len(at), dtype=np.int64)
-    for k in range(width):
-        value = (value << 8) | a[at + k]
-    return value
+    """Big-endian unsigned integers of ``width`` bytes at offsets ``at`` of a
+    :func:`_padded` buffer (one gather through a byte-strided view), as int64."""
+    if width == 1:
+        return a[at].astype(np.int64)
+    view = np.ndarray((len(a) - 7,), dtype=f">u{width}", buffer=a, strides=(1,))
+    return view[at].astype(np.int64)

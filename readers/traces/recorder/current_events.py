@@ -5,7 +5,10 @@ The records of :func:`.current.decode_rank` become the same events as a
 the function and, for I/O and MPI calls that move data, an IO / SEND / RECV
 / COLLECTIVE event with ``file``, ``bytes``, ``offset``, ``peer``... from
 :func:`.calls.interpret_signatures`. Everything per record is numpy
-indexing by call-signature id; the Python work is per signature.
+indexing by call-signature id; the Python work is per signature. A handler
+that ``takes_calls`` (the call table) gets the calls themselves
+(:meth:`.EventHandler.on_calls`, in the order of their ENTER events) and no
+events are built.
 
 Functions: ``recorder.mt``'s list, or for a user function (id 255,
 ``RECORDER_USER_FUNCTION``) its second argument, as Recorder's own reader
@@ -61,11 +64,27 @@ def decode_current(folder: Path, rank: int, handler: EventHandler, files: Files,
     term = records.terminal
     level = sig.level[term]
     enter = {"file": file_id, "fd": cols["fd"], "end": end}
-    leave = nesting_end(start, end, level, tid_codes)
     if args:
         text = np.empty(len(sig), dtype=object)
         text[:] = [" ".join(a) for a in sig.args]
         enter["args"] = text[term]
+    handler.on_definitions(_definitions(meta, names, rank, records, files, tids, version,
+                                        origin))
+    if handler.takes_calls:  # whole calls, in the order their ENTER events would have
+        order = np.lexsort((level, start))
+        has_data = cols["kind"][order] >= 0
+        calls = {"rank": rank, "thread": tid_codes[order], "name": name_ids[term][order],
+                 "start": start[order], "end": end[order], "kind": cols["kind"][order],
+                 "file": file_id[order], "fd": cols["fd"][order]}
+        for c in ("bytes", "offset", "peer", "tag", "comm"):
+            calls[c] = np.where(has_data, cols[c][order], -1)
+        if args:
+            calls["args"] = enter["args"][order]
+        for lo in range(0, len(order), BATCH_EVENTS):
+            handler.on_calls(strings, {k: v if np.ndim(v) == 0 else v[lo:lo + BATCH_EVENTS]
+                                       for k, v in calls.items()})
+        return
+    leave = nesting_end(start, end, level, tid_codes)
     data = {c: cols[c] for c in ("fd", "bytes", "offset", "peer", "tag", "comm")
             if (cols[c] != -1).any()}  # columns this rank has values for
     data["file"] = file_id
@@ -74,8 +93,6 @@ def decode_current(folder: Path, rank: int, handler: EventHandler, files: Files,
                         thread=tid_codes, source=str(folder / f"{rank}.cst"),
                         data_kind=cols["kind"], enter_attrs=enter, data_attrs=data,
                         level=level)
-    handler.on_definitions(_definitions(meta, names, rank, records, files, tids, version,
-                                        origin))
     for lo in range(0, len(batch), BATCH_EVENTS):
         handler.on_batch(batch.take(slice(lo, lo + BATCH_EVENTS)))
 
