@@ -3,10 +3,11 @@
 One function per event type: ``reader(dec, code, t) -> (kind, columns)``, where
 ``dec`` is the chunk decoder (:mod:`.decode`: its LEB128 helpers ``E``, ``U``,
 ``S``, ``ptr``, ``obj``, lists and method fields), ``code`` the event byte and
-``t`` the positions right after each event's time (and ``dec.after`` the
-numbers of the values starting there, for the events made of LEB128 values
-only: :mod:`.fast`). :data:`FIXED` maps event
-bytes to readers (:func:`monitor13` is data version 13's monitor layout).
+``t`` the positions right after each event's time; ``dec.after`` holds the
+numbers of the LEB128 values starting there (:mod:`.leb128`), which the
+readers of events made of LEB128 values only use instead (``UV``, ``SV``,
+``ptr_v``, ``obj_v``, ``backtrace_v``). :data:`FIXED` maps event bytes to
+readers (:func:`monitor13` is data version 13's monitor layout).
 
 Examples
 --------

@@ -91,11 +91,17 @@ class LebIndex:
         return self._len
 
     @property
+    def max_length(self) -> int:
+        """Bytes of the longest value (0 without values)."""
+        if self._len is None:
+            self.lengths.size      # computes both
+        return self._maxlen
+
+    @property
     def has_long(self) -> bool:
         """Whether any value is longer than :data:`MAX_LEB_BYTES` (corrupt, or bytes of a
         string)."""
-        self.lengths
-        return self._maxlen > MAX_LEB_BYTES
+        return self.max_length > MAX_LEB_BYTES
 
     @property
     def values(self) -> np.ndarray:
@@ -124,7 +130,7 @@ class LebIndex:
                 v &= low
                 t >>= shift
                 v |= t
-            if self._maxlen > 8:
+            if self.max_length > 8:
                 for k in (8, 9):
                     idx = np.flatnonzero(length > k)
                     at = np.minimum(starts[idx] + k, self.n - 1)
