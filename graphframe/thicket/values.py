@@ -69,15 +69,25 @@ def thicket_dataframe(df: pd.DataFrame, formats: Any) -> pd.DataFrame:
     return out
 
 
+def _first_present(values: np.ndarray) -> Any:
+    """The first value that is not None/NaN (None when there is none)."""
+    for v in values:
+        if v is not None and not (isinstance(v, float) and v != v):
+            return v
+    return None
+
+
 def _convert(meta: pd.DataFrame, source: type, target: type) -> pd.DataFrame:
     changes = {}
-    for i in range(meta.shape[1]):
-        values = meta.iloc[:, i]
-        if values.dtype != object:
+    for i, dtype in enumerate(meta.dtypes):
+        if dtype != object:
             continue
-        present = values.dropna()
-        if len(present) and isinstance(present.iloc[0], source):
-            changes[i] = values.map(lambda v: target(v) if isinstance(v, source) else v)
+        values = meta.iloc[:, i].to_numpy()
+        if not isinstance(_first_present(values), source):
+            continue
+        converted = np.empty(len(values), dtype=object)
+        converted[:] = [target(v) if isinstance(v, source) else v for v in values]
+        changes[i] = converted
     if not changes:
         return meta
     out = meta.copy(deep=False)

@@ -30,7 +30,7 @@ SUBMODULES = (
     "readers.gprof_dot_reader", "readers.cprofile_reader", "readers.literal_reader",
     "readers.json_reader", "readers.pyinstrument_reader", "readers.tau_reader",
     "readers.timemory_reader", "readers.spotdb_reader",
-    "util", "util.timer", "version",
+    "util", "util.profiler", "util.timer", "version",
 )
 
 
