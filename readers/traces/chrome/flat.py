@@ -104,7 +104,16 @@ def flat_events(buf: bytes, continuing: bool, max_event: int = 1 << 62) -> Optio
 
 def prepare(buf: bytes, continuing: bool, max_event: int = 1 << 62) -> Optional[Prepared]:
     """Where the run of flat events at the start of ``buf`` ends, and its text for pyarrow
-    (the byte-level checks of the module docstring); None when the path declines."""
+    (the byte-level checks of the module docstring); None when the path declines.
+
+    Examples
+    --------
+    >>> p = prepare(b',\\n{"ph": "B", "ts": 1},\\n{"ph": "E", "ts": 2},\\n{"ph"', True)
+    >>> p.end, p.opens.tolist(), bytes(p.text)
+    (44, [2, 24], b' \\n{"ph": "B", "ts": 1} \\n{"ph": "E", "ts": 2}')
+    >>> prepare(b'{"ph": "B", "name": "a\\\\nb"}', False) is None  # an escape: the scanner
+    True
+    """
     if b"\\" in buf or b"null" in buf:
         return None
     limit = len(buf)
@@ -147,6 +156,16 @@ def parse(prepared: Prepared, buf: bytes) -> Optional[FlatRun]:
 
     Thread-safe: :mod:`.run` parses the next run on a helper thread while it converts
     the previous one (pyarrow parses without the GIL).
+
+    Examples
+    --------
+    >>> buf = b'{"ph": "X", "ts": "5", "dur": 1}'  # a time written as a string
+    >>> parse(prepare(buf, False), buf) is None
+    True
+    >>> buf = b'{"ph": "X", "ts": 5.25, "dur": 1, "cat": "gpu"}'
+    >>> run = parse(prepare(buf, False), buf)
+    >>> run.ts.tolist(), run.dur.tolist(), run.names
+    ([5250], [1000], [])
     """
     import pyarrow as pa
     import pyarrow.json as pj

@@ -24,7 +24,7 @@ import os
 from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import TYPE_CHECKING, Any, Iterator, List
 
 import numpy as np
 
@@ -33,9 +33,10 @@ from ..decoder import Decoder
 from ..events import EventBatch, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource, FileSource
-from .definitions import Tables, import_otf2
-from .events import LocationEvents, read_chunks
-from .globaldefs import read_global
+# The modules that decode events and definitions are imported by the functions that use
+# them: sniffing (which imports this module whatever the input) does not pay for them.
+if TYPE_CHECKING:
+    from .definitions import Tables
 
 
 def location_file(anchor: str, ref: int, ext: str) -> str:
@@ -149,6 +150,8 @@ class Otf2Decoder(Decoder):
 
     def _read(self, handle: Any, tables: Tables, locs: List[int],
               handler: EventHandler, anchor: str) -> None:
+        from .definitions import import_otf2
+        from .events import LocationEvents, read_chunks
         _otf2 = import_otf2()[1]
         strings = StringTable()
         refs = sorted(tables.region_names)
@@ -257,6 +260,8 @@ _CACHE: "OrderedDict[tuple, Tables]" = OrderedDict()
 
 def _tables(anchor: str) -> Tables:
     """The anchor's definitions, read once per process while the file is unchanged."""
+    from .definitions import import_otf2
+    from .globaldefs import read_global
     try:
         st = os.stat(anchor)
     except OSError as exc:
@@ -282,6 +287,7 @@ def _tables(anchor: str) -> Tables:
 @contextmanager
 def _opened(anchor: str) -> Iterator[Any]:
     """A low-level OTF2 reader handle (ReadError when the library cannot open the trace)."""
+    from .definitions import import_otf2
     lib = import_otf2()[1]
     try:
         handle = lib.Reader_Open(anchor)

@@ -52,7 +52,7 @@ import re
 from array import array
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 import numpy as np
 
@@ -65,7 +65,11 @@ from ..handler import EventHandler
 from ..limits import MAX_ITEM_BYTES
 from ..sources import ByteSource, FileSource
 from ..text import decode_text, line_blocks, utf8_blocks
-from .sts import Sts, parse_sts
+
+# The .sts parser (its patterns compile on import) loads with the first read, not when
+# sniffing imports this module.
+if TYPE_CHECKING:
+    from .sts import Sts
 
 BATCH_EVENTS = 1 << 20
 _LOG = re.compile(r"^(?P<base>.*)\.(?P<pe>\d+)\.log(\.gz)?$")
@@ -114,6 +118,7 @@ def read_sts(path: str) -> Sts:
         raise ReadError(path, f"the .sts file is larger than {MAX_ITEM_BYTES >> 20} MiB",
                         position=f"byte {MAX_ITEM_BYTES}",
                         expected="a Projections definitions file")
+    from .sts import parse_sts
     sts = _STS_CACHE[key] = parse_sts(decode_text(data, path).splitlines(), path)
     while len(_STS_CACHE) > 4:
         _STS_CACHE.popitem(last=False)
