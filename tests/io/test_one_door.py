@@ -38,6 +38,8 @@ ALLOWED = {
     ("graphframe/ensemble/archive.py", "names a marker file"):
         "the Ensemble archive's own writer and loader name its manifest member; "
         "recognising an archive is the resolver's (format graphframe-ensemble)",
+    ("graphframe/util/profiler.py", "tests an input suffix"):
+        "Hatchet's Profiler names the .pstats file it writes (write_to_file(name))",
 }
 
 
