@@ -130,6 +130,32 @@ def _all_in(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, allowed: np.ndarray
     return ok
 
 
+def _integers(data: bytes, pad: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+              longest: int) -> np.ndarray:
+    """Per row, the integer ``data[lo:hi]`` when it is 1 to ``longest`` digits, else -1.
+
+    Fields of at most 18 digits that start and end with a digit, not ``0x``, are cast by
+    pyarrow in one call (which then only reads decimal digits: another byte in between
+    fails the cast, and the fields are read byte by byte instead); the others byte by byte.
+    """
+    out = np.full(len(lo), -1, np.int64)
+    size = hi - lo
+    quick = (size > 0) & (size <= 18) & _DIGIT[pad[np.maximum(lo, 0)]] & \
+        _DIGIT[pad[np.maximum(hi - 1, 0)]] & ((size < 2) | ((pad[lo + 1] | 32) != 120))
+    q = np.flatnonzero(quick)
+    slow = np.flatnonzero(~quick & (size > 0) & (size <= longest))
+    if len(q):
+        try:
+            out[q] = pc.cast(strings(data, lo[q], hi[q]), pa.int64()).to_numpy()
+        except pa.ArrowInvalid:  # a byte that is no digit: all of them byte by byte
+            slow = np.flatnonzero((size > 0) & (size <= longest))
+    if len(slow):
+        digits = _all_in(pad, lo[slow], hi[slow], _DIGIT, longest)
+        s = slow[digits]
+        out[s] = read_int(pad, lo[s], size[s])
+    return out
+
+
 def _in_range(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """How many of ``sorted_pos`` fall in ``[lo, hi)``, per row."""
     return np.searchsorted(sorted_pos, hi) - np.searchsorted(sorted_pos, lo)
@@ -242,15 +268,14 @@ class BlockParser:
         rows = np.flatnonzero(has_gc)
         where = ByteIndex(arr)
         cp = where.forward(41, ms[rows] + 3, ends[rows], 20)  # ')'
-        good = (cp > ms[rows] + 3) & _all_in(pad, ms[rows] + 3, np.maximum(cp, 0), _DIGIT, 19)
-        good &= (cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32)
+        ids = _integers(blk.data, pad, ms[rows] + 3, cp, 19)
+        good = (ids >= 0) & ((cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32))
         rows, cp = rows[good], cp[good]
         has_gc[:] = False
         has_gc[rows] = True
         gcline |= has_gc
         gc_ids = np.full(len(blk), -1, np.int64)
-        if len(rows):
-            gc_ids[rows] = read_int(pad, ms[rows] + 3, cp - ms[rows] - 3)
+        gc_ids[rows] = ids[good]
         body = np.array(ms)
         body[rows] = np.minimum(cp + 2, ends[rows])
         # generational ZGC's "Y: " / "O: "
