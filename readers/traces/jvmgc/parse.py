@@ -389,8 +389,9 @@ class BlockParser:
             cols["heap_before"][h] = tok["before"]
             cols["heap_after"][h] = tok["after"]
             cols["heap_capacity"][h] = tok["capacity"]
-            cols["heap_before_pct"][h] = tok["before_pct"]
-            cols["heap_after_pct"][h] = tok["after_pct"]
+            for key in ("before_pct", "after_pct"):  # ZGC's percentages: only when logged
+                if not np.isnan(tok[key]).all():
+                    cols["heap_" + key][h] = tok[key]
         if not valid.all():
             cols = {k: v[valid] for k, v in cols.items()}
         unknown[cols["row"]] = False
