@@ -58,6 +58,8 @@ _ALPHA[65:91] = True
 _ALPHA[97:123] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
+_NOT_COLON = np.ones(256, dtype=bool)
+_NOT_COLON[58] = False
 _HEADER = re.compile(shapes.HEADER)
 #: words of the lines that may be occupancy lines (then read with shapes.OCCUPANCY)
 _OCCUPANCY_WORDS = r"used|CodeHeap|CodeCache flushing"
@@ -416,7 +418,10 @@ class BlockParser:
         alive = _ALPHA[pad[pos]]
         found = []
         for i in range(1, shapes.TRANSITION_GROUPS + 1):
-            colon = ctx["where"].forward(58, pos, hi, 64)  # ':'
+            # the ':' after the name (names are short: scanned, no index of the block's ':')
+            name = run_length(pad, pos, hi, _NOT_COLON, 64)
+            colon = np.where((name < 64) & (pos + name < hi) & (pad[pos + name] == 58),
+                             pos + name, -1)
             good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
             good &= _ALPHA[pad[pos]]
             space = ctx["where"].forward(32, colon + 2, hi, 64)
