@@ -58,6 +58,8 @@ _ALPHA[65:91] = True
 _ALPHA[97:123] = True
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
+_NOT_COLON = np.ones(256, dtype=bool)
+_NOT_COLON[58] = False
 _HEADER = re.compile(shapes.HEADER)
 #: words of the lines that may be occupancy lines (then read with shapes.OCCUPANCY)
 _OCCUPANCY_WORDS = r"used|CodeHeap|CodeCache flushing"
@@ -128,6 +130,32 @@ def _all_in(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, allowed: np.ndarray
             break
         ok &= ~inside | allowed[pad[np.where(inside, pos, 0)]]
     return ok
+
+
+def _integers(data: bytes, pad: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+              longest: int) -> np.ndarray:
+    """Per row, the integer ``data[lo:hi]`` when it is 1 to ``longest`` digits, else -1.
+
+    Fields of at most 18 digits that start and end with a digit, not ``0x``, are cast by
+    pyarrow in one call (which then only reads decimal digits: another byte in between
+    fails the cast, and the fields are read byte by byte instead); the others byte by byte.
+    """
+    out = np.full(len(lo), -1, np.int64)
+    size = hi - lo
+    quick = (size > 0) & (size <= 18) & _DIGIT[pad[np.maximum(lo, 0)]] & \
+        _DIGIT[pad[np.maximum(hi - 1, 0)]] & ((size < 2) | ((pad[lo + 1] | 32) != 120))
+    q = np.flatnonzero(quick)
+    slow = np.flatnonzero(~quick & (size > 0) & (size <= longest))
+    if len(q):
+        try:
+            out[q] = pc.cast(strings(data, lo[q], hi[q]), pa.int64()).to_numpy()
+        except pa.ArrowInvalid:  # a byte that is no digit: all of them byte by byte
+            slow = np.flatnonzero((size > 0) & (size <= longest))
+    if len(slow):
+        digits = _all_in(pad, lo[slow], hi[slow], _DIGIT, longest)
+        s = slow[digits]
+        out[s] = read_int(pad, lo[s], size[s])
+    return out
 
 
 def _in_range(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -242,15 +270,14 @@ class BlockParser:
         rows = np.flatnonzero(has_gc)
         where = ByteIndex(arr)
         cp = where.forward(41, ms[rows] + 3, ends[rows], 20)  # ')'
-        good = (cp > ms[rows] + 3) & _all_in(pad, ms[rows] + 3, np.maximum(cp, 0), _DIGIT, 19)
-        good &= (cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32)
+        ids = _integers(blk.data, pad, ms[rows] + 3, cp, 19)
+        good = (ids >= 0) & ((cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32))
         rows, cp = rows[good], cp[good]
         has_gc[:] = False
         has_gc[rows] = True
         gcline |= has_gc
         gc_ids = np.full(len(blk), -1, np.int64)
-        if len(rows):
-            gc_ids[rows] = read_int(pad, ms[rows] + 3, cp - ms[rows] - 3)
+        gc_ids[rows] = ids[good]
         body = np.array(ms)
         body[rows] = np.minimum(cp + 2, ends[rows])
         # generational ZGC's "Y: " / "O: "
@@ -364,8 +391,9 @@ class BlockParser:
             cols["heap_before"][h] = tok["before"]
             cols["heap_after"][h] = tok["after"]
             cols["heap_capacity"][h] = tok["capacity"]
-            cols["heap_before_pct"][h] = tok["before_pct"]
-            cols["heap_after_pct"][h] = tok["after_pct"]
+            for key in ("before_pct", "after_pct"):  # ZGC's percentages: only when logged
+                if not np.isnan(tok[key]).all():
+                    cols["heap_" + key][h] = tok[key]
         if not valid.all():
             cols = {k: v[valid] for k, v in cols.items()}
         unknown[cols["row"]] = False
@@ -390,7 +418,10 @@ class BlockParser:
         alive = _ALPHA[pad[pos]]
         found = []
         for i in range(1, shapes.TRANSITION_GROUPS + 1):
-            colon = ctx["where"].forward(58, pos, hi, 64)  # ':'
+            # the ':' after the name (names are short: scanned, no index of the block's ':')
+            name = run_length(pad, pos, hi, _NOT_COLON, 64)
+            colon = np.where((name < 64) & (pos + name < hi) & (pad[pos + name] == 58),
+                             pos + name, -1)
             good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
             good &= _ALPHA[pad[pos]]
             space = ctx["where"].forward(32, colon + 2, hi, 64)

@@ -93,6 +93,8 @@ class GcTableBuilder(TableBuilder):
 
 
 def _column(chunks, name, n, fill, dtype=None):
+    if chunks and not any(name in ch for ch in chunks):  # absent from every batch
+        return np.full(sum(ch["__n"] for ch in chunks), fill, dtype=dtype or object)
     parts = []
     for ch in chunks:
         if name in ch:

@@ -43,6 +43,23 @@ def test_garbage_bytes_make_an_unparsed_line():
     assert md["unparsed"]["examples"][0][1] == 2
 
 
+@pytest.mark.parametrize("gc_id, read_as", [
+    ("7", 7), ("0007", 7), ("123456789012345678", 123456789012345678),
+    ("1234567890123456789", 1234567890123456789),  # 19 digits: read byte by byte
+    ("0x12", None), ("0X12", None), ("1a", None), ("1 2", None), ("+5", None), ("-5", None),
+    ("", None), ("1_2", None), ("12345678901234567890", None)])
+def test_gc_ids_are_plain_decimal_digits(gc_id, read_as):
+    # a GC id is 1 to 19 decimal digits; anything else leaves the line not understood
+    ev, md = read(lines(PAUSE.format(i=0).replace("GC(0)", f"GC({gc_id})"),
+                        PAUSE.format(i=1)))
+    if read_as is None:
+        assert ev["gc_id"].tolist() == [1]
+        assert md["unparsed"]["count"] == 1
+    else:
+        assert ev["gc_id"].tolist() == [read_as, 1]
+        assert md["unparsed"]["count"] == 0
+
+
 def test_broken_gc_line_is_kept_with_its_line_number_and_warns():
     text = lines(PAUSE.format(i=0), "GC(1) Pause Young (Allocation Failure) 32M->4M(123M) 5.3",
                  "GC(2) something nobody logs 12 apples")
