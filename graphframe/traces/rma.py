@@ -36,18 +36,14 @@ from typing import Any, Iterable, List, Sequence
 import numpy as np
 import pandas as pd
 
+from graphframe_readers.traces.call_table import COPY_ON_WRITE
+
 from .counters import enclosing_calls
 
 #: calls that open an access epoch on their window
 OPENERS = ("MPI_Win_fence", "MPI_Win_start", "MPI_Win_lock", "MPI_Win_lock_all")
 #: calls that complete the operations issued before them on their window
 CLOSERS = ("MPI_Win_fence", "MPI_Win_complete", "MPI_Win_unlock", "MPI_Win_unlock_all")
-#: pandas copies on write (pandas 3, or the option set): frames may share the table's data
-try:
-    _COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3 or \
-        pd.get_option("mode.copy_on_write") is True
-except (ValueError, KeyError):  # pragma: no cover - an unusual pandas version string
-    _COPY_ON_WRITE = False
 #: levels of :func:`rma_summary`
 LEVELS = ("rank", "window", "epoch")
 _STATS = ["min", "max", "mean"]
@@ -169,7 +165,7 @@ def _shared(table: pd.DataFrame, column: str, values: Any) -> Any:
     """Column ``column`` of ``table`` for a frame of the same rows: the table's Series
     where pandas copies on write (no copy now, none shared later), else a copy."""
     series = table[column]
-    if _COPY_ON_WRITE and isinstance(table.index, pd.RangeIndex) and table.index.start == 0 \
+    if COPY_ON_WRITE and isinstance(table.index, pd.RangeIndex) and table.index.start == 0 \
             and table.index.step == 1 and (series.dtype == np.int64 or
                                             isinstance(series.dtype, pd.CategoricalDtype)):
         return series

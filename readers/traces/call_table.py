@@ -44,6 +44,12 @@ from .handler import EventHandler
 from . import shared_columns
 from .names import NameMap
 
+#: pandas copies on write (pandas 3, or its option set): frames may share data safely
+try:
+    COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3 or \
+        pd.get_option("mode.copy_on_write") is True
+except (ValueError, KeyError):  # pragma: no cover - an unusual pandas version string
+    COPY_ON_WRITE = False
 #: data-event columns copied to the call
 DATA_COLUMNS = ("fd", "bytes", "offset", "peer", "tag", "comm", "window", "recv_bytes",
                 "assertion")
@@ -257,8 +263,14 @@ def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> p
     cols = {k: _column(chunks, sizes, total, k, dtype) for k, dtype in
             (("rank", np.int64), ("thread", np.int64), ("name", np.int32),
              ("start", np.int64), ("end", np.int64), ("kind", np.int16), ("file", np.int32))}
+    # columns no chunk has a value for: one Series of -1 serves them all where pandas
+    # copies on write (a write to one of them copies it), else one array each
+    absent = [c for c in DATA_COLUMNS if all(ch[c] is None for ch in chunks)]
+    filled = pd.Series(np.full(total, -1, dtype=np.int64)) \
+        if COPY_ON_WRITE and len(absent) > 1 else None
     for col in DATA_COLUMNS:
-        cols[col] = _column(chunks, sizes, total, col, np.int64)
+        if filled is None or col not in absent:
+            cols[col] = _column(chunks, sizes, total, col, np.int64)
     if with_args:
         cols["args"] = _column(chunks, sizes, total, "args", object)
     if not _in_order(chunks, sizes, cols):
@@ -279,7 +291,7 @@ def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> p
         "file": _categorical(names, cols["file"]),
     }
     for col in DATA_COLUMNS:
-        data[col] = cols[col]
+        data[col] = cols[col] if col in cols else filled
     if with_args:
         data["args"] = cols["args"]
     return pd.DataFrame(data, copy=False)  # fresh arrays: no consolidating copy

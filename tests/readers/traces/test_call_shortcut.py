@@ -136,3 +136,15 @@ def test_a_pickled_builder_keeps_its_calls():
     pd.testing.assert_frame_equal(c.result(), b.result())
     assert c.result()["bytes"].tolist() == [1 << 40, -1]
     assert c.result()["args"].tolist()[0] == "a"
+
+
+def test_columns_without_values_are_independent(tmp_path):
+    """Columns no call has a value for may share their -1s (copy on write): writing one
+    changes it alone."""
+    calls = decode(write_rma_trace(tmp_path / "r", 2, 50) / "rma.meta", CallTableBuilder())
+    assert (calls[["fd", "offset", "tag", "recv_bytes"]] == -1).all().all()
+    assert calls["fd"].dtype == np.int64
+    calls.loc[0, "fd"] = 5
+    calls.iloc[1, calls.columns.get_loc("tag")] = 6
+    assert calls["fd"].tolist()[:2] == [5, -1] and calls["tag"].tolist()[:2] == [-1, 6]
+    assert (calls[["offset", "recv_bytes"]] == -1).all().all()
