@@ -57,8 +57,12 @@ def test_sigint_to_a_running_command(tmp_path):
     """A real Ctrl-C (SIGINT) while a read draws its bar: no traceback, exit 130."""
     script = tmp_path / "slow.py"
     script.write_text(textwrap.dedent("""
-        import sys, time
+        import signal, sys, time
         import graphframe.graphframe as G
+
+        # as under a terminal: a process started in the background by a shell without job
+        # control inherits SIGINT ignored, and Python then keeps ignoring it
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import graphframe_readers.progress as P
         from graphframe.cli import main
 
