@@ -39,7 +39,7 @@ calls, defs = read_calls(path, jobs=jobs or None, args=False)
 read = time.perf_counter() - t
 cr = os.times()
 if case == "recorder":
-    from graphframe.traces.io_view import IOView
+    from graphframe.traces.io.view import IOView
     v = IOView(calls, defs)
     out = [v.record_count(per="rank"), v.function_count(per="rank"), v.function_time(per="rank"),
            v.file_accesses(per="rank"), v.total_file_accesses(per="rank"),

@@ -1,13 +1,13 @@
 """Recorder analyses under the names of prismio's design (``RecorderDataFrame``,
 ``MultiRecorderDFHandler``), for its users; a thin layer over
-:class:`~graphframe.traces.io_view.IOView` and :class:`~graphframe.traces.TraceEnsemble`.
+:class:`~graphframe.traces.io.view.IOView` and :class:`~graphframe.traces.TraceEnsemble`.
 
 Return types are the design's: ints and floats, lists indexed by rank (or by
 function id: the position in the trace's function list, ``recorder.mt``),
 dicts keyed by function or file name, and DataFrames indexed by log
 directory x rank or function. Differences from prismio, on purpose:
 
-- file accesses count the data operations (:mod:`graphframe.traces.io_access`),
+- file accesses count the data operations (:mod:`graphframe.traces.io.access`),
   not every call naming a file; ``calls="all"`` on :class:`IOView` gives those;
 - a relative file name is resolved against the recorded working directory
   (``cwd=``), not kept apart from the same absolute path;
@@ -36,7 +36,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from .traces.io_view import IOView
+from .traces.io.view import IOView
 from .traces.read_many import read_calls, read_runs
 
 __all__ = ["MultiRecorderDFHandler", "RecorderDataFrame"]

@@ -4,7 +4,7 @@ Kept in one module so the command line's wiring stays a few lines:
 :func:`add_parser` adds the ``gc`` command, :func:`is_gc_log` tells the other
 commands when a path is a JVM GC log, :func:`info_text`, :func:`summary_text`,
 :func:`report_gc_file` does the work with plain values; the GC plots are kinds of the
-plot registry (``graphframe/plot/gc_*.py``, drawn by ``graphframe plot``).
+plot registry (``graphframe/plot/gc/*.py``, drawn by ``graphframe plot``).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ SUMMARY_COLUMNS = (("gc_count", "GCs", "n"), ("pause_count", "pauses", "n"),
 def summary_text(paths: Sequence[str], by: str = "log",
                  filters: Optional[Sequence[str]] = None) -> str:
     """The summary table ``graphframe gc`` prints (one row per group)."""
-    from ..plot.gc_report import show
+    from ..plot.gc.report import show
     view = read_logs(paths).gc
     f = parse_filters(filters)
     if f:
@@ -138,7 +138,7 @@ def summary_text(paths: Sequence[str], by: str = "log",
 
 def report_gc_file(paths: Sequence[str], output: str, title: Optional[str] = None) -> str:
     """Write the HTML GC report of one log, or of two compared, to ``output``."""
-    from ..plot.gc_report import labels_of, write_gc_report
+    from ..plot.gc.report import labels_of, write_gc_report
     from ..traces import read_trace
     tf = read_trace(list(paths), format="jvm-gc", labels=labels_of(paths)) if len(paths) > 1 \
         else read_logs(paths)

@@ -8,7 +8,7 @@ streaming (memory independent of the trace length); ``TableBuilder`` and
 """
 
 from .frame import TraceFrame
-from .io_view import IOView
+from .io.view import IOView
 from .read import read_trace, read_tree, run_handler
 from .trace_ensemble import TraceEnsemble, read_traces
 from graphframe_readers.traces.table import TableBuilder

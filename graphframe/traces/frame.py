@@ -1,7 +1,7 @@
 """TraceFrame: a trace's events table, its definitions, and the analyses over them.
 
 Methods are thin: each calls a function of :mod:`.profile`, :mod:`.comm`,
-:mod:`.io_rma` or :mod:`.select`. The events table is described in
+:mod:`.io.rma` or :mod:`.select`. The events table is described in
 :mod:`.table`.
 """
 
@@ -19,10 +19,11 @@ from graphframe_readers.traces import Definitions
 from graphframe_readers.traces.chrome.writer import write_chrome
 from graphframe_readers.traces.warnings import TraceWarning
 
-from . import comm, io_rma, profile, select
+from . import comm, profile, select
+from .io import rma as io_rma
 from .batches import table_batch
 from .counters import counter_samples
-from .io_view import IOView, calls_from_events
+from .io.view import IOView, calls_from_events
 from .mono import MonoView
 from .tree import TreeBuilder
 
@@ -155,7 +156,7 @@ class TraceFrame:
     @property
     def io(self) -> IOView:
         """The per-run I/O questions (records, calls, files, time; per rank) on one row
-        per call (:class:`~graphframe.traces.io_view.IOView`)."""
+        per call (:class:`~graphframe.traces.io.view.IOView`)."""
         return IOView(calls_from_events(self.events), self.definitions)
 
     def files_per_rank(self, calls: str = "data") -> pd.Series:

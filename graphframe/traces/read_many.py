@@ -3,7 +3,7 @@
 Each run is decoded with :class:`~graphframe_readers.traces.call_table.CallTableBuilder`
 (one row per call, no enter/leave matching) when its decoder gives every
 call's end (Recorder, DUMPI), else through the events table
-(:func:`~graphframe.traces.io_view.calls_from_events`). Work is spread as
+(:func:`~graphframe.traces.io.view.calls_from_events`). Work is spread as
 ``Ensemble.read`` does: with ``client=`` one Dask task per run; with
 ``jobs=`` worker processes, one run per worker when there are at least as
 many runs as workers, else the ranks of each run across the workers.
@@ -25,7 +25,7 @@ from graphframe_readers.traces.call_table import CallTableBuilder
 from graphframe_readers.traces.table import TableBuilder
 
 from ..errors import ArgumentError
-from .io_view import calls_from_events
+from .io.view import calls_from_events
 from .read import trace_format
 
 Run = Tuple[pd.DataFrame, Definitions]

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError
-from .io_view import IOView
+from .io.view import IOView
 from .read_many import read_runs
 
 #: quantities of :meth:`TraceEnsemble.table` and what each is per

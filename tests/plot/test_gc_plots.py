@@ -7,16 +7,16 @@ import pytest
 
 import graphframe
 from graphframe.errors import ArgumentError
-from graphframe.plot.gc_allocation import gc_allocation
-from graphframe.plot.gc_causes import gc_causes
-from graphframe.plot.gc_heap import gc_heap
-from graphframe.plot.gc_heatmap import gc_heatmap, heatmap_data
-from graphframe.plot.gc_histogram import gc_histogram
-from graphframe.plot.gc_latency import gc_latency
-from graphframe.plot.gc_pauses import gc_pauses
-from graphframe.plot.gc_percentiles import gc_percentiles
-from graphframe.plot.gc_phases import gc_phases
-from graphframe.plot.gc_report import gc_report
+from graphframe.plot.gc.allocation import gc_allocation
+from graphframe.plot.gc.causes import gc_causes
+from graphframe.plot.gc.heap import gc_heap
+from graphframe.plot.gc.heatmap import gc_heatmap, heatmap_data
+from graphframe.plot.gc.histogram import gc_histogram
+from graphframe.plot.gc.latency import gc_latency
+from graphframe.plot.gc.pauses import gc_pauses
+from graphframe.plot.gc.percentiles import gc_percentiles
+from graphframe.plot.gc.phases import gc_phases
+from graphframe.plot.gc.report import gc_report
 from tests.plot.profiles import matplotlib_agg
 
 matplotlib_agg()

@@ -6,8 +6,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, legend, select, time_scale
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, legend, select, time_scale
 
 
 def gc_latency(data: Any, *, by: By = "log", filter: Any = None,
@@ -21,7 +21,7 @@ def gc_latency(data: Any, *, by: By = "log", filter: Any = None,
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_latency(example_view(), q=(50, 100), ax=new_axes())
     >>> [round(float(p.get_height()), 3) for p in ax.patches]

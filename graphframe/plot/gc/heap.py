@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, groups, legend, select
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, groups, legend, select
 
 _UNITS = {"B": 1.0, "K": 2.0 ** 10, "M": 2.0 ** 20, "G": 2.0 ** 30}
 
@@ -24,7 +24,7 @@ def gc_heap(data: Any, *, by: By = "log", filter: Any = None, unit: str = "M",
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_heap(example_view(), capacity=False, ax=new_axes())
     >>> ax.get_lines()[1].get_ydata().tolist()

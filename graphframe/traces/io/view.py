@@ -33,7 +33,7 @@ import pandas as pd
 from graphframe_readers.traces import Definitions
 from graphframe_readers.traces.call_table import CALL, DATA_COLUMNS
 
-from .io_access import check_calls, is_data_operation
+from .access import check_calls, is_data_operation
 
 #: names that are streams, not files (left out of file counts unless asked)
 STANDARD_STREAMS = ("stdin", "stdout", "stderr")

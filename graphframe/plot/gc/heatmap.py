@@ -6,9 +6,9 @@ from typing import Any, Tuple
 
 import numpy as np
 
-from ._sources import ArgumentError
-from .gc_common import gc_plot_kind, By, groups, select, time_scale
-from .heatmap import heatmap_matrix
+from .._sources import ArgumentError
+from .common import gc_plot_kind, By, groups, select, time_scale
+from ..heatmap import heatmap_matrix
 
 
 def heatmap_data(data: Any, *, filter: Any = None, value: str = "count",
@@ -59,7 +59,7 @@ def gc_heatmap(data: Any, *, by: By = None, filter: Any = None, value: str = "co
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_heatmap(example_view(), filter={"log": "a.log"}, ax=new_axes())
     >>> int(ax.images[0].get_array().count())

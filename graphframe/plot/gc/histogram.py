@@ -6,8 +6,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, groups, legend, select, time_scale
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, groups, legend, select, time_scale
 
 
 def gc_histogram(data: Any, *, by: By = "log", filter: Any = None, bins: Union[int, Any] = 30,
@@ -20,7 +20,7 @@ def gc_histogram(data: Any, *, by: By = "log", filter: Any = None, bins: Union[i
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_histogram(example_view(), bins=4, ax=new_axes())
     >>> len(ax.patches)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import rma
-from .io_access import check_calls, is_data_operation
+from .. import rma
+from .access import check_calls, is_data_operation
 
 _STATS = ["count", "sum", "min", "max", "mean", "median", "std"]
 

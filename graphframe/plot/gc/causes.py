@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, legend, select, time_scale
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, legend, select, time_scale
 
 
 def gc_causes(data: Any, *, by: By = "log", filter: Any = None, unit: str = "ms",
@@ -20,7 +20,7 @@ def gc_causes(data: Any, *, by: By = "log", filter: Any = None, unit: str = "ms"
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_causes(example_view(), value="count", ax=new_axes())
     >>> [t.get_text() for t in ax.get_yticklabels()]

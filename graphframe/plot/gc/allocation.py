@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, legend, select
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, legend, select
 
 
 def gc_allocation(data: Any, *, by: By = "log", filter: Any = None, ax: Any = None) -> Any:
@@ -17,7 +17,7 @@ def gc_allocation(data: Any, *, by: By = "log", filter: Any = None, ax: Any = No
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_allocation(example_view(), ax=new_axes())
     >>> ax.get_lines()[0].get_ydata().tolist()

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, groups, legend, select, time_scale
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, groups, legend, select, time_scale
 
 
 def gc_percentiles(data: Any, *, by: By = "log", filter: Any = None, unit: str = "ms",
@@ -22,7 +22,7 @@ def gc_percentiles(data: Any, *, by: By = "log", filter: Any = None, unit: str =
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_percentiles(example_view(), ax=new_axes())
     >>> round(float(ax.get_lines()[1].get_ydata()[0]), 3)

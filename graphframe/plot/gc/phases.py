@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, empty_note, groups, select
+from .. import _mpl
+from .common import gc_plot_kind, By, empty_note, groups, select
 
 #: colours per event type
 PHASE_COLORS = {"pause": "#d62728", "concurrent": "#1f77b4"}
@@ -27,7 +27,7 @@ def gc_phases(data: Any, *, by: By = "log", filter: Any = None, ax: Any = None) 
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_phases(example_view(), ax=new_axes())
     >>> [t.get_text() for t in ax.get_yticklabels()]

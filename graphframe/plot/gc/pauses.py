@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence, Union
 
-from . import _mpl
-from .gc_common import gc_plot_kind, By, color, empty_note, groups, legend, select, time_scale
+from .. import _mpl
+from .common import gc_plot_kind, By, color, empty_note, groups, legend, select, time_scale
 
 
 def gc_pauses(data: Any, *, by: By = "log", filter: Any = None,
@@ -28,7 +28,7 @@ def gc_pauses(data: Any, *, by: By = "log", filter: Any = None,
     by : str or list, optional
         Grouping column(s) (default ``log``; None: one group).
     filter : dict or callable, optional
-        See :mod:`graphframe.plot.gc_common`.
+        See :mod:`graphframe.plot.gc.common`.
     event_type : str or list
         Events drawn (default ``pause``; ``["pause", "concurrent"]``...).
     unit : str
@@ -43,7 +43,7 @@ def gc_pauses(data: Any, *, by: By = "log", filter: Any = None,
 
     Examples
     --------
-    >>> from graphframe.plot.gc_common import new_axes
+    >>> from graphframe.plot.gc.common import new_axes
     >>> from graphframe.traces.gc import example_view
     >>> ax = gc_pauses(example_view(), filter={"generation": "young"}, ax=new_axes())
     >>> [c.get_offsets().tolist() for c in ax.collections]

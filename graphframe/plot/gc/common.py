@@ -25,7 +25,7 @@ from typing import Any, List, Sequence, Tuple, Union
 
 import pandas as pd
 
-from ._sources import ArgumentError
+from .._sources import ArgumentError
 
 By = Union[None, str, Sequence[str]]
 #: colours of successive groups (matplotlib's tab10)
@@ -35,7 +35,7 @@ COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e3
 
 def new_axes() -> Any:
     """A matplotlib Axes on a Figure outside pyplot (examples and tests)."""
-    from . import _mpl
+    from .. import _mpl
     return _mpl.require("matplotlib.figure").Figure().add_subplot()
 
 
@@ -119,10 +119,10 @@ def gc_plot_kind(name: str, function: Any, help: str, grouping: Any = "log") -> 
     >>> gc_plot_kind("gc-x", lambda view, **kw: None, "x").inputs
     ('gc',)
     """
-    from .registry import PlotKind
+    from ..registry import PlotKind
 
     def cli(req: Any) -> Any:
-        from . import _mpl
+        from .. import _mpl
 
         paths = list(req.paths)
         view = req.read_trace(paths if len(paths) > 1 else paths[0]).gc

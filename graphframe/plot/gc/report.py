@@ -11,16 +11,16 @@ import html
 import math
 from typing import Any, List, Optional, Sequence, Tuple
 
-from .gc_allocation import gc_allocation
-from .gc_causes import gc_causes
-from .gc_common import gc_view
-from .gc_heap import gc_heap
-from .gc_heatmap import gc_heatmap
-from .gc_latency import gc_latency
-from .gc_pauses import gc_pauses
-from .gc_percentiles import gc_percentiles
-from .gc_phases import gc_phases
-from .report import _figure, _page, _table
+from .allocation import gc_allocation
+from .causes import gc_causes
+from .common import gc_view
+from .heap import gc_heap
+from .heatmap import gc_heatmap
+from .latency import gc_latency
+from .pauses import gc_pauses
+from .percentiles import gc_percentiles
+from .phases import gc_phases
+from ..report import _figure, _page, _table
 
 #: summary rows of the report: (column, label, how to show it)
 ROWS = (("run_time", "run time", "s"), ("gc_count", "GCs", "n"),
