@@ -85,6 +85,14 @@ def test_heap_sawtooth(tf, ax):
     assert lines[0].get_ydata().tolist() == [40.0, 10.0, 50.0, 12.0, 30.0, 8.0]
     assert lines[1].get_ydata().tolist() == [100.0, 100.0, 100.0]
     assert lines[2].get_ydata().tolist() == [60.0, 20.0]  # ZGC: no capacity line
+    # two logs: one entry per log and one saying what the dashed lines are
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "capacity (dashed)"
+    assert len(ax.get_legend().get_texts()) == 3
+
+
+def test_heap_legend_of_one_log(tf, ax):
+    gc_heap(tf, ax=ax, capacity=True, filter=lambda ev: ev["log"] == ev["log"].iloc[0])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["used", "capacity"]
 
 
 def test_allocation_rate(tf, ax):

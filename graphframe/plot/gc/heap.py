@@ -35,19 +35,35 @@ def gc_heap(data: Any, *, by: By = "log", filter: Any = None, unit: str = "M",
     with _mpl.axes(ax, figsize=(10.0, 4.5)) as a:
         rows = view.heap_rows()
         parts = groups(view.filter(np.isin(np.arange(len(view)), rows.index.to_numpy())), by)
+        dashed = False
         for i, (label, ev) in enumerate(parts):
             ev = ev.sort_values("time", kind="stable")
             t = np.repeat(ev["time"].to_numpy(), 2)
             y = np.column_stack([ev["heap_before"], ev["heap_after"]]).reshape(-1) / scale
-            a.plot(t, y, color=color(i), lw=1, label=label)
+            a.plot(t, y, color=color(i), lw=1, label=label if len(parts) > 1 else "used")
             if capacity and ev["heap_capacity"].notna().any():
-                a.plot(ev["time"], ev["heap_capacity"] / scale, color=color(i), lw=1, ls="--")
+                a.plot(ev["time"], ev["heap_capacity"] / scale, color=color(i), lw=1, ls="--",
+                       label="_capacity" if len(parts) > 1 else "capacity")
+                dashed = True
         if not sum(len(p[1]) for p in parts):
             empty_note(a, "heap figures")
         a.set_xlabel("time since JVM start (s)")
         a.set_ylabel(f"heap ({unit}B)" if unit != "B" else "heap (bytes)")
-        legend(a, len(parts))
+        _legend(a, len(parts), dashed)
         return a
+
+
+def _legend(ax: Any, n: int, dashed: bool) -> None:
+    """The groups' legend, saying what the dashed lines are; one group: used and capacity."""
+    if n == 1 and dashed:
+        ax.legend(fontsize=8, loc="best")
+    elif dashed and 1 < n <= 20:
+        from matplotlib.lines import Line2D
+        handles, labels = ax.get_legend_handles_labels()
+        ax.legend(handles + [Line2D([], [], color="0.3", lw=1, ls="--")],
+                  labels + ["capacity (dashed)"], fontsize=8, loc="best")
+    else:
+        legend(ax, n)
 
 
 #: The plot registry's entry (``graphframe plot gc-heap``, ``tf.gc.plot.gc_heap``).
