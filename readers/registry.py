@@ -88,6 +88,30 @@ FORMAT_MODULES = (
     "graphframe_readers.traces.mono.decoder",
 )
 
+#: The file-name endings the formats of some built-in modules declare (their
+#: :attr:`FormatInfo.suffixes`; a test keeps the two equal). A file whose name ends in
+#: one is offered first to those modules' formats, in sniffing order, so recognising it
+#: does not import the modules before them. The trace formats' endings are distinct;
+#: a ``.json`` file is asked of the JSON formats first.
+SUFFIX_HINTS: Dict[str, Tuple[str, ...]] = {
+    "graphframe_readers.hatchet.literal": (".json",),
+    "graphframe_readers.hatchet.json_layout": (".json",),
+    "graphframe_readers.caliper.jsonsplit.reader": (".json",),
+    "graphframe_readers.caliper.reader": (".cali",),
+    "graphframe_readers.dot.reader": (".dot",),
+    "graphframe_readers.cprofile.reader": (".pstats", ".prof"),
+    "graphframe_readers.pyinstrument.reader": (".json", ".pyisession"),
+    "graphframe_readers.timemory.reader": (".json",),
+    "graphframe_readers.perfflowaspect": (".pfw",),
+    "graphframe_readers.traces.dumpi": (".meta",),
+    "graphframe_readers.traces.chrome": (".json",),
+    "graphframe_readers.traces.recorder": (".mt", ".itf"),
+    "graphframe_readers.traces.otf2": (".otf2",),
+    "graphframe_readers.traces.projections": (".sts",),
+    "graphframe_readers.traces.nsight.sqlite_export": (".sqlite",),
+    "graphframe_readers.traces.nsight.csv_export": (".csv",),
+}
+
 
 @dataclass(frozen=True)
 class FormatInfo:
@@ -512,11 +536,14 @@ def identify(path: Path, head: Optional[bytes] = None,
 
 def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
     """The first format of ``kind`` that claims the input, importing the built-in modules
-    of that kind one at a time in sniffing order (a trace recognised by the first decoder
-    imports no other)."""
+    of that kind one at a time in sniffing order, those whose format declares the
+    file's ending (:data:`SUFFIX_HINTS`) first (a trace recognised by the first decoder
+    asked imports no other)."""
     if not _ALL_KINDS[0]:
         _load(())  # the plugins
-        for module_name in FORMAT_MODULES:
+        suffix = path.suffix.lower()
+        hinted = [m for m in FORMAT_MODULES if suffix and suffix in SUFFIX_HINTS.get(m, ())]
+        for module_name in hinted + [m for m in FORMAT_MODULES if m not in hinted]:
             if not _may_define(module_name, (kind,)):
                 continue
             if module_name not in _BUILT_IN:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from graphframe.errors import ArgumentError, MetricError
+from graphframe_readers.pandas_text import frame
 
 from .bins import time_bins
 
@@ -43,15 +44,83 @@ def flat_profile(events: pd.DataFrame, by: str = "name",
     """
     if by not in events.columns:
         raise MetricError(f"by={by!r}: no such column; have {', '.join(map(str, events.columns))}")
-    ent = _enters(events)
     keys = _per_list(per) + [by]
+    fast = _flat_profile_by_codes(events, keys)
+    if fast is not None:
+        return fast
+    ent = _enters(events)
     grouped = ent.groupby(keys, observed=True, sort=True)
-    out = pd.DataFrame({
+    out = frame({  # pandas' DataFrame with labels built without pyarrow's pandas layer
         "time (inc)": grouped["duration"].sum() / 1e9,
         "time": grouped["exclusive"].sum() / 1e9,
         "count": grouped["duration"].size().astype(np.int64),
     })
     return out.sort_index()
+
+
+def _flat_profile_by_codes(events: pd.DataFrame, keys: Sequence[str]) -> Optional[pd.DataFrame]:
+    """:func:`flat_profile` by integer codes and ``np.bincount``, or None where that is
+    not the same result as pandas' group-by (which it is written to equal exactly).
+
+    Taken when every key is a categorical or integer column and the times are whole
+    numbers (nanoseconds, as every decoder gives them): their sums are then exact in
+    any order, so pandas' compensated sums and these agree to the bit. Costs a tenth
+    of the group-by on a small trace, whose first group-by also loads pandas' code.
+    """
+    kind = events["kind"]
+    if not isinstance(kind.dtype, pd.CategoricalDtype) or "enter" not in kind.cat.categories:
+        return None
+    columns = []
+    for key in keys:
+        col = events[key]
+        if not (isinstance(col.dtype, pd.CategoricalDtype)
+                or (isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu")):
+            return None
+        columns.append(col)
+    inclusive = events["duration"].to_numpy()
+    exclusive = events["exclusive"].to_numpy()
+    if inclusive.dtype.kind != "f" or exclusive.dtype.kind != "f":
+        return None
+    rows = kind.cat.codes.to_numpy() == kind.cat.categories.get_loc("enter")
+    codes = []
+    for col in columns:
+        c = col.cat.codes.to_numpy() if isinstance(col.dtype, pd.CategoricalDtype) \
+            else col.to_numpy()
+        codes.append(c)
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            rows &= c >= 0  # a missing key: no group, as in pandas
+    rows = np.flatnonzero(rows)
+    inc, exc = inclusive[rows], exclusive[rows]
+    if not (np.array_equal(inc, np.round(inc)) and np.array_equal(exc, np.round(exc))):
+        return None  # NaN or fractions: pandas' sums
+    combined = np.zeros(len(rows), dtype=np.int64)
+    levels, level_codes = [], []
+    for key, col, c in zip(keys, columns, codes):
+        values, inverse = np.unique(c[rows], return_inverse=True)
+        if len(values) and combined.max(initial=0) > (np.iinfo(np.int64).max // len(values)):
+            return None
+        combined = combined * len(values) + inverse
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            levels.append(pd.CategoricalIndex(pd.Categorical.from_codes(
+                values, dtype=col.dtype, validate=False), name=key))
+        else:
+            levels.append(pd.Index(values, dtype=col.dtype, name=key))
+        level_codes.append(inverse)
+    groups, first, group_of = np.unique(combined, return_index=True, return_inverse=True)
+    n = len(groups)
+    if len(keys) == 1:
+        index = levels[0][level_codes[0][first]]
+    else:
+        index = pd.MultiIndex(levels=levels, codes=[lc[first] for lc in level_codes],
+                              names=list(keys), verify_integrity=False)
+    return frame({
+        "time (inc)": pd.Series(np.bincount(group_of, weights=inc, minlength=n) / 1e9,
+                                index=index, copy=False),
+        "time": pd.Series(np.bincount(group_of, weights=exc, minlength=n) / 1e9,
+                          index=index, copy=False),
+        "count": pd.Series(np.bincount(group_of, minlength=n).astype(np.int64),
+                           index=index, copy=False),
+    })
 
 
 def load_imbalance(events: pd.DataFrame, metric: str = "time", by: str = "name") -> pd.DataFrame:

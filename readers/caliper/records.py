@@ -30,6 +30,7 @@ import pandas as pd
 
 from ..builder import ProfileBuilder
 from ..errors import ReadError
+from ..pandas_text import text_column
 from ..profile import RawProfile
 from .averages import average_parts, is_average, merge_averages
 from .names import (METRIC, ATTRIBUTE, LABEL, UNATTRIBUTED, UNATTRIBUTED_SHARE, ColumnSpec,
@@ -250,29 +251,6 @@ def unattributed_shares(totals: Dict[str, float], values: Dict[str, np.ndarray],
         whole = float(np.nansum(shown)) + left_out
         out[metric] = left_out / whole if whole > 0 else 0.0
     return out
-
-
-#: pandas 3 makes text columns ``str`` (pyarrow storage unless asked otherwise)
-INFER_STRING = pd.Series(["text"]).dtype != object
-
-
-def text_column(values: np.ndarray) -> Any:
-    """Text (str or None) as pandas' ``str`` dtype with Python storage on pandas 3,
-    so the profile's tables refer to the decoded strings instead of copying their
-    bytes into pyarrow buffers (which ``GraphFrame.from_raw`` would then turn back
-    into one Python string per row). Anything else, and every column on pandas 2,
-    stays an object array.
-
-    Examples
-    --------
-    >>> column = text_column(np.array(["main", None], dtype=object))
-    >>> column[0], pd.isna(column[1])
-    ('main', True)
-    """
-    if not INFER_STRING or not len(values) or \
-            pd.api.types.infer_dtype(values, skipna=True) != "string":
-        return values
-    return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
 
 
 # ------------------------------------------------------------------ steps

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..common.units import unit_in_name
 from ..errors import ReadError
+from ..pandas_text import text_column
 from ..profile import NODE, PARENT, RawProfile
 
 #: Metric names Hatchet renames to ``time`` / ``time (inc)``.
@@ -206,31 +207,6 @@ def narrow_int(values: np.ndarray) -> np.ndarray:
     if not len(values) or (values.min() >= -2**31 and values.max() < 2**31):
         return values.astype(np.int32)
     return values
-
-
-#: pandas 3 (or pandas 2 with ``future.infer_string``) makes text columns ``str``
-INFER_STRING = pd.Series(["text"]).dtype != object
-
-
-def text_column(values: Any) -> Any:
-    """An object array of strings (and None) as pandas' ``str`` dtype with Python storage.
-
-    The readers intern their texts (one object per distinct value), so the
-    column holds 8-byte references, as the GraphFrame's dataframe does. Left
-    to itself, pandas 3 would copy every text into pyarrow storage, which the
-    GraphFrame build then converts back. Other arrays, and every array on
-    pandas 2 without ``future.infer_string``, are returned unchanged.
-
-    Examples
-    --------
-    >>> out = text_column(np.array(["main", None, "main"], dtype=object))
-    >>> list(out) == (["main", None, "main"] if not INFER_STRING else list(out))
-    True
-    """
-    if not INFER_STRING or not isinstance(values, np.ndarray) or values.dtype != object \
-            or not len(values) or pd.api.types.infer_dtype(values, skipna=True) != "string":
-        return values
-    return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
 
 
 def assemble(source: Any, parent: np.ndarray, frames: Dict[str, Any], columns: Dict[str, Any],

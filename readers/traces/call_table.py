@@ -39,6 +39,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from ..pandas_text import categorical
 from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind, StringTable
 from .handler import EventHandler
 from . import shared_columns
@@ -287,7 +288,7 @@ def build_call_table(chunks: List[Dict[str, np.ndarray]], names: List[str]) -> p
         "name": _categorical(names, cols["name"]),
         "start": start, "end": end, "duration": duration,
         # kind -1 (no data event) -> the last code, CALL
-        "kind": pd.Categorical.from_codes(kind_code[cols["kind"]], kinds, validate=False),
+        "kind": categorical(kind_code[cols["kind"]], kinds),
         "file": _categorical(names, cols["file"]),
     }
     for col in DATA_COLUMNS:
@@ -319,7 +320,7 @@ def _categorical(names: List[str], codes: np.ndarray) -> pd.Categorical:
     small = np.int8 if len(ids) < 127 else np.int16 if len(ids) < 32767 else np.int32
     remap = np.full(len(names) + 1, -1, dtype=small)  # the last entry: id -1 -> code -1
     remap[ids[sort]] = np.arange(len(ids))
-    return pd.Categorical.from_codes(remap[codes], list(table[sort]), validate=False)
+    return categorical(remap[codes], list(table[sort]))
 
 
 def _in_order(chunks: List[Dict[str, Optional[np.ndarray]]], sizes: List[int],

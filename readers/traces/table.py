@@ -33,6 +33,7 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from ..pandas_text import categorical, frame
 from .events import ATTRIBUTES, KIND_NAMES, EventBatch, Kind
 from .handler import EventHandler
 from .warnings import TraceWarning
@@ -191,23 +192,21 @@ def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str]
     remap = remap.astype(code_type)
     data = {
         "time": time,
-        "kind": pd.Categorical.from_codes(kind.view(np.int8), categories=list(KIND_NAMES)),
-        "name": pd.Categorical.from_codes(remap[codes], categories=categories,
-                                          validate=False),
+        "kind": categorical(kind.view(np.int8), KIND_NAMES),
+        "name": categorical(remap[codes], categories),
         "rank": smallest_int(rank),
         "thread": smallest_int(thread),
     }
     for col in attrs:
         if col == "file":
-            data[col] = pd.Categorical.from_codes(remap[np.asarray(cols[col])],
-                                                  categories=categories, validate=False)
+            data[col] = categorical(remap[np.asarray(cols[col])], categories)
         elif col in WIDE:
             data[col] = np.asarray(cols[col])
         else:
             data[col] = smallest_int(cols[col])
     data.update(match=m.match, depth=m.depth, parent=m.parent, duration=duration,
                 exclusive=exclusive)
-    return pd.DataFrame(data, copy=False)
+    return frame(data)
 
 
 #: names up to this length are sorted as numpy fixed-width strings

@@ -103,3 +103,35 @@ def test_an_empty_file_is_named_as_empty_not_unrecognised(tmp_path):
         assert not isinstance(info.value, graphframe_readers.UnknownFormatError)
         assert "the file is empty (0 bytes)" in str(info.value)
         assert str(empty) in str(info.value)
+
+
+def test_suffix_hints_are_the_formats_declared_suffixes():
+    import importlib
+
+    from graphframe_readers import registry
+
+    declared = {}
+    for module_name in registry.FORMAT_MODULES:
+        info = registry._entry_of(importlib.import_module(module_name), module_name)
+        if info.suffixes:
+            declared[module_name] = info.suffixes
+    assert registry.SUFFIX_HINTS == declared
+
+
+def test_a_file_is_offered_first_to_the_format_its_suffix_names(tmp_path):
+    import subprocess
+    import sys
+
+    p = tmp_path / "trace.csv"
+    p.write_text("Start (ns),End (ns),Duration (ns),Name,PID,TID,NameTree\n"
+                 "10,30,20,main,7,7,:main\n")
+    code = (f"import sys\nimport graphframe_readers.traces as rt\n"
+            f"print(rt.sniff_trace({str(p)!r}))\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith("
+            "'graphframe_readers.traces.') and m.count('.') == 2)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == "nsight-nvtx-csv"
+    loaded = out[1].split()
+    for other in ("dumpi", "otf2", "projections", "recorder", "jvmgc"):
+        assert f"graphframe_readers.traces.{other}" not in loaded

@@ -1,0 +1,115 @@
+"""Text columns in pandas' own string types, built at the least cost.
+
+pandas 3 (and pandas 2 with ``future.infer_string``) makes every text column
+``str``, stored by pyarrow when it is installed. Letting pandas infer that
+type from Python strings goes through pyarrow's pandas layer: the first time,
+that imports ``pyarrow.pandas_compat`` and compiles its version parser, about
+3-4 ms, which is most of the cost of reading a small trace. The readers
+build text with the functions here instead, which give the same pandas types:
+
+- :data:`INFER_STRING`: whether pandas makes text columns ``str`` (asked of
+  the ``"str"`` type alias, without building an array);
+- :func:`text_column`: strings (and None) as ``str`` with Python storage, so a
+  profile's table refers to the decoded strings instead of copying them;
+- :func:`string_index`: distinct names (categories) as the ``Index`` pandas
+  would infer, the pyarrow buffers written directly;
+- :func:`categorical`: codes into such names as a ``Categorical``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Sequence
+
+import numpy as np
+import pandas as pd
+
+#: pandas 3 (or pandas 2 with ``future.infer_string``) makes text columns ``str``
+INFER_STRING = isinstance(pd.api.types.pandas_dtype("str"), pd.StringDtype)
+
+#: the ``str`` type pandas infers for text (None when it infers ``object``)
+_INFERRED = pd.api.types.pandas_dtype("str") if INFER_STRING else None
+
+
+def text_column(values: Any) -> Any:
+    """An object array of strings (and None) as pandas' ``str`` dtype with Python storage.
+
+    The readers intern their texts (one object per distinct value), so the
+    column holds 8-byte references, as the GraphFrame's dataframe does. Left
+    to itself, pandas 3 would copy every text into pyarrow storage, which the
+    GraphFrame build then converts back. Other arrays, and every array when
+    pandas infers ``object`` for text (:data:`INFER_STRING` false), are
+    returned unchanged.
+
+    Examples
+    --------
+    >>> out = text_column(np.array(["main", None, "main"], dtype=object))
+    >>> out[0], pd.isna(out[1])
+    ('main', True)
+    >>> text_column(np.array([1, 2])).dtype
+    dtype('int64')
+    """
+    if not INFER_STRING or not isinstance(values, np.ndarray) or values.dtype != object \
+            or not len(values) or pd.api.types.infer_dtype(values, skipna=True) != "string":
+        return values
+    return pd.array(values, dtype=pd.StringDtype("python", na_value=np.nan))
+
+
+def string_index(names: Sequence[str]) -> pd.Index:
+    """``pd.Index(names)`` for distinct strings, without pyarrow's pandas layer.
+
+    Equal to what pandas infers (same values and dtype). With pyarrow
+    storage the UTF-8 bytes and offsets are handed to pyarrow as buffers; a
+    name that is not valid Unicode text (a lone surrogate) falls back to
+    pandas' own inference, which reports it.
+
+    Examples
+    --------
+    >>> idx = string_index(["main", "solve", "é"])
+    >>> idx.equals(pd.Index(["main", "solve", "é"])), idx.dtype == pd.Index(["a"]).dtype
+    (True, True)
+    """
+    if _INFERRED is None or getattr(_INFERRED, "storage", None) != "pyarrow":
+        return pd.Index(list(names))
+    try:
+        encoded = [name.encode("utf-8") for name in names]
+    except (UnicodeEncodeError, AttributeError):
+        return pd.Index(list(names))
+    import pyarrow as pa
+
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    array = pa.LargeStringArray.from_buffers(len(encoded), pa.py_buffer(offsets),
+                                             pa.py_buffer(b"".join(encoded)))
+    return pd.Index(pd.array(array, dtype=_INFERRED), copy=False)
+
+
+def categorical(codes: np.ndarray, names: Sequence[str]) -> pd.Categorical:
+    """Codes (-1 for missing) into distinct ``names`` as a Categorical, codes not checked.
+
+    The categories are :func:`string_index` of the names: what
+    ``pd.Categorical.from_codes(codes, categories=names)`` gives, at a fraction of
+    its first call's cost.
+
+    Examples
+    --------
+    >>> c = categorical(np.array([1, 0, -1], dtype=np.int8), ["ENTER", "LEAVE"])
+    >>> list(c.astype(object)), list(c.categories)
+    (['LEAVE', 'ENTER', nan], ['ENTER', 'LEAVE'])
+    """
+    dtype = pd.CategoricalDtype(string_index(names))
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+def frame(columns: Dict[str, Any]) -> pd.DataFrame:
+    """``pd.DataFrame(columns, copy=False)`` with its column labels built by
+    :func:`string_index` (pandas would infer them through pyarrow's pandas layer).
+
+    Examples
+    --------
+    >>> df = frame({"time": np.array([1, 2]), "name": np.array(["a", "b"], dtype=object)})
+    >>> df.columns.equals(pd.DataFrame({"time": [1], "name": ["a"]}).columns), len(df)
+    (True, 2)
+    """
+    out = pd.DataFrame(dict(enumerate(columns.values())), copy=False)  # RangeIndex labels
+    out.columns = string_index(list(columns))
+    return out
