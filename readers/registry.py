@@ -30,6 +30,7 @@ signature of its ``read``); :func:`read` refuses any other with an
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import inspect
 import os
@@ -91,8 +92,9 @@ FORMAT_MODULES = (
 #: The file-name endings the formats of some built-in modules declare (their
 #: :attr:`FormatInfo.suffixes`; a test keeps the two equal). A file whose name ends in
 #: one is offered first to those modules' formats, in sniffing order, so recognising it
-#: does not import the modules before them. The trace formats' endings are distinct;
-#: a ``.json`` file is asked of the JSON formats first.
+#: does not import the modules before them (:data:`MARKER_HINTS` does the same for
+#: folders). The trace formats' endings are distinct; a ``.json`` file is asked of the
+#: JSON formats first.
 SUFFIX_HINTS: Dict[str, Tuple[str, ...]] = {
     "graphframe_readers.hatchet.literal": (".json",),
     "graphframe_readers.hatchet.json_layout": (".json",),
@@ -110,6 +112,20 @@ SUFFIX_HINTS: Dict[str, Tuple[str, ...]] = {
     "graphframe_readers.traces.projections": (".sts",),
     "graphframe_readers.traces.nsight.sqlite_export": (".sqlite",),
     "graphframe_readers.traces.nsight.csv_export": (".csv",),
+}
+
+#: The file patterns that make a folder one input of the formats of some built-in
+#: modules (their :attr:`FormatInfo.markers`; a test keeps the two equal): a folder
+#: holding such a file is offered first to those formats.
+MARKER_HINTS: Dict[str, Tuple[str, ...]] = {
+    "graphframe_readers.hpctoolkit.experiment.reader": ("experiment.xml",),
+    "graphframe_readers.hpctoolkit.latest.reader": ("meta.db",),
+    "graphframe_readers.tau.reader": ("profile.*.*.*", "MULTI__*"),
+    "graphframe_readers.traces.dumpi": ("*.meta",),
+    "graphframe_readers.traces.recorder": ("recorder.mt",),
+    "graphframe_readers.traces.otf2": ("*.otf2",),
+    "graphframe_readers.traces.projections": ("*.sts",),
+    "graphframe_readers.traces.hpctoolkit_trace": ("trace.db",),
 }
 
 
@@ -541,8 +557,7 @@ def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
     asked imports no other)."""
     if not _ALL_KINDS[0]:
         _load(())  # the plugins
-        suffix = path.suffix.lower()
-        hinted = [m for m in FORMAT_MODULES if suffix and suffix in SUFFIX_HINTS.get(m, ())]
+        hinted = _hinted_modules(path, head)
         for module_name in hinted + [m for m in FORMAT_MODULES if m not in hinted]:
             if not _may_define(module_name, (kind,)):
                 continue
@@ -557,6 +572,20 @@ def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
         if info.kind == kind and info.claims(path, head):
             return info
     return None
+
+
+def _hinted_modules(path: Path, head: bytes) -> List[str]:
+    """The built-in modules whose format the name of ``path`` (a file's ending) or its
+    contents (a folder's files) point to, in sniffing order (see :data:`SUFFIX_HINTS`)."""
+    if head or not path.is_dir():
+        suffix = path.suffix.lower()
+        return [m for m in FORMAT_MODULES if suffix and suffix in SUFFIX_HINTS.get(m, ())]
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return []
+    return [m for m in FORMAT_MODULES
+            if any(fnmatch.filter(names, pattern) for pattern in MARKER_HINTS.get(m, ()))]
 
 
 def sniff(path: Any, kind: str = "profile") -> str:

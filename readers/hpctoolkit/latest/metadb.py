@@ -11,7 +11,6 @@ section tell them apart.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -25,40 +24,52 @@ ENTRY_NAMES = {0: "unknown entry", 1: "main thread", 2: "application thread"}
 _CTX = struct.Struct("<QQIBBBB")
 
 
-@dataclass
+# Plain classes, not dataclasses: each @dataclass costs ~0.5 ms when the module is
+# imported, which the first read of a small trace pays (issue 31).
 class MetricDesc:
     """One metric: ``scopes`` maps a propagation scope name to its propMetricId,
     ``summaries`` lists ``(scope, combine, statMetricId)`` (combine 0 sum, 1 min, 2 max)."""
 
-    name: str
-    scopes: Dict[str, int] = field(default_factory=dict)
-    summaries: List[Tuple[str, int, int]] = field(default_factory=list)
+    __slots__ = ("name", "scopes", "summaries")
+
+    def __init__(self, name: str, scopes: Optional[Dict[str, int]] = None,
+                 summaries: Optional[List[Tuple[str, int, int]]] = None) -> None:
+        self.name = name
+        self.scopes: Dict[str, int] = {} if scopes is None else scopes
+        self.summaries: List[Tuple[str, int, int]] = [] if summaries is None else summaries
 
 
-@dataclass
 class ContextTree:
-    """Contexts in discovery order: ids, parent positions and per-node attributes."""
+    """Contexts in discovery order: ids, parent positions and per-node attributes
+    (``category``: see hpctoolkit_kinds.context_kind; ``entry_point``: position ->
+    entryPoint code)."""
 
-    ctx_id: List[int] = field(default_factory=list)
-    parent: List[int] = field(default_factory=list)
-    kind: List[str] = field(default_factory=list)
-    name: List[str] = field(default_factory=list)
-    file: List[Optional[str]] = field(default_factory=list)
-    line: List[int] = field(default_factory=list)
-    module: List[Optional[str]] = field(default_factory=list)
-    relation: List[str] = field(default_factory=list)
-    category: List[str] = field(default_factory=list)  # see hpctoolkit_kinds.context_kind
-    depth: List[int] = field(default_factory=list)
-    entry_point: Dict[int, int] = field(default_factory=dict)  # position -> entryPoint code
+    __slots__ = ("ctx_id", "parent", "kind", "name", "file", "line", "module", "relation",
+                 "category", "depth", "entry_point")
+
+    def __init__(self) -> None:
+        self.ctx_id: List[int] = []
+        self.parent: List[int] = []
+        self.kind: List[str] = []
+        self.name: List[str] = []
+        self.file: List[Optional[str]] = []
+        self.line: List[int] = []
+        self.module: List[Optional[str]] = []
+        self.relation: List[str] = []
+        self.category: List[str] = []
+        self.depth: List[int] = []
+        self.entry_point: Dict[int, int] = {}
 
 
-@dataclass
 class MetaDb:
-    title: str
-    id_kinds: List[str]
-    metrics: List[MetricDesc]
-    tree: ContextTree
-    prerelease: bool
+    """What ``meta.db`` holds: title, identifier kinds, metrics and the context tree."""
+
+    __slots__ = ("title", "id_kinds", "metrics", "tree", "prerelease")
+
+    def __init__(self, title: str, id_kinds: List[str], metrics: List[MetricDesc],
+                 tree: ContextTree, prerelease: bool) -> None:
+        self.title, self.id_kinds, self.metrics = title, id_kinds, metrics
+        self.tree, self.prerelease = tree, prerelease
 
 
 #: How context nodes are named (see :func:`context_name`).

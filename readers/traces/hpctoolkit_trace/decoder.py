@@ -124,7 +124,8 @@ def _identities(folder: Path) -> Dict[int, Tuple[int, int]]:
     """profile index -> (rank, thread) from ``profile.db`` and ``meta.db``'s id kinds."""
     key = _stamp(folder / "meta.db") + _stamp(folder / "profile.db")
     if key not in _CACHE:
-        kinds = _meta(folder / "meta.db", True).id_kinds
+        kinds = _meta(folder / "meta.db", False).id_kinds  # the decode's meta.db: the
+        # identifier kinds do not depend on how context nodes are labelled
         out = {}
         for row in identity_table(ProfileDb(folder / "profile.db"), kinds):
             out[row["profile"]] = (row.get("rank", 0), row.get("thread", 0))

@@ -105,17 +105,20 @@ def test_an_empty_file_is_named_as_empty_not_unrecognised(tmp_path):
         assert str(empty) in str(info.value)
 
 
-def test_suffix_hints_are_the_formats_declared_suffixes():
+def test_suffix_and_marker_hints_are_the_formats_declared_ones():
     import importlib
 
     from graphframe_readers import registry
 
-    declared = {}
+    suffixes, markers = {}, {}
     for module_name in registry.FORMAT_MODULES:
         info = registry._entry_of(importlib.import_module(module_name), module_name)
         if info.suffixes:
-            declared[module_name] = info.suffixes
-    assert registry.SUFFIX_HINTS == declared
+            suffixes[module_name] = info.suffixes
+        if info.markers:
+            markers[module_name] = info.markers
+    assert registry.SUFFIX_HINTS == suffixes
+    assert registry.MARKER_HINTS == markers
 
 
 def test_a_file_is_offered_first_to_the_format_its_suffix_names(tmp_path):
@@ -135,3 +138,18 @@ def test_a_file_is_offered_first_to_the_format_its_suffix_names(tmp_path):
     loaded = out[1].split()
     for other in ("dumpi", "otf2", "projections", "recorder", "jvmgc"):
         assert f"graphframe_readers.traces.{other}" not in loaded
+
+
+def test_a_folder_is_offered_first_to_the_format_its_files_name(tmp_path):
+    import subprocess
+    import sys
+
+    from graphframe_readers import registry
+
+    (tmp_path / "trace.db").write_bytes(b"")
+    (tmp_path / "notes.sts").write_bytes(b"")
+    assert registry._hinted_modules(tmp_path, b"") == [
+        "graphframe_readers.traces.projections", "graphframe_readers.traces.hpctoolkit_trace"]
+    assert registry._hinted_modules(tmp_path / "x.CSV", b"a") == [
+        "graphframe_readers.traces.nsight.csv_export"]
+    assert registry._hinted_modules(tmp_path / "x.txt", b"a") == []
