@@ -80,7 +80,11 @@ def string_index(names: Sequence[str]) -> pd.Index:
     np.cumsum([len(b) for b in encoded], out=offsets[1:])
     array = pa.LargeStringArray.from_buffers(len(encoded), pa.py_buffer(offsets),
                                              pa.py_buffer(b"".join(encoded)))
-    return pd.Index(pd.array(array, dtype=_INFERRED), copy=False)
+    try:  # the array type pandas' inference makes (pd.array would cast the array again)
+        values = pd.arrays.ArrowStringArray(array, dtype=_INFERRED)
+    except TypeError:  # a pandas whose ArrowStringArray takes no dtype
+        values = pd.array(array, dtype=_INFERRED)
+    return pd.Index(values, copy=False)
 
 
 def categorical(codes: np.ndarray, names: Sequence[str]) -> pd.Categorical:
