@@ -95,14 +95,10 @@ class HpctoolkitTraceDecoder(Decoder):
         folder = file.parent
         trace = read_trace_db(file)
         ids = _identities(folder)
-        tree = tree_arrays(_meta(folder / "meta.db", False).tree)
         mode = self.options.get("frames", "functions")
         if mode not in ("functions", "all"):
             raise ValueError(f"frames={mode!r}: expected 'functions' or 'all'")
-        is_frame = tree["kind"] == "function" if mode == "functions" \
-            else np.ones(len(tree["kind"]), dtype=bool)
-        paths, plen = frame_paths(tree["parent"], tree["depth"], is_frame)
-        lookup = _ctx_lookup(tree["ctx_id"])
+        tree, is_frame, paths, plen, lookup = _frames(folder / "meta.db", mode)
         strings = StringTable()
         name_ids = strings.intern_many(tree["name"].tolist())
         handler.on_definitions(_definitions(tree, is_frame, ids, trace))
@@ -161,6 +157,24 @@ def _meta(path: Path, label_function_nodes: bool) -> Any:
     if key not in _CACHE:
         _remember(key, read_meta_db(path, label_function_nodes=label_function_nodes))
     return _CACHE[key]
+
+
+def _frames(meta_path: Path, mode: str) -> Tuple[Dict[str, np.ndarray], np.ndarray,
+                                                  np.ndarray, np.ndarray, np.ndarray]:
+    """The context tree's arrays, which contexts are frames, their frame paths and the
+    context-id lookup, computed once per database and ``frames`` mode (every rank's
+    decode uses them; callers do not modify them)."""
+    key = ("frames",) + _stamp(meta_path) + (mode,)
+    if key[2] is not None and key in _CACHE:
+        return _CACHE[key]
+    tree = tree_arrays(_meta(meta_path, False).tree)
+    is_frame = tree["kind"] == "function" if mode == "functions" \
+        else np.ones(len(tree["kind"]), dtype=bool)
+    paths, plen = frame_paths(tree["parent"], tree["depth"], is_frame)
+    out = (tree, is_frame, paths, plen, _ctx_lookup(tree["ctx_id"]))
+    if key[2] is not None:
+        _remember(key, out)
+    return out
 
 
 def _ctx_lookup(ctx_id: np.ndarray) -> np.ndarray:

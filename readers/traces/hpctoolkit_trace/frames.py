@@ -31,23 +31,41 @@ from ..events import Kind
 
 def frame_paths(parent: np.ndarray, depth: np.ndarray,
                 is_frame: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Per context, its frame path (``-1`` padded rows) and the path length."""
+    """Per context, its frame path (``-1`` padded rows) and the path length.
+
+    ``depth`` is not needed (kept for callers): each context's nearest frame at
+    or above it is found by pointer doubling (a few passes for any depth), then
+    the paths are filled one frame level at a time (as many passes as the
+    longest path has frames).
+    """
     n = len(parent)
+    if not n:
+        return np.full((0, 1), -1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    parent = np.asarray(parent, dtype=np.int64)
+    is_frame = np.asarray(is_frame, dtype=bool)
+    # position n stands for "no context" (a root's parent): it points to itself
+    up = np.append(np.where(is_frame, np.arange(n), np.where(parent >= 0, parent, n)), n)
+    while True:  # up[c]: a frame at or above c, or n; doubling until every c has its own
+        nxt = up[up]
+        if np.array_equal(nxt, up):
+            break
+        up = nxt
+    above = np.append(up[np.where(parent >= 0, parent, n)], n)  # nearest frame above c
+    levels = []
+    cur = up[:n]
+    while True:  # the frames of each path, innermost first
+        live = cur < n
+        if not live.any():
+            break
+        levels.append(np.where(live, cur, -1))
+        cur = above[cur]
     plen = np.zeros(n, dtype=np.int64)
-    width = 1
-    levels = [np.nonzero(depth == d)[0] for d in range(int(depth.max()) + 1)] if n else []
-    for nodes in levels:  # one pass per tree depth: the path length bound
-        par = parent[nodes]
-        base = np.where(par >= 0, plen[np.maximum(par, 0)], 0)
-        plen[nodes] = base + is_frame[nodes]
-        width = max(width, int(plen[nodes].max()) if len(nodes) else 0)
-    paths = np.full((n, max(width, 1)), -1, dtype=np.int64)
-    for nodes in levels:
-        par = parent[nodes]
-        has = par >= 0
-        paths[nodes[has]] = paths[par[has]]
-        own = nodes[is_frame[nodes]]
-        paths[own, plen[own] - 1] = own
+    for frames in levels:
+        plen += frames >= 0
+    paths = np.full((n, max(len(levels), 1)), -1, dtype=np.int64)
+    for i, frames in enumerate(levels):
+        has = np.flatnonzero(frames >= 0)
+        paths[has, plen[has] - 1 - i] = frames[has]
     return paths, plen
 
 

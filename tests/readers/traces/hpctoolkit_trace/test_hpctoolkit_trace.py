@@ -90,3 +90,33 @@ def test_unknown_context_and_time_order_are_read_errors(pingpong, tmp_path):
     (db / "trace.db").write_bytes(bytes(data))
     with pytest.raises(ReadError, match=r"byte 124: sample 1 of profile 2 goes back in time"):
         rt.decode(db, Collect())
+
+
+def _paths_by_walking(parent, is_frame):
+    """Each context's frame path by walking up its parents (the reference)."""
+    rows = []
+    for c in range(len(parent)):
+        path, at = [], c
+        while at >= 0:
+            if is_frame[at]:
+                path.append(at)
+            at = parent[at]
+        rows.append(path[::-1])
+    width = max([len(r) for r in rows] + [1])
+    return [r + [-1] * (width - len(r)) for r in rows], [len(r) for r in rows]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_frame_paths_are_the_walked_paths(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    parent = np.array([-1] + [int(rng.integers(-1, i)) if rng.random() < 0.1
+                              else int(rng.integers(0, i)) for i in range(1, n)])
+    depth = np.zeros(n, dtype=np.int64)
+    for i in range(1, n):
+        depth[i] = depth[parent[i]] + 1 if parent[i] >= 0 else 0
+    is_frame = rng.random(n) < rng.choice([0.0, 0.3, 0.8, 1.0])
+    paths, plen = frame_paths(parent, depth, is_frame)
+    want_paths, want_len = _paths_by_walking(parent, is_frame)
+    assert paths.tolist() == want_paths
+    assert plen.tolist() == want_len
