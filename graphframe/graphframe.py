@@ -21,6 +21,7 @@ import pandas as pd
 
 from graphframe_readers import RawProfile
 
+from . import options
 from .errors import ArgumentError, GraphMismatchError, UnsupportedError
 from .errors import EmptyFilter, InvalidFilter  # noqa: F401  (Hatchet's hatchet.graphframe names)
 from ._lazy import lazy_function, lazy_module
@@ -28,6 +29,7 @@ from .io.reader_constructors import ReaderConstructors
 from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
 from .model.graph import Graph
+from .model.hatchet_types import hatchet_column_types
 from .model.nodeindex import ids_from_node_objects, with_node_values
 from .model.text import as_text
 from .model.metrics import default_pairs
@@ -134,6 +136,8 @@ class GraphFrame(ReaderConstructors):
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
         self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
+        if options.hatchet_compat:  # Hatchet's column types (graphframe.options)
+            self._dataframe = hatchet_column_types(self._dataframe, self.metadata.get("format"))
 
     @property
     def dataframe(self) -> pd.DataFrame:
