@@ -135,3 +135,17 @@ def test_tree_refuses_hatchets_old_keyword_names():
                 gf.tree(**{old: "time"})
         with pytest.raises(TypeError, match="both metric="):
             gf.tree(metric="time", metric_column="time")
+
+
+def test_thicket_frames_have_the_graphframes_column_types(shared_data: Path):
+    from graphframe.thicket import Thicket
+
+    path = str(shared_data / "caliper/thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/1/"
+                             "Base_Seq-default.cali")
+    with options.hatchet_compatible():
+        gf = GraphFrame.from_caliperreader(path)
+        tk = Thicket.thicketize_graphframe(gf, path)
+    assert tk.dataframe["name"].dtype == object and gf.dataframe["name"].dtype == object
+    assert tk.dataframe["nid"].dtype == pd.Int64Dtype() == gf.dataframe["nid"].dtype
+    # Thicket 2024.2's test_thicketize_graphframe: the frame without its profile level
+    assert gf.dataframe.equals(tk.dataframe.droplevel("profile"))

@@ -27,7 +27,9 @@ from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.build import RUN_COLUMNS_ATTR
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, EmptyFilter, GraphframeError, InvalidFilter, MetricError
+from .. import options
 from ..model.dataframe import private_copy
+from ..model.hatchet_types import hatchet_column_types
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from ..ensemble.thicket_json import to_thicket_json
@@ -93,6 +95,8 @@ class Thicket(ThicketConstructors):
             self.dataframe = _split_level(self.dataframe, name, self._state.profile_levels)
         formats = ens.profiles["format"] if "format" in ens.profiles.columns else None
         self.dataframe = thicket_dataframe(self.dataframe, formats)   # Thicket's nid, channels
+        if options.hatchet_compat:  # Hatchet's column types, as the GraphFrames' (graphframe.options)
+            self.dataframe = hatchet_column_types(self.dataframe)
         meta, self._unattributed = _without_unattributed(ens.metadata)
         meta = thicket_metadata(meta)   # Thicket's lists where graphframe holds tuples
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
