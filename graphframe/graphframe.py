@@ -29,7 +29,7 @@ from .io.reader_constructors import ReaderConstructors
 from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
 from .model.graph import Graph
-from .model.hatchet_types import hatchet_column_types
+from .model.hatchet_types import as_hatchet_frame
 from .model.nodeindex import ids_from_node_objects, with_node_values
 from .model.text import as_text
 from .model.metrics import default_pairs
@@ -137,7 +137,7 @@ class GraphFrame(ReaderConstructors):
         self.inclusive_of: Dict[str, str] = pairs
         self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
         if options.hatchet_compat:  # Hatchet's column types (graphframe.options)
-            self._dataframe = hatchet_column_types(self._dataframe, self.metadata.get("format"))
+            self._dataframe = as_hatchet_frame(self._dataframe, self.metadata.get("format"))
 
     @property
     def dataframe(self) -> pd.DataFrame:
@@ -160,6 +160,8 @@ class GraphFrame(ReaderConstructors):
     def dataframe(self, value: pd.DataFrame) -> None:
         graph = getattr(self, "graph", None)
         self._dataframe = value if graph is None else with_node_values(value, graph)
+        if options.hatchet_compat:  # Hatchet's column types (graphframe.options)
+            self._dataframe = as_hatchet_frame(self._dataframe)
 
     @property
     def aggregations(self) -> Dict[str, str]:

@@ -4,6 +4,7 @@ shim turns it on; these tests turn it on with graphframe.options.hatchet_compati
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -149,3 +150,42 @@ def test_thicket_frames_have_the_graphframes_column_types(shared_data: Path):
     assert tk.dataframe["nid"].dtype == pd.Int64Dtype() == gf.dataframe["nid"].dtype
     # Thicket 2024.2's test_thicketize_graphframe: the frame without its profile level
     assert gf.dataframe.equals(tk.dataframe.droplevel("profile"))
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword")   # Hatchet users' code, as written
+def test_a_reset_node_column_is_an_object_column_of_nodes_and_sets_back():
+    default = example_graphframe().dataframe.reset_index()
+    assert str(default["node"].dtype) == "Int64"
+    with options.hatchet_compatible():
+        gf = example_graphframe()
+        flat = gf.dataframe.reset_index()
+        assert flat["node"].dtype == object and flat["rank"].dtype == np.int64
+        assert [n.frame["name"] for n in flat["node"][:5:4]] == ["main", "initialize"]
+        assert flat["node"].tolist() == default["node"].tolist()
+        # Hatchet's tests reset in place, then use the frame; setting the index back
+        # gives the node level again, and operations run on it as before
+        gf.dataframe.reset_index(inplace=True)
+        assert gf.dataframe["node"].dtype == object
+        gf.dataframe.set_index(["node", "rank"], inplace=True)
+        assert str(gf.dataframe.index.levels[0].dtype) == "Int64"
+        filtered = gf.filter(lambda row: row["time"] > 1.0)
+        assert sorted({n.frame["name"] for n in filtered.dataframe.index.get_level_values(0)}) \
+            == sorted({n.frame["name"] for n in example_graphframe().filter(
+                lambda row: row["time"] > 1.0).dataframe.index.get_level_values(0)})
+        # frames derived from the GraphFrame's frame behave the same
+        summed = gf.dataframe.groupby(level="node").sum(numeric_only=True).reset_index()
+        assert summed["node"].dtype == object
+        # a GraphFrame made from the reset frame set back by hand
+        again = GraphFrame(gf.graph, flat.set_index(["node", "rank"]), ["time"], ["time (inc)"])
+        assert again.dataframe.equals(gf.dataframe)
+
+
+def test_pandas_warnings_name_the_callers_line():
+    with options.hatchet_compatible():
+        gf = example_graphframe()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gf.dataframe.reset_index(inplace=True)
+    if not caught:
+        pytest.skip(f"pandas {pd.__version__} does not deprecate inplace=")
+    assert [w.filename for w in caught] == [__file__]

@@ -7,6 +7,13 @@ produce. Hatchet code that asserts or branches on dtypes expects Hatchet's:
 gives its columns. :func:`hatchet_column_types` converts a dataframe to
 those; the GraphFrame constructor calls it while the setting is on.
 
+The ``node`` level stays graphframe's int-backed node array (lookups at int64
+speed). What Hatchet code observes of it is the column ``reset_index`` makes:
+in Hatchet an ``object`` column of nodes. :class:`HatchetFrame`, the dataframe
+class a GraphFrame holds while the setting is on, gives that: its
+``reset_index`` turns node columns into ``object`` columns of :class:`Node`
+objects, and its ``set_index`` turns them back into the node level.
+
 Integer columns per source format (``metadata["format"]``), as Hatchet's
 readers make them:
 
@@ -20,11 +27,14 @@ format                    columns                     Hatchet's dtype
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 import pandas as pd
 
+from .node import Node
+from .nodeindex import NodeDtype, node_array
 from .textarray import TextDtype
 
 #: source format -> column -> the dtype Hatchet's reader gives it
@@ -63,3 +73,90 @@ def hatchet_column_types(df: pd.DataFrame, fmt: Optional[str] = None) -> pd.Data
     for i, values in changes.items():
         out.isetitem(i, values)
     return out
+
+
+class HatchetFrame(pd.DataFrame):
+    """A DataFrame whose ``reset_index`` gives node columns Hatchet's ``object`` dtype.
+
+    ``reset_index`` (returned or ``inplace``) turns every column of node ids
+    into an ``object`` column of :class:`Node` objects, as Hatchet's frame
+    has; ``set_index`` on such a column gives the node level back (int ids
+    with nodes handed out), so operations on the GraphFrame keep their speed.
+    Everything else is pandas' DataFrame; frames derived from it (``copy``,
+    ``groupby(...).sum()``...) are HatchetFrames too.
+
+    Examples
+    --------
+    >>> from graphframe import GraphFrame, options
+    >>> with options.hatchet_compatible():
+    ...     gf = GraphFrame.from_lists(("main", "solve"))
+    >>> flat = gf.dataframe.reset_index()
+    >>> str(flat["node"].dtype), flat["node"][1].frame["name"]
+    ('object', 'solve')
+    >>> str(flat.set_index("node").index.dtype)
+    'Int64'
+    """
+
+    @property
+    def _constructor(self) -> Any:
+        return HatchetFrame
+
+    def reset_index(self, *args: Any, **kwargs: Any) -> Any:
+        out = _passing_warnings(super().reset_index, args, kwargs)
+        target = self if out is None else out
+        for i, dtype in enumerate(list(target.dtypes)):
+            if isinstance(dtype, NodeDtype):
+                target.isetitem(i, target.iloc[:, i].astype(object))
+        return out
+
+    def set_index(self, *args: Any, **kwargs: Any) -> Any:
+        out = _passing_warnings(super().set_index, args, kwargs)
+        target = self if out is None else out
+        index = _node_level_from_objects(target.index)
+        if index is not None:
+            target.index = index
+        return out
+
+
+def _passing_warnings(method: Any, args: Any, kwargs: Any) -> Any:
+    """``method(*args, **kwargs)``, its warnings (pandas' ``inplace`` deprecation) issued
+    again for the line that called the HatchetFrame method, as pandas issues them."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = method(*args, **kwargs)
+    for w in caught:
+        warnings.warn(w.message, w.category, stacklevel=3)
+    return out
+
+
+def _node_level_from_objects(index: pd.Index) -> Optional[pd.Index]:
+    """``index`` with its ``node`` level of graph :class:`Node` objects as the node array
+    (None when it has no such level)."""
+    if "node" not in index.names:
+        return None
+    multi = isinstance(index, pd.MultiIndex)
+    level = index.levels[index.names.index("node")] if multi else index
+    if level.dtype != object or not len(level):
+        return None
+    first = level[0]
+    if type(first) is not Node or any(type(n) is not Node or n._graph is not first._graph
+                                      for n in level):
+        return None
+    nodes = node_array(np.asarray(level, dtype=np.int64), first._graph)
+    if multi:
+        return index.set_levels(nodes, level=index.names.index("node"), verify_integrity=False)
+    return pd.Index(nodes, name="node")
+
+
+def as_hatchet_frame(df: pd.DataFrame, fmt: Optional[str] = None) -> pd.DataFrame:
+    """``df`` with Hatchet's column types (:func:`hatchet_column_types`), as a
+    :class:`HatchetFrame` (sharing ``df``'s data).
+
+    Examples
+    --------
+    >>> out = as_hatchet_frame(pd.DataFrame({"t": [1.0]}))
+    >>> type(out).__name__, as_hatchet_frame(out) is out
+    ('HatchetFrame', True)
+    """
+    out = hatchet_column_types(df, fmt)
+    return out if isinstance(out, HatchetFrame) else HatchetFrame(out, copy=False)

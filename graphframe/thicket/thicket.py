@@ -29,7 +29,7 @@ from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, EmptyFilter, GraphframeError, InvalidFilter, MetricError
 from .. import options
 from ..model.dataframe import private_copy
-from ..model.hatchet_types import hatchet_column_types
+from ..model.hatchet_types import as_hatchet_frame
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from ..ensemble.thicket_json import to_thicket_json
@@ -96,7 +96,7 @@ class Thicket(ThicketConstructors):
         formats = ens.profiles["format"] if "format" in ens.profiles.columns else None
         self.dataframe = thicket_dataframe(self.dataframe, formats)   # Thicket's nid, channels
         if options.hatchet_compat:  # Hatchet's column types, as the GraphFrames' (graphframe.options)
-            self.dataframe = hatchet_column_types(self.dataframe)
+            self.dataframe = as_hatchet_frame(self.dataframe)
         meta, self._unattributed = _without_unattributed(ens.metadata)
         meta = thicket_metadata(meta)   # Thicket's lists where graphframe holds tuples
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
