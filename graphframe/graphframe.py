@@ -1020,7 +1020,9 @@ class GraphFrame(ReaderConstructors):
             Append the colour legend (default: when ``color``).
         **hatchet_names
             Hatchet's old keyword names ``metric``, ``name``, ``expand_names``,
-            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each).
+            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each; under
+            ``graphframe.options.hatchet_compat`` an ``ArgumentError``, a
+            ``ValueError``, as Hatchet 2024 refuses them).
 
         Raises
         ------
