@@ -110,9 +110,10 @@ class HatchetFrame(pd.DataFrame):
         return out
 
     def set_index(self, *args: Any, **kwargs: Any) -> Any:
+        graph = _graph_of_node_column(self)  # read before pandas turns the nodes into a level
         out = _passing_warnings(super().set_index, args, kwargs)
         target = self if out is None else out
-        index = _node_level_from_objects(target.index)
+        index = None if graph is None else _as_node_level(target.index, graph)
         if index is not None:
             target.index = index
         return out
@@ -129,22 +130,36 @@ def _passing_warnings(method: Any, args: Any, kwargs: Any) -> Any:
     return out
 
 
-def _node_level_from_objects(index: pd.Index) -> Optional[pd.Index]:
-    """``index`` with its ``node`` level of graph :class:`Node` objects as the node array
-    (None when it has no such level)."""
+def _graph_of_node_column(df: pd.DataFrame) -> Any:
+    """The graph of the :class:`Node` objects in ``df``'s ``node`` column (None if none)."""
+    if "node" not in df.columns or not len(df):
+        return None
+    column = df["node"]
+    if isinstance(column, pd.DataFrame) or column.dtype != object:
+        return None
+    first = column.iloc[0]
+    return first._graph if type(first) is Node else None
+
+
+def _as_node_level(index: pd.Index, graph: Any) -> Optional[pd.Index]:
+    """``index`` with its ``node`` level (the ids of ``graph``'s nodes, as objects or
+    ints) as the node array; None when there is no such level or it holds other values."""
     if "node" not in index.names:
         return None
     multi = isinstance(index, pd.MultiIndex)
-    level = index.levels[index.names.index("node")] if multi else index
-    if level.dtype != object or not len(level):
+    at = index.names.index("node")
+    level = index.levels[at] if multi else index
+    if isinstance(level.dtype, NodeDtype) or not len(level):
         return None
-    first = level[0]
-    if type(first) is not Node or any(type(n) is not Node or n._graph is not first._graph
-                                      for n in level):
+    try:
+        ids = np.asarray(level, dtype=np.int64)
+    except (TypeError, ValueError):
         return None
-    nodes = node_array(np.asarray(level, dtype=np.int64), first._graph)
+    if ids.min() < 0 or ids.max() >= graph.num_nodes:
+        return None
+    nodes = node_array(ids, graph)
     if multi:
-        return index.set_levels(nodes, level=index.names.index("node"), verify_integrity=False)
+        return index.set_levels(nodes, level=at, verify_integrity=False)
     return pd.Index(nodes, name="node")
 
 
