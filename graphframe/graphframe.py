@@ -21,7 +21,7 @@ import pandas as pd
 
 from graphframe_readers import RawProfile
 
-from . import options
+from . import options as settings
 from .errors import ArgumentError, GraphMismatchError, UnsupportedError
 from .errors import EmptyFilter, InvalidFilter  # noqa: F401  (Hatchet's hatchet.graphframe names)
 from ._lazy import lazy_function, lazy_module
@@ -136,7 +136,7 @@ class GraphFrame(ReaderConstructors):
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
         self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
-        if options.hatchet_compat:  # Hatchet's column types (graphframe.options)
+        if settings.hatchet_compat:  # Hatchet's column types (graphframe.options)
             self._dataframe = as_hatchet_frame(self._dataframe, self.metadata.get("format"))
 
     @property
@@ -160,7 +160,7 @@ class GraphFrame(ReaderConstructors):
     def dataframe(self, value: pd.DataFrame) -> None:
         graph = getattr(self, "graph", None)
         self._dataframe = value if graph is None else with_node_values(value, graph)
-        if options.hatchet_compat:  # Hatchet's column types (graphframe.options)
+        if settings.hatchet_compat:  # Hatchet's column types (graphframe.options)
             self._dataframe = as_hatchet_frame(self._dataframe)
 
     @property

@@ -27,7 +27,7 @@ from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.build import RUN_COLUMNS_ATTR
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, EmptyFilter, GraphframeError, InvalidFilter, MetricError
-from .. import options
+from .. import options as settings
 from ..model.dataframe import private_copy
 from ..model.hatchet_types import as_hatchet_frame
 from .constructors import ThicketConstructors
@@ -95,7 +95,7 @@ class Thicket(ThicketConstructors):
             self.dataframe = _split_level(self.dataframe, name, self._state.profile_levels)
         formats = ens.profiles["format"] if "format" in ens.profiles.columns else None
         self.dataframe = thicket_dataframe(self.dataframe, formats)   # Thicket's nid, channels
-        if options.hatchet_compat:  # Hatchet's column types, as the GraphFrames' (graphframe.options)
+        if settings.hatchet_compat:  # Hatchet's column types, as the GraphFrames' (graphframe.options)
             self.dataframe = as_hatchet_frame(self.dataframe)
         meta, self._unattributed = _without_unattributed(ens.metadata)
         meta = thicket_metadata(meta)   # Thicket's lists where graphframe holds tuples
