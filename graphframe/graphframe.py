@@ -160,8 +160,6 @@ class GraphFrame(ReaderConstructors):
     def dataframe(self, value: pd.DataFrame) -> None:
         graph = getattr(self, "graph", None)
         self._dataframe = value if graph is None else with_node_values(value, graph)
-        if settings.hatchet_compat:  # Hatchet's column types (graphframe.options)
-            self._dataframe = as_hatchet_frame(self._dataframe)
 
     @property
     def aggregations(self) -> Dict[str, str]:

@@ -150,6 +150,9 @@ def test_thicket_frames_have_the_graphframes_column_types(shared_data: Path):
     assert tk.dataframe["nid"].dtype == pd.Int64Dtype() == gf.dataframe["nid"].dtype
     # Thicket 2024.2's test_thicketize_graphframe: the frame without its profile level
     assert gf.dataframe.equals(tk.dataframe.droplevel("profile"))
+    # a Thicket's frames are plain DataFrames (their reset node column stays Int64)
+    assert type(tk.dataframe) is pd.DataFrame and type(tk.statsframe.dataframe) is pd.DataFrame
+    assert type(gf.dataframe).__name__ == "HatchetFrame"
 
 
 @pytest.mark.filterwarnings("ignore:The inplace keyword")   # Hatchet users' code, as written

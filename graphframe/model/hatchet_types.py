@@ -175,3 +175,17 @@ def as_hatchet_frame(df: pd.DataFrame, fmt: Optional[str] = None) -> pd.DataFram
     """
     out = hatchet_column_types(df, fmt)
     return out if isinstance(out, HatchetFrame) else HatchetFrame(out, copy=False)
+
+
+def plain_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` as a plain pandas DataFrame (sharing its data) when it is a :class:`HatchetFrame`.
+
+    A Thicket's frames keep Hatchet's column types but are plain DataFrames: their
+    ``reset_index`` gives the ``Int64`` node column (see ``docs/guide/coming-from-hatchet.md``).
+
+    Examples
+    --------
+    >>> type(plain_frame(as_hatchet_frame(pd.DataFrame({"t": [1.0]})))).__name__
+    'DataFrame'
+    """
+    return pd.DataFrame(df, copy=False) if isinstance(df, HatchetFrame) else df
