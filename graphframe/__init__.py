@@ -13,6 +13,7 @@ from typing import Any, Optional
 from ._version import __version__
 from .errors import (EmptyFilter, GraphframeError, InvalidFilter, MetricError, MultiplePathError,
                      ReadError, UnknownFormatError)
+from . import options
 from .graphframe import GraphFrame
 from .model import Frame, Graph, Node
 

@@ -21,6 +21,7 @@ import pandas as pd
 
 from graphframe_readers import RawProfile
 
+from . import options as settings
 from .errors import ArgumentError, GraphMismatchError, UnsupportedError
 from .errors import EmptyFilter, InvalidFilter  # noqa: F401  (Hatchet's hatchet.graphframe names)
 from ._lazy import lazy_function, lazy_module
@@ -28,6 +29,7 @@ from .io.reader_constructors import ReaderConstructors
 from .model.dataframe import frame_from_columns, node_id_range, private_copy
 from .model.fields import metric_columns, replace
 from .model.graph import Graph
+from .model.hatchet_types import as_hatchet_frame
 from .model.nodeindex import ids_from_node_objects, with_node_values
 from .model.text import as_text
 from .model.metrics import default_pairs
@@ -134,6 +136,8 @@ class GraphFrame(ReaderConstructors):
         pairs.update(inclusive_of or {})
         self.inclusive_of: Dict[str, str] = pairs
         self._aggregations: Dict[str, str] = check_aggregations(aggregations, dataframe)
+        if settings.hatchet_compat:  # Hatchet's column types (graphframe.options)
+            self._dataframe = as_hatchet_frame(self._dataframe, self.metadata.get("format"))
 
     @property
     def dataframe(self) -> pd.DataFrame:
@@ -1014,7 +1018,9 @@ class GraphFrame(ReaderConstructors):
             Append the colour legend (default: when ``color``).
         **hatchet_names
             Hatchet's old keyword names ``metric``, ``name``, ``expand_names``,
-            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each).
+            ``context``, ``invert_colors`` (a ``DeprecationWarning`` each; under
+            ``graphframe.options.hatchet_compat`` an ``ArgumentError``, a
+            ``ValueError``, as Hatchet 2024 refuses them).
 
         Raises
         ------

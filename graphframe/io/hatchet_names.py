@@ -572,8 +572,11 @@ def reader_constructor(row: HatchetName) -> classmethod:
     return classmethod(constructor)
 
 
-def reader_class(row: HatchetName, graphframe_class: Any) -> type:
+def reader_class(row: HatchetName, graphframe_class: Any, bases: Tuple[type, ...] = ()) -> type:
     """Hatchet's reader class of ``row``: ``Class(*arguments).read()`` calls the constructor.
+
+    ``bases`` add methods of Hatchet's class besides ``read()``
+    (:mod:`graphframe.readers.methods`).
 
     Examples
     --------
@@ -612,7 +615,7 @@ def reader_class(row: HatchetName, graphframe_class: Any) -> type:
     read.__doc__ = f"The GraphFrame (see :meth:`GraphFrame.{row.constructor}`)."
     for method, constructor, extra in row.methods:  # noqa: B007
         body[method] = _method(row, names, method, constructor, extra, graphframe_class)
-    return type(row.reader_class, (), body)
+    return type(row.reader_class, tuple(bases), body)
 
 
 def _method(row: HatchetName, names: Sequence[str], name: str, constructor: str,

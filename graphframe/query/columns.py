@@ -141,8 +141,24 @@ def no_column(key: Any, columns: Any, levels: Any = ()) -> InvalidQueryFilter:
 
 
 # ------------------------------------------------------------ object dialect
+
+def bad_condition(key: Any, value: Any) -> InvalidQueryFilter:
+    """The error for an object-dialect condition that is neither a string nor a number.
+
+    Examples
+    --------
+    >>> str(bad_condition("time", [1]))
+    "the condition on 'time' must be a regex string, a number or a comparison string such as '>= 5', not [1]"
+    """
+    return InvalidQueryFilter(
+        f"the condition on {key!r} must be a regex string, a number or a comparison string "
+        f"such as '>= 5', not {value!r}")
+
+
 def _object_rule(data: ColumnData, atom: Atom) -> np.ndarray:
     value, key = atom.value, atom.key
+    if not isinstance(value, (str, Real)):  # built under graphframe.options.hatchet_compat
+        raise bad_condition(key, value)
     comparison = parse_comparison(value) if isinstance(value, str) and is_comparison(value) \
         and _may_compare(data) else None
     if data.numeric:

@@ -22,8 +22,9 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any, List, Mapping, Optional, Tuple
 
+from .. import options
 from .atoms import Atom
-from .columns import compile_regex
+from .columns import bad_condition, compile_regex
 from .comparison import is_comparison, parse_comparison
 from .errors import InvalidQueryFilter, InvalidQueryPath, QuerySyntaxError, with_context
 from .predicates import CallablePredicate, Predicate, true_predicate
@@ -184,11 +185,12 @@ def _atom(key: Any, value: Any) -> Atom:
     if isinstance(value, str):
         _check_pattern(key, value)
         return Atom("column", "object", key, value)
-    if isinstance(value, Real):
+    if isinstance(value, Real) or options.hatchet_compat:
+        # under graphframe.options.hatchet_compat another value is refused when the query
+        # is applied, as Hatchet does (columns._object_rule); otherwise here, before any data
         return Atom("column", "object", key, value)
-    raise InvalidQueryFilter(
-        f"the condition on {key!r} must be a regex string, a number or a comparison string "
-        f"such as '>= 5', not {value!r}")
+    raise bad_condition(key, value)
+
 
 
 def _check_pattern(key: Any, value: str) -> None:

@@ -6,6 +6,11 @@ clause is a condition on the whole path: when every term constrains the same
 node it becomes one predicate on that node (one path alternative); otherwise
 each term is a path alternative with one predicate per constrained node, and
 the query matches the union of the alternatives.
+
+Under ``graphframe.options.hatchet_compat`` the clause has Hatchet's meaning
+instead: each query node's conditions, in the order written, are combined
+among themselves (``AND`` before ``OR``; the operator written before a node's
+first condition is dropped), and the nodes' predicates are ANDed.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Dict, List, Optional
 
+from .. import options
 from .object_dialect import Step, expand
 from .parser import MatchQuery, Where
 from .predicates import Predicate, true_predicate
@@ -50,6 +56,8 @@ def node_predicates(tree: MatchQuery, where: Optional[Where], mode: str) -> List
     if where is None:
         return [[true] * size]
     labels = {index: f"node {name!r}" for name, index in tree.names.items()}
+    if options.hatchet_compat:
+        return [hatchet_node_predicates(tree, where, mode, labels)]
     referenced = {cond.name for term in where.terms for cond in term}
     if len(referenced) == 1:
         # every term constrains the same node: one alternative, an OR on that node
@@ -66,3 +74,38 @@ def node_predicates(tree: MatchQuery, where: Optional[Where], mode: str) -> List
         alternatives.append([Predicate([literals[i]], mode, labels[i]) if i in literals
                              else true for i in range(size)])
     return alternatives
+
+
+def hatchet_node_predicates(tree: MatchQuery, where: Where, mode: str,
+                            labels: Dict[int, str]) -> List[Any]:
+    """One predicate per MATCH node with Hatchet's reading of the WHERE clause.
+
+    Each node gets its own conditions in the order written, each joined to the
+    previous condition *of that node* by the operator written before it (the
+    operator before the node's first condition is dropped), ``AND`` before
+    ``OR``; the nodes' predicates are ANDed, as the steps of one path.
+
+    Examples
+    --------
+    >>> from graphframe.query.parser import parse
+    >>> tree = parse('MATCH (p)->(q) WHERE p."x" > 1 OR p."x" < 0 AND q."y" = 2')
+    >>> labels = {0: "node 'p'", 1: "node 'q'"}
+    >>> for pred in hatchet_node_predicates(tree, tree.where, "off", labels):
+    ...     print(pred)
+    Predicate(Atom(column x > 1) OR Atom(column x < 0))
+    Predicate(Atom(column y == 2))
+    """
+    terms: Dict[int, List[list]] = {}
+    for t, term in enumerate(where.terms):
+        for c, cond in enumerate(term):
+            index = tree.names[cond.name]
+            literal = (cond.atom, cond.negated)
+            if index not in terms:
+                terms[index] = [[literal]]
+            elif c == 0 and t > 0:  # written after an OR
+                terms[index].append([literal])
+            else:
+                terms[index][-1].append(literal)
+    true = true_predicate(mode)
+    return [Predicate(terms[i], mode, labels[i]) if i in terms else true
+            for i in range(len(tree.path))]

@@ -8,7 +8,10 @@ module here is made from the table of Hatchet's names
 (:data:`graphframe.io.hatchet_names.HATCHET_NAMES`: the class, its module, its
 arguments and the ``GraphFrame.from_*`` constructor its ``read()`` calls), so the
 result (and every error) is exactly that constructor's. The SpotDB classes, which carry
-logic of their own, are the module :mod:`graphframe.readers.spotdb_reader`. This package
+logic of their own, are the module :mod:`graphframe.readers.spotdb_reader`; the
+methods of Hatchet's classes besides ``read()`` (``CaliperReader.read_json_sections``,
+``HPCToolkitReader.fill_tables``, ``GprofDotReader.create_graph``) are in
+:mod:`graphframe.readers.methods`. This package
 is not the format decoders: those are the top-level ``graphframe_readers`` package, which
 returns RawProfiles.
 
@@ -45,6 +48,7 @@ import types
 
 from ..graphframe import GraphFrame
 from ..io.hatchet_names import HATCHET_NAMES, reader_class
+from .methods import READER_METHODS
 
 
 def _install() -> None:
@@ -58,7 +62,9 @@ def _install() -> None:
             module = types.ModuleType(name, f"Hatchet's ``hatchet.readers.{row.module}`` "
                                             f"path: ``{row.reader_class}``.")
             sys.modules[name] = module
-        cls = reader_class(row, GraphFrame)
+        # Hatchet's methods besides read() (read_json_sections, fill_tables, create_graph)
+        own = READER_METHODS.get(row.reader_class)
+        cls = reader_class(row, GraphFrame, (own,) if own else ())
         setattr(module, row.reader_class, cls)
         setattr(sys.modules[__name__], row.module, module)
 

@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
+from .. import options as settings
 from .._version import __version__
 from ..errors import ArgumentError, MetricError
 from ..model.fields import GraphFrameLike, metric_columns
@@ -79,8 +80,11 @@ def render_tree(gf: GraphFrameLike, metric_column: Union[None, str, Sequence[str
     ...
     graphframe_readers.errors.ArgumentError: precision=-1 is not allowed (expected an integer >= 0)
     """
+    both = "metric" in renamed and metric_column is not None
+    if both and settings.hatchet_compat:  # checked before the old names are refused
+        raise TypeError("tree() got both metric= (deprecated) and metric_column=")
     options = _rename(renamed)
-    if "metric_column" in options and metric_column is not None:   # as Hatchet: ambiguous
+    if both:   # as Hatchet: ambiguous
         raise TypeError("tree() got both metric= (deprecated) and metric_column=")
     metric_column = options.pop("metric_column", metric_column)
     name_column = options.pop("name_column", name_column)
@@ -120,6 +124,9 @@ def _rename(renamed: Dict[str, Any]) -> Dict[str, Any]:
     for key, value in renamed.items():
         if key not in _RENAMED:
             raise TypeError(f"tree() got an unexpected keyword argument {key!r}")
+        if settings.hatchet_compat:  # Hatchet 2024 refuses its old names (graphframe.options)
+            raise ArgumentError(f'tree(): "{key}=" is an old name that Hatchet no longer '
+                                f'takes; use "{_RENAMED[key]}="')
         warnings.warn(f'tree(): "{key}=" is deprecated, use "{_RENAMED[key]}="',
                       DeprecationWarning, stacklevel=4)
         out[_RENAMED[key]] = value

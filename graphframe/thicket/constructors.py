@@ -335,6 +335,7 @@ def _with_values_of(tk: Any, gf: Any) -> Any:
     rows = df.index.droplevel("profile")
     df = df.copy(deep=False)
     for c in own:
-        df[c] = pd.Series(source[c].reindex(rows).array, index=df.index)
+        values = source[c].reindex(rows)
+        df[c] = pd.Series(values.array, index=df.index, dtype=values.dtype)
     tk.dataframe = df
     return tk

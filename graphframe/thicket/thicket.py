@@ -27,7 +27,9 @@ from ..ensemble._internal import Graph, GraphFrame, with_node_values
 from ..ensemble.build import RUN_COLUMNS_ATTR
 from ..ensemble.statsframe import empty_statsframe
 from ..errors import ArgumentError, EmptyFilter, GraphframeError, InvalidFilter, MetricError
+from .. import options as settings
 from ..model.dataframe import private_copy
+from ..model.hatchet_types import hatchet_column_types, plain_frame
 from .constructors import ThicketConstructors
 from .groupby import GroupBy
 from ..ensemble.thicket_json import to_thicket_json
@@ -93,11 +95,13 @@ class Thicket(ThicketConstructors):
             self.dataframe = _split_level(self.dataframe, name, self._state.profile_levels)
         formats = ens.profiles["format"] if "format" in ens.profiles.columns else None
         self.dataframe = thicket_dataframe(self.dataframe, formats)   # Thicket's nid, channels
+        if settings.hatchet_compat:  # Hatchet's column types, as the GraphFrames' (graphframe.options)
+            self.dataframe = hatchet_column_types(self.dataframe)
         meta, self._unattributed = _without_unattributed(ens.metadata)
         meta = thicket_metadata(meta)   # Thicket's lists where graphframe holds tuples
         self.metadata = meta if name == "profile" else meta.rename_axis(index=name)
-        self.statsframe = GraphFrame(ens.graph, _two_level_stats(ens), [], [],
-                                     default_metric=None)
+        self.statsframe = _plain(GraphFrame(ens.graph, _two_level_stats(ens), [], [],
+                                            default_metric=None))
         self.exc_metrics = list(ens.exc_metrics)
         self.inc_metrics = list(ens.inc_metrics)
         self.default_metric = ens.default_metric
@@ -391,7 +395,7 @@ class Thicket(ThicketConstructors):
         full = moved.reindex(pd.Index(np.arange(graph.num_nodes, dtype=INT), name="node"))
         full["name"] = empty_statsframe(graph)["name"]
         self.graph = graph
-        self.statsframe = GraphFrame(graph, full, [], [], default_metric=None)
+        self.statsframe = _plain(GraphFrame(graph, full, [], [], default_metric=None))
 
     def get_node(self, name: str, which: str = "first") -> Any:
         """The node named ``name`` (``which``: ``"first"``, ``"last"`` or ``"all"``)."""
@@ -629,3 +633,10 @@ def _two_level_stats(ens: Ensemble) -> pd.DataFrame:
         return stats
     return stats.set_axis(pd.MultiIndex.from_tuples(
         [c if isinstance(c, tuple) else (c, "") for c in stats.columns]), axis=1)
+
+
+def _plain(gf: GraphFrame) -> GraphFrame:
+    """``gf`` with a plain DataFrame (a Thicket's statsframe; see ``plain_frame``)."""
+    if settings.hatchet_compat:
+        gf.dataframe = plain_frame(gf.dataframe)
+    return gf

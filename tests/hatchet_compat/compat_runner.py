@@ -96,7 +96,11 @@ def _run_cells(path: Path, text: str, namespace: dict, out: io.StringIO,
 
 @contextlib.contextmanager
 def hatchet_is_graphframe() -> Iterator[None]:
-    """Make ``import hatchet`` import the shim over graphframe, then undo it."""
+    """Make ``import hatchet`` import the shim over graphframe, then undo it (the
+    modules, and the ``graphframe.options.hatchet_compat`` setting the shim turns on)."""
+    import graphframe.options
+
+    compat = graphframe.options.hatchet_compat
     saved = {k: v for k, v in sys.modules.items() if k == "hatchet" or k.startswith("hatchet.")}
     for k in saved:
         del sys.modules[k]
@@ -105,6 +109,7 @@ def hatchet_is_graphframe() -> Iterator[None]:
         yield
     finally:
         sys.path.remove(str(SHIM))
+        graphframe.options.hatchet_compat = compat
         for k in [k for k in sys.modules if k == "hatchet" or k.startswith("hatchet.")]:
             del sys.modules[k]
         sys.modules.update(saved)

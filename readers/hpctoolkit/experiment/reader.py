@@ -49,6 +49,46 @@ from .xmltree import (CallingContextTree, experiment_totals, int_column,
                              parse_experiment_xml)
 
 NODE_COLUMNS = ("nid", "name", "type", "file", "line", "module")
+#: read_tables' keys: experiment.xml's table elements
+TABLE_NAMES = ("LoadModule", "File", "Procedure", "MetricDB")
+
+
+def _experiment_file(directory: Path) -> Path:
+    if not directory.is_dir():
+        raise ReadError(directory, "not a directory" if directory.exists() else "no such directory",
+                        expected="an HPCToolkit database directory")
+    xml_path = directory / "experiment.xml"
+    if not xml_path.is_file():
+        raise ReadError(directory, "the directory has no experiment.xml",
+                        expected="an HPCToolkit database (experiment.xml + *.metric-db)")
+    return xml_path
+
+
+def read_tables(dirname: Any) -> Dict[str, Dict[str, str]]:
+    """The id -> name tables of a database's ``experiment.xml``: load modules, files,
+    procedures and metric files (``MetricDB``), each in document order, keyed by the
+    XML ``i`` attribute (a string). The calling-context tree is parsed and dropped.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "experiment.xml"), "w") as fh:
+    ...     _ = fh.write('<HPCToolkitExperiment><SecCallPathProfile><SecHeader>'
+    ...                  '<FileTable><File i="2" n="app.c"/></FileTable>'
+    ...                  '</SecHeader><SecCallPathProfileData/></SecCallPathProfile>'
+    ...                  '</HPCToolkitExperiment>')
+    >>> read_tables(d)["File"], read_tables(d)["Procedure"]
+    ({'2': 'app.c'}, {})
+    >>> read_tables(os.path.join(d, "experiment.xml"))
+    Traceback (most recent call last):
+    ...
+    graphframe_readers.errors.ReadError: ...experiment.xml: not a directory (expected an HPCToolkit database directory)
+    """
+    cct = parse_experiment_xml(_experiment_file(Path(dirname)))
+    tables = {name: dict(cct.tables.get(name, {})) for name in TABLE_NAMES[:3]}
+    tables["MetricDB"] = {m["i"]: m["n"] for m in cct.metric_dbs if "i" in m and "n" in m}
+    return tables
 
 
 def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
@@ -97,13 +137,7 @@ def read_hpctoolkit(dirname: Any, *, metrics: Optional[Iterable[str]] = None,
     (('rank',), ('time',), ('time (inc)',))
     """
     directory = Path(dirname)
-    if not directory.is_dir():
-        raise ReadError(directory, "not a directory" if directory.exists() else "no such directory",
-                        expected="an HPCToolkit database directory")
-    xml_path = directory / "experiment.xml"
-    if not xml_path.is_file():
-        raise ReadError(directory, "the directory has no experiment.xml",
-                        expected="an HPCToolkit database (experiment.xml + *.metric-db)")
+    xml_path = _experiment_file(directory)
     wanted_ranks = rank_selection(directory, ranks)
     if summary_only and wanted_ranks is not None:
         raise ReadError(directory, "summary_only=True reads values summed over every rank, so "

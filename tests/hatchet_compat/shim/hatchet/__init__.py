@@ -7,7 +7,11 @@ module path a Hatchet user imports from (``hatchet.node``,
 are found, in this order, in ``graphframe.<same path>`` (once graphframe has
 such a module) and then in ``graphframe`` itself. Nothing is added or
 adapted here: a name graphframe does not offer stays missing, so the script
-that uses it fails and shows the gap.
+that uses it fails and shows the gap. The one thing the shim does is what a
+Hatchet user's changed import line would come with: it turns on
+``graphframe.options.hatchet_compat`` (Hatchet's column types, the string
+dialect's WHERE clause read per query node, object-dialect conditions judged
+when applied; docs/guide/coming-from-hatchet.md, "Hatchet compatibility mode").
 """
 
 import importlib
@@ -18,6 +22,7 @@ import graphframe as _graphframe
 from graphframe import *  # noqa: F401,F403
 
 GraphFrame = _graphframe.GraphFrame
+_graphframe.options.hatchet_compat = True
 __version__ = _graphframe.__version__
 
 # module paths below ``hatchet`` that Hatchet's tutorials, docs and tests import from
