@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -34,9 +34,13 @@ from ..definitions import Definitions
 from ..events import EventBatch, StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource, FileSource
-from .frames import frame_paths, sample_events
-from .hpctoolkit import ProfileDb, identity_table, read_meta_db, tree_arrays
-from .tracedb import SAMPLE, TraceDb, read_trace_db
+
+if TYPE_CHECKING:
+    from .tracedb import TraceDb
+
+# The meta.db, profile.db and trace.db decoders (and their dataclass-free records) are
+# imported by the functions that decode: recognising another trace format, which asks
+# this decoder's sniff on the way, does not pay for importing them (~5 ms).
 
 MAGIC = b"HPCTOOLKITtrce"
 
@@ -84,6 +88,8 @@ class HpctoolkitTraceDecoder(Decoder):
     def sources(cls, path: Any) -> List[ByteSource]:
         if isinstance(path, ByteSource) or isinstance(path, (list, tuple)):
             return super().sources(path)
+        from .tracedb import read_trace_db
+
         file = trace_file(path)
         trace = read_trace_db(file)
         ids = _identities(file.parent)
@@ -91,6 +97,9 @@ class HpctoolkitTraceDecoder(Decoder):
         return [FileSource(file, rank=r) for r in ranks]
 
     def decode(self, source: ByteSource, handler: EventHandler) -> None:
+        from .frames import sample_events
+        from .tracedb import read_trace_db
+
         file = trace_file(source.name)
         folder = file.parent
         trace = read_trace_db(file)
@@ -123,6 +132,8 @@ def _identities(folder: Path) -> Dict[int, Tuple[int, int]]:
         kinds = _meta(folder / "meta.db", False).id_kinds  # the decode's meta.db: the
         # identifier kinds do not depend on how context nodes are labelled
         out = {}
+        from .hpctoolkit import ProfileDb, identity_table
+
         for row in identity_table(ProfileDb(folder / "profile.db"), kinds):
             out[row["profile"]] = (row.get("rank", 0), row.get("thread", 0))
         _remember(key, out)
@@ -151,6 +162,8 @@ def _remember(key: tuple, value: Any) -> None:
 def _meta(path: Path, label_function_nodes: bool) -> Any:
     """``read_meta_db(path, label_function_nodes=...)``, decoded once per process while the
     file is unchanged (callers do not modify it)."""
+    from .hpctoolkit import read_meta_db
+
     key = _stamp(path) + (label_function_nodes,)
     if key[1] is None:
         return read_meta_db(path, label_function_nodes=label_function_nodes)
@@ -167,6 +180,9 @@ def _frames(meta_path: Path, mode: str) -> Tuple[Dict[str, np.ndarray], np.ndarr
     key = ("frames",) + _stamp(meta_path) + (mode,)
     if key[2] is not None and key in _CACHE:
         return _CACHE[key]
+    from .frames import frame_paths
+    from .hpctoolkit import tree_arrays
+
     tree = tree_arrays(_meta(meta_path, False).tree)
     is_frame = tree["kind"] == "function" if mode == "functions" \
         else np.ones(len(tree["kind"]), dtype=bool)
@@ -189,6 +205,8 @@ def _positions(ctx: np.ndarray, lookup: np.ndarray, trace: TraceDb, line: Any) -
     pos = np.where(inside, lookup[np.where(inside, ctx, -1)], -1)
     bad = np.nonzero((pos < 0) & (ctx != 0))[0]  # context 0 is the root: no frames
     if len(bad):
+        from .tracedb import SAMPLE
+
         k = int(bad[0])
         raise trace.db.error(line.start + SAMPLE.itemsize * k + 8,
                              f"sample {k} of profile {line.profile} names context {int(ctx[k])}, "
