@@ -206,6 +206,9 @@ class BlockParser:
         self.state = state
         self.name = name
         self.line_base = 0  # lines of this part before the current block
+        #: when a set: the GC(n) lines' texts that were not recognised as start lines or
+        #: notes (a range parsed ahead checks them against titles learnt before it)
+        self.unrecognised: Optional[set] = None
 
     # ------------------------------------------------------------------ driver
     def parse(self, blk: Block, last: bool = False) -> Dict[str, np.ndarray]:
@@ -455,6 +458,8 @@ class BlockParser:
         info = match(uniq, shapes.GC_INFO)
         idx = enc.indices.to_numpy(zero_copy_only=False)
         unknown[rows[(start | info)[idx]]] = False
+        if self.unrecognised is not None and not (start | info).all():
+            self.unrecognised.update(uniq.filter(pa.array(~(start | info))).to_pylist())
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True,
                         cand=match(uniq, _OCCUPANCY_WORDS)[idx])
 
@@ -615,6 +620,8 @@ class BlockParser:
                          st.safepoint_name or None)
         since = np.where(last_app[t] > prev_total[t], app[np.maximum(last_app[t], 0)],
                          np.where(prev_total[t] < 0, st.app_time, np.nan))
+        if len(t) or (k == 1).any():
+            st.safepoint_seen = True
         if (k == 2).any():
             st.safepoint_name = name[np.flatnonzero(k == 2)[-1]]
         tail_app = last_app[-1]
