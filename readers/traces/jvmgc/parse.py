@@ -27,7 +27,7 @@ from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
 from .regex import extract, match, precompile
-from .scan import ByteIndex, read_int, run_length
+from .scan import ByteIndex, read_int, run_length, scratch
 from .tokens import read_token
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
@@ -266,7 +266,10 @@ class BlockParser:
         ok = dec.ok & unknown
         unknown_undecorated = ~dec.ok
         ms = dec.msg_start
-        pad = np.concatenate([arr, np.zeros(8, np.uint8)])  # reads past the end are 0
+        # reads past the end are 0 (the copy goes to this thread's buffer: no fresh memory)
+        pad = scratch("pad", len(arr) + 8, np.uint8)
+        pad[:len(arr)] = arr
+        pad[len(arr):] = 0
         has_gc = ok & (ends - ms >= 5) & (pad[ms] == 71) & (pad[ms + 1] == 67) & \
             (pad[ms + 2] == 40)  # "GC("
         # GC(n): the digits up to ')' then a space

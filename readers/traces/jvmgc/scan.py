@@ -18,7 +18,32 @@ Examples
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
+
+_LOCAL = threading.local()
+
+
+def scratch(name: str, size: int, dtype: type) -> np.ndarray:
+    """A buffer of ``size`` items for temporaries, reused by the calls of this thread (each
+    block's masks come from memory the process already has: no page faults per block)."""
+    buf = getattr(_LOCAL, name, None)
+    if buf is None or len(buf) < size or buf.dtype != dtype:
+        buf = np.empty(size, dtype)
+        setattr(_LOCAL, name, buf)
+    return buf[:size]
+
+
+def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
+    """Sorted positions of ``byte`` in ``arr`` (its mask in this thread's scratch buffer).
+
+    >>> positions_of(np.frombuffer(b"a]b]", np.uint8), ord("]")).tolist()
+    [1, 3]
+    """
+    mask = scratch("mask", len(arr), np.bool_)
+    np.equal(arr, byte, out=mask)
+    return np.flatnonzero(mask)
 
 
 class ByteIndex:
@@ -43,7 +68,7 @@ class ByteIndex:
         """Sorted positions of ``byte``."""
         pos = self._where.get(byte)
         if pos is None:
-            pos = self._where[byte] = np.flatnonzero(self.arr == byte)
+            pos = self._where[byte] = positions_of(self.arr, byte)
         return pos
 
     def back(self, byte: int, start: np.ndarray, low: np.ndarray, limit: int) -> np.ndarray:
