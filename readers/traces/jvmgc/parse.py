@@ -28,6 +28,7 @@ from .layout import sniff_layout
 from .lines import Block, decorate, strings
 from .regex import extract, match, precompile
 from .scan import ByteIndex, read_int, run_length, scratch
+from .texts import Texts
 from .tokens import read_token
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
@@ -36,7 +37,8 @@ from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
 FLOATS = ("uptime", "heap_before", "heap_after", "heap_capacity", "heap_before_pct",
           "heap_after_pct", "duration", "time_to_reach", "at_safepoint", "cleanup",
           "leaving", "total", "time_since_last")
-#: string columns (object arrays, None = absent)
+#: string columns (object arrays, None = absent; ``cause``, ``info`` and ``tags`` come out of
+#: the parse as :class:`~.texts.Texts`: codes into the block's distinct values)
 TEXTS = ("name", "cause", "info", "tags")
 #: all event columns: line (from 1), sub (order within a line), gc_id (-1 none),
 #: date (ns since the epoch, -1 none), event_type / generation (codes into
@@ -174,6 +176,18 @@ def _texts(arr: pa.Array, trim: bool = False) -> np.ndarray:
     values = np.array(uniq + [None], dtype=object)
     idx = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
     return values[idx.astype(np.int64)]
+
+
+def _text_codes(arr: pa.Array, trim: bool = False) -> Texts:
+    """A pyarrow string array -> :class:`~.texts.Texts` (null: absent) through its distinct
+    values (``trim``: without their leading and trailing white space)."""
+    enc = pc.dictionary_encode(arr)
+    uniq = enc.dictionary.to_pylist()
+    if trim:  # str.strip trims the same ASCII characters as pyarrow (whose first call is slow)
+        uniq = [u.strip() for u in uniq] if all(u.isascii() for u in uniq) else \
+            pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+    codes = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
+    return Texts(codes.astype(np.int32, copy=False), uniq)
 
 
 def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.ndarray,
@@ -375,8 +389,9 @@ class BlockParser:
         cols["event_type"] = np.array([_ETYPE[d[0]] for d in desc], np.int8)[idx]
         names = np.array([d[1] for d in desc], dtype=object)
         cols["name"] = names[idx]
-        cols["cause"] = np.array([d[2] or None for d in desc], dtype=object)[idx]
-        cols["info"] = np.array([d[3] or None for d in desc], dtype=object)[idx]
+        codes = idx.astype(np.int32)
+        cols["cause"] = Texts(codes, [d[2] or None for d in desc])
+        cols["info"] = Texts(codes, [d[3] or None for d in desc])
         gen = np.array([_GEN[d[4]] for d in desc], np.int8)[idx]
         prefix = ctx["gen"][rows]
         cols["generation"] = np.where(prefix > 0, prefix, gen)
@@ -663,6 +678,11 @@ class BlockParser:
             at += len(p["row"])
             for c, v in p.items():
                 if c in _DEFAULTS:  # not "row"
+                    if isinstance(v, Texts) and c not in cols:
+                        cols[c] = Texts.absent(len(order))
+                    if isinstance(v, Texts) != isinstance(cols[c], Texts):  # (one is objects)
+                        cols[c] = np.asarray(cols[c])
+                        v = np.asarray(v)
                     cols[c][where] = v
         row = row[order]
         cols["line"] = row + 1 + self.line_base
@@ -693,7 +713,7 @@ class BlockParser:
         if "tags" in lay.kinds:
             f = lay.kinds.index("tags")
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
-            cols["tags"] = _texts(tags, trim=True)
+            cols["tags"] = _text_codes(tags, trim=True)
         return cols
 
 
