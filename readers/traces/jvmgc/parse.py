@@ -72,6 +72,7 @@ _FIGURES_AT_END = r"->|\s[\d.]+\w{0,2}$"
 #: set-up lines with facts (then read with shapes.HEADER)
 _HEADER_WORDS = (r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|(?:Heap )?Max Capacity|"
                  r"Heap address|Initializing The Z)")
+_HEADER_FIRST = np.frombuffer(b"UVHMI", np.uint8)
 #: a plain decimal (an uptime field)
 _DECIMAL = r"^\d+(?:\.\d+)?$"
 # Python's re runs them on small arrays: compiled once, when the module is imported
@@ -317,6 +318,8 @@ class BlockParser:
                    gc_ids=gc_ids, where=where)
         other = np.flatnonzero(ok & ~has_gc)
         text = strings(blk.data, dec.msg_start[other], blk.ends[other])
+        # (a message's first byte; 0 for an empty one)
+        self._first_bytes = np.where(ends > ms, pad[np.minimum(ms, len(arr))], 0)
         self._header(other, text, unknown)  # the collector and region size, first
         self._gc_lines(blk, has_gc, unknown, parts, ctx)
         self._other_lines(blk, other, text, unknown, gcline, parts, ctx, dec)
@@ -486,7 +489,8 @@ class BlockParser:
         if not len(rows):
             return
         self._safepoints(blk, rows, text, unknown, gcline, parts)
-        arrow = pc.match_substring(text, "->").to_numpy(zero_copy_only=False)
+        # "->" found from the block's '-' positions (the GC lines' routing found them)
+        arrow = ctx["where"].contains(b"->", dec.msg_start[rows], blk.ends[rows])
         if arrow.any():
             a = rows[arrow]
             self._transitions(blk, a, dec.msg_start[a], blk.ends[a], unknown, parts, ctx)
@@ -508,7 +512,14 @@ class BlockParser:
         st = self.state
         if not len(rows):
             return
-        cand = match(text, _HEADER_WORDS)
+        # the words open the message: only messages opening with their first letters are tried
+        first = self._first_bytes[rows]
+        maybe = np.flatnonzero(np.isin(first, _HEADER_FIRST))
+        if not len(maybe):
+            return
+        cand = np.zeros(len(rows), dtype=bool)
+        cand[maybe] = match(text.take(pa.array(maybe)) if len(maybe) < len(rows) else text,
+                            _HEADER_WORDS)
         if not cand.any():
             return
         for i in np.flatnonzero(cand).tolist():

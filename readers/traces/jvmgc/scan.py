@@ -46,6 +46,11 @@ def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
     return np.flatnonzero(mask)
 
 
+def _any_in(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row: some of ``sorted_pos`` falls in ``[lo, hi)``."""
+    return np.searchsorted(sorted_pos, np.maximum(hi, lo)) > np.searchsorted(sorted_pos, lo)
+
+
 class ByteIndex:
     """Where each byte value occurs in a block (sorted positions, found once per value):
     the nearest occurrence before or after many positions at once is then one binary
@@ -70,6 +75,20 @@ class ByteIndex:
         if pos is None:
             pos = self._where[byte] = positions_of(self.arr, byte)
         return pos
+
+    def contains(self, pattern: bytes, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Per row: ``pattern`` occurs in ``arr[lo:hi]`` (found from its first byte's
+        positions).
+
+        >>> ByteIndex(np.frombuffer(b"a->b c-d", np.uint8)).contains(
+        ...     b"->", np.array([0, 4]), np.array([4, 8])).tolist()
+        [True, False]
+        """
+        pos = self.positions(pattern[0])
+        ok = pos + len(pattern) <= len(self.arr)
+        for j in range(1, len(pattern)):
+            ok &= self.arr[np.minimum(pos + j, len(self.arr) - 1)] == pattern[j]
+        return _any_in(pos[ok], lo, hi - len(pattern) + 1)
 
     def back(self, byte: int, start: np.ndarray, low: np.ndarray, limit: int) -> np.ndarray:
         """Per row, the last p in ``[low, start]`` within ``limit`` with the byte, else -1."""
