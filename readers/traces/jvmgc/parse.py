@@ -27,7 +27,7 @@ from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
 from .regex import extract, match, precompile
-from .scan import ByteIndex, read_int, run_length, scratch
+from .scan import ByteIndex, read_int, run_length, scan_back, scan_forward, scratch
 from .texts import Texts
 from .tokens import read_token
 from .state import LogState
@@ -335,7 +335,7 @@ class BlockParser:
         ts = body[rows] + indent[rows]
         # the last token (a duration?) and the one before (heap figures?), scanned back
         where = ctx["where"]
-        ls = where.back(32, e - 1, ts, 48)
+        ls = scan_back(pad, 32, e - 1, ts, 48)  # (spaces: read byte by byte, no index)
         # duration token: digits/dots then s, ms, us or ns
         last_s = pad[e - 1] == 115
         two = np.isin(pad[np.maximum(e - 2, 0)], np.frombuffer(b"mun", np.uint8))
@@ -347,7 +347,7 @@ class BlockParser:
         # heap token: before the duration, or the last token
         prev = np.full(len(rows), -1, np.int64)
         if has_dur.any():
-            prev[has_dur] = where.back(32, ls[has_dur] - 1, ts[has_dur], 48)
+            prev[has_dur] = scan_back(pad, 32, ls[has_dur] - 1, ts[has_dur], 48)
         ht_lo = np.where(has_dur, np.where(prev >= 0, prev + 1, ts), np.where(ls >= 0, ls + 1, ts))
         ht_hi = np.where(has_dur, ls, e)
         dash = where.forward(45, ht_lo, ht_hi, 32)  # '-' of "->"
@@ -448,7 +448,7 @@ class BlockParser:
                              pos + name, -1)
             good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
             good &= _ALPHA[pad[pos]]
-            space = ctx["where"].forward(32, colon + 2, hi, 64)
+            space = scan_forward(pad, 32, colon + 2, hi, 64)
             end = np.where(space >= 0, space, hi)
             tok = read_token(pad, np.where(good, colon + 2, 0), np.where(good, end, 0),
                              region=region)

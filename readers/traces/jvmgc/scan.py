@@ -51,6 +51,60 @@ def _any_in(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarra
     return np.searchsorted(sorted_pos, np.maximum(hi, lo)) > np.searchsorted(sorted_pos, lo)
 
 
+def scan_back(pad: np.ndarray, byte: int, start: np.ndarray, low: np.ndarray,
+              limit: int) -> np.ndarray:
+    """Per row, the last p in ``[low, start]`` within ``limit`` with the byte, else -1 (as
+    :meth:`ByteIndex.back`, read byte by byte: for a byte as common as the space, whose
+    index over a whole block costs more than the few bytes each row reads).
+
+    >>> scan_back(np.frombuffer(b"ab cd ef  ", np.uint8), 32, np.array([7, 1]),
+    ...           np.array([0, 0]), 8).tolist()
+    [5, -1]
+    """
+    out = np.full(len(start), -1, np.int64)
+    floor = np.maximum(low, start - limit + 1)  # the lowest position each row may take
+    idx = np.flatnonzero(start >= floor)
+    cur, lo = start[idx], floor[idx]
+    while len(idx):
+        hit = pad[cur] == byte
+        if hit.any():
+            out[idx[hit]] = cur[hit]
+            miss = ~hit
+            idx, cur, lo = idx[miss], cur[miss], lo[miss]
+        cur = cur - 1
+        more = cur >= lo
+        if not more.all():
+            idx, cur, lo = idx[more], cur[more], lo[more]
+    return out
+
+
+def scan_forward(pad: np.ndarray, byte: int, start: np.ndarray, high: np.ndarray,
+                 limit: int) -> np.ndarray:
+    """Per row, the first p in ``[start, high)`` within ``limit`` with the byte, else -1 (as
+    :meth:`ByteIndex.forward`, read byte by byte; ``pad`` must hold ``high``'s bytes).
+
+    >>> scan_forward(np.frombuffer(b"ab cd ef  ", np.uint8), 32, np.array([0, 6]),
+    ...              np.array([9, 9]), 8).tolist()
+    [2, 8]
+    """
+    out = np.full(len(start), -1, np.int64)
+    ceiling = np.minimum(high, start + limit)  # one past the highest position each may take
+    first = np.maximum(start, 0)
+    idx = np.flatnonzero(first < ceiling)
+    cur, hi = first[idx], ceiling[idx]
+    while len(idx):
+        hit = pad[cur] == byte
+        if hit.any():
+            out[idx[hit]] = cur[hit]
+            miss = ~hit
+            idx, cur, hi = idx[miss], cur[miss], hi[miss]
+        cur = cur + 1
+        more = cur < hi
+        if not more.all():
+            idx, cur, hi = idx[more], cur[more], hi[more]
+    return out
+
+
 class ByteIndex:
     """Where each byte value occurs in a block (sorted positions, found once per value):
     the nearest occurrence before or after many positions at once is then one binary
