@@ -290,7 +290,7 @@ class BlockParser:
         # GC(n): the digits up to ')' then a space
         rows = np.flatnonzero(has_gc)
         where = ByteIndex(arr)
-        cp = where.forward(41, ms[rows] + 3, ends[rows], 20)  # ')'
+        cp = scan_forward(pad, 41, ms[rows] + 3, ends[rows], 20)  # ")"
         ids = _integers(blk.data, pad, ms[rows] + 3, cp, 19)
         good = (ids >= 0) & ((cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32))
         rows, cp = rows[good], cp[good]
