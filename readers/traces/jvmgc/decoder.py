@@ -38,9 +38,9 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import Any, List
+from typing import Any, List, Optional
 
-from ...errors import ReadError
+from ...errors import ArgumentError, ReadError
 from ..decoder import Decoder
 from ..definitions import Definitions
 from ..events import StringTable
@@ -49,6 +49,7 @@ from ..sources import ByteSource, FileSource
 from .batch import build_batch
 from .lines import split
 from .memory import no_huge_pages
+from .parallel import decode_parallel, decode_ranges, default_threads
 from .parse import BlockParser
 from .rotation import RotatedSource, group_logs
 from .state import LogState
@@ -81,9 +82,15 @@ class JvmGcDecoder(Decoder):
     format_name = "jvm-gc"
     description = "JVM garbage-collection logs (HotSpot -Xlog:gc*, JDK 9+; GraalVM)"
 
-    def __init__(self, *, labels: Any = None) -> None:
-        """``labels``: one label per log, in reading order (default: the file names)."""
-        super().__init__(labels=list(labels) if labels is not None else None)
+    def __init__(self, *, labels: Any = None, threads: Optional[int] = None) -> None:
+        """``labels``: one label per log, in reading order (default: the file names);
+        ``threads``: threads that decode one big log file (default: from its size, see
+        :func:`.parallel.default_threads`; the table is the same whatever the number)."""
+        if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)
+                                    or threads < 1):
+            raise ArgumentError(f"threads={threads!r}: give a number of threads (1 or more), "
+                                "or None for the default (from the file's size)")
+        super().__init__(labels=list(labels) if labels is not None else None, threads=threads)
 
     @classmethod
     def sniff(cls, path: Path, head: bytes) -> bool:
@@ -107,7 +114,13 @@ class JvmGcDecoder(Decoder):
                 else FileSource(parts[0], block_size=BLOCK_SIZE)
                 for stem, parts in group_logs(files)]
 
-    def decode(self, source: ByteSource, handler: EventHandler) -> None:
+    def decode(self, source: ByteSource, handler: EventHandler,
+               threads: Optional[int] = None) -> None:
+        threads = threads or self.options.get("threads")
+        if threads is None and type(source) is FileSource:
+            threads = default_threads(source.size() or 0)
+        if (threads or 1) > 1 and decode_ranges(self, source, handler, threads, threads=True):
+            return
         parts = list(getattr(source, "parts", [source]))
         state = LogState()
         strings = StringTable()
@@ -120,7 +133,6 @@ class JvmGcDecoder(Decoder):
     def decode_parallel(self, source: ByteSource, handler: EventHandler, jobs: int) -> None:
         """One big log file with ``jobs`` worker processes (``read_trace(path, jobs=2)``);
         the result is the same as :meth:`decode`'s (see :mod:`.parallel`)."""
-        from .parallel import decode_parallel
         decode_parallel(self, source, handler, jobs)
 
     def _label_rank(self, source: ByteSource):

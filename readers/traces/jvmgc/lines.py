@@ -27,6 +27,8 @@ from typing import Optional
 import numpy as np
 import pyarrow as pa
 
+from .scan import positions_of
+
 
 @dataclass
 class Block:
@@ -49,7 +51,7 @@ def split(data: bytes, length: Optional[int] = None) -> Block:
     """The lines of ``data[:length]`` (default: all of it), which ends with a newline (or
     is one unterminated line); the bytes are not copied (the block keeps ``data``)."""
     arr = np.frombuffer(data, dtype=np.uint8, count=-1 if length is None else length)
-    nl = np.flatnonzero(arr == 10)
+    nl = positions_of(arr, 10)
     if not len(nl) or nl[-1] != len(arr) - 1:  # an unterminated last line
         nl = np.append(nl, len(arr))
     starts = np.empty(len(nl), dtype=np.int64)
@@ -80,7 +82,7 @@ def decorate(blk: Block, count: int) -> Decorated:
     fe = np.zeros((count, n), dtype=np.int64)
     if count == 0:
         return Decorated(np.ones(n, bool), fs, fe, starts.copy())
-    closes = np.flatnonzero(arr == 93)  # ']'
+    closes = positions_of(arr, 93)  # ']'
     first = np.searchsorted(closes, starts)
     ok = (ends > starts) & (first + count - 1 < len(closes))
     ok[ok] = arr[starts[ok]] == 91  # '['

@@ -27,7 +27,8 @@ from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import Block, decorate, strings
 from .regex import extract, match, precompile
-from .scan import ByteIndex, read_int, run_length
+from .scan import ByteIndex, read_int, run_length, scan_back, scan_forward, scratch
+from .texts import Texts
 from .tokens import read_token
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
@@ -36,7 +37,8 @@ from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
 FLOATS = ("uptime", "heap_before", "heap_after", "heap_capacity", "heap_before_pct",
           "heap_after_pct", "duration", "time_to_reach", "at_safepoint", "cleanup",
           "leaving", "total", "time_since_last")
-#: string columns (object arrays, None = absent)
+#: string columns (object arrays, None = absent; ``cause``, ``info`` and ``tags`` come out of
+#: the parse as :class:`~.texts.Texts`: codes into the block's distinct values)
 TEXTS = ("name", "cause", "info", "tags")
 #: all event columns: line (from 1), sub (order within a line), gc_id (-1 none),
 #: date (ns since the epoch, -1 none), event_type / generation (codes into
@@ -70,6 +72,7 @@ _FIGURES_AT_END = r"->|\s[\d.]+\w{0,2}$"
 #: set-up lines with facts (then read with shapes.HEADER)
 _HEADER_WORDS = (r"^(?:Using |Version: |Heap [Rr]egion [Ss]ize|(?:Heap )?Max Capacity|"
                  r"Heap address|Initializing The Z)")
+_HEADER_FIRST = np.frombuffer(b"UVHMI", np.uint8)
 #: a plain decimal (an uptime field)
 _DECIMAL = r"^\d+(?:\.\d+)?$"
 # Python's re runs them on small arrays: compiled once, when the module is imported
@@ -176,6 +179,18 @@ def _texts(arr: pa.Array, trim: bool = False) -> np.ndarray:
     return values[idx.astype(np.int64)]
 
 
+def _text_codes(arr: pa.Array, trim: bool = False) -> Texts:
+    """A pyarrow string array -> :class:`~.texts.Texts` (null: absent) through its distinct
+    values (``trim``: without their leading and trailing white space)."""
+    enc = pc.dictionary_encode(arr)
+    uniq = enc.dictionary.to_pylist()
+    if trim:  # str.strip trims the same ASCII characters as pyarrow (whose first call is slow)
+        uniq = [u.strip() for u in uniq] if all(u.isascii() for u in uniq) else \
+            pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+    codes = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
+    return Texts(codes.astype(np.int32, copy=False), uniq)
+
+
 def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.ndarray,
                   name_hi: np.ndarray, tok: Dict[str, np.ndarray], sub: int,
                   ctx: dict) -> Dict[str, np.ndarray]:
@@ -206,6 +221,9 @@ class BlockParser:
         self.state = state
         self.name = name
         self.line_base = 0  # lines of this part before the current block
+        #: when a set: the GC(n) lines' texts that were not recognised as start lines or
+        #: notes (a range parsed ahead checks them against titles learnt before it)
+        self.unrecognised: Optional[set] = None
 
     # ------------------------------------------------------------------ driver
     def parse(self, blk: Block, last: bool = False) -> Dict[str, np.ndarray]:
@@ -263,13 +281,16 @@ class BlockParser:
         ok = dec.ok & unknown
         unknown_undecorated = ~dec.ok
         ms = dec.msg_start
-        pad = np.concatenate([arr, np.zeros(8, np.uint8)])  # reads past the end are 0
+        # reads past the end are 0 (the copy goes to this thread's buffer: no fresh memory)
+        pad = scratch("pad", len(arr) + 8, np.uint8)
+        pad[:len(arr)] = arr
+        pad[len(arr):] = 0
         has_gc = ok & (ends - ms >= 5) & (pad[ms] == 71) & (pad[ms + 1] == 67) & \
             (pad[ms + 2] == 40)  # "GC("
         # GC(n): the digits up to ')' then a space
         rows = np.flatnonzero(has_gc)
         where = ByteIndex(arr)
-        cp = where.forward(41, ms[rows] + 3, ends[rows], 20)  # ')'
+        cp = scan_forward(pad, 41, ms[rows] + 3, ends[rows], 20)  # ")"
         ids = _integers(blk.data, pad, ms[rows] + 3, cp, 19)
         good = (ids >= 0) & ((cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32))
         rows, cp = rows[good], cp[good]
@@ -297,6 +318,8 @@ class BlockParser:
                    gc_ids=gc_ids, where=where)
         other = np.flatnonzero(ok & ~has_gc)
         text = strings(blk.data, dec.msg_start[other], blk.ends[other])
+        # (a message's first byte; 0 for an empty one)
+        self._first_bytes = np.where(ends > ms, pad[np.minimum(ms, len(arr))], 0)
         self._header(other, text, unknown)  # the collector and region size, first
         self._gc_lines(blk, has_gc, unknown, parts, ctx)
         self._other_lines(blk, other, text, unknown, gcline, parts, ctx, dec)
@@ -312,7 +335,7 @@ class BlockParser:
         ts = body[rows] + indent[rows]
         # the last token (a duration?) and the one before (heap figures?), scanned back
         where = ctx["where"]
-        ls = where.back(32, e - 1, ts, 48)
+        ls = scan_back(pad, 32, e - 1, ts, 48)  # (spaces: read byte by byte, no index)
         # duration token: digits/dots then s, ms, us or ns
         last_s = pad[e - 1] == 115
         two = np.isin(pad[np.maximum(e - 2, 0)], np.frombuffer(b"mun", np.uint8))
@@ -324,7 +347,7 @@ class BlockParser:
         # heap token: before the duration, or the last token
         prev = np.full(len(rows), -1, np.int64)
         if has_dur.any():
-            prev[has_dur] = where.back(32, ls[has_dur] - 1, ts[has_dur], 48)
+            prev[has_dur] = scan_back(pad, 32, ls[has_dur] - 1, ts[has_dur], 48)
         ht_lo = np.where(has_dur, np.where(prev >= 0, prev + 1, ts), np.where(ls >= 0, ls + 1, ts))
         ht_hi = np.where(has_dur, ls, e)
         dash = where.forward(45, ht_lo, ht_hi, 32)  # '-' of "->"
@@ -369,8 +392,9 @@ class BlockParser:
         cols["event_type"] = np.array([_ETYPE[d[0]] for d in desc], np.int8)[idx]
         names = np.array([d[1] for d in desc], dtype=object)
         cols["name"] = names[idx]
-        cols["cause"] = np.array([d[2] or None for d in desc], dtype=object)[idx]
-        cols["info"] = np.array([d[3] or None for d in desc], dtype=object)[idx]
+        codes = idx.astype(np.int32)
+        cols["cause"] = Texts(codes, [d[2] or None for d in desc])
+        cols["info"] = Texts(codes, [d[3] or None for d in desc])
         gen = np.array([_GEN[d[4]] for d in desc], np.int8)[idx]
         prefix = ctx["gen"][rows]
         cols["generation"] = np.where(prefix > 0, prefix, gen)
@@ -424,7 +448,7 @@ class BlockParser:
                              pos + name, -1)
             good = alive & (pos < hi) & (colon > pos) & (pad[np.maximum(colon, 0) + 1] == 32)
             good &= _ALPHA[pad[pos]]
-            space = ctx["where"].forward(32, colon + 2, hi, 64)
+            space = scan_forward(pad, 32, colon + 2, hi, 64)
             end = np.where(space >= 0, space, hi)
             tok = read_token(pad, np.where(good, colon + 2, 0), np.where(good, end, 0),
                              region=region)
@@ -455,6 +479,8 @@ class BlockParser:
         info = match(uniq, shapes.GC_INFO)
         idx = enc.indices.to_numpy(zero_copy_only=False)
         unknown[rows[(start | info)[idx]]] = False
+        if self.unrecognised is not None and not (start | info).all():
+            self.unrecognised.update(uniq.filter(pa.array(~(start | info))).to_pylist())
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True,
                         cand=match(uniq, _OCCUPANCY_WORDS)[idx])
 
@@ -463,7 +489,8 @@ class BlockParser:
         if not len(rows):
             return
         self._safepoints(blk, rows, text, unknown, gcline, parts)
-        arrow = pc.match_substring(text, "->").to_numpy(zero_copy_only=False)
+        # "->" found from the block's '-' positions (the GC lines' routing found them)
+        arrow = ctx["where"].contains(b"->", dec.msg_start[rows], blk.ends[rows])
         if arrow.any():
             a = rows[arrow]
             self._transitions(blk, a, dec.msg_start[a], blk.ends[a], unknown, parts, ctx)
@@ -485,7 +512,14 @@ class BlockParser:
         st = self.state
         if not len(rows):
             return
-        cand = match(text, _HEADER_WORDS)
+        # the words open the message: only messages opening with their first letters are tried
+        first = self._first_bytes[rows]
+        maybe = np.flatnonzero(np.isin(first, _HEADER_FIRST))
+        if not len(maybe):
+            return
+        cand = np.zeros(len(rows), dtype=bool)
+        cand[maybe] = match(text.take(pa.array(maybe)) if len(maybe) < len(rows) else text,
+                            _HEADER_WORDS)
         if not cand.any():
             return
         for i in np.flatnonzero(cand).tolist():
@@ -615,6 +649,8 @@ class BlockParser:
                          st.safepoint_name or None)
         since = np.where(last_app[t] > prev_total[t], app[np.maximum(last_app[t], 0)],
                          np.where(prev_total[t] < 0, st.app_time, np.nan))
+        if len(t) or (k == 1).any():
+            st.safepoint_seen = True
         if (k == 2).any():
             st.safepoint_name = name[np.flatnonzero(k == 2)[-1]]
         tail_app = last_app[-1]
@@ -653,6 +689,11 @@ class BlockParser:
             at += len(p["row"])
             for c, v in p.items():
                 if c in _DEFAULTS:  # not "row"
+                    if isinstance(v, Texts) and c not in cols:
+                        cols[c] = Texts.absent(len(order))
+                    if isinstance(v, Texts) != isinstance(cols[c], Texts):  # (one is objects)
+                        cols[c] = np.asarray(cols[c])
+                        v = np.asarray(v)
                     cols[c][where] = v
         row = row[order]
         cols["line"] = row + 1 + self.line_base
@@ -683,7 +724,7 @@ class BlockParser:
         if "tags" in lay.kinds:
             f = lay.kinds.index("tags")
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
-            cols["tags"] = _texts(tags, trim=True)
+            cols["tags"] = _text_codes(tags, trim=True)
         return cols
 
 

@@ -18,7 +18,91 @@ Examples
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
+
+_LOCAL = threading.local()
+
+
+def scratch(name: str, size: int, dtype: type) -> np.ndarray:
+    """A buffer of ``size`` items for temporaries, reused by the calls of this thread (each
+    block's masks come from memory the process already has: no page faults per block)."""
+    buf = getattr(_LOCAL, name, None)
+    if buf is None or len(buf) < size or buf.dtype != dtype:
+        buf = np.empty(size, dtype)
+        setattr(_LOCAL, name, buf)
+    return buf[:size]
+
+
+def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
+    """Sorted positions of ``byte`` in ``arr`` (its mask in this thread's scratch buffer).
+
+    >>> positions_of(np.frombuffer(b"a]b]", np.uint8), ord("]")).tolist()
+    [1, 3]
+    """
+    mask = scratch("mask", len(arr), np.bool_)
+    np.equal(arr, byte, out=mask)
+    return np.flatnonzero(mask)
+
+
+def _any_in(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row: some of ``sorted_pos`` falls in ``[lo, hi)``."""
+    return np.searchsorted(sorted_pos, np.maximum(hi, lo)) > np.searchsorted(sorted_pos, lo)
+
+
+def scan_back(pad: np.ndarray, byte: int, start: np.ndarray, low: np.ndarray,
+              limit: int) -> np.ndarray:
+    """Per row, the last p in ``[low, start]`` within ``limit`` with the byte, else -1 (as
+    :meth:`ByteIndex.back`, read byte by byte: for a byte as common as the space, whose
+    index over a whole block costs more than the few bytes each row reads).
+
+    >>> scan_back(np.frombuffer(b"ab cd ef  ", np.uint8), 32, np.array([7, 1]),
+    ...           np.array([0, 0]), 8).tolist()
+    [5, -1]
+    """
+    out = np.full(len(start), -1, np.int64)
+    floor = np.maximum(low, start - limit + 1)  # the lowest position each row may take
+    idx = np.flatnonzero(start >= floor)
+    cur, lo = start[idx], floor[idx]
+    while len(idx):
+        hit = pad[cur] == byte
+        if hit.any():
+            out[idx[hit]] = cur[hit]
+            miss = ~hit
+            idx, cur, lo = idx[miss], cur[miss], lo[miss]
+        cur = cur - 1
+        more = cur >= lo
+        if not more.all():
+            idx, cur, lo = idx[more], cur[more], lo[more]
+    return out
+
+
+def scan_forward(pad: np.ndarray, byte: int, start: np.ndarray, high: np.ndarray,
+                 limit: int) -> np.ndarray:
+    """Per row, the first p in ``[start, high)`` within ``limit`` with the byte, else -1 (as
+    :meth:`ByteIndex.forward`, read byte by byte; ``pad`` must hold ``high``'s bytes).
+
+    >>> scan_forward(np.frombuffer(b"ab cd ef  ", np.uint8), 32, np.array([0, 6]),
+    ...              np.array([9, 9]), 8).tolist()
+    [2, 8]
+    """
+    out = np.full(len(start), -1, np.int64)
+    ceiling = np.minimum(high, start + limit)  # one past the highest position each may take
+    first = np.maximum(start, 0)
+    idx = np.flatnonzero(first < ceiling)
+    cur, hi = first[idx], ceiling[idx]
+    while len(idx):
+        hit = pad[cur] == byte
+        if hit.any():
+            out[idx[hit]] = cur[hit]
+            miss = ~hit
+            idx, cur, hi = idx[miss], cur[miss], hi[miss]
+        cur = cur + 1
+        more = cur < hi
+        if not more.all():
+            idx, cur, hi = idx[more], cur[more], hi[more]
+    return out
 
 
 class ByteIndex:
@@ -43,8 +127,22 @@ class ByteIndex:
         """Sorted positions of ``byte``."""
         pos = self._where.get(byte)
         if pos is None:
-            pos = self._where[byte] = np.flatnonzero(self.arr == byte)
+            pos = self._where[byte] = positions_of(self.arr, byte)
         return pos
+
+    def contains(self, pattern: bytes, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Per row: ``pattern`` occurs in ``arr[lo:hi]`` (found from its first byte's
+        positions).
+
+        >>> ByteIndex(np.frombuffer(b"a->b c-d", np.uint8)).contains(
+        ...     b"->", np.array([0, 4]), np.array([4, 8])).tolist()
+        [True, False]
+        """
+        pos = self.positions(pattern[0])
+        ok = pos + len(pattern) <= len(self.arr)
+        for j in range(1, len(pattern)):
+            ok &= self.arr[np.minimum(pos + j, len(self.arr) - 1)] == pattern[j]
+        return _any_in(pos[ok], lo, hi - len(pattern) + 1)
 
     def back(self, byte: int, start: np.ndarray, low: np.ndarray, limit: int) -> np.ndarray:
         """Per row, the last p in ``[low, start]`` within ``limit`` with the byte, else -1."""

@@ -61,6 +61,9 @@ class LogState:
     #: "Application time" not yet given to a safepoint
     safepoint_name: str = ""
     app_time: float = math.nan
+    #: a JDK 11 safepoint total or ``Application time`` line was read (the time carried is
+    #: then this log's own: read when a log is decoded in ranges, see :mod:`.parallel`)
+    safepoint_seen: bool = False
     #: titles that appeared with a duration (their start lines are understood)
     duration_titles: Set[str] = field(default_factory=set)
     unparsed: Unparsed = field(default_factory=Unparsed)

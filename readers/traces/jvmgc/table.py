@@ -41,6 +41,7 @@ from ..table import TableBuilder
 from .batch import GcBatch
 from .memory import no_huge_pages
 from .parse import FLOATS
+from .texts import Texts, categorical
 from .titles import EVENT_TYPES, GENERATIONS
 
 _GEN_CODE = {g: i for i, g in enumerate(GENERATIONS)}
@@ -106,9 +107,9 @@ def _column(chunks, name, n, fill, dtype=None):
     return np.concatenate(parts) if parts else np.zeros(n, dtype=dtype or object)
 
 
-def _category(values: np.ndarray) -> pd.Categorical:
-    codes, uniques = pd.factorize(values)
-    return pd.Categorical.from_codes(codes, categories=pd.Index(uniques, dtype=object))
+def _texts(chunks, name) -> pd.Categorical:
+    """The text column ``name`` of the chunks (absent: None) as one categorical."""
+    return categorical([ch[name] if name in ch else Texts.absent(ch["__n"]) for ch in chunks])
 
 
 def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
@@ -145,8 +146,12 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     et = _column(chunks, "event_type", n, 0, np.int8)[order]
     out["event_type"] = pd.Categorical.from_codes(et, categories=list(EVENT_TYPES),
                                                   validate=False)
-    out["cause"] = _category(_column(chunks, "cause", n, None)[order])
-    out["info"] = _category(_column(chunks, "info", n, None)[order])
+    # the text columns from each block's codes (no text hashed per event), blocks in the
+    # table's order (a batch holds one log's events: sorting batches by rank sorts rows)
+    in_order = chunks if isinstance(order, slice) else [chunks[i] for i in np.argsort(
+        [int(np.asarray(ch["__rank"]).flat[0]) for ch in chunks], kind="stable")]
+    out["cause"] = _texts(in_order, "cause")
+    out["info"] = _texts(in_order, "info")
     gen = _column(chunks, "generation", n, 0, np.int8)[order]
     out["generation"] = pd.Categorical.from_codes(gen, categories=list(GENERATIONS),
                                                   validate=False)
@@ -156,7 +161,7 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
                                                  np.zeros(0, np.int64),
                                                  categories=pd.Index(names, dtype=object),
                                                  validate=False)
-    out["tags"] = _category(_column(chunks, "tags", n, None)[order])
+    out["tags"] = _texts(in_order, "tags")
     out["level"] = _column(chunks, "level", n, 0, np.int8)[order]
     pre = _column(chunks, "prefix", n, 0, np.int8)[order]
     pre = np.where(pre == _GEN_CODE["young"], 1, np.where(pre == _GEN_CODE["old"], 2, 0))

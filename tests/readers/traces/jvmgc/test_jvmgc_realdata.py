@@ -9,6 +9,7 @@ understood, and give exactly those pauses and safepoints.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import List, Tuple
 
@@ -147,3 +148,25 @@ def test_worker_processes_give_the_same_table(shared_data, monkeypatch, name):
     assert ma["counts"] == mb["counts"] and ma["unparsed"] == mb["unparsed"]
     assert (ma["collector"], ma["jvm_version"], ma["decorators"]) == (
         mb["collector"], mb["jvm_version"], mb["decorators"])
+
+
+@pytest.mark.parametrize("name", ["logs/jdk11_g1_128m_safepoint.log", "logs/jdk11_parallel_128m.log",
+                                  "logs/jdk17_serial_64m.log", "logs/jdk21_zgc_256m.log",
+                                  "gcgc-datasets/ZGC.log.1", "gcgc-datasets/GraalVM.log",
+                                  "gcgc-datasets/ShenandoahGC.log"])
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_give_the_same_table(shared_data, monkeypatch, name, threads):
+    from graphframe_readers.traces import FileSource, decode
+    from graphframe_readers.traces.jvmgc import parallel
+    from graphframe_readers.traces.jvmgc.decoder import JvmGcDecoder
+    from graphframe_readers.traces.jvmgc.table import GcTableBuilder
+    path = _folder(shared_data) / name
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)  # small blocks: many ranges, every cut
+    one, many = GcTableBuilder(), GcTableBuilder()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        JvmGcDecoder(threads=1).decode(FileSource(path, block_size=4096), one)
+        JvmGcDecoder(threads=threads).decode(FileSource(path, block_size=4096), many)
+    one.on_end(), many.on_end()
+    pd.testing.assert_frame_equal(one.result(), many.result(), check_exact=True)
+    assert one.definitions.metadata == many.definitions.metadata
