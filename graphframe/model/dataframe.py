@@ -4,7 +4,7 @@ Index levels as integer arrays (:func:`level_ids`, :func:`index_arrays`),
 indexes built from integer arrays without factorising (:func:`make_index`),
 row orders (:func:`sort_rows`), and new frames from column data that never
 write into another object's arrays (:func:`frame_from_columns`,
-:func:`column_data`, :func:`private_copy`).
+:func:`column_data`, :func:`private_copy`, :func:`with_columns`).
 """
 
 from __future__ import annotations
@@ -123,6 +123,25 @@ def private_copy(df: pd.DataFrame) -> pd.DataFrame:
     when one side is modified. On pandas 2 it is a deep copy.
     """
     return df.copy(deep=not COPY_ON_WRITE)
+
+
+def with_columns(df: pd.DataFrame, changes: Dict[int, Any]) -> pd.DataFrame:
+    """``df`` with the columns at the given positions replaced (a shallow copy), or
+    ``df`` itself when there is nothing to replace; ``df`` is never written into.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": [1, 2], "b": [3, 4]})
+    >>> out = with_columns(df, {1: np.array([5.0, 6.0])})
+    >>> out["b"].tolist(), df["b"].tolist(), with_columns(df, {}) is df
+    ([5.0, 6.0], [3, 4], True)
+    """
+    if not changes:
+        return df
+    out = df.copy(deep=False)
+    for position, values in changes.items():
+        out.isetitem(position, values)
+    return out
 
 
 def frame_from_columns(columns: Dict[Any, Any], index: pd.Index) -> pd.DataFrame:

@@ -35,6 +35,7 @@ import pandas as pd
 
 from .node import Node
 from .nodeindex import NodeDtype, node_array
+from .dataframe import with_columns
 from .textarray import TextDtype
 
 #: source format -> column -> the dtype Hatchet's reader gives it
@@ -67,12 +68,7 @@ def hatchet_column_types(df: pd.DataFrame, fmt: Optional[str] = None) -> pd.Data
             changes[i] = df.iloc[:, i].astype(object)
         elif column in wanted and dtype != wanted[column] and dtype.kind in "iu":
             changes[i] = df.iloc[:, i].astype(wanted[column])
-    if not changes:
-        return df
-    out = df.copy(deep=False)
-    for i, values in changes.items():
-        out.isetitem(i, values)
-    return out
+    return with_columns(df, changes)
 
 
 class HatchetFrame(pd.DataFrame):

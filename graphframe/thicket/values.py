@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from graphframe.model.dataframe import with_columns
+
 #: Columns Hatchet 2026's ``.cali`` reader holds as tuples of distinct values.
 TUPLE_COLUMNS = ("spot.channel",)
 CALIPER_FORMATS = ("caliper",)
@@ -61,12 +63,7 @@ def thicket_dataframe(df: pd.DataFrame, formats: Any) -> pd.DataFrame:
             boxed[:-1] = [(u,) for u in uniques]
             boxed[-1] = None   # missing: None, as in an object column of Thicket's
             changes[i] = pd.Series(boxed[codes], index=df.index, name=values.name, dtype=object)
-    if not changes:
-        return df
-    out = df.copy(deep=False)
-    for i, values in changes.items():
-        out.isetitem(i, values)
-    return out
+    return with_columns(df, changes)
 
 
 def _first_present(values: np.ndarray) -> Any:
@@ -88,12 +85,7 @@ def _convert(meta: pd.DataFrame, source: type, target: type) -> pd.DataFrame:
         converted = np.empty(len(values), dtype=object)
         converted[:] = [target(v) if isinstance(v, source) else v for v in values]
         changes[i] = converted
-    if not changes:
-        return meta
-    out = meta.copy(deep=False)
-    for i, values in changes.items():
-        out.isetitem(i, values)
-    return out
+    return with_columns(meta, changes)
 
 
 def thicket_metadata(meta: pd.DataFrame) -> pd.DataFrame:
