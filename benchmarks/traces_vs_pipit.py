@@ -96,18 +96,21 @@ def copy_of(path):
     return dst if os.path.isdir(path) else os.path.join(dst, os.path.basename(path))
 
 
+def pipit_read(path):
+    if case.startswith("otf2"):
+        return pipit.Trace.from_otf2(os.path.dirname(path) if path.endswith(".otf2") else path)
+    if case.startswith("nvtx"):
+        return pipit.Trace.from_nsight(path)
+    if case.startswith("proj"):
+        return pipit.Trace.from_projections(path)
+    return pipit.Trace.from_hpctoolkit(path)
+
+
 def first_read(path):
     if side == "ours":
         gt.read_trace(path, fmt).flat_profile()
         return
-    if case.startswith("otf2"):
-        tr = pipit.Trace.from_otf2(os.path.dirname(path))
-    elif case.startswith("nvtx"):
-        tr = pipit.Trace.from_nsight(path)
-    elif case.startswith("proj"):
-        tr = pipit.Trace.from_projections(path)
-    else:
-        tr = pipit.Trace.from_hpctoolkit(path)
+    tr = pipit_read(path)
     try:
         tr.flat_profile(["time.inc", "time.exc"])
     except Exception:
@@ -132,14 +135,7 @@ if side == "ours":
         if case.startswith("otf2"):
             tf.comm_matrix()
 else:
-    if case.startswith("otf2"):
-        tr = pipit.Trace.from_otf2(os.path.dirname(path) if path.endswith(".otf2") else path)
-    elif case.startswith("nvtx"):
-        tr = pipit.Trace.from_nsight(path)
-    elif case.startswith("proj"):
-        tr = pipit.Trace.from_projections(path)
-    else:
-        tr = pipit.Trace.from_hpctoolkit(path)
+    tr = pipit_read(path)
     size = len(tr.events)
     t2 = time.perf_counter()
     try:
