@@ -543,21 +543,23 @@ def identify(path: Path, head: Optional[bytes] = None,
     """
     if head is None:
         head = read_head(path)
+    hinted = None if _ALL_KINDS[0] else _hinted_modules(path, head)
     for kind in kinds:
-        found = _claim(kind, path, head)
+        found = _claim(kind, path, head, hinted)
         if found is not None:
             return found
     return None
 
 
-def _claim(kind: str, path: Path, head: bytes) -> Optional[FormatInfo]:
+def _claim(kind: str, path: Path, head: bytes,
+           hinted: Optional[List[str]]) -> Optional[FormatInfo]:
     """The first format of ``kind`` that claims the input, importing the built-in modules
     of that kind one at a time in sniffing order, those whose format declares the
     file's ending (:data:`SUFFIX_HINTS`) first (a trace recognised by the first decoder
     asked imports no other)."""
     if not _ALL_KINDS[0]:
         _load(())  # the plugins
-        hinted = _hinted_modules(path, head)
+        hinted = hinted or []
         for module_name in hinted + [m for m in FORMAT_MODULES if m not in hinted]:
             if not _may_define(module_name, (kind,)):
                 continue
