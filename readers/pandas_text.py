@@ -104,8 +104,8 @@ def categorical(codes: np.ndarray, names: Sequence[str]) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
 
 
-def frame(columns: Dict[str, Any]) -> pd.DataFrame:
-    """``pd.DataFrame(columns, copy=False)`` with its column labels built by
+def frame(columns: Dict[str, Any], index: Any = None) -> pd.DataFrame:
+    """``pd.DataFrame(columns, index=index, copy=False)`` with its column labels built by
     :func:`string_index` (pandas would infer them through pyarrow's pandas layer).
 
     Examples
@@ -114,6 +114,7 @@ def frame(columns: Dict[str, Any]) -> pd.DataFrame:
     >>> df.columns.equals(pd.DataFrame({"time": [1], "name": ["a"]}).columns), len(df)
     (True, 2)
     """
-    out = pd.DataFrame(dict(enumerate(columns.values())), copy=False)  # RangeIndex labels
+    out = pd.DataFrame(dict(enumerate(columns.values())), index=index,
+                       copy=False)  # RangeIndex labels
     out.columns = string_index(list(columns))
     return out

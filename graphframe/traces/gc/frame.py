@@ -22,6 +22,7 @@ position of the enclosing event in this table, -1 for none).
 from __future__ import annotations
 
 import pandas as pd
+from graphframe_readers.pandas_text import frame
 
 from .nesting import nest
 
@@ -42,7 +43,5 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
             out[col] = table["duration_s"].to_numpy()
         else:  # extension arrays (categories, dates with their zone) kept as they are
             out[col] = table[col].array
-    keys = pd.DataFrame({c: out[c] for c in ("log", "gc_id", "event_type", "name", "level",
-                                            "prefix")}, copy=False)
-    out["depth"], out["parent"] = nest(keys)
-    return pd.DataFrame(out, copy=False)  # one constructor: no column inserted afterwards
+    out["depth"], out["parent"] = nest(out)
+    return frame(out)  # one constructor: no column inserted afterwards

@@ -27,7 +27,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Any, Mapping, Tuple
 
 import numpy as np
 import pandas as pd
@@ -37,47 +37,58 @@ PHASE_TYPES = ("pause", "concurrent", "phase", "collection")
 GENERATION_NODES = ("Young Generation", "Old Generation")
 
 
-def _codes(col: pd.Series) -> np.ndarray:
+def _array(col):
+    """The values of a column (a Series' array; arrays as they are)."""
+    return col.array if isinstance(col, pd.Series) else col
+
+
+def _codes(col) -> np.ndarray:
     """Integer codes of a column (categorical codes, or factorised)."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        return col.cat.codes.to_numpy().astype(np.int64)
-    return pd.factorize(col.to_numpy())[0].astype(np.int64)
+    col = _array(col)
+    if isinstance(col, pd.Categorical):
+        return np.asarray(col.codes, dtype=np.int64)
+    return pd.factorize(np.asarray(col))[0].astype(np.int64)
 
 
-def _values(col: pd.Series) -> np.ndarray:
+def _values(col) -> np.ndarray:
     """A column as an object array of its values (through its categories when it has them)."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        cats = np.array(list(col.cat.categories) + [None], dtype=object)
-        codes = col.cat.codes.to_numpy().astype(np.int64)
+    col = _array(col)
+    if isinstance(col, pd.Categorical):
+        cats = np.array(list(col.categories) + [None], dtype=object)
+        codes = np.asarray(col.codes, dtype=np.int64)
         return cats[np.where(codes >= 0, codes, len(cats) - 1)]
-    return col.astype(object).to_numpy()
+    return np.asarray(col, dtype=object)
 
 
-def _per_value(col: pd.Series, test) -> np.ndarray:
+def _per_value(col, test) -> np.ndarray:
     """``test`` of each row's value, computed once per distinct value."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes, uniques = col.cat.codes.to_numpy().astype(np.int64), list(col.cat.categories)
+    col = _array(col)
+    if isinstance(col, pd.Categorical):
+        codes, uniques = np.asarray(col.codes, dtype=np.int64), list(col.categories)
     else:
         codes, uniques = pd.factorize(_values(col))
     answers = np.array([bool(test(u)) for u in uniques] + [False], dtype=bool)
     return answers[np.where(codes >= 0, codes, len(answers) - 1)]
 
 
-def nest(ev: pd.DataFrame) -> Tuple[np.ndarray, np.ndarray]:
-    """(depth, parent) per row of a GC events table (parent: row position or -1)."""
-    n = len(ev)
+def nest(ev: Mapping[str, Any]) -> Tuple[np.ndarray, np.ndarray]:
+    """(depth, parent) per row of a GC events table (parent: row position or -1).
+
+    ``ev`` is a DataFrame or a mapping of its columns (arrays or Series of one length).
+    """
+    n = len(ev) if isinstance(ev, pd.DataFrame) else len(ev["gc_id"])
     depth = np.zeros(n, np.int64)
     parent = np.full(n, -1, np.int64)
     # tests of a column's values are answered once per distinct value (codes, not strings)
     etype = ev["event_type"]
-    gc_id = ev["gc_id"].to_numpy().astype(np.int64)
+    gc_id = np.asarray(_array(ev["gc_id"]), dtype=np.int64)
     member = _per_value(etype, lambda x: x in PHASE_TYPES) & (gc_id >= 0)
     if not member.any():
         return depth, parent
     rows = np.flatnonzero(member)
     log_codes = _codes(ev["log"])
     key = log_codes[rows] * (1 << 40) + gc_id[rows]
-    level = ev["level"].to_numpy().astype(np.int64)[rows]
+    level = np.asarray(_array(ev["level"]), dtype=np.int64)[rows]
     no_prefix = _per_value(ev["prefix"], lambda x: x == "")[rows]
     young_node = _per_value(ev["name"], lambda x: x == GENERATION_NODES[0])[rows]
     old_node = _per_value(ev["name"], lambda x: x == GENERATION_NODES[1])[rows]

@@ -47,7 +47,7 @@ from ..events import StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource, FileSource
 from .batch import build_batch
-from .lines import split
+from .lines import read_padded, split
 from .memory import no_huge_pages
 from .parallel import decode_parallel, decode_ranges, default_threads
 from .parse import BlockParser
@@ -165,6 +165,9 @@ class JvmGcDecoder(Decoder):
     def _decode_part(self, part: ByteSource, state: LogState, strings: StringTable,
                      handler: EventHandler, label: str, rank: int) -> None:
         parser = BlockParser(state, part.name)
+        if type(part) is FileSource and self._decode_whole(part, parser, strings, handler,
+                                                           label, rank):
+            return
         carry = b""
         for block in part.blocks():
             data = carry + block if carry else block
@@ -180,10 +183,41 @@ class JvmGcDecoder(Decoder):
             self._deliver(parser, _clean(carry), len(carry), True, strings, handler, label,
                           rank)
 
+    def _decode_whole(self, part: FileSource, parser: BlockParser, strings: StringTable,
+                      handler: EventHandler, label: str, rank: int) -> bool:
+        """A file of one block read whole into a padded buffer (:func:`.lines.read_padded`:
+        no copy of its bytes for the parser); False (nothing read) for a larger file."""
+        try:
+            with open(part.path, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                if size > part.block_size:
+                    return False
+                data, n = read_padded(fh, size)
+                rest = fh.read()  # (a file written meanwhile: read to its end, as blocks())
+        except OSError as exc:
+            raise ReadError(part.path, f"cannot open the file: {exc.strerror}") from exc
+        if rest:
+            data, n = bytes(data[:n]) + rest, n + len(rest)
+        cut = data.rfind(b"\n", 0, n)
+        padded = cut == n - 1 and data.isascii()  # whole lines of clean text, then zeros
+        if cut >= 0:
+            if padded:
+                self._deliver(parser, data, n, False, strings, handler, label, rank,
+                              padded=True)
+            else:
+                clean, length = _clean_prefix(bytes(data[:cut + 1]), cut + 1)
+                self._deliver(parser, clean, length, False, strings, handler, label, rank)
+        carry = bytes(data[cut + 1:n])
+        if carry:
+            self._deliver(parser, _clean(carry), len(carry), True, strings, handler, label,
+                          rank)
+        return True
+
     @staticmethod
     def _deliver(parser: BlockParser, data: bytes, length: int, last: bool,
-                 strings: StringTable, handler: EventHandler, label: str, rank: int) -> None:
-        cols = parser.parse(split(data, length), last=last)
+                 strings: StringTable, handler: EventHandler, label: str, rank: int,
+                 padded: bool = False) -> None:
+        cols = parser.parse(split(data, length, padded), last=last)
         if len(cols["line"]):
             handler.on_batch(build_batch(strings, cols, label, rank))
 

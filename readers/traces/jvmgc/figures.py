@@ -15,6 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow import EMPTY, FALSE, NULL_TEXT, integer
+
 #: bytes per unit letter of HotSpot's size figures ("" = bytes)
 UNITS = {"B": 1.0, "K": 1024.0, "M": 1024.0 ** 2, "G": 1024.0 ** 3, "T": 1024.0 ** 4, "": 1.0}
 #: duration units per second (a duration in seconds = value / this, exactly as written)
@@ -31,19 +33,19 @@ def to_float(values: pa.Array) -> np.ndarray:
 
 def blank_to_null(values: pa.Array) -> pa.Array:
     """Empty strings (an optional regex group that did not match) -> null."""
-    return pc.if_else(pc.equal(values, ""), pa.scalar(None, pa.string()), values)
+    return pc.if_else(pc.equal(values, EMPTY), NULL_TEXT, values)
 
 
 def present(values: pa.Array) -> np.ndarray:
     """Per row: the string is there and not empty (bool numpy array)."""
-    return pc.fill_null(pc.not_equal(values, ""), False).to_numpy(zero_copy_only=False)
+    return pc.fill_null(pc.not_equal(values, EMPTY), FALSE).to_numpy(zero_copy_only=False)
 
 
 def to_int(values: pa.Array, missing: int = -1) -> np.ndarray:
     """Integer strings -> int64 (null -> ``missing``)."""
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
-    out = pc.fill_null(pc.cast(blank_to_null(values), pa.int64()), missing)
+    out = pc.fill_null(pc.cast(blank_to_null(values), pa.int64()), integer(missing))
     return out.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
@@ -53,7 +55,8 @@ def scale(units: pa.Array, table: dict) -> np.ndarray:
         return np.zeros(0)
     enc = pc.dictionary_encode(units)
     factors = np.array([table.get(u, np.nan) for u in enc.dictionary.to_pylist()] + [np.nan])
-    idx = pc.fill_null(enc.indices, len(factors) - 1).to_numpy(zero_copy_only=False)
+    idx = pc.fill_null(enc.indices, integer(len(factors) - 1, np.int32)).to_numpy(
+        zero_copy_only=False)
     return factors[idx.astype(np.int64)]
 
 

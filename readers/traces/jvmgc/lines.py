@@ -22,11 +22,12 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import BinaryIO, List, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
 
+from .arrow import indices, texts
 from .scan import positions_of
 
 
@@ -38,18 +39,50 @@ class Block:
     arr: np.ndarray
     starts: np.ndarray
     ends: np.ndarray
+    #: the bytes followed by :data:`PAD` zero bytes (reads a few bytes past a line's end
+    #: need no bounds check), when ``data`` holds them; None: the parser makes a copy
+    pad: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.starts)
 
     def line(self, i: int) -> bytes:
         """Line ``i`` as bytes."""
-        return self.data[int(self.starts[i]):int(self.ends[i])]
+        return bytes(self.data[int(self.starts[i]):int(self.ends[i])])
 
 
-def split(data: bytes, length: Optional[int] = None) -> Block:
+#: zero bytes a padded buffer holds after its text (see :func:`read_padded`)
+PAD = 8
+
+
+def read_padded(fh: BinaryIO, size: int) -> Tuple[bytearray, int]:
+    """``(buffer, n)``: up to ``size`` bytes of the open file ``fh`` read into a buffer
+    with :data:`PAD` zero bytes after them (one allocation, no copy; ``n`` bytes read).
+
+    >>> import io
+    >>> buf, n = read_padded(io.BytesIO(b"ab\\n"), 3)
+    >>> bytes(buf), n
+    (b'ab\\n\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00', 3)
+    """
+    buf = bytearray(size + PAD)
+    view = memoryview(buf)
+    n = 0
+    while n < size:
+        got = fh.readinto(view[n:size])
+        if not got:
+            break
+        n += got
+    view.release()
+    if n < size:  # the file shrank: the padding follows the bytes read
+        del buf[n + PAD:]
+    return buf, n
+
+
+def split(data: bytes, length: Optional[int] = None, padded: bool = False) -> Block:
     """The lines of ``data[:length]`` (default: all of it), which ends with a newline (or
-    is one unterminated line); the bytes are not copied (the block keeps ``data``)."""
+    is one unterminated line); the bytes are not copied (the block keeps ``data``).
+    ``padded``: :data:`PAD` zero bytes follow ``length`` in ``data`` (see
+    :func:`read_padded`)."""
     arr = np.frombuffer(data, dtype=np.uint8, count=-1 if length is None else length)
     nl = positions_of(arr, 10)
     if not len(nl) or nl[-1] != len(arr) - 1:  # an unterminated last line
@@ -61,7 +94,8 @@ def split(data: bytes, length: Optional[int] = None) -> Block:
     cr = ends > starts
     cr[cr] = arr[ends[cr] - 1] == 13
     ends = ends - cr
-    return Block(data, arr, starts, ends)
+    pad = np.frombuffer(data, dtype=np.uint8, count=len(arr) + PAD) if padded else None
+    return Block(data, arr, starts, ends, pad)
 
 
 @dataclass
@@ -69,8 +103,8 @@ class Decorated:
     """Per line: whether it carries the layout's fields, their bounds, the message start."""
 
     ok: np.ndarray            # bool: the line starts with the layout's ``count`` fields
-    field_start: np.ndarray   # (count, n) int64: first byte inside each ``[``
-    field_end: np.ndarray     # (count, n) int64: the ``]`` of each field
+    field_start: List[np.ndarray]  # per field, per line (int64): first byte inside its ``[``
+    field_end: List[np.ndarray]    # per field, per line (int64): its ``]``
     msg_start: np.ndarray     # int64: first byte of the message (after one space)
 
 
@@ -78,8 +112,8 @@ def decorate(blk: Block, count: int) -> Decorated:
     """Find ``count`` bracketed fields at the start of every line of ``blk``."""
     arr, starts, ends = blk.arr, blk.starts, blk.ends
     n = len(starts)
-    fs = np.zeros((count, n), dtype=np.int64)
-    fe = np.zeros((count, n), dtype=np.int64)
+    fs: List[np.ndarray] = []
+    fe: List[np.ndarray] = []
     if count == 0:
         return Decorated(np.ones(n, bool), fs, fe, starts.copy())
     closes = positions_of(arr, 93)  # ']'
@@ -91,13 +125,13 @@ def decorate(blk: Block, count: int) -> Decorated:
         idx = np.minimum(first + t, max(len(closes) - 1, 0))
         close = closes[idx] if len(closes) else np.zeros(n, dtype=np.int64)
         ok &= close < ends
-        fs[t] = pos
-        fe[t] = close
+        fs.append(pos)
+        fe.append(close)
         if t + 1 < count:  # the next field opens right after this one closes
             nxt = np.minimum(close + 1, len(arr) - 1)
             ok &= (arr[nxt] == 91) & (close + 1 < ends)
             pos = close + 2
-    msg = np.where(ok, fe[count - 1] + 1, starts)
+    msg = np.where(ok, fe[-1] + 1, starts)
     space = ok & (msg < ends)
     space[space] = arr[msg[space]] == 32
     msg = msg + space
@@ -112,13 +146,13 @@ def strings(data: bytes, begin: np.ndarray, end: np.ndarray) -> pa.Array:
     """
     n = len(begin)
     if n == 0:
-        return pa.array([], type=pa.string())
-    offsets = np.empty(2 * n + 1, dtype=np.int64)
-    offsets[0:2 * n:2] = begin
-    offsets[1:2 * n:2] = end
-    offsets[2 * n] = len(data)
-    # the first gap: from 0 to begin[0]
-    offsets = np.concatenate([[0], offsets])
+        return texts([])
+    # the gaps: from 0 to begin[0], from end[i] to begin[i + 1], from end[-1] to the end
+    offsets = np.empty(2 * n + 2, dtype=np.int64)
+    offsets[0] = 0
+    offsets[1:2 * n + 1:2] = begin
+    offsets[2:2 * n + 2:2] = end
+    offsets[2 * n + 1] = len(data)
     both = pa.LargeStringArray.from_buffers(2 * n + 1, pa.py_buffer(offsets),
                                             pa.py_buffer(data))
-    return both.take(pa.array(np.arange(1, 2 * n + 1, 2)))
+    return both.take(indices(np.arange(1, 2 * n + 1, 2)))

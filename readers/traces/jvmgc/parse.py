@@ -23,9 +23,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import shapes
+from .arrow import NULL_TEXT, indices, integer, mask, texts
 from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
-from .lines import Block, decorate, strings
+from .lines import PAD, Block, decorate, strings
 from .regex import extract, match, precompile
 from .scan import ByteIndex, read_int, run_length, scan_back, scan_forward, scratch
 from .texts import Texts
@@ -79,6 +80,7 @@ _DECIMAL = r"^\d+(?:\.\d+)?$"
 precompile(_OCCUPANCY_WORDS, _GC_MENTION, _FIGURES_AT_END, _HEADER_WORDS, _DECIMAL,
            START_WORDS.pattern, shapes.GC_INFO, shapes.OTHER_INFO, shapes.OCCUPANCY,
            shapes.SAFEPOINT, shapes.APPLICATION, shapes.ENTERING, shapes.STOPPED)
+_LEAVING = texts(["Leaving safepoint region"])[0]
 _PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
@@ -175,7 +177,8 @@ def _texts(arr: pa.Array, trim: bool = False) -> np.ndarray:
         uniq = [u.strip() for u in uniq] if all(u.isascii() for u in uniq) else \
             pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
     values = np.array(uniq + [None], dtype=object)
-    idx = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
+    idx = pc.fill_null(enc.indices, integer(len(values) - 1, np.int32)).to_numpy(
+        zero_copy_only=False)
     return values[idx.astype(np.int64)]
 
 
@@ -187,7 +190,7 @@ def _text_codes(arr: pa.Array, trim: bool = False) -> Texts:
     if trim:  # str.strip trims the same ASCII characters as pyarrow (whose first call is slow)
         uniq = [u.strip() for u in uniq] if all(u.isascii() for u in uniq) else \
             pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
-    codes = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
+    codes = pc.fill_null(enc.indices, integer(-1, np.int32)).to_numpy(zero_copy_only=False)
     return Texts(codes.astype(np.int32, copy=False), uniq)
 
 
@@ -282,9 +285,11 @@ class BlockParser:
         unknown_undecorated = ~dec.ok
         ms = dec.msg_start
         # reads past the end are 0 (the copy goes to this thread's buffer: no fresh memory)
-        pad = scratch("pad", len(arr) + 8, np.uint8)
-        pad[:len(arr)] = arr
-        pad[len(arr):] = 0
+        pad = blk.pad
+        if pad is None:
+            pad = scratch("pad", len(arr) + PAD, np.uint8)
+            pad[:len(arr)] = arr
+            pad[len(arr):] = 0
         has_gc = ok & (ends - ms >= 5) & (pad[ms] == 71) & (pad[ms + 1] == 67) & \
             (pad[ms + 2] == 40)  # "GC("
         # GC(n): the digits up to ')' then a space
@@ -473,14 +478,14 @@ class BlockParser:
         start = match(uniq, START_WORDS.pattern)
         known = self.state.duration_titles
         if known and not start.all():
-            start |= pc.is_in(uniq, pa.array(sorted(known))).to_numpy(zero_copy_only=False)
+            start |= pc.is_in(uniq, texts(sorted(known))).to_numpy(zero_copy_only=False)
         # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
         start &= ~match(uniq, _FIGURES_AT_END)
         info = match(uniq, shapes.GC_INFO)
         idx = enc.indices.to_numpy(zero_copy_only=False)
         unknown[rows[(start | info)[idx]]] = False
         if self.unrecognised is not None and not (start | info).all():
-            self.unrecognised.update(uniq.filter(pa.array(~(start | info))).to_pylist())
+            self.unrecognised.update(uniq.filter(mask(~(start | info))).to_pylist())
         self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True,
                         cand=match(uniq, _OCCUPANCY_WORDS)[idx])
 
@@ -505,7 +510,7 @@ class BlockParser:
             unknown[rows[quick]] = False
             still &= ~quick
         if still.any():
-            info = match(text.filter(pa.array(still)), shapes.OTHER_INFO)
+            info = match(text.filter(mask(still)), shapes.OTHER_INFO)
             unknown[rows[still][info]] = False
 
     def _header(self, rows, text, unknown) -> None:
@@ -518,7 +523,7 @@ class BlockParser:
         if not len(maybe):
             return
         cand = np.zeros(len(rows), dtype=bool)
-        cand[maybe] = match(text.take(pa.array(maybe)) if len(maybe) < len(rows) else text,
+        cand[maybe] = match(text.take(indices(maybe)) if len(maybe) < len(rows) else text,
                             _HEADER_WORDS)
         if not cand.any():
             return
@@ -549,12 +554,12 @@ class BlockParser:
         if not cand.any():
             return
         sel = np.flatnonzero(cand)
-        m = extract(text.filter(pa.array(cand)), shapes.OCCUPANCY)
+        m = extract(text.filter(mask(cand)), shapes.OCCUPANCY)
         matched = m.is_valid().to_numpy(zero_copy_only=False)
         if not matched.any():
             return
         sel = sel[matched]
-        m = m.filter(pa.array(matched))
+        m = m.filter(mask(matched))
         f = m.field
         cols = EventColumns(len(sel))
         cols["row"] = rows[sel]
@@ -597,11 +602,11 @@ class BlockParser:
         sp = pc.starts_with(text, 'Safepoint "').to_numpy(zero_copy_only=False)
         if sp.any():
             sel = np.flatnonzero(sp)
-            m = extract(text.filter(pa.array(sp)), shapes.SAFEPOINT)
+            m = extract(text.filter(mask(sp)), shapes.SAFEPOINT)
             ok = m.is_valid().to_numpy(zero_copy_only=False)
             gcline[rows[sel]] = True
             sel = sel[ok]
-            m = m.filter(pa.array(ok))
+            m = m.filter(mask(ok))
             cols = EventColumns(len(sel))
             cols["row"] = rows[sel]
             cols["event_type"] = np.full(len(sel), _ETYPE["safepoint"], np.int8)
@@ -620,13 +625,13 @@ class BlockParser:
             zero_copy_only=False)] = 2
         kinds[pc.starts_with(text, "Total time for which application threads").to_numpy(
             zero_copy_only=False)] = 3
-        leaving = pc.equal(text, "Leaving safepoint region").to_numpy(zero_copy_only=False)
+        leaving = pc.equal(text, _LEAVING).to_numpy(zero_copy_only=False)
         unknown[rows[leaving]] = False
         gcline[rows[leaving]] = True
         if not kinds.any():
             return
         sel = np.flatnonzero(kinds)
-        sub = text.filter(pa.array(kinds > 0))
+        sub = text.filter(mask(kinds > 0))
         k = kinds[sel]
         app = to_float(extract(sub, shapes.APPLICATION).field("app"))
         name = _texts(extract(sub, shapes.ENTERING).field("name"))
@@ -704,8 +709,8 @@ class BlockParser:
             value = strings(blk.data, dec.field_start[f][row],
                             np.maximum(dec.field_end[f][row] - unit_len,
                                        dec.field_start[f][row]))
-            ok = pa.array(match(value, _DECIMAL))
-            cols["uptime"] = to_float(pc.if_else(ok, value, None)) / _PER_SECOND[lay.units[f]]
+            ok = mask(match(value, _DECIMAL))
+            cols["uptime"] = to_float(pc.if_else(ok, value, NULL_TEXT)) / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
                                   dec.field_end[lay.date_field][row])

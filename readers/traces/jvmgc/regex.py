@@ -26,6 +26,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow import FALSE, mask, texts
+
 #: arrays shorter than this use Python's re
 SMALL = 256
 
@@ -47,7 +49,7 @@ def match(text: pa.Array, pattern: str) -> np.ndarray:
         rx = _compiled(pattern)
         return np.fromiter((s is not None and rx.search(s) is not None
                             for s in text.to_pylist()), dtype=bool, count=len(text))
-    return pc.fill_null(pc.match_substring_regex(text, pattern), False).to_numpy(
+    return pc.fill_null(pc.match_substring_regex(text, pattern), FALSE).to_numpy(
         zero_copy_only=False)
 
 
@@ -56,9 +58,8 @@ def extract(text: pa.Array, pattern: str) -> pa.StructArray:
     if len(text) < SMALL:
         rx = _compiled(pattern)
         names = list(rx.groupindex)
-        rows = []
-        for s in text.to_pylist():
-            m = rx.search(s) if s is not None else None
-            rows.append(m.groupdict() if m else None)
-        return pa.array(rows, type=pa.struct([(n, pa.string()) for n in names]))
+        found = [rx.search(s) if s is not None else None for s in text.to_pylist()]
+        fields = [texts([m.group(name) if m else None for m in found]) for name in names]
+        missing = mask(np.fromiter((m is None for m in found), bool, count=len(found)))
+        return pa.StructArray.from_arrays(fields, names, mask=missing)
     return pc.extract_regex(text, pattern)

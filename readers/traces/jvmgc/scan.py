@@ -35,15 +35,28 @@ def scratch(name: str, size: int, dtype: type) -> np.ndarray:
     return buf[:size]
 
 
+#: bytes compared at a time by :func:`positions_of` (its mask: a small buffer, touched once)
+CHUNK = 1 << 18
+
+
 def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
-    """Sorted positions of ``byte`` in ``arr`` (its mask in this thread's scratch buffer).
+    """Sorted positions of ``byte`` in ``arr`` (found :data:`CHUNK` bytes at a time, the
+    mask in this thread's scratch buffer).
 
     >>> positions_of(np.frombuffer(b"a]b]", np.uint8), ord("]")).tolist()
     [1, 3]
     """
-    mask = scratch("mask", len(arr), np.bool_)
-    np.equal(arr, byte, out=mask)
-    return np.flatnonzero(mask)
+    if len(arr) <= CHUNK:
+        mask = scratch("mask", len(arr), np.bool_)
+        np.equal(arr, byte, out=mask)
+        return np.flatnonzero(mask)
+    found = []
+    for lo in range(0, len(arr), CHUNK):
+        part = arr[lo:lo + CHUNK]
+        mask = scratch("mask", len(part), np.bool_)
+        np.equal(part, byte, out=mask)
+        found.append(np.flatnonzero(mask) + lo)
+    return np.concatenate(found)
 
 
 def _any_in(sorted_pos: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

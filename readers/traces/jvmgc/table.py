@@ -35,6 +35,7 @@ from typing import Dict, List
 import numpy as np
 import pandas as pd
 
+from ...pandas_text import categorical as text_categorical, frame
 from ..definitions import Definitions
 from ..events import EventBatch
 from ..table import TableBuilder
@@ -144,8 +145,7 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
         stamps = np.full(n, np.iinfo(np.int64).min, np.int64).view("M8[ns]")
     out["datetime"] = pd.DatetimeIndex(stamps).tz_localize("UTC")
     et = _column(chunks, "event_type", n, 0, np.int8)[order]
-    out["event_type"] = pd.Categorical.from_codes(et, categories=list(EVENT_TYPES),
-                                                  validate=False)
+    out["event_type"] = text_categorical(et, EVENT_TYPES)
     # the text columns from each block's codes (no text hashed per event), blocks in the
     # table's order (a batch holds one log's events: sorting batches by rank sorts rows)
     in_order = chunks if isinstance(order, slice) else [chunks[i] for i in np.argsort(
@@ -153,8 +153,7 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     out["cause"] = _texts(in_order, "cause")
     out["info"] = _texts(in_order, "info")
     gen = _column(chunks, "generation", n, 0, np.int8)[order]
-    out["generation"] = pd.Categorical.from_codes(gen, categories=list(GENERATIONS),
-                                                  validate=False)
+    out["generation"] = text_categorical(gen, GENERATIONS)
     names = sorted({collectors.get(int(r), "") for r in ranks})
     per_rank = np.array([names.index(collectors.get(int(r), "")) for r in ranks], np.int64)
     out["collector"] = pd.Categorical.from_codes(per_rank[codes] if len(ranks) else
@@ -165,8 +164,7 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     out["level"] = _column(chunks, "level", n, 0, np.int8)[order]
     pre = _column(chunks, "prefix", n, 0, np.int8)[order]
     pre = np.where(pre == _GEN_CODE["young"], 1, np.where(pre == _GEN_CODE["old"], 2, 0))
-    out["prefix"] = pd.Categorical.from_codes(pre.astype(np.int8), categories=["", "Y", "O"],
-                                              validate=False)
+    out["prefix"] = text_categorical(pre.astype(np.int8), ["", "Y", "O"])
     for col in FLOATS:
         if col in ("uptime", "duration"):
             continue
@@ -178,4 +176,4 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     data["duration"] = dur * 1e9
     data["exclusive"] = data["duration"]
     data.update((c, out[c]) for c in GC_COLUMNS)
-    return pd.DataFrame(data, index=table.index, copy=False)
+    return frame(data, index=table.index)

@@ -1,0 +1,110 @@
+"""A log file of one block is read whole into a padded buffer: the same events as the
+block-by-block read of the same bytes, whatever its last line, bytes or size; and a GC
+read does not go through pyarrow's pandas layer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from graphframe_readers.traces import FileSource, MemorySource, decode
+from graphframe_readers.traces.jvmgc.lines import PAD, read_padded
+from graphframe_readers.traces.jvmgc.table import GcTableBuilder
+from tests.readers.traces.jvmgc.gclog import lines
+
+ROOT = Path(__file__).resolve().parents[4]
+
+PAUSE = "GC({i}) Pause Young (Allocation Failure) 32M->4M(123M) 5.303ms"
+BODY = lines(
+    "Using G1",
+    "Heap Region Size: 1M",
+    "GC(0) Pause Young (Normal) (G1 Evacuation Pause)",
+    "GC(0)   Pre Evacuate Collection Set: 0.1ms",
+    "GC(0) Eden regions: 5->0(6)",
+    "GC(0) Metaspace: 3821K(4480K)->3821K(4480K) NonClass: 3400K(3712K)->3400K(3712K) "
+    "Class: 421K(768K)->421K(768K)",
+    "GC(0) Pause Young (Normal) (G1 Evacuation Pause) 6M->1M(128M) 2.704ms",
+    'Safepoint "G1CollectForAllocation", Time since last: 100 ns, Reaching safepoint: 20 ns, '
+    "At safepoint: 30 ns, Total: 50 ns",
+    "GC(1) Pause Full (System.gc()) 12M->3M(128M) 11.2ms",
+)
+
+
+def both_ways(tmp_path: Path, data: bytes):
+    """(file read, memory read) of the same bytes: (events, metadata) each."""
+    path = tmp_path / "gc.log"
+    path.write_bytes(data)
+    out = []
+    for source in (FileSource(path), MemorySource(data, name=str(path), block_size=64)):
+        b = GcTableBuilder()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = decode(source, b, format="jvm-gc")
+        out.append((ev, b.definitions.metadata))
+    return out
+
+
+@pytest.mark.parametrize("tail", ["", "cut", "newline-less", "crlf", "non-ascii", "garbage"])
+def test_the_whole_file_read_equals_the_block_read(tmp_path, tail):
+    data = BODY.encode()
+    if tail == "cut":
+        data += lines(PAUSE.format(i=2)).encode()[:-12]
+    elif tail == "newline-less":
+        data += lines(PAUSE.format(i=2)).encode()[:-1]
+    elif tail == "crlf":
+        data = data.replace(b"\n", b"\r\n")
+    elif tail == "non-ascii":
+        data += lines("GC(2) Pause Young (Caus\u00e9) 32M->4M(123M) 5.303ms").encode()
+    elif tail == "garbage":
+        data += b"\xff\xfe\x00garbage\x9c\n" + lines(PAUSE.format(i=2)).encode()
+    (ev_file, md_file), (ev_mem, md_mem) = both_ways(tmp_path, data)
+    pd.testing.assert_frame_equal(ev_file, ev_mem, check_exact=True)
+    assert md_file == md_mem
+    assert len(ev_file) >= 6
+    assert md_file["truncated_last_line"] is (tail in ("cut", "newline-less"))
+
+
+def test_read_padded_puts_zeros_after_the_bytes(tmp_path):
+    path = tmp_path / "x"
+    path.write_bytes(b"[1.0s] a\n")
+    with open(path, "rb") as fh:
+        buf, n = read_padded(fh, 9)
+    assert n == 9 and bytes(buf) == b"[1.0s] a\n" + b"\0" * PAD
+    with open(path, "rb") as fh:  # a file shorter than said: the padding follows what was read
+        buf, n = read_padded(fh, 20)
+    assert n == 9 and bytes(buf) == b"[1.0s] a\n" + b"\0" * PAD
+
+
+def test_a_file_larger_than_a_block_is_read_in_blocks(tmp_path):
+    data = BODY.encode() * 40
+    path = tmp_path / "gc.log"
+    path.write_bytes(data)
+    b = GcTableBuilder()
+    ev = decode(FileSource(path, block_size=256), b, format="jvm-gc")
+    whole = decode(FileSource(path), GcTableBuilder(), format="jvm-gc")
+    pd.testing.assert_frame_equal(ev, whole, check_exact=True)
+    assert (ev["name"] == "Pause Young").sum() == 40
+
+
+def test_a_gc_read_does_not_load_pyarrows_pandas_layer(tmp_path):
+    # its first use imports pyarrow.pandas_compat and parses pandas' version (~2.5 ms)
+    path = tmp_path / "gc.log"
+    path.write_text(BODY + lines("GC(3) Pause Young (Normal) (G1 Evacuation Pause)",
+                                 "Total time for which application threads were stopped: "
+                                 "0.0001 seconds, Stopping threads took: 0.00002 seconds",
+                                 "CodeHeap 'non-profiled nmethods': size=120032Kb used=100Kb "
+                                 "max_used=100Kb free=119932Kb",
+                                 "Metaspace: 3M used, 4M capacity, 4M committed, 8M reserved"))
+    code = ("import sys, warnings\nwarnings.simplefilter('ignore')\nimport graphframe\n"
+            f"tf = graphframe.read_trace({str(path)!r})\n"
+            "ev = tf.gc.events\nassert len(ev) >= 8, len(ev)\n"
+            "print('pyarrow.pandas_compat' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False"]
