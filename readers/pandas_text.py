@@ -18,7 +18,8 @@ build text with the functions here instead, which give the same pandas types:
 
 from __future__ import annotations
 
-from typing import Any, Dict, Sequence
+from functools import lru_cache
+from typing import Any, Dict, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -100,8 +101,15 @@ def categorical(codes: np.ndarray, names: Sequence[str]) -> pd.Categorical:
     >>> list(c.astype(object)), list(c.categories)
     (['LEAVE', 'ENTER', nan], ['ENTER', 'LEAVE'])
     """
-    dtype = pd.CategoricalDtype(string_index(names))
+    dtype = _constant_dtype(names) if isinstance(names, tuple) else \
+        pd.CategoricalDtype(string_index(names))
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+@lru_cache(maxsize=64)
+def _constant_dtype(names: Tuple[str, ...]) -> pd.CategoricalDtype:
+    """The categorical type of a constant tuple of names (made once: types are immutable)."""
+    return pd.CategoricalDtype(string_index(names))
 
 
 def frame(columns: Dict[str, Any], index: Any = None) -> pd.DataFrame:
@@ -116,5 +124,11 @@ def frame(columns: Dict[str, Any], index: Any = None) -> pd.DataFrame:
     """
     out = pd.DataFrame(dict(enumerate(columns.values())), index=index,
                        copy=False)  # RangeIndex labels
-    out.columns = string_index(list(columns))
+    out.columns = _labels(tuple(columns)).copy()  # (its own Index: a name set on it stays)
     return out
+
+
+@lru_cache(maxsize=256)
+def _labels(names: Tuple[str, ...]) -> pd.Index:
+    """Column labels (a table's labels repeat from read to read: built once)."""
+    return string_index(names)

@@ -28,7 +28,7 @@ fill only when asked.
 from __future__ import annotations
 
 import warnings
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -83,8 +83,9 @@ class TableBuilder(EventHandler):
 
 
 def build_table(chunks: List[Dict[str, np.ndarray]], names: List[str],
-                warn: bool = True) -> pd.DataFrame:
-    """The events table from column chunks (global name ids)."""
+                warn: bool = True, as_columns: bool = False) -> Any:
+    """The events table from column chunks (global name ids); ``as_columns``: its columns
+    (a dict, in order) for a caller that adds columns before making the DataFrame."""
     attrs = [c for c in ATTRIBUTES if any(c in ch for ch in chunks)]
     cols: Dict[str, np.ndarray] = {}
     for col in ("kind", "time", "rank", "thread", "name"):
@@ -106,7 +107,7 @@ def build_table(chunks: List[Dict[str, np.ndarray]], names: List[str],
     if order is not None:
         for k in list(cols):
             cols[k] = cols[k][order]
-    return finish_table(cols, names, attrs, warn)
+    return finish_table(cols, names, attrs, warn, as_columns)
 
 
 def _concat(parts: List[np.ndarray]) -> np.ndarray:
@@ -155,8 +156,9 @@ WIDE = ("end", "bytes", "recv_bytes", "offset")
 
 
 def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str],
-                 warn: bool) -> pd.DataFrame:
-    """Add matching columns and build the DataFrame (rows already in stream order)."""
+                 warn: bool, as_columns: bool = False) -> Any:
+    """Add matching columns and build the DataFrame (rows already in stream order;
+    ``as_columns``: the dict of its columns instead)."""
     kind = np.asarray(cols["kind"]).astype(np.uint8, copy=False)
     time = np.asarray(cols["time"]).astype(np.int64, copy=False)
     rank, thread = np.asarray(cols["rank"]), np.asarray(cols["thread"])
@@ -206,7 +208,7 @@ def finish_table(cols: Dict[str, np.ndarray], names: List[str], attrs: List[str]
             data[col] = smallest_int(cols[col])
     data.update(match=m.match, depth=m.depth, parent=m.parent, duration=duration,
                 exclusive=exclusive)
-    return frame(data)
+    return data if as_columns else frame(data)
 
 
 #: names up to this length are sorted as numpy fixed-width strings

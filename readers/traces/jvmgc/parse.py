@@ -27,7 +27,7 @@ from .arrow import NULL_TEXT, indices, integer, mask, texts
 from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import PAD, Block, decorate, strings
-from .regex import extract, match, precompile
+from .regex import SMALL, _compiled, extract, match, precompile
 from .scan import ByteIndex, read_int, run_length, scan_back, scan_forward, scratch
 from .texts import Texts
 from .tokens import read_token
@@ -486,8 +486,7 @@ class BlockParser:
         unknown[rows[(start | info)[idx]]] = False
         if self.unrecognised is not None and not (start | info).all():
             self.unrecognised.update(uniq.filter(mask(~(start | info))).to_pylist())
-        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True,
-                        cand=match(uniq, _OCCUPANCY_WORDS)[idx])
+        self._occupancy(blk, rows, text, unknown, parts, ctx, gc=True, distinct=(uniq, idx))
 
     # ------------------------------------------------------------------ other lines
     def _other_lines(self, blk, rows, text, unknown, gcline, parts, ctx, dec) -> None:
@@ -547,14 +546,42 @@ class BlockParser:
             unknown[rows[i]] = False
 
     def _occupancy(self, blk, rows, text, unknown, parts, ctx, gc: bool,
-                   cand: Optional[np.ndarray] = None) -> None:
-        """Occupancy lines (``cand``: the rows that may be some, when already known)."""
-        if cand is None:
+                   distinct: Optional[tuple] = None) -> None:
+        """Occupancy lines (``distinct``: ``(values, codes)`` of ``text``, when known: each
+        distinct text is then matched once)."""
+        if distinct is None:
             cand = match(text, _OCCUPANCY_WORDS)
-        if not cand.any():
-            return
+            if not cand.any():
+                return
+            sel = np.flatnonzero(cand)
+            if len(sel) < SMALL:  # a few lines: each distinct text read once, in Python
+                values = text.take(indices(sel)).to_pylist()
+                index = {v: i for i, v in enumerate(dict.fromkeys(values))}
+                self._few_occupancy(rows[sel], list(index),
+                                    np.array([index[v] for v in values], np.int64),
+                                    unknown, parts, ctx)
+                return
+            m = extract(text.filter(mask(cand)), shapes.OCCUPANCY)
+        else:
+            values, codes = distinct
+            ucand = match(values, _OCCUPANCY_WORDS)
+            if not ucand.any():
+                return
+            if ucand.sum() < SMALL:
+                place = np.full(len(values), -1, np.int64)  # distinct value -> candidate
+                place[ucand] = np.arange(int(ucand.sum()))
+                at = place[codes]
+                sel = np.flatnonzero(at >= 0)
+                self._few_occupancy(rows[sel], values.filter(mask(ucand)).to_pylist(), at[sel],
+                                    unknown, parts, ctx)
+                return
+            found = extract(values.filter(mask(ucand)), shapes.OCCUPANCY)
+            place = np.full(len(values), -1, np.int64)  # distinct value -> row of ``found``
+            place[ucand] = np.arange(int(ucand.sum()))
+            at = place[codes]
+            cand = at >= 0
+            m = found.take(indices(at[cand]))
         sel = np.flatnonzero(cand)
-        m = extract(text.filter(mask(cand)), shapes.OCCUPANCY)
         matched = m.is_valid().to_numpy(zero_copy_only=False)
         if not matched.any():
             return
@@ -594,6 +621,27 @@ class BlockParser:
         etype[np.isin(name, list(_METASPACE))] = _ETYPE["metaspace"]
         cols["name"], cols["event_type"] = name, etype
         cols["heap_after"], cols["heap_capacity"] = after, cap
+        unknown[rows[sel]] = False
+        parts.append(cols)
+
+    def _few_occupancy(self, rows, texts, codes, unknown, parts, ctx) -> None:
+        """Occupancy lines ``rows``, row i being ``texts[codes[i]]``: each text read once with
+        Python's ``re`` (:func:`occupancy_of`; the same figures as the columnar route)."""
+        found = [occupancy_of(t) for t in texts]
+        ok = np.array([f is not None for f in found] + [False], bool)
+        codes = np.where(ok[codes], codes, len(found))
+        sel = np.flatnonzero(codes < len(found))
+        if not len(sel):
+            return
+        found = [f or (None, 0, np.nan, np.nan) for f in found]
+        codes = codes[sel]
+        cols = EventColumns(len(sel))
+        cols["row"] = rows[sel]
+        cols["gc_id"] = ctx["gc_ids"][rows[sel]]
+        cols["name"] = np.array([f[0] for f in found], dtype=object)[codes]
+        cols["event_type"] = np.array([f[1] for f in found], np.int8)[codes]
+        cols["heap_after"] = np.array([f[2] for f in found], np.float64)[codes]
+        cols["heap_capacity"] = np.array([f[3] for f in found], np.float64)[codes]
         unknown[rows[sel]] = False
         parts.append(cols)
 
@@ -731,6 +779,51 @@ class BlockParser:
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
             cols["tags"] = _text_codes(tags, trim=True)
         return cols
+
+
+#: the occupancy figures per group set: (name group, used, capacity, kind)
+_OCCUPANCY_GROUPS = (("m", "mu", "mc", "metaspace"), ("h", "hu", "ht", "heap"),
+                     ("g", "gu", "gc", "heap"), (None, "eu", "ec", "heap"),
+                     ("ch", "cu", "cs", "codecache"))
+
+
+def occupancy_of(text: str):
+    """``(name, event type code, used bytes, capacity bytes)`` of one occupancy line's
+    message, or None when it is not one (:data:`.shapes.OCCUPANCY`, Python's ``re``).
+
+    >>> occupancy_of(" ZHeap           used 1130M, capacity 8192M, max capacity 8192M")
+    ('ZHeap', 5, 1184890880.0, 8589934592.0)
+    >>> occupancy_of("Metaspace: 3821K used, 4480K committed, 13056K reserved")[0]
+    'Metaspace'
+    """
+    m = _compiled(shapes.OCCUPANCY).search(text)
+    if m is None:
+        return None
+    g = m.group
+    name, kind, used, capacity = None, "heap", math.nan, math.nan
+    for key, used_key, cap_key, what in _OCCUPANCY_GROUPS:
+        if not g(used_key):
+            continue
+        if what == "codecache":
+            used = float(g(used_key)) * 1024.0
+            capacity = float(g(cap_key)) * 1024.0 if g(cap_key) else math.nan
+        else:
+            used = float(g(used_key)) * UNITS.get(g(used_key + "u"), math.nan)
+            capacity = float(g(cap_key)) * UNITS.get(g(cap_key + "u"), math.nan) \
+                if g(cap_key) else math.nan
+        label = g(key) if key else "Heap"
+        if key == "m":
+            label = "Metaspace" if label == "Metaspace" else "Class space"
+        if what == "codecache":
+            label = f"CodeHeap '{label}'"
+        name, kind = label, what
+    if g("flush"):
+        name, kind = "CodeCache flushing", "codecache"
+    if isinstance(name, str):
+        name = name.strip()
+    if name in _METASPACE:
+        kind = "metaspace"
+    return name, _ETYPE[kind], used, capacity
 
 
 _DATE_CHARS = 23  # 2026-12-01T19:47:50.572

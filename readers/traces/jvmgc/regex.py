@@ -59,7 +59,12 @@ def extract(text: pa.Array, pattern: str) -> pa.StructArray:
         rx = _compiled(pattern)
         names = list(rx.groupindex)
         found = [rx.search(s) if s is not None else None for s in text.to_pylist()]
-        fields = [texts([m.group(name) if m else None for m in found]) for name in names]
-        missing = mask(np.fromiter((m is None for m in found), bool, count=len(found)))
+        n = len(found)
+        # every group's values in one array (group after group), sliced per group
+        numbers = [rx.groupindex[name] - 1 for name in names]
+        groups = [m.groups() if m else (None,) * rx.groups for m in found]
+        values = texts([row[g] for g in numbers for row in groups])
+        fields = [values.slice(g * n, n) for g in range(len(names))]
+        missing = mask(np.fromiter((m is None for m in found), bool, count=n))
         return pa.StructArray.from_arrays(fields, names, mask=missing)
     return pc.extract_regex(text, pattern)

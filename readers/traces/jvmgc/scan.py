@@ -35,8 +35,8 @@ def scratch(name: str, size: int, dtype: type) -> np.ndarray:
     return buf[:size]
 
 
-#: bytes compared at a time by :func:`positions_of` (its mask: a small buffer, touched once)
-CHUNK = 1 << 18
+#: bytes compared at a time by :func:`positions_of` (its mask: a buffer touched once)
+CHUNK = 1 << 20
 
 
 def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
@@ -46,16 +46,19 @@ def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
     >>> positions_of(np.frombuffer(b"a]b]", np.uint8), ord("]")).tolist()
     [1, 3]
     """
-    if len(arr) <= CHUNK:
-        mask = scratch("mask", len(arr), np.bool_)
-        np.equal(arr, byte, out=mask)
-        return np.flatnonzero(mask)
+    n = len(arr)
+    buf = scratch("mask", min(n, CHUNK), np.bool_)
+    if n <= CHUNK:
+        np.equal(arr, byte, out=buf)
+        return np.flatnonzero(buf)
     found = []
-    for lo in range(0, len(arr), CHUNK):
+    for lo in range(0, n, CHUNK):
         part = arr[lo:lo + CHUNK]
-        mask = scratch("mask", len(part), np.bool_)
+        mask = buf[:len(part)]
         np.equal(part, byte, out=mask)
-        found.append(np.flatnonzero(mask) + lo)
+        hit = np.flatnonzero(mask)
+        hit += lo
+        found.append(hit)
     return np.concatenate(found)
 
 

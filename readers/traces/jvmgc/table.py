@@ -38,7 +38,7 @@ import pandas as pd
 from ...pandas_text import categorical as text_categorical, frame
 from ..definitions import Definitions
 from ..events import EventBatch
-from ..table import TableBuilder
+from ..table import TableBuilder, build_table
 from .batch import GcBatch
 from .memory import no_huge_pages
 from .parse import FLOATS
@@ -85,8 +85,10 @@ class GcTableBuilder(TableBuilder):
     def on_end(self) -> None:
         chunks, self.gc_chunks = self.gc_chunks, []
         with no_huge_pages():
-            super().on_end()
-            self.table = add_gc_columns(self.table, chunks, self.log_meta)
+            columns = build_table(self.chunks, self.names.names.strings, warn=True,
+                                  as_columns=True)
+            self.chunks = []
+            self.table = add_gc_columns(columns, chunks, self.log_meta)
         logs = {md.get("log", str(r)): md for r, md in sorted(self.log_meta.items())}
         meta = {"format": "jvm-gc", "logs": logs}
         if len(logs) == 1:
@@ -113,10 +115,12 @@ def _texts(chunks, name) -> pd.Categorical:
     return categorical([ch[name] if name in ch else Texts.absent(ch["__n"]) for ch in chunks])
 
 
-def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
+def add_gc_columns(table: Dict[str, np.ndarray], chunks: List[Dict[str, np.ndarray]],
                    log_meta: Dict[int, dict]) -> pd.DataFrame:
-    """The events table with the GC columns (rows in the table's order)."""
-    n = len(table)
+    """The events table: its standard columns (``table``, from
+    :func:`~graphframe_readers.traces.table.build_table`) and the GC columns (rows in
+    the table's order)."""
+    n = len(table["time"])
     rank = _column(chunks, "__rank", n, 0, np.int64).astype(np.int64)
     if len(rank) < 2 or bool((rank[1:] >= rank[:-1]).all()):
         order = slice(None)  # already in the table's order: no reordering copy
@@ -164,7 +168,7 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     out["level"] = _column(chunks, "level", n, 0, np.int8)[order]
     pre = _column(chunks, "prefix", n, 0, np.int8)[order]
     pre = np.where(pre == _GEN_CODE["young"], 1, np.where(pre == _GEN_CODE["old"], 2, 0))
-    out["prefix"] = text_categorical(pre.astype(np.int8), ["", "Y", "O"])
+    out["prefix"] = text_categorical(pre.astype(np.int8), ("", "Y", "O"))
     for col in FLOATS:
         if col in ("uptime", "duration"):
             continue
@@ -172,8 +176,8 @@ def add_gc_columns(table: pd.DataFrame, chunks: List[Dict[str, np.ndarray]],
     dur = _column(chunks, "duration", n, np.nan, np.float64)[order]
     out["duration_s"] = dur
     out["time_s"] = _column(chunks, "uptime", n, np.nan, np.float64)[order]
-    data = {c: table[c] for c in table.columns}  # one constructor: no column-wise inserts
+    data = dict(table)  # one constructor: no column-wise inserts
     data["duration"] = dur * 1e9
     data["exclusive"] = data["duration"]
     data.update((c, out[c]) for c in GC_COLUMNS)
-    return frame(data, index=table.index)
+    return frame(data)

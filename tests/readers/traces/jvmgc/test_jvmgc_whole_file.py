@@ -108,3 +108,38 @@ def test_a_gc_read_does_not_load_pyarrows_pandas_layer(tmp_path):
                          cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False"]
+
+
+OCCUPANCY = (
+    "[2.432s][debug][compilation,codecache] CodeHeap 'non-profiled nmethods': "
+    "size=2272Kb used=207Kb max_used=207Kb free=2064Kb\n"
+    "[2.433s][debug][codecache,sweep,start] CodeCache flushing\n"
+    "[0.507s][info][gc,metaspace] GC(0) Metaspace: 3821K used, 4480K committed, 13056K reserved\n"
+    "[0.508s][info][gc,metaspace] GC(0) Metaspace: 3M used, 4M capacity, 4M committed, "
+    "8M reserved\n"
+    "[1.507s][info][gc,metaspace] GC(1) Class space: 896M used, 964M committed, 1059M reserved\n"
+    "[1.508s][info][gc,heap] GC(1)  ZHeap           used 46M, capacity 256M, max capacity 256M\n"
+    "[1.509s][info][gc,heap] GC(1) Heap: 256M reserved, 256M (100.00%) committed, "
+    "52736K (20.12%) used\n"
+    "[1.510s][info][gc,heap] GC(1) Metaspace: 1M used but not a figure\n"
+    "[3.0s][info][gc,heap,exit] Heap\n"
+    "[3.0s][info][gc,heap,exit]  garbage-first heap   total 131072K, used 68000K "
+    "[0x00000000f8000000, 0x0000000100000000)\n"
+    "[3.0s][info][gc,heap,exit]  Metaspace       used 1234K, committed 1300K, reserved "
+    "1056768K\n"
+    "[3.0s][info][gc,heap,exit]   class space    used 57K, committed 128K, reserved 1048576K\n"
+    "[3.1s][info][gc,heap] Heap: 256M reserved, 256M (100.00%) committed, 1.5G (20.12%) used\n"
+    "[3.2s][info][gc,heap] Heap: 1M reserved, but used elsewhere\n")
+
+
+def test_few_occupancy_lines_read_in_python_equal_the_columnar_route(monkeypatch):
+    from graphframe_readers.traces.jvmgc import parse
+    from tests.readers.traces.jvmgc.gclog import read
+
+    few, few_md = read(OCCUPANCY * 3)
+    monkeypatch.setattr(parse, "SMALL", 0)  # every line through the columnar route
+    columnar, columnar_md = read(OCCUPANCY * 3)
+    pd.testing.assert_frame_equal(few, columnar, check_exact=True)
+    assert few_md == columnar_md
+    assert set(few["event_type"]) == {"codecache", "metaspace", "heap"}
+    assert (few["name"] == "ZHeap").sum() == 3 and len(few) == 3 * 11
