@@ -24,13 +24,13 @@ import pyarrow.compute as pc
 
 from . import shapes
 from .arrow import NULL_TEXT, indices, integer, mask, texts
-from .figures import UNITS, durations, present, scale, sizes, to_float, to_int
+from .figures import DURATION_UNITS, UNITS, present, scale, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import PAD, Block, decorate, strings
 from .regex import SMALL, _compiled, extract, match, precompile
 from .scan import ByteIndex, read_int, run_length, scan_back, scan_forward, scratch
 from .texts import Texts
-from .tokens import read_token
+from .tokens import decimals, read_token
 from .state import LogState
 from .titles import EVENT_TYPES, GENERATIONS, START_WORDS, describe
 
@@ -51,9 +51,6 @@ COLUMNS = ("line", "sub", "gc_id", "date", "event_type", "generation", "level",
 _ETYPE = {t: i for i, t in enumerate(EVENT_TYPES)}
 _GEN = {g: i for i, g in enumerate(GENERATIONS)}
 _METASPACE = frozenset({"Metaspace", "NonClass", "Class", "Class space", "class space"})
-_DIGIT_OR_DOT = np.zeros(256, dtype=bool)
-_DIGIT_OR_DOT[48:58] = True
-_DIGIT_OR_DOT[46] = True
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[32] = True
 _ALPHA = np.zeros(256, dtype=bool)
@@ -81,6 +78,11 @@ precompile(_OCCUPANCY_WORDS, _GC_MENTION, _FIGURES_AT_END, _HEADER_WORDS, _DECIM
            START_WORDS.pattern, shapes.GC_INFO, shapes.OTHER_INFO, shapes.OCCUPANCY,
            shapes.SAFEPOINT, shapes.APPLICATION, shapes.ENTERING, shapes.STOPPED)
 _LEAVING = texts(["Leaving safepoint region"])[0]
+#: a duration unit's first letter (before its "s") -> the unit per second
+_UNIT_PER_SECOND = np.full(256, np.nan)
+for _unit, _per in DURATION_UNITS.items():
+    if len(_unit) == 2:
+        _UNIT_PER_SECOND[ord(_unit[0])] = _per
 _PER_SECOND = {"s": 1.0, "ms": 1e3, "ns": 1e9}
 _COLLECTORS = {"The Z Garbage Collector": "ZGC", "Concurrent Mark Sweep": "CMS"}
 
@@ -286,8 +288,8 @@ class BlockParser:
         ms = dec.msg_start
         # reads past the end are 0 (the copy goes to this thread's buffer: no fresh memory)
         pad = blk.pad
-        if pad is None:
-            pad = scratch("pad", len(arr) + PAD, np.uint8)
+        if pad is None:  # (the block's bytes in this thread's buffer, for this block's parse)
+            pad = blk.pad = scratch("pad", len(arr) + PAD, np.uint8)
             pad[:len(arr)] = arr
             pad[len(arr):] = 0
         has_gc = ok & (ends - ms >= 5) & (pad[ms] == 71) & (pad[ms + 1] == 67) & \
@@ -348,7 +350,10 @@ class BlockParser:
         num_lo, num_hi = ls + 1, e - ulen
         has_dur = (ls >= 0) & last_s & (num_hi > num_lo) & \
             _DIGIT[pad[np.maximum(num_lo, 0)]]
-        has_dur[has_dur] = _all_in(pad, num_lo[has_dur], num_hi[has_dur], _DIGIT_OR_DOT, 24)
+        # the number: digits[.digits] (its value read here when it has at most 15 digits)
+        dur_value = np.full(len(rows), np.nan)
+        d = np.flatnonzero(has_dur)
+        dur_value[d], has_dur[d], _ = decimals(pad, num_lo[d], num_hi[d])
         # heap token: before the duration, or the last token
         prev = np.full(len(rows), -1, np.int64)
         if has_dur.any():
@@ -365,8 +370,8 @@ class BlockParser:
         phase = (has_dur | heapish) & ~transition
         if phase.any():
             self._phases(blk, rows[phase], ts[phase], title_hi[phase], heapish[phase],
-                         ht_lo[phase], ht_hi[phase], has_dur[phase], num_lo[phase],
-                         num_hi[phase], e[phase], unknown, parts, ctx)
+                         ht_lo[phase], ht_hi[phase], has_dur[phase], dur_value[phase],
+                         num_lo[phase], num_hi[phase], e[phase], unknown, parts, ctx)
         if transition.any():
             # one "Name: figures" (G1's regions, JDK 11 spaces): read with numpy; several on
             # a line (Parallel, Serial, metaspace): the regular expression
@@ -384,7 +389,7 @@ class BlockParser:
             self._gc_titles(blk, rest, body[rest] + indent[rest], ends[rest], unknown, parts,
                             ctx)
 
-    def _phases(self, blk, rows, ts, th, heapish, hlo, hhi, has_dur, nlo, nhi, e,
+    def _phases(self, blk, rows, ts, th, heapish, hlo, hhi, has_dur, dur_value, nlo, nhi, e,
                 unknown, parts, ctx) -> None:
         st = self.state
         titles = strings(blk.data, ts, th)
@@ -409,9 +414,14 @@ class BlockParser:
         valid = np.ones(len(rows), dtype=bool)
         if has_dur.any():
             d = np.flatnonzero(has_dur)
-            value = strings(blk.data, nlo[d], nhi[d])
-            unit = strings(blk.data, nhi[d], e[d])
-            cols["duration"][d] = durations(value, unit)
+            value = dur_value[d]
+            long = np.flatnonzero(np.isnan(value))  # (more than 15 digits: read as text)
+            if len(long):
+                value[long] = to_float(strings(blk.data, nlo[d[long]], nhi[d[long]]))
+            # the unit: s, or ms / us / ns (its first letter before the final s)
+            pad = ctx["pad"]
+            two = e[d] - nhi[d] == 2
+            cols["duration"][d] = value / np.where(two, _UNIT_PER_SECOND[pad[e[d] - 2]], 1.0)
             st.duration_titles.update(uniq)
         if heapish.any():
             h = np.flatnonzero(heapish)
@@ -754,11 +764,15 @@ class BlockParser:
         if lay.time_field is not None:
             f = lay.time_field
             unit_len = len(lay.units[f])
-            value = strings(blk.data, dec.field_start[f][row],
-                            np.maximum(dec.field_end[f][row] - unit_len,
-                                       dec.field_start[f][row]))
-            ok = mask(match(value, _DECIMAL))
-            cols["uptime"] = to_float(pc.if_else(ok, value, NULL_TEXT)) / _PER_SECOND[lay.units[f]]
+            lo = dec.field_start[f][row]
+            hi = np.maximum(dec.field_end[f][row] - unit_len, lo)
+            uptime, _, exact = decimals(blk.pad, lo, hi)
+            long = np.flatnonzero(~exact)  # (not a number, or more than 15 digits: as text)
+            if len(long):
+                value = strings(blk.data, lo[long], hi[long])
+                ok = mask(match(value, _DECIMAL))
+                uptime[long] = to_float(pc.if_else(ok, value, NULL_TEXT))
+            cols["uptime"] = uptime / _PER_SECOND[lay.units[f]]
         if lay.date_field is not None:
             cols["date"] = _dates(blk, dec.field_start[lay.date_field][row],
                                   dec.field_end[lay.date_field][row])

@@ -36,7 +36,7 @@ _DIGIT[48:58] = True
 _UNIT = np.full(256, np.nan)
 for _c, _f in zip(b"BKMGT", (1.0, 2.0 ** 10, 2.0 ** 20, 2.0 ** 30, 2.0 ** 40)):
     _UNIT[_c] = _f
-_POW10 = 10.0 ** np.arange(20)
+_POW10 = 10.0 ** np.arange(41)
 
 
 def _number(pad, pos, hi, ok):
@@ -64,6 +64,52 @@ def _number(pad, pos, hi, ok):
     k = np.where(dot, m, 0)
     value = (whole * _POW10[k].astype(np.int64) + frac) / _POW10[k]
     return np.where(ok, value, np.nan), np.where(dot, p + 1 + m, p), ok
+
+
+#: significant digits below which ``mantissa / 10**k`` is exact (mantissa < 2**53)
+_EXACT_DIGITS = 15
+
+
+def decimals(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+    """``(value, number, exact)`` per row of ``pad[lo:hi]``: ``number`` when the bytes are a
+    decimal ``digits[.digits]``; ``exact`` when its value is ``value``, the float
+    ``float(text)`` gives (at most 15 digits: one division of exact operands). A
+    number with more digits is left to the caller (``value`` NaN).
+
+    >>> pad = np.frombuffer(b"2.704 12 1.2.3 5. 0.0000001 1234567890123456789" + b"\\0" * 8,
+    ...                     np.uint8)
+    >>> v, num, ex = decimals(pad, np.array([0, 6, 9, 15, 18, 28]),
+    ...                       np.array([5, 8, 14, 17, 27, 47]))
+    >>> v.tolist()[:2], bool(v[4] == float("0.0000001"))
+    ([2.704, 12.0], True)
+    >>> num.astype(int).tolist(), ex.astype(int).tolist()
+    ([1, 1, 0, 0, 1, 1], [1, 1, 0, 0, 1, 0])
+    """
+    ok = (hi > lo) & _DIGIT[pad[np.maximum(lo, 0)]]
+    n = np.zeros(len(lo), np.int64)
+    sel = np.flatnonzero(ok)
+    if len(sel):
+        n[sel] = run_length(pad, lo[sel], hi[sel], _DIGIT, 40)
+    p = lo + n
+    dot = ok & (p < hi) & (pad[p] == 46)
+    m = np.zeros(len(lo), np.int64)
+    d = np.flatnonzero(dot)
+    if len(d):
+        m[d] = run_length(pad, p[d] + 1, hi[d], _DIGIT, 40)
+    dot &= m > 0
+    number = ok & (np.where(dot, p + 1 + m, p) == hi)
+    k = np.where(dot, m, 0)
+    exact = number & (n + k <= _EXACT_DIGITS)
+    whole = np.zeros(len(lo), np.int64)
+    frac = np.zeros(len(lo), np.int64)
+    sel = np.flatnonzero(exact)
+    if len(sel):
+        whole[sel] = read_int(pad, lo[sel], n[sel])
+    d = np.flatnonzero(exact & dot)
+    if len(d):
+        frac[d] = read_int(pad, p[d] + 1, m[d])
+    value = (whole * _POW10[k].astype(np.int64) + frac) / _POW10[k]
+    return np.where(exact, value, np.nan), number, exact
 
 
 def _figure(pad, pos, hi, ok, region):
