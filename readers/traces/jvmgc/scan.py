@@ -36,7 +36,7 @@ def scratch(name: str, size: int, dtype: type) -> np.ndarray:
 
 
 #: bytes compared at a time by :func:`positions_of` (its mask: a buffer touched once)
-CHUNK = 1 << 20
+CHUNK = 1 << 18
 
 
 def positions_of(arr: np.ndarray, byte: int) -> np.ndarray:
