@@ -191,3 +191,23 @@ def test_gc_view_only_for_gc_logs(tmp_path):
 def test_labels(logs):
     tf = graphframe.read_trace([logs / "g1.log", logs / "zgc.log"], labels=["run A", "run B"])
     assert tf.gc.logs == ["run A", "run B"]
+
+
+def test_the_view_and_the_events_table_share_no_memory(logs):
+    tf = graphframe.read_trace(logs / "g1.log")
+    events = tf.events.copy(deep=True)
+    view = tf.gc.events
+    kept = view.copy(deep=True)
+    numeric = [c for c in view.columns if view[c].dtype.kind in "fiu"]
+    for c in numeric:  # a change to the view stays in the view
+        view.loc[0, c] = 7
+    view.loc[0, "event_type"] = "safepoint"
+    pd.testing.assert_frame_equal(tf.events, events)
+    assert view.loc[0, "line"] == 7
+    for c in tf.events.columns:  # and the other way round
+        if tf.events[c].dtype.kind in "fiu":
+            tf.events.loc[0, c] = 9
+    tf2 = graphframe.read_trace(logs / "g1.log")
+    tf2.events.loc[1, "duration"] = -1.0  # a column filled from another keeps its values
+    assert tf2.events.loc[1, "exclusive"] == tf2.events.loc[1, "duration_s"] * 1e9
+    assert kept.loc[1:, numeric].equals(view.loc[1:, numeric])

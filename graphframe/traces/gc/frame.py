@@ -35,13 +35,22 @@ COLUMNS = ("log", "gc_id", "time", "datetime", "event_type", "name", "cause", "c
 
 def gc_events(table: pd.DataFrame) -> pd.DataFrame:
     """The GC view's events from a GC log's events table (see the module docs)."""
-    out = {}
-    for col in COLUMNS:
-        if col == "time":
-            out[col] = table["time_s"].to_numpy()
-        elif col == "duration":
-            out[col] = table["duration_s"].to_numpy()
-        else:  # extension arrays (categories, dates with their zone) kept as they are
-            out[col] = table[col].array
+    # the view's own copies (a change made to one table never shows in the other); the
+    # columns are taken by position, without a Series each
+    where = table.columns.get_indexer([_SOURCE.get(col, col) for col in COLUMNS])
+    if (where < 0).any():
+        missing = [c for c, i in zip(COLUMNS, where) if i < 0]
+        raise KeyError(f"not a GC events table: no column {missing}")
+    out = {col: _column(table, i).copy() for col, i in zip(COLUMNS, where)}
     out["depth"], out["parent"] = nest(out)
     return frame(out)  # one constructor: no column inserted afterwards
+
+
+#: the view's columns that have another name in the events table
+_SOURCE = {"time": "time_s", "duration": "duration_s"}
+
+
+def _column(table: pd.DataFrame, i: int):
+    """Column ``i`` of ``table`` as its array (numpy or extension array)."""
+    get = getattr(table, "_get_column_array", None)  # (pandas' own, without a Series)
+    return get(i) if get is not None else table.iloc[:, i].array

@@ -60,15 +60,29 @@ def _values(col) -> np.ndarray:
     return np.asarray(col, dtype=object)
 
 
-def _per_value(col, test) -> np.ndarray:
-    """``test`` of each row's value, computed once per distinct value."""
-    col = _array(col)
-    if isinstance(col, pd.Categorical):
-        codes, uniques = np.asarray(col.codes, dtype=np.int64), list(col.categories)
-    else:
-        codes, uniques = pd.factorize(_values(col))
-    answers = np.array([bool(test(u)) for u in uniques] + [False], dtype=bool)
-    return answers[np.where(codes >= 0, codes, len(answers) - 1)]
+class _Values:
+    """A column's distinct values and each row's code: a test of the rows' values is
+    answered once per distinct value."""
+
+    def __init__(self, col) -> None:
+        col = _array(col)
+        if isinstance(col, pd.Categorical):
+            codes, uniques = np.asarray(col.codes, dtype=np.int64), list(col.categories)
+        else:
+            codes, uniques = pd.factorize(_values(col))
+        self.values = list(uniques)
+        self.codes = np.where(codes >= 0, codes, len(self.values))  # missing: never true
+
+    def at(self, rows: np.ndarray) -> "_Values":
+        """The same for some rows only."""
+        out = object.__new__(_Values)
+        out.values, out.codes = self.values, self.codes[rows]
+        return out
+
+    def test(self, test) -> np.ndarray:
+        """Per row, ``test`` of its value (False where it has none)."""
+        answers = np.array([bool(test(u)) for u in self.values] + [False], dtype=bool)
+        return answers[self.codes]
 
 
 def nest(ev: Mapping[str, Any]) -> Tuple[np.ndarray, np.ndarray]:
@@ -82,22 +96,24 @@ def nest(ev: Mapping[str, Any]) -> Tuple[np.ndarray, np.ndarray]:
     # tests of a column's values are answered once per distinct value (codes, not strings)
     etype = ev["event_type"]
     gc_id = np.asarray(_array(ev["gc_id"]), dtype=np.int64)
-    member = _per_value(etype, lambda x: x in PHASE_TYPES) & (gc_id >= 0)
+    etypes = _Values(etype)
+    member = etypes.test(lambda x: x in PHASE_TYPES) & (gc_id >= 0)
     if not member.any():
         return depth, parent
     rows = np.flatnonzero(member)
+    etypes, names = etypes.at(rows), _Values(ev["name"]).at(rows)
     log_codes = _codes(ev["log"])
     key = log_codes[rows] * (1 << 40) + gc_id[rows]
     level = np.asarray(_array(ev["level"]), dtype=np.int64)[rows]
-    no_prefix = _per_value(ev["prefix"], lambda x: x == "")[rows]
-    young_node = _per_value(ev["name"], lambda x: x == GENERATION_NODES[0])[rows]
-    old_node = _per_value(ev["name"], lambda x: x == GENERATION_NODES[1])[rows]
-    is_collection = _per_value(etype, lambda x: x == "collection")[rows]
+    no_prefix = _Values(ev["prefix"]).at(rows).test(lambda x: x == "")
+    young_node = names.test(lambda x: x == GENERATION_NODES[0])
+    old_node = names.test(lambda x: x == GENERATION_NODES[1])
+    is_collection = etypes.test(lambda x: x == "collection")
     is_gen_node = is_collection & (young_node | old_node)
     prio = np.zeros(len(rows), np.int64)
-    prio[_per_value(etype, lambda x: x == "pause")[rows] & (level == 0) & no_prefix] = 1
-    cycle = _per_value(etype, lambda x: x == "concurrent")[rows] & \
-        _per_value(ev["name"], lambda x: str(x).endswith("Cycle"))[rows]
+    prio[etypes.test(lambda x: x == "pause") & (level == 0) & no_prefix] = 1
+    cycle = etypes.test(lambda x: x == "concurrent") & \
+        names.test(lambda x: str(x).endswith("Cycle"))
     prio[cycle] = 2
     prio[is_collection & ~is_gen_node & no_prefix] = 3
     # anchor of each key: highest priority, then the last row

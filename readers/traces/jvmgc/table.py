@@ -178,6 +178,6 @@ def add_gc_columns(table: Dict[str, np.ndarray], chunks: List[Dict[str, np.ndarr
     out["time_s"] = _column(chunks, "uptime", n, np.nan, np.float64)[order]
     data = dict(table)  # one constructor: no column-wise inserts
     data["duration"] = dur * 1e9
-    data["exclusive"] = data["duration"]
+    data["exclusive"] = data["duration"].copy()  # (two columns: two arrays)
     data.update((c, out[c]) for c in GC_COLUMNS)
     return frame(data)
