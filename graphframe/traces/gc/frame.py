@@ -37,11 +37,13 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
     """The GC view's events from a GC log's events table (see the module docs)."""
     # the view's own copies (a change made to one table never shows in the other); the
     # columns are taken by position, without a Series each
-    where = table.columns.get_indexer([_SOURCE.get(col, col) for col in COLUMNS])
-    if (where < 0).any():
-        missing = [c for c, i in zip(COLUMNS, where) if i < 0]
+    labels = table.columns
+    missing = [col for col in COLUMNS if _SOURCE.get(col, col) not in labels]
+    if missing:
         raise KeyError(f"not a GC events table: no column {missing}")
-    out = {col: _column(table, i).copy() for col, i in zip(COLUMNS, where)}
+    # (get_loc per label: a list of labels would be made an Index, through pyarrow)
+    out = {col: _column(table, labels.get_loc(_SOURCE.get(col, col))).copy()
+           for col in COLUMNS}
     out["depth"], out["parent"] = nest(out)
     return frame(out)  # one constructor: no column inserted afterwards
 
