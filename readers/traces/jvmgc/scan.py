@@ -198,11 +198,23 @@ def run_length(pad: np.ndarray, start: np.ndarray, high: np.ndarray, allowed: np
     return out
 
 
+#: powers of ten as int64 (a digit's weight)
+_POW10_INT = 10 ** np.arange(19, dtype=np.int64)
+
+
 def read_int(pad: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """The decimal digits ``pad[start:start+length]`` as int64 per row (all digits)."""
-    out = np.zeros(len(start), np.int64)
-    for j in range(int(length.max()) if len(length) else 0):
-        more = j < length
-        out = np.where(more, out * 10 + (pad[np.where(more, start + j, 0)].astype(np.int64) - 48),
-                       out)
-    return out
+    """The decimal digits ``pad[start:start+length]`` as int64 per row (all digits, at most
+    19; read as one matrix of rows x digits).
+
+    >>> read_int(np.frombuffer(b"12 7 0045", np.uint8), np.array([0, 3, 5]),
+    ...          np.array([2, 1, 4])).tolist()
+    [12, 7, 45]
+    """
+    width = int(length.max()) if len(length) else 0
+    if width == 0:
+        return np.zeros(len(start), np.int64)
+    col = np.arange(width)
+    exp = length[:, None] - 1 - col  # the weight of each column: 10 ** exp (none below 0)
+    pos = np.minimum(start[:, None] + col, len(pad) - 1)
+    digit = pad[pos].astype(np.int64) - 48
+    return np.where(exp >= 0, digit * _POW10_INT[np.clip(exp, 0, 18)], 0).sum(axis=1)

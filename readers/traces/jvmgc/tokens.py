@@ -37,6 +37,7 @@ _UNIT = np.full(256, np.nan)
 for _c, _f in zip(b"BKMGT", (1.0, 2.0 ** 10, 2.0 ** 20, 2.0 ** 30, 2.0 ** 40)):
     _UNIT[_c] = _f
 _POW10 = 10.0 ** np.arange(41)
+_POW10_INT = 10 ** np.arange(19, dtype=np.int64)
 
 
 def _number(pad, pos, hi, ok):
@@ -85,31 +86,45 @@ def decimals(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray):
     >>> num.astype(int).tolist(), ex.astype(int).tolist()
     ([1, 1, 0, 0, 1, 1], [1, 1, 0, 0, 1, 0])
     """
-    ok = (hi > lo) & _DIGIT[pad[np.maximum(lo, 0)]]
-    n = np.zeros(len(lo), np.int64)
-    sel = np.flatnonzero(ok)
-    if len(sel):
-        n[sel] = run_length(pad, lo[sel], hi[sel], _DIGIT, 40)
-    p = lo + n
-    dot = ok & (p < hi) & (pad[p] == 46)
-    m = np.zeros(len(lo), np.int64)
-    d = np.flatnonzero(dot)
-    if len(d):
-        m[d] = run_length(pad, p[d] + 1, hi[d], _DIGIT, 40)
-    dot &= m > 0
-    number = ok & (np.where(dot, p + 1 + m, p) == hi)
-    k = np.where(dot, m, 0)
-    exact = number & (n + k <= _EXACT_DIGITS)
-    whole = np.zeros(len(lo), np.int64)
-    frac = np.zeros(len(lo), np.int64)
-    sel = np.flatnonzero(exact)
-    if len(sel):
-        whole[sel] = read_int(pad, lo[sel], n[sel])
-    d = np.flatnonzero(exact & dot)
-    if len(d):
-        frac[d] = read_int(pad, p[d] + 1, m[d])
-    value = (whole * _POW10[k].astype(np.int64) + frac) / _POW10[k]
-    return np.where(exact, value, np.nan), number, exact
+    size = hi - lo
+    value = np.full(len(lo), np.nan)
+    number = np.zeros(len(lo), bool)
+    exact = np.zeros(len(lo), bool)
+    # up to 16 bytes (15 digits and a dot): read as one matrix of rows x bytes
+    short = np.flatnonzero((size > 0) & (size <= _EXACT_DIGITS + 1))
+    if len(short):
+        width = int(size[short].max())
+        col = np.arange(width)
+        inside = col < size[short, None]
+        ch = pad[np.minimum(lo[short, None] + col, len(pad) - 1)]
+        digit = _DIGIT[ch] & inside
+        dot = (ch == 46) & inside
+        dots = dot.sum(axis=1)
+        rows = np.arange(len(short))
+        ok = ((digit | dot) == inside).all(axis=1) & (dots <= 1) & digit[:, 0] & \
+            digit[rows, size[short] - 1]  # digits on both sides of a dot
+        number[short] = ok
+        good = ok & (size[short] - dots <= _EXACT_DIGITS)
+        exact[short] = good
+        # each digit's weight: 10 ** (the digits after it)
+        after = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit
+        mantissa = np.where(digit, (ch.astype(np.int64) - 48) *
+                            _POW10_INT[np.minimum(after, 18)], 0).sum(axis=1)
+        k = np.where(dots > 0, size[short] - 1 - np.argmax(dot, axis=1), 0)
+        value[short] = np.where(good, mantissa / _POW10[k], np.nan)
+    # longer ones: only whether they are numbers (their value is left to the caller)
+    long = np.flatnonzero((size > _EXACT_DIGITS + 1) & _DIGIT[pad[np.maximum(lo, 0)]])
+    if len(long):
+        n = run_length(pad, lo[long], hi[long], _DIGIT, 40)
+        p = lo[long] + n
+        has_dot = (p < hi[long]) & (pad[p] == 46)
+        m = np.zeros(len(long), np.int64)
+        d = np.flatnonzero(has_dot)
+        if len(d):
+            m[d] = run_length(pad, p[d] + 1, hi[long][d], _DIGIT, 40)
+        has_dot &= m > 0
+        number[long] = np.where(has_dot, p + 1 + m, p) == hi[long]
+    return value, number, exact
 
 
 def _figure(pad, pos, hi, ok, region):
