@@ -98,12 +98,29 @@ def split(data: bytes, length: Optional[int] = None, padded: bool = False) -> Bl
     return Block(data, arr, starts, ends, pad)
 
 
+class FieldStarts:
+    """``[t]``: per line, the first byte inside field ``t``'s ``[`` (made when asked: the
+    first field opens after the line's first byte, the next ones after the ``]`` of the
+    one before)."""
+
+    def __init__(self, starts: np.ndarray, ends: List[np.ndarray]) -> None:
+        self._starts, self._ends = starts, ends
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, t: int) -> np.ndarray:
+        if not 0 <= t < len(self._ends):
+            raise IndexError(t)
+        return self._starts + 1 if t == 0 else self._ends[t - 1] + 2
+
+
 @dataclass
 class Decorated:
     """Per line: whether it carries the layout's fields, their bounds, the message start."""
 
     ok: np.ndarray            # bool: the line starts with the layout's ``count`` fields
-    field_start: List[np.ndarray]  # per field, per line (int64): first byte inside its ``[``
+    field_start: FieldStarts  # per field, per line (int64): first byte inside its ``[``
     field_end: List[np.ndarray]    # per field, per line (int64): its ``]``
     msg_start: np.ndarray     # int64: first byte of the message (after one space)
 
@@ -112,30 +129,27 @@ def decorate(blk: Block, count: int) -> Decorated:
     """Find ``count`` bracketed fields at the start of every line of ``blk``."""
     arr, starts, ends = blk.arr, blk.starts, blk.ends
     n = len(starts)
-    fs: List[np.ndarray] = []
     fe: List[np.ndarray] = []
     if count == 0:
-        return Decorated(np.ones(n, bool), fs, fe, starts.copy())
+        return Decorated(np.ones(n, bool), FieldStarts(starts, fe), fe, starts.copy())
     closes = positions_of(arr, 93)  # ']'
     first = np.searchsorted(closes, starts)
     ok = (ends > starts) & (first + count - 1 < len(closes))
     ok[ok] = arr[starts[ok]] == 91  # '['
-    pos = starts + 1
+    last = max(len(closes) - 1, 0)
     for t in range(count):
-        idx = np.minimum(first + t, max(len(closes) - 1, 0))
-        close = closes[idx] if len(closes) else np.zeros(n, dtype=np.int64)
+        close = closes[np.minimum(first + t, last)] if len(closes) else \
+            np.zeros(n, dtype=np.int64)
         ok &= close < ends
-        fs.append(pos)
         fe.append(close)
         if t + 1 < count:  # the next field opens right after this one closes
             nxt = np.minimum(close + 1, len(arr) - 1)
             ok &= (arr[nxt] == 91) & (close + 1 < ends)
-            pos = close + 2
     msg = np.where(ok, fe[-1] + 1, starts)
     space = ok & (msg < ends)
     space[space] = arr[msg[space]] == 32
-    msg = msg + space
-    return Decorated(ok, fs, fe, msg)
+    msg += space
+    return Decorated(ok, FieldStarts(starts, fe), fe, msg)
 
 
 def strings(data: bytes, begin: np.ndarray, end: np.ndarray) -> pa.Array:

@@ -198,6 +198,9 @@ def run_length(pad: np.ndarray, start: np.ndarray, high: np.ndarray, allowed: np
     return out
 
 
+#: rows read at a time by the functions that read a matrix of rows x bytes
+ROWS = 4096
+
 #: powers of ten as int64 (a digit's weight)
 _POW10_INT = 10 ** np.arange(19, dtype=np.int64)
 
@@ -210,11 +213,15 @@ def read_int(pad: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarr
     ...          np.array([2, 1, 4])).tolist()
     [12, 7, 45]
     """
+    out = np.zeros(len(start), np.int64)
     width = int(length.max()) if len(length) else 0
     if width == 0:
-        return np.zeros(len(start), np.int64)
+        return out
     col = np.arange(width)
-    exp = length[:, None] - 1 - col  # the weight of each column: 10 ** exp (none below 0)
-    pos = np.minimum(start[:, None] + col, len(pad) - 1)
-    digit = pad[pos].astype(np.int64) - 48
-    return np.where(exp >= 0, digit * _POW10_INT[np.clip(exp, 0, 18)], 0).sum(axis=1)
+    for lo in range(0, len(start), ROWS):  # (the matrices stay small: no fresh memory)
+        part = slice(lo, lo + ROWS)
+        exp = length[part, None] - 1 - col  # a column's weight: 10 ** exp (none below 0)
+        pos = np.minimum(start[part, None] + col, len(pad) - 1)
+        digit = pad[pos].astype(np.int64) - 48
+        out[part] = np.where(exp >= 0, digit * _POW10_INT[np.clip(exp, 0, 18)], 0).sum(axis=1)
+    return out

@@ -29,7 +29,7 @@ from typing import Dict
 
 import numpy as np
 
-from .scan import read_int, run_length
+from .scan import ROWS, read_int, run_length
 
 _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
@@ -90,9 +90,10 @@ def decimals(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray):
     value = np.full(len(lo), np.nan)
     number = np.zeros(len(lo), bool)
     exact = np.zeros(len(lo), bool)
-    # up to 16 bytes (15 digits and a dot): read as one matrix of rows x bytes
-    short = np.flatnonzero((size > 0) & (size <= _EXACT_DIGITS + 1))
-    if len(short):
+    # up to 16 bytes (15 digits and a dot): read as a matrix of rows x bytes (ROWS at a time)
+    every = np.flatnonzero((size > 0) & (size <= _EXACT_DIGITS + 1))
+    for at in range(0, len(every), ROWS):
+        short = every[at:at + ROWS]
         width = int(size[short].max())
         col = np.arange(width)
         inside = col < size[short, None]

@@ -46,3 +46,32 @@ def test_uptime_in_nanoseconds_with_nineteen_digits():
                  "1ms\n")
     assert ev["time_s"].tolist() == [123456789012345 / 1e9,
                                      float("1234567890123456789") / 1e9]
+
+
+def test_read_int_and_decimals_over_many_rows_equal_python():
+    import random
+
+    import numpy as np
+
+    from graphframe_readers.traces.jvmgc.scan import ROWS, read_int
+    from graphframe_readers.traces.jvmgc.tokens import decimals
+
+    rng = random.Random(7)
+    texts = []
+    for _ in range(2 * ROWS + 123):  # more rows than one matrix holds
+        whole = rng.randint(0, 10 ** rng.randint(1, 17))
+        k = rng.randint(0, 6)
+        texts.append(str(whole) if k == 0 else f"{whole}.{rng.randint(0, 10 ** k - 1):0{k}d}")
+    texts += ["1.2.3", ".5", "5.", "12a", "9" * 16, "1" * 40 + "." + "2" * 40]
+    pad = np.frombuffer(" ".join(texts).encode() + bytes(8), np.uint8)
+    lengths = np.array([len(t) for t in texts])
+    lo = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
+    value, number, exact = decimals(pad, lo, lo + lengths)
+    grammar = [t.replace(".", "", 1).isdigit() and not t.startswith(".") and
+               not t.endswith(".") for t in texts]
+    assert number.tolist() == grammar
+    assert exact.tolist() == [g and len(t.replace(".", "")) <= 15 for g, t in zip(grammar, texts)]
+    assert all(v == float(t) for v, t, e in zip(value, texts, exact) if e)
+    ints = [i for i, t in enumerate(texts) if t.isdigit() and len(t) <= 18]
+    got = read_int(pad, lo[ints], lengths[ints])
+    assert got.tolist() == [int(texts[i]) for i in ints]
