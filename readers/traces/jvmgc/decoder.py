@@ -47,7 +47,7 @@ from ..events import StringTable
 from ..handler import EventHandler
 from ..sources import ByteSource, FileSource
 from .batch import build_batch
-from .lines import read_padded, split
+from .lines import is_ascii, read_padded, split
 from .memory import no_huge_pages
 from .parallel import decode_parallel, decode_ranges, default_threads
 from .parse import BlockParser
@@ -196,10 +196,11 @@ class JvmGcDecoder(Decoder):
                 rest = fh.read()  # (a file written meanwhile: read to its end, as blocks())
         except OSError as exc:
             raise ReadError(part.path, f"cannot open the file: {exc.strerror}") from exc
-        if rest:
+        if rest:  # (no padding after these bytes)
             data, n = bytes(data[:n]) + rest, n + len(rest)
         cut = data.rfind(b"\n", 0, n)
-        padded = cut == n - 1 and data.isascii()  # whole lines of clean text, then zeros
+        # whole lines of clean text, then zeros
+        padded = not rest and cut == n - 1 and is_ascii(data, n)
         if cut >= 0:
             if padded:
                 self._deliver(parser, data, n, False, strings, handler, label, rank,

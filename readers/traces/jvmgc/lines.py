@@ -21,8 +21,9 @@ Examples
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
-from typing import BinaryIO, List, Optional, Tuple
+from typing import Any, BinaryIO, List, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -55,27 +56,41 @@ class Block:
 PAD = 8
 
 
-def read_padded(fh: BinaryIO, size: int) -> Tuple[bytearray, int]:
+def read_padded(fh: BinaryIO, size: int) -> Tuple[Any, int]:
     """``(buffer, n)``: up to ``size`` bytes of the open file ``fh`` read into a buffer
-    with :data:`PAD` zero bytes after them (one allocation, no copy; ``n`` bytes read).
+    with at least :data:`PAD` zero bytes after them (one allocation, no copy; ``n``
+    bytes read). On Linux the buffer is anonymous memory mapped with its pages made
+    at once (``MAP_POPULATE``: a page fault per 4 KB page costs more, about a
+    millisecond per 2.5 MB here); elsewhere a ``bytearray``.
 
     >>> import io
     >>> buf, n = read_padded(io.BytesIO(b"ab\\n"), 3)
-    >>> bytes(buf), n
+    >>> bytes(buf[:n + PAD]), n
     (b'ab\\n\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00', 3)
     """
-    buf = bytearray(size + PAD)
+    try:
+        buf: Any = mmap.mmap(-1, size + PAD, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS |
+                             mmap.MAP_POPULATE)
+    except (AttributeError, OSError, ValueError):  # no MAP_POPULATE here
+        buf = bytearray(size + PAD)
     view = memoryview(buf)
     n = 0
-    while n < size:
-        got = fh.readinto(view[n:size])
-        if not got:
-            break
-        n += got
-    view.release()
-    if n < size:  # the file shrank: the padding follows the bytes read
-        del buf[n + PAD:]
-    return buf, n
+    try:
+        while n < size:
+            got = fh.readinto(view[n:size])
+            if not got:
+                break
+            n += got
+    finally:
+        view.release()
+    return buf, n  # (the file shrank: zeros follow the bytes read all the same)
+
+
+def is_ascii(data: Any, n: int) -> bool:
+    """Whether ``data[:n]`` is ASCII (a bytes-like object: bytes, bytearray, mmap)."""
+    if hasattr(data, "isascii"):
+        return data.isascii() if len(data) == n else data[:n].isascii()
+    return n == 0 or int(np.frombuffer(data, np.uint8, count=n).max()) < 128
 
 
 def split(data: bytes, length: Optional[int] = None, padded: bool = False) -> Block:

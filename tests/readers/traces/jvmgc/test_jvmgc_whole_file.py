@@ -74,10 +74,31 @@ def test_read_padded_puts_zeros_after_the_bytes(tmp_path):
     path.write_bytes(b"[1.0s] a\n")
     with open(path, "rb") as fh:
         buf, n = read_padded(fh, 9)
-    assert n == 9 and bytes(buf) == b"[1.0s] a\n" + b"\0" * PAD
-    with open(path, "rb") as fh:  # a file shorter than said: the padding follows what was read
+    assert n == 9 and bytes(buf[:n + PAD]) == b"[1.0s] a\n" + b"\0" * PAD
+    with open(path, "rb") as fh:  # a file shorter than said: zeros follow what was read
         buf, n = read_padded(fh, 20)
-    assert n == 9 and bytes(buf) == b"[1.0s] a\n" + b"\0" * PAD
+    assert n == 9 and bytes(buf[:n + 11 + PAD]) == b"[1.0s] a\n" + b"\0" * (11 + PAD)
+
+
+def test_a_file_that_grows_while_read_is_read_to_its_end(tmp_path, monkeypatch):
+    from graphframe_readers.traces.jvmgc import decoder
+
+    path = tmp_path / "gc.log"
+    path.write_bytes(BODY.encode())
+    real = decoder.read_padded
+
+    def growing(fh, size):  # the JVM writes a line between the size and the read
+        out = real(fh, size)
+        with open(path, "ab") as more:
+            more.write(lines(PAUSE.format(i=9)).encode())
+        return out
+
+    monkeypatch.setattr(decoder, "read_padded", growing)
+    b = GcTableBuilder()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = decode(FileSource(path), b, format="jvm-gc")
+    assert ev["gc_id"].tolist()[-1] == 9 and b.definitions.metadata["unparsed"]["count"] == 0
 
 
 def test_a_file_larger_than_a_block_is_read_in_blocks(tmp_path):
