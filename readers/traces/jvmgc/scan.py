@@ -217,11 +217,23 @@ def read_int(pad: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarr
     width = int(length.max()) if len(length) else 0
     if width == 0:
         return out
-    col = np.arange(width)
     for lo in range(0, len(start), ROWS):  # (the matrices stay small: no fresh memory)
         part = slice(lo, lo + ROWS)
-        exp = length[part, None] - 1 - col  # a column's weight: 10 ** exp (none below 0)
-        pos = np.minimum(start[part, None] + col, len(pad) - 1)
-        digit = pad[pos].astype(np.int64) - 48
-        out[part] = np.where(exp >= 0, digit * _POW10_INT[np.clip(exp, 0, 18)], 0).sum(axis=1)
+        digits, size = columns(pad, start[part], width), length[part]
+        value = np.zeros(len(size), np.int64)
+        for j in range(width):  # Horner's rule, a column (a digit of every row) at a time
+            value = np.where(j < size, value * 10 + (digits[j].astype(np.int64) - 48), value)
+        out[part] = value
     return out
+
+
+def columns(pad: np.ndarray, start: np.ndarray, width: int) -> np.ndarray:
+    """``(width, n)`` bytes: row ``j`` holds byte ``start + j`` of each of the ``n`` rows
+    (positions past the end of ``pad`` read its last byte).
+
+    >>> columns(np.frombuffer(b"abcdef", np.uint8), np.array([0, 3]), 2).tolist()
+    [[97, 100], [98, 101]]
+    """
+    at = np.arange(width)[:, None] + start[None, :]
+    np.minimum(at, len(pad) - 1, out=at)
+    return pad[at]

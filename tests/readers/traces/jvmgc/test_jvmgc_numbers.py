@@ -75,3 +75,22 @@ def test_read_int_and_decimals_over_many_rows_equal_python():
     ints = [i for i, t in enumerate(texts) if t.isdigit() and len(t) <= 18]
     got = read_int(pad, lo[ints], lengths[ints])
     assert got.tolist() == [int(texts[i]) for i in ints]
+
+
+def test_numbers_of_one_shape_are_read_together_and_odd_ones_apart():
+    import numpy as np
+
+    from graphframe_readers.traces.jvmgc.tokens import decimals
+
+    texts = [f"{100 + i % 900}.{i % 1000:03d}" for i in range(300)]  # one shape: ddd.ddd
+    texts[5], texts[77], texts[150] = "12a.456", "1.2.345", "1234567"  # the same width
+    texts += [f"{i}" for i in range(1000, 1100)]  # another shape: dddd
+    pad = np.frombuffer(" ".join(texts).encode() + bytes(8), np.uint8)
+    lengths = np.array([len(t) for t in texts])
+    lo = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
+    value, number, exact = decimals(pad, lo, lo + lengths)
+    odd = {5, 77}
+    assert number.tolist() == [i not in odd for i in range(len(texts))]
+    assert exact.tolist() == number.tolist()
+    assert [v for i, v in enumerate(value) if i not in odd] == \
+        [float(t) for i, t in enumerate(texts) if i not in odd]
