@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import mmap
+import threading
 from dataclasses import dataclass
 from typing import Any, BinaryIO, List, Optional, Tuple
 
@@ -58,9 +59,12 @@ PAD = 8
 
 def read_padded(fh: BinaryIO, size: int) -> Tuple[Any, int]:
     """``(buffer, n)``: up to ``size`` bytes of the open file ``fh`` read into a buffer
-    with at least :data:`PAD` zero bytes after them (one allocation, no copy; ``n``
-    bytes read). On Linux the buffer is anonymous memory mapped with its pages made
-    at once (``MAP_POPULATE``: a page fault per 4 KB page costs more, about a
+    with at least :data:`PAD` zero bytes after them (``n`` bytes read; the buffer may be
+    longer).
+
+    The buffer is this thread's, reused by its next read (the parse copies what it
+    keeps: no result refers to it). On Linux it is anonymous memory mapped with its
+    pages made at once (``MAP_POPULATE``: a page fault per 4 KB page costs more, about a
     millisecond per 2.5 MB here); elsewhere a ``bytearray``.
 
     >>> import io
@@ -68,11 +72,14 @@ def read_padded(fh: BinaryIO, size: int) -> Tuple[Any, int]:
     >>> bytes(buf[:n + PAD]), n
     (b'ab\\n\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00', 3)
     """
-    try:
-        buf: Any = mmap.mmap(-1, size + PAD, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS |
-                             mmap.MAP_POPULATE)
-    except (AttributeError, OSError, ValueError):  # no MAP_POPULATE here
-        buf = bytearray(size + PAD)
+    buf = getattr(_LOCAL, "file", None)
+    if buf is None or len(buf) < size + PAD:
+        try:
+            buf = mmap.mmap(-1, size + PAD, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS |
+                            mmap.MAP_POPULATE)
+        except (AttributeError, OSError, ValueError):  # no MAP_POPULATE here
+            buf = bytearray(size + PAD)
+        _LOCAL.file = buf
     view = memoryview(buf)
     n = 0
     try:
@@ -81,9 +88,14 @@ def read_padded(fh: BinaryIO, size: int) -> Tuple[Any, int]:
             if not got:
                 break
             n += got
+        view[n:n + PAD] = bytes(PAD)  # (the buffer held another file before)
     finally:
         view.release()
-    return buf, n  # (the file shrank: zeros follow the bytes read all the same)
+    return buf, n
+
+
+#: this thread's file buffer (:func:`read_padded`)
+_LOCAL = threading.local()
 
 
 def is_ascii(data: Any, n: int) -> bool:

@@ -77,7 +77,22 @@ def test_read_padded_puts_zeros_after_the_bytes(tmp_path):
     assert n == 9 and bytes(buf[:n + PAD]) == b"[1.0s] a\n" + b"\0" * PAD
     with open(path, "rb") as fh:  # a file shorter than said: zeros follow what was read
         buf, n = read_padded(fh, 20)
-    assert n == 9 and bytes(buf[:n + 11 + PAD]) == b"[1.0s] a\n" + b"\0" * (11 + PAD)
+    assert n == 9 and bytes(buf[:n + PAD]) == b"[1.0s] a\n" + b"\0" * PAD
+
+
+def test_a_read_keeps_nothing_of_the_buffer_the_next_read_reuses(tmp_path):
+    big, small = tmp_path / "big.log", tmp_path / "small.log"
+    big.write_text(BODY * 50)
+    small.write_text(lines(PAUSE.format(i=7)))
+    first = decode(FileSource(big), GcTableBuilder(), format="jvm-gc")
+    kept = first.copy(deep=True)
+    names = first["name"].astype(object).tolist()
+    second = decode(FileSource(small), GcTableBuilder(), format="jvm-gc")
+    third = decode(FileSource(small), GcTableBuilder(), format="jvm-gc")
+    pd.testing.assert_frame_equal(first, kept, check_exact=True)
+    assert first["name"].astype(object).tolist() == names
+    pd.testing.assert_frame_equal(second, third, check_exact=True)
+    assert second["gc_id"].tolist() == [7]
 
 
 def test_a_file_that_grows_while_read_is_read_to_its_end(tmp_path, monkeypatch):
