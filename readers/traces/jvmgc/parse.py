@@ -492,8 +492,16 @@ class BlockParser:
         if known and not start.all():
             start |= pc.is_in(uniq, texts(sorted(known))).to_numpy(zero_copy_only=False)
         # a start line has no figures: "Pause Young (...) 32M->4M(123M) 5.3" was cut short
-        start &= ~match(uniq, _FIGURES_AT_END)
-        info = match(uniq, shapes.GC_INFO)
+        s = np.flatnonzero(start)
+        if len(s):
+            start[s] &= ~match(uniq.take(indices(s)) if len(s) < len(start) else uniq,
+                               _FIGURES_AT_END)
+        # the other lines: notes (each expression is asked of the texts it decides)
+        info = np.zeros(len(start), bool)
+        rest = np.flatnonzero(~start)
+        if len(rest):
+            info[rest] = match(uniq.take(indices(rest)) if len(rest) < len(start) else uniq,
+                               shapes.GC_INFO)
         idx = enc.indices.to_numpy(zero_copy_only=False)
         unknown[rows[(start | info)[idx]]] = False
         if self.unrecognised is not None and not (start | info).all():
