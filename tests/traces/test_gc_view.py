@@ -193,7 +193,12 @@ def test_labels(logs):
     assert tf.gc.logs == ["run A", "run B"]
 
 
-def test_the_view_and_the_events_table_share_no_memory(logs):
+@pytest.mark.parametrize("shared", [False, True])
+def test_the_view_and_the_events_table_share_no_memory(logs, monkeypatch, shared):
+    from graphframe.traces.gc import frame
+
+    if shared:  # as a large table's view: its columns shared copy-on-write
+        monkeypatch.setattr(frame, "COPY_ROWS", 0)
     tf = graphframe.read_trace(logs / "g1.log")
     events = tf.events.copy(deep=True)
     view = tf.gc.events
@@ -211,3 +216,12 @@ def test_the_view_and_the_events_table_share_no_memory(logs):
     tf2.events.loc[1, "duration"] = -1.0  # a column filled from another keeps its values
     assert tf2.events.loc[1, "exclusive"] == tf2.events.loc[1, "duration_s"] * 1e9
     assert kept.loc[1:, numeric].equals(view.loc[1:, numeric])
+
+
+def test_a_large_tables_view_equals_a_small_ones(logs, monkeypatch):
+    from graphframe.traces.gc import frame
+
+    copied = graphframe.read_trace(logs / "g1.log").gc.events
+    monkeypatch.setattr(frame, "COPY_ROWS", 0)
+    shared = graphframe.read_trace(logs / "g1.log").gc.events
+    pd.testing.assert_frame_equal(copied, shared, check_exact=True)

@@ -35,18 +35,26 @@ COLUMNS = ("log", "gc_id", "time", "datetime", "event_type", "name", "cause", "c
 
 def gc_events(table: pd.DataFrame) -> pd.DataFrame:
     """The GC view's events from a GC log's events table (see the module docs)."""
-    # the view's own copies (a change made to one table never shows in the other); the
-    # columns are taken by position, without a Series each
+    # a change made to one table never shows in the other: a small table's columns are
+    # copied (taken by position, without a Series each), a large one's shared
+    # copy-on-write (pandas copies a column when either side writes to it)
     labels = table.columns
     missing = [col for col in COLUMNS if _SOURCE.get(col, col) not in labels]
     if missing:
         raise KeyError(f"not a GC events table: no column {missing}")
-    # (get_loc per label: a list of labels would be made an Index, through pyarrow)
-    out = {col: _column(table, labels.get_loc(_SOURCE.get(col, col))).copy()
-           for col in COLUMNS}
+    if len(table) < COPY_ROWS:
+        # (get_loc per label: a list of labels would be made an Index, through pyarrow)
+        out = {col: _column(table, labels.get_loc(_SOURCE.get(col, col))).copy()
+               for col in COLUMNS}
+    else:
+        out = {col: table[_SOURCE.get(col, col)] for col in COLUMNS}
     out["depth"], out["parent"] = nest(out)
     return frame(out)  # one constructor: no column inserted afterwards
 
+
+#: events tables of fewer rows give the view copies of their columns (cheaper to make than
+#: shared columns; a large table's copies would double its memory)
+COPY_ROWS = 1 << 17
 
 #: the view's columns that have another name in the events table
 _SOURCE = {"time": "time_s", "duration": "duration_s"}
