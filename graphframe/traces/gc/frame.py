@@ -42,7 +42,7 @@ def gc_events(table: pd.DataFrame) -> pd.DataFrame:
     missing = [col for col in COLUMNS if _SOURCE.get(col, col) not in labels]
     if missing:
         raise KeyError(f"not a GC events table: no column {missing}")
-    if len(table) < COPY_ROWS:
+    if len(table) < COPY_ROWS or not _copy_on_write():
         # (get_loc per label: a list of labels would be made an Index, through pyarrow)
         out = {col: _column(table, labels.get_loc(_SOURCE.get(col, col))).copy()
                for col in COLUMNS}
@@ -58,6 +58,13 @@ COPY_ROWS = 1 << 17
 
 #: the view's columns that have another name in the events table
 _SOURCE = {"time": "time_s", "duration": "duration_s"}
+
+
+def _copy_on_write() -> bool:
+    """Whether pandas copies shared data when it is written (always from pandas 3)."""
+    if int(pd.__version__.split(".")[0]) >= 3:
+        return True
+    return pd.get_option("mode.copy_on_write") is True
 
 
 def _column(table: pd.DataFrame, i: int):
