@@ -117,10 +117,10 @@ def split(data: bytes, length: Optional[int] = None, padded: bool = False) -> Bl
     starts = np.empty(len(nl), dtype=np.int64)
     starts[0] = 0
     starts[1:] = nl[:-1] + 1
-    ends = nl.astype(np.int64)
+    ends = nl.astype(np.int64, copy=False)  # (the newline positions become the line ends)
     cr = ends > starts
     cr[cr] = arr[ends[cr] - 1] == 13
-    ends = ends - cr
+    ends -= cr
     pad = np.frombuffer(data, dtype=np.uint8, count=len(arr) + PAD) if padded else None
     return Block(data, arr, starts, ends, pad)
 

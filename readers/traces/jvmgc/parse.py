@@ -318,9 +318,9 @@ class BlockParser:
         gen[yo & np.isin(pad[body], np.frombuffer(b"Oo", np.uint8))] = _GEN["old"]
         if yo.any():
             self.state.generational_zgc = True
-        body = body + 3 * yo
-        # indentation (G1 sub-phases)
-        indent = np.zeros(len(blk), np.int64)
+        body[yo] += 3
+        # indentation (G1 sub-phases; at most 16)
+        indent = np.zeros(len(blk), np.int8)
         g = np.flatnonzero(has_gc)
         indent[g] = run_length(pad, body[g], ends[g], _SPACE, 16)
         ctx = dict(arr=arr, pad=pad, ends=ends, body=body, indent=indent, gen=gen,
@@ -362,9 +362,11 @@ class BlockParser:
             prev[has_dur] = scan_back(pad, 32, ls[has_dur] - 1, ts[has_dur], 48)
         ht_lo = np.where(has_dur, np.where(prev >= 0, prev + 1, ts), np.where(ls >= 0, ls + 1, ts))
         ht_hi = np.where(has_dur, ls, e)
-        dash = where.forward(45, ht_lo, ht_hi, 32)  # '-' of "->"
-        heapish = (dash >= 0) & (pad[np.maximum(dash, 0) + 1] == 62) & \
-            _DIGIT[pad[np.maximum(ht_lo, 0)]] & (ht_hi > ht_lo)
+        # heap figures start with a digit and hold "->" (looked for in those tokens only)
+        heapish = _DIGIT[pad[np.maximum(ht_lo, 0)]] & (ht_hi > ht_lo)
+        h = np.flatnonzero(heapish)
+        dash = where.forward(45, ht_lo[h], ht_hi[h], 32)  # '-' of "->"
+        heapish[h] = (dash >= 0) & (pad[np.maximum(dash, 0) + 1] == 62)
         title_hi = np.where(heapish, ht_lo - 1, np.where(has_dur, ls, e))
         title_hi = np.maximum(title_hi, ts)
         colon = (title_hi > ts) & (pad[np.maximum(title_hi - 1, 0)] == 58)
