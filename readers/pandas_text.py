@@ -71,16 +71,14 @@ def string_index(names: Sequence[str]) -> pd.Index:
     """
     if _INFERRED is None or getattr(_INFERRED, "storage", None) != "pyarrow":
         return pd.Index(list(names))
+    from .arrow_values import texts  # (pyarrow: loaded with the first text column)
+
     try:
-        encoded = [name.encode("utf-8") for name in names]
+        if not all(isinstance(name, str) for name in names):
+            raise AttributeError
+        array = texts(names)
     except (UnicodeEncodeError, AttributeError):
         return pd.Index(list(names))
-    import pyarrow as pa
-
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum([len(b) for b in encoded], out=offsets[1:])
-    array = pa.LargeStringArray.from_buffers(len(encoded), pa.py_buffer(offsets),
-                                             pa.py_buffer(b"".join(encoded)))
     try:  # the array type pandas' inference makes (pd.array would cast the array again)
         values = pd.arrays.ArrowStringArray(array, dtype=_INFERRED)
     except TypeError:  # a pandas whose ArrowStringArray takes no dtype

@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrow import EMPTY, FALSE, NULL_TEXT, integer
+from ...arrow_values import EMPTY, FALSE, NULL_TEXT, integer
 
 #: bytes per unit letter of HotSpot's size figures ("" = bytes)
 UNITS = {"B": 1.0, "K": 1024.0, "M": 1024.0 ** 2, "G": 1024.0 ** 3, "T": 1024.0 ** 4, "": 1.0}

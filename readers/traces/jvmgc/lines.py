@@ -29,7 +29,7 @@ from typing import Any, BinaryIO, List, Optional, Tuple
 import numpy as np
 import pyarrow as pa
 
-from .arrow import indices, texts
+from ...arrow_values import indices, texts
 from .scan import positions_of
 
 

@@ -23,11 +23,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import shapes
-from .arrow import NULL_TEXT, indices, integer, mask, texts
-from .figures import DURATION_UNITS, UNITS, present, scale, sizes, to_float, to_int
+from ...arrow_values import NULL_TEXT, indices, integer, mask, texts
+from .figures import DURATION_UNITS, UNITS, present, sizes, to_float, to_int
 from .layout import sniff_layout
 from .lines import PAD, Block, decorate, strings
-from .regex import SMALL, _compiled, extract, match, precompile
+from .occupancy import METASPACE, OCCUPANCY_GROUPS, may_be_occupancy, occupancy_of
+from .regex import SMALL, extract, match, precompile
 from .scan import ByteIndex, read_int, run_length, scan_back, scan_forward, scratch
 from .texts import Texts
 from .tokens import decimals, read_token
@@ -50,7 +51,6 @@ COLUMNS = ("line", "sub", "gc_id", "date", "event_type", "generation", "level",
 
 _ETYPE = {t: i for i, t in enumerate(EVENT_TYPES)}
 _GEN = {g: i for i, g in enumerate(GENERATIONS)}
-_METASPACE = frozenset({"Metaspace", "NonClass", "Class", "Class space", "class space"})
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[32] = True
 _ALPHA = np.zeros(256, dtype=bool)
@@ -61,10 +61,6 @@ _DIGIT[48:58] = True
 _NOT_COLON = np.ones(256, dtype=bool)
 _NOT_COLON[58] = False
 _HEADER = re.compile(shapes.HEADER)
-#: words one of which every occupancy line holds (then read with shapes.OCCUPANCY); each
-#: is looked for by a search of its own (a literal is found with memchr, an alternation
-#: byte by byte: twice as slow here)
-_OCCUPANCY_LITERALS = ("used", "Code")
 #: a line with other decorators that names a GC or a safepoint
 _GC_MENTION = r"GC\(\d+\)|Safepoint|safepoint"
 #: figures at the end of a line (a start line has none)
@@ -76,7 +72,7 @@ _HEADER_FIRST = np.frombuffer(b"UVHMI", np.uint8)
 #: a plain decimal (an uptime field)
 _DECIMAL = r"^\d+(?:\.\d+)?$"
 # Python's re runs them on small arrays: compiled once, when the module is imported
-precompile(*_OCCUPANCY_LITERALS, _GC_MENTION, _FIGURES_AT_END, _HEADER_WORDS, _DECIMAL,
+precompile(_GC_MENTION, _FIGURES_AT_END, _HEADER_WORDS, _DECIMAL,
            START_WORDS.pattern, shapes.GC_INFO, shapes.OTHER_INFO, shapes.OCCUPANCY,
            shapes.SAFEPOINT, shapes.APPLICATION, shapes.ENTERING, shapes.STOPPED)
 _LEAVING = texts(["Leaving safepoint region"])[0]
@@ -141,13 +137,12 @@ def _all_in(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, allowed: np.ndarray
     return ok
 
 
-def _integers(data: bytes, pad: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-              longest: int) -> np.ndarray:
-    """Per row, the integer ``data[lo:hi]`` when it is 1 to ``longest`` digits, else -1
+def _integers(pad: np.ndarray, lo: np.ndarray, hi: np.ndarray, longest: int) -> np.ndarray:
+    """Per row, the integer ``pad[lo:hi]`` when it is 1 to ``longest`` digits, else -1
     (read with numpy, a digit at a time: a GC id has a few).
 
     >>> pad = np.frombuffer(b"GC(12) GC(0x1) GC() GC(7)" + bytes(8), np.uint8)
-    >>> _integers(b"", pad, np.array([3, 10, 18, 23]), np.array([5, 13, 18, 24]), 19).tolist()
+    >>> _integers(pad, np.array([3, 10, 18, 23]), np.array([5, 13, 18, 24]), 19).tolist()
     [12, -1, -1, 7]
     """
     out = np.full(len(lo), -1, np.int64)
@@ -156,14 +151,6 @@ def _integers(data: bytes, pad: np.ndarray, lo: np.ndarray, hi: np.ndarray,
     if len(sel):
         sel = sel[_all_in(pad, lo[sel], hi[sel], _DIGIT, longest)]
         out[sel] = read_int(pad, lo[sel], size[sel])
-    return out
-
-
-def _may_be_occupancy(text: pa.Array) -> np.ndarray:
-    """Per row: it holds a word of every occupancy line (which then tells)."""
-    out = match(text, _OCCUPANCY_LITERALS[0])
-    for word in _OCCUPANCY_LITERALS[1:]:
-        out |= match(text, word)
     return out
 
 
@@ -212,7 +199,7 @@ def _space_events(blk: Block, rows: np.ndarray, sel: np.ndarray, name_lo: np.nda
     cols["gc_id"] = ctx["gc_ids"][rows[sel]]
     cols["generation"] = cols["prefix"] = ctx["gen"][rows[sel]]
     cols["name"] = np.array(values, dtype=object)[codes]
-    cols["event_type"] = np.array([_ETYPE["metaspace"] if v in _METASPACE else _ETYPE["heap"]
+    cols["event_type"] = np.array([_ETYPE["metaspace"] if v in METASPACE else _ETYPE["heap"]
                                    for v in values], np.int8)[codes]
     cols["heap_before"] = tok["before"][sel]
     cols["heap_after"] = tok["after"][sel]
@@ -300,7 +287,7 @@ class BlockParser:
         rows = np.flatnonzero(has_gc)
         where = ByteIndex(arr)
         cp = scan_forward(pad, 41, ms[rows] + 3, ends[rows], 20)  # ")"
-        ids = _integers(blk.data, pad, ms[rows] + 3, cp, 19)
+        ids = _integers(pad, ms[rows] + 3, cp, 19)
         good = (ids >= 0) & ((cp + 1 >= ends[rows]) | (pad[np.maximum(cp, 0) + 1] == 32))
         rows, cp = rows[good], cp[good]
         has_gc[:] = False
@@ -572,7 +559,7 @@ class BlockParser:
         """Occupancy lines (``distinct``: ``(values, codes)`` of ``text``, when known: each
         distinct text is then matched once)."""
         if distinct is None:
-            cand = _may_be_occupancy(text)
+            cand = may_be_occupancy(text)
             if not cand.any():
                 return
             sel = np.flatnonzero(cand)
@@ -586,7 +573,7 @@ class BlockParser:
             m = extract(text.filter(mask(cand)), shapes.OCCUPANCY)
         else:
             values, codes = distinct
-            ucand = _may_be_occupancy(values)
+            ucand = may_be_occupancy(values)
             if not ucand.any():
                 return
             if ucand.sum() < SMALL:
@@ -617,9 +604,7 @@ class BlockParser:
         etype = np.full(len(sel), _ETYPE["heap"], np.int8)
         after = np.full(len(sel), np.nan)
         cap = np.full(len(sel), np.nan)
-        for key, used, cap_key, kind in (("m", "mu", "mc", "metaspace"), ("h", "hu", "ht", "heap"),
-                                         ("g", "gu", "gc", "heap"), (None, "eu", "ec", "heap"),
-                                         ("ch", "cu", "cs", "codecache")):
+        for key, used, cap_key, kind in OCCUPANCY_GROUPS:
             here = present(f(used))
             if not here.any():
                 continue
@@ -640,7 +625,7 @@ class BlockParser:
         name[flush] = "CodeCache flushing"
         etype[flush] = _ETYPE["codecache"]
         name = np.array([x.strip() if isinstance(x, str) else x for x in name], dtype=object)
-        etype[np.isin(name, list(_METASPACE))] = _ETYPE["metaspace"]
+        etype[np.isin(name, list(METASPACE))] = _ETYPE["metaspace"]
         cols["name"], cols["event_type"] = name, etype
         cols["heap_after"], cols["heap_capacity"] = after, cap
         unknown[rows[sel]] = False
@@ -805,51 +790,6 @@ class BlockParser:
             tags = strings(blk.data, dec.field_start[f][row], dec.field_end[f][row])
             cols["tags"] = _text_codes(tags, trim=True)
         return cols
-
-
-#: the occupancy figures per group set: (name group, used, capacity, kind)
-_OCCUPANCY_GROUPS = (("m", "mu", "mc", "metaspace"), ("h", "hu", "ht", "heap"),
-                     ("g", "gu", "gc", "heap"), (None, "eu", "ec", "heap"),
-                     ("ch", "cu", "cs", "codecache"))
-
-
-def occupancy_of(text: str):
-    """``(name, event type code, used bytes, capacity bytes)`` of one occupancy line's
-    message, or None when it is not one (:data:`.shapes.OCCUPANCY`, Python's ``re``).
-
-    >>> occupancy_of(" ZHeap           used 1130M, capacity 8192M, max capacity 8192M")
-    ('ZHeap', 5, 1184890880.0, 8589934592.0)
-    >>> occupancy_of("Metaspace: 3821K used, 4480K committed, 13056K reserved")[0]
-    'Metaspace'
-    """
-    m = _compiled(shapes.OCCUPANCY).search(text)
-    if m is None:
-        return None
-    g = m.group
-    name, kind, used, capacity = None, "heap", math.nan, math.nan
-    for key, used_key, cap_key, what in _OCCUPANCY_GROUPS:
-        if not g(used_key):
-            continue
-        if what == "codecache":
-            used = float(g(used_key)) * 1024.0
-            capacity = float(g(cap_key)) * 1024.0 if g(cap_key) else math.nan
-        else:
-            used = float(g(used_key)) * UNITS.get(g(used_key + "u"), math.nan)
-            capacity = float(g(cap_key)) * UNITS.get(g(cap_key + "u"), math.nan) \
-                if g(cap_key) else math.nan
-        label = g(key) if key else "Heap"
-        if key == "m":
-            label = "Metaspace" if label == "Metaspace" else "Class space"
-        if what == "codecache":
-            label = f"CodeHeap '{label}'"
-        name, kind = label, what
-    if g("flush"):
-        name, kind = "CodeCache flushing", "codecache"
-    if isinstance(name, str):
-        name = name.strip()
-    if name in _METASPACE:
-        kind = "metaspace"
-    return name, _ETYPE[kind], used, capacity
 
 
 _DATE_CHARS = 23  # 2026-12-01T19:47:50.572

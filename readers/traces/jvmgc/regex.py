@@ -26,27 +26,27 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrow import FALSE, mask, texts
+from ...arrow_values import FALSE, mask, texts
 
 #: arrays shorter than this use Python's re
 SMALL = 256
 
 
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> "re.Pattern[str]":
+def compiled(pattern: str) -> "re.Pattern[str]":
     return re.compile(pattern)
 
 
 def precompile(*patterns: str) -> None:
     """Compile expressions for Python's ``re`` now (at import), not in the first read."""
     for pattern in patterns:
-        _compiled(pattern)
+        compiled(pattern)
 
 
 def match(text: pa.Array, pattern: str) -> np.ndarray:
     """Per row: the expression matches somewhere (bool numpy array; null rows False)."""
     if len(text) < SMALL:
-        rx = _compiled(pattern)
+        rx = compiled(pattern)
         return np.fromiter((s is not None and rx.search(s) is not None
                             for s in text.to_pylist()), dtype=bool, count=len(text))
     return pc.fill_null(pc.match_substring_regex(text, pattern), FALSE).to_numpy(
@@ -56,7 +56,7 @@ def match(text: pa.Array, pattern: str) -> np.ndarray:
 def extract(text: pa.Array, pattern: str) -> pa.StructArray:
     """The named groups per row as a struct array (null where the expression does not match)."""
     if len(text) < SMALL:
-        rx = _compiled(pattern)
+        rx = compiled(pattern)
         names = list(rx.groupindex)
         found = [rx.search(s) if s is not None else None for s in text.to_pylist()]
         n = len(found)

@@ -77,21 +77,9 @@ def scan_back(pad: np.ndarray, byte: int, start: np.ndarray, low: np.ndarray,
     ...           np.array([0, 0]), 8).tolist()
     [5, -1]
     """
-    out = np.full(len(start), -1, np.int64)
     floor = np.maximum(low, start - limit + 1)  # the lowest position each row may take
     idx = np.flatnonzero(start >= floor)
-    cur, lo = start[idx], floor[idx]
-    while len(idx):
-        hit = pad[cur] == byte
-        if hit.any():
-            out[idx[hit]] = cur[hit]
-            miss = ~hit
-            idx, cur, lo = idx[miss], cur[miss], lo[miss]
-        cur = cur - 1
-        more = cur >= lo
-        if not more.all():
-            idx, cur, lo = idx[more], cur[more], lo[more]
-    return out
+    return _walk(pad, byte, len(start), idx, start[idx], floor[idx] - 1, -1)
 
 
 def scan_forward(pad: np.ndarray, byte: int, start: np.ndarray, high: np.ndarray,
@@ -103,21 +91,28 @@ def scan_forward(pad: np.ndarray, byte: int, start: np.ndarray, high: np.ndarray
     ...              np.array([9, 9]), 8).tolist()
     [2, 8]
     """
-    out = np.full(len(start), -1, np.int64)
     ceiling = np.minimum(high, start + limit)  # one past the highest position each may take
     first = np.maximum(start, 0)
     idx = np.flatnonzero(first < ceiling)
-    cur, hi = first[idx], ceiling[idx]
+    return _walk(pad, byte, len(start), idx, first[idx], ceiling[idx], 1)
+
+
+def _walk(pad: np.ndarray, byte: int, n: int, idx: np.ndarray, cur: np.ndarray,
+          stop: np.ndarray, step: int) -> np.ndarray:
+    """Rows ``idx`` read from ``cur`` a byte at a time (``step``: 1 or -1) up to ``stop``
+    (excluded): per row of ``n``, where the byte first is, else -1 (rows drop out as
+    they find it or reach their stop)."""
+    out = np.full(n, -1, np.int64)
     while len(idx):
         hit = pad[cur] == byte
         if hit.any():
             out[idx[hit]] = cur[hit]
             miss = ~hit
-            idx, cur, hi = idx[miss], cur[miss], hi[miss]
-        cur = cur + 1
-        more = cur < hi
+            idx, cur, stop = idx[miss], cur[miss], stop[miss]
+        cur = cur + step
+        more = cur != stop
         if not more.all():
-            idx, cur, hi = idx[more], cur[more], hi[more]
+            idx, cur, stop = idx[more], cur[more], stop[more]
     return out
 
 

@@ -1,12 +1,12 @@
-"""pyarrow arrays and scalars made from numpy buffers, for the GC decoder's hot path.
+"""pyarrow arrays and scalars made from numpy buffers, without pyarrow's pandas layer.
 
 ``pa.array``, ``pa.scalar`` and a plain Python value handed to a compute
 function (``pc.equal(text, "")``) all go through pyarrow's pandas layer,
 whose first use in a process imports ``pyarrow.pandas_compat`` and parses
 pandas' version (about 2.5 ms here, a tenth of a small log's read). The
-decoder builds what it hands to pyarrow from numpy buffers instead
-(:func:`indices`, :func:`mask`, :func:`texts`) and passes the scalars
-below, made the same way.
+readers build what they hand to pyarrow from numpy buffers instead
+(:func:`indices`, :func:`mask`, :func:`texts`) and pass the scalars below,
+made the same way (the GC decoder; :mod:`graphframe_readers.pandas_text`).
 
 Examples
 --------
